@@ -1,0 +1,88 @@
+# packsign - canonical, signed agent packs.
+#
+#   make            build build/packsign and build/libpacksign.a
+#   make check      install missing dependencies, build, run every test
+#   make demo       install missing dependencies, build, run on examples/packs
+#   make unit-asan  unit tests under AddressSanitizer + UBSan (part of check)
+
+VERSION   = 0.1.0
+CC       ?= cc
+BUILD    ?= build
+PKG_CONFIG ?= pkg-config
+
+# libunistring ships no pkg-config file on Debian; it is linked directly.
+PKGS      = libsodium libcrypto libarchive yaml-0.1 jansson libgit2
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lunistring -lpthread
+CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
+CMOCKA_LIBS   := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
+
+WARN      = -Wall -Wextra -Werror -Wformat=2 -Wshadow -Wvla -Wpointer-arith \
+            -Wstrict-prototypes -Wmissing-prototypes -Wundef -Wcast-align
+HARDEN    = -D_FORTIFY_SOURCE=2 -fstack-protector-strong \
+            -fstack-clash-protection -fcf-protection -fPIE
+OPT      ?= -O2 -g
+SAN      ?=
+ifeq ($(SAN),1)
+  OPT     = -O1 -g -fno-omit-frame-pointer
+  HARDEN  = -fPIE
+  SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all
+endif
+
+CPPFLAGS += -D_GNU_SOURCE -Iinclude -I.
+CFLAGS   += -std=c11 $(OPT) $(WARN) $(HARDEN) $(SANFLAGS) $(PKG_CFLAGS)
+LDFLAGS  += -pie -Wl,-z,relro,-z,now $(SANFLAGS)
+
+LIB_SRCS  = $(sort $(wildcard util/*.c keys/*.c formats/*.c sign/*.c verify/*.c))
+CLI_SRCS  = $(sort $(wildcard cli/*.c))
+UNIT_SRCS = $(sort $(wildcard tests/unit/test_*.c))
+
+LIB_OBJS  = $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+CLI_OBJS  = $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
+UNIT_BINS = $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+
+LIB = $(BUILD)/libpacksign.a
+BIN = $(BUILD)/packsign
+
+.PHONY: all deps check demo unit unit-asan cli-tests clean
+all: $(BIN) $(LIB)
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIB): $(LIB_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BIN): $(CLI_OBJS) $(LIB)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(PKG_LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) -Wno-missing-prototypes \
+	    $< -o $@ $(LDFLAGS) $(LIB) $(PKG_LIBS) $(CMOCKA_LIBS)
+
+deps:
+	@scripts/install-deps
+
+unit: $(UNIT_BINS)
+
+# Unit tests once more under AddressSanitizer + UndefinedBehaviorSanitizer.
+unit-asan:
+	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 unit
+
+check: deps
+	@$(MAKE) --no-print-directory all unit
+	@$(MAKE) --no-print-directory unit-asan
+	@tests/run
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@scripts/demo
+
+clean:
+	rm -rf build
+
+-include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d)

@@ -1,0 +1,87 @@
+/* Output and parsing helpers shared by the subcommands. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+int
+cli_report(const ps_error *err)
+{
+	char line[4 * PS_ERROR_TEXT_MAX];
+
+	fprintf(stderr, "packsign: %s\n", ps_error_format(err, line, sizeof(line)));
+	return err->status == PS_STATUS_REFUSED ? EXIT_REFUSED : EXIT_FAILED;
+}
+
+int
+cli_usage_error(const char *command, const char *fmt, ...)
+{
+	const struct cli_command *cmd = cli_find_command(command);
+	const char *usage;
+	va_list ap;
+
+	fprintf(stderr, "packsign %s: ", command);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " [usage]\n");
+	if (cmd != NULL) {
+		usage = cmd->usage;
+		fprintf(stderr, "%.*s", (int)(strcspn(usage, "\n") + 1), usage);
+	}
+	return EXIT_FAILED;
+}
+
+int
+cli_print_help(const char *command)
+{
+	const struct cli_command *cmd = cli_find_command(command);
+
+	if (cmd == NULL)
+		return EXIT_FAILED;
+	fputs(cmd->usage, stdout);
+	return EXIT_OK;
+}
+
+int
+cli_parse_int64(const char *text, long long min, long long max,
+    long long *out)
+{
+	char *end = NULL;
+	long long value;
+
+	if (text == NULL || *text == '\0' || *text == '+' || *text == ' ')
+		return -1;
+	errno = 0;
+	value = strtoll(text, &end, 10);
+	if (errno != 0 || end == text || *end != '\0' || value < min ||
+	    value > max)
+		return -1;
+	*out = value;
+	return 0;
+}
+
+int
+cli_mtime_option(const char *command, const char *flag_value,
+    ps_pack_options *options)
+{
+	const char *text = flag_value;
+	const char *origin = "--mtime";
+	long long value;
+
+	if (text == NULL) {
+		text = getenv("SOURCE_DATE_EPOCH");
+		origin = "SOURCE_DATE_EPOCH";
+	}
+	if (text == NULL)
+		return 0;
+	if (cli_parse_int64(text, 0, PS_MTIME_MAX, &value) != 0) {
+		cli_usage_error(command, "%s must be whole seconds since the epoch "
+		    "between 0 and %lld, found '%s'", origin, PS_MTIME_MAX, text);
+		return -1;
+	}
+	options->mtime = value;
+	return 0;
+}

@@ -1,0 +1,119 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/evp.h>
+
+#include "util/sha256.h"
+
+struct ps_sha256 {
+	EVP_MD_CTX *md;
+};
+
+ps_sha256 *
+ps_sha256_new(void)
+{
+	ps_sha256 *ctx = calloc(1, sizeof(*ctx));
+
+	if (ctx == NULL)
+		return NULL;
+	ctx->md = EVP_MD_CTX_new();
+	if (ctx->md == NULL || ps_sha256_reset(ctx) != 0) {
+		ps_sha256_free(ctx);
+		return NULL;
+	}
+	return ctx;
+}
+
+void
+ps_sha256_free(ps_sha256 *ctx)
+{
+	if (ctx == NULL)
+		return;
+	EVP_MD_CTX_free(ctx->md);
+	free(ctx);
+}
+
+int
+ps_sha256_reset(ps_sha256 *ctx)
+{
+	return EVP_DigestInit_ex(ctx->md, EVP_sha256(), NULL) == 1 ? 0 : -1;
+}
+
+int
+ps_sha256_update(ps_sha256 *ctx, const void *data, size_t len)
+{
+	if (len == 0)
+		return 0;
+	return EVP_DigestUpdate(ctx->md, data, len) == 1 ? 0 : -1;
+}
+
+int
+ps_sha256_final(ps_sha256 *ctx, unsigned char out[PS_SHA256_LEN])
+{
+	unsigned int len = 0;
+
+	if (EVP_DigestFinal_ex(ctx->md, out, &len) != 1 || len != PS_SHA256_LEN)
+		return -1;
+	return 0;
+}
+
+int
+ps_sha256_buffer(const void *data, size_t len, unsigned char out[PS_SHA256_LEN])
+{
+	unsigned int outlen = 0;
+
+	if (EVP_Digest(data, len, out, &outlen, EVP_sha256(), NULL) != 1)
+		return -1;
+	return outlen == PS_SHA256_LEN ? 0 : -1;
+}
+
+void
+ps_hex_encode(const unsigned char *bytes, size_t len, char *hex)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		hex[2 * i] = digits[bytes[i] >> 4];
+		hex[2 * i + 1] = digits[bytes[i] & 0x0f];
+	}
+	hex[2 * len] = '\0';
+}
+
+static int
+hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int
+ps_hex_decode(const char *hex, unsigned char *bytes, size_t len)
+{
+	size_t i;
+	int hi, lo;
+
+	if (strlen(hex) != 2 * len)
+		return -1;
+	for (i = 0; i < len; i++) {
+		hi = hex_value(hex[2 * i]);
+		lo = hex_value(hex[2 * i + 1]);
+		if (hi < 0 || lo < 0)
+			return -1;
+		bytes[i] = (unsigned char)(hi << 4 | lo);
+	}
+	return 0;
+}
+
+void
+ps_sha256_prefixed(const unsigned char digest[PS_SHA256_LEN],
+    char out[PS_SHA256_PREFIXED_LEN])
+{
+	memcpy(out, "sha256:", 7);
+	ps_hex_encode(digest, PS_SHA256_LEN, out + 7);
+}

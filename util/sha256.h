@@ -1,0 +1,35 @@
+/* SHA-256 through OpenSSL's EVP interface, and hex encoding. */
+#ifndef PS_UTIL_SHA256_H
+#define PS_UTIL_SHA256_H
+
+#include <stddef.h>
+
+#include "packsign.h"
+
+typedef struct ps_sha256 ps_sha256;
+
+/* Returns NULL when OpenSSL cannot allocate a context. */
+ps_sha256 *ps_sha256_new(void);
+void ps_sha256_free(ps_sha256 *ctx);
+/* Restarts the context; 0 / -1. */
+int ps_sha256_reset(ps_sha256 *ctx);
+int ps_sha256_update(ps_sha256 *ctx, const void *data, size_t len);
+/* Writes the digest and leaves the context to be reset. */
+int ps_sha256_final(ps_sha256 *ctx, unsigned char out[PS_SHA256_LEN]);
+
+/* One-shot digest of a buffer; 0 / -1. */
+int ps_sha256_buffer(const void *data, size_t len,
+    unsigned char out[PS_SHA256_LEN]);
+
+/* Lowercase hex of `len` bytes into `hex` (2 * len + 1 bytes). */
+void ps_hex_encode(const unsigned char *bytes, size_t len, char *hex);
+
+/* Parses exactly 2 * len lowercase or uppercase hex digits; 0 / -1. */
+int ps_hex_decode(const char *hex, unsigned char *bytes, size_t len);
+
+/* "sha256:<hex>" into `out` (72 bytes). */
+#define PS_SHA256_PREFIXED_LEN (7 + PS_SHA256_HEX_LEN + 1)
+void ps_sha256_prefixed(const unsigned char digest[PS_SHA256_LEN],
+    char out[PS_SHA256_PREFIXED_LEN]);
+
+#endif
