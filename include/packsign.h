@@ -54,6 +54,45 @@ void ps_error_clear(ps_error *err);
  */
 char *ps_error_format(const ps_error *err, char *buf, size_t size);
 
+/* ----------------------------------------------------------- diagnostics */
+
+/*
+ * A list of problems reported all at once, compiler-style:
+ *   FILE:LINE:COL: error|warning: MESSAGE [CODE]
+ * LINE and COL are 1-based; 0 means unknown (then they are left out).
+ */
+typedef enum ps_severity {
+	PS_SEVERITY_ERROR = 0,
+	PS_SEVERITY_WARNING = 1
+} ps_severity;
+
+typedef struct ps_diag {
+	ps_severity severity;
+	char *file;
+	unsigned line;
+	unsigned column;
+	char code[PS_ERROR_CODE_MAX];
+	char *message;
+} ps_diag;
+
+typedef struct ps_diags {
+	ps_diag *items;
+	size_t count;
+	size_t capacity;
+} ps_diags;
+
+void ps_diags_init(ps_diags *diags);
+void ps_diags_free(ps_diags *diags);
+/* Appends one problem; returns 0, or -1 when memory runs out. */
+int ps_diags_add(ps_diags *diags, ps_severity severity, const char *code,
+    const char *file, unsigned line, unsigned column, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+size_t ps_diags_count(const ps_diags *diags, ps_severity severity);
+/* Stable sort by file, line, column. */
+void ps_diags_sort(ps_diags *diags);
+/* One diagnostic as a line without newline; returns `buf`. */
+char *ps_diag_format(const ps_diag *diag, char *buf, size_t size);
+
 /* ---------------------------------------------------------------- digests */
 
 #define PS_SHA256_LEN 32

@@ -1,0 +1,33 @@
+/*
+ * A documented subset of JSON Schema applied to YAML trees: type,
+ * properties, required, additionalProperties, items, enum, const,
+ * minimum/maximum, exclusiveMinimum/exclusiveMaximum, minLength/maxLength,
+ * minItems/maxItems, pattern (POSIX ERE), format uri/email/date-time.
+ * Annotations (title, description, default, examples, $schema, $id,
+ * $comment) are ignored; any other keyword draws a warning.
+ */
+#ifndef PS_FORMATS_JSONSCHEMA_H
+#define PS_FORMATS_JSONSCHEMA_H
+
+#include "packsign.h"
+#include "util/yaml.h"
+
+/*
+ * Checks that `schema` is a well-formed schema of the subset; problems go
+ * to `diags` at the schema nodes' positions in `file`.  Returns the number
+ * of errors added.
+ */
+size_t ps_jsonschema_check(const ps_yaml_node *schema, const char *file,
+    ps_diags *diags);
+
+/*
+ * Validates `instance` against `schema`; each mismatch is added to `diags`
+ * with `severity`, at the instance node's position in `file`, its message
+ * starting with `label` (e.g. "example short_blog input").  Returns the
+ * number of mismatches.
+ */
+size_t ps_jsonschema_validate(const ps_yaml_node *schema,
+    const ps_yaml_node *instance, const char *file, const char *label,
+    ps_severity severity, ps_diags *diags);
+
+#endif
