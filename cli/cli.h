@@ -31,6 +31,12 @@ int cli_usage_error(const char *command, const char *fmt, ...)
 /* Prints the command's help to stdout; returns EXIT_OK. */
 int cli_print_help(const char *command);
 
+/*
+ * Removes `path` if SIGINT, SIGTERM, SIGHUP or SIGPIPE arrives, so an
+ * interrupted run leaves no temporary file; NULL disarms.
+ */
+void cli_remove_on_signal(const char *path);
+
 /* Parses a decimal integer in [min, max]; 0 / -1. */
 int cli_parse_int64(const char *text, long long min, long long max,
     long long *out);

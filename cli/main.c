@@ -5,6 +5,10 @@
 #include "cli/cli.h"
 
 static const struct cli_command commands[] = {
+	{ "pack", cmd_pack, "build the canonical archive of a pack directory",
+	    cmd_pack_usage },
+	{ "digest", cmd_digest, "print the digests of a pack or archive",
+	    cmd_digest_usage },
 	{ "help", cmd_help, "show help for a command", cmd_help_usage },
 };
 

@@ -97,6 +97,14 @@ char *ps_diag_format(const ps_diag *diag, char *buf, size_t size);
 
 #define PS_SHA256_LEN 32
 #define PS_SHA256_HEX_LEN 64
+/* "sha256:" + 64 hex digits + NUL */
+#define PS_SHA256_STRING_LEN (7 + PS_SHA256_HEX_LEN + 1)
+
+/* Writes "sha256:<lowercase hex>" into `out`; returns `out`. */
+char *ps_sha256_string(const unsigned char digest[PS_SHA256_LEN],
+    char out[PS_SHA256_STRING_LEN]);
+/* Lowercase hex of `len` bytes into `hex` (2 * len + 1 bytes). */
+void ps_hex_encode(const unsigned char *bytes, size_t len, char *hex);
 
 /* One regular file or empty directory of a pack, as digests see it. */
 typedef enum ps_entry_type {
@@ -123,6 +131,10 @@ typedef enum ps_format {
 
 /* Returns "soyapack", "holon", "autograph", "agentpack" or "unknown". */
 const char *ps_format_name(ps_format format);
+/* The manifest file name of a format ("manifest.yml", ...); NULL if unknown. */
+const char *ps_format_manifest(ps_format format);
+/* The format whose manifest is at `path` (relative to the pack root). */
+ps_format ps_format_by_manifest(const char *path);
 
 typedef enum ps_source_kind {
 	PS_SOURCE_DIRECTORY = 0,
@@ -195,6 +207,27 @@ int ps_digest_path(const char *path, const ps_pack_options *options,
 
 /* Guesses compression from an output name; -1 when the suffix is unknown. */
 int ps_compression_from_name(const char *name, ps_compression *out);
+
+/* ---------------------------------------------------------- atomic output */
+
+/*
+ * Output files that appear whole or not at all: data goes to a temporary
+ * file beside the target (".NAME.XXXXXX"), renamed over it on commit.
+ */
+typedef struct ps_atomic_file ps_atomic_file;
+
+/* Refuse to replace an existing target (checked again at commit). */
+#define PS_ATOMIC_NO_REPLACE 0x1
+
+int ps_atomic_open(const char *path, unsigned mode, int flags,
+    ps_atomic_file **out, ps_error *err);
+int ps_atomic_fd(const ps_atomic_file *file);
+/* The temporary file's path, for callers that clean up on signals. */
+const char *ps_atomic_temp_path(const ps_atomic_file *file);
+/* Flushes to disk, renames into place and frees `file`, whatever happens. */
+int ps_atomic_commit(ps_atomic_file *file, ps_error *err);
+/* Removes the temporary file and frees `file`. */
+void ps_atomic_abort(ps_atomic_file *file);
 
 #ifdef __cplusplus
 }

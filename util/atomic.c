@@ -46,7 +46,7 @@ atomic_free(ps_atomic_file *file)
 }
 
 int
-ps_atomic_open(const char *path, mode_t mode, int flags,
+ps_atomic_open(const char *path, unsigned mode, int flags,
     ps_atomic_file **out, ps_error *err)
 {
 	ps_atomic_file *file;
@@ -74,7 +74,7 @@ ps_atomic_open(const char *path, mode_t mode, int flags,
 		return ps_fail_errno(err, "io_error", path,
 		    "create temporary output", saved);
 	}
-	if (fchmod(file->fd, mode) != 0) {
+	if (fchmod(file->fd, (mode_t)mode) != 0) {
 		int saved = errno;
 		ps_atomic_abort(file);
 		return ps_fail_errno(err, "io_error", path, "set mode", saved);

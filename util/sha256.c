@@ -110,10 +110,11 @@ ps_hex_decode(const char *hex, unsigned char *bytes, size_t len)
 	return 0;
 }
 
-void
-ps_sha256_prefixed(const unsigned char digest[PS_SHA256_LEN],
-    char out[PS_SHA256_PREFIXED_LEN])
+char *
+ps_sha256_string(const unsigned char digest[PS_SHA256_LEN],
+    char out[PS_SHA256_STRING_LEN])
 {
 	memcpy(out, "sha256:", 7);
 	ps_hex_encode(digest, PS_SHA256_LEN, out + 7);
+	return out;
 }

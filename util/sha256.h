@@ -21,15 +21,7 @@ int ps_sha256_final(ps_sha256 *ctx, unsigned char out[PS_SHA256_LEN]);
 int ps_sha256_buffer(const void *data, size_t len,
     unsigned char out[PS_SHA256_LEN]);
 
-/* Lowercase hex of `len` bytes into `hex` (2 * len + 1 bytes). */
-void ps_hex_encode(const unsigned char *bytes, size_t len, char *hex);
-
 /* Parses exactly 2 * len lowercase or uppercase hex digits; 0 / -1. */
 int ps_hex_decode(const char *hex, unsigned char *bytes, size_t len);
-
-/* "sha256:<hex>" into `out` (72 bytes). */
-#define PS_SHA256_PREFIXED_LEN (7 + PS_SHA256_HEX_LEN + 1)
-void ps_sha256_prefixed(const unsigned char digest[PS_SHA256_LEN],
-    char out[PS_SHA256_PREFIXED_LEN]);
 
 #endif

@@ -1,0 +1,590 @@
+/*
+ * Digests of an archive: one pass over its bytes.  For the tar family the
+ * file is read by a raw libarchive reader that undoes gzip or zstd, whose
+ * output is hashed (the tar digest) and fed to a tar reader; each entry is
+ * checked, hashed, and re-written by a hash-only canonical writer, so the
+ * tar is canonical exactly when the rebuilt stream equals the input.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include "sign/items.h"
+#include "sign/tarwrite.h"
+#include "util/error.h"
+#include "util/fdio.h"
+#include "util/locale.h"
+#include "util/pathname.h"
+#include "util/sha256.h"
+
+#define READ_BUFFER (256 * 1024)
+
+struct reader {
+	const char *label;
+	ps_source_kind kind;
+	int fd;
+	int hash_reads;             /* fd reads feed the archive digest */
+	unsigned char *buffer;
+	ps_sha256 *archive_hash;
+	ps_sha256 *stream_hash;     /* decompressed tar stream */
+	ps_sha256 *file_hash;
+	struct archive *outer;      /* raw + filters: the tar stream */
+	struct archive *inner;      /* tar or zip entries */
+	ps_items items;
+	ps_tar_writer *rebuild;     /* canonical re-encoding, hash only */
+	int canonical;
+	size_t entries_seen;
+	char *last_copy;
+	ps_error cb_error;
+	int cb_failed;
+};
+
+static la_ssize_t
+read_fd(struct archive *a, void *ctx, const void **out)
+{
+	struct reader *r = ctx;
+	ssize_t n = ps_read_full(r->fd, r->buffer, READ_BUFFER);
+
+	if (n < 0) {
+		archive_set_error(a, errno, "read: %s", strerror(errno));
+		return -1;
+	}
+	if (r->hash_reads && n > 0 &&
+	    ps_sha256_update(r->archive_hash, r->buffer, (size_t)n) != 0) {
+		archive_set_error(a, EIO, "SHA-256 failed");
+		return -1;
+	}
+	*out = r->buffer;
+	return n;
+}
+
+static la_int64_t
+seek_fd(struct archive *a, void *ctx, la_int64_t offset, int whence)
+{
+	struct reader *r = ctx;
+	off_t pos = lseek(r->fd, (off_t)offset, whence);
+
+	(void)a;
+	return pos < 0 ? ARCHIVE_FATAL : (la_int64_t)pos;
+}
+
+/* The tar reader pulls the decompressed stream from the raw reader. */
+static la_ssize_t
+read_stream(struct archive *a, void *ctx, const void **out)
+{
+	struct reader *r = ctx;
+	size_t size = 0;
+	la_int64_t offset;
+	int rc;
+
+	rc = archive_read_data_block(r->outer, out, &size, &offset);
+	if (rc == ARCHIVE_EOF)
+		return 0;
+	if (rc != ARCHIVE_OK) {
+		archive_set_error(a, EIO, "%s", archive_error_string(r->outer));
+		return -1;
+	}
+	if (ps_sha256_update(r->stream_hash, *out, size) != 0) {
+		archive_set_error(a, EIO, "SHA-256 failed");
+		return -1;
+	}
+	return (la_ssize_t)size;
+}
+
+static int
+refuse_archive(struct reader *r, struct archive *a, const char *what,
+    ps_error *err)
+{
+	const char *msg = archive_error_string(a);
+
+	return ps_refuse(err, "archive_corrupt", r->label, "%s: %s", what,
+	    msg != NULL ? msg : "unreadable archive");
+}
+
+static int
+open_outer(struct reader *r, ps_error *err)
+{
+	struct archive_entry *e;
+
+	r->outer = archive_read_new();
+	if (r->outer == NULL)
+		return ps_fail(err, "out_of_memory", r->label, "libarchive");
+	/* Only these: other filters may run external programs. */
+	if (archive_read_support_filter_gzip(r->outer) != ARCHIVE_OK ||
+	    archive_read_support_filter_zstd(r->outer) != ARCHIVE_OK ||
+	    archive_read_support_format_raw(r->outer) != ARCHIVE_OK)
+		return ps_fail(err, "archive_error", r->label,
+		    "libarchive lacks gzip or zstd support");
+	if (archive_read_open(r->outer, r, NULL, read_fd, NULL) != ARCHIVE_OK ||
+	    archive_read_next_header(r->outer, &e) != ARCHIVE_OK)
+		return refuse_archive(r, r->outer, "cannot read", err);
+	return 0;
+}
+
+static int
+open_inner(struct reader *r, ps_error *err)
+{
+	int rc;
+
+	r->inner = archive_read_new();
+	if (r->inner == NULL)
+		return ps_fail(err, "out_of_memory", r->label, "libarchive");
+	if (r->kind == PS_SOURCE_ZIP) {
+		rc = archive_read_support_format_zip_seekable(r->inner);
+		if (rc == ARCHIVE_OK)
+			rc = archive_read_set_seek_callback(r->inner, seek_fd);
+		if (rc == ARCHIVE_OK)
+			rc = archive_read_open(r->inner, r, NULL, read_fd, NULL);
+	} else {
+		rc = archive_read_support_format_tar(r->inner);
+		if (rc == ARCHIVE_OK)
+			rc = archive_read_open(r->inner, r, NULL, read_stream,
+			    NULL);
+	}
+	if (rc != ARCHIVE_OK)
+		return refuse_archive(r, r->inner, "cannot read", err);
+	return 0;
+}
+
+/* "./a/b" and "a/b/" (directories) name "a/b"; "." and "./" the root. */
+static char *
+entry_path(struct archive_entry *e, int *changed)
+{
+	const char *raw = archive_entry_pathname(e);
+	size_t len;
+
+	if (raw == NULL)
+		return NULL;
+	len = strlen(raw);
+	while (len >= 2 && raw[0] == '.' && raw[1] == '/') {
+		raw += 2;
+		len -= 2;
+		*changed = 1;
+	}
+	if (len > 0 && raw[len - 1] == '/' &&
+	    archive_entry_filetype(e) == AE_IFDIR)
+		len--;
+	return strndup(raw, len);
+}
+
+static const char *
+entry_kind(struct archive_entry *e)
+{
+	switch (archive_entry_filetype(e)) {
+	case AE_IFLNK: return "a symbolic link";
+	case AE_IFCHR: return "a character device";
+	case AE_IFBLK: return "a block device";
+	case AE_IFIFO: return "a FIFO";
+	case AE_IFSOCK: return "a socket";
+	default: return "of an unknown type";
+	}
+}
+
+static int
+check_entry_type(struct reader *r, struct archive_entry *e, const char *path,
+    ps_error *err)
+{
+	char where[PS_ERROR_TEXT_MAX];
+	unsigned type = archive_entry_filetype(e);
+
+	snprintf(where, sizeof(where), "%s: %s", r->label, path);
+	if (archive_entry_hardlink(e) != NULL)
+		return ps_refuse(err, "hardlink_refused", where,
+		    "is a hard link to '%s'; packs hold only regular files and "
+		    "directories", archive_entry_hardlink(e));
+	if (type != AE_IFREG && type != AE_IFDIR) {
+		ps_refuse(err, type == AE_IFLNK ? "symlink_refused" :
+		    "special_file_refused", where, "is %s; packs hold only "
+		    "regular files and directories", entry_kind(e));
+		return ps_error_expect(err, "a regular file or a directory",
+		    entry_kind(e));
+	}
+	if ((archive_entry_perm(e) & 07000) != 0)
+		return ps_refuse(err, "unsafe_mode", where,
+		    "has the setuid, setgid or sticky bit (mode %04o)",
+		    (unsigned)archive_entry_perm(e));
+	if (archive_entry_sparse_count(e) > 0)
+		return ps_refuse(err, "unsupported_entry", where,
+		    "is a sparse file");
+	return 0;
+}
+
+/* Order and layout rules a canonical tar follows besides its bytes. */
+static void
+note_order(struct reader *r, const ps_item *item)
+{
+	int first = r->entries_seen == 1;
+
+	if (first) {
+		if (item->entry.type != PS_ENTRY_FILE ||
+		    ps_format_by_manifest(item->entry.path) == PS_FORMAT_UNKNOWN)
+			r->canonical = 0;
+		return;
+	}
+	if (r->last_copy != NULL && strcmp(r->last_copy, item->entry.path) >= 0)
+		r->canonical = 0;
+	free(r->last_copy);
+	r->last_copy = strdup(item->entry.path);
+	if (r->last_copy == NULL)
+		r->canonical = 0;
+}
+
+static int
+rebuild_header(struct reader *r, struct archive_entry *e, const ps_item *item,
+    ps_error *err)
+{
+	int64_t mtime = (int64_t)archive_entry_mtime(e);
+
+	if (r->rebuild == NULL) {
+		if (mtime < 0 || mtime > PS_MTIME_MAX) {
+			r->canonical = 0;
+			return 0;
+		}
+		if (ps_tar_writer_new(-1, PS_COMPRESS_NONE, mtime, &r->rebuild,
+		    err) != 0)
+			return -1;
+	}
+	if (item->entry.type == PS_ENTRY_DIR)
+		return ps_tar_write_dir(r->rebuild, item->entry.path, err);
+	return ps_tar_write_file(r->rebuild, item->entry.path, item->entry.size,
+	    item->entry.executable, err);
+}
+
+static int
+hash_block(struct reader *r, const void *buf, size_t size, ps_error *err)
+{
+	if (ps_sha256_update(r->file_hash, buf, size) != 0)
+		return ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
+	if (r->canonical && r->rebuild != NULL &&
+	    ps_tar_write_data(r->rebuild, buf, size, err) != 0)
+		return -1;
+	return 0;
+}
+
+static int
+read_content(struct reader *r, ps_item *item, int size_known, ps_error *err)
+{
+	const void *buf;
+	size_t size;
+	la_int64_t offset;
+	uint64_t total = 0;
+	int rc;
+
+	if (ps_sha256_reset(r->file_hash) != 0)
+		return ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
+	while ((rc = archive_read_data_block(r->inner, &buf, &size,
+	    &offset)) == ARCHIVE_OK) {
+		if ((uint64_t)offset != total)
+			return ps_refuse(err, "unsupported_entry", item->entry.path,
+			    "has holes (sparse data)");
+		if (hash_block(r, buf, size, err) != 0)
+			return -1;
+		total += size;
+	}
+	if (rc != ARCHIVE_EOF)
+		return refuse_archive(r, r->inner, item->entry.path, err);
+	if (size_known && total != item->entry.size) {
+		ps_refuse(err, "size_mismatch", item->entry.path,
+		    "the entry's data does not match its declared size");
+		return ps_error_expect(err, "the declared size", "other");
+	}
+	item->entry.size = total;
+	return ps_sha256_final(r->file_hash, item->entry.sha256) == 0 ? 0 :
+	    ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
+}
+
+static int
+read_entry(struct reader *r, struct archive_entry *e, ps_error *err)
+{
+	int changed = 0, is_dir = archive_entry_filetype(e) == AE_IFDIR;
+	char *path = entry_path(e, &changed);
+	ps_item *item;
+
+	if (path == NULL)
+		return ps_refuse(err, "name_not_utf8", r->label,
+		    "an entry has no usable name");
+	if (path[0] == '\0' && is_dir) {
+		free(path);              /* "./": the pack root itself */
+		r->canonical = 0;
+		return 0;
+	}
+	if (check_entry_type(r, e, path, err) != 0 ||
+	    ps_path_check(path, NULL, err) != 0) {
+		free(path);
+		return -1;
+	}
+	item = ps_items_add(&r->items, path, is_dir ? PS_ENTRY_DIR :
+	    PS_ENTRY_FILE, err);
+	if (item == NULL)
+		return -1;
+	r->entries_seen++;
+	if (changed)
+		r->canonical = 0;
+	item->entry.executable = !is_dir && (archive_entry_perm(e) & 0100) != 0;
+	item->entry.size = is_dir ? 0 : (uint64_t)archive_entry_size(e);
+	note_order(r, item);
+	if (r->canonical && rebuild_header(r, e, item, err) != 0)
+		return -1;
+	if (is_dir)
+		return 0;
+	return read_content(r, item, archive_entry_size_is_set(e), err);
+}
+
+static int
+read_entries(struct reader *r, ps_error *err)
+{
+	struct archive_entry *e;
+	int rc;
+
+	while ((rc = archive_read_next_header(r->inner, &e)) == ARCHIVE_OK) {
+		if (read_entry(r, e, err) != 0)
+			return -1;
+	}
+	if (rc != ARCHIVE_EOF)
+		return refuse_archive(r, r->inner, "cannot read an entry", err);
+	return 0;
+}
+
+/* Whatever follows the tar's end-of-archive still counts in the digests. */
+static int
+drain(struct reader *r, ps_error *err)
+{
+	const void *buf;
+	la_ssize_t n;
+
+	if (r->outer != NULL) {
+		while ((n = read_stream(r->inner, r, &buf)) > 0)
+			;
+		if (n < 0)
+			return refuse_archive(r, r->inner, "cannot read", err);
+	}
+	while ((n = read_fd(r->inner, r, &buf)) > 0)
+		;
+	if (n < 0)
+		return ps_fail_errno(err, "io_error", r->label, "read", errno);
+	return 0;
+}
+
+/* Every parent directory must be an explicit entry of a canonical tar. */
+static int
+parents_explicit(const ps_items *items)
+{
+	char parent[PS_PATH_MAX + 1];
+	const char *slash;
+	size_t i;
+	long at;
+
+	for (i = 0; i < items->count; i++) {
+		slash = strrchr(items->items[i].entry.path, '/');
+		if (slash == NULL)
+			continue;
+		snprintf(parent, sizeof(parent), "%.*s",
+		    (int)(slash - items->items[i].entry.path),
+		    items->items[i].entry.path);
+		at = ps_items_find(items, parent);
+		if (at < 0)
+			return 0;
+	}
+	return 1;
+}
+
+static int
+finish_canonical(struct reader *r, const unsigned char stream[PS_SHA256_LEN],
+    ps_error *err)
+{
+	unsigned char rebuilt[PS_SHA256_LEN];
+
+	if (r->kind == PS_SOURCE_ZIP || r->rebuild == NULL || !r->canonical ||
+	    !parents_explicit(&r->items)) {
+		r->canonical = 0;
+		return 0;
+	}
+	if (ps_tar_writer_finish(r->rebuild, rebuilt, err) != 0)
+		return -1;
+	r->canonical = memcmp(rebuilt, stream, PS_SHA256_LEN) == 0;
+	return 0;
+}
+
+static ps_digest *
+make_digest(struct reader *r, ps_error *err)
+{
+	unsigned char stream[PS_SHA256_LEN], archive[PS_SHA256_LEN];
+	unsigned char tree[PS_SHA256_LEN];
+	ps_format format;
+	size_t manifest;
+	ps_digest *d;
+
+	if (ps_sha256_final(r->archive_hash, archive) != 0 ||
+	    (r->outer != NULL && ps_sha256_final(r->stream_hash, stream) != 0)) {
+		ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
+		return NULL;
+	}
+	if (finish_canonical(r, stream, err) != 0)
+		return NULL;
+	ps_items_sort(&r->items);
+	if (ps_items_check(&r->items, r->label, err) != 0 ||
+	    ps_items_find_manifest(&r->items, r->label, &manifest, &format,
+	    err) != 0 || ps_items_tree_digest(&r->items, tree, err) != 0)
+		return NULL;
+	d = ps_items_to_digest(&r->items, err);
+	if (d == NULL)
+		return NULL;
+	d->source = r->kind;
+	d->format = format;
+	memcpy(d->tree_digest, tree, sizeof(tree));
+	d->has_archive_digest = 1;
+	memcpy(d->archive_digest, archive, sizeof(archive));
+	d->has_tar_digest = r->outer != NULL;
+	if (d->has_tar_digest)
+		memcpy(d->tar_digest, stream, sizeof(stream));
+	d->canonical = r->canonical;
+	memcpy(d->manifest_sha256, d->entries[manifest].sha256, PS_SHA256_LEN);
+	d->manifest_path = strdup(d->entries[manifest].path);
+	if (d->manifest_path == NULL) {
+		ps_digest_free(d);
+		ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+		return NULL;
+	}
+	return d;
+}
+
+/* A zip is read with seeks, so its bytes are hashed in a pass of their own. */
+static int
+hash_whole_file(struct reader *r, ps_error *err)
+{
+	ssize_t n;
+
+	while ((n = ps_read_full(r->fd, r->buffer, READ_BUFFER)) > 0) {
+		if (ps_sha256_update(r->archive_hash, r->buffer, (size_t)n) != 0)
+			return ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
+	}
+	if (n < 0 || lseek(r->fd, 0, SEEK_SET) != 0)
+		return ps_fail_errno(err, "io_error", r->label, "read", errno);
+	return 0;
+}
+
+static int
+read_archive(struct reader *r, ps_digest **out, ps_error *err)
+{
+	if (r->kind == PS_SOURCE_ZIP) {
+		if (hash_whole_file(r, err) != 0)
+			return -1;
+	} else {
+		r->hash_reads = 1;
+		if (open_outer(r, err) != 0)
+			return -1;
+	}
+	if (open_inner(r, err) != 0 || read_entries(r, err) != 0)
+		return -1;
+	if (r->kind != PS_SOURCE_ZIP && drain(r, err) != 0)
+		return -1;
+	*out = make_digest(r, err);
+	return *out != NULL ? 0 : -1;
+}
+
+static void
+reader_free(struct reader *r)
+{
+	if (r->outer != NULL)
+		archive_read_free(r->outer);
+	if (r->inner != NULL)
+		archive_read_free(r->inner);
+	ps_tar_writer_free(r->rebuild);
+	ps_items_free(&r->items);
+	ps_sha256_free(r->archive_hash);
+	ps_sha256_free(r->stream_hash);
+	ps_sha256_free(r->file_hash);
+	free(r->buffer);
+	free(r->last_copy);
+	if (r->fd >= 0)
+		close(r->fd);
+}
+
+static int
+archive_kind(const char *path, ps_source_kind *kind)
+{
+	ps_compression ignored;
+	size_t n = strlen(path);
+
+	if (n >= 4 && strcmp(path + n - 4, ".zip") == 0)
+		*kind = PS_SOURCE_ZIP;
+	else if (ps_compression_from_name(path, &ignored) == 0)
+		*kind = PS_SOURCE_TAR;
+	else
+		return -1;
+	return 0;
+}
+
+static int
+open_archive_file(struct reader *r, const char *path, ps_error *err)
+{
+	struct stat st;
+
+	r->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (r->fd < 0 && errno == ENOENT)
+		return ps_fail(err, "not_found", path, "no such file");
+	if (r->fd < 0)
+		return ps_fail_errno(err, "io_error", path, "open", errno);
+	if (fstat(r->fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return ps_fail(err, "not_a_file", path, "is not a regular file");
+	r->buffer = malloc(READ_BUFFER);
+	r->archive_hash = ps_sha256_new();
+	r->stream_hash = ps_sha256_new();
+	r->file_hash = ps_sha256_new();
+	if (r->buffer == NULL || r->archive_hash == NULL ||
+	    r->stream_hash == NULL || r->file_hash == NULL)
+		return ps_fail(err, "out_of_memory", path, "allocate");
+	return 0;
+}
+
+static int
+digest_archive(const char *path, ps_digest **out, ps_error *err)
+{
+	struct reader r;
+	ps_locale_scope scope;
+	int rc = -1;
+
+	memset(&r, 0, sizeof(r));
+	r.fd = -1;
+	r.label = path;
+	r.canonical = 1;
+	*out = NULL;
+	if (archive_kind(path, &r.kind) != 0) {
+		ps_refuse(err, "unsupported_archive", path,
+		    "is neither a pack directory nor a supported archive");
+		return ps_error_expect(err, ".tar, .tar.gz, .tgz, .tar.zst or "
+		    ".zip", "another name");
+	}
+	if (open_archive_file(&r, path, err) == 0 &&
+	    ps_locale_enter(&scope, err) == 0) {
+		rc = read_archive(&r, out, err);
+		ps_locale_leave(&scope);
+	}
+	reader_free(&r);
+	return rc;
+}
+
+int
+ps_digest_path(const char *path, const ps_pack_options *options,
+    ps_digest **out, ps_error *err)
+{
+	struct stat st;
+
+	*out = NULL;
+	if (stat(path, &st) != 0) {
+		if (errno == ENOENT)
+			return ps_fail(err, "not_found", path,
+			    "no such file or directory");
+		return ps_fail_errno(err, "io_error", path, "stat", errno);
+	}
+	if (S_ISDIR(st.st_mode))
+		return ps_pack(path, -1, options, out, err);
+	return digest_archive(path, out, err);
+}

@@ -1,0 +1,336 @@
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sign/items.h"
+#include "util/error.h"
+#include "util/pathname.h"
+#include "util/sha256.h"
+
+void
+ps_items_free(ps_items *list)
+{
+	size_t i;
+
+	for (i = 0; i < list->count; i++) {
+		free(list->items[i].entry.path);
+		free(list->items[i].source);
+	}
+	free(list->items);
+	memset(list, 0, sizeof(*list));
+}
+
+ps_item *
+ps_items_add(ps_items *list, char *path, ps_entry_type type, ps_error *err)
+{
+	ps_item *items, *item;
+	size_t capacity;
+
+	if (list->count >= PS_ITEMS_MAX) {
+		free(path);
+		ps_refuse(err, "too_many_entries", NULL,
+		    "a pack holds at most %d entries", PS_ITEMS_MAX);
+		return NULL;
+	}
+	if (list->count == list->capacity) {
+		capacity = list->capacity == 0 ? 64 : list->capacity * 2;
+		items = realloc(list->items, capacity * sizeof(*items));
+		if (items == NULL) {
+			free(path);
+			ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+			return NULL;
+		}
+		list->items = items;
+		list->capacity = capacity;
+	}
+	item = &list->items[list->count++];
+	memset(item, 0, sizeof(*item));
+	item->entry.path = path;
+	item->entry.type = type;
+	return item;
+}
+
+static int
+compare_items(const void *a, const void *b)
+{
+	return strcmp(((const ps_item *)a)->entry.path,
+	    ((const ps_item *)b)->entry.path);
+}
+
+void
+ps_items_sort(ps_items *list)
+{
+	if (list->count > 1)
+		qsort(list->items, list->count, sizeof(ps_item), compare_items);
+}
+
+/* First index whose path is >= key (bytewise). */
+static size_t
+lower_bound(const ps_items *list, const char *key)
+{
+	size_t lo = 0, hi = list->count, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (strcmp(list->items[mid].entry.path, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+long
+ps_items_find(const ps_items *list, const char *path)
+{
+	size_t i = lower_bound(list, path);
+
+	if (i < list->count && strcmp(list->items[i].entry.path, path) == 0)
+		return (long)i;
+	return -1;
+}
+
+int
+ps_items_is_empty_dir(const ps_items *list, size_t i)
+{
+	const char *path = list->items[i].entry.path;
+	size_t len = strlen(path), next;
+	char *prefix;
+
+	if (list->items[i].entry.type != PS_ENTRY_DIR)
+		return 0;
+	prefix = malloc(len + 2);
+	if (prefix == NULL)
+		return 0;
+	memcpy(prefix, path, len);
+	memcpy(prefix + len, "/", 2);
+	next = lower_bound(list, prefix);
+	free(prefix);
+	return !(next < list->count &&
+	    ps_path_is_under(list->items[next].entry.path, path));
+}
+
+/* A case-folded path and the entry it came from. */
+struct folded {
+	char *key;
+	const ps_item *item;
+};
+
+static int
+compare_folded(const void *a, const void *b)
+{
+	return strcmp(((const struct folded *)a)->key,
+	    ((const struct folded *)b)->key);
+}
+
+static void
+free_folded(struct folded *f, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(f[i].key);
+	free(f);
+}
+
+static int
+build_folded(const ps_items *list, struct folded **out, ps_error *err)
+{
+	struct folded *f = calloc(list->count + 1, sizeof(*f));
+	size_t i;
+
+	if (f == NULL)
+		return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+	for (i = 0; i < list->count; i++) {
+		f[i].item = &list->items[i];
+		f[i].key = ps_path_fold(list->items[i].entry.path);
+		if (f[i].key == NULL) {
+			free_folded(f, i);
+			return ps_fail_errno(err, "out_of_memory", NULL,
+			    "case-fold", ENOMEM);
+		}
+	}
+	qsort(f, list->count, sizeof(*f), compare_folded);
+	*out = f;
+	return 0;
+}
+
+static int
+refuse_pair(ps_error *err, const char *code, const char *label,
+    const char *what, const char *a, const char *b)
+{
+	ps_refuse(err, code, label, "%s: '%s' and '%s'", what, a, b);
+	return -1;
+}
+
+static int
+check_neighbours(const struct folded *f, size_t n, const char *label,
+    ps_error *err)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++) {
+		if (strcmp(f[i - 1].key, f[i].key) != 0)
+			continue;
+		if (strcmp(f[i - 1].item->entry.path, f[i].item->entry.path) == 0)
+			return refuse_pair(err, "duplicate_entry", label,
+			    "the same path appears twice",
+			    f[i - 1].item->entry.path, f[i].item->entry.path);
+		return refuse_pair(err, "case_collision", label,
+		    "two paths collide when case is folded (they would "
+		    "overwrite each other on macOS and Windows)",
+		    f[i - 1].item->entry.path, f[i].item->entry.path);
+	}
+	return 0;
+}
+
+/* A file that is also used as a directory, e.g. 'a' and 'a/b'. */
+static int
+check_parents(const struct folded *f, size_t n, const char *label,
+    ps_error *err)
+{
+	struct folded probe;
+	const struct folded *hit;
+	const char *slash;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		slash = strrchr(f[i].key, '/');
+		if (slash == NULL)
+			continue;
+		probe.key = strndup(f[i].key, (size_t)(slash - f[i].key));
+		if (probe.key == NULL)
+			return ps_fail_errno(err, "out_of_memory", label,
+			    "allocate", ENOMEM);
+		hit = bsearch(&probe, f, n, sizeof(*f), compare_folded);
+		free(probe.key);
+		if (hit != NULL && hit->item->entry.type == PS_ENTRY_FILE)
+			return refuse_pair(err, "path_conflict", label,
+			    "a path is both a file and a directory",
+			    hit->item->entry.path, f[i].item->entry.path);
+	}
+	return 0;
+}
+
+int
+ps_items_check(const ps_items *list, const char *label, ps_error *err)
+{
+	struct folded *f = NULL;
+	int rc;
+
+	if (build_folded(list, &f, err) != 0)
+		return -1;
+	rc = check_neighbours(f, list->count, label, err);
+	if (rc == 0)
+		rc = check_parents(f, list->count, label, err);
+	free_folded(f, list->count);
+	return rc;
+}
+
+static int
+hash_item_line(ps_sha256 *ctx, const ps_entry *e)
+{
+	char hex[PS_SHA256_HEX_LEN + 1], head[128];
+	int n;
+
+	if (e->type == PS_ENTRY_DIR)
+		n = snprintf(head, sizeof(head), "d ");
+	else {
+		ps_hex_encode(e->sha256, PS_SHA256_LEN, hex);
+		n = snprintf(head, sizeof(head), "f %c %" PRIu64 " %s ",
+		    e->executable ? 'x' : '-', e->size, hex);
+	}
+	if (ps_sha256_update(ctx, head, (size_t)n) != 0 ||
+	    ps_sha256_update(ctx, e->path, strlen(e->path)) != 0 ||
+	    ps_sha256_update(ctx, "\n", 1) != 0)
+		return -1;
+	return 0;
+}
+
+int
+ps_items_tree_digest(const ps_items *list, unsigned char out[PS_SHA256_LEN],
+    ps_error *err)
+{
+	static const char header[] = "packsign-tree-v1\n";
+	ps_sha256 *ctx = ps_sha256_new();
+	size_t i;
+	int rc = 0;
+
+	if (ctx == NULL)
+		return ps_fail(err, "crypto_error", NULL, "cannot start SHA-256");
+	rc = ps_sha256_update(ctx, header, sizeof(header) - 1);
+	for (i = 0; rc == 0 && i < list->count; i++) {
+		if (list->items[i].entry.type == PS_ENTRY_DIR &&
+		    !ps_items_is_empty_dir(list, i))
+			continue;
+		rc = hash_item_line(ctx, &list->items[i].entry);
+	}
+	if (rc == 0)
+		rc = ps_sha256_final(ctx, out);
+	ps_sha256_free(ctx);
+	if (rc != 0)
+		return ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
+	return 0;
+}
+
+ps_digest *
+ps_items_to_digest(ps_items *list, ps_error *err)
+{
+	ps_digest *d = calloc(1, sizeof(*d));
+	size_t i;
+
+	if (d == NULL || (list->count > 0 &&
+	    (d->entries = calloc(list->count, sizeof(ps_entry))) == NULL)) {
+		free(d);
+		ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+		return NULL;
+	}
+	for (i = 0; i < list->count; i++) {
+		d->entries[i] = list->items[i].entry;
+		list->items[i].entry.path = NULL;
+		if (d->entries[i].type == PS_ENTRY_FILE)
+			d->total_size += d->entries[i].size;
+	}
+	d->entry_count = list->count;
+	ps_items_free(list);
+	return d;
+}
+
+static const ps_format all_formats[] = {
+	PS_FORMAT_SOYAPACK, PS_FORMAT_HOLON, PS_FORMAT_AUTOGRAPH,
+	PS_FORMAT_AGENTPACK,
+};
+
+int
+ps_items_find_manifest(const ps_items *list, const char *label,
+    size_t *index, ps_format *format, ps_error *err)
+{
+	const char *found = NULL, *name;
+	long at;
+	size_t i;
+
+	for (i = 0; i < sizeof(all_formats) / sizeof(all_formats[0]); i++) {
+		name = ps_format_manifest(all_formats[i]);
+		at = ps_items_find(list, name);
+		if (at < 0)
+			continue;
+		if (found != NULL)
+			return refuse_pair(err, "manifest_ambiguous", label,
+			    "two manifests at the pack root", found, name);
+		if (list->items[at].entry.type != PS_ENTRY_FILE)
+			return ps_refuse(err, "manifest_not_file", label,
+			    "%s is a directory, not a manifest file", name);
+		found = name;
+		*index = (size_t)at;
+		*format = all_formats[i];
+	}
+	if (found == NULL) {
+		ps_refuse(err, "manifest_missing", label,
+		    "no manifest at the pack root");
+		return ps_error_expect(err, "one of soyapack.yaml, holon.yaml, "
+		    "augr.pkg.yml, manifest.yml", "none");
+	}
+	return 0;
+}

@@ -1,0 +1,53 @@
+/*
+ * The entries of a pack while it is being read: from a directory walk or
+ * from an archive.  Sorted bytewise by canonical path, checked for
+ * duplicates, case-fold collisions and file/directory conflicts, and
+ * reduced to the tree digest (docs/formats/digests.md).
+ */
+#ifndef PS_SIGN_ITEMS_H
+#define PS_SIGN_ITEMS_H
+
+#include <sys/types.h>
+
+#include "packsign.h"
+
+typedef struct ps_item {
+	ps_entry entry;
+	char *source;    /* directory walk: the path as on disk, if different */
+	dev_t dev;       /* directory walk: identity checked again at read */
+	ino_t ino;
+} ps_item;
+
+typedef struct ps_items {
+	ps_item *items;
+	size_t count;
+	size_t capacity;
+} ps_items;
+
+#define PS_ITEMS_MAX 1000000
+
+void ps_items_free(ps_items *list);
+/* Appends an entry taking ownership of `path`; returns it, or NULL. */
+ps_item *ps_items_add(ps_items *list, char *path, ps_entry_type type,
+    ps_error *err);
+void ps_items_sort(ps_items *list);
+/* Duplicates, case-fold collisions and file-versus-directory conflicts. */
+int ps_items_check(const ps_items *list, const char *label, ps_error *err);
+/* Index of `path` in the sorted list, or -1. */
+long ps_items_find(const ps_items *list, const char *path);
+/* 1 when sorted entry `i` is a directory with nothing below it. */
+int ps_items_is_empty_dir(const ps_items *list, size_t i);
+/* The tree digest of the sorted list. */
+int ps_items_tree_digest(const ps_items *list,
+    unsigned char out[PS_SHA256_LEN], ps_error *err);
+/* Moves the entries into a new ps_digest (the list is left empty). */
+ps_digest *ps_items_to_digest(ps_items *list, ps_error *err);
+
+
+/*
+ * Finds the one manifest at the pack root.  Refuses when there is none,
+ * when there are two, or when it is not a regular file.
+ */
+int ps_items_find_manifest(const ps_items *list, const char *label,
+    size_t *index, ps_format *format, ps_error *err);
+#endif

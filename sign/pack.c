@@ -1,0 +1,271 @@
+/* ps_pack: a pack directory becomes its canonical archive and digests. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sign/items.h"
+#include "sign/tarwrite.h"
+#include "sign/walk.h"
+#include "util/error.h"
+#include "util/fdio.h"
+#include "util/locale.h"
+#include "util/sha256.h"
+
+#define COPY_BUFFER (256 * 1024)
+
+struct packer {
+	const char *label;       /* the directory as the user named it */
+	int rootfd;
+	ps_items items;
+	ps_tar_writer *writer;
+	ps_sha256 *file_hash;
+	unsigned char *buffer;
+};
+
+void
+ps_pack_options_init(ps_pack_options *options)
+{
+	memset(options, 0, sizeof(*options));
+	options->compression = PS_COMPRESS_NONE;
+}
+
+static int
+ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+int
+ps_compression_from_name(const char *name, ps_compression *out)
+{
+	if (ends_with(name, ".tar"))
+		*out = PS_COMPRESS_NONE;
+	else if (ends_with(name, ".tar.gz") || ends_with(name, ".tgz"))
+		*out = PS_COMPRESS_GZIP;
+	else if (ends_with(name, ".tar.zst"))
+		*out = PS_COMPRESS_ZSTD;
+	else
+		return -1;
+	return 0;
+}
+
+static int
+open_root(const char *dir, ps_error *err)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0)
+		return fd;
+	if (errno == ENOENT)
+		ps_fail(err, "not_found", dir, "no such directory");
+	else if (errno == ENOTDIR)
+		ps_fail(err, "not_a_directory", dir, "is not a directory");
+	else
+		ps_fail_errno(err, "io_error", dir, "open", errno);
+	return -1;
+}
+
+static int
+refuse_changed(const ps_item *item, const char *what, ps_error *err)
+{
+	return ps_fail(err, "file_changed", item->entry.path,
+	    "%s while it was being packed; pack again", what);
+}
+
+static int
+open_item(const struct packer *p, const ps_item *item, ps_error *err)
+{
+	const char *path = item->source != NULL ? item->source : item->entry.path;
+	struct stat st;
+	int fd;
+
+	fd = ps_open_beneath(p->rootfd, path, O_RDONLY | O_NONBLOCK);
+	if (fd < 0 && errno == ENOENT)
+		return refuse_changed(item, "the file disappeared", err);
+	if (fd < 0 && (errno == ELOOP || errno == EXDEV))
+		return refuse_changed(item, "the file became a link", err);
+	if (fd < 0)
+		return ps_fail_errno(err, errno == EACCES ? "permission_denied" :
+		    "io_error", path, "open", errno);
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_dev != item->dev || st.st_ino != item->ino ||
+	    (uint64_t)st.st_size != item->entry.size) {
+		close(fd);
+		return refuse_changed(item, "the file was replaced or resized",
+		    err);
+	}
+	return fd;
+}
+
+/* Streams one file into the archive, hashing it on the way. */
+static int
+copy_data(struct packer *p, ps_item *item, int fd, ps_error *err)
+{
+	uint64_t left = item->entry.size;
+	size_t want;
+	ssize_t n;
+
+	if (ps_sha256_reset(p->file_hash) != 0)
+		return ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
+	while (left > 0) {
+		want = left < COPY_BUFFER ? (size_t)left : COPY_BUFFER;
+		n = ps_read_full(fd, p->buffer, want);
+		if (n < 0)
+			return ps_fail_errno(err, "io_error", item->entry.path,
+			    "read", errno);
+		if ((size_t)n != want)
+			return refuse_changed(item, "the file shrank", err);
+		if (ps_sha256_update(p->file_hash, p->buffer, want) != 0 ||
+		    ps_tar_write_data(p->writer, p->buffer, want, err) != 0)
+			return -1;
+		left -= want;
+	}
+	if (ps_read_full(fd, p->buffer, 1) != 0)
+		return refuse_changed(item, "the file grew", err);
+	if (ps_sha256_final(p->file_hash, item->entry.sha256) != 0)
+		return ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
+	return 0;
+}
+
+static int
+write_item(struct packer *p, ps_item *item, ps_error *err)
+{
+	int fd, rc;
+
+	if (item->entry.type == PS_ENTRY_DIR)
+		return ps_tar_write_dir(p->writer, item->entry.path, err);
+	fd = open_item(p, item, err);
+	if (fd < 0)
+		return -1;
+	rc = ps_tar_write_file(p->writer, item->entry.path, item->entry.size,
+	    item->entry.executable, err);
+	if (rc == 0)
+		rc = copy_data(p, item, fd, err);
+	close(fd);
+	return rc;
+}
+
+/* The manifest first, then every other entry in bytewise path order. */
+static int
+write_all_items(struct packer *p, size_t manifest, ps_error *err)
+{
+	size_t i;
+
+	if (write_item(p, &p->items.items[manifest], err) != 0)
+		return -1;
+	for (i = 0; i < p->items.count; i++) {
+		if (i != manifest && write_item(p, &p->items.items[i], err) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+collect(struct packer *p, ps_error *err)
+{
+	ps_ignore *ignore = NULL;
+	int rc;
+
+	if (ps_ignore_load(p->rootfd, &ignore, err) != 0)
+		return -1;
+	rc = ps_walk(p->rootfd, p->label, ignore, &p->items, err);
+	ps_ignore_free(ignore);
+	if (rc != 0)
+		return -1;
+	ps_items_sort(&p->items);
+	return ps_items_check(&p->items, p->label, err);
+}
+
+static ps_digest *
+finish_digest(struct packer *p, size_t manifest, ps_format format,
+    const unsigned char tar_digest[PS_SHA256_LEN], ps_error *err)
+{
+	unsigned char tree[PS_SHA256_LEN];
+	ps_digest *d;
+
+	if (ps_items_tree_digest(&p->items, tree, err) != 0)
+		return NULL;
+	d = ps_items_to_digest(&p->items, err);
+	if (d == NULL)
+		return NULL;
+	d->source = PS_SOURCE_DIRECTORY;
+	d->format = format;
+	memcpy(d->tree_digest, tree, sizeof(tree));
+	d->has_tar_digest = 1;
+	memcpy(d->tar_digest, tar_digest, PS_SHA256_LEN);
+	d->manifest_path = strdup(d->entries[manifest].path);
+	memcpy(d->manifest_sha256, d->entries[manifest].sha256, PS_SHA256_LEN);
+	if (d->manifest_path == NULL) {
+		ps_digest_free(d);
+		ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+		return NULL;
+	}
+	return d;
+}
+
+static int
+pack_in_locale(struct packer *p, int out_fd, const ps_pack_options *options,
+    ps_digest **digest_out, ps_error *err)
+{
+	unsigned char tar_digest[PS_SHA256_LEN];
+	ps_format format;
+	size_t manifest;
+	ps_digest *d;
+
+	if (collect(p, err) != 0 ||
+	    ps_items_find_manifest(&p->items, p->label, &manifest, &format,
+	    err) != 0)
+		return -1;
+	if (ps_tar_writer_new(out_fd, options->compression, options->mtime,
+	    &p->writer, err) != 0 ||
+	    write_all_items(p, manifest, err) != 0 ||
+	    ps_tar_writer_finish(p->writer, tar_digest, err) != 0)
+		return -1;
+	if (digest_out == NULL)
+		return 0;
+	d = finish_digest(p, manifest, format, tar_digest, err);
+	if (d == NULL)
+		return -1;
+	*digest_out = d;
+	return 0;
+}
+
+int
+ps_pack(const char *dir, int out_fd, const ps_pack_options *options,
+    ps_digest **digest_out, ps_error *err)
+{
+	struct packer p;
+	ps_locale_scope scope;
+	int rc = -1;
+
+	memset(&p, 0, sizeof(p));
+	if (digest_out != NULL)
+		*digest_out = NULL;
+	if (options->mtime < 0 || options->mtime > PS_MTIME_MAX)
+		return ps_fail(err, "invalid_mtime", NULL,
+		    "mtime must be between 0 and %lld", PS_MTIME_MAX);
+	p.label = dir;
+	p.rootfd = open_root(dir, err);
+	if (p.rootfd < 0)
+		return -1;
+	p.file_hash = ps_sha256_new();
+	p.buffer = malloc(COPY_BUFFER);
+	if (p.file_hash == NULL || p.buffer == NULL)
+		ps_fail(err, "out_of_memory", NULL, "cannot allocate buffers");
+	else if (ps_locale_enter(&scope, err) == 0) {
+		rc = pack_in_locale(&p, out_fd, options, digest_out, err);
+		ps_locale_leave(&scope);
+	}
+	ps_tar_writer_free(p.writer);
+	ps_items_free(&p.items);
+	ps_sha256_free(p.file_hash);
+	free(p.buffer);
+	close(p.rootfd);
+	return rc;
+}

@@ -1,0 +1,247 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include "sign/tarwrite.h"
+#include "util/error.h"
+#include "util/fdio.h"
+#include "util/sha256.h"
+
+struct ps_tar_writer {
+	struct archive *tar;        /* pax-restricted writer */
+	struct archive *compressor; /* raw writer with a gzip/zstd filter */
+	struct archive_entry *entry;
+	ps_sha256 *stream_hash;
+	int out_fd;
+	int64_t mtime;
+	ps_error sink_error;        /* what failed inside a callback */
+	int sink_failed;
+};
+
+/* libarchive reports an error; a callback's own error wins. */
+static int
+archive_failure(ps_tar_writer *w, struct archive *a, const char *what,
+    ps_error *err)
+{
+	const char *msg = archive_error_string(a);
+
+	if (w->sink_failed) {
+		*err = w->sink_error;
+		return -1;
+	}
+	return ps_fail(err, "archive_error", NULL, "%s: %s", what,
+	    msg != NULL ? msg : "libarchive failed");
+}
+
+static la_ssize_t
+write_compressed(struct archive *a, void *ctx, const void *buf, size_t len)
+{
+	ps_tar_writer *w = ctx;
+
+	(void)a;
+	if (ps_write_all(w->out_fd, buf, len, "output", &w->sink_error) != 0) {
+		w->sink_failed = 1;
+		return -1;
+	}
+	return (la_ssize_t)len;
+}
+
+static la_ssize_t
+write_tar_stream(struct archive *a, void *ctx, const void *buf, size_t len)
+{
+	ps_tar_writer *w = ctx;
+	la_ssize_t n;
+
+	(void)a;
+	if (ps_sha256_update(w->stream_hash, buf, len) != 0) {
+		ps_fail(&w->sink_error, "crypto_error", NULL, "SHA-256 failed");
+		w->sink_failed = 1;
+		return -1;
+	}
+	if (w->compressor != NULL) {
+		n = archive_write_data(w->compressor, buf, len);
+		if (n < 0 || (size_t)n != len) {
+			if (!w->sink_failed)
+				archive_failure(w, w->compressor, "compress",
+				    &w->sink_error);
+			w->sink_failed = 1;
+			return -1;
+		}
+	} else if (w->out_fd >= 0 &&
+	    write_compressed(a, w, buf, len) < 0) {
+		return -1;
+	}
+	return (la_ssize_t)len;
+}
+
+static int
+set_filter(struct archive *a, ps_compression compression)
+{
+	char level[8];
+
+	if (compression == PS_COMPRESS_GZIP) {
+		snprintf(level, sizeof(level), "%d", PS_GZIP_LEVEL);
+		return archive_write_add_filter_gzip(a) != ARCHIVE_OK ||
+		    archive_write_set_filter_option(a, "gzip", "timestamp",
+		    NULL) != ARCHIVE_OK ||
+		    archive_write_set_filter_option(a, "gzip",
+		    "compression-level", level) != ARCHIVE_OK ? -1 : 0;
+	}
+	snprintf(level, sizeof(level), "%d", PS_ZSTD_LEVEL);
+	return archive_write_add_filter_zstd(a) != ARCHIVE_OK ||
+	    archive_write_set_filter_option(a, "zstd", "compression-level",
+	    level) != ARCHIVE_OK ? -1 : 0;
+}
+
+/* The compressor takes the tar stream as the one entry of a raw archive. */
+static int
+open_compressor(ps_tar_writer *w, ps_compression compression, ps_error *err)
+{
+	struct archive_entry *e;
+	int rc;
+
+	w->compressor = archive_write_new();
+	if (w->compressor == NULL)
+		return ps_fail(err, "out_of_memory", NULL, "libarchive");
+	if (archive_write_set_format_raw(w->compressor) != ARCHIVE_OK ||
+	    set_filter(w->compressor, compression) != 0 ||
+	    archive_write_set_bytes_per_block(w->compressor, 65536) != ARCHIVE_OK ||
+	    archive_write_set_bytes_in_last_block(w->compressor, 1) != ARCHIVE_OK ||
+	    archive_write_open(w->compressor, w, NULL, write_compressed,
+	    NULL) != ARCHIVE_OK)
+		return archive_failure(w, w->compressor, "set up compression", err);
+	e = archive_entry_new();
+	if (e == NULL)
+		return ps_fail(err, "out_of_memory", NULL, "libarchive");
+	archive_entry_set_filetype(e, AE_IFREG);
+	archive_entry_set_pathname(e, "pack.tar");
+	rc = archive_write_header(w->compressor, e);
+	archive_entry_free(e);
+	if (rc != ARCHIVE_OK)
+		return archive_failure(w, w->compressor, "set up compression", err);
+	return 0;
+}
+
+static int
+open_tar(ps_tar_writer *w, ps_error *err)
+{
+	w->tar = archive_write_new();
+	w->entry = archive_entry_new();
+	if (w->tar == NULL || w->entry == NULL)
+		return ps_fail(err, "out_of_memory", NULL, "libarchive");
+	/* Padding only to 512-byte records, so every target gets the same bytes. */
+	if (archive_write_set_format_pax_restricted(w->tar) != ARCHIVE_OK ||
+	    archive_write_add_filter_none(w->tar) != ARCHIVE_OK ||
+	    archive_write_set_bytes_per_block(w->tar, 65536) != ARCHIVE_OK ||
+	    archive_write_set_bytes_in_last_block(w->tar, 1) != ARCHIVE_OK ||
+	    archive_write_open(w->tar, w, NULL, write_tar_stream,
+	    NULL) != ARCHIVE_OK)
+		return archive_failure(w, w->tar, "set up the tar writer", err);
+	return 0;
+}
+
+int
+ps_tar_writer_new(int out_fd, ps_compression compression, int64_t mtime,
+    ps_tar_writer **out, ps_error *err)
+{
+	ps_tar_writer *w = calloc(1, sizeof(*w));
+
+	*out = NULL;
+	if (w == NULL)
+		return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+	w->out_fd = out_fd;
+	w->mtime = mtime;
+	w->stream_hash = ps_sha256_new();
+	if (w->stream_hash == NULL ||
+	    (out_fd >= 0 && compression != PS_COMPRESS_NONE &&
+	    open_compressor(w, compression, err) != 0) ||
+	    open_tar(w, err) != 0) {
+		if (w->stream_hash == NULL)
+			ps_fail(err, "crypto_error", NULL, "cannot start SHA-256");
+		ps_tar_writer_free(w);
+		return -1;
+	}
+	*out = w;
+	return 0;
+}
+
+static int
+write_header(ps_tar_writer *w, const char *path, unsigned type, unsigned perm,
+    uint64_t size, ps_error *err)
+{
+	struct archive_entry *e = w->entry;
+	int rc;
+
+	archive_entry_clear(e);
+	archive_entry_set_pathname_utf8(e, path);
+	archive_entry_set_filetype(e, type);
+	archive_entry_set_perm(e, perm);
+	archive_entry_set_size(e, (la_int64_t)size);
+	archive_entry_set_mtime(e, (time_t)w->mtime, 0);
+	archive_entry_set_uid(e, 0);
+	archive_entry_set_gid(e, 0);
+	rc = archive_write_header(w->tar, e);
+	if (rc != ARCHIVE_OK) {
+		/* A warning means libarchive changed something: not canonical. */
+		archive_failure(w, w->tar, "write an entry header", err);
+		snprintf(err->subject, sizeof(err->subject), "%s", path);
+		return -1;
+	}
+	return 0;
+}
+
+int
+ps_tar_write_dir(ps_tar_writer *w, const char *path, ps_error *err)
+{
+	return write_header(w, path, AE_IFDIR, 0755, 0, err);
+}
+
+int
+ps_tar_write_file(ps_tar_writer *w, const char *path, uint64_t size,
+    int executable, ps_error *err)
+{
+	return write_header(w, path, AE_IFREG, executable ? 0755 : 0644, size,
+	    err);
+}
+
+int
+ps_tar_write_data(ps_tar_writer *w, const void *buf, size_t len, ps_error *err)
+{
+	la_ssize_t n = archive_write_data(w->tar, buf, len);
+
+	if (n < 0 || (size_t)n != len)
+		return archive_failure(w, w->tar, "write file data", err);
+	return 0;
+}
+
+int
+ps_tar_writer_finish(ps_tar_writer *w, unsigned char digest[PS_SHA256_LEN],
+    ps_error *err)
+{
+	if (archive_write_close(w->tar) != ARCHIVE_OK)
+		return archive_failure(w, w->tar, "finish the tar stream", err);
+	if (w->compressor != NULL &&
+	    archive_write_close(w->compressor) != ARCHIVE_OK)
+		return archive_failure(w, w->compressor, "finish compression", err);
+	if (ps_sha256_final(w->stream_hash, digest) != 0)
+		return ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
+	return 0;
+}
+
+void
+ps_tar_writer_free(ps_tar_writer *w)
+{
+	if (w == NULL)
+		return;
+	if (w->tar != NULL)
+		archive_write_free(w->tar);
+	if (w->compressor != NULL)
+		archive_write_free(w->compressor);
+	archive_entry_free(w->entry);
+	ps_sha256_free(w->stream_hash);
+	free(w);
+}

@@ -1,0 +1,28 @@
+/*
+ * The canonical tar writer (docs/formats/canonical-tar.md).  It hashes the
+ * uncompressed tar stream as it goes (the tar digest) and sends it to an
+ * output fd, through gzip or zstd when asked, or nowhere (out_fd < 0).
+ */
+#ifndef PS_SIGN_TARWRITE_H
+#define PS_SIGN_TARWRITE_H
+
+#include <stdint.h>
+
+#include "packsign.h"
+
+typedef struct ps_tar_writer ps_tar_writer;
+
+int ps_tar_writer_new(int out_fd, ps_compression compression, int64_t mtime,
+    ps_tar_writer **out, ps_error *err);
+int ps_tar_write_dir(ps_tar_writer *w, const char *path, ps_error *err);
+/* Starts a file entry; exactly `size` bytes of data must follow. */
+int ps_tar_write_file(ps_tar_writer *w, const char *path, uint64_t size,
+    int executable, ps_error *err);
+int ps_tar_write_data(ps_tar_writer *w, const void *buf, size_t len,
+    ps_error *err);
+/* Writes the end of the archive and yields the tar digest. */
+int ps_tar_writer_finish(ps_tar_writer *w, unsigned char digest[PS_SHA256_LEN],
+    ps_error *err);
+void ps_tar_writer_free(ps_tar_writer *w);
+
+#endif

@@ -1,0 +1,200 @@
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sign/walk.h"
+#include "util/error.h"
+#include "util/pathname.h"
+
+struct walk {
+	const char *label;
+	const ps_ignore *ignore;
+	ps_items *items;
+};
+
+int
+ps_is_vcs_name(const char *name)
+{
+	return strcmp(name, ".git") == 0 || strcmp(name, ".hg") == 0 ||
+	    strcmp(name, ".svn") == 0 || strcmp(name, ".bzr") == 0;
+}
+
+static char *
+join(const char *prefix, const char *name)
+{
+	char *out = NULL;
+
+	if (prefix[0] == '\0')
+		return strdup(name);
+	if (asprintf(&out, "%s/%s", prefix, name) < 0)
+		return NULL;
+	return out;
+}
+
+static const char *
+kind_of(mode_t mode)
+{
+	if (S_ISLNK(mode))
+		return "a symbolic link";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "of an unknown file type";
+}
+
+static int
+refuse_kind(const struct walk *w, const char *path, mode_t mode,
+    ps_error *err)
+{
+	char where[PS_ERROR_TEXT_MAX];
+
+	snprintf(where, sizeof(where), "%s/%s", w->label, path);
+	ps_refuse(err, S_ISLNK(mode) ? "symlink_refused" : "special_file_refused",
+	    where, "is %s; packs hold only regular files and directories",
+	    kind_of(mode));
+	return ps_error_expect(err, "a regular file or a directory",
+	    kind_of(mode));
+}
+
+/* Names as on disk become canonical (NFC) paths. */
+static int
+canonical_path(const struct walk *w, const char *cprefix, const char *disk,
+    const char *name, char **out, ps_error *err)
+{
+	char where[PS_ERROR_TEXT_MAX], *nfc;
+
+	snprintf(where, sizeof(where), "%s/%s", w->label, disk);
+	nfc = ps_path_nfc(name, strlen(name));
+	if (nfc == NULL && errno == EILSEQ)
+		return ps_refuse(err, "name_not_utf8", where,
+		    "file name is not valid UTF-8");
+	if (nfc == NULL)
+		return ps_fail_errno(err, "out_of_memory", where, "allocate", ENOMEM);
+	*out = join(cprefix, nfc);
+	free(nfc);
+	if (*out == NULL)
+		return ps_fail_errno(err, "out_of_memory", where, "allocate", ENOMEM);
+	if (ps_path_check(*out, where, err) != 0) {
+		free(*out);
+		return -1;
+	}
+	return 0;
+}
+
+static int walk_dir(const struct walk *w, int dirfd, const char *dprefix,
+    const char *cprefix, ps_error *err);
+
+static int
+add_entry(const struct walk *w, int dirfd, const char *name,
+    const struct stat *st, char *disk, char *canon, ps_error *err)
+{
+	ps_item *item;
+	int fd, rc;
+
+	item = ps_items_add(w->items, canon, S_ISDIR(st->st_mode) ?
+	    PS_ENTRY_DIR : PS_ENTRY_FILE, err);
+	if (item == NULL)
+		return -1;
+	item->dev = st->st_dev;
+	item->ino = st->st_ino;
+	if (S_ISREG(st->st_mode)) {
+		item->entry.size = (uint64_t)st->st_size;
+		item->entry.executable = (st->st_mode & S_IXUSR) != 0;
+	}
+	if (strcmp(disk, canon) != 0 && (item->source = strdup(disk)) == NULL)
+		return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+	if (!S_ISDIR(st->st_mode))
+		return 0;
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return ps_fail_errno(err, "io_error", disk, "open directory", errno);
+	/* `canon` now belongs to the item list; it stays valid. */
+	rc = walk_dir(w, fd, disk, canon, err);
+	return rc;
+}
+
+static int
+visit(const struct walk *w, int dirfd, const char *dprefix,
+    const char *cprefix, const char *name, ps_error *err)
+{
+	struct stat st;
+	char *disk, *canon = NULL;
+	int rc;
+
+	if (ps_is_vcs_name(name))
+		return 0;
+	disk = join(dprefix, name);
+	if (disk == NULL)
+		return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+		rc = ps_fail_errno(err, "io_error", disk, "stat", errno);
+	} else if (canonical_path(w, cprefix, disk, name, &canon, err) != 0) {
+		rc = -1;
+	} else if (ps_ignore_match(w->ignore, canon, S_ISDIR(st.st_mode)) &&
+	    strcmp(canon, PS_IGNORE_FILE) != 0 &&
+	    ps_format_by_manifest(canon) == PS_FORMAT_UNKNOWN) {
+		free(canon);
+		rc = 0;
+	} else if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		free(canon);
+		rc = refuse_kind(w, disk, st.st_mode, err);
+	} else {
+		rc = add_entry(w, dirfd, name, &st, disk, canon, err);
+	}
+	free(disk);
+	return rc;
+}
+
+static int
+walk_dir(const struct walk *w, int dirfd, const char *dprefix,
+    const char *cprefix, ps_error *err)
+{
+	DIR *dir = fdopendir(dirfd);
+	struct dirent *de;
+	int rc = 0;
+
+	if (dir == NULL) {
+		close(dirfd);
+		return ps_fail_errno(err, "io_error", dprefix, "read directory",
+		    errno);
+	}
+	for (;;) {
+		errno = 0;
+		de = readdir(dir);
+		if (de == NULL)
+			break;
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		rc = visit(w, dirfd, dprefix, cprefix, de->d_name, err);
+		if (rc != 0)
+			break;
+	}
+	if (rc == 0 && errno != 0)
+		rc = ps_fail_errno(err, "io_error", dprefix, "read directory", errno);
+	closedir(dir);
+	return rc;
+}
+
+int
+ps_walk(int rootfd, const char *label, const ps_ignore *ignore,
+    ps_items *items, ps_error *err)
+{
+	struct walk w = { label, ignore, items };
+	/* A descriptor of its own: readdir moves the directory offset. */
+	int fd = openat(rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return ps_fail_errno(err, "io_error", label, "open directory",
+		    errno);
+	return walk_dir(&w, fd, "", "", err);
+}

@@ -1,0 +1,20 @@
+/* Walking a pack directory without following links (canonical-tar.md). */
+#ifndef PS_SIGN_WALK_H
+#define PS_SIGN_WALK_H
+
+#include "sign/ignore.h"
+#include "sign/items.h"
+
+/*
+ * Adds every regular file and directory below `rootfd` to `items`, except
+ * VCS metadata and ignored paths; refuses links, devices, FIFOs and
+ * sockets, and names that break the name rules.  `label` prefixes paths
+ * in errors.
+ */
+int ps_walk(int rootfd, const char *label, const ps_ignore *ignore,
+    ps_items *items, ps_error *err);
+
+/* 1 for ".git", ".hg", ".svn", ".bzr". */
+int ps_is_vcs_name(const char *name);
+
+#endif

@@ -1,0 +1,95 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <linux/openat2.h>
+
+#include "util/error.h"
+#include "util/fdio.h"
+
+int
+ps_write_all(int fd, const void *buf, size_t len, const char *label,
+    ps_error *err)
+{
+	const char *p = buf;
+	ssize_t n;
+
+	while (len > 0) {
+		n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return ps_fail_errno(err, errno == ENOSPC ? "disk_full" :
+			    "io_error", label, "write", errno);
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+ssize_t
+ps_read_full(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+	size_t done = 0;
+	ssize_t n;
+
+	while (done < len) {
+		n = read(fd, p + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		done += (size_t)n;
+	}
+	return (ssize_t)done;
+}
+
+static int
+open_by_components(int rootfd, const char *relpath, int flags)
+{
+	char *copy = strdup(relpath), *comp, *slash;
+	int dirfd = rootfd, fd = -1, saved;
+
+	if (copy == NULL)
+		return -1;
+	for (comp = copy; (slash = strchr(comp, '/')) != NULL; comp = slash + 1) {
+		*slash = '\0';
+		fd = openat(dirfd, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC);
+		if (dirfd != rootfd)
+			close(dirfd);
+		dirfd = fd < 0 ? rootfd : fd;
+		if (fd < 0)
+			goto out;
+	}
+	fd = openat(dirfd, comp, flags | O_NOFOLLOW | O_CLOEXEC);
+out:
+	saved = errno;
+	if (dirfd != rootfd && dirfd != fd)
+		close(dirfd);
+	free(copy);
+	errno = saved;
+	return fd;
+}
+
+int
+ps_open_beneath(int rootfd, const char *relpath, int flags)
+{
+	struct open_how how;
+	long fd;
+
+	memset(&how, 0, sizeof(how));
+	how.flags = (uint64_t)(flags | O_NOFOLLOW | O_CLOEXEC);
+	how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH;
+	fd = syscall(SYS_openat2, rootfd, relpath, &how, sizeof(how));
+	if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
+		return (int)fd;
+	return open_by_components(rootfd, relpath, flags);
+}

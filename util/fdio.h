@@ -1,0 +1,26 @@
+/* Whole reads and writes on file descriptors, retrying on EINTR. */
+#ifndef PS_UTIL_FDIO_H
+#define PS_UTIL_FDIO_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "packsign.h"
+
+/* Writes all of `buf`; ENOSPC is reported as disk_full. */
+int ps_write_all(int fd, const void *buf, size_t len, const char *label,
+    ps_error *err);
+
+/* Reads up to `len` bytes, fewer only at end of file; -1 on error. */
+ssize_t ps_read_full(int fd, void *buf, size_t len);
+
+
+
+/*
+ * Opens `relpath` below the directory `rootfd` without following any
+ * symbolic link and without leaving the directory (openat2 with
+ * RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH, or a component-by-component walk
+ * with O_NOFOLLOW where openat2 is missing).  Returns an fd or -1 (errno).
+ */
+int ps_open_beneath(int rootfd, const char *relpath, int flags);
+#endif

@@ -1,0 +1,200 @@
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <unicase.h>
+#include <uninorm.h>
+#include <unistr.h>
+
+#include "util/error.h"
+#include "util/pathname.h"
+
+char *
+ps_path_nfc(const char *text, size_t len)
+{
+	uint8_t *nfc;
+	size_t nfc_len = 0;
+	char *out;
+
+	if (u8_check((const uint8_t *)text, len) != NULL ||
+	    memchr(text, '\0', len) != NULL) {
+		errno = EILSEQ;
+		return NULL;
+	}
+	nfc = u8_normalize(UNINORM_NFC, (const uint8_t *)text, len, NULL,
+	    &nfc_len);
+	if (nfc == NULL)
+		return NULL;
+	out = malloc(nfc_len + 1);
+	if (out != NULL) {
+		memcpy(out, nfc, nfc_len);
+		out[nfc_len] = '\0';
+	}
+	free(nfc);
+	return out;
+}
+
+char *
+ps_path_fold(const char *path)
+{
+	uint8_t *folded;
+	size_t len = 0;
+	char *out;
+
+	folded = u8_casefold((const uint8_t *)path, strlen(path), NULL,
+	    UNINORM_NFC, NULL, &len);
+	if (folded == NULL)
+		return NULL;
+	out = malloc(len + 1);
+	if (out != NULL) {
+		memcpy(out, folded, len);
+		out[len] = '\0';
+	}
+	free(folded);
+	return out;
+}
+
+int
+ps_path_is_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+/* C0 and C1 controls and DEL, decoded from UTF-8. */
+static int
+has_control(const char *s, size_t len, ucs4_t *found)
+{
+	const uint8_t *p = (const uint8_t *)s, *end = p + len;
+	ucs4_t uc;
+	int n;
+
+	while (p < end) {
+		n = u8_mbtouc(&uc, p, (size_t)(end - p));
+		if (uc < 0x20 || (uc >= 0x7f && uc <= 0x9f)) {
+			*found = uc;
+			return 1;
+		}
+		p += n > 0 ? n : 1;
+	}
+	return 0;
+}
+
+static const char *const reserved_names[] = {
+	"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$",
+	"COM0", "COM1", "COM2", "COM3", "COM4", "COM5", "COM6", "COM7", "COM8",
+	"COM9", "LPT0", "LPT1", "LPT2", "LPT3", "LPT4", "LPT5", "LPT6", "LPT7",
+	"LPT8", "LPT9",
+	"COM\xc2\xb9", "COM\xc2\xb2", "COM\xc2\xb3",
+	"LPT\xc2\xb9", "LPT\xc2\xb2", "LPT\xc2\xb3",
+};
+
+/* Windows reserves these device names whatever the extension. */
+static int
+is_reserved(const char *comp, size_t len)
+{
+	size_t stem = 0, i;
+
+	while (stem < len && comp[stem] != '.')
+		stem++;
+	while (stem > 0 && comp[stem - 1] == ' ')
+		stem--;
+	for (i = 0; i < sizeof(reserved_names) / sizeof(reserved_names[0]); i++) {
+		if (strlen(reserved_names[i]) == stem &&
+		    strncasecmp(comp, reserved_names[i], stem) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+check_component(const char *comp, size_t len, const char *label,
+    ps_error *err)
+{
+	ucs4_t uc;
+
+	if (len == 0)
+		return ps_refuse(err, "name_empty_component", label,
+		    "path has an empty component ('//' or a trailing '/')");
+	if ((len == 1 && comp[0] == '.') ||
+	    (len == 2 && comp[0] == '.' && comp[1] == '.'))
+		return ps_refuse(err, "name_dot_component", label,
+		    "path has a '%.*s' component", (int)len, comp);
+	if (len > PS_NAME_MAX)
+		return ps_refuse(err, "name_too_long", label,
+		    "a path component is %zu bytes long, the limit is %d",
+		    len, PS_NAME_MAX);
+	if (memchr(comp, '\\', len) != NULL)
+		return ps_refuse(err, "name_forbidden_char", label,
+		    "path contains a backslash");
+	if (has_control(comp, len, &uc))
+		return ps_refuse(err, "name_forbidden_char", label,
+		    "path contains the control character U+%04X",
+		    (unsigned)uc);
+	if (comp[len - 1] == '.' || comp[len - 1] == ' ')
+		return ps_refuse(err, "name_reserved", label,
+		    "a path component ends in a %s, which Windows drops",
+		    comp[len - 1] == '.' ? "dot" : "space");
+	if (is_reserved(comp, len))
+		return ps_refuse(err, "name_reserved", label,
+		    "'%.*s' is a reserved device name on Windows", (int)len,
+		    comp);
+	return 0;
+}
+
+static int
+check_encoding(const char *path, size_t len, const char *label,
+    ps_error *err)
+{
+	char *nfc;
+	int same;
+
+	if (u8_check((const uint8_t *)path, len) != NULL)
+		return ps_refuse(err, "name_not_utf8", label,
+		    "path is not valid UTF-8");
+	nfc = ps_path_nfc(path, len);
+	if (nfc == NULL)
+		return ps_fail_errno(err, "out_of_memory", label, "normalise",
+		    ENOMEM);
+	same = strcmp(nfc, path) == 0;
+	free(nfc);
+	if (!same)
+		return ps_refuse(err, "name_not_nfc", label,
+		    "path is not in Unicode normalisation form C");
+	return 0;
+}
+
+int
+ps_path_check(const char *path, const char *label, ps_error *err)
+{
+	size_t len = strlen(path), depth = 0;
+	const char *comp = path, *slash;
+
+	if (label == NULL)
+		label = path;
+	if (len == 0)
+		return ps_refuse(err, "name_empty_component", label,
+		    "path is empty");
+	if (path[0] == '/')
+		return ps_refuse(err, "name_absolute", label,
+		    "path is absolute");
+	if (len > PS_PATH_MAX)
+		return ps_refuse(err, "name_too_long", label,
+		    "path is %zu bytes long, the limit is %d", len, PS_PATH_MAX);
+	if (check_encoding(path, len, label, err) != 0)
+		return -1;
+	for (;;) {
+		slash = strchr(comp, '/');
+		if (++depth > PS_DEPTH_MAX)
+			return ps_refuse(err, "path_too_deep", label,
+			    "path has more than %d components", PS_DEPTH_MAX);
+		if (check_component(comp, slash != NULL ?
+		    (size_t)(slash - comp) : strlen(comp), label, err) != 0)
+			return -1;
+		if (slash == NULL)
+			return 0;
+		comp = slash + 1;
+	}
+}
