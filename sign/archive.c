@@ -236,35 +236,41 @@ note_order(struct reader *r, const ps_item *item)
 		r->canonical = 0;
 }
 
+/* Entries the canonical writer cannot store make the tar non-canonical. */
 static int
-rebuild_header(struct reader *r, struct archive_entry *e, const ps_item *item,
-    ps_error *err)
+rebuild_header(struct reader *r, struct archive_entry *e, const ps_item *item)
 {
 	int64_t mtime = (int64_t)archive_entry_mtime(e);
+	int is_dir = item->entry.type == PS_ENTRY_DIR;
+	ps_error ignored;
+	int rc;
 
-	if (r->rebuild == NULL) {
-		if (mtime < 0 || mtime > PS_MTIME_MAX) {
-			r->canonical = 0;
-			return 0;
-		}
-		if (ps_tar_writer_new(-1, PS_COMPRESS_NONE, mtime, &r->rebuild,
-		    err) != 0)
-			return -1;
+	if (!ps_tar_path_fits(item->entry.path, is_dir) ||
+	    item->entry.size >= PS_TAR_SIZE_LIMIT ||
+	    (r->rebuild == NULL && (mtime < 0 || mtime > PS_MTIME_MAX ||
+	    ps_tar_writer_new(-1, PS_COMPRESS_NONE, mtime, &r->rebuild,
+	    &ignored) != 0))) {
+		r->canonical = 0;
+		return 0;
 	}
-	if (item->entry.type == PS_ENTRY_DIR)
-		return ps_tar_write_dir(r->rebuild, item->entry.path, err);
-	return ps_tar_write_file(r->rebuild, item->entry.path, item->entry.size,
-	    item->entry.executable, err);
+	rc = is_dir ? ps_tar_write_dir(r->rebuild, item->entry.path, &ignored) :
+	    ps_tar_write_file(r->rebuild, item->entry.path, item->entry.size,
+	    item->entry.executable, &ignored);
+	if (rc != 0)
+		r->canonical = 0;
+	return 0;
 }
 
 static int
 hash_block(struct reader *r, const void *buf, size_t size, ps_error *err)
 {
+	ps_error ignored;
+
 	if (ps_sha256_update(r->file_hash, buf, size) != 0)
 		return ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
 	if (r->canonical && r->rebuild != NULL &&
-	    ps_tar_write_data(r->rebuild, buf, size, err) != 0)
-		return -1;
+	    ps_tar_write_data(r->rebuild, buf, size, &ignored) != 0)
+		r->canonical = 0;
 	return 0;
 }
 
@@ -330,8 +336,8 @@ read_entry(struct reader *r, struct archive_entry *e, ps_error *err)
 	item->entry.executable = !is_dir && (archive_entry_perm(e) & 0100) != 0;
 	item->entry.size = is_dir ? 0 : (uint64_t)archive_entry_size(e);
 	note_order(r, item);
-	if (r->canonical && rebuild_header(r, e, item, err) != 0)
-		return -1;
+	if (r->canonical)
+		rebuild_header(r, e, item);
 	if (is_dir)
 		return 0;
 	return read_content(r, item, archive_entry_size_is_set(e), err);
@@ -372,7 +378,8 @@ drain(struct reader *r, ps_error *err)
 	return 0;
 }
 
-/* Every parent directory must be an explicit entry of a canonical tar. */
+/* Every parent directory must be an explicit entry of a canonical tar.
+ * `items` must be sorted. */
 static int
 parents_explicit(const ps_items *items)
 {
@@ -395,21 +402,19 @@ parents_explicit(const ps_items *items)
 	return 1;
 }
 
-static int
-finish_canonical(struct reader *r, const unsigned char stream[PS_SHA256_LEN],
-    ps_error *err)
+static void
+finish_canonical(struct reader *r, const unsigned char stream[PS_SHA256_LEN])
 {
 	unsigned char rebuilt[PS_SHA256_LEN];
+	ps_error ignored;
 
 	if (r->kind == PS_SOURCE_ZIP || r->rebuild == NULL || !r->canonical ||
-	    !parents_explicit(&r->items)) {
+	    !parents_explicit(&r->items) ||
+	    ps_tar_writer_finish(r->rebuild, rebuilt, &ignored) != 0) {
 		r->canonical = 0;
-		return 0;
+		return;
 	}
-	if (ps_tar_writer_finish(r->rebuild, rebuilt, err) != 0)
-		return -1;
 	r->canonical = memcmp(rebuilt, stream, PS_SHA256_LEN) == 0;
-	return 0;
 }
 
 static ps_digest *
@@ -426,9 +431,8 @@ make_digest(struct reader *r, ps_error *err)
 		ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
 		return NULL;
 	}
-	if (finish_canonical(r, stream, err) != 0)
-		return NULL;
 	ps_items_sort(&r->items);
+	finish_canonical(r, stream);
 	if (ps_items_check(&r->items, r->label, err) != 0 ||
 	    ps_items_find_manifest(&r->items, r->label, &manifest, &format,
 	    err) != 0 || ps_items_tree_digest(&r->items, tree, err) != 0)

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "sign/items.h"
+#include "sign/pack.h"
 #include "sign/tarwrite.h"
 #include "sign/walk.h"
 #include "util/error.h"
@@ -17,10 +18,13 @@
 
 #define COPY_BUFFER (256 * 1024)
 
-struct packer {
+struct ps_packer {
 	const char *label;       /* the directory as the user named it */
 	int rootfd;
 	ps_items items;
+	size_t manifest;         /* index of the manifest in `items` */
+	ps_format format;
+	int written;
 	ps_tar_writer *writer;
 	ps_sha256 *file_hash;
 	unsigned char *buffer;
@@ -79,7 +83,7 @@ refuse_changed(const ps_item *item, const char *what, ps_error *err)
 }
 
 static int
-open_item(const struct packer *p, const ps_item *item, ps_error *err)
+open_item(const ps_packer *p, const ps_item *item, ps_error *err)
 {
 	const char *path = item->source != NULL ? item->source : item->entry.path;
 	struct stat st;
@@ -105,7 +109,7 @@ open_item(const struct packer *p, const ps_item *item, ps_error *err)
 
 /* Streams one file into the archive, hashing it on the way. */
 static int
-copy_data(struct packer *p, ps_item *item, int fd, ps_error *err)
+copy_data(ps_packer *p, ps_item *item, int fd, ps_error *err)
 {
 	uint64_t left = item->entry.size;
 	size_t want;
@@ -134,7 +138,7 @@ copy_data(struct packer *p, ps_item *item, int fd, ps_error *err)
 }
 
 static int
-write_item(struct packer *p, ps_item *item, ps_error *err)
+write_item(ps_packer *p, ps_item *item, ps_error *err)
 {
 	int fd, rc;
 
@@ -153,21 +157,21 @@ write_item(struct packer *p, ps_item *item, ps_error *err)
 
 /* The manifest first, then every other entry in bytewise path order. */
 static int
-write_all_items(struct packer *p, size_t manifest, ps_error *err)
+write_all_items(ps_packer *p, ps_error *err)
 {
 	size_t i;
 
-	if (write_item(p, &p->items.items[manifest], err) != 0)
+	if (write_item(p, &p->items.items[p->manifest], err) != 0)
 		return -1;
 	for (i = 0; i < p->items.count; i++) {
-		if (i != manifest && write_item(p, &p->items.items[i], err) != 0)
+		if (i != p->manifest && write_item(p, &p->items.items[i], err) != 0)
 			return -1;
 	}
 	return 0;
 }
 
 static int
-collect(struct packer *p, ps_error *err)
+collect(ps_packer *p, ps_error *err)
 {
 	ps_ignore *ignore = NULL;
 	int rc;
@@ -183,8 +187,8 @@ collect(struct packer *p, ps_error *err)
 }
 
 static ps_digest *
-finish_digest(struct packer *p, size_t manifest, ps_format format,
-    const unsigned char tar_digest[PS_SHA256_LEN], ps_error *err)
+finish_digest(ps_packer *p, const unsigned char tar_digest[PS_SHA256_LEN],
+    ps_error *err)
 {
 	unsigned char tree[PS_SHA256_LEN];
 	ps_digest *d;
@@ -195,12 +199,13 @@ finish_digest(struct packer *p, size_t manifest, ps_format format,
 	if (d == NULL)
 		return NULL;
 	d->source = PS_SOURCE_DIRECTORY;
-	d->format = format;
+	d->format = p->format;
 	memcpy(d->tree_digest, tree, sizeof(tree));
 	d->has_tar_digest = 1;
 	memcpy(d->tar_digest, tar_digest, PS_SHA256_LEN);
-	d->manifest_path = strdup(d->entries[manifest].path);
-	memcpy(d->manifest_sha256, d->entries[manifest].sha256, PS_SHA256_LEN);
+	d->manifest_path = strdup(d->entries[p->manifest].path);
+	memcpy(d->manifest_sha256, d->entries[p->manifest].sha256,
+	    PS_SHA256_LEN);
 	if (d->manifest_path == NULL) {
 		ps_digest_free(d);
 		ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
@@ -209,27 +214,41 @@ finish_digest(struct packer *p, size_t manifest, ps_format format,
 	return d;
 }
 
+int
+ps_packer_open(const char *dir, ps_packer **out, ps_error *err)
+{
+	ps_packer *p = calloc(1, sizeof(*p));
+
+	*out = NULL;
+	if (p == NULL)
+		return ps_fail_errno(err, "out_of_memory", dir, "allocate", ENOMEM);
+	p->label = dir;
+	p->rootfd = open_root(dir, err);
+	if (p->rootfd < 0 || collect(p, err) != 0 ||
+	    ps_items_find_manifest(&p->items, p->label, &p->manifest,
+	    &p->format, err) != 0) {
+		ps_packer_free(p);
+		return -1;
+	}
+	*out = p;
+	return 0;
+}
+
 static int
-pack_in_locale(struct packer *p, int out_fd, const ps_pack_options *options,
+write_in_locale(ps_packer *p, int out_fd, const ps_pack_options *options,
     ps_digest **digest_out, ps_error *err)
 {
 	unsigned char tar_digest[PS_SHA256_LEN];
-	ps_format format;
-	size_t manifest;
 	ps_digest *d;
 
-	if (collect(p, err) != 0 ||
-	    ps_items_find_manifest(&p->items, p->label, &manifest, &format,
-	    err) != 0)
-		return -1;
 	if (ps_tar_writer_new(out_fd, options->compression, options->mtime,
 	    &p->writer, err) != 0 ||
-	    write_all_items(p, manifest, err) != 0 ||
+	    write_all_items(p, err) != 0 ||
 	    ps_tar_writer_finish(p->writer, tar_digest, err) != 0)
 		return -1;
 	if (digest_out == NULL)
 		return 0;
-	d = finish_digest(p, manifest, format, tar_digest, err);
+	d = finish_digest(p, tar_digest, err);
 	if (d == NULL)
 		return -1;
 	*digest_out = d;
@@ -237,35 +256,59 @@ pack_in_locale(struct packer *p, int out_fd, const ps_pack_options *options,
 }
 
 int
-ps_pack(const char *dir, int out_fd, const ps_pack_options *options,
+ps_packer_write(ps_packer *p, int out_fd, const ps_pack_options *options,
     ps_digest **digest_out, ps_error *err)
 {
-	struct packer p;
 	ps_locale_scope scope;
-	int rc = -1;
+	int rc;
 
-	memset(&p, 0, sizeof(p));
 	if (digest_out != NULL)
 		*digest_out = NULL;
 	if (options->mtime < 0 || options->mtime > PS_MTIME_MAX)
 		return ps_fail(err, "invalid_mtime", NULL,
 		    "mtime must be between 0 and %lld", PS_MTIME_MAX);
-	p.label = dir;
-	p.rootfd = open_root(dir, err);
-	if (p.rootfd < 0)
+	if (p->written)
+		return ps_fail(err, "internal_error", p->label,
+		    "a packer writes once");
+	p->written = 1;
+	p->file_hash = ps_sha256_new();
+	p->buffer = malloc(COPY_BUFFER);
+	if (p->file_hash == NULL || p->buffer == NULL)
+		return ps_fail(err, "out_of_memory", NULL,
+		    "cannot allocate buffers");
+	if (ps_locale_enter(&scope, err) != 0)
 		return -1;
-	p.file_hash = ps_sha256_new();
-	p.buffer = malloc(COPY_BUFFER);
-	if (p.file_hash == NULL || p.buffer == NULL)
-		ps_fail(err, "out_of_memory", NULL, "cannot allocate buffers");
-	else if (ps_locale_enter(&scope, err) == 0) {
-		rc = pack_in_locale(&p, out_fd, options, digest_out, err);
-		ps_locale_leave(&scope);
-	}
-	ps_tar_writer_free(p.writer);
-	ps_items_free(&p.items);
-	ps_sha256_free(p.file_hash);
-	free(p.buffer);
-	close(p.rootfd);
+	rc = write_in_locale(p, out_fd, options, digest_out, err);
+	ps_locale_leave(&scope);
+	return rc;
+}
+
+void
+ps_packer_free(ps_packer *p)
+{
+	if (p == NULL)
+		return;
+	ps_tar_writer_free(p->writer);
+	ps_items_free(&p->items);
+	ps_sha256_free(p->file_hash);
+	free(p->buffer);
+	if (p->rootfd >= 0)
+		close(p->rootfd);
+	free(p);
+}
+
+int
+ps_pack(const char *dir, int out_fd, const ps_pack_options *options,
+    ps_digest **digest_out, ps_error *err)
+{
+	ps_packer *p = NULL;
+	int rc;
+
+	if (digest_out != NULL)
+		*digest_out = NULL;
+	if (ps_packer_open(dir, &p, err) != 0)
+		return -1;
+	rc = ps_packer_write(p, out_fd, options, digest_out, err);
+	ps_packer_free(p);
 	return rc;
 }

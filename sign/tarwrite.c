@@ -9,7 +9,48 @@
 #include "sign/tarwrite.h"
 #include "util/error.h"
 #include "util/fdio.h"
+#include "util/pathname.h"
 #include "util/sha256.h"
+
+static int
+is_ascii(const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if ((unsigned char)*s >= 0x80)
+			return 0;
+	}
+	return 1;
+}
+
+/* ustar: up to 100 bytes, or a split at a '/' into <= 155 + <= 100. */
+static int
+fits_ustar(const char *s, size_t len)
+{
+	const char *slash;
+
+	if (len <= 100)
+		return 1;
+	slash = strchr(s + len - 101, '/');
+	if (slash == s)
+		slash = strchr(slash + 1, '/');
+	return slash != NULL && slash[1] != '\0' && slash - s <= 155;
+}
+
+int
+ps_tar_path_fits(const char *path, int is_dir)
+{
+	size_t len = strlen(path), stored = len + (is_dir ? 1 : 0);
+	char name[PS_PATH_MAX + 2];
+
+	if (len > PS_PATH_MAX)
+		return 0;
+	snprintf(name, sizeof(name), "%s%s", path, is_dir ? "/" : "");
+	if (is_ascii(path))
+		return fits_ustar(name, stored);
+	/* The header keeps the name itself and the extension is named
+	 * DIR/PaxHeader/BASE: both must stay under 100 bytes. */
+	return stored < 100 && len + strlen("PaxHeader/") < 100;
+}
 
 struct ps_tar_writer {
 	struct archive *tar;        /* pax-restricted writer */

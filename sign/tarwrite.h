@@ -12,6 +12,17 @@
 
 typedef struct ps_tar_writer ps_tar_writer;
 
+/* Files of this size or more would need a pax size record. */
+#define PS_TAR_SIZE_LIMIT (8ULL * 1024 * 1024 * 1024)
+
+/*
+ * 1 when `path` (a directory's without its '/') is stored without
+ * truncation: ASCII names that fit ustar's name or prefix/name split,
+ * other names short enough for a plain pax path record
+ * (canonical-tar.md, "Names in headers").
+ */
+int ps_tar_path_fits(const char *path, int is_dir);
+
 int ps_tar_writer_new(int out_fd, ps_compression compression, int64_t mtime,
     ps_tar_writer **out, ps_error *err);
 int ps_tar_write_dir(ps_tar_writer *w, const char *path, ps_error *err);

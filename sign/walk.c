@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sign/tarwrite.h"
 #include "sign/walk.h"
 #include "util/error.h"
 #include "util/pathname.h"
@@ -91,6 +92,22 @@ canonical_path(const struct walk *w, const char *cprefix, const char *disk,
 	return 0;
 }
 
+/* Limits of the canonical tar's headers, beyond the name rules. */
+static int
+check_storable(const char *where, const char *canon, const struct stat *st,
+    ps_error *err)
+{
+	if (!ps_tar_path_fits(canon, S_ISDIR(st->st_mode)))
+		return ps_refuse(err, "name_too_long", where,
+		    "path does not fit a tar header without truncation "
+		    "(see canonical-tar.md, \"Names in headers\")");
+	if (S_ISREG(st->st_mode) && (uint64_t)st->st_size >= PS_TAR_SIZE_LIMIT)
+		return ps_refuse(err, "file_too_large", where,
+		    "file is %lld bytes; the limit is 8 GiB",
+		    (long long)st->st_size);
+	return 0;
+}
+
 static int walk_dir(const struct walk *w, int dirfd, const char *dprefix,
     const char *cprefix, ps_error *err);
 
@@ -148,6 +165,9 @@ visit(const struct walk *w, int dirfd, const char *dprefix,
 	} else if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
 		free(canon);
 		rc = refuse_kind(w, disk, st.st_mode, err);
+	} else if (check_storable(disk, canon, &st, err) != 0) {
+		free(canon);
+		rc = -1;
 	} else {
 		rc = add_entry(w, dirfd, name, &st, disk, canon, err);
 	}

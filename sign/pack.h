@@ -1,0 +1,20 @@
+/*
+ * Packing in two steps: walk and check the directory, then write the
+ * archive.  Callers that must look at the pack before writing it (sign
+ * validates the manifest first) hold the packer in between.
+ */
+#ifndef PS_SIGN_PACK_H
+#define PS_SIGN_PACK_H
+
+#include "packsign.h"
+
+typedef struct ps_packer ps_packer;
+
+/* Walks `dir`, sorts and checks the entries, finds the manifest. */
+int ps_packer_open(const char *dir, ps_packer **out, ps_error *err);
+/* Writes the canonical archive once (see ps_pack). */
+int ps_packer_write(ps_packer *p, int out_fd, const ps_pack_options *options,
+    ps_digest **digest_out, ps_error *err);
+void ps_packer_free(ps_packer *p);
+
+#endif

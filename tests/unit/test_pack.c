@@ -1,0 +1,347 @@
+/* Unit tests: name rules, ignore rules, entry checks, tree digest, walker. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "sign/ignore.h"
+#include "sign/items.h"
+#include "sign/pack.h"
+#include "util/pathname.h"
+#include "util/sha256.h"
+
+static const char *
+refusal(const char *path)
+{
+	static ps_error err;
+
+	if (ps_path_check(path, NULL, &err) == 0)
+		return "ok";
+	assert_int_equal(err.status, PS_STATUS_REFUSED);
+	return err.code;
+}
+
+static void
+name_rules(void **state)
+{
+	(void)state;
+	assert_string_equal(refusal("prompts/review.md"), "ok");
+	assert_string_equal(refusal("caf\xc3\xa9.md"), "ok");
+	assert_string_equal(refusal("/etc/passwd"), "name_absolute");
+	assert_string_equal(refusal("a/../b"), "name_dot_component");
+	assert_string_equal(refusal("./a"), "name_dot_component");
+	assert_string_equal(refusal("a//b"), "name_empty_component");
+	assert_string_equal(refusal("a/"), "name_empty_component");
+	assert_string_equal(refusal(""), "name_empty_component");
+	assert_string_equal(refusal("a\\b"), "name_forbidden_char");
+	assert_string_equal(refusal("a\nb"), "name_forbidden_char");
+	assert_string_equal(refusal("a\x7f"), "name_forbidden_char");
+	assert_string_equal(refusal("a\xc2\x85"), "name_forbidden_char");
+	assert_string_equal(refusal("bad\xff"), "name_not_utf8");
+	assert_string_equal(refusal("cafe\xcc\x81.md"), "name_not_nfc");
+	assert_string_equal(refusal("docs/CON"), "name_reserved");
+	assert_string_equal(refusal("nul.txt"), "name_reserved");
+	assert_string_equal(refusal("Com1.md"), "name_reserved");
+	assert_string_equal(refusal("console.md"), "ok");
+	assert_string_equal(refusal("notes."), "name_reserved");
+	assert_string_equal(refusal("notes "), "name_reserved");
+}
+
+static void
+name_length_and_depth_limits(void **state)
+{
+	char path[PS_PATH_MAX + 64];
+	size_t i;
+
+	(void)state;
+	memset(path, 'a', 255);
+	path[255] = '\0';
+	assert_string_equal(refusal(path), "ok");
+	path[255] = 'a';
+	path[256] = '\0';
+	assert_string_equal(refusal(path), "name_too_long");
+	for (i = 0; i < 64; i++)
+		memcpy(path + 2 * i, "d/", 2);
+	path[127] = '\0';          /* 64 components */
+	assert_string_equal(refusal(path), "ok");
+	path[127] = '/';
+	memcpy(path + 128, "x", 2);  /* 65 components */
+	assert_string_equal(refusal(path), "path_too_deep");
+}
+
+static void
+nfc_normalises_and_folds(void **state)
+{
+	char *nfc, *fold;
+
+	(void)state;
+	nfc = ps_path_nfc("cafe\xcc\x81", 6);
+	assert_string_equal(nfc, "caf\xc3\xa9");
+	fold = ps_path_fold("Docs/README.md");
+	assert_string_equal(fold, "docs/readme.md");
+	free(nfc);
+	free(fold);
+	assert_null(ps_path_nfc("\xff", 1));
+}
+
+static ps_ignore *
+ignore_of(const char *text)
+{
+	ps_ignore *rules = NULL;
+	ps_error err;
+
+	assert_int_equal(ps_ignore_parse(text, strlen(text), &rules, &err), 0);
+	return rules;
+}
+
+static void
+ignore_patterns(void **state)
+{
+	ps_ignore *r = ignore_of("# comment\n\n*.log  \nbuild/\n/dist\n"
+	    "docs/*.tmp\r\n");
+
+	(void)state;
+	assert_true(ps_ignore_match(r, "a.log", 0));
+	assert_true(ps_ignore_match(r, "deep/er/x.log", 0));
+	assert_true(ps_ignore_match(r, "build", 1));
+	assert_true(ps_ignore_match(r, "src/build", 1));
+	assert_false(ps_ignore_match(r, "build", 0));     /* dir-only */
+	assert_true(ps_ignore_match(r, "dist", 1));
+	assert_false(ps_ignore_match(r, "src/dist", 1));  /* anchored */
+	assert_true(ps_ignore_match(r, "docs/a.tmp", 0));
+	assert_false(ps_ignore_match(r, "docs/sub/a.tmp", 0));
+	assert_false(ps_ignore_match(r, "prompts/a.md", 0));
+	ps_ignore_free(r);
+}
+
+static void
+ignore_refuses_unsupported_syntax(void **state)
+{
+	ps_ignore *r = NULL;
+	ps_error err;
+
+	(void)state;
+	assert_int_equal(ps_ignore_parse("ok\n!keep.log\n", 12, &r, &err), -1);
+	assert_string_equal(err.code, "ignore_syntax");
+	assert_string_equal(err.subject, ".packsignignore:2");
+	assert_int_equal(ps_ignore_parse("docs/**/x\n", 10, &r, &err), -1);
+	assert_string_equal(err.code, "ignore_syntax");
+	assert_null(r);
+}
+
+static void
+add(ps_items *list, const char *path, ps_entry_type type)
+{
+	ps_error err;
+
+	assert_non_null(ps_items_add(list, strdup(path), type, &err));
+}
+
+static const char *
+check_code(ps_items *list)
+{
+	static ps_error err;
+
+	ps_items_sort(list);
+	if (ps_items_check(list, "pack", &err) == 0)
+		return "ok";
+	return err.code;
+}
+
+static void
+entry_collisions(void **state)
+{
+	ps_items a = { 0 }, b = { 0 }, c = { 0 }, d = { 0 }, e = { 0 };
+
+	(void)state;
+	add(&a, "README.md", PS_ENTRY_FILE);
+	add(&a, "readme.md", PS_ENTRY_FILE);
+	assert_string_equal(check_code(&a), "case_collision");
+	add(&b, "x.md", PS_ENTRY_FILE);
+	add(&b, "x.md", PS_ENTRY_FILE);
+	assert_string_equal(check_code(&b), "duplicate_entry");
+	add(&c, "a", PS_ENTRY_FILE);
+	add(&c, "a/b", PS_ENTRY_FILE);
+	assert_string_equal(check_code(&c), "path_conflict");
+	add(&d, "A", PS_ENTRY_FILE);
+	add(&d, "a/b", PS_ENTRY_FILE);
+	assert_string_equal(check_code(&d), "path_conflict");
+	add(&e, "a", PS_ENTRY_DIR);
+	add(&e, "a-b", PS_ENTRY_FILE);
+	add(&e, "a/b", PS_ENTRY_FILE);
+	assert_string_equal(check_code(&e), "ok");
+	ps_items_free(&a);
+	ps_items_free(&b);
+	ps_items_free(&c);
+	ps_items_free(&d);
+	ps_items_free(&e);
+}
+
+/* The listing is hashed exactly as docs/formats/digests.md spells it. */
+static void
+tree_digest_encoding(void **state)
+{
+	static const char listing[] =
+	    "packsign-tree-v1\n"
+	    "f - 3 ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad a b.md\n"
+	    "f - 3 ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad docs/x.md\n"
+	    "d empty\n"
+	    "f x 0 e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 run.sh\n";
+	unsigned char want[PS_SHA256_LEN], got[PS_SHA256_LEN];
+	ps_items list = { 0 };
+	ps_item *item;
+	ps_error err;
+
+	(void)state;
+	add(&list, "run.sh", PS_ENTRY_FILE);
+	add(&list, "empty", PS_ENTRY_DIR);
+	add(&list, "a b.md", PS_ENTRY_FILE);
+	add(&list, "docs", PS_ENTRY_DIR);          /* implied by its file */
+	add(&list, "docs/x.md", PS_ENTRY_FILE);
+	ps_items_sort(&list);
+	item = &list.items[ps_items_find(&list, "a b.md")];
+	item->entry.size = 3;
+	ps_sha256_buffer("abc", 3, item->entry.sha256);
+	item = &list.items[ps_items_find(&list, "docs/x.md")];
+	item->entry.size = 3;
+	ps_sha256_buffer("abc", 3, item->entry.sha256);
+	item = &list.items[ps_items_find(&list, "run.sh")];
+	item->entry.executable = 1;
+	ps_sha256_buffer("", 0, item->entry.sha256);
+	assert_int_equal(ps_items_tree_digest(&list, got, &err), 0);
+	ps_sha256_buffer(listing, strlen(listing), want);
+	assert_memory_equal(got, want, PS_SHA256_LEN);
+	ps_items_free(&list);
+}
+
+static void
+empty_directory_detection(void **state)
+{
+	ps_items list = { 0 };
+
+	(void)state;
+	add(&list, "a", PS_ENTRY_DIR);
+	add(&list, "a-b", PS_ENTRY_DIR);
+	add(&list, "a/c", PS_ENTRY_FILE);
+	add(&list, "z", PS_ENTRY_DIR);
+	ps_items_sort(&list);
+	assert_false(ps_items_is_empty_dir(&list, 0));   /* a */
+	assert_true(ps_items_is_empty_dir(&list, 1));    /* a-b */
+	assert_true(ps_items_is_empty_dir(&list, 3));    /* z */
+	ps_items_free(&list);
+}
+
+static char *
+make_pack(void)
+{
+	char *dir = strdup("/tmp/ps-pack-XXXXXX"), path[256];
+	int fd;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/manifest.yml", dir);
+	fd = open(path, O_WRONLY | O_CREAT, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "id: x\n", 6), 6);
+	close(fd);
+	return dir;
+}
+
+static void
+remove_pack(char *dir)
+{
+	char cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	free(dir);
+}
+
+static void
+walker_refuses_sockets(void **state)
+{
+	char *dir = make_pack();
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	ps_packer *p = NULL;
+	ps_error err;
+	int s = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	(void)state;
+	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/sock", dir);
+	assert_int_equal(bind(s, (struct sockaddr *)&addr, sizeof(addr)), 0);
+	assert_int_equal(ps_packer_open(dir, &p, &err), -1);
+	assert_string_equal(err.code, "special_file_refused");
+	assert_non_null(strstr(err.message, "socket"));
+	close(s);
+	remove_pack(dir);
+}
+
+/* A file that grows between the walk and the write is refused (exit 2). */
+static void
+file_changed_while_packing(void **state)
+{
+	char *dir = make_pack(), path[256];
+	ps_pack_options opt;
+	ps_packer *p = NULL;
+	ps_error err;
+	int fd;
+
+	(void)state;
+	ps_pack_options_init(&opt);
+	assert_int_equal(ps_packer_open(dir, &p, &err), 0);
+	snprintf(path, sizeof(path), "%s/manifest.yml", dir);
+	fd = open(path, O_WRONLY | O_APPEND);
+	assert_int_equal(write(fd, "more\n", 5), 5);
+	close(fd);
+	assert_int_equal(ps_packer_write(p, -1, &opt, NULL, &err), -1);
+	assert_string_equal(err.code, "file_changed");
+	assert_int_equal(err.status, PS_STATUS_FAILED);
+	ps_packer_free(p);
+	remove_pack(dir);
+}
+
+static void
+packer_refuses_a_second_manifest(void **state)
+{
+	char *dir = make_pack(), path[256];
+	ps_packer *p = NULL;
+	ps_error err;
+	int fd;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/holon.yaml", dir);
+	fd = open(path, O_WRONLY | O_CREAT, 0644);
+	close(fd);
+	assert_int_equal(ps_packer_open(dir, &p, &err), -1);
+	assert_string_equal(err.code, "manifest_ambiguous");
+	assert_int_equal(err.status, PS_STATUS_REFUSED);
+	remove_pack(dir);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(name_rules),
+		cmocka_unit_test(name_length_and_depth_limits),
+		cmocka_unit_test(nfc_normalises_and_folds),
+		cmocka_unit_test(ignore_patterns),
+		cmocka_unit_test(ignore_refuses_unsupported_syntax),
+		cmocka_unit_test(entry_collisions),
+		cmocka_unit_test(tree_digest_encoding),
+		cmocka_unit_test(empty_directory_detection),
+		cmocka_unit_test(walker_refuses_sockets),
+		cmocka_unit_test(file_changed_while_packing),
+		cmocka_unit_test(packer_refuses_a_second_manifest),
+	};
+	return cmocka_run_group_tests_name("pack", tests, NULL, NULL);
+}
