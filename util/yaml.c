@@ -726,9 +726,12 @@ ps_yaml_load(const char *data, size_t len, const char *name,
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.name = name != NULL ? name : "<yaml>";
 	ctx.err = err;
-	if (data == NULL && len == 0)
+	if (data == NULL && len != 0)
+		return ps_fail(err, "invalid_argument", ctx.name,
+		    "no YAML text given");
+	if (data == NULL)
 		data = "";
-	if (data == NULL || len > PS_YAML_MAX_BYTES)
+	if (len > PS_YAML_MAX_BYTES)
 		return refuse_too_large(ctx.name, len, err);
 	if (check_input(&ctx, data, len) != 0)
 		return -1;
