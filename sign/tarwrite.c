@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +62,12 @@ struct ps_tar_writer {
 	int64_t mtime;
 	ps_error sink_error;        /* what failed inside a callback */
 	int sink_failed;
+	uint64_t written;           /* bytes sent to out_fd */
+	uint64_t flushed;           /* bytes whose writeback was started */
 };
+
+/* Start writing back every 8 MiB, so the final fsync has little to do. */
+#define WRITEBACK_CHUNK (8ULL * 1024 * 1024)
 
 /* libarchive reports an error; a callback's own error wins. */
 static int
@@ -87,6 +93,13 @@ write_compressed(struct archive *a, void *ctx, const void *buf, size_t len)
 	if (ps_write_all(w->out_fd, buf, len, "output", &w->sink_error) != 0) {
 		w->sink_failed = 1;
 		return -1;
+	}
+	w->written += len;
+	if (w->written - w->flushed >= WRITEBACK_CHUNK) {
+		/* Pipes and some file systems say no; that costs nothing. */
+		(void)sync_file_range(w->out_fd, (off64_t)w->flushed,
+		    (off64_t)(w->written - w->flushed), SYNC_FILE_RANGE_WRITE);
+		w->flushed = w->written;
 	}
 	return (la_ssize_t)len;
 }
