@@ -355,6 +355,17 @@ parse_partial(span s, partial *out)
 	    build, sizeof(build));
 }
 
+/* ^M.x and ~M.x: >=M.0.0 <(M+1).0.0-0 */
+static int
+desugar_major_only(range_parser *rp, uint64_t major)
+{
+	uint64_t up = 0;
+
+	return next_number(rp, major, &up) != 0 ||
+	    add_comparator(rp, OP_GE, major, 0, 0, "") != 0 ||
+	    add_comparator(rp, OP_LT, up, 0, 0, "0") != 0 ? -1 : 0;
+}
+
 /* ^M.m.p: changes to the left-most non-zero part are not allowed. */
 static int
 desugar_caret(range_parser *rp, const partial *v)
@@ -364,9 +375,7 @@ desugar_caret(range_parser *rp, const partial *v)
 	if (v->wild_major)
 		return 0;
 	if (v->wild_minor)
-		return next_number(rp, v->major, &up) != 0 ||
-		    add_comparator(rp, OP_GE, v->major, 0, 0, "") != 0 ||
-		    add_comparator(rp, OP_LT, up, 0, 0, "0") != 0 ? -1 : 0;
+		return desugar_major_only(rp, v->major);
 	if (v->major != 0)
 		return next_number(rp, v->major, &up) != 0 ||
 		    add_comparator(rp, OP_GE, v->major, v->minor, v->patch,
@@ -391,9 +400,7 @@ desugar_tilde(range_parser *rp, const partial *v)
 	if (v->wild_major)
 		return 0;
 	if (v->wild_minor)
-		return next_number(rp, v->major, &up) != 0 ||
-		    add_comparator(rp, OP_GE, v->major, 0, 0, "") != 0 ||
-		    add_comparator(rp, OP_LT, up, 0, 0, "0") != 0 ? -1 : 0;
+		return desugar_major_only(rp, v->major);
 	return next_number(rp, v->minor, &up) != 0 ||
 	    add_comparator(rp, OP_GE, v->major, v->minor, v->patch,
 	    v->prerelease) != 0 ||

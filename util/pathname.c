@@ -10,12 +10,28 @@
 #include "util/error.h"
 #include "util/pathname.h"
 
+/* libunistring's results are not NUL-terminated; make them a C string. */
+static char *
+terminate(uint8_t *bytes, size_t len)
+{
+	uint8_t *out;
+
+	if (bytes == NULL)
+		return NULL;
+	out = realloc(bytes, len + 1);
+	if (out == NULL) {
+		free(bytes);
+		return NULL;
+	}
+	out[len] = '\0';
+	return (char *)out;
+}
+
 char *
 ps_path_nfc(const char *text, size_t len)
 {
-	uint8_t *nfc;
 	size_t nfc_len = 0;
-	char *out;
+	uint8_t *nfc;
 
 	if (u8_check((const uint8_t *)text, len) != NULL ||
 	    memchr(text, '\0', len) != NULL) {
@@ -24,35 +40,19 @@ ps_path_nfc(const char *text, size_t len)
 	}
 	nfc = u8_normalize(UNINORM_NFC, (const uint8_t *)text, len, NULL,
 	    &nfc_len);
-	if (nfc == NULL)
-		return NULL;
-	out = malloc(nfc_len + 1);
-	if (out != NULL) {
-		memcpy(out, nfc, nfc_len);
-		out[nfc_len] = '\0';
-	}
-	free(nfc);
-	return out;
+	return terminate(nfc, nfc_len);
 }
 
 char *
 ps_path_fold(const char *path)
 {
-	uint8_t *folded;
 	size_t len = 0;
-	char *out;
+
+	uint8_t *folded;
 
 	folded = u8_casefold((const uint8_t *)path, strlen(path), NULL,
 	    UNINORM_NFC, NULL, &len);
-	if (folded == NULL)
-		return NULL;
-	out = malloc(len + 1);
-	if (out != NULL) {
-		memcpy(out, folded, len);
-		out[len] = '\0';
-	}
-	free(folded);
-	return out;
+	return terminate(folded, len);
 }
 
 int
