@@ -16,6 +16,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+#include "sign/archive.h"
 #include "sign/items.h"
 #include "sign/tarwrite.h"
 #include "util/error.h"
@@ -42,8 +43,7 @@ struct reader {
 	int canonical;
 	size_t entries_seen;
 	char *last_copy;
-	ps_error cb_error;
-	int cb_failed;
+	const ps_archive_visitor *visitor;
 };
 
 static la_ssize_t
@@ -271,6 +271,9 @@ hash_block(struct reader *r, const void *buf, size_t size, ps_error *err)
 	if (r->canonical && r->rebuild != NULL &&
 	    ps_tar_write_data(r->rebuild, buf, size, &ignored) != 0)
 		r->canonical = 0;
+	if (r->visitor != NULL && r->visitor->data(r->visitor->ctx, buf, size,
+	    err) != 0)
+		return -1;
 	return 0;
 }
 
@@ -340,6 +343,9 @@ read_entry(struct reader *r, struct archive_entry *e, ps_error *err)
 		rebuild_header(r, e, item);
 	if (is_dir)
 		return 0;
+	if (r->visitor != NULL && r->visitor->file(r->visitor->ctx,
+	    item->entry.path, item->entry.size, err) != 0)
+		return -1;
 	return read_content(r, item, archive_entry_size_is_set(e), err);
 }
 
@@ -548,8 +554,9 @@ open_archive_file(struct reader *r, const char *path, ps_error *err)
 	return 0;
 }
 
-static int
-digest_archive(const char *path, ps_digest **out, ps_error *err)
+int
+ps_archive_read(const char *path, const ps_archive_visitor *visitor,
+    ps_digest **out, ps_error *err)
 {
 	struct reader r;
 	ps_locale_scope scope;
@@ -559,6 +566,7 @@ digest_archive(const char *path, ps_digest **out, ps_error *err)
 	r.fd = -1;
 	r.label = path;
 	r.canonical = 1;
+	r.visitor = visitor;
 	*out = NULL;
 	if (archive_kind(path, &r.kind) != 0) {
 		ps_refuse(err, "unsupported_archive", path,
@@ -590,5 +598,5 @@ ps_digest_path(const char *path, const ps_pack_options *options,
 	}
 	if (S_ISDIR(st.st_mode))
 		return ps_pack(path, -1, options, out, err);
-	return digest_archive(path, out, err);
+	return ps_archive_read(path, NULL, out, err);
 }

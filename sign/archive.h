@@ -1,0 +1,26 @@
+/*
+ * Reading an archive once: every entry is checked and hashed (the
+ * digests of digests.md) and, for callers that need the bytes, handed to a
+ * visitor as it streams by.
+ */
+#ifndef PS_SIGN_ARCHIVE_H
+#define PS_SIGN_ARCHIVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "packsign.h"
+
+typedef struct ps_archive_visitor {
+	void *ctx;
+	/* A regular file starts: its canonical path and declared size. */
+	int (*file)(void *ctx, const char *path, uint64_t size, ps_error *err);
+	/* The next bytes of that file. */
+	int (*data)(void *ctx, const void *buf, size_t len, ps_error *err);
+} ps_archive_visitor;
+
+/* Digests of the archive at `path`, with `visitor` (may be NULL). */
+int ps_archive_read(const char *path, const ps_archive_visitor *visitor,
+    ps_digest **out, ps_error *err);
+
+#endif
