@@ -8,12 +8,31 @@
 
 #include "cli/cli.h"
 
+void
+cli_put_safe(FILE *out, const char *text)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)text; *p != '\0'; p++) {
+		/* C0 controls, DEL, and C1 controls (U+0080-U+009F in UTF-8). */
+		if (*p < 0x20 || *p == 0x7f)
+			fprintf(out, "\\x%02x", *p);
+		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			fprintf(out, "\\u%04x", p[1]);
+			p++;
+		} else
+			fputc(*p, out);
+	}
+}
+
 int
 cli_report(const ps_error *err)
 {
 	char line[4 * PS_ERROR_TEXT_MAX];
 
-	fprintf(stderr, "packsign: %s\n", ps_error_format(err, line, sizeof(line)));
+	fputs("packsign: ", stderr);
+	cli_put_safe(stderr, ps_error_format(err, line, sizeof(line)));
+	fputc('\n', stderr);
 	return err->status == PS_STATUS_REFUSED ? EXIT_REFUSED : EXIT_FAILED;
 }
 

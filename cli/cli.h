@@ -21,6 +21,12 @@ struct cli_command {
 /* The command table lives in main.c. */
 const struct cli_command *cli_find_command(const char *name);
 
+/*
+ * Prints text that may come from an input (names, messages), escaping
+ * control characters so nothing reaches the terminal as a command.
+ */
+void cli_put_safe(FILE *out, const char *text);
+
 /* Prints "packsign: <error line>" to stderr; returns the exit code. */
 int cli_report(const ps_error *err);
 

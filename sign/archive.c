@@ -19,6 +19,7 @@
 #include "sign/archive.h"
 #include "sign/items.h"
 #include "sign/tarwrite.h"
+#include "sign/walk.h"
 #include "util/error.h"
 #include "util/fdio.h"
 #include "util/locale.h"
@@ -44,6 +45,7 @@ struct reader {
 	size_t entries_seen;
 	char *last_copy;
 	const ps_archive_visitor *visitor;
+	int read_errno;             /* a failed read(2) of the archive */
 };
 
 static la_ssize_t
@@ -53,6 +55,7 @@ read_fd(struct archive *a, void *ctx, const void **out)
 	ssize_t n = ps_read_full(r->fd, r->buffer, READ_BUFFER);
 
 	if (n < 0) {
+		r->read_errno = errno;
 		archive_set_error(a, errno, "read: %s", strerror(errno));
 		return -1;
 	}
@@ -104,6 +107,9 @@ refuse_archive(struct reader *r, struct archive *a, const char *what,
 {
 	const char *msg = archive_error_string(a);
 
+	if (r->read_errno != 0)
+		return ps_fail_errno(err, "io_error", r->label, "read",
+		    r->read_errno);
 	return ps_refuse(err, "archive_corrupt", r->label, "%s: %s", what,
 	    msg != NULL ? msg : "unreadable archive");
 }
@@ -213,6 +219,31 @@ check_entry_type(struct reader *r, struct archive_entry *e, const char *path,
 	if (archive_entry_sparse_count(e) > 0)
 		return ps_refuse(err, "unsupported_entry", where,
 		    "is a sparse file");
+	if (type == AE_IFREG && archive_entry_size_is_set(e) &&
+	    (uint64_t)archive_entry_size(e) >= PS_TAR_SIZE_LIMIT)
+		return ps_refuse(err, "file_too_large", where,
+		    "declares %lld bytes; the limit is 8 GiB",
+		    (long long)archive_entry_size(e));
+	return 0;
+}
+
+/* What `pack` skips must not hide in an archive either. */
+static int
+check_no_vcs(struct reader *r, const char *path, ps_error *err)
+{
+	char component[PS_NAME_MAX + 1];
+	const char *p = path;
+	size_t len;
+
+	while (*p != '\0') {
+		len = strcspn(p, "/");
+		snprintf(component, sizeof(component), "%.*s", (int)len, p);
+		if (ps_is_vcs_name(component))
+			return ps_refuse(err, "vcs_metadata_refused", r->label,
+			    "'%s' holds version-control metadata (%s), which "
+			    "packs leave out", path, component);
+		p += len + (p[len] == '/');
+	}
 	return 0;
 }
 
@@ -296,6 +327,9 @@ read_content(struct reader *r, ps_item *item, int size_known, ps_error *err)
 		if (hash_block(r, buf, size, err) != 0)
 			return -1;
 		total += size;
+		if (total >= PS_TAR_SIZE_LIMIT)
+			return ps_refuse(err, "file_too_large", item->entry.path,
+			    "holds 8 GiB or more");
 	}
 	if (rc != ARCHIVE_EOF)
 		return refuse_archive(r, r->inner, item->entry.path, err);
@@ -325,7 +359,8 @@ read_entry(struct reader *r, struct archive_entry *e, ps_error *err)
 		return 0;
 	}
 	if (check_entry_type(r, e, path, err) != 0 ||
-	    ps_path_check(path, NULL, err) != 0) {
+	    ps_path_check(path, NULL, err) != 0 ||
+	    check_no_vcs(r, path, err) != 0) {
 		free(path);
 		return -1;
 	}

@@ -7,6 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <unistr.h>
+
 #include "sign/ignore.h"
 #include "util/error.h"
 #include "util/fdio.h"
@@ -98,9 +100,10 @@ ps_ignore_parse(const char *text, size_t len, ps_ignore **out, ps_error *err)
 	if (len > PS_IGNORE_MAX_BYTES)
 		return ps_refuse(err, "ignore_syntax", PS_IGNORE_FILE,
 		    "file is larger than %d bytes", PS_IGNORE_MAX_BYTES);
-	if (memchr(text, '\0', len) != NULL)
+	if (memchr(text, '\0', len) != NULL ||
+	    u8_check((const uint8_t *)text, len) != NULL)
 		return ps_refuse(err, "ignore_syntax", PS_IGNORE_FILE,
-		    "file contains a NUL byte");
+		    "file is not UTF-8 text");
 	rules = calloc(1, sizeof(*rules));
 	copy = strndup(text, len);
 	if (rules == NULL || copy == NULL) {

@@ -96,65 +96,117 @@ int
 ps_items_is_empty_dir(const ps_items *list, size_t i)
 {
 	const char *path = list->items[i].entry.path;
-	size_t len = strlen(path), next;
-	char *prefix;
+	size_t len = strlen(path);
 
 	if (list->items[i].entry.type != PS_ENTRY_DIR)
 		return 0;
-	prefix = malloc(len + 2);
-	if (prefix == NULL)
-		return 0;
-	memcpy(prefix, path, len);
-	memcpy(prefix + len, "/", 2);
-	next = lower_bound(list, prefix);
-	free(prefix);
-	return !(next < list->count &&
-	    ps_path_is_under(list->items[next].entry.path, path));
+	/* Entries below `path` sort after it, before anything >= "path0". */
+	for (i++; i < list->count; i++) {
+		const char *next = list->items[i].entry.path;
+
+		if (strncmp(next, path, len) != 0 || next[len] > '/')
+			return 1;
+		if (next[len] == '/')
+			return 0;
+	}
+	return 1;
 }
 
-/* A case-folded path and the entry it came from. */
-struct folded {
-	char *key;
-	const ps_item *item;
+/*
+ * Every name a pack implies: its entries and all their ancestors, which
+ * extraction creates as directories whether or not they are entries.
+ */
+struct name {
+	const char *path;
+	const char *origin;  /* the entry this name comes from */
+	char *owned;         /* ancestors: the prefix, allocated here */
+	char *key;           /* case-folded path */
+	ps_entry_type type;
+	int implied;         /* an ancestor that is not an entry */
 };
 
-static int
-compare_folded(const void *a, const void *b)
-{
-	return strcmp(((const struct folded *)a)->key,
-	    ((const struct folded *)b)->key);
-}
+struct names {
+	struct name *items;
+	size_t count;
+	size_t capacity;
+};
 
 static void
-free_folded(struct folded *f, size_t n)
+names_free(struct names *n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		free(f[i].key);
-	free(f);
+	for (i = 0; i < n->count; i++) {
+		free(n->items[i].owned);
+		free(n->items[i].key);
+	}
+	free(n->items);
 }
 
 static int
-build_folded(const ps_items *list, struct folded **out, ps_error *err)
+names_add(struct names *n, const char *path, const char *origin, char *owned,
+    ps_entry_type type, ps_error *err)
 {
-	struct folded *f = calloc(list->count + 1, sizeof(*f));
-	size_t i;
+	struct name *items;
+	size_t capacity;
 
-	if (f == NULL)
-		return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
-	for (i = 0; i < list->count; i++) {
-		f[i].item = &list->items[i];
-		f[i].key = ps_path_fold(list->items[i].entry.path);
-		if (f[i].key == NULL) {
-			free_folded(f, i);
+	if (n->count == n->capacity) {
+		capacity = n->capacity == 0 ? 256 : n->capacity * 2;
+		items = realloc(n->items, capacity * sizeof(*items));
+		if (items == NULL) {
+			free(owned);
 			return ps_fail_errno(err, "out_of_memory", NULL,
-			    "case-fold", ENOMEM);
+			    "allocate", ENOMEM);
 		}
+		n->items = items;
+		n->capacity = capacity;
 	}
-	qsort(f, list->count, sizeof(*f), compare_folded);
-	*out = f;
+	n->items[n->count++] = (struct name){ path, origin, owned, NULL, type,
+	    owned != NULL };
 	return 0;
+}
+
+/* The entry itself, then each ancestor not already added just before. */
+static int
+add_entry_names(struct names *n, const ps_entry *e, const char *previous,
+    ps_error *err)
+{
+	const char *slash;
+	char *prefix;
+	size_t len;
+
+	if (names_add(n, e->path, e->path, NULL, e->type, err) != 0)
+		return -1;
+	for (slash = strchr(e->path, '/'); slash != NULL;
+	    slash = strchr(slash + 1, '/')) {
+		len = (size_t)(slash - e->path);
+		/* Sorted entries share ancestors with their predecessor. */
+		if (previous != NULL && strncmp(previous, e->path, len + 1) == 0)
+			continue;
+		prefix = strndup(e->path, len);
+		if (prefix == NULL)
+			return ps_fail_errno(err, "out_of_memory", NULL,
+			    "allocate", ENOMEM);
+		if (names_add(n, prefix, e->path, prefix, PS_ENTRY_DIR, err) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+by_path(const void *a, const void *b)
+{
+	const struct name *x = a, *y = b;
+	int c = strcmp(x->path, y->path);
+
+	return c != 0 ? c : x->implied - y->implied;
+}
+
+static int
+by_key(const void *a, const void *b)
+{
+	return strcmp(((const struct name *)a)->key,
+	    ((const struct name *)b)->key);
 }
 
 static int
@@ -165,51 +217,61 @@ refuse_pair(ps_error *err, const char *code, const char *label,
 	return -1;
 }
 
+/* Same path twice: a duplicate, or a file that is also a directory. */
 static int
-check_neighbours(const struct folded *f, size_t n, const char *label,
-    ps_error *err)
+check_same_path(const struct name *a, const struct name *b,
+    const char *label, ps_error *err)
 {
-	size_t i;
-
-	for (i = 1; i < n; i++) {
-		if (strcmp(f[i - 1].key, f[i].key) != 0)
-			continue;
-		if (strcmp(f[i - 1].item->entry.path, f[i].item->entry.path) == 0)
-			return refuse_pair(err, "duplicate_entry", label,
-			    "the same path appears twice",
-			    f[i - 1].item->entry.path, f[i].item->entry.path);
-		return refuse_pair(err, "case_collision", label,
-		    "two paths collide when case is folded (they would "
-		    "overwrite each other on macOS and Windows)",
-		    f[i - 1].item->entry.path, f[i].item->entry.path);
-	}
+	if (!a->implied && !b->implied)
+		return refuse_pair(err, "duplicate_entry", label,
+		    "the same path appears twice", a->path, b->path);
+	if (a->type == PS_ENTRY_FILE || b->type == PS_ENTRY_FILE)
+		return refuse_pair(err, "path_conflict", label,
+		    "a path is both a file and a directory", a->origin,
+		    b->origin);
 	return 0;
 }
 
-/* A file that is also used as a directory, e.g. 'a' and 'a/b'. */
+/* Sorted by path: drops repeated ancestors, refuses real clashes. */
 static int
-check_parents(const struct folded *f, size_t n, const char *label,
-    ps_error *err)
+dedupe(struct names *n, const char *label, ps_error *err)
 {
-	struct folded probe;
-	const struct folded *hit;
-	const char *slash;
+	size_t i, kept = 0;
+
+	qsort(n->items, n->count, sizeof(struct name), by_path);
+	for (i = 0; i < n->count; i++) {
+		if (kept > 0 && strcmp(n->items[kept - 1].path,
+		    n->items[i].path) == 0) {
+			if (check_same_path(&n->items[kept - 1], &n->items[i],
+			    label, err) != 0)
+				return -1;
+			free(n->items[i].owned);
+			continue;
+		}
+		n->items[kept++] = n->items[i];
+	}
+	n->count = kept;
+	return 0;
+}
+
+static int
+check_folded(struct names *n, const char *label, ps_error *err)
+{
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		slash = strrchr(f[i].key, '/');
-		if (slash == NULL)
-			continue;
-		probe.key = strndup(f[i].key, (size_t)(slash - f[i].key));
-		if (probe.key == NULL)
-			return ps_fail_errno(err, "out_of_memory", label,
-			    "allocate", ENOMEM);
-		hit = bsearch(&probe, f, n, sizeof(*f), compare_folded);
-		free(probe.key);
-		if (hit != NULL && hit->item->entry.type == PS_ENTRY_FILE)
-			return refuse_pair(err, "path_conflict", label,
-			    "a path is both a file and a directory",
-			    hit->item->entry.path, f[i].item->entry.path);
+	for (i = 0; i < n->count; i++) {
+		n->items[i].key = ps_path_fold(n->items[i].path);
+		if (n->items[i].key == NULL)
+			return ps_fail_errno(err, "out_of_memory", NULL,
+			    "case-fold", ENOMEM);
+	}
+	qsort(n->items, n->count, sizeof(struct name), by_key);
+	for (i = 1; i < n->count; i++) {
+		if (strcmp(n->items[i - 1].key, n->items[i].key) == 0)
+			return refuse_pair(err, "case_collision", label,
+			    "two paths collide when case is folded (they would "
+			    "overwrite each other on macOS and Windows)",
+			    n->items[i - 1].origin, n->items[i].origin);
 	}
 	return 0;
 }
@@ -217,15 +279,20 @@ check_parents(const struct folded *f, size_t n, const char *label,
 int
 ps_items_check(const ps_items *list, const char *label, ps_error *err)
 {
-	struct folded *f = NULL;
-	int rc;
+	struct names n = { NULL, 0, 0 };
+	const char *previous = NULL;
+	size_t i;
+	int rc = 0;
 
-	if (build_folded(list, &f, err) != 0)
-		return -1;
-	rc = check_neighbours(f, list->count, label, err);
+	for (i = 0; rc == 0 && i < list->count; i++) {
+		rc = add_entry_names(&n, &list->items[i].entry, previous, err);
+		previous = list->items[i].entry.path;
+	}
 	if (rc == 0)
-		rc = check_parents(f, list->count, label, err);
-	free_folded(f, list->count);
+		rc = dedupe(&n, label, err);
+	if (rc == 0)
+		rc = check_folded(&n, label, err);
+	names_free(&n);
 	return rc;
 }
 

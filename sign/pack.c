@@ -171,14 +171,17 @@ write_all_items(ps_packer *p, ps_error *err)
 }
 
 static int
-collect(ps_packer *p, ps_error *err)
+collect(ps_packer *p, int output_fd, ps_error *err)
 {
 	ps_ignore *ignore = NULL;
+	struct stat out;
 	int rc;
 
 	if (ps_ignore_load(p->rootfd, &ignore, err) != 0)
 		return -1;
-	rc = ps_walk(p->rootfd, p->label, ignore, &p->items, err);
+	rc = ps_walk_excluding(p->rootfd, p->label, ignore,
+	    output_fd >= 0 && fstat(output_fd, &out) == 0 &&
+	    S_ISREG(out.st_mode) ? &out : NULL, &p->items, err);
 	ps_ignore_free(ignore);
 	if (rc != 0)
 		return -1;
@@ -214,8 +217,22 @@ finish_digest(ps_packer *p, const unsigned char tar_digest[PS_SHA256_LEN],
 	return d;
 }
 
+/* Pattern matching and names see one locale whatever the host's. */
+static int
+collect_in_locale(ps_packer *p, int output_fd, ps_error *err)
+{
+	ps_locale_scope scope;
+	int rc;
+
+	if (ps_locale_enter(&scope, err) != 0)
+		return -1;
+	rc = collect(p, output_fd, err);
+	ps_locale_leave(&scope);
+	return rc;
+}
+
 int
-ps_packer_open(const char *dir, ps_packer **out, ps_error *err)
+ps_packer_open(const char *dir, int output_fd, ps_packer **out, ps_error *err)
 {
 	ps_packer *p = calloc(1, sizeof(*p));
 
@@ -224,7 +241,7 @@ ps_packer_open(const char *dir, ps_packer **out, ps_error *err)
 		return ps_fail_errno(err, "out_of_memory", dir, "allocate", ENOMEM);
 	p->label = dir;
 	p->rootfd = open_root(dir, err);
-	if (p->rootfd < 0 || collect(p, err) != 0 ||
+	if (p->rootfd < 0 || collect_in_locale(p, output_fd, err) != 0 ||
 	    ps_items_find_manifest(&p->items, p->label, &p->manifest,
 	    &p->format, err) != 0) {
 		ps_packer_free(p);
@@ -306,7 +323,7 @@ ps_pack(const char *dir, int out_fd, const ps_pack_options *options,
 
 	if (digest_out != NULL)
 		*digest_out = NULL;
-	if (ps_packer_open(dir, &p, err) != 0)
+	if (ps_packer_open(dir, out_fd, &p, err) != 0)
 		return -1;
 	rc = ps_packer_write(p, out_fd, options, digest_out, err);
 	ps_packer_free(p);

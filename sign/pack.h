@@ -10,8 +10,13 @@
 
 typedef struct ps_packer ps_packer;
 
-/* Walks `dir`, sorts and checks the entries, finds the manifest. */
-int ps_packer_open(const char *dir, ps_packer **out, ps_error *err);
+/*
+ * Walks `dir`, sorts and checks the entries, finds the manifest.  The file
+ * open on `output_fd` (when >= 0) is left out, so an archive written
+ * inside the pack never packs itself.
+ */
+int ps_packer_open(const char *dir, int output_fd, ps_packer **out,
+    ps_error *err);
 /* Writes the canonical archive once (see ps_pack). */
 int ps_packer_write(ps_packer *p, int out_fd, const ps_pack_options *options,
     ps_digest **digest_out, ps_error *err);

@@ -15,8 +15,16 @@
 struct walk {
 	const char *label;
 	const ps_ignore *ignore;
+	const struct stat *exclude;
 	ps_items *items;
 };
+
+static int
+is_excluded(const struct walk *w, const struct stat *st)
+{
+	return w->exclude != NULL && st->st_dev == w->exclude->st_dev &&
+	    st->st_ino == w->exclude->st_ino;
+}
 
 int
 ps_is_vcs_name(const char *name)
@@ -115,6 +123,7 @@ static int
 add_entry(const struct walk *w, int dirfd, const char *name,
     const struct stat *st, char *disk, char *canon, ps_error *err)
 {
+	struct stat opened;
 	ps_item *item;
 	int fd, rc;
 
@@ -135,6 +144,12 @@ add_entry(const struct walk *w, int dirfd, const char *name,
 	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
 		return ps_fail_errno(err, "io_error", disk, "open directory", errno);
+	if (fstat(fd, &opened) != 0 || opened.st_dev != st->st_dev ||
+	    opened.st_ino != st->st_ino) {
+		close(fd);
+		return ps_fail(err, "file_changed", disk, "the directory was "
+		    "replaced while it was being packed; pack again");
+	}
 	/* `canon` now belongs to the item list; it stays valid. */
 	rc = walk_dir(w, fd, disk, canon, err);
 	return rc;
@@ -155,6 +170,8 @@ visit(const struct walk *w, int dirfd, const char *dprefix,
 		return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
 		rc = ps_fail_errno(err, "io_error", disk, "stat", errno);
+	} else if (is_excluded(w, &st)) {
+		rc = 0;
 	} else if (canonical_path(w, cprefix, disk, name, &canon, err) != 0) {
 		rc = -1;
 	} else if (ps_ignore_match(w->ignore, canon, S_ISDIR(st.st_mode)) &&
@@ -209,7 +226,14 @@ int
 ps_walk(int rootfd, const char *label, const ps_ignore *ignore,
     ps_items *items, ps_error *err)
 {
-	struct walk w = { label, ignore, items };
+	return ps_walk_excluding(rootfd, label, ignore, NULL, items, err);
+}
+
+int
+ps_walk_excluding(int rootfd, const char *label, const ps_ignore *ignore,
+    const struct stat *exclude, ps_items *items, ps_error *err)
+{
+	struct walk w = { label, ignore, exclude, items };
 	/* A descriptor of its own: readdir moves the directory offset. */
 	int fd = openat(rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 

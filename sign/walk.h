@@ -2,6 +2,8 @@
 #ifndef PS_SIGN_WALK_H
 #define PS_SIGN_WALK_H
 
+#include <sys/stat.h>
+
 #include "sign/ignore.h"
 #include "sign/items.h"
 
@@ -13,6 +15,10 @@
  */
 int ps_walk(int rootfd, const char *label, const ps_ignore *ignore,
     ps_items *items, ps_error *err);
+
+/* As ps_walk, leaving out the file `exclude` (the output being written). */
+int ps_walk_excluding(int rootfd, const char *label, const ps_ignore *ignore,
+    const struct stat *exclude, ps_items *items, ps_error *err);
 
 /* 1 for ".git", ".hg", ".svn", ".bzr". */
 int ps_is_vcs_name(const char *name);

@@ -109,6 +109,9 @@ is_reserved(const char *comp, size_t len)
 	return 0;
 }
 
+/* Characters Windows refuses in names (':' would open a data stream). */
+#define WINDOWS_FORBIDDEN "<>:\"|?*"
+
 static int
 check_component(const char *comp, size_t len, const char *label,
     ps_error *err)
@@ -129,6 +132,10 @@ check_component(const char *comp, size_t len, const char *label,
 	if (memchr(comp, '\\', len) != NULL)
 		return ps_refuse(err, "name_forbidden_char", label,
 		    "path contains a backslash");
+	if (strcspn(comp, WINDOWS_FORBIDDEN) < len)
+		return ps_refuse(err, "name_forbidden_char", label,
+		    "path contains '%c', which Windows does not allow in names",
+		    comp[strcspn(comp, WINDOWS_FORBIDDEN)]);
 	if (has_control(comp, len, &uc))
 		return ps_refuse(err, "name_forbidden_char", label,
 		    "path contains the control character U+%04X",

@@ -187,3 +187,21 @@ PY
 )
 	[ "$got" = "$want" ]
 }
+
+@test "digest: archives with VCS metadata are refused (review finding)" {
+	stage
+	mkdir -p stage/.git && echo x > stage/.git/config
+	tar -C stage -cf git.tar .
+	refuse_digest git.tar vcs_metadata_refused
+}
+
+@test "digest: a file used as a directory deeper down is refused (review finding)" {
+	stage
+	mkdir -p deep/a/b && echo x > deep/a/b/c
+	tar -C stage -cf conflict.tar ./manifest.yml
+	# 'knowledge' as a file, and knowledge/x/y below it, without directory entries
+	echo f > knowledgefile
+	tar -rf conflict.tar --transform 's,^knowledgefile$,knowledge,' knowledgefile
+	tar -rf conflict.tar --transform 's,^deep/a/b/c$,knowledge/x/y,' deep/a/b/c
+	refuse_digest conflict.tar path_conflict
+}

@@ -310,3 +310,32 @@ refuse_pack() {
 	grep -qa 'ü/sub/PaxHeader/ä.md' pax.tar
 	[ "$(digest_field pax.tar canonical)" = yes ]
 }
+
+@test "pack: an output inside the pack directory never packs itself (review finding)" {
+	p=$(copy_pack "$AGENTPACK")
+	"$PACKSIGN" pack "$p" -o "$p/out.tar"
+	! tar -tf "$p/out.tar" | grep -q 'out\.tar'
+	[ "$(digest_field "$p/out.tar" tree_digest)" = "$(digest_field "$EXAMPLES/$AGENTPACK" tree_digest)" ]
+}
+
+@test "pack: names Windows refuses are refused" {
+	p=$(copy_pack "$AGENTPACK")
+	touch "$p/manifest.yml:stream"
+	refuse_pack "$p" name_forbidden_char
+	[[ "$output" == *"':'"* ]]
+}
+
+@test "pack: control characters in names are escaped in errors (review finding)" {
+	p=$(copy_pack "$AGENTPACK")
+	touch "$p/$(printf 'x\033[2Jy')"
+	run "$PACKSIGN" pack "$p" -o out.tar
+	[ "$status" -eq 1 ]
+	[[ "$output" == *'x\x1b[2Jy'* ]]
+	[[ "$output" != *$'\033'* ]]
+}
+
+@test "pack: a .packsignignore that is not UTF-8 is refused" {
+	p=$(copy_pack "$AGENTPACK")
+	printf '*.log\n\xff\n' > "$p/.packsignignore"
+	refuse_pack "$p" ignore_syntax
+}

@@ -48,6 +48,8 @@ name_rules(void **state)
 	assert_string_equal(refusal("a\x7f"), "name_forbidden_char");
 	assert_string_equal(refusal("a\xc2\x85"), "name_forbidden_char");
 	assert_string_equal(refusal("bad\xff"), "name_not_utf8");
+	assert_string_equal(refusal("a:b"), "name_forbidden_char");
+	assert_string_equal(refusal("what?.md"), "name_forbidden_char");
 	assert_string_equal(refusal("cafe\xcc\x81.md"), "name_not_nfc");
 	assert_string_equal(refusal("docs/CON"), "name_reserved");
 	assert_string_equal(refusal("nul.txt"), "name_reserved");
@@ -158,6 +160,33 @@ check_code(ps_items *list)
 	return err.code;
 }
 
+/* Found in review: conflicts through ancestors that are not entries. */
+static void
+entry_conflicts_through_implied_directories(void **state)
+{
+	ps_items a = { 0 }, b = { 0 }, c = { 0 }, d = { 0 };
+
+	(void)state;
+	add(&a, "a", PS_ENTRY_FILE);
+	add(&a, "a/b/c", PS_ENTRY_FILE);
+	assert_string_equal(check_code(&a), "path_conflict");
+	add(&b, "A", PS_ENTRY_DIR);
+	add(&b, "a/x", PS_ENTRY_FILE);
+	assert_string_equal(check_code(&b), "case_collision");
+	add(&c, "A/x", PS_ENTRY_FILE);
+	add(&c, "a/y", PS_ENTRY_FILE);
+	assert_string_equal(check_code(&c), "case_collision");
+	add(&d, "a/b", PS_ENTRY_DIR);
+	add(&d, "a/b/c", PS_ENTRY_FILE);
+	add(&d, "a/d", PS_ENTRY_FILE);
+	add(&d, "a", PS_ENTRY_DIR);
+	assert_string_equal(check_code(&d), "ok");
+	ps_items_free(&a);
+	ps_items_free(&b);
+	ps_items_free(&c);
+	ps_items_free(&d);
+}
+
 static void
 entry_collisions(void **state)
 {
@@ -175,7 +204,7 @@ entry_collisions(void **state)
 	assert_string_equal(check_code(&c), "path_conflict");
 	add(&d, "A", PS_ENTRY_FILE);
 	add(&d, "a/b", PS_ENTRY_FILE);
-	assert_string_equal(check_code(&d), "path_conflict");
+	assert_string_equal(check_code(&d), "case_collision");
 	add(&e, "a", PS_ENTRY_DIR);
 	add(&e, "a-b", PS_ENTRY_FILE);
 	add(&e, "a/b", PS_ENTRY_FILE);
@@ -278,7 +307,7 @@ walker_refuses_sockets(void **state)
 	(void)state;
 	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/sock", dir);
 	assert_int_equal(bind(s, (struct sockaddr *)&addr, sizeof(addr)), 0);
-	assert_int_equal(ps_packer_open(dir, &p, &err), -1);
+	assert_int_equal(ps_packer_open(dir, -1, &p, &err), -1);
 	assert_string_equal(err.code, "special_file_refused");
 	assert_non_null(strstr(err.message, "socket"));
 	close(s);
@@ -297,7 +326,7 @@ file_changed_while_packing(void **state)
 
 	(void)state;
 	ps_pack_options_init(&opt);
-	assert_int_equal(ps_packer_open(dir, &p, &err), 0);
+	assert_int_equal(ps_packer_open(dir, -1, &p, &err), 0);
 	snprintf(path, sizeof(path), "%s/manifest.yml", dir);
 	fd = open(path, O_WRONLY | O_APPEND);
 	assert_int_equal(write(fd, "more\n", 5), 5);
@@ -321,7 +350,7 @@ packer_refuses_a_second_manifest(void **state)
 	snprintf(path, sizeof(path), "%s/holon.yaml", dir);
 	fd = open(path, O_WRONLY | O_CREAT, 0644);
 	close(fd);
-	assert_int_equal(ps_packer_open(dir, &p, &err), -1);
+	assert_int_equal(ps_packer_open(dir, -1, &p, &err), -1);
 	assert_string_equal(err.code, "manifest_ambiguous");
 	assert_int_equal(err.status, PS_STATUS_REFUSED);
 	remove_pack(dir);
@@ -337,6 +366,7 @@ main(void)
 		cmocka_unit_test(ignore_patterns),
 		cmocka_unit_test(ignore_refuses_unsupported_syntax),
 		cmocka_unit_test(entry_collisions),
+		cmocka_unit_test(entry_conflicts_through_implied_directories),
 		cmocka_unit_test(tree_digest_encoding),
 		cmocka_unit_test(empty_directory_detection),
 		cmocka_unit_test(walker_refuses_sockets),
