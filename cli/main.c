@@ -5,6 +5,9 @@
 #include "cli/cli.h"
 
 static const struct cli_command commands[] = {
+	{ "keygen", cmd_keygen, "create a key pair", cmd_keygen_usage },
+	{ "key", cmd_key, "show, convert, re-encrypt keys", cmd_key_usage },
+	{ "trust", cmd_trust, "check a trust policy", cmd_trust_usage },
 	{ "help", cmd_help, "show help for a command", cmd_help_usage },
 };
 
