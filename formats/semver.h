@@ -21,7 +21,7 @@ typedef struct ps_semver_range ps_semver_range;
 
 /*
  * node-semver range syntax: comparators >=, <=, >, <, = and bare versions,
- * ^ and ~, x/X/* wildcards and partial versions, hyphen ranges, AND by
+ * ^ and ~, x, X and * wildcards and partial versions, hyphen ranges, AND by
  * space, OR by ||.  On failure writes the reason to `why`.
  */
 int ps_semver_range_parse(const char *text, ps_semver_range **out,
@@ -30,5 +30,14 @@ int ps_semver_range_parse(const char *text, ps_semver_range **out,
 int ps_semver_range_satisfies(const ps_semver_range *range,
     const ps_semver *version);
 void ps_semver_range_free(ps_semver_range *range);
+
+/*
+ * The desugared range for messages and tests, node-semver style:
+ * comparators joined by a space, alternatives by " || ", "*" for a
+ * comparator set that every release satisfies (e.g. "^1.2" gives
+ * ">=1.2.0 <2.0.0-0").  Truncated to `size`; returns `buf`.
+ */
+char *ps_semver_range_format(const ps_semver_range *range, char *buf,
+    size_t size);
 
 #endif
