@@ -69,6 +69,8 @@ int cli_load_seckey(const char *command, const char *path,
 /* Dumps `json` (sorted keys, indented) and a newline to stdout. */
 struct json_t;
 int cli_print_json(struct json_t *json);
+/* An RFC 3339 UTC time option (--at); exit code. */
+int cli_parse_time(const char *command, const char *text, int64_t *out);
 /* --kdf sensitive|interactive; exit code. */
 int cli_parse_kdf(const char *command, const char *text, ps_kdf_level *out);
 /* Usage checks shared by the commands that take passphrase options. */

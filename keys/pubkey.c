@@ -159,6 +159,8 @@ ps_key_base64_exact(const char *b64, size_t b64_len, unsigned char *bin,
 
 	*got = 0;
 	/* Decoded into secure memory: secret keys pass through here. */
+	if (sodium_init() < 0)
+		return -1;
 	tmp = sodium_malloc(cap);
 	if (tmp == NULL)
 		return -1;
