@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -62,10 +63,16 @@ read_tty_line(int fd, ps_secret *secret)
 	return ps_secret_set_len(secret, len);
 }
 
+/*
+ * Echo is off while the passphrase is typed.  Signals that would stop or
+ * end the process are held until the terminal is restored, so that an
+ * interrupted prompt never leaves the terminal without echo.
+ */
 static int
 prompt_once(int fd, const char *prompt, ps_secret **out, ps_error *err)
 {
 	struct termios saved, quiet;
+	sigset_t hold, before;
 	int rc;
 
 	*out = ps_secret_new(PS_PASSPHRASE_MAX);
@@ -76,11 +83,19 @@ prompt_once(int fd, const char *prompt, ps_secret **out, ps_error *err)
 		    "cannot configure the terminal");
 	quiet = saved;
 	quiet.c_lflag &= ~(tcflag_t)(ECHO | ECHOE | ECHOK | ECHONL);
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGQUIT);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGTSTP);
+	sigaddset(&hold, SIGHUP);
+	sigprocmask(SIG_BLOCK, &hold, &before);
 	(void)tcsetattr(fd, TCSAFLUSH, &quiet);
 	(void)!write(fd, prompt, strlen(prompt));
 	rc = read_tty_line(fd, *out);
 	(void)tcsetattr(fd, TCSAFLUSH, &saved);
 	(void)!write(fd, "\n", 1);
+	sigprocmask(SIG_SETMASK, &before, NULL);
 	if (rc != 0)
 		return fail(err, "passphrase_invalid", "/dev/tty",
 		    "the passphrase is too long");
@@ -218,6 +233,10 @@ cli_load_seckey(const char *command, const char *path,
 	int rc;
 
 	*key = NULL;
+	if (path != NULL && strcmp(path, "-") == 0 && o->fd != NULL &&
+	    strcmp(o->fd, "0") == 0)
+		return cli_usage_error(command, "-s - and --passphrase-fd 0 "
+		    "both read standard input");
 	cli_protect_secrets();
 	rc = cli_read_seckey_text(command, path, &text, &name);
 	if (rc != EXIT_OK)

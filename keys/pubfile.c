@@ -165,33 +165,30 @@ parse_minisign_file(const char *text, size_t len, const char *name,
 	    err);
 }
 
-int
-ps_pubkey_parse_ssh(const char *text, size_t len, const char *name,
-    ps_pubkey **out, ps_error *err)
+static int
+check_ssh_type(const char *text, size_t type_len, const char *name,
+    ps_error *err)
 {
-	unsigned char wire[PS_SSH_WIRE_LEN], expect[PS_SSH_WIRE_LEN];
-	size_t type_len, b64_len, got;
-	const char *b64;
 	char found[64];
 
-	*out = NULL;
-	trim(&text, &len);
-	if (memchr(text, '\n', len) != NULL)
-		return ps_fail(err, "key_malformed", name,
-		    "an OpenSSH public key is one line");
-	type_len = token_len(text, len);
-	if (type_len != 11 || memcmp(text, "ssh-ed25519", 11) != 0) {
-		snprintf(found, sizeof(found), "%.*s",
-		    (int)(type_len < 40 ? type_len : 40), text);
-		ps_fail(err, "key_unsupported_algorithm", name,
-		    "checked the OpenSSH key type");
-		return ps_error_expect(err, "ssh-ed25519", found);
-	}
-	b64 = text + type_len;
-	b64_len = len - type_len;
-	trim(&b64, &b64_len);
-	b64_len = token_len(b64, b64_len);
-	switch (ps_key_base64_exact(b64, b64_len, wire, sizeof(wire), &got)) {
+	if (type_len == 11 && memcmp(text, "ssh-ed25519", 11) == 0)
+		return 0;
+	snprintf(found, sizeof(found), "%.*s",
+	    (int)(type_len < 40 ? type_len : 40), text);
+	ps_fail(err, "key_unsupported_algorithm", name,
+	    "checked the OpenSSH key type");
+	return ps_error_expect(err, "ssh-ed25519", found);
+}
+
+/* The 32-byte key inside a base64 OpenSSH wire blob. */
+static int
+decode_ssh_blob(const char *b64, size_t len, const char *name,
+    unsigned char pk[PS_ED25519_PUBLIC_LEN], ps_error *err)
+{
+	unsigned char wire[PS_SSH_WIRE_LEN], expect[PS_SSH_WIRE_LEN];
+	size_t got;
+
+	switch (ps_key_base64_exact(b64, len, wire, sizeof(wire), &got)) {
 	case -1:
 		return ps_fail(err, "key_bad_base64", name,
 		    "the OpenSSH key blob is not valid base64");
@@ -200,16 +197,46 @@ ps_pubkey_parse_ssh(const char *text, size_t len, const char *name,
 		    "the OpenSSH key blob is %zu bytes, expected %d", got,
 		    PS_SSH_WIRE_LEN);
 	}
-	ps_key_ssh_wire(wire + PS_SSH_WIRE_LEN - PS_ED25519_PUBLIC_LEN, expect);
-	if (memcmp(wire, expect, PS_SSH_WIRE_LEN - PS_ED25519_PUBLIC_LEN) != 0)
+	memcpy(pk, wire + PS_SSH_WIRE_LEN - PS_ED25519_PUBLIC_LEN,
+	    PS_ED25519_PUBLIC_LEN);
+	ps_key_ssh_wire(pk, expect);
+	if (memcmp(wire, expect, PS_SSH_WIRE_LEN) != 0)
 		return ps_fail(err, "key_malformed", name,
 		    "the OpenSSH key blob does not encode an ssh-ed25519 key");
-	if (ps_pubkey_new(out, err) != 0)
+	return 0;
+}
+
+int
+ps_pubkey_parse_ssh(const char *text, size_t len, const char *name,
+    ps_pubkey **out, ps_error *err)
+{
+	unsigned char pk[PS_ED25519_PUBLIC_LEN];
+	size_t type_len, b64_len;
+	const char *b64;
+
+	*out = NULL;
+	trim(&text, &len);
+	if (memchr(text, '\n', len) != NULL)
+		return ps_fail(err, "key_malformed", name,
+		    "an OpenSSH public key is one line");
+	type_len = token_len(text, len);
+	if (check_ssh_type(text, type_len, name, err) != 0)
+		return -1;
+	b64 = text + type_len;
+	b64_len = len - type_len;
+	trim(&b64, &b64_len);
+	b64_len = token_len(b64, b64_len);
+	if (decode_ssh_blob(b64, b64_len, name, pk, err) != 0 ||
+	    ps_pubkey_new(out, err) != 0)
 		return -1;
 	(*out)->source = PS_KEY_SOURCE_SSH;
-	memcpy((*out)->key, expect + PS_SSH_WIRE_LEN - PS_ED25519_PUBLIC_LEN,
-	    PS_ED25519_PUBLIC_LEN);
-	return ps_key_derived_id((*out)->key, (*out)->key_id);
+	memcpy((*out)->key, pk, PS_ED25519_PUBLIC_LEN);
+	if (ps_key_derived_id((*out)->key, (*out)->key_id) != 0) {
+		ps_pubkey_free(*out);
+		*out = NULL;
+		return ps_fail(err, "out_of_memory", name, "SHA-256 failed");
+	}
+	return 0;
 }
 
 static int

@@ -41,8 +41,12 @@ ps_pubkey_copy(const ps_pubkey *key, ps_pubkey **out, ps_error *err)
 		return -1;
 	**out = *key;
 	(*out)->identity = NULL;
-	return ps_pubkey_set_identity(*out, key->identity, err) == 0 ? 0 :
-	    (ps_pubkey_free(*out), *out = NULL, -1);
+	if (ps_pubkey_set_identity(*out, key->identity, err) != 0) {
+		ps_pubkey_free(*out);
+		*out = NULL;
+		return -1;
+	}
+	return 0;
 }
 
 int

@@ -674,6 +674,9 @@ ps_trust_lookup(const ps_trust *policy, const ps_pubkey *key,
 	char desc[PS_KEY_ID_HEX_LEN + PS_FINGERPRINT_MAX + 8];
 
 	*signer = NULL;
+	if (pack_id == NULL)
+		return ps_fail(err, "usage", policy->name,
+		    "a trust lookup needs the pack id");
 	describe_key(key, desc, sizeof(desc));
 	if (check_revoked(policy, key, desc, err) != 0)
 		return -1;

@@ -266,3 +266,19 @@ b64_line() { sed -n 2p "$1"; }
 	run "$PACKSIGN" help keygen
 	[ "$status" -eq 0 ]
 }
+
+@test "terminal: asked twice without echo at keygen, once to unlock" {
+	command -v script >/dev/null || skip "script(1) not installed"
+	# script(1) gives packsign a terminal; input is fed after each prompt.
+	run sh -c '(sleep 0.5; printf "tty horse\n"; sleep 0.5; printf "tty horse\n") |
+	    script -qec "$PACKSIGN keygen -o t --kdf interactive" /dev/null'
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Passphrase (again):"* ]]
+	[[ "$output" != *"tty horse"* ]]          # never echoed
+	printf 'tty horse\n' >tty.txt
+	"$PACKSIGN" key pubkey -s t.key --passphrase-file tty.txt >/dev/null
+	run sh -c '(sleep 0.5; printf "one\n"; sleep 0.5; printf "two\n") |
+	    script -qec "$PACKSIGN keygen -o u --kdf interactive" /dev/null'
+	[[ "$output" == *"[passphrase_mismatch]"* ]]
+	[ ! -e u.key ]
+}
