@@ -610,12 +610,12 @@ check_revoked(const ps_trust *policy, const ps_pubkey *key, const char *desc,
 	size_t i;
 
 	for (i = 0; i < policy->revoked_count; i++) {
-		if (ps_pubkey_equal(policy->revoked[i].key, key))
-			return ps_refuse(err, "key_revoked", policy->name,
-			    "key %s is revoked%s%s", desc,
-			    policy->revoked[i].reason != NULL ? ": " : "",
-			    policy->revoked[i].reason != NULL ?
-			    policy->revoked[i].reason : "");
+		if (!ps_pubkey_equal(policy->revoked[i].key, key))
+			continue;
+		ps_refuse(err, "key_revoked", policy->name, "key %s is "
+		    "revoked (%s)", desc, policy->revoked[i].reason != NULL ?
+		    policy->revoked[i].reason : "no reason given");
+		return ps_error_expect(err, "a key that is not revoked", desc);
 	}
 	return 0;
 }
@@ -681,9 +681,12 @@ ps_trust_lookup(const ps_trust *policy, const ps_pubkey *key,
 	if (check_revoked(policy, key, desc, err) != 0)
 		return -1;
 	owner = owner_of(policy, key, &tk);
-	if (owner == NULL)
-		return ps_refuse(err, "key_untrusted", policy->name, "key %s is "
-		    "not listed for any identity", desc);
+	if (owner == NULL) {
+		ps_refuse(err, "key_untrusted", policy->name, "checked the "
+		    "signing key against the policy's signers");
+		return ps_error_expect(err, "a key listed for an identity",
+		    desc);
+	}
 	if (check_window(policy, tk, now, desc, err) != 0 ||
 	    check_scope(policy, owner, pack_id, err) != 0)
 		return -1;

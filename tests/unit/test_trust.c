@@ -203,6 +203,8 @@ unknown_key_is_untrusted(void **state)
 	assert_int_equal(ps_trust_lookup(p, other, "research.x", 0, &s, &err),
 	    -1);
 	assert_string_equal(err.code, "key_untrusted");
+	assert_int_equal(err.status, PS_STATUS_REFUSED);
+	assert_non_null(strstr(err.found, "SHA256:"));
 	ps_pubkey_free(other);
 	ps_trust_free(p);
 	free(text);
