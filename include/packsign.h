@@ -302,11 +302,16 @@ int ps_pubkey_equal(const ps_pubkey *a, const ps_pubkey *b);
  * a minisign file (comment line + base64 line), a bare minisign base64
  * line, an "ssh-ed25519 ..." line or a PEM SubjectPublicKeyInfo block.
  * `name` is the error subject.  Codes: key_malformed, key_bad_base64,
- * key_unsupported_algorithm, key_comment_mismatch.
+ * key_unsupported_algorithm, key_comment_mismatch, input_too_large.  Every
+ * failure has exit class 2 (an operator's key file); callers that parse a
+ * key from examined input may downgrade it to a refusal.
  */
 int ps_pubkey_parse(const char *text, size_t len, const char *name,
     ps_pubkey **out, ps_error *err);
-/* Reads a file (at most PS_KEY_FILE_MAX bytes) and parses it. */
+/*
+ * Reads a regular file (at most PS_KEY_FILE_MAX bytes) and parses it; also
+ * file_not_found, not_a_regular_file, io_error.
+ */
 int ps_pubkey_load_file(const char *path, ps_pubkey **out, ps_error *err);
 /*
  * The minisign public key file text, comment
