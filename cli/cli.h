@@ -51,10 +51,60 @@ int cli_parse_int64(const char *text, long long min, long long max,
 int cli_mtime_option(const char *command, const char *flag_value,
     ps_pack_options *options);
 
+/* Where a passphrase may come from; checked in this order, then the tty. */
+struct cli_passphrase_opts {
+	const char *file;   /* --passphrase-file */
+	const char *fd;     /* --passphrase-fd (text, parsed on use) */
+	const char *env;    /* environment variable, e.g. PACKSIGN_PASSPHRASE */
+};
+
+/* Fills an error from the CLI layer. */
+void cli_error_set(ps_error *err, ps_status status, const char *code,
+    const char *subject, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* Reports an exit-2 error built here; returns EXIT_FAILED. */
+int cli_fail(const char *code, const char *subject, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* No core dumps, not ptrace-able by the same user: call before secrets. */
+void cli_protect_secrets(void);
+/* A passphrase (asked twice on the terminal when `confirm`); exit code. */
+int cli_passphrase(const char *command, const struct cli_passphrase_opts *o,
+    const char *prompt, int confirm, ps_secret **out);
+/* Secret key text from PATH, "-" (stdin) or PACKSIGN_SECRET_KEY (NULL). */
+int cli_read_seckey_text(const char *command, const char *path,
+    ps_secret **text, const char **name);
+/* Loads and decrypts a secret key; keeps the passphrase when asked. */
+int cli_load_seckey(const char *command, const char *path,
+    const struct cli_passphrase_opts *o, ps_seckey **key,
+    ps_secret **passphrase);
+/* Dumps `json` (sorted keys, indented) and a newline to stdout. */
+struct json_t;
+int cli_print_json(struct json_t *json);
+/* An RFC 3339 UTC time option (--at); exit code. */
+int cli_parse_time(const char *command, const char *text, int64_t *out);
+/* --kdf sensitive|interactive; exit code. */
+int cli_parse_kdf(const char *command, const char *text, ps_kdf_level *out);
+/* Usage checks shared by the commands that take passphrase options. */
+int cli_check_passphrase_options(const char *command,
+    const struct cli_passphrase_opts *pass, int no_passphrase);
+/* Refuses (unless `force`) when either file exists, before writing any. */
+int cli_check_new_files(const char *first, const char *second, int force);
+/* Atomic write, refusing to replace unless `force`; exit code. */
+int cli_write_output(const char *path, const void *data, size_t len,
+    unsigned mode, int force);
+
 int cmd_pack(int argc, char **argv);
 int cmd_digest(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 
+int cmd_keygen(int argc, char **argv);
+int cmd_key(int argc, char **argv);
+int cmd_trust(int argc, char **argv);
+
+extern const char cmd_keygen_usage[];
+extern const char cmd_key_usage[];
+extern const char cmd_trust_usage[];
 extern const char cmd_pack_usage[];
 extern const char cmd_digest_usage[];
 extern const char cmd_help_usage[];

@@ -229,6 +229,308 @@ int ps_atomic_commit(ps_atomic_file *file, ps_error *err);
 /* Removes the temporary file and frees `file`. */
 void ps_atomic_abort(ps_atomic_file *file);
 
+/* ------------------------------------------------------------------- keys */
+
+/*
+ * Ed25519 keys in minisign's file formats (docs/formats/keys.md), OpenSSH
+ * `ssh-ed25519` public key lines and PEM (PKCS#8, SubjectPublicKeyInfo).
+ * Key ids and fingerprints are hints for finding a key; trust is always
+ * decided on the full 32-byte public key.
+ */
+
+#define PS_KEY_ID_LEN 8
+#define PS_KEY_ID_HEX_LEN 16          /* without the NUL */
+#define PS_ED25519_PUBLIC_LEN 32
+#define PS_ED25519_SIG_LEN 64
+#define PS_BLAKE2B512_LEN 64
+#define PS_FINGERPRINT_MAX 52         /* "SHA256:" + 43 base64 + NUL */
+#define PS_KEY_FILE_MAX (64 * 1024)   /* larger key files are refused */
+#define PS_IDENTITY_MAX 128           /* bytes, see ps_identity_valid() */
+#define PS_PASSPHRASE_MAX 1024
+
+/* Where a public key came from. */
+typedef enum ps_key_source {
+	PS_KEY_SOURCE_MINISIGN = 0,   /* minisign/signify base64 line */
+	PS_KEY_SOURCE_SSH,            /* "ssh-ed25519 AAAA... comment" */
+	PS_KEY_SOURCE_PEM             /* SubjectPublicKeyInfo PEM */
+} ps_key_source;
+
+/* An Ed25519 public key (the only algorithm). */
+typedef struct ps_pubkey {
+	ps_key_source source;
+	/* minisign keys: the file's key id; others: derived (keys.md) */
+	unsigned char key_id[PS_KEY_ID_LEN];
+	unsigned char key[PS_ED25519_PUBLIC_LEN];
+	char *identity;   /* from the comment "... for <ID>", else NULL */
+} ps_pubkey;
+
+/* Bytes that must not leak: sodium_malloc'd (guarded, locked, wiped). */
+typedef struct ps_secret ps_secret;
+
+/* A buffer of `capacity` bytes, length 0; NULL when out of memory. */
+ps_secret *ps_secret_new(size_t capacity);
+/* Wipes and frees. */
+void ps_secret_free(ps_secret *secret);
+unsigned char *ps_secret_data(ps_secret *secret);
+const unsigned char *ps_secret_bytes(const ps_secret *secret);
+size_t ps_secret_len(const ps_secret *secret);
+size_t ps_secret_capacity(const ps_secret *secret);
+/* Sets the used length (<= capacity); 0 / -1. */
+int ps_secret_set_len(ps_secret *secret, size_t len);
+/* 1 when both hold the same bytes (constant time for equal lengths). */
+int ps_secret_equal(const ps_secret *a, const ps_secret *b);
+/* A copy of `len` bytes; NULL when out of memory. */
+ps_secret *ps_secret_from(const void *data, size_t len);
+/*
+ * Reads `fd` (never closed here) to its end into a new secret, refusing
+ * more than `max` bytes (code input_too_large).  `name` names the source.
+ */
+int ps_secret_read_fd(int fd, size_t max, const char *name,
+    ps_secret **out, ps_error *err);
+/* Same for a regular file (symlinks followed; FIFOs and devices refused). */
+int ps_secret_read_file(const char *path, size_t max, ps_secret **out,
+    ps_error *err);
+/*
+ * Cuts a passphrase read from a file or descriptor at its first line end
+ * ("\n" or "\r\n"); refuses an empty or NUL-containing one (code
+ * passphrase_invalid).
+ */
+int ps_secret_passphrase_line(ps_secret *secret, const char *name,
+    ps_error *err);
+
+/* Refuse to replace an existing file (checked again at the rename). */
+#define PS_WRITE_NO_REPLACE 0x1
+/*
+ * Writes a key file atomically (temporary file beside it, fsync, rename)
+ * with permission bits `mode` (0600 for secrets).  Codes: output_exists,
+ * io_error, disk_full.
+ */
+int ps_key_file_write(const char *path, const void *data, size_t len,
+    unsigned mode, int flags, ps_error *err);
+
+/* An Ed25519 secret key, held in sodium_malloc memory. */
+typedef struct ps_seckey ps_seckey;
+
+/* Scrypt limits: minisign's (about 1 GiB), or libsodium's interactive. */
+typedef enum ps_kdf_level {
+	PS_KDF_SENSITIVE = 0,
+	PS_KDF_INTERACTIVE
+} ps_kdf_level;
+
+/* What a secret key file says about itself before any passphrase. */
+typedef struct ps_seckey_info {
+	int encrypted;                     /* 1: scrypt, 0: plain */
+	unsigned long long opslimit;       /* 0 when plain */
+	unsigned long long memlimit;
+} ps_seckey_info;
+
+int ps_pubkey_new(ps_pubkey **out, ps_error *err);
+void ps_pubkey_free(ps_pubkey *key);
+int ps_pubkey_copy(const ps_pubkey *key, ps_pubkey **out, ps_error *err);
+/* 1 when both hold the same 32-byte public key. */
+int ps_pubkey_equal(const ps_pubkey *a, const ps_pubkey *b);
+
+/*
+ * Parses a public key in any supported form, detected from its text:
+ * a minisign file (comment line + base64 line), a bare minisign base64
+ * line, an "ssh-ed25519 ..." line or a PEM SubjectPublicKeyInfo block.
+ * `name` is the error subject.  Codes: key_malformed, key_bad_base64,
+ * key_unsupported_algorithm, key_comment_mismatch, input_too_large.  Every
+ * failure has exit class 2 (an operator's key file); callers that parse a
+ * key from examined input may downgrade it to a refusal.
+ */
+int ps_pubkey_parse(const char *text, size_t len, const char *name,
+    ps_pubkey **out, ps_error *err);
+/*
+ * Reads a regular file (at most PS_KEY_FILE_MAX bytes) and parses it; also
+ * file_not_found, not_a_regular_file, io_error.
+ */
+int ps_pubkey_load_file(const char *path, ps_pubkey **out, ps_error *err);
+/*
+ * The minisign public key file text, comment
+ * "packsign public key <KEY ID>[ for <ID>]"; caller frees with free().
+ */
+int ps_pubkey_format_minisign(const ps_pubkey *key, char **out,
+    ps_error *err);
+/* The bare base64 line (no newline); caller frees. */
+int ps_pubkey_format_base64(const ps_pubkey *key, char **out, ps_error *err);
+/* "ssh-ed25519 AAAA...[ comment]" with a newline; caller frees. */
+int ps_pubkey_format_ssh(const ps_pubkey *key, const char *comment,
+    char **out, ps_error *err);
+/* PEM SubjectPublicKeyInfo; caller frees. */
+int ps_pubkey_format_pem(const ps_pubkey *key, char **out, ps_error *err);
+/* Sets (or with NULL clears) the identity; refuses an invalid one. */
+int ps_pubkey_set_identity(ps_pubkey *key, const char *identity,
+    ps_error *err);
+
+/* 16 uppercase hex digits, as minisign prints the key id. */
+void ps_key_id_hex(const unsigned char id[PS_KEY_ID_LEN],
+    char hex[PS_KEY_ID_HEX_LEN + 1]);
+/*
+ * "SHA256:" + unpadded base64 of SHA-256 over the OpenSSH wire encoding
+ * (string "ssh-ed25519", string key): what `ssh-keygen -l` prints.
+ */
+int ps_pubkey_fingerprint(const ps_pubkey *key,
+    char out[PS_FINGERPRINT_MAX]);
+/* 1 for 1..PS_IDENTITY_MAX bytes of [A-Za-z0-9._@+:/-], else 0. */
+int ps_identity_valid(const char *identity);
+/* "minisign", "ssh" or "pem". */
+const char *ps_key_source_name(ps_key_source source);
+
+/* A fresh key pair with a random key id. */
+int ps_seckey_generate(ps_seckey **out, ps_error *err);
+void ps_seckey_free(ps_seckey *key);
+/* The public half (identity NULL); caller frees. */
+int ps_seckey_public(const ps_seckey *key, ps_pubkey **out, ps_error *err);
+const unsigned char *ps_seckey_key_id(const ps_seckey *key);
+
+/*
+ * Reads the header of a minisign secret key file's text.  Codes:
+ * key_malformed, key_bad_base64, key_unsupported_algorithm,
+ * key_unsupported_kdf, key_kdf_limits.
+ */
+int ps_seckey_inspect(const unsigned char *text, size_t len,
+    const char *name, ps_seckey_info *info, ps_error *err);
+/*
+ * Parses (and decrypts) a minisign secret key file's text.  `passphrase`
+ * is needed only when the key is encrypted.  Codes as above plus
+ * passphrase_required, wrong_passphrase (checksum mismatch after
+ * decryption, exit 2), key_corrupt.
+ */
+int ps_seckey_parse(const unsigned char *text, size_t len, const char *name,
+    const ps_secret *passphrase, ps_seckey **out, ps_error *err);
+/*
+ * The secret key file text; encrypted with `passphrase` at `level`, or
+ * minisign's unencrypted variant when `passphrase` is NULL.
+ */
+int ps_seckey_format(const ps_seckey *key, const ps_secret *passphrase,
+    ps_kdf_level level, ps_secret **out, ps_error *err);
+
+/*
+ * A PEM private key (PKCS#8, encrypted or not) as a secret key.  Its key
+ * id is derived from the public key (keys.md).  Codes: key_malformed,
+ * key_unsupported_algorithm, passphrase_required, wrong_passphrase.
+ */
+int ps_seckey_parse_pem(const unsigned char *text, size_t len,
+    const char *name, const ps_secret *passphrase, ps_seckey **out,
+    ps_error *err);
+/* PKCS#8 PEM, AES-256-CBC/PBKDF2 with `passphrase`, plain when NULL. */
+int ps_seckey_format_pem(const ps_seckey *key, const ps_secret *passphrase,
+    ps_secret **out, ps_error *err);
+/* 1 when `text` holds a PEM private key block, else 0. */
+int ps_pem_is_private(const unsigned char *text, size_t len);
+/* 1 when that block is an encrypted PKCS#8 one, else 0. */
+int ps_pem_is_encrypted(const unsigned char *text, size_t len);
+
+/* 1 when `text` is a minisign secret key file or a PEM private key. */
+int ps_key_text_is_secret(const unsigned char *text, size_t len);
+
+/* Ed25519 over `msg` ("Ed" mode). */
+int ps_key_sign(const ps_seckey *key, const void *msg, size_t len,
+    unsigned char sig[PS_ED25519_SIG_LEN], ps_error *err);
+/* Ed25519 over BLAKE2b-512(msg) (minisign's prehashed "ED" mode). */
+int ps_key_sign_prehashed(const ps_seckey *key, const void *msg,
+    size_t len, unsigned char sig[PS_ED25519_SIG_LEN], ps_error *err);
+/* Ed25519 over a BLAKE2b-512 digest computed by the caller. */
+int ps_key_sign_digest(const ps_seckey *key,
+    const unsigned char digest[PS_BLAKE2B512_LEN],
+    unsigned char sig[PS_ED25519_SIG_LEN], ps_error *err);
+/* 0 when valid, -1 otherwise (never fills an error: callers decide). */
+int ps_key_verify(const ps_pubkey *key, const void *msg, size_t len,
+    const unsigned char sig[PS_ED25519_SIG_LEN]);
+int ps_key_verify_prehashed(const ps_pubkey *key, const void *msg,
+    size_t len, const unsigned char sig[PS_ED25519_SIG_LEN]);
+int ps_key_verify_digest(const ps_pubkey *key,
+    const unsigned char digest[PS_BLAKE2B512_LEN],
+    const unsigned char sig[PS_ED25519_SIG_LEN]);
+
+/* ------------------------------------------------------------------ trust */
+
+/*
+ * The trust policy (docs/formats/trust-policy.md): which identity owns
+ * which keys, for which pack ids, during which window, which keys are
+ * revoked, and how many distinct identities must sign.
+ */
+
+#define PS_TIME_NONE_BEFORE INT64_MIN
+#define PS_TIME_NONE_AFTER INT64_MAX
+#define PS_TIME_TEXT_LEN 21           /* "YYYY-MM-DDTHH:MM:SSZ" + NUL */
+
+typedef struct ps_trust_key {
+	ps_pubkey *key;
+	int64_t not_before;   /* seconds since the epoch, inclusive */
+	int64_t not_after;    /* inclusive; PS_TIME_NONE_* when absent */
+	unsigned line, column;
+} ps_trust_key;
+
+typedef struct ps_trust_signer {
+	char *identity;
+	ps_trust_key *keys;
+	size_t key_count;
+	char **packs;         /* whole-string glob patterns */
+	size_t pack_count;
+	int first_party;      /* may ship AgentPacks with shell: true */
+	unsigned line, column;
+} ps_trust_signer;
+
+typedef struct ps_trust_revoked {
+	ps_pubkey *key;
+	char *reason;         /* NULL when absent */
+} ps_trust_revoked;
+
+typedef struct ps_trust {
+	char *name;           /* file name, or "-p KEY" for one-key policies */
+	ps_trust_signer *signers;
+	size_t signer_count;
+	ps_trust_revoked *revoked;
+	size_t revoked_count;
+	unsigned threshold;   /* distinct identities required, >= 1 */
+} ps_trust;
+
+/*
+ * Parses a policy.  Every error names "NAME:LINE:COL" as its subject and
+ * fails with exit class 2.  Codes: trust_syntax (YAML), trust_version,
+ * trust_unknown_field, trust_missing_field, trust_type, trust_key,
+ * trust_date, trust_identity, trust_pattern, trust_window,
+ * trust_duplicate_key, trust_duplicate_identity, trust_threshold, and the
+ * safe YAML loader's codes.
+ */
+int ps_trust_load(const char *data, size_t len, const char *name,
+    ps_trust **out, ps_error *err);
+int ps_trust_load_file(const char *path, ps_trust **out, ps_error *err);
+/*
+ * "Trust exactly this key" (-p NAME.pub): one signer whose identity is the
+ * key's identity or else its key id, every pack ("*"), no window,
+ * threshold 1, not first-party.
+ */
+int ps_trust_from_pubkey(const ps_pubkey *key, const char *name,
+    ps_trust **out, ps_error *err);
+void ps_trust_free(ps_trust *policy);
+
+/*
+ * Which trusted identity owns `key` for `pack_id` at `now` (seconds since
+ * the epoch; no signing time is trusted).  On success `*signer` points
+ * into `policy`.  Refusals (exit class 1), checked in this order:
+ * key_revoked, key_untrusted, key_not_yet_valid, key_expired,
+ * pack_out_of_scope.
+ */
+int ps_trust_lookup(const ps_trust *policy, const ps_pubkey *key,
+    const char *pack_id, int64_t now, const ps_trust_signer **signer,
+    ps_error *err);
+/* The signer named `identity`; NULL when absent. */
+const ps_trust_signer *ps_trust_find_signer(const ps_trust *policy,
+    const char *identity);
+
+/* Whole-string glob: `*` any run of bytes (including '/'), `?` one byte. */
+int ps_glob_match(const char *pattern, const char *text);
+/*
+ * RFC 3339 UTC "YYYY-MM-DDTHH:MM:SSZ" (also a lowercase t/z; numeric
+ * offsets are refused) to seconds since the epoch; 0 / -1.
+ */
+int ps_time_parse(const char *text, int64_t *out);
+/* The same form back; 0 / -1 (out of the years 0000..9999). */
+int ps_time_format(int64_t t, char out[PS_TIME_TEXT_LEN]);
+
 #ifdef __cplusplus
 }
 #endif

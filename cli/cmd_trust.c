@@ -1,0 +1,281 @@
+/* packsign trust check: validates a trust policy and prints what it says. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "cli/cli.h"
+
+const char cmd_trust_usage[] =
+    "usage: packsign trust check (--trust FILE | -p KEY.pub) [--at TIME] "
+    "[--json]\n"
+    "\n"
+    "Validates the trust policy FILE (docs/formats/trust-policy.md) and\n"
+    "prints, per identity, its keys (key ids and fingerprints), the packs it\n"
+    "may sign, each key's window and its status at TIME, then the revoked\n"
+    "keys.  Any error in the policy is reported as FILE:LINE:COL, exit 2.\n"
+    "\n"
+    "  --trust FILE   the policy\n"
+    "  -p KEY.pub     the one-key policy that -p means elsewhere: trust\n"
+    "                 exactly this key for every pack, as the identity in its\n"
+    "                 comment ('... for <ID>') or else as its key id\n"
+    "  --at TIME      judge windows at TIME (YYYY-MM-DDTHH:MM:SSZ) instead\n"
+    "                 of now\n"
+    "  --json         print one JSON object\n";
+
+struct trust_args {
+	const char *policy;
+	const char *pubkey;
+	int64_t now;
+	int json;
+};
+
+enum { T_TRUST = 256, T_AT, T_JSON };
+
+static const struct option trust_options[] = {
+	{ "trust", required_argument, NULL, T_TRUST },
+	{ "at", required_argument, NULL, T_AT },
+	{ "json", no_argument, NULL, T_JSON },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+int
+cli_parse_time(const char *command, const char *text, int64_t *out)
+{
+	if (ps_time_parse(text, out) != 0)
+		return cli_usage_error(command, "--at must be an RFC 3339 UTC "
+		    "time YYYY-MM-DDTHH:MM:SSZ, found '%s'", text);
+	return EXIT_OK;
+}
+
+static int
+parse_args(int argc, char **argv, struct trust_args *a)
+{
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	a->now = (int64_t)time(NULL);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "hp:", trust_options, NULL)) != -1) {
+		if (c == 'h')
+			return cli_print_help("trust") - 1;
+		else if (c == 'p')
+			a->pubkey = optarg;
+		else if (c == T_TRUST)
+			a->policy = optarg;
+		else if (c == T_JSON)
+			a->json = 1;
+		else if (c != T_AT)
+			return cli_usage_error("trust", "unknown option");
+		else if (cli_parse_time("trust", optarg, &a->now) != EXIT_OK)
+			return EXIT_FAILED;
+	}
+	if (optind != argc)
+		return cli_usage_error("trust", "unexpected argument '%s'",
+		    argv[optind]);
+	if ((a->policy == NULL) == (a->pubkey == NULL))
+		return cli_usage_error("trust", "give one of --trust FILE and "
+		    "-p KEY.pub");
+	return EXIT_OK;
+}
+
+static json_t *
+time_json(int64_t t, int64_t none)
+{
+	char text[PS_TIME_TEXT_LEN];
+
+	if (t == none || ps_time_format(t, text) != 0)
+		return json_null();
+	return json_string(text);
+}
+
+static int
+is_revoked(const ps_trust *policy, const ps_pubkey *key)
+{
+	size_t i;
+
+	for (i = 0; i < policy->revoked_count; i++) {
+		if (ps_pubkey_equal(policy->revoked[i].key, key))
+			return 1;
+	}
+	return 0;
+}
+
+static const char *
+key_status(const ps_trust *policy, const ps_trust_key *tk, int64_t now)
+{
+	if (is_revoked(policy, tk->key))
+		return "revoked";
+	if (now < tk->not_before)
+		return "not_yet_valid";
+	if (now > tk->not_after)
+		return "expired";
+	return "valid";
+}
+
+static json_t *
+key_json(const ps_pubkey *key)
+{
+	char hex[PS_KEY_ID_HEX_LEN + 1], fp[PS_FINGERPRINT_MAX] = "";
+
+	ps_key_id_hex(key->key_id, hex);
+	ps_pubkey_fingerprint(key, fp);
+	return json_pack("{s:s,s:s,s:s}", "key_id", hex, "fingerprint", fp,
+	    "format", ps_key_source_name(key->source));
+}
+
+static json_t *
+signer_json(const ps_trust *policy, const ps_trust_signer *s, int64_t now)
+{
+	json_t *keys = json_array(), *packs = json_array(), *k;
+	size_t i;
+
+	for (i = 0; i < s->pack_count; i++)
+		json_array_append_new(packs, json_string(s->packs[i]));
+	for (i = 0; i < s->key_count; i++) {
+		k = key_json(s->keys[i].key);
+		json_object_set_new(k, "not_before", time_json(
+		    s->keys[i].not_before, PS_TIME_NONE_BEFORE));
+		json_object_set_new(k, "not_after", time_json(
+		    s->keys[i].not_after, PS_TIME_NONE_AFTER));
+		json_object_set_new(k, "status", json_string(key_status(policy,
+		    &s->keys[i], now)));
+		json_array_append_new(keys, k);
+	}
+	return json_pack("{s:s,s:b,s:o,s:o}", "identity", s->identity,
+	    "first_party", s->first_party, "packs", packs, "keys", keys);
+}
+
+static json_t *
+policy_json(const ps_trust *policy, int64_t now)
+{
+	json_t *signers = json_array(), *revoked = json_array(), *k;
+	size_t i;
+
+	for (i = 0; i < policy->signer_count; i++)
+		json_array_append_new(signers, signer_json(policy,
+		    &policy->signers[i], now));
+	for (i = 0; i < policy->revoked_count; i++) {
+		k = key_json(policy->revoked[i].key);
+		json_object_set_new(k, "reason", policy->revoked[i].reason !=
+		    NULL ? json_string(policy->revoked[i].reason) : json_null());
+		json_array_append_new(revoked, k);
+	}
+	return json_pack("{s:s,s:i,s:o,s:I,s:o,s:o}", "policy", policy->name,
+	    "version", 1, "at", time_json(now, PS_TIME_NONE_BEFORE),
+	    "threshold", (json_int_t)policy->threshold, "signers", signers,
+	    "revoked", revoked);
+}
+
+static const char *
+text_or(const json_t *v, const char *fallback)
+{
+	return json_is_string(v) ? json_string_value(v) : fallback;
+}
+
+static void
+print_key(const json_t *k)
+{
+	printf("  key %s %s (%s)\n", text_or(json_object_get(k, "key_id"), "?"),
+	    text_or(json_object_get(k, "fingerprint"), "?"),
+	    text_or(json_object_get(k, "format"), "?"));
+	if (json_object_get(k, "status") == NULL)
+		return;
+	printf("      window %s .. %s: %s\n",
+	    text_or(json_object_get(k, "not_before"), "(open)"),
+	    text_or(json_object_get(k, "not_after"), "(open)"),
+	    text_or(json_object_get(k, "status"), "?"));
+}
+
+static void
+print_signer(const json_t *s)
+{
+	const json_t *packs = json_object_get(s, "packs");
+	size_t i;
+	json_t *v;
+
+	printf("identity %s%s\n", text_or(json_object_get(s, "identity"), "?"),
+	    json_is_true(json_object_get(s, "first_party")) ?
+	    " (first party)" : "");
+	printf("  packs:");
+	json_array_foreach(packs, i, v)
+		printf("%s %s", i > 0 ? "," : "", json_string_value(v));
+	printf("\n");
+	json_array_foreach(json_object_get(s, "keys"), i, v)
+		print_key(v);
+}
+
+static void
+print_policy(const json_t *p)
+{
+	size_t i;
+	json_t *v;
+
+	printf("policy %s: valid (version 1, threshold %lld, at %s)\n",
+	    text_or(json_object_get(p, "policy"), "?"),
+	    (long long)json_integer_value(json_object_get(p, "threshold")),
+	    text_or(json_object_get(p, "at"), "?"));
+	json_array_foreach(json_object_get(p, "signers"), i, v)
+		print_signer(v);
+	if (json_array_size(json_object_get(p, "revoked")) > 0)
+		printf("revoked\n");
+	json_array_foreach(json_object_get(p, "revoked"), i, v) {
+		print_key(v);
+		printf("      reason: %s\n", text_or(json_object_get(v,
+		    "reason"), "(none given)"));
+	}
+}
+
+static int
+load_policy(const struct trust_args *a, ps_trust **policy, ps_error *err)
+{
+	ps_pubkey *key = NULL;
+	int rc;
+
+	if (a->policy != NULL)
+		return ps_trust_load_file(a->policy, policy, err);
+	if (ps_pubkey_load_file(a->pubkey, &key, err) != 0)
+		return -1;
+	rc = ps_trust_from_pubkey(key, a->pubkey, policy, err);
+	ps_pubkey_free(key);
+	return rc;
+}
+
+static int
+trust_check(int argc, char **argv)
+{
+	struct trust_args a;
+	ps_trust *policy = NULL;
+	json_t *report;
+	ps_error err;
+	int rc;
+
+	rc = parse_args(argc, argv, &a);
+	if (rc != EXIT_OK)
+		return rc < 0 ? EXIT_OK : rc;
+	if (load_policy(&a, &policy, &err) != 0)
+		return cli_report(&err);
+	report = policy_json(policy, a.now);
+	if (a.json)
+		rc = cli_print_json(report);
+	else
+		print_policy(report);
+	json_decref(report);
+	ps_trust_free(policy);
+	return rc;
+}
+
+int
+cmd_trust(int argc, char **argv)
+{
+	if (argc < 2)
+		return cli_usage_error("trust", "missing subcommand (check)");
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+		return cli_print_help("trust");
+	if (strcmp(argv[1], "check") == 0)
+		return trust_check(argc - 1, argv + 1);
+	return cli_usage_error("trust", "unknown subcommand '%s'", argv[1]);
+}

@@ -1,0 +1,327 @@
+/*
+ * Secrets in the CLI: passphrase sources (terminal without echo, a file,
+ * a descriptor, PACKSIGN_PASSPHRASE), secret key sources (a file, stdin,
+ * PACKSIGN_SECRET_KEY) and keeping secrets out of core dumps.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "cli/cli.h"
+
+/* Passphrase files may hold more than one line; only the first counts. */
+#define PASSPHRASE_SOURCE_MAX (64 * 1024)
+
+void
+cli_protect_secrets(void)
+{
+	struct rlimit none = { 0, 0 };
+
+	/* Best effort: failing to lower a limit leaves it as it was. */
+	(void)setrlimit(RLIMIT_CORE, &none);
+	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+}
+
+static int
+fail(ps_error *err, const char *code, const char *subject, const char *msg)
+{
+	cli_error_set(err, PS_STATUS_FAILED, code, subject, "%s", msg);
+	return -1;
+}
+
+static int
+read_tty_line(int fd, ps_secret *secret)
+{
+	unsigned char *buf = ps_secret_data(secret), c;
+	size_t len = 0;
+	ssize_t n;
+
+	for (;;) {
+		n = read(fd, &c, 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0 || c == '\n')
+			break;
+		if (len == ps_secret_capacity(secret))
+			return -1;
+		buf[len++] = c;
+	}
+	if (len > 0 && buf[len - 1] == '\r')
+		len--;
+	return ps_secret_set_len(secret, len);
+}
+
+/*
+ * Echo is off while the passphrase is typed.  Signals that would stop or
+ * end the process are held until the terminal is restored, so that an
+ * interrupted prompt never leaves the terminal without echo.
+ */
+static int
+prompt_once(int fd, const char *prompt, ps_secret **out, ps_error *err)
+{
+	struct termios saved, quiet;
+	sigset_t hold, before;
+	int rc;
+
+	*out = ps_secret_new(PS_PASSPHRASE_MAX);
+	if (*out == NULL)
+		return fail(err, "out_of_memory", "", "allocate");
+	if (tcgetattr(fd, &saved) != 0)
+		return fail(err, "passphrase_required", "/dev/tty",
+		    "cannot configure the terminal");
+	quiet = saved;
+	quiet.c_lflag &= ~(tcflag_t)(ECHO | ECHOE | ECHOK | ECHONL);
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGQUIT);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGTSTP);
+	sigaddset(&hold, SIGHUP);
+	sigprocmask(SIG_BLOCK, &hold, &before);
+	(void)tcsetattr(fd, TCSAFLUSH, &quiet);
+	(void)!write(fd, prompt, strlen(prompt));
+	rc = read_tty_line(fd, *out);
+	(void)tcsetattr(fd, TCSAFLUSH, &saved);
+	(void)!write(fd, "\n", 1);
+	sigprocmask(SIG_SETMASK, &before, NULL);
+	if (rc != 0)
+		return fail(err, "passphrase_invalid", "/dev/tty",
+		    "the passphrase is too long");
+	if (ps_secret_len(*out) == 0)
+		return fail(err, "passphrase_invalid", "/dev/tty",
+		    "the passphrase is empty");
+	return 0;
+}
+
+static int
+prompt_tty(const char *prompt, int confirm, ps_secret **out, ps_error *err)
+{
+	ps_secret *again = NULL;
+	int fd, rc;
+
+	fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return fail(err, "passphrase_required", "", "no terminal to ask "
+		    "for the passphrase; use --passphrase-file, "
+		    "--passphrase-fd or PACKSIGN_PASSPHRASE");
+	rc = prompt_once(fd, prompt, out, err);
+	if (rc == 0 && confirm) {
+		rc = prompt_once(fd, "Passphrase (again): ", &again, err);
+		if (rc == 0 && !ps_secret_equal(*out, again))
+			rc = fail(err, "passphrase_mismatch", "/dev/tty",
+			    "the two passphrases differ");
+	}
+	ps_secret_free(again);
+	close(fd);
+	return rc;
+}
+
+static int
+from_fd_text(const char *command, const char *text, ps_secret **out,
+    ps_error *err)
+{
+	long long fd;
+
+	if (cli_parse_int64(text, 0, INT_MAX, &fd) != 0) {
+		cli_usage_error(command, "--passphrase-fd takes a file "
+		    "descriptor number, found '%s'", text);
+		return -2;
+	}
+	return ps_secret_read_fd((int)fd, PASSPHRASE_SOURCE_MAX,
+	    "--passphrase-fd", out, err);
+}
+
+static int
+from_env(const char *name, ps_secret **out, ps_error *err)
+{
+	char *value = getenv(name);
+
+	*out = ps_secret_from(value, strlen(value));
+	if (*out == NULL)
+		return fail(err, "out_of_memory", "", "allocate");
+	return 0;
+}
+
+/* Reads the raw source; -2 means a usage error was already printed. */
+static int
+read_source(const char *command, const struct cli_passphrase_opts *o,
+    const char **name, ps_secret **out, ps_error *err)
+{
+	if (o->file != NULL) {
+		*name = o->file;
+		return ps_secret_read_file(o->file, PASSPHRASE_SOURCE_MAX, out,
+		    err);
+	}
+	if (o->fd != NULL) {
+		*name = "--passphrase-fd";
+		return from_fd_text(command, o->fd, out, err);
+	}
+	*name = o->env;
+	return from_env(o->env, out, err);
+}
+
+int
+cli_passphrase(const char *command, const struct cli_passphrase_opts *o,
+    const char *prompt, int confirm, ps_secret **out)
+{
+	const char *name = "";
+	ps_error err;
+	int rc;
+
+	*out = NULL;
+	if (o->file == NULL && o->fd == NULL && getenv(o->env) == NULL)
+		rc = prompt_tty(prompt, confirm, out, &err);
+	else if ((rc = read_source(command, o, &name, out, &err)) == 0)
+		rc = ps_secret_passphrase_line(*out, name, &err);
+	if (rc == 0 && ps_secret_len(*out) > PS_PASSPHRASE_MAX)
+		rc = fail(&err, "passphrase_invalid", name,
+		    "the passphrase is longer than 1024 bytes");
+	if (rc == 0)
+		return EXIT_OK;
+	ps_secret_free(*out);
+	*out = NULL;
+	return rc == -2 ? EXIT_FAILED : cli_report(&err);
+}
+
+int
+cli_read_seckey_text(const char *command, const char *path,
+    ps_secret **text, const char **name)
+{
+	ps_error err;
+	int rc;
+
+	*text = NULL;
+	if (path == NULL && getenv("PACKSIGN_SECRET_KEY") == NULL)
+		return cli_usage_error(command, "a secret key is required: "
+		    "-s FILE, -s - (stdin) or PACKSIGN_SECRET_KEY");
+	if (path == NULL) {
+		*name = "PACKSIGN_SECRET_KEY";
+		rc = from_env(*name, text, &err);
+	} else if (strcmp(path, "-") == 0) {
+		*name = "stdin";
+		rc = ps_secret_read_fd(STDIN_FILENO, PS_KEY_FILE_MAX, *name,
+		    text, &err);
+	} else {
+		*name = path;
+		rc = ps_secret_read_file(path, PS_KEY_FILE_MAX, text, &err);
+	}
+	return rc == 0 ? EXIT_OK : cli_report(&err);
+}
+
+int
+cli_load_seckey(const char *command, const char *path,
+    const struct cli_passphrase_opts *o, ps_seckey **key,
+    ps_secret **passphrase)
+{
+	ps_secret *text = NULL, *pass = NULL;
+	ps_seckey_info info;
+	const char *name = "";
+	char prompt[PS_ERROR_TEXT_MAX];
+	ps_error err;
+	int rc;
+
+	*key = NULL;
+	if (path != NULL && strcmp(path, "-") == 0 && o->fd != NULL &&
+	    strcmp(o->fd, "0") == 0)
+		return cli_usage_error(command, "-s - and --passphrase-fd 0 "
+		    "both read standard input");
+	cli_protect_secrets();
+	rc = cli_read_seckey_text(command, path, &text, &name);
+	if (rc != EXIT_OK)
+		return rc;
+	if (ps_seckey_inspect(ps_secret_bytes(text), ps_secret_len(text), name,
+	    &info, &err) != 0)
+		rc = cli_report(&err);
+	snprintf(prompt, sizeof(prompt), "Passphrase for %s: ", name);
+	if (rc == EXIT_OK && info.encrypted)
+		rc = cli_passphrase(command, o, prompt, 0, &pass);
+	if (rc == EXIT_OK && ps_seckey_parse(ps_secret_bytes(text),
+	    ps_secret_len(text), name, pass, key, &err) != 0)
+		rc = cli_report(&err);
+	ps_secret_free(text);
+	if (rc == EXIT_OK && passphrase != NULL)
+		*passphrase = pass;
+	else
+		ps_secret_free(pass);
+	return rc;
+}
+
+int
+cli_write_output(const char *path, const void *data, size_t len,
+    unsigned mode, int force)
+{
+	ps_error err;
+
+	if (ps_key_file_write(path, data, len, mode, force ? 0 :
+	    PS_WRITE_NO_REPLACE, &err) != 0)
+		return cli_report(&err);
+	return EXIT_OK;
+}
+
+void
+cli_error_set(ps_error *err, ps_status status, const char *code,
+    const char *subject, const char *fmt, ...)
+{
+	va_list ap;
+
+	ps_error_clear(err);
+	err->status = status;
+	snprintf(err->code, sizeof(err->code), "%s", code);
+	snprintf(err->subject, sizeof(err->subject), "%s", subject);
+	va_start(ap, fmt);
+	vsnprintf(err->message, sizeof(err->message), fmt, ap);
+	va_end(ap);
+}
+
+int
+cli_fail(const char *code, const char *subject, const char *fmt, ...)
+{
+	ps_error err;
+	va_list ap;
+
+	ps_error_clear(&err);
+	err.status = PS_STATUS_FAILED;
+	snprintf(err.code, sizeof(err.code), "%s", code);
+	snprintf(err.subject, sizeof(err.subject), "%s", subject);
+	va_start(ap, fmt);
+	vsnprintf(err.message, sizeof(err.message), fmt, ap);
+	va_end(ap);
+	return cli_report(&err);
+}
+
+int
+cli_print_json(struct json_t *json)
+{
+	if (json == NULL || json_dumpf(json, stdout, JSON_INDENT(2) |
+	    JSON_SORT_KEYS) != 0 || fputc('\n', stdout) == EOF)
+		return cli_fail("io_error", "stdout", "cannot write JSON");
+	return EXIT_OK;
+}
+
+int
+cli_check_new_files(const char *first, const char *second, int force)
+{
+	struct stat st;
+
+	if (force)
+		return EXIT_OK;
+	if (first != NULL && lstat(first, &st) == 0)
+		return cli_fail("output_exists", first,
+		    "refusing to overwrite an existing file (use --force)");
+	if (second != NULL && lstat(second, &st) == 0)
+		return cli_fail("output_exists", second,
+		    "refusing to overwrite an existing file (use --force)");
+	return EXIT_OK;
+}

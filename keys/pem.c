@@ -1,0 +1,250 @@
+/*
+ * PEM through OpenSSL: PKCS#8 private keys (encrypted or plain) and
+ * SubjectPublicKeyInfo public keys, ed25519 only.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/bio.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <sodium.h>
+
+#include "keys/keys.h"
+#include "util/error.h"
+
+/*
+ * Hands OpenSSL the caller's passphrase.  Without a callback OpenSSL would
+ * prompt on the terminal: a library must not.
+ */
+static int
+passphrase_cb(char *buf, int size, int rwflag, void *u)
+{
+	const ps_secret *passphrase = u;
+	size_t len;
+
+	(void)rwflag;
+	if (passphrase == NULL || size < 0)
+		return -1;
+	len = ps_secret_len(passphrase);
+	if (len > (size_t)size)
+		return -1;
+	memcpy(buf, ps_secret_bytes(passphrase), len);
+	return (int)len;
+}
+
+static int
+openssl_fail(ps_error *err, const char *code, const char *name,
+    const char *what)
+{
+	unsigned long e = ERR_peek_last_error();
+	char reason[256] = "";
+
+	if (e != 0)
+		ERR_error_string_n(e, reason, sizeof(reason));
+	ERR_clear_error();
+	return ps_fail(err, code, name, "%s%s%s", what, reason[0] != '\0' ?
+	    ": " : "", reason);
+}
+
+static int
+check_ed25519(EVP_PKEY *pkey, const char *name, ps_error *err)
+{
+	if (EVP_PKEY_get_base_id(pkey) == EVP_PKEY_ED25519)
+		return 0;
+	ps_fail(err, "key_unsupported_algorithm", name,
+	    "checked the PEM key's algorithm");
+	return ps_error_expect(err, "ED25519", EVP_PKEY_get0_type_name(pkey) !=
+	    NULL ? EVP_PKEY_get0_type_name(pkey) : "another algorithm");
+}
+
+static int
+contains(const unsigned char *text, size_t len, const char *needle)
+{
+	size_t n = strlen(needle), i;
+
+	for (i = 0; i + n <= len; i++) {
+		if (memcmp(text + i, needle, n) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+int
+ps_pem_is_private(const unsigned char *text, size_t len)
+{
+	return contains(text, len, "-----BEGIN PRIVATE KEY-----") ||
+	    contains(text, len, "-----BEGIN ENCRYPTED PRIVATE KEY-----");
+}
+
+int
+ps_pem_is_encrypted(const unsigned char *text, size_t len)
+{
+	return contains(text, len, "-----BEGIN ENCRYPTED PRIVATE KEY-----");
+}
+
+int
+ps_pubkey_parse_pem(const char *text, size_t len, const char *name,
+    ps_pubkey **out, ps_error *err)
+{
+	EVP_PKEY *pkey = NULL;
+	size_t klen = PS_ED25519_PUBLIC_LEN;
+	BIO *bio;
+
+	*out = NULL;
+	if (ps_pem_is_private((const unsigned char *)text, len))
+		return ps_fail(err, "key_malformed", name,
+		    "this is a private key; a public key was expected");
+	bio = BIO_new_mem_buf(text, (int)len);
+	if (bio != NULL)
+		pkey = PEM_read_bio_PUBKEY(bio, NULL, passphrase_cb, NULL);
+	BIO_free(bio);
+	if (pkey == NULL)
+		return openssl_fail(err, "key_malformed", name,
+		    "expected a PEM public key (SubjectPublicKeyInfo)");
+	if (check_ed25519(pkey, name, err) != 0 ||
+	    ps_pubkey_new(out, err) != 0 ||
+	    EVP_PKEY_get_raw_public_key(pkey, (*out)->key, &klen) != 1 ||
+	    ps_key_derived_id((*out)->key, (*out)->key_id) != 0) {
+		if (*out != NULL)
+			openssl_fail(err, "key_malformed", name,
+			    "cannot read the ed25519 public key");
+		ps_pubkey_free(*out);
+		*out = NULL;
+		EVP_PKEY_free(pkey);
+		return -1;
+	}
+	(*out)->source = PS_KEY_SOURCE_PEM;
+	EVP_PKEY_free(pkey);
+	return 0;
+}
+
+static int
+read_private(const unsigned char *text, size_t len, const char *name,
+    const ps_secret *passphrase, EVP_PKEY **pkey, ps_error *err)
+{
+	int encrypted = ps_pem_is_encrypted(text, len);
+	BIO *bio;
+
+	*pkey = NULL;
+	if (len > PS_KEY_FILE_MAX)
+		return ps_fail(err, "input_too_large", name,
+		    "a key file is at most %d bytes", PS_KEY_FILE_MAX);
+	if (encrypted && passphrase == NULL)
+		return ps_fail(err, "passphrase_required", name,
+		    "the PEM key is encrypted and no passphrase was given");
+	bio = BIO_new_mem_buf(text, (int)len);
+	if (bio != NULL)
+		*pkey = PEM_read_bio_PrivateKey(bio, NULL, passphrase_cb,
+		    (void *)passphrase);
+	BIO_free(bio);
+	if (*pkey != NULL)
+		return check_ed25519(*pkey, name, err);
+	if (encrypted)
+		return openssl_fail(err, "wrong_passphrase", name,
+		    "cannot decrypt the PEM private key: wrong passphrase?");
+	return openssl_fail(err, "key_malformed", name,
+	    "expected a PEM private key (PKCS#8)");
+}
+
+int
+ps_seckey_parse_pem(const unsigned char *text, size_t len, const char *name,
+    const ps_secret *passphrase, ps_seckey **out, ps_error *err)
+{
+	unsigned char *seed = NULL, pk[PS_ED25519_PUBLIC_LEN];
+	unsigned char id[PS_KEY_ID_LEN];
+	size_t slen = PS_ED25519_SEED_LEN;
+	EVP_PKEY *pkey;
+	int rc = -1;
+
+	*out = NULL;
+	if (read_private(text, len, name, passphrase, &pkey, err) != 0) {
+		EVP_PKEY_free(pkey);
+		return -1;
+	}
+	seed = sodium_malloc(PS_ED25519_SEED_LEN);
+	if (seed == NULL)
+		ps_fail_errno(err, "out_of_memory", name, "allocate", ENOMEM);
+	else if (EVP_PKEY_get_raw_private_key(pkey, seed, &slen) != 1 ||
+	    slen != PS_ED25519_SEED_LEN)
+		openssl_fail(err, "key_malformed", name,
+		    "cannot read the ed25519 private key");
+	else if (ps_seckey_from_seed(seed, (unsigned char[PS_KEY_ID_LEN]){0},
+	    out, err) == 0) {
+		crypto_sign_ed25519_sk_to_pk(pk, (*out)->sk);
+		rc = ps_key_derived_id(pk, id);
+		memcpy((*out)->key_id, id, PS_KEY_ID_LEN);
+	}
+	sodium_free(seed);
+	EVP_PKEY_free(pkey);
+	return rc;
+}
+
+static int
+bio_to_secret(BIO *bio, ps_secret **out, ps_error *err)
+{
+	char *data = NULL;
+	long n = BIO_get_mem_data(bio, &data);
+
+	if (n <= 0 || data == NULL)
+		return ps_fail(err, "io_error", "", "OpenSSL wrote no PEM");
+	*out = ps_secret_from(data, (size_t)n);
+	if (*out == NULL)
+		return ps_fail_errno(err, "out_of_memory", "", "allocate",
+		    ENOMEM);
+	return 0;
+}
+
+int
+ps_seckey_format_pem(const ps_seckey *key, const ps_secret *passphrase,
+    ps_secret **out, ps_error *err)
+{
+	const EVP_CIPHER *cipher = passphrase != NULL ? EVP_aes_256_cbc() :
+	    NULL;
+	EVP_PKEY *pkey;
+	BIO *bio;
+	int rc = -1;
+
+	*out = NULL;
+	if (passphrase != NULL && ps_secret_len(passphrase) > INT_MAX)
+		return ps_fail(err, "passphrase_invalid", "", "too long");
+	pkey = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, NULL, key->sk,
+	    PS_ED25519_SEED_LEN);
+	/* A secure BIO: OpenSSL's memory BIO copies are wiped on free. */
+	bio = BIO_new(BIO_s_secmem());
+	if (pkey == NULL || bio == NULL)
+		openssl_fail(err, "out_of_memory", "", "OpenSSL allocation");
+	else if (PEM_write_bio_PKCS8PrivateKey(bio, pkey, cipher,
+	    passphrase != NULL ? (const char *)ps_secret_bytes(passphrase) :
+	    NULL, passphrase != NULL ? (int)ps_secret_len(passphrase) : 0,
+	    NULL, NULL) != 1)
+		openssl_fail(err, "io_error", "", "cannot write PKCS#8 PEM");
+	else
+		rc = bio_to_secret(bio, out, err);
+	BIO_free(bio);
+	EVP_PKEY_free(pkey);
+	return rc;
+}
+
+int
+ps_pubkey_format_pem(const ps_pubkey *key, char **out, ps_error *err)
+{
+	EVP_PKEY *pkey;
+	BIO *bio = BIO_new(BIO_s_mem());
+	char *data = NULL;
+	long n = 0;
+
+	*out = NULL;
+	pkey = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, key->key,
+	    PS_ED25519_PUBLIC_LEN);
+	if (pkey == NULL || bio == NULL || PEM_write_bio_PUBKEY(bio, pkey) != 1 ||
+	    (n = BIO_get_mem_data(bio, &data)) <= 0 ||
+	    (*out = strndup(data, (size_t)n)) == NULL)
+		openssl_fail(err, "io_error", "", "cannot write PEM public key");
+	BIO_free(bio);
+	EVP_PKEY_free(pkey);
+	return *out != NULL ? 0 : -1;
+}

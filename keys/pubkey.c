@@ -1,0 +1,182 @@
+/*
+ * Public keys: minisign/signify files and base64 lines, OpenSSH
+ * "ssh-ed25519" lines, key ids and fingerprints (docs/formats/keys.md).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "keys/keys.h"
+#include "util/error.h"
+#include "util/sha256.h"
+
+
+int
+ps_pubkey_new(ps_pubkey **out, ps_error *err)
+{
+	*out = calloc(1, sizeof(**out));
+	if (*out == NULL)
+		return ps_fail_errno(err, "out_of_memory", "", "allocate",
+		    ENOMEM);
+	return 0;
+}
+
+void
+ps_pubkey_free(ps_pubkey *key)
+{
+	if (key == NULL)
+		return;
+	free(key->identity);
+	free(key);
+}
+
+int
+ps_pubkey_copy(const ps_pubkey *key, ps_pubkey **out, ps_error *err)
+{
+	if (ps_pubkey_new(out, err) != 0)
+		return -1;
+	**out = *key;
+	(*out)->identity = NULL;
+	if (ps_pubkey_set_identity(*out, key->identity, err) != 0) {
+		ps_pubkey_free(*out);
+		*out = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+int
+ps_pubkey_equal(const ps_pubkey *a, const ps_pubkey *b)
+{
+	return memcmp(a->key, b->key, sizeof(a->key)) == 0;
+}
+
+int
+ps_identity_valid(const char *identity)
+{
+	size_t len = strlen(identity);
+
+	if (len == 0 || len > PS_IDENTITY_MAX)
+		return 0;
+	return strspn(identity, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._@+:/-") == len;
+}
+
+int
+ps_pubkey_set_identity(ps_pubkey *key, const char *identity, ps_error *err)
+{
+	char *copy = NULL;
+
+	if (identity != NULL) {
+		if (!ps_identity_valid(identity))
+			return ps_fail(err, "identity_invalid", identity,
+			    "an identity is 1 to %d characters from "
+			    "A-Z a-z 0-9 . _ @ + : / -", PS_IDENTITY_MAX);
+		copy = strdup(identity);
+		if (copy == NULL)
+			return ps_fail_errno(err, "out_of_memory", "",
+			    "allocate", ENOMEM);
+	}
+	free(key->identity);
+	key->identity = copy;
+	return 0;
+}
+
+const char *
+ps_key_source_name(ps_key_source source)
+{
+	switch (source) {
+	case PS_KEY_SOURCE_MINISIGN:
+		return "minisign";
+	case PS_KEY_SOURCE_SSH:
+		return "ssh";
+	case PS_KEY_SOURCE_PEM:
+		return "pem";
+	}
+	return "unknown";
+}
+
+void
+ps_key_id_hex(const unsigned char id[PS_KEY_ID_LEN],
+    char hex[PS_KEY_ID_HEX_LEN + 1])
+{
+	uint64_t v = 0;
+	int i;
+
+	/* minisign prints the id as a little-endian u64. */
+	for (i = PS_KEY_ID_LEN - 1; i >= 0; i--)
+		v = (v << 8) | id[i];
+	snprintf(hex, PS_KEY_ID_HEX_LEN + 1, "%016" PRIX64, v);
+}
+
+void
+ps_key_ssh_wire(const unsigned char pk[PS_ED25519_PUBLIC_LEN],
+    unsigned char out[PS_SSH_WIRE_LEN])
+{
+	static const unsigned char head[] = {
+		0, 0, 0, 11, 's', 's', 'h', '-', 'e', 'd', '2', '5', '5', '1',
+		'9', 0, 0, 0, 32
+	};
+
+	memcpy(out, head, sizeof(head));
+	memcpy(out + sizeof(head), pk, PS_ED25519_PUBLIC_LEN);
+}
+
+int
+ps_key_derived_id(const unsigned char pk[PS_ED25519_PUBLIC_LEN],
+    unsigned char id[PS_KEY_ID_LEN])
+{
+	unsigned char wire[PS_SSH_WIRE_LEN], digest[PS_SHA256_LEN];
+
+	ps_key_ssh_wire(pk, wire);
+	if (ps_sha256_buffer(wire, sizeof(wire), digest) != 0)
+		return -1;
+	memcpy(id, digest, PS_KEY_ID_LEN);
+	return 0;
+}
+
+int
+ps_pubkey_fingerprint(const ps_pubkey *key, char out[PS_FINGERPRINT_MAX])
+{
+	unsigned char wire[PS_SSH_WIRE_LEN], digest[PS_SHA256_LEN];
+
+	ps_key_ssh_wire(key->key, wire);
+	if (ps_sha256_buffer(wire, sizeof(wire), digest) != 0)
+		return -1;
+	memcpy(out, "SHA256:", 7);
+	sodium_bin2base64(out + 7, PS_FINGERPRINT_MAX - 7, digest,
+	    sizeof(digest), sodium_base64_VARIANT_ORIGINAL_NO_PADDING);
+	return 0;
+}
+
+int
+ps_key_base64_exact(const char *b64, size_t b64_len, unsigned char *bin,
+    size_t want, size_t *got)
+{
+	unsigned char *tmp;
+	size_t cap = b64_len / 4 * 3 + 3, len = 0;
+	int rc = -1;
+
+	*got = 0;
+	/* Decoded into secure memory: secret keys pass through here. */
+	if (sodium_init() < 0)
+		return -1;
+	tmp = sodium_malloc(cap);
+	if (tmp == NULL)
+		return -1;
+	if (sodium_base642bin(tmp, cap, b64, b64_len, NULL, &len, NULL,
+	    sodium_base64_VARIANT_ORIGINAL) == 0) {
+		*got = len;
+		rc = -2;
+		if (len == want) {
+			memcpy(bin, tmp, want);
+			rc = 0;
+		}
+	}
+	sodium_free(tmp);
+	return rc;
+}

@@ -1,0 +1,263 @@
+/*
+ * Secret buffers in sodium_malloc memory (guard pages, mlock, wiped on
+ * free) and bounded reads of key files and passphrases.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "keys/keys.h"
+#include "util/atomic.h"
+#include "util/error.h"
+
+struct ps_secret {
+	unsigned char *data;
+	size_t len;
+	size_t capacity;
+};
+
+ps_secret *
+ps_secret_new(size_t capacity)
+{
+	ps_secret *secret;
+
+	if (sodium_init() < 0)
+		return NULL;
+	secret = calloc(1, sizeof(*secret));
+	if (secret == NULL)
+		return NULL;
+	/* sodium_malloc(0) is valid but pointless; keep one byte. */
+	secret->data = sodium_malloc(capacity > 0 ? capacity : 1);
+	if (secret->data == NULL) {
+		free(secret);
+		return NULL;
+	}
+	secret->capacity = capacity;
+	return secret;
+}
+
+void
+ps_secret_free(ps_secret *secret)
+{
+	if (secret == NULL)
+		return;
+	sodium_free(secret->data);   /* wipes before unmapping */
+	free(secret);
+}
+
+unsigned char *
+ps_secret_data(ps_secret *secret)
+{
+	return secret->data;
+}
+
+const unsigned char *
+ps_secret_bytes(const ps_secret *secret)
+{
+	return secret->data;
+}
+
+size_t
+ps_secret_len(const ps_secret *secret)
+{
+	return secret->len;
+}
+
+size_t
+ps_secret_capacity(const ps_secret *secret)
+{
+	return secret->capacity;
+}
+
+int
+ps_secret_set_len(ps_secret *secret, size_t len)
+{
+	if (len > secret->capacity)
+		return -1;
+	secret->len = len;
+	return 0;
+}
+
+ps_secret *
+ps_secret_from(const void *data, size_t len)
+{
+	ps_secret *secret = ps_secret_new(len);
+
+	if (secret == NULL)
+		return NULL;
+	if (len > 0)
+		memcpy(secret->data, data, len);
+	secret->len = len;
+	return secret;
+}
+
+static int
+read_all(int fd, unsigned char *buf, size_t cap, size_t *got)
+{
+	ssize_t n;
+
+	*got = 0;
+	while (*got < cap) {
+		n = read(fd, buf + *got, cap - *got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		*got += (size_t)n;
+	}
+	return 0;
+}
+
+int
+ps_secret_read_fd(int fd, size_t max, const char *name, ps_secret **out,
+    ps_error *err)
+{
+	ps_secret *secret;
+	size_t got;
+
+	*out = NULL;
+	/* One byte more than allowed tells "too large" from "exactly max". */
+	secret = ps_secret_new(max + 1);
+	if (secret == NULL)
+		return ps_fail_errno(err, "out_of_memory", name, "allocate",
+		    ENOMEM);
+	if (read_all(fd, secret->data, max + 1, &got) != 0) {
+		int saved = errno;
+		ps_secret_free(secret);
+		return ps_fail_errno(err, "io_error", name, "read", saved);
+	}
+	if (got > max) {
+		ps_secret_free(secret);
+		return ps_fail(err, "input_too_large", name,
+		    "input is larger than %zu bytes", max);
+	}
+	secret->len = got;
+	*out = secret;
+	return 0;
+}
+
+static int
+open_regular(const char *path, ps_error *err)
+{
+	struct stat st;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return ps_fail_errno(err, errno == ENOENT ? "not_found" :
+		    "io_error", path, "open", errno);
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return ps_fail(err, "not_a_regular_file", path,
+		    "expected a regular file");
+	}
+	return fd;
+}
+
+int
+ps_secret_read_file(const char *path, size_t max, ps_secret **out,
+    ps_error *err)
+{
+	int fd, rc;
+
+	*out = NULL;
+	fd = open_regular(path, err);
+	if (fd < 0)
+		return -1;
+	rc = ps_secret_read_fd(fd, max, path, out, err);
+	close(fd);
+	return rc;
+}
+
+int
+ps_key_read_file(const char *path, size_t max, char **data, size_t *len,
+    ps_error *err)
+{
+	ps_secret *secret;
+
+	*data = NULL;
+	*len = 0;
+	if (ps_secret_read_file(path, max, &secret, err) != 0)
+		return -1;
+	*data = malloc(secret->len + 1);
+	if (*data == NULL) {
+		ps_secret_free(secret);
+		return ps_fail_errno(err, "out_of_memory", path, "allocate",
+		    ENOMEM);
+	}
+	memcpy(*data, secret->data, secret->len);
+	(*data)[secret->len] = '\0';
+	*len = secret->len;
+	ps_secret_free(secret);
+	return 0;
+}
+
+int
+ps_secret_passphrase_line(ps_secret *secret, const char *name, ps_error *err)
+{
+	unsigned char *nl;
+	size_t len = secret->len;
+
+	nl = memchr(secret->data, '\n', len);
+	if (nl != NULL)
+		len = (size_t)(nl - secret->data);
+	if (len > 0 && secret->data[len - 1] == '\r')
+		len--;
+	sodium_memzero(secret->data + len, secret->capacity - len);
+	secret->len = len;
+	if (len == 0)
+		return ps_fail(err, "passphrase_invalid", name,
+		    "the passphrase is empty");
+	if (memchr(secret->data, '\0', len) != NULL)
+		return ps_fail(err, "passphrase_invalid", name,
+		    "the passphrase contains a NUL byte");
+	return 0;
+}
+
+static int
+write_all(int fd, const unsigned char *data, size_t len)
+{
+	ssize_t n;
+
+	while (len > 0) {
+		n = write(fd, data, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		data += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int
+ps_key_file_write(const char *path, const void *data, size_t len,
+    unsigned mode, int flags, ps_error *err)
+{
+	ps_atomic_file *file;
+
+	if (ps_atomic_open(path, (mode_t)mode, (flags & PS_WRITE_NO_REPLACE) !=
+	    0 ? PS_ATOMIC_NO_REPLACE : 0, &file, err) != 0)
+		return -1;
+	if (write_all(ps_atomic_fd(file), data, len) != 0) {
+		int saved = errno;
+		ps_atomic_abort(file);
+		return ps_fail_errno(err, saved == ENOSPC ? "disk_full" :
+		    "io_error", path, "write", saved);
+	}
+	return ps_atomic_commit(file, err);
+}
+
+int
+ps_secret_equal(const ps_secret *a, const ps_secret *b)
+{
+	return a->len == b->len && sodium_memcmp(a->data, b->data, a->len) == 0;
+}

@@ -1,0 +1,695 @@
+/*
+ * Trust policies (docs/formats/trust-policy.md): parsed from the safe YAML
+ * tree, every error at FILE:LINE:COL; and the one question verification
+ * asks: which trusted identity owns this key for this pack, now.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keys/keys.h"
+#include "util/error.h"
+#include "util/yaml.h"
+
+#define PATTERN_MAX 256
+#define REASON_MAX 1024
+
+typedef struct trust_ctx {
+	const char *name;
+	ps_trust *policy;
+	ps_error *err;
+} trust_ctx;
+
+static int
+at(trust_ctx *ctx, const ps_yaml_node *node, const char *code,
+    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* A policy error at `node`: subject NAME:LINE:COL, exit class 2. */
+static int
+at(trust_ctx *ctx, const ps_yaml_node *node, const char *code,
+    const char *fmt, ...)
+{
+	char subject[PS_ERROR_TEXT_MAX], msg[PS_ERROR_TEXT_MAX];
+	va_list ap;
+
+	snprintf(subject, sizeof(subject), "%s:%u:%u", ctx->name,
+	    node != NULL ? node->line : 1, node != NULL ? node->column : 1);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return ps_fail(ctx->err, code, subject, "%s", msg);
+}
+
+static int
+oom(trust_ctx *ctx)
+{
+	return ps_fail_errno(ctx->err, "out_of_memory", ctx->name, "allocate",
+	    ENOMEM);
+}
+
+/* Refuses keys of `map` outside the NULL-terminated `allowed` list. */
+static int
+only_fields(trust_ctx *ctx, const ps_yaml_node *map, const char *what,
+    const char *const *allowed)
+{
+	size_t i, j;
+
+	for (i = 0; i < map->count; i++) {
+		for (j = 0; allowed[j] != NULL; j++) {
+			if (strcmp(map->keys[i]->value, allowed[j]) == 0)
+				break;
+		}
+		if (allowed[j] == NULL)
+			return at(ctx, map->keys[i], "trust_unknown_field",
+			    "unknown field '%.64s' in %s", map->keys[i]->value,
+			    what);
+	}
+	return 0;
+}
+
+static int
+expect_kind(trust_ctx *ctx, const ps_yaml_node *node, ps_yaml_kind kind,
+    const char *what)
+{
+	static const char *const names[] = { "a string", "a list",
+	    "a mapping" };
+
+	if (node->kind == kind && (kind != PS_YAML_SCALAR ||
+	    node->type == PS_YAML_STRING))
+		return 0;
+	return at(ctx, node, "trust_type", "%s must be %s, found %s", what,
+	    names[kind], ps_yaml_describe(node));
+}
+
+/* A required field of `map`; reports it missing at the mapping. */
+static const ps_yaml_node *
+field(trust_ctx *ctx, const ps_yaml_node *map, const char *key,
+    const char *what)
+{
+	const ps_yaml_node *node = ps_yaml_get(map, key);
+
+	if (node == NULL)
+		at(ctx, map, "trust_missing_field", "%s needs the field '%s'",
+		    what, key);
+	return node;
+}
+
+static char *
+dup_or_oom(trust_ctx *ctx, const char *s)
+{
+	char *copy = strdup(s);
+
+	if (copy == NULL)
+		oom(ctx);
+	return copy;
+}
+
+/* Grows an array of `size`-byte items by one zeroed item. */
+static void *
+grow(trust_ctx *ctx, void **items, size_t *count, size_t size)
+{
+	char *bigger = realloc(*items, (*count + 1) * size);
+
+	if (bigger == NULL) {
+		oom(ctx);
+		return NULL;
+	}
+	*items = bigger;
+	memset(bigger + *count * size, 0, size);
+	return bigger + (*count)++ * size;
+}
+
+static int
+parse_key(trust_ctx *ctx, const ps_yaml_node *node, ps_pubkey **out)
+{
+	ps_error inner;
+
+	*out = NULL;
+	if (expect_kind(ctx, node, PS_YAML_SCALAR, "'key'") != 0)
+		return -1;
+	if (ps_pubkey_parse(node->value, node->length, "key", out, &inner) != 0)
+		return at(ctx, node, "trust_key", "not a usable ed25519 public "
+		    "key: %s [%s]", inner.message, inner.code);
+	return 0;
+}
+
+static int
+parse_time(trust_ctx *ctx, const ps_yaml_node *map, const char *key,
+    int64_t *out)
+{
+	const ps_yaml_node *node = ps_yaml_get(map, key);
+
+	if (node == NULL)
+		return 0;
+	if (node->kind != PS_YAML_SCALAR || node->type != PS_YAML_STRING ||
+	    ps_time_parse(node->value, out) != 0)
+		return at(ctx, node, "trust_date", "'%s' must be an RFC 3339 "
+		    "UTC time YYYY-MM-DDTHH:MM:SSZ, found '%.64s'", key,
+		    node->kind == PS_YAML_SCALAR ? node->value :
+		    ps_yaml_describe(node));
+	return 0;
+}
+
+/* The same public key anywhere else in the policy's signers. */
+static const ps_trust_signer *
+owner_of(const ps_trust *policy, const ps_pubkey *key,
+    const ps_trust_key **found)
+{
+	size_t i, j;
+
+	for (i = 0; i < policy->signer_count; i++) {
+		for (j = 0; j < policy->signers[i].key_count; j++) {
+			*found = &policy->signers[i].keys[j];
+			if ((*found)->key != NULL &&
+			    ps_pubkey_equal((*found)->key, key))
+				return &policy->signers[i];
+		}
+	}
+	return NULL;
+}
+
+static int
+check_unique_key(trust_ctx *ctx, const ps_yaml_node *node,
+    const ps_pubkey *key)
+{
+	const ps_trust_signer *owner;
+	const ps_trust_key *first;
+	char fp[PS_FINGERPRINT_MAX] = "";
+
+	owner = owner_of(ctx->policy, key, &first);
+	if (owner == NULL)
+		return 0;
+	ps_pubkey_fingerprint(key, fp);
+	return at(ctx, node, "trust_duplicate_key", "key %s is already "
+	    "listed for identity '%s' at line %u; a key belongs to one "
+	    "identity, once", fp, owner->identity, first->line);
+}
+
+static int
+parse_signer_key(trust_ctx *ctx, const ps_yaml_node *map,
+    ps_trust_key *tk)
+{
+	static const char *const fields[] = { "key", "not_before",
+	    "not_after", NULL };
+	const ps_yaml_node *node;
+	ps_pubkey *key;
+
+	tk->not_before = PS_TIME_NONE_BEFORE;
+	tk->not_after = PS_TIME_NONE_AFTER;
+	tk->line = map->line;
+	tk->column = map->column;
+	if (expect_kind(ctx, map, PS_YAML_MAPPING, "a 'keys' item") != 0 ||
+	    only_fields(ctx, map, "a key", fields) != 0 ||
+	    (node = field(ctx, map, "key", "a key")) == NULL)
+		return -1;
+	if (parse_key(ctx, node, &key) != 0)
+		return -1;
+	if (check_unique_key(ctx, node, key) != 0) {
+		ps_pubkey_free(key);
+		return -1;
+	}
+	tk->key = key;
+	if (parse_time(ctx, map, "not_before", &tk->not_before) != 0 ||
+	    parse_time(ctx, map, "not_after", &tk->not_after) != 0)
+		return -1;
+	if (tk->not_before > tk->not_after)
+		return at(ctx, ps_yaml_get(map, "not_after"), "trust_window",
+		    "not_after is before not_before: the key would never be "
+		    "valid");
+	return 0;
+}
+
+static int
+parse_signer_keys(trust_ctx *ctx, const ps_yaml_node *list,
+    ps_trust_signer *signer)
+{
+	ps_trust_key *tk;
+	size_t i;
+
+	if (expect_kind(ctx, list, PS_YAML_SEQUENCE, "'keys'") != 0)
+		return -1;
+	if (list->count == 0)
+		return at(ctx, list, "trust_missing_field",
+		    "'keys' must list at least one key");
+	for (i = 0; i < list->count; i++) {
+		tk = grow(ctx, (void **)&signer->keys, &signer->key_count,
+		    sizeof(*tk));
+		if (tk == NULL || parse_signer_key(ctx, list->items[i], tk) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+valid_pattern(const char *p)
+{
+	size_t len = strlen(p), i;
+
+	if (len == 0 || len > PATTERN_MAX)
+		return 0;
+	for (i = 0; i < len; i++) {
+		/* Other glob dialects' brackets and escapes are refused. */
+		if ((unsigned char)p[i] <= ' ' || (unsigned char)p[i] >= 0x7f ||
+		    strchr("[]\\", p[i]) != NULL)
+			return 0;
+	}
+	return 1;
+}
+
+static int
+parse_packs(trust_ctx *ctx, const ps_yaml_node *list,
+    ps_trust_signer *signer)
+{
+	const ps_yaml_node *item;
+	char **slot;
+	size_t i;
+
+	if (expect_kind(ctx, list, PS_YAML_SEQUENCE, "'packs'") != 0)
+		return -1;
+	if (list->count == 0)
+		return at(ctx, list, "trust_missing_field", "'packs' must list "
+		    "at least one pattern (\"*\" for every pack)");
+	for (i = 0; i < list->count; i++) {
+		item = list->items[i];
+		if (expect_kind(ctx, item, PS_YAML_SCALAR, "a pack pattern") != 0)
+			return -1;
+		if (!valid_pattern(item->value))
+			return at(ctx, item, "trust_pattern", "pattern '%.64s' "
+			    "must be 1 to %d printable ASCII characters without "
+			    "spaces, '[', ']' or '\\'", item->value, PATTERN_MAX);
+		slot = grow(ctx, (void **)&signer->packs, &signer->pack_count,
+		    sizeof(*slot));
+		if (slot == NULL || (*slot = dup_or_oom(ctx, item->value)) == NULL)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+parse_identity(trust_ctx *ctx, const ps_yaml_node *map,
+    ps_trust_signer *signer)
+{
+	const ps_yaml_node *node = field(ctx, map, "identity", "a signer");
+
+	if (node == NULL ||
+	    expect_kind(ctx, node, PS_YAML_SCALAR, "'identity'") != 0)
+		return -1;
+	if (!ps_identity_valid(node->value))
+		return at(ctx, node, "trust_identity", "identity '%.64s' must be "
+		    "1 to %d characters from A-Z a-z 0-9 . _ @ + : / -",
+		    node->value, PS_IDENTITY_MAX);
+	if (ps_trust_find_signer(ctx->policy, node->value) != NULL)
+		return at(ctx, node, "trust_duplicate_identity", "identity '%s' "
+		    "is listed twice; list all its keys under one entry",
+		    node->value);
+	signer->identity = dup_or_oom(ctx, node->value);
+	return signer->identity != NULL ? 0 : -1;
+}
+
+static int
+parse_signer(trust_ctx *ctx, const ps_yaml_node *map,
+    ps_trust_signer *signer)
+{
+	static const char *const fields[] = { "identity", "keys", "packs",
+	    "first_party", NULL };
+	const ps_yaml_node *node;
+
+	signer->line = map->line;
+	signer->column = map->column;
+	if (expect_kind(ctx, map, PS_YAML_MAPPING, "a signer") != 0 ||
+	    only_fields(ctx, map, "a signer", fields) != 0 ||
+	    parse_identity(ctx, map, signer) != 0 ||
+	    (node = field(ctx, map, "keys", "a signer")) == NULL ||
+	    parse_signer_keys(ctx, node, signer) != 0 ||
+	    (node = field(ctx, map, "packs", "a signer")) == NULL ||
+	    parse_packs(ctx, node, signer) != 0)
+		return -1;
+	node = ps_yaml_get(map, "first_party");
+	if (node != NULL && ps_yaml_bool(node, &signer->first_party) != 0)
+		return at(ctx, node, "trust_type", "'first_party' must be true "
+		    "or false, found %s", ps_yaml_describe(node));
+	return 0;
+}
+
+static int
+parse_signers(trust_ctx *ctx, const ps_yaml_node *list)
+{
+	ps_trust *policy = ctx->policy;
+	ps_trust_signer *signer;
+	size_t i;
+
+	if (expect_kind(ctx, list, PS_YAML_SEQUENCE, "'signers'") != 0)
+		return -1;
+	if (list->count == 0)
+		return at(ctx, list, "trust_missing_field",
+		    "'signers' must list at least one signer");
+	for (i = 0; i < list->count; i++) {
+		signer = grow(ctx, (void **)&policy->signers,
+		    &policy->signer_count, sizeof(*signer));
+		if (signer == NULL ||
+		    parse_signer(ctx, list->items[i], signer) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+parse_revoked_item(trust_ctx *ctx, const ps_yaml_node *map,
+    ps_trust_revoked *rev)
+{
+	static const char *const fields[] = { "key", "reason", NULL };
+	const ps_yaml_node *node;
+
+	if (expect_kind(ctx, map, PS_YAML_MAPPING, "a 'revoked' item") != 0 ||
+	    only_fields(ctx, map, "a revoked key", fields) != 0 ||
+	    (node = field(ctx, map, "key", "a revoked key")) == NULL ||
+	    parse_key(ctx, node, &rev->key) != 0)
+		return -1;
+	node = ps_yaml_get(map, "reason");
+	if (node == NULL)
+		return 0;
+	if (expect_kind(ctx, node, PS_YAML_SCALAR, "'reason'") != 0)
+		return -1;
+	if (node->length > REASON_MAX)
+		return at(ctx, node, "trust_type", "'reason' is longer than %d "
+		    "bytes", REASON_MAX);
+	rev->reason = dup_or_oom(ctx, node->value);
+	return rev->reason != NULL ? 0 : -1;
+}
+
+static int
+parse_revoked(trust_ctx *ctx, const ps_yaml_node *list)
+{
+	ps_trust *policy = ctx->policy;
+	ps_trust_revoked *rev;
+	size_t i;
+
+	if (list == NULL)
+		return 0;
+	if (expect_kind(ctx, list, PS_YAML_SEQUENCE, "'revoked'") != 0)
+		return -1;
+	for (i = 0; i < list->count; i++) {
+		rev = grow(ctx, (void **)&policy->revoked,
+		    &policy->revoked_count, sizeof(*rev));
+		if (rev == NULL ||
+		    parse_revoked_item(ctx, list->items[i], rev) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+parse_version(trust_ctx *ctx, const ps_yaml_node *root)
+{
+	const ps_yaml_node *node = field(ctx, root, "version", "the policy");
+	long long version;
+
+	if (node == NULL)
+		return -1;
+	if (ps_yaml_int(node, &version) != 0 || version != 1) {
+		at(ctx, node, "trust_version", "unsupported policy version");
+		return ps_error_expect(ctx->err, "1", node->kind ==
+		    PS_YAML_SCALAR ? node->value : ps_yaml_describe(node));
+	}
+	return 0;
+}
+
+static int
+parse_threshold(trust_ctx *ctx, const ps_yaml_node *root)
+{
+	const ps_yaml_node *node = ps_yaml_get(root, "threshold");
+	long long n;
+
+	ctx->policy->threshold = 1;
+	if (node == NULL)
+		return 0;
+	if (ps_yaml_int(node, &n) != 0 || n < 1)
+		return at(ctx, node, "trust_threshold", "'threshold' must be "
+		    "a whole number of identities, at least 1");
+	if ((unsigned long long)n > ctx->policy->signer_count)
+		return at(ctx, node, "trust_threshold", "'threshold' %lld can "
+		    "never be met: the policy lists %zu identities", n,
+		    ctx->policy->signer_count);
+	ctx->policy->threshold = (unsigned)n;
+	return 0;
+}
+
+static int
+parse_root(trust_ctx *ctx, const ps_yaml_node *root)
+{
+	static const char *const fields[] = { "version", "signers", "revoked",
+	    "threshold", NULL };
+	const ps_yaml_node *node;
+
+	if (root == NULL)
+		return at(ctx, NULL, "trust_missing_field",
+		    "the policy is empty; it needs 'version' and 'signers'");
+	if (expect_kind(ctx, root, PS_YAML_MAPPING, "the policy") != 0 ||
+	    parse_version(ctx, root) != 0 ||
+	    only_fields(ctx, root, "the policy", fields) != 0 ||
+	    (node = field(ctx, root, "signers", "the policy")) == NULL ||
+	    parse_signers(ctx, node) != 0 ||
+	    parse_revoked(ctx, ps_yaml_get(root, "revoked")) != 0)
+		return -1;
+	return parse_threshold(ctx, root);
+}
+
+void
+ps_trust_free(ps_trust *policy)
+{
+	ps_trust_signer *s;
+	size_t i, j;
+
+	if (policy == NULL)
+		return;
+	for (i = 0; i < policy->signer_count; i++) {
+		s = &policy->signers[i];
+		for (j = 0; j < s->key_count; j++)
+			ps_pubkey_free(s->keys[j].key);
+		for (j = 0; j < s->pack_count; j++)
+			free(s->packs[j]);
+		free(s->keys);
+		free(s->packs);
+		free(s->identity);
+	}
+	for (i = 0; i < policy->revoked_count; i++) {
+		ps_pubkey_free(policy->revoked[i].key);
+		free(policy->revoked[i].reason);
+	}
+	free(policy->signers);
+	free(policy->revoked);
+	free(policy->name);
+	free(policy);
+}
+
+static ps_trust *
+trust_alloc(const char *name, ps_error *err)
+{
+	ps_trust *policy = calloc(1, sizeof(*policy));
+
+	if (policy != NULL && (policy->name = strdup(name)) != NULL)
+		return policy;
+	free(policy);
+	ps_fail_errno(err, "out_of_memory", name, "allocate", ENOMEM);
+	return NULL;
+}
+
+static int
+finish_load(ps_yaml_doc *doc, const char *name, ps_trust **out,
+    ps_error *err)
+{
+	trust_ctx ctx;
+
+	ctx.name = name;
+	ctx.err = err;
+	ctx.policy = trust_alloc(name, err);
+	if (ctx.policy == NULL || parse_root(&ctx, ps_yaml_root(doc)) != 0) {
+		ps_trust_free(ctx.policy);
+		ps_yaml_free(doc);
+		return -1;
+	}
+	ps_yaml_free(doc);
+	*out = ctx.policy;
+	return 0;
+}
+
+/* A policy the operator gave is broken: the job cannot be done (exit 2). */
+static int
+yaml_failed(ps_error *err)
+{
+	if (err != NULL)
+		err->status = PS_STATUS_FAILED;
+	return -1;
+}
+
+int
+ps_trust_load(const char *data, size_t len, const char *name,
+    ps_trust **out, ps_error *err)
+{
+	ps_yaml_doc *doc = NULL;
+
+	*out = NULL;
+	if (ps_yaml_load(data, len, name, &doc, err) != 0)
+		return yaml_failed(err);
+	return finish_load(doc, name, out, err);
+}
+
+int
+ps_trust_load_file(const char *path, ps_trust **out, ps_error *err)
+{
+	ps_yaml_doc *doc = NULL;
+
+	*out = NULL;
+	if (ps_yaml_load_file(path, path, &doc, err) != 0)
+		return yaml_failed(err);
+	return finish_load(doc, path, out, err);
+}
+
+int
+ps_trust_from_pubkey(const ps_pubkey *key, const char *name, ps_trust **out,
+    ps_error *err)
+{
+	char hex[PS_KEY_ID_HEX_LEN + 1];
+	ps_trust *policy;
+	ps_trust_signer *s;
+
+	*out = NULL;
+	ps_key_id_hex(key->key_id, hex);
+	if ((policy = trust_alloc(name, err)) == NULL)
+		return -1;
+	policy->threshold = 1;
+	policy->signers = s = calloc(1, sizeof(*s));
+	policy->signer_count = s != NULL;
+	/* Counts follow allocations so that ps_trust_free() can clean up. */
+	if (s == NULL || (s->keys = calloc(1, sizeof(*s->keys))) == NULL ||
+	    (s->key_count = 1) != 1 ||
+	    (s->packs = calloc(1, sizeof(*s->packs))) == NULL ||
+	    (s->pack_count = 1) != 1 || (s->packs[0] = strdup("*")) == NULL ||
+	    (s->identity = strdup(key->identity != NULL ? key->identity :
+	    hex)) == NULL || ps_pubkey_copy(key, &s->keys[0].key, err) != 0) {
+		ps_trust_free(policy);
+		return ps_fail_errno(err, "out_of_memory", name, "allocate",
+		    ENOMEM);
+	}
+	s->keys[0].not_before = PS_TIME_NONE_BEFORE;
+	s->keys[0].not_after = PS_TIME_NONE_AFTER;
+	*out = policy;
+	return 0;
+}
+
+const ps_trust_signer *
+ps_trust_find_signer(const ps_trust *policy, const char *identity)
+{
+	size_t i;
+
+	for (i = 0; i < policy->signer_count; i++) {
+		if (policy->signers[i].identity != NULL &&
+		    strcmp(policy->signers[i].identity, identity) == 0)
+			return &policy->signers[i];
+	}
+	return NULL;
+}
+
+/* "KEY ID (SHA256:...)" for messages. */
+static void
+describe_key(const ps_pubkey *key, char *out, size_t size)
+{
+	char hex[PS_KEY_ID_HEX_LEN + 1], fp[PS_FINGERPRINT_MAX] = "";
+
+	ps_key_id_hex(key->key_id, hex);
+	ps_pubkey_fingerprint(key, fp);
+	snprintf(out, size, "%s (%s)", hex, fp);
+}
+
+static int
+check_revoked(const ps_trust *policy, const ps_pubkey *key, const char *desc,
+    ps_error *err)
+{
+	size_t i;
+
+	for (i = 0; i < policy->revoked_count; i++) {
+		if (!ps_pubkey_equal(policy->revoked[i].key, key))
+			continue;
+		ps_refuse(err, "key_revoked", policy->name, "key %s is "
+		    "revoked (%s)", desc, policy->revoked[i].reason != NULL ?
+		    policy->revoked[i].reason : "no reason given");
+		return ps_error_expect(err, "a key that is not revoked", desc);
+	}
+	return 0;
+}
+
+static int
+check_window(const ps_trust *policy, const ps_trust_key *tk, int64_t now,
+    const char *desc, ps_error *err)
+{
+	char bound[PS_TIME_TEXT_LEN] = "?", when[PS_TIME_TEXT_LEN] = "?";
+	char text[2 * PS_TIME_TEXT_LEN];
+
+	ps_time_format(now, when);
+	snprintf(text, sizeof(text), "time %s", when);
+	if (now < tk->not_before) {
+		ps_time_format(tk->not_before, bound);
+		ps_refuse(err, "key_not_yet_valid", policy->name,
+		    "key %s is not valid yet", desc);
+		return ps_error_expect(err, bound, text);
+	}
+	if (now > tk->not_after) {
+		ps_time_format(tk->not_after, bound);
+		ps_refuse(err, "key_expired", policy->name, "key %s has "
+		    "expired (no signing time is trusted)", desc);
+		return ps_error_expect(err, bound, text);
+	}
+	return 0;
+}
+
+static int
+check_scope(const ps_trust *policy, const ps_trust_signer *signer,
+    const char *pack_id, ps_error *err)
+{
+	char expected[PS_ERROR_VALUE_MAX] = "";
+	size_t i, used = 0;
+
+	for (i = 0; i < signer->pack_count; i++) {
+		if (ps_glob_match(signer->packs[i], pack_id))
+			return 0;
+		if (used < sizeof(expected))
+			used += (size_t)snprintf(expected + used,
+			    sizeof(expected) - used, "%s%s", i > 0 ? " or " : "",
+			    signer->packs[i]);
+	}
+	ps_refuse(err, "pack_out_of_scope", policy->name, "identity '%s' may "
+	    "not sign this pack", signer->identity);
+	return ps_error_expect(err, expected, pack_id);
+}
+
+int
+ps_trust_lookup(const ps_trust *policy, const ps_pubkey *key,
+    const char *pack_id, int64_t now, const ps_trust_signer **signer,
+    ps_error *err)
+{
+	const ps_trust_signer *owner;
+	const ps_trust_key *tk = NULL;
+	char desc[PS_KEY_ID_HEX_LEN + PS_FINGERPRINT_MAX + 8];
+
+	*signer = NULL;
+	if (pack_id == NULL)
+		return ps_fail(err, "usage", policy->name,
+		    "a trust lookup needs the pack id");
+	describe_key(key, desc, sizeof(desc));
+	if (check_revoked(policy, key, desc, err) != 0)
+		return -1;
+	owner = owner_of(policy, key, &tk);
+	if (owner == NULL) {
+		ps_refuse(err, "key_untrusted", policy->name, "checked the "
+		    "signing key against the policy's signers");
+		return ps_error_expect(err, "a key listed for an identity",
+		    desc);
+	}
+	if (check_window(policy, tk, now, desc, err) != 0 ||
+	    check_scope(policy, owner, pack_id, err) != 0)
+		return -1;
+	*signer = owner;
+	return 0;
+}

@@ -1,0 +1,438 @@
+/* Unit tests: keys/trust.c and keys/timeglob.c (policies, times, globs). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keys/keys.h"
+
+static ps_pubkey *keys[3];
+static char *lines[3];   /* minisign base64 lines */
+static char *ssh[3];     /* ssh-ed25519 lines */
+
+static int
+setup(void **state)
+{
+	ps_seckey *sk = NULL;
+	ps_error err;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		if (ps_seckey_generate(&sk, &err) != 0 ||
+		    ps_seckey_public(sk, &keys[i], &err) != 0 ||
+		    ps_pubkey_format_base64(keys[i], &lines[i], &err) != 0 ||
+		    ps_pubkey_format_ssh(keys[i], NULL, &ssh[i], &err) != 0)
+			return -1;
+		ssh[i][strcspn(ssh[i], "\n")] = '\0';
+		ps_seckey_free(sk);
+	}
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	int i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		ps_pubkey_free(keys[i]);
+		free(lines[i]);
+		free(ssh[i]);
+	}
+	return 0;
+}
+
+static int64_t
+at(const char *text)
+{
+	int64_t t = 0;
+
+	assert_int_equal(ps_time_parse(text, &t), 0);
+	return t;
+}
+
+static void
+times_parse_strictly(void **state)
+{
+	char out[PS_TIME_TEXT_LEN];
+	int64_t t;
+
+	(void)state;
+	assert_int_equal(at("1970-01-01T00:00:00Z"), 0);
+	assert_int_equal(at("2026-01-01T00:00:00Z"), 1767225600);
+	assert_int_equal(at("2024-02-29T12:00:00z"), 1709208000);
+	assert_int_equal(at("1969-12-31T23:59:59Z"), -1);
+	assert_int_equal(ps_time_parse("2023-02-29T00:00:00Z", &t), -1);
+	assert_int_equal(ps_time_parse("2026-01-01T00:00:00+01:00", &t), -1);
+	assert_int_equal(ps_time_parse("2026-01-01T00:00:00", &t), -1);
+	assert_int_equal(ps_time_parse("2026-01-01 00:00:00Z", &t), -1);
+	assert_int_equal(ps_time_parse("2026-01-01T24:00:00Z", &t), -1);
+	assert_int_equal(ps_time_parse("2026-12-31T23:59:60Z", &t), -1);
+	assert_int_equal(ps_time_parse("2026-13-01T00:00:00Z", &t), -1);
+	assert_int_equal(ps_time_parse("2026-1-01T00:00:00Z", &t), -1);
+	assert_int_equal(ps_time_parse("+026-01-01T00:00:00Z", &t), -1);
+	assert_int_equal(ps_time_format(1709208000, out), 0);
+	assert_string_equal(out, "2024-02-29T12:00:00Z");
+	assert_int_equal(ps_time_format(-1, out), 0);
+	assert_string_equal(out, "1969-12-31T23:59:59Z");
+	assert_int_equal(ps_time_format(at("9999-12-31T23:59:59Z") + 1, out), -1);
+}
+
+static void
+globs_are_anchored(void **state)
+{
+	(void)state;
+	assert_true(ps_glob_match("research.*", "research.top-journal"));
+	assert_true(ps_glob_match("research.*", "research."));
+	assert_false(ps_glob_match("research.*", "evil.research.x"));
+	assert_false(ps_glob_match("research.*", "research"));
+	assert_false(ps_glob_match("research", "research-extra"));
+	assert_false(ps_glob_match("research", "xresearch"));
+	assert_true(ps_glob_match("acme/*", "acme/a/b"));   /* '*' spans '/' */
+	assert_true(ps_glob_match("*", ""));
+	assert_true(ps_glob_match("a?c", "abc"));
+	assert_false(ps_glob_match("a?c", "ac"));
+	assert_true(ps_glob_match("a*b*c", "axxbyybzc"));
+	assert_false(ps_glob_match("a*b*c", "axxbyyb"));
+	assert_true(ps_glob_match("*.pdf-*", "holon.pdf-profile"));
+}
+
+static int
+load(const char *yaml, ps_trust **policy, ps_error *err)
+{
+	return ps_trust_load(yaml, strlen(yaml), "p.yaml", policy, err);
+}
+
+/* A two-signer policy; `extra` is appended (top-level fields). */
+static char *
+policy_text(const char *extra)
+{
+	char *text = NULL;
+
+	assert_true(asprintf(&text,
+	    "version: 1\n"
+	    "signers:\n"
+	    "  - identity: alice\n"
+	    "    keys:\n"
+	    "      - key: %s\n"
+	    "      - key: %s alice@laptop\n"
+	    "        not_before: 2026-01-01T00:00:00Z\n"
+	    "        not_after: 2027-12-31T23:59:59Z\n"
+	    "    packs: [\"research.*\", \"acme/*\"]\n"
+	    "    first_party: true\n"
+	    "  - identity: bob\n"
+	    "    keys:\n"
+	    "      - key: %s\n"
+	    "    packs: [\"*\"]\n"
+	    "revoked:\n"
+	    "  - key: %s\n"
+	    "    reason: laptop lost\n"
+	    "%s", lines[0], ssh[1], lines[2], lines[2], extra) > 0);
+	return text;
+}
+
+static void
+lookup_answers_and_refusals(void **state)
+{
+	const ps_trust_signer *s = NULL;
+	char *text = policy_text("threshold: 2\n");
+	ps_trust *p = NULL;
+	ps_error err;
+	int64_t now = at("2026-06-01T00:00:00Z");
+
+	(void)state;
+	assert_int_equal(load(text, &p, &err), 0);
+	assert_int_equal(p->threshold, 2);
+	assert_int_equal(p->signer_count, 2);
+	assert_int_equal(ps_trust_lookup(p, keys[0], "research.x", now, &s,
+	    &err), 0);
+	assert_string_equal(s->identity, "alice");
+	assert_true(s->first_party);
+	assert_int_equal(ps_trust_lookup(p, keys[1], "acme/tool", now, &s,
+	    &err), 0);
+	assert_string_equal(s->identity, "alice");
+	/* windows are inclusive at both ends */
+	assert_int_equal(ps_trust_lookup(p, keys[1], "acme/t",
+	    at("2027-12-31T23:59:59Z"), &s, &err), 0);
+	assert_int_equal(ps_trust_lookup(p, keys[1], "acme/t",
+	    at("2026-01-01T00:00:00Z"), &s, &err), 0);
+	assert_int_equal(ps_trust_lookup(p, keys[1], "acme/t",
+	    at("2028-01-01T00:00:00Z"), &s, &err), -1);
+	assert_string_equal(err.code, "key_expired");
+	assert_int_equal(err.status, PS_STATUS_REFUSED);
+	assert_string_equal(err.expected, "2027-12-31T23:59:59Z");
+	assert_int_equal(ps_trust_lookup(p, keys[1], "acme/t",
+	    at("2025-12-31T23:59:59Z"), &s, &err), -1);
+	assert_string_equal(err.code, "key_not_yet_valid");
+	assert_null(s);
+	/* scope: whole-string match */
+	assert_int_equal(ps_trust_lookup(p, keys[0], "evil.research.x", now,
+	    &s, &err), -1);
+	assert_string_equal(err.code, "pack_out_of_scope");
+	assert_string_equal(err.expected, "research.* or acme/*");
+	assert_string_equal(err.found, "evil.research.x");
+	/* revocation is absolute: bob's only key is also revoked */
+	assert_int_equal(ps_trust_lookup(p, keys[2], "anything", now, &s,
+	    &err), -1);
+	assert_string_equal(err.code, "key_revoked");
+	assert_non_null(strstr(err.message, "laptop lost"));
+	ps_trust_free(p);
+	free(text);
+}
+
+static void
+unknown_key_is_untrusted(void **state)
+{
+	const ps_trust_signer *s = NULL;
+	ps_trust *p = NULL;
+	ps_pubkey *other = NULL;
+	char *text = policy_text("");
+	ps_error err;
+
+	(void)state;
+	assert_int_equal(load(text, &p, &err), 0);
+	assert_int_equal(ps_pubkey_copy(keys[0], &other, &err), 0);
+	other->key[0] ^= 1;   /* same key id, another key */
+	assert_int_equal(ps_trust_lookup(p, other, "research.x", 0, &s, &err),
+	    -1);
+	assert_string_equal(err.code, "key_untrusted");
+	assert_int_equal(err.status, PS_STATUS_REFUSED);
+	assert_non_null(strstr(err.found, "SHA256:"));
+	ps_pubkey_free(other);
+	ps_trust_free(p);
+	free(text);
+}
+
+static void
+one_key_policy(void **state)
+{
+	const ps_trust_signer *s = NULL;
+	ps_pubkey *k = NULL;
+	ps_trust *p = NULL;
+	char hex[PS_KEY_ID_HEX_LEN + 1];
+	ps_error err;
+
+	(void)state;
+	assert_int_equal(ps_trust_from_pubkey(keys[0], "a.pub", &p, &err), 0);
+	ps_key_id_hex(keys[0]->key_id, hex);
+	assert_int_equal(ps_trust_lookup(p, keys[0], "any/pack", 0, &s, &err),
+	    0);
+	assert_string_equal(s->identity, hex);
+	assert_int_equal(ps_trust_lookup(p, keys[1], "any/pack", 0, &s, &err),
+	    -1);
+	assert_string_equal(err.code, "key_untrusted");
+	ps_trust_free(p);
+	assert_int_equal(ps_pubkey_copy(keys[0], &k, &err), 0);
+	assert_int_equal(ps_pubkey_set_identity(k, "carol", &err), 0);
+	assert_int_equal(ps_trust_from_pubkey(k, "c.pub", &p, &err), 0);
+	assert_int_equal(ps_trust_lookup(p, keys[0], "x", 0, &s, &err), 0);
+	assert_string_equal(s->identity, "carol");
+	ps_trust_free(p);
+	ps_pubkey_free(k);
+}
+
+/* Expects the policy refused with `code`, exit 2, at `subject` if given. */
+static void
+refused(const char *yaml, const char *code, const char *subject)
+{
+	ps_trust *p = NULL;
+	ps_error err;
+
+	assert_int_equal(load(yaml, &p, &err), -1);
+	assert_null(p);
+	if (strcmp(err.code, code) != 0)
+		fail_msg("expected %s, got %s: %s: %s", code, err.code,
+		    err.subject, err.message);
+	assert_int_equal(err.status, PS_STATUS_FAILED);
+	if (subject != NULL)
+		assert_string_equal(err.subject, subject);
+}
+
+/* One signer `alice` with key 0; `key_extra` goes under the key entry,
+ * `signer_extra` under the signer, `top_extra` at the end. */
+static char *
+one_signer(const char *key_extra, const char *signer_extra,
+    const char *top_extra)
+{
+	char *text = NULL;
+
+	assert_true(asprintf(&text,
+	    "version: 1\n"
+	    "signers:\n"
+	    "  - identity: alice\n"
+	    "    keys:\n"
+	    "      - key: %s\n"
+	    "%s"
+	    "    packs: [\"*\"]\n"
+	    "%s"
+	    "%s", lines[0], key_extra, signer_extra, top_extra) > 0);
+	return text;
+}
+
+static void
+refused_one(const char *key_extra, const char *signer_extra,
+    const char *top_extra, const char *code, const char *subject)
+{
+	char *text = one_signer(key_extra, signer_extra, top_extra);
+
+	refused(text, code, subject);
+	free(text);
+}
+
+static void
+policy_field_errors(void **state)
+{
+	(void)state;
+	refused("version: 2\nsigners: []\n", "trust_version", "p.yaml:1:10");
+	refused("version: \"1\"\nsigners: []\n", "trust_version", "p.yaml:1:10");
+	refused("signers: []\n", "trust_missing_field", "p.yaml:1:1");
+	refused("", "trust_missing_field", NULL);
+	refused("- 1\n", "trust_type", "p.yaml:1:1");
+	refused("version: 1\nsigners: {}\n", "trust_type", "p.yaml:2:10");
+	refused("version: 1\nsigners: []\n", "trust_missing_field",
+	    "p.yaml:2:10");
+	refused("version: 1\nsigners: [\n", "yaml_syntax", NULL);
+	refused_one("", "", "extra: 1\n", "trust_unknown_field", "p.yaml:7:1");
+	refused_one("", "    email: a@b\n", "", "trust_unknown_field",
+	    "p.yaml:7:5");
+	refused_one("        expires: 2026-01-01T00:00:00Z\n", "", "",
+	    "trust_unknown_field", "p.yaml:6:9");
+	refused_one("", "    first_party: yes\n", "", "trust_type",
+	    "p.yaml:7:18");
+	refused_one("", "", "threshold: 0\n", "trust_threshold", "p.yaml:7:12");
+	refused_one("", "", "threshold: 2\n", "trust_threshold", "p.yaml:7:12");
+	refused_one("", "", "revoked:\n  - key: RWQ\n", "trust_key",
+	    "p.yaml:8:10");
+	refused_one("", "", "revoked:\n  - reason: x\n", "trust_missing_field",
+	    "p.yaml:8:5");
+	refused_one("", "", "revoked:\n  - key: x\n    why: x\n",
+	    "trust_unknown_field", "p.yaml:9:5");
+	refused("version: 1\nsigners:\n  - identity: al ice\n    keys: []\n"
+	    "    packs: [\"*\"]\n", "trust_identity", "p.yaml:3:15");
+	refused("version: 1\nsigners:\n  - identity: a\n    keys: []\n"
+	    "    packs: [\"*\"]\n", "trust_missing_field", "p.yaml:4:11");
+	refused("version: 1\nsigners:\n  - identity: a\n    packs: [\"*\"]\n",
+	    "trust_missing_field", "p.yaml:3:5");
+}
+
+static void
+policy_key_and_date_errors(void **state)
+{
+	(void)state;
+	refused("version: 1\nsigners:\n  - identity: a\n    keys:\n"
+	    "      - key: RWQnotakey\n    packs: [\"*\"]\n", "trust_key",
+	    "p.yaml:5:14");
+	refused("version: 1\nsigners:\n  - identity: a\n    keys:\n"
+	    "      - key: ssh-rsa AAAAB3NzaC1yc2E x\n    packs: [\"*\"]\n",
+	    "trust_key", "p.yaml:5:14");
+	refused("version: 1\nsigners:\n  - identity: a\n    keys:\n"
+	    "      - RWQ\n    packs: [\"*\"]\n", "trust_type", "p.yaml:5:9");
+	refused_one("        not_before: 2026-01-01\n", "", "", "trust_date",
+	    "p.yaml:6:21");
+	refused_one("        not_after: 2026-01-01T00:00:00+01:00\n", "", "",
+	    "trust_date", "p.yaml:6:20");
+	refused_one("        not_after: 5\n", "", "", "trust_date",
+	    "p.yaml:6:20");
+	refused_one("        not_before: 2027-01-01T00:00:00Z\n"
+	    "        not_after: 2026-01-01T00:00:00Z\n", "", "", "trust_window",
+	    "p.yaml:7:20");
+}
+
+static void
+policy_pattern_errors(void **state)
+{
+	char *text = NULL;
+
+	(void)state;
+	assert_true(asprintf(&text, "version: 1\nsigners:\n  - identity: a\n"
+	    "    keys:\n      - key: %s\n    packs: [\"[ab]*\"]\n", lines[0]) > 0);
+	refused(text, "trust_pattern", "p.yaml:6:13");
+	free(text);
+	assert_true(asprintf(&text, "version: 1\nsigners:\n  - identity: a\n"
+	    "    keys:\n      - key: %s\n    packs: []\n", lines[0]) > 0);
+	refused(text, "trust_missing_field", "p.yaml:6:12");
+	free(text);
+	assert_true(asprintf(&text, "version: 1\nsigners:\n  - identity: a\n"
+	    "    keys:\n      - key: %s\n    packs: [\"a b\"]\n", lines[0]) > 0);
+	refused(text, "trust_pattern", "p.yaml:6:13");
+	free(text);
+}
+
+static void
+policy_duplicates(void **state)
+{
+	char *text = NULL;
+
+	(void)state;
+	/* the same key under two identities, once as an ssh line */
+	assert_true(asprintf(&text, "version: 1\nsigners:\n"
+	    "  - identity: a\n    keys:\n      - key: %s\n    packs: [\"*\"]\n"
+	    "  - identity: b\n    keys:\n      - key: %s\n    packs: [\"*\"]\n",
+	    lines[0], ssh[0]) > 0);
+	refused(text, "trust_duplicate_key", "p.yaml:9:14");
+	free(text);
+	assert_true(asprintf(&text, "version: 1\nsigners:\n"
+	    "  - identity: a\n    keys:\n      - key: %s\n      - key: %s\n"
+	    "    packs: [\"*\"]\n", lines[0], lines[0]) > 0);
+	refused(text, "trust_duplicate_key", "p.yaml:6:14");
+	free(text);
+	assert_true(asprintf(&text, "version: 1\nsigners:\n"
+	    "  - identity: a\n    keys:\n      - key: %s\n    packs: [\"*\"]\n"
+	    "  - identity: a\n    keys:\n      - key: %s\n    packs: [\"*\"]\n",
+	    lines[0], lines[1]) > 0);
+	refused(text, "trust_duplicate_identity", "p.yaml:7:15");
+	free(text);
+}
+
+static void
+pem_key_in_block_scalar(void **state)
+{
+	char *pem = NULL, *text = NULL, *indented, *o;
+	const char *c;
+	ps_trust *p = NULL;
+	ps_error err;
+
+	(void)state;
+	assert_int_equal(ps_pubkey_format_pem(keys[0], &pem, &err), 0);
+	indented = o = calloc(1, strlen(pem) * 2 + 16);
+	for (c = pem; *c != '\0'; c++) {
+		if (c == pem || c[-1] == '\n')
+			o += sprintf(o, "%s", *c != '\0' ? "          " : "");
+		*o++ = *c;
+	}
+	assert_true(asprintf(&text, "version: 1\nsigners:\n  - identity: a\n"
+	    "    keys:\n      - key: |\n%s    packs: [\"*\"]\n", indented) > 0);
+	assert_int_equal(load(text, &p, &err), 0);
+	assert_true(ps_pubkey_equal(p->signers[0].keys[0].key, keys[0]));
+	assert_int_equal(p->signers[0].keys[0].key->source, PS_KEY_SOURCE_PEM);
+	ps_trust_free(p);
+	free(text);
+	free(indented);
+	free(pem);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(times_parse_strictly),
+		cmocka_unit_test(globs_are_anchored),
+		cmocka_unit_test(lookup_answers_and_refusals),
+		cmocka_unit_test(unknown_key_is_untrusted),
+		cmocka_unit_test(one_key_policy),
+		cmocka_unit_test(policy_field_errors),
+		cmocka_unit_test(policy_key_and_date_errors),
+		cmocka_unit_test(policy_pattern_errors),
+		cmocka_unit_test(policy_duplicates),
+		cmocka_unit_test(pem_key_in_block_scalar),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
