@@ -355,20 +355,29 @@ read_head(ps_git_source *src, git_repository *repo, ps_error *err)
 	return 0;
 }
 
+/*
+ * The configured remote.origin.url, read from a config snapshot:
+ * git_remote_lookup() in libgit2 1.5 leaks PCRE2 match data, and the
+ * configured URL (before url.*.insteadOf rewriting) is what names the
+ * repository.
+ */
 static int
 read_origin(ps_git_source *src, git_repository *repo, ps_error *err)
 {
-	git_remote *remote = NULL;
-	const char *url;
-	int rc = git_remote_lookup(&remote, repo, "origin");
+	git_config *cfg = NULL;
+	const char *url = NULL;
+	int rc;
 
+	if (git_repository_config_snapshot(&cfg, repo) != 0)
+		return git_failed(err, src->workdir, "read the repository config");
+	rc = git_config_get_string(&url, cfg, "remote.origin.url");
 	if (rc == GIT_ENOTFOUND)
-		return 0;
-	if (rc != 0)
-		return git_failed(err, src->workdir, "read remote origin");
-	url = git_remote_url(remote);
-	rc = url == NULL ? 0 : ps_git_url_normalize(url, &src->origin_url, err);
-	git_remote_free(remote);
+		rc = 0;
+	else if (rc != 0)
+		rc = git_failed(err, src->workdir, "read remote.origin.url");
+	else
+		rc = ps_git_url_normalize(url, &src->origin_url, err);
+	git_config_free(cfg);
 	return rc;
 }
 
@@ -723,9 +732,10 @@ holon_check(git_repository *repo, const char *pack_path, const char *ref,
 		*relation = PS_GIT_REF_SAME;
 		return 0;
 	}
-	if (holon_ancestor(repo, &ref_oid, &head_oid, ref, commit, err) != 0 ||
-	    commit_tree(repo, &ref_oid, ref, &from, err) != 0 ||
-	    commit_tree(repo, &head_oid, commit, &to, err) != 0) {
+	if (commit_tree(repo, &ref_oid, ref, &from, err) != 0 ||
+	    commit_tree(repo, &head_oid, commit, &to, err) != 0 ||
+	    holon_ancestor(repo, &ref_oid, &head_oid, ref, commit, err) != 0) {
+		git_tree_free(to);
 		git_tree_free(from);
 		return -1;
 	}
