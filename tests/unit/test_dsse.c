@@ -615,6 +615,57 @@ documented_example_envelope(void **state)
 	ps_statement_free(st);
 }
 
+/* signature.md shows the same bytes (run from the source tree). */
+static void
+documented_example_is_in_the_spec(void **state)
+{
+	FILE *f = fopen("docs/formats/signature.md", "r");
+	char *doc = calloc(1, 256 * 1024), line[sizeof(doc_example_sig)];
+	size_t n;
+
+	(void)state;
+	if (f == NULL) {
+		free(doc);
+		skip();
+	}
+	assert_non_null(doc);
+	n = fread(doc, 1, 256 * 1024 - 1, f);
+	fclose(f);
+	doc[n] = '\0';
+	memcpy(line, doc_example_sig, sizeof(doc_example_sig));
+	line[strlen(line) - 1] = '\0';        /* the LF */
+	assert_non_null(strstr(doc, line));
+	free(doc);
+}
+
+static void
+statement_takes_the_pack_digests(void **state)
+{
+	ps_statement *st = NULL;
+	ps_digest d;
+	ps_error err;
+
+	(void)state;
+	memset(&d, 0, sizeof(d));
+	d.format = PS_FORMAT_HOLON;
+	d.manifest_path = (char *)"holon.yaml";
+	fill_digest(d.manifest_sha256, 1);
+	fill_digest(d.tree_digest, 2);
+	fill_digest(d.tar_digest, 3);
+	assert_int_equal(ps_statement_new(&st, &err), 0);
+	assert_int_equal(ps_statement_set_digest(st, &d, &err), -1);
+	assert_string_equal(err.code, "invalid_argument");
+	d.has_tar_digest = 1;
+	assert_int_equal(ps_statement_set_digest(st, &d, &err), 0);
+	assert_int_equal(st->format, PS_FORMAT_HOLON);
+	assert_string_equal(st->manifest_path, "holon.yaml");
+	assert_memory_equal(st->tar_digest, d.tar_digest, PS_SHA256_LEN);
+	assert_memory_equal(st->tree_digest, d.tree_digest, PS_SHA256_LEN);
+	assert_memory_equal(st->manifest_sha256, d.manifest_sha256,
+	    PS_SHA256_LEN);
+	ps_statement_free(st);
+}
+
 int
 main(void)
 {
@@ -634,6 +685,8 @@ main(void)
 		cmocka_unit_test(statement_limits),
 		cmocka_unit_test(statement_from_verified_payload_only),
 		cmocka_unit_test(documented_example_envelope),
+		cmocka_unit_test(documented_example_is_in_the_spec),
+		cmocka_unit_test(statement_takes_the_pack_digests),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -428,6 +428,10 @@ rebuild_refusals(void **state)
 	    "git commit -q -m lfs");
 	assert_string_equal(rebuild_code("s", "packs/p"),
 	    "git_attributes_refused");
+	/* A bare clone has no index or work tree: the commit's own files. */
+	sh("git clone -q --bare s s.git");
+	assert_string_equal(rebuild_code("s.git", "packs/p"),
+	    "git_attributes_refused");
 	sh("cd s; echo '*.md text eol=crlf' > packs/p/.gitattributes; "
 	    "echo '' > .gitattributes; git add -A 2>/dev/null; git commit -q -m eol");
 	assert_string_equal(rebuild_code("s", "packs/p"),
