@@ -381,28 +381,41 @@ read_origin(ps_git_source *src, git_repository *repo, ps_error *err)
 	return rc;
 }
 
+/* The non-bare repository containing `dir`, or NULL when there is none. */
 static int
-discover_in(const char *dir, ps_git_source **out, ps_error *err)
+open_containing(const char *dir, git_repository **repo, ps_error *err)
 {
 	git_buf root = { NULL, 0, 0 };
-	git_repository *repo = NULL;
-	ps_git_source *src;
 	int rc = git_repository_discover(&root, dir, 0, NULL);
 
+	*repo = NULL;
 	if (rc == GIT_ENOTFOUND)
 		return 0;
 	if (rc != 0)
 		return git_failed(err, dir, "find the git repository");
-	rc = git_repository_open(&repo, root.ptr);
+	rc = git_repository_open(repo, root.ptr);
 	git_buf_dispose(&root);
 	if (rc != 0)
 		return ps_fail(err, "repository_unavailable", dir,
 		    "cannot open the git repository: %s",
 		    git_error_last() != NULL ? git_error_last()->message : "?");
-	if (git_repository_is_bare(repo)) {
-		git_repository_free(repo);
-		return 0;
+	if (git_repository_is_bare(*repo)) {
+		git_repository_free(*repo);
+		*repo = NULL;
 	}
+	return 0;
+}
+
+static int
+discover_in(const char *dir, ps_git_source **out, ps_error *err)
+{
+	git_repository *repo = NULL;
+	ps_git_source *src;
+	int rc;
+
+	rc = open_containing(dir, &repo, err);
+	if (rc != 0 || repo == NULL)
+		return rc;
 	src = calloc(1, sizeof(*src));
 	if (src == NULL) {
 		git_repository_free(repo);
