@@ -1,0 +1,577 @@
+/* DSSE v1 envelopes: PAE, Ed25519 signing and verification, JSON. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+#include <sodium.h>
+
+#include "sign/dsse.h"
+#include "util/error.h"
+#include "util/fdio.h"
+
+struct dsse_signature {
+	char *keyid;
+	unsigned char *sig;
+	size_t sig_len;
+};
+
+struct ps_dsse_envelope {
+	char *payload_type;
+	unsigned char *payload;
+	size_t payload_len;
+	struct dsse_signature sigs[PS_DSSE_MAX_SIGNATURES];
+	size_t sig_count;
+};
+
+static int
+no_memory(ps_error *err)
+{
+	return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+}
+
+static int
+malformed(ps_error *err, const char *label, const char *what)
+{
+	return ps_refuse(err, "envelope_malformed", label,
+	    "not a valid DSSE envelope: %s", what);
+}
+
+int
+ps_dsse_pae(const char *payload_type, const unsigned char *payload,
+    size_t payload_len, unsigned char **out, size_t *out_len, ps_error *err)
+{
+	size_t type_len = strlen(payload_type), head_len;
+	char head[64];
+	unsigned char *buf;
+	int n;
+
+	*out = NULL;
+	n = snprintf(head, sizeof(head), "DSSEv1 %zu ", type_len);
+	if (n < 0 || (size_t)n >= sizeof(head))
+		return ps_fail(err, "internal_error", NULL, "PAE header");
+	head_len = (size_t)n;
+	if (payload_len > PS_DSSE_MAX_BYTES || type_len > PS_DSSE_MAX_BYTES)
+		return ps_fail(err, "invalid_argument", NULL, "PAE input too large");
+	buf = malloc(head_len + type_len + 2 * 24 + payload_len);
+	if (buf == NULL)
+		return no_memory(err);
+	memcpy(buf, head, head_len);
+	memcpy(buf + head_len, payload_type, type_len);
+	n = snprintf((char *)buf + head_len + type_len, 48, " %zu ", payload_len);
+	*out_len = head_len + type_len + (size_t)n;
+	if (payload_len > 0)
+		memcpy(buf + *out_len, payload, payload_len);
+	*out_len += payload_len;
+	*out = buf;
+	return 0;
+}
+
+static int
+check_payload_type(const char *type, ps_error *err)
+{
+	size_t i, len = strlen(type);
+
+	if (len == 0 || len > PS_DSSE_MAX_PAYLOAD_TYPE)
+		return ps_fail(err, "invalid_argument", NULL,
+		    "payload type must be 1 to %d bytes", PS_DSSE_MAX_PAYLOAD_TYPE);
+	for (i = 0; i < len; i++) {
+		if (type[i] < 0x21 || type[i] > 0x7e)
+			return ps_fail(err, "invalid_argument", NULL,
+			    "payload type must be printable ASCII without spaces");
+	}
+	return 0;
+}
+
+int
+ps_dsse_new(const char *payload_type, const unsigned char *payload,
+    size_t payload_len, ps_dsse_envelope **out, ps_error *err)
+{
+	ps_dsse_envelope *env;
+
+	*out = NULL;
+	if (check_payload_type(payload_type, err) != 0)
+		return -1;
+	if (payload_len > PS_DSSE_MAX_BYTES / 2)
+		return ps_fail(err, "invalid_argument", NULL,
+		    "payload of %zu bytes would not fit a %d-byte envelope",
+		    payload_len, PS_DSSE_MAX_BYTES);
+	env = calloc(1, sizeof(*env));
+	if (env == NULL)
+		return no_memory(err);
+	env->payload_type = strdup(payload_type);
+	env->payload = malloc(payload_len > 0 ? payload_len : 1);
+	if (env->payload_type == NULL || env->payload == NULL) {
+		ps_dsse_free(env);
+		return no_memory(err);
+	}
+	if (payload_len > 0)
+		memcpy(env->payload, payload, payload_len);
+	env->payload_len = payload_len;
+	*out = env;
+	return 0;
+}
+
+void
+ps_dsse_free(ps_dsse_envelope *env)
+{
+	size_t i;
+
+	if (env == NULL)
+		return;
+	for (i = 0; i < env->sig_count; i++) {
+		free(env->sigs[i].keyid);
+		free(env->sigs[i].sig);
+	}
+	free(env->payload_type);
+	free(env->payload);
+	free(env);
+}
+
+static int
+pae_of(const ps_dsse_envelope *env, unsigned char **pae, size_t *pae_len,
+    ps_error *err)
+{
+	return ps_dsse_pae(env->payload_type, env->payload, env->payload_len,
+	    pae, pae_len, err);
+}
+
+static int
+verify_entry(const struct dsse_signature *s, const unsigned char *pae,
+    size_t pae_len, const unsigned char *public_key)
+{
+	if (s->sig_len != PS_DSSE_SIG_LEN)
+		return 0;
+	return crypto_sign_verify_detached(s->sig, pae, pae_len,
+	    public_key) == 0;
+}
+
+static int
+check_keyid(const char *keyid, ps_error *err)
+{
+	size_t i, len = strlen(keyid);
+
+	if (len > PS_DSSE_MAX_KEYID)
+		return ps_fail(err, "invalid_argument", NULL,
+		    "key id over %d bytes", PS_DSSE_MAX_KEYID);
+	for (i = 0; i < len; i++) {
+		if (keyid[i] < 0x20 || keyid[i] > 0x7e)
+			return ps_fail(err, "invalid_argument", NULL,
+			    "key id must be printable ASCII");
+	}
+	return 0;
+}
+
+/* One key signs once: Ed25519 is deterministic, a second entry adds nothing. */
+static int
+refuse_resign(const ps_dsse_envelope *env, const unsigned char *pae,
+    size_t pae_len, const unsigned char *secret_key, ps_error *err)
+{
+	const unsigned char *public_key = secret_key + 32;
+	size_t i;
+
+	for (i = 0; i < env->sig_count; i++) {
+		if (verify_entry(&env->sigs[i], pae, pae_len, public_key))
+			return ps_refuse(err, "already_signed", env->sigs[i].keyid,
+			    "this key already signed the envelope (signature %zu)",
+			    i + 1);
+	}
+	return 0;
+}
+
+static int
+append_signature(ps_dsse_envelope *env, const unsigned char *pae,
+    size_t pae_len, const unsigned char *secret_key, const char *keyid,
+    ps_error *err)
+{
+	struct dsse_signature *s = &env->sigs[env->sig_count];
+
+	s->sig = malloc(PS_DSSE_SIG_LEN);
+	s->keyid = strdup(keyid);
+	if (s->sig == NULL || s->keyid == NULL) {
+		free(s->sig);
+		free(s->keyid);
+		memset(s, 0, sizeof(*s));
+		return no_memory(err);
+	}
+	if (crypto_sign_detached(s->sig, NULL, pae, pae_len, secret_key) != 0) {
+		free(s->sig);
+		free(s->keyid);
+		memset(s, 0, sizeof(*s));
+		return ps_fail(err, "crypto_error", NULL, "Ed25519 signing failed");
+	}
+	s->sig_len = PS_DSSE_SIG_LEN;
+	env->sig_count++;
+	return 0;
+}
+
+int
+ps_dsse_sign(ps_dsse_envelope *env,
+    const unsigned char secret_key[PS_DSSE_SECRET_KEY_LEN], const char *keyid,
+    ps_error *err)
+{
+	unsigned char *pae = NULL;
+	size_t pae_len = 0;
+	int rc;
+
+	if (keyid == NULL)
+		keyid = "";
+	if (check_keyid(keyid, err) != 0)
+		return -1;
+	if (env->sig_count >= PS_DSSE_MAX_SIGNATURES)
+		return ps_refuse(err, "too_many_signatures", NULL,
+		    "an envelope holds at most %d signatures",
+		    PS_DSSE_MAX_SIGNATURES);
+	if (sodium_init() < 0)
+		return ps_fail(err, "crypto_error", NULL, "libsodium failed");
+	if (pae_of(env, &pae, &pae_len, err) != 0)
+		return -1;
+	rc = refuse_resign(env, pae, pae_len, secret_key, err);
+	if (rc == 0)
+		rc = append_signature(env, pae, pae_len, secret_key, keyid, err);
+	free(pae);
+	return rc;
+}
+
+/* ------------------------------------------------------------ JSON out */
+
+static json_t *
+base64_string(const unsigned char *bin, size_t len)
+{
+	size_t b64_len = sodium_base64_encoded_len(len,
+	    sodium_base64_VARIANT_ORIGINAL);
+	char *b64 = malloc(b64_len);
+	json_t *s;
+
+	if (b64 == NULL)
+		return NULL;
+	sodium_bin2base64(b64, b64_len, bin, len, sodium_base64_VARIANT_ORIGINAL);
+	s = json_string(b64);
+	free(b64);
+	return s;
+}
+
+static json_t *
+signatures_json(const ps_dsse_envelope *env)
+{
+	json_t *list = json_array(), *entry;
+	size_t i;
+
+	if (list == NULL)
+		return NULL;
+	for (i = 0; i < env->sig_count; i++) {
+		entry = json_object();
+		if (entry == NULL || json_array_append_new(list, entry) != 0 ||
+		    json_object_set_new(entry, "keyid",
+		    json_string(env->sigs[i].keyid)) != 0 ||
+		    json_object_set_new(entry, "sig", base64_string(env->sigs[i].sig,
+		    env->sigs[i].sig_len)) != 0) {
+			json_decref(list);
+			return NULL;
+		}
+	}
+	return list;
+}
+
+static json_t *
+envelope_json(const ps_dsse_envelope *env)
+{
+	json_t *root = json_object();
+
+	if (root == NULL)
+		return NULL;
+	if (json_object_set_new(root, "payload", base64_string(env->payload,
+	    env->payload_len)) != 0 ||
+	    json_object_set_new(root, "payloadType",
+	    json_string(env->payload_type)) != 0 ||
+	    json_object_set_new(root, "signatures", signatures_json(env)) != 0) {
+		json_decref(root);
+		return NULL;
+	}
+	return root;
+}
+
+int
+ps_dsse_serialize(const ps_dsse_envelope *env, char **out, size_t *out_len,
+    ps_error *err)
+{
+	json_t *root;
+	char *text, *line;
+	size_t len;
+
+	*out = NULL;
+	if (env->sig_count == 0)
+		return ps_fail(err, "invalid_argument", NULL,
+		    "an envelope without signatures is not written");
+	root = envelope_json(env);
+	if (root == NULL)
+		return no_memory(err);
+	text = json_dumps(root, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENSURE_ASCII);
+	json_decref(root);
+	if (text == NULL)
+		return no_memory(err);
+	len = strlen(text);
+	line = realloc(text, len + 2);
+	if (line == NULL) {
+		free(text);
+		return no_memory(err);
+	}
+	line[len] = '\n';
+	line[len + 1] = '\0';
+	*out = line;
+	*out_len = len + 1;
+	return 0;
+}
+
+/* ------------------------------------------------------------- JSON in */
+
+static const int base64_variants[] = {
+	sodium_base64_VARIANT_ORIGINAL,
+	sodium_base64_VARIANT_ORIGINAL_NO_PADDING,
+	sodium_base64_VARIANT_URLSAFE,
+	sodium_base64_VARIANT_URLSAFE_NO_PADDING
+};
+
+/* Standard or URL-safe, padded or not; nothing else, no whitespace. */
+static int
+decode_base64(const char *b64, size_t b64_len, unsigned char **out,
+    size_t *out_len)
+{
+	size_t cap = b64_len / 4 * 3 + 3, i;
+	unsigned char *bin = malloc(cap);
+
+	if (bin == NULL)
+		return -2;
+	for (i = 0; i < sizeof(base64_variants) / sizeof(base64_variants[0]);
+	    i++) {
+		if (sodium_base642bin(bin, cap, b64, b64_len, NULL, out_len, NULL,
+		    base64_variants[i]) == 0) {
+			*out = bin;
+			return 0;
+		}
+	}
+	free(bin);
+	return -1;
+}
+
+static int
+get_string(json_t *obj, const char *key, int required, const char *label,
+    const char **out, ps_error *err)
+{
+	json_t *v = json_object_get(obj, key);
+	char what[128];
+
+	*out = NULL;
+	if (v == NULL && !required)
+		return 0;
+	if (v == NULL || !json_is_string(v)) {
+		snprintf(what, sizeof(what), "\"%s\" %s", key,
+		    v == NULL ? "is missing" : "is not a string");
+		return malformed(err, label, what);
+	}
+	*out = json_string_value(v);
+	return 0;
+}
+
+static int
+get_base64(json_t *obj, const char *key, const char *label,
+    unsigned char **out, size_t *out_len, ps_error *err)
+{
+	const char *text;
+	char what[128];
+	int rc;
+
+	if (get_string(obj, key, 1, label, &text, err) != 0)
+		return -1;
+	rc = decode_base64(text, strlen(text), out, out_len);
+	if (rc == -2)
+		return no_memory(err);
+	if (rc != 0) {
+		snprintf(what, sizeof(what), "\"%s\" is not base64 (standard or "
+		    "URL-safe)", key);
+		return malformed(err, label, what);
+	}
+	return 0;
+}
+
+static int
+parse_signature(ps_dsse_envelope *env, json_t *entry, const char *label,
+    ps_error *err)
+{
+	struct dsse_signature *s = &env->sigs[env->sig_count];
+	const char *keyid;
+
+	if (!json_is_object(entry))
+		return malformed(err, label, "a signature is not an object");
+	if (get_string(entry, "keyid", 0, label, &keyid, err) != 0)
+		return -1;
+	if (keyid != NULL && strlen(keyid) > PS_DSSE_MAX_KEYID)
+		return malformed(err, label, "a keyid is too long");
+	if (get_base64(entry, "sig", label, &s->sig, &s->sig_len, err) != 0)
+		return -1;
+	env->sig_count++;
+	if (s->sig_len == 0 || s->sig_len > PS_DSSE_MAX_SIG)
+		return malformed(err, label, "a sig is empty or too long");
+	s->keyid = strdup(keyid != NULL ? keyid : "");
+	return s->keyid == NULL ? no_memory(err) : 0;
+}
+
+static int
+parse_signatures(ps_dsse_envelope *env, json_t *root, const char *label,
+    ps_error *err)
+{
+	json_t *list = json_object_get(root, "signatures");
+	size_t i, n;
+
+	if (list == NULL || !json_is_array(list))
+		return malformed(err, label, list == NULL ?
+		    "\"signatures\" is missing" : "\"signatures\" is not a list");
+	n = json_array_size(list);
+	if (n == 0 || n > PS_DSSE_MAX_SIGNATURES) {
+		malformed(err, label, "wrong number of signatures");
+		return ps_error_expect(err, "1 to 64 signatures",
+		    n == 0 ? "none" : "more than 64");
+	}
+	for (i = 0; i < n; i++) {
+		if (parse_signature(env, json_array_get(list, i), label, err) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+parse_root(ps_dsse_envelope *env, json_t *root, const char *label,
+    ps_error *err)
+{
+	const char *type;
+
+	if (!json_is_object(root))
+		return malformed(err, label, "the top level is not an object");
+	if (get_string(root, "payloadType", 1, label, &type, err) != 0)
+		return -1;
+	if (type[0] == '\0' || strlen(type) > PS_DSSE_MAX_PAYLOAD_TYPE)
+		return malformed(err, label, "\"payloadType\" is empty or too long");
+	env->payload_type = strdup(type);
+	if (env->payload_type == NULL)
+		return no_memory(err);
+	if (get_base64(root, "payload", label, &env->payload, &env->payload_len,
+	    err) != 0)
+		return -1;
+	return parse_signatures(env, root, label, err);
+}
+
+int
+ps_dsse_parse(const void *bytes, size_t len, const char *label,
+    ps_dsse_envelope **out, ps_error *err)
+{
+	ps_dsse_envelope *env;
+	json_error_t jerr;
+	json_t *root;
+	char what[256];
+
+	*out = NULL;
+	if (len > PS_DSSE_MAX_BYTES)
+		return ps_refuse(err, "envelope_too_large", label,
+		    "the envelope is %zu bytes; the limit is %d", len,
+		    PS_DSSE_MAX_BYTES);
+	root = json_loadb(bytes, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (root == NULL) {
+		snprintf(what, sizeof(what), "JSON error at line %d column %d: %s",
+		    jerr.line, jerr.column, jerr.text);
+		return malformed(err, label, what);
+	}
+	env = calloc(1, sizeof(*env));
+	if (env == NULL) {
+		json_decref(root);
+		return no_memory(err);
+	}
+	if (parse_root(env, root, label, err) != 0) {
+		json_decref(root);
+		ps_dsse_free(env);
+		return -1;
+	}
+	json_decref(root);
+	*out = env;
+	return 0;
+}
+
+int
+ps_dsse_read_fd(int fd, const char *label, ps_dsse_envelope **out,
+    ps_error *err)
+{
+	unsigned char *buf = malloc(PS_DSSE_MAX_BYTES + 1);
+	ssize_t n;
+	int rc;
+
+	*out = NULL;
+	if (buf == NULL)
+		return no_memory(err);
+	n = ps_read_full(fd, buf, PS_DSSE_MAX_BYTES + 1);
+	if (n < 0) {
+		free(buf);
+		return ps_fail_errno(err, "io_error", label, "read", errno);
+	}
+	if (n > PS_DSSE_MAX_BYTES) {
+		free(buf);
+		return ps_refuse(err, "envelope_too_large", label,
+		    "the envelope is over %d bytes", PS_DSSE_MAX_BYTES);
+	}
+	rc = ps_dsse_parse(buf, (size_t)n, label, out, err);
+	free(buf);
+	return rc;
+}
+
+/* ----------------------------------------------------------- accessors */
+
+size_t
+ps_dsse_signature_count(const ps_dsse_envelope *env)
+{
+	return env->sig_count;
+}
+
+const char *
+ps_dsse_keyid(const ps_dsse_envelope *env, size_t i)
+{
+	return i < env->sig_count ? env->sigs[i].keyid : NULL;
+}
+
+const char *
+ps_dsse_payload_type(const ps_dsse_envelope *env)
+{
+	return env->payload_type;
+}
+
+int
+ps_dsse_verify(const ps_dsse_envelope *env,
+    const unsigned char public_key[PS_DSSE_PUBLIC_KEY_LEN],
+    ps_dsse_verification *out, ps_error *err)
+{
+	unsigned char *pae = NULL;
+	size_t pae_len = 0, i;
+
+	memset(out, 0, sizeof(*out));
+	out->signature_count = env->sig_count;
+	if (sodium_init() < 0)
+		return ps_fail(err, "crypto_error", NULL, "libsodium failed");
+	if (pae_of(env, &pae, &pae_len, err) != 0)
+		return -1;
+	for (i = 0; i < env->sig_count; i++) {
+		out->verified[i] = (unsigned char)verify_entry(&env->sigs[i], pae,
+		    pae_len, public_key);
+		out->verified_count += out->verified[i];
+	}
+	free(pae);
+	if (out->verified_count == 0) {
+		ps_refuse(err, "signature_invalid", NULL,
+		    "none of the %zu signatures verifies with this key",
+		    env->sig_count);
+		return ps_error_expect(err, "a valid Ed25519 signature over the "
+		    "DSSE v1 PAE", "none");
+	}
+	out->payload = env->payload;
+	out->payload_len = env->payload_len;
+	out->payload_type = env->payload_type;
+	return 0;
+}

@@ -1,0 +1,102 @@
+/*
+ * DSSE v1 envelopes signed with Ed25519 (docs/formats/signature.md).
+ *
+ * An envelope is opaque: its payload can be read only through
+ * ps_dsse_verify(), which hands it out after a signature verified over the
+ * pre-authentication encoding, so callers parse exactly the bytes that
+ * were authenticated.  Key ids are unauthenticated hints: they are carried
+ * and shown, never used to decide anything.
+ */
+#ifndef PS_SIGN_DSSE_H
+#define PS_SIGN_DSSE_H
+
+#include <stddef.h>
+
+#include "packsign.h"
+
+#define PS_DSSE_MAX_BYTES (4 * 1024 * 1024)   /* whole envelope */
+#define PS_DSSE_MAX_SIGNATURES 64
+#define PS_DSSE_MAX_KEYID 256                 /* bytes */
+#define PS_DSSE_MAX_PAYLOAD_TYPE 256          /* bytes */
+#define PS_DSSE_MAX_SIG 1024                  /* decoded signature bytes */
+#define PS_DSSE_PUBLIC_KEY_LEN 32             /* Ed25519 */
+#define PS_DSSE_SECRET_KEY_LEN 64             /* libsodium: seed || public */
+#define PS_DSSE_SIG_LEN 64                    /* Ed25519 */
+
+typedef struct ps_dsse_envelope ps_dsse_envelope;
+
+/*
+ * The outcome of verifying an envelope with one public key.  `verified[i]`
+ * is 1 when signature entry i verifies.  `payload` and `payload_type`
+ * point into the envelope (valid while it lives) and are set only when at
+ * least one entry verified; otherwise they are NULL.
+ */
+typedef struct ps_dsse_verification {
+	size_t signature_count;
+	size_t verified_count;
+	unsigned char verified[PS_DSSE_MAX_SIGNATURES];
+	const unsigned char *payload;
+	size_t payload_len;
+	const char *payload_type;
+} ps_dsse_verification;
+
+/*
+ * PAE(type, body) = "DSSEv1" SP LEN(type) SP type SP LEN(body) SP body,
+ * LEN in ASCII decimal.  `*out` is malloc'ed; the caller frees it.
+ */
+int ps_dsse_pae(const char *payload_type, const unsigned char *payload,
+    size_t payload_len, unsigned char **out, size_t *out_len, ps_error *err);
+
+/* An unsigned envelope holding a copy of the payload. */
+int ps_dsse_new(const char *payload_type, const unsigned char *payload,
+    size_t payload_len, ps_dsse_envelope **out, ps_error *err);
+void ps_dsse_free(ps_dsse_envelope *env);
+
+/*
+ * Signs PAE(payloadType, payload) with an Ed25519 secret key and appends
+ * the signature with `keyid` (printable ASCII, may be empty).  The payload
+ * is never re-encoded, so co-signing a parsed envelope keeps its bytes.
+ * Refuses a key that already signed (already_signed) and a 65th signature.
+ */
+int ps_dsse_sign(ps_dsse_envelope *env,
+    const unsigned char secret_key[PS_DSSE_SECRET_KEY_LEN], const char *keyid,
+    ps_error *err);
+
+/*
+ * Deterministic JSON: {"payload":...,"payloadType":...,"signatures":
+ * [{"keyid":...,"sig":...}]} with no whitespace, standard padded base64,
+ * non-ASCII escaped, then one LF.  `*out` is malloc'ed.
+ */
+int ps_dsse_serialize(const ps_dsse_envelope *env, char **out,
+    size_t *out_len, ps_error *err);
+
+/*
+ * Parses an envelope of `len` bytes (at most PS_DSSE_MAX_BYTES).  Refuses
+ * (envelope_malformed) invalid JSON, duplicate keys, missing or mistyped
+ * fields, bad base64 in either alphabet, and an empty or over-long
+ * signature list; ignores unknown fields.  `label` names the input in
+ * errors.
+ */
+int ps_dsse_parse(const void *bytes, size_t len, const char *label,
+    ps_dsse_envelope **out, ps_error *err);
+/* Reads `fd` to its end, refusing more than PS_DSSE_MAX_BYTES, and parses. */
+int ps_dsse_read_fd(int fd, const char *label, ps_dsse_envelope **out,
+    ps_error *err);
+
+size_t ps_dsse_signature_count(const ps_dsse_envelope *env);
+/* The unauthenticated key id of entry `i` ("" when absent); NULL past the end. */
+const char *ps_dsse_keyid(const ps_dsse_envelope *env, size_t i);
+/* The payload type as written: not authenticated until verified. */
+const char *ps_dsse_payload_type(const ps_dsse_envelope *env);
+
+/*
+ * Checks every signature entry against one Ed25519 public key over
+ * PAE(payloadType, payload).  Fills `out` in every case.  Returns 0 when
+ * at least one entry verified, else refuses (signature_invalid) and leaves
+ * out->payload NULL.
+ */
+int ps_dsse_verify(const ps_dsse_envelope *env,
+    const unsigned char public_key[PS_DSSE_PUBLIC_KEY_LEN],
+    ps_dsse_verification *out, ps_error *err);
+
+#endif

@@ -1,0 +1,787 @@
+/*
+ * Git provenance: repository discovery, origin URL normalisation, the
+ * dirty check restricted to the pack, and the holon source.ref rule.
+ * Every function that calls libgit2 brackets its work with
+ * git_libgit2_init/shutdown (reference-counted by libgit2).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <git2.h>
+
+#include "sign/ignore.h"
+#include "sign/provenance.h"
+#include "sign/walk.h"
+#include "util/error.h"
+#include "util/pathname.h"
+
+static int
+no_memory(ps_error *err)
+{
+	return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+}
+
+static int
+git_failed(ps_error *err, const char *subject, const char *what)
+{
+	const git_error *e = git_error_last();
+
+	return ps_fail(err, "git_error", subject, "%s: %s", what,
+	    e != NULL && e->message != NULL ? e->message : "libgit2 failed");
+}
+
+/* ------------------------------------------------------ URL normalising */
+
+struct url_parts {
+	char scheme[8];            /* "https", "ssh", "git", "scp" */
+	const char *user;          /* userinfo start, or NULL */
+	size_t user_len;
+	const char *host;
+	size_t host_len;
+	const char *port;          /* digits, or NULL */
+	size_t port_len;
+	const char *path;          /* after the host's '/' or ':' */
+};
+
+static int
+url_refuse(ps_error *err, const char *url, const char *why)
+{
+	ps_refuse(err, "source_url_invalid", "origin",
+	    "cannot normalise the repository URL: %s", why);
+	return ps_error_expect(err, "https://, ssh://, git:// or "
+	    "[user@]host:path", url);
+}
+
+/* Splits "[userinfo@]host[:port]" ending at `end`. */
+static int
+split_authority(struct url_parts *p, const char *start, const char *end,
+    int colon_is_port)
+{
+	const char *at = NULL, *c, *colon;
+
+	for (c = start; c < end; c++) {
+		if (*c == '@')
+			at = c;
+	}
+	if (at != NULL) {
+		p->user = start;
+		p->user_len = (size_t)(at - start);
+		start = at + 1;
+	}
+	colon = colon_is_port ? memchr(start, ':', (size_t)(end - start)) : NULL;
+	p->host = start;
+	p->host_len = (size_t)((colon != NULL ? colon : end) - start);
+	if (colon != NULL) {
+		p->port = colon + 1;
+		p->port_len = (size_t)(end - colon - 1);
+	}
+	return 0;
+}
+
+static int
+split_url(struct url_parts *p, const char *url, ps_error *err)
+{
+	const char *sep = strstr(url, "://"), *slash, *colon;
+	size_t n;
+
+	memset(p, 0, sizeof(*p));
+	if (sep != NULL) {
+		n = (size_t)(sep - url);
+		if (n >= sizeof(p->scheme))
+			return url_refuse(err, url, "unsupported scheme");
+		for (size_t i = 0; i < n; i++)
+			p->scheme[i] = (char)tolower((unsigned char)url[i]);
+		slash = strchr(sep + 3, '/');
+		if (slash == NULL)
+			return url_refuse(err, url, "no repository path");
+		split_authority(p, sep + 3, slash, 1);
+		p->path = slash + 1;
+		return 0;
+	}
+	colon = strchr(url, ':');
+	slash = strchr(url, '/');
+	if (colon == NULL || (slash != NULL && slash < colon) || colon == url)
+		return url_refuse(err, url, "a local path, not a remote URL");
+	strcpy(p->scheme, "scp");
+	split_authority(p, url, colon, 0);
+	p->path = colon + 1;
+	return 0;
+}
+
+static int
+check_credentials(const struct url_parts *p, const char *url, ps_error *err)
+{
+	int ssh = strcmp(p->scheme, "ssh") == 0 || strcmp(p->scheme, "scp") == 0;
+
+	if (p->user == NULL)
+		return 0;
+	/* An ssh login name is not a secret; anything else may be a token. */
+	if (ssh && p->user_len > 0 && memchr(p->user, ':', p->user_len) == NULL)
+		return 0;
+	(void)url;
+	return ps_refuse(err, "source_url_credentials", "origin",
+	    "the repository URL carries credentials; remove them from the "
+	    "remote (git remote set-url origin ...)");
+}
+
+static int
+check_host(const struct url_parts *p, const char *url, ps_error *err)
+{
+	size_t i;
+
+	if (p->host_len == 0 || p->host_len > 253 ||
+	    !isalnum((unsigned char)p->host[0]))
+		return url_refuse(err, url, "bad host name");
+	for (i = 0; i < p->host_len; i++) {
+		if (!isalnum((unsigned char)p->host[i]) && p->host[i] != '.' &&
+		    p->host[i] != '-')
+			return url_refuse(err, url, "bad host name");
+	}
+	return 0;
+}
+
+/* Only https keeps its port, and not the default 443. */
+static int
+https_port(const struct url_parts *p, const char *url, long *port,
+    ps_error *err)
+{
+	size_t i;
+	long v = 0;
+
+	*port = 0;
+	if (p->port == NULL)
+		return 0;
+	if (p->port_len == 0 || p->port_len > 5)
+		return url_refuse(err, url, "bad port");
+	for (i = 0; i < p->port_len; i++) {
+		if (!isdigit((unsigned char)p->port[i]))
+			return url_refuse(err, url, "bad port");
+		v = v * 10 + (p->port[i] - '0');
+	}
+	if (v < 1 || v > 65535)
+		return url_refuse(err, url, "bad port");
+	if (strcmp(p->scheme, "https") == 0 && v != 443)
+		*port = v;
+	return 0;
+}
+
+static int
+path_char_ok(char c)
+{
+	return isalnum((unsigned char)c) || strchr("._~+-/", c) != NULL;
+}
+
+/* Strips '/'s, then ".git", then '/'s; checks components. */
+static int
+clean_path(const char *path, const char *url, char **out, ps_error *err)
+{
+	size_t len, i, start;
+
+	while (*path == '/')
+		path++;
+	len = strlen(path);
+	while (len > 0 && path[len - 1] == '/')
+		len--;
+	if (len >= 4 && memcmp(path + len - 4, ".git", 4) == 0)
+		len -= 4;
+	while (len > 0 && path[len - 1] == '/')
+		len--;
+	if (len == 0)
+		return url_refuse(err, url, "no repository path");
+	for (i = 0, start = 0; i <= len; i++) {
+		if (i < len && !path_char_ok(path[i]))
+			return url_refuse(err, url, "a character outside "
+			    "[A-Za-z0-9._~+-/] in the path (query, fragment, "
+			    "space or escape)");
+		if (i < len && path[i] != '/')
+			continue;
+		if (i == start || (i - start == 1 && path[start] == '.') ||
+		    (i - start == 2 && path[start] == '.' && path[start + 1] == '.'))
+			return url_refuse(err, url, "an empty, '.' or '..' path "
+			    "component");
+		start = i + 1;
+	}
+	*out = strndup(path, len);
+	return *out == NULL ? no_memory(err) : 0;
+}
+
+static int
+known_scheme(const char *scheme)
+{
+	return strcmp(scheme, "https") == 0 || strcmp(scheme, "ssh") == 0 ||
+	    strcmp(scheme, "git") == 0 || strcmp(scheme, "scp") == 0;
+}
+
+static int
+assemble(const struct url_parts *p, long port, const char *path, char **out,
+    ps_error *err)
+{
+	char portbuf[8] = "";
+	size_t i;
+	int n;
+
+	if (port != 0)
+		snprintf(portbuf, sizeof(portbuf), ":%ld", port);
+	n = asprintf(out, "https://%.*s%s/%s", (int)p->host_len, p->host,
+	    portbuf, path);
+	if (n < 0) {
+		*out = NULL;
+		return no_memory(err);
+	}
+	for (i = 8; i < 8 + p->host_len; i++)
+		(*out)[i] = (char)tolower((unsigned char)(*out)[i]);
+	return 0;
+}
+
+int
+ps_git_url_normalize(const char *url, char **out, ps_error *err)
+{
+	struct url_parts p;
+	char *path = NULL;
+	size_t i, len = strlen(url);
+	long port;
+	int rc;
+
+	*out = NULL;
+	if (len == 0 || len > PS_GIT_URL_MAX)
+		return url_refuse(err, "(empty or too long)", "empty or over 2048 "
+		    "bytes");
+	for (i = 0; i < len; i++) {
+		if ((unsigned char)url[i] <= 0x20 || (unsigned char)url[i] >= 0x7f)
+			return url_refuse(err, "(not shown)", "a space, control or "
+			    "non-ASCII character");
+	}
+	if (split_url(&p, url, err) != 0)
+		return -1;
+	if (!known_scheme(p.scheme))
+		return url_refuse(err, url, "unsupported scheme");
+	if (check_credentials(&p, url, err) != 0 || check_host(&p, url, err) != 0 ||
+	    https_port(&p, url, &port, err) != 0 ||
+	    clean_path(p.path, url, &path, err) != 0)
+		return -1;
+	rc = assemble(&p, port, path, out, err);
+	free(path);
+	return rc;
+}
+
+/* ---------------------------------------------------------- discovery */
+
+void
+ps_git_source_free(ps_git_source *src)
+{
+	if (src == NULL)
+		return;
+	free(src->workdir);
+	free(src->pack_path);
+	free(src->origin_url);
+	free(src);
+}
+
+/* The part of `dir` below `root` (both real paths); NULL when outside. */
+static char *
+relative_to(const char *root, const char *dir)
+{
+	size_t n = strlen(root);
+
+	while (n > 1 && root[n - 1] == '/')
+		n--;
+	if (strncmp(root, dir, n) != 0)
+		return NULL;
+	if (dir[n] == '\0')
+		return strdup("");
+	if (dir[n] != '/' && !(n == 1 && root[0] == '/'))
+		return NULL;
+	return strdup(dir + (dir[n] == '/' ? n + 1 : n));
+}
+
+static int
+check_pack_path(const char *path, ps_error *err)
+{
+	char copy[PS_PATH_MAX + 1], *part, *save = NULL;
+
+	if (path[0] == '\0')
+		return 0;
+	if (ps_path_check(path, "pack path in repository", err) != 0)
+		return -1;
+	snprintf(copy, sizeof(copy), "%s", path);
+	for (part = strtok_r(copy, "/", &save); part != NULL;
+	    part = strtok_r(NULL, "/", &save)) {
+		if (ps_is_vcs_name(part))
+			return ps_refuse(err, "source_path_invalid", path,
+			    "the pack is inside the repository's metadata");
+	}
+	return 0;
+}
+
+static int
+locate(ps_git_source *src, git_repository *repo, const char *dir,
+    ps_error *err)
+{
+	char real_dir[PATH_MAX], real_root[PATH_MAX];
+	const char *workdir = git_repository_workdir(repo);
+
+	if (realpath(dir, real_dir) == NULL)
+		return ps_fail_errno(err, "io_error", dir, "realpath", errno);
+	if (realpath(workdir, real_root) == NULL)
+		return ps_fail_errno(err, "io_error", workdir, "realpath", errno);
+	src->workdir = strdup(real_root);
+	src->pack_path = relative_to(real_root, real_dir);
+	if (src->workdir == NULL)
+		return no_memory(err);
+	if (src->pack_path == NULL)
+		return ps_refuse(err, "source_path_invalid", dir,
+		    "the directory is not inside the work tree %s", real_root);
+	return check_pack_path(src->pack_path, err);
+}
+
+static int
+read_head(ps_git_source *src, git_repository *repo, ps_error *err)
+{
+	git_oid oid;
+	int rc = git_repository_head_unborn(repo);
+
+	if (rc == 1)
+		return ps_refuse(err, "source_no_commit", src->workdir,
+		    "the repository has no commit yet; commit the pack first");
+	if (rc < 0 || git_reference_name_to_id(&oid, repo, "HEAD") != 0)
+		return git_failed(err, src->workdir, "read HEAD");
+	git_oid_tostr(src->commit, sizeof(src->commit), &oid);
+	return 0;
+}
+
+/*
+ * The configured remote.origin.url, read from a config snapshot:
+ * git_remote_lookup() in libgit2 1.5 leaks PCRE2 match data, and the
+ * configured URL (before url.*.insteadOf rewriting) is what names the
+ * repository.
+ */
+static int
+read_origin(ps_git_source *src, git_repository *repo, ps_error *err)
+{
+	git_config *cfg = NULL;
+	const char *url = NULL;
+	int rc;
+
+	if (git_repository_config_snapshot(&cfg, repo) != 0)
+		return git_failed(err, src->workdir, "read the repository config");
+	rc = git_config_get_string(&url, cfg, "remote.origin.url");
+	if (rc == GIT_ENOTFOUND)
+		rc = 0;
+	else if (rc != 0)
+		rc = git_failed(err, src->workdir, "read remote.origin.url");
+	else
+		rc = ps_git_url_normalize(url, &src->origin_url, err);
+	git_config_free(cfg);
+	return rc;
+}
+
+/* The non-bare repository containing `dir`, or NULL when there is none. */
+static int
+open_containing(const char *dir, git_repository **repo, ps_error *err)
+{
+	git_buf root = { NULL, 0, 0 };
+	int rc = git_repository_discover(&root, dir, 0, NULL);
+
+	*repo = NULL;
+	if (rc == GIT_ENOTFOUND)
+		return 0;
+	if (rc != 0)
+		return git_failed(err, dir, "find the git repository");
+	rc = git_repository_open(repo, root.ptr);
+	git_buf_dispose(&root);
+	if (rc != 0)
+		return ps_fail(err, "repository_unavailable", dir,
+		    "cannot open the git repository: %s",
+		    git_error_last() != NULL ? git_error_last()->message : "?");
+	if (git_repository_is_bare(*repo)) {
+		git_repository_free(*repo);
+		*repo = NULL;
+	}
+	return 0;
+}
+
+static int
+discover_in(const char *dir, ps_git_source **out, ps_error *err)
+{
+	git_repository *repo = NULL;
+	ps_git_source *src;
+	int rc;
+
+	rc = open_containing(dir, &repo, err);
+	if (rc != 0 || repo == NULL)
+		return rc;
+	src = calloc(1, sizeof(*src));
+	if (src == NULL) {
+		git_repository_free(repo);
+		return no_memory(err);
+	}
+	rc = locate(src, repo, dir, err);
+	if (rc == 0)
+		rc = read_head(src, repo, err);
+	if (rc == 0)
+		rc = read_origin(src, repo, err);
+	git_repository_free(repo);
+	if (rc != 0)
+		ps_git_source_free(src);
+	else
+		*out = src;
+	return rc;
+}
+
+int
+ps_git_discover(const char *dir, ps_git_source **out, ps_error *err)
+{
+	int rc;
+
+	*out = NULL;
+	if (git_libgit2_init() < 0)
+		return ps_fail(err, "git_error", dir, "libgit2 failed to start");
+	rc = discover_in(dir, out, err);
+	git_libgit2_shutdown();
+	return rc;
+}
+
+/* ------------------------------------------------------------ dirty */
+
+struct dirty {
+	const ps_git_source *src;
+	ps_ignore *ignore;
+	size_t count;
+	char shown[PS_ERROR_TEXT_MAX];
+};
+
+/* 0 when `packpath` names something `packsign pack` would leave out. */
+static int
+would_pack(const ps_ignore *ignore, const char *packpath)
+{
+	char *nfc = ps_path_nfc(packpath, strlen(packpath)), *start, *slash;
+	int packed = 1;
+
+	if (nfc == NULL)
+		return 1;
+	if (ps_format_by_manifest(nfc) != PS_FORMAT_UNKNOWN ||
+	    strcmp(nfc, PS_IGNORE_FILE) == 0) {
+		free(nfc);
+		return 1;
+	}
+	for (start = nfc; ; start = slash + 1) {
+		slash = strchr(start, '/');
+		if (slash != NULL)
+			*slash = '\0';
+		if (ps_is_vcs_name(start) ||
+		    ps_ignore_match(ignore, nfc, slash != NULL))
+			packed = 0;
+		if (slash == NULL || !packed)
+			break;
+		*slash = '/';
+	}
+	free(nfc);
+	return packed;
+}
+
+static const char *
+status_path(const git_status_entry *e)
+{
+	const git_diff_delta *d = e->index_to_workdir != NULL ?
+	    e->index_to_workdir : e->head_to_index;
+
+	if (d == NULL)
+		return NULL;
+	return d->new_file.path != NULL ? d->new_file.path : d->old_file.path;
+}
+
+static void
+note_dirty(struct dirty *d, const char *path)
+{
+	size_t used = strlen(d->shown);
+
+	d->count++;
+	if (d->count <= PS_GIT_DIRTY_SHOWN)
+		snprintf(d->shown + used, sizeof(d->shown) - used, "%s%s",
+		    used > 0 ? ", " : "", path);
+}
+
+static void
+scan_status(struct dirty *d, git_status_list *list)
+{
+	const char *pack = d->src->pack_path, *path, *rel;
+	const git_status_entry *e;
+	size_t i, n = git_status_list_entrycount(list);
+
+	for (i = 0; i < n; i++) {
+		e = git_status_byindex(list, i);
+		path = e != NULL ? status_path(e) : NULL;
+		if (path == NULL || e->status == GIT_STATUS_CURRENT)
+			continue;
+		if (pack[0] != '\0' && !ps_path_is_under(path, pack))
+			continue;
+		rel = pack[0] == '\0' ? path : path + strlen(pack) + 1;
+		if (strcmp(path, pack) == 0 || !would_pack(d->ignore, rel))
+			continue;
+		note_dirty(d, path);
+	}
+}
+
+static int
+status_of(struct dirty *d, git_repository *repo, ps_error *err)
+{
+	git_status_options opts;
+	git_status_list *list = NULL;
+	char *spec = (char *)d->src->pack_path;
+
+	if (git_status_options_init(&opts, GIT_STATUS_OPTIONS_VERSION) != 0)
+		return git_failed(err, d->src->workdir, "git status");
+
+	opts.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
+	opts.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED |
+	    GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS | GIT_STATUS_OPT_INCLUDE_IGNORED |
+	    GIT_STATUS_OPT_RECURSE_IGNORED_DIRS |
+	    GIT_STATUS_OPT_DISABLE_PATHSPEC_MATCH;
+	if (spec[0] != '\0') {
+		opts.pathspec.strings = &spec;
+		opts.pathspec.count = 1;
+	}
+	if (git_status_list_new(&list, repo, &opts) != 0)
+		return git_failed(err, d->src->workdir, "git status");
+	scan_status(d, list);
+	git_status_list_free(list);
+	return 0;
+}
+
+static int
+load_pack_ignore(struct dirty *d, ps_error *err)
+{
+	char *dir = NULL;
+	int fd, rc;
+
+	if (asprintf(&dir, "%s/%s", d->src->workdir, d->src->pack_path) < 0)
+		return no_memory(err);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		rc = ps_fail_errno(err, "io_error", dir, "open", errno);
+		free(dir);
+		return rc;
+	}
+	free(dir);
+	rc = ps_ignore_load(fd, &d->ignore, err);
+	close(fd);
+	return rc;
+}
+
+static int
+check_clean_in(struct dirty *d, int *dirty, ps_error *err)
+{
+	git_repository *repo = NULL;
+	int rc;
+
+	if (load_pack_ignore(d, err) != 0)
+		return -1;
+	if (git_repository_open(&repo, d->src->workdir) != 0)
+		return ps_fail(err, "repository_unavailable", d->src->workdir,
+		    "cannot open the git repository");
+	rc = status_of(d, repo, err);
+	git_repository_free(repo);
+	if (rc != 0 || d->count == 0)
+		return rc;
+	*dirty = 1;
+	ps_refuse(err, "source_dirty", d->src->pack_path[0] != '\0' ?
+	    d->src->pack_path : d->src->workdir,
+	    "%zu file%s inside the pack differ%s from commit %.12s (modified, "
+	    "staged, deleted, untracked or ignored): %s%s; commit them, or sign "
+	    "with --allow-dirty", d->count, d->count == 1 ? "" : "s",
+	    d->count == 1 ? "s" : "", d->src->commit, d->shown,
+	    d->count > PS_GIT_DIRTY_SHOWN ? ", ..." : "");
+	return ps_error_expect(err, "a clean pack directory", "changes");
+}
+
+int
+ps_git_check_clean(const ps_git_source *src, int *dirty, ps_error *err)
+{
+	struct dirty d;
+	int rc;
+
+	*dirty = 0;
+	memset(&d, 0, sizeof(d));
+	d.src = src;
+	if (git_libgit2_init() < 0)
+		return ps_fail(err, "git_error", src->workdir,
+		    "libgit2 failed to start");
+	rc = check_clean_in(&d, dirty, err);
+	ps_ignore_free(d.ignore);
+	git_libgit2_shutdown();
+	return rc;
+}
+
+/* ------------------------------------------------------------ holon ref */
+
+static int
+parse_oid(git_oid *oid, const char *hex, const char *what, const char *code,
+    ps_error *err)
+{
+	size_t i, len = strlen(hex);
+
+	for (i = 0; i < len; i++) {
+		if (!((hex[i] >= '0' && hex[i] <= '9') ||
+		    (hex[i] >= 'a' && hex[i] <= 'f')))
+			break;
+	}
+	if (len != GIT_OID_HEXSZ || i != len || git_oid_fromstr(oid, hex) != 0) {
+		ps_refuse(err, code, what, "not a full commit id");
+		return ps_error_expect(err, "40 lowercase hex digits (this "
+		    "libgit2 reads SHA-1 repositories only)", hex);
+	}
+	return 0;
+}
+
+static int
+commit_tree(git_repository *repo, const git_oid *oid, const char *hex,
+    git_tree **tree, ps_error *err)
+{
+	git_commit *commit = NULL;
+	int rc = git_commit_lookup(&commit, repo, oid);
+
+	if (rc == GIT_ENOTFOUND)
+		return ps_fail(err, "commit_missing", hex,
+		    "the repository has no such commit (fetch it first)");
+	if (rc != 0)
+		return git_failed(err, hex, "read commit");
+	rc = git_commit_tree(tree, commit);
+	git_commit_free(commit);
+	return rc == 0 ? 0 : git_failed(err, hex, "read commit tree");
+}
+
+struct holon_diff {
+	const char *pack_path;
+	char *manifest;           /* <pack_path>/holon.yaml */
+	const char *changed;      /* first other change, in the diff */
+	int manifest_ok;
+};
+
+static int
+holon_delta(const git_diff_delta *delta, float progress, void *payload)
+{
+	struct holon_diff *h = payload;
+	const char *path = delta->new_file.path != NULL ? delta->new_file.path :
+	    delta->old_file.path;
+
+	(void)progress;
+	if (h->pack_path[0] != '\0' && !ps_path_is_under(path, h->pack_path))
+		return 0;
+	if (strcmp(path, h->manifest) == 0 && delta->status == GIT_DELTA_MODIFIED)
+		return 0;
+	h->changed = path;
+	return 1;                  /* stop: one is enough to refuse */
+}
+
+static int
+holon_trees_differ(git_repository *repo, git_tree *from, git_tree *to,
+    struct holon_diff *h, ps_error *err)
+{
+	git_diff_options opts;
+	git_diff *diff = NULL;
+	char *spec = (char *)h->pack_path;
+	int rc;
+
+	if (git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION) != 0)
+		return git_failed(err, h->pack_path, "diff");
+	opts.flags = GIT_DIFF_DISABLE_PATHSPEC_MATCH;
+	if (spec[0] != '\0') {
+		opts.pathspec.strings = &spec;
+		opts.pathspec.count = 1;
+	}
+	if (git_diff_tree_to_tree(&diff, repo, from, to, &opts) != 0)
+		return git_failed(err, h->pack_path, "diff");
+	rc = git_diff_foreach(diff, holon_delta, NULL, NULL, NULL, h);
+	if (rc < 0 && rc != 1)
+		rc = git_failed(err, h->pack_path, "diff");
+	else if (h->changed != NULL) {
+		ps_refuse(err, "holon_ref_changed", h->changed,
+		    "changed between source.ref and the signed commit; only "
+		    "%s may differ", h->manifest);
+		ps_error_expect(err, "only the manifest changed", h->changed);
+		rc = -1;
+	}
+	git_diff_free(diff);
+	return rc;
+}
+
+static int
+holon_ancestor(git_repository *repo, const git_oid *ref, const git_oid *head,
+    const char *ref_hex, const char *head_hex, ps_error *err)
+{
+	int rc = git_graph_descendant_of(repo, head, ref);
+
+	if (rc < 0)
+		return git_failed(err, ref_hex, "compare commits");
+	if (rc == 0) {
+		ps_refuse(err, "holon_ref_not_ancestor", "source.ref",
+		    "the manifest's source.ref is neither the signed commit nor "
+		    "one of its ancestors");
+		return ps_error_expect(err, head_hex, ref_hex);
+	}
+	return 0;
+}
+
+static int
+holon_check(git_repository *repo, const char *pack_path, const char *ref,
+    const char *commit, ps_git_ref_relation *relation, ps_error *err)
+{
+	struct holon_diff h = { pack_path, NULL, NULL, 0 };
+	git_oid ref_oid, head_oid;
+	git_tree *from = NULL, *to = NULL;
+	int rc;
+
+	if (parse_oid(&ref_oid, ref, "source.ref", "holon_ref_invalid",
+	    err) != 0 || parse_oid(&head_oid, commit, "commit", "commit_invalid",
+	    err) != 0)
+		return -1;
+	if (git_oid_equal(&ref_oid, &head_oid)) {
+		*relation = PS_GIT_REF_SAME;
+		return 0;
+	}
+	if (commit_tree(repo, &ref_oid, ref, &from, err) != 0 ||
+	    commit_tree(repo, &head_oid, commit, &to, err) != 0 ||
+	    holon_ancestor(repo, &ref_oid, &head_oid, ref, commit, err) != 0) {
+		git_tree_free(to);
+		git_tree_free(from);
+		return -1;
+	}
+	if (asprintf(&h.manifest, "%s%sholon.yaml", pack_path,
+	    pack_path[0] != '\0' ? "/" : "") < 0)
+		h.manifest = NULL;
+	rc = h.manifest == NULL ? no_memory(err) :
+	    holon_trees_differ(repo, from, to, &h, err);
+	free(h.manifest);
+	git_tree_free(from);
+	git_tree_free(to);
+	if (rc == 0)
+		*relation = PS_GIT_REF_ANCESTOR;
+	return rc;
+}
+
+int
+ps_git_check_holon_ref(const char *repo_dir, const char *pack_path,
+    const char *ref, const char *commit, ps_git_ref_relation *relation,
+    ps_error *err)
+{
+	git_repository *repo = NULL;
+	int rc;
+
+	if (git_libgit2_init() < 0)
+		return ps_fail(err, "git_error", repo_dir, "libgit2 failed to start");
+	if (git_repository_open(&repo, repo_dir) != 0)
+		rc = ps_fail(err, "repository_unavailable", repo_dir,
+		    "cannot open the git repository: %s", git_error_last() != NULL ?
+		    git_error_last()->message : "?");
+	else
+		rc = holon_check(repo, pack_path, ref, commit, relation, err);
+	git_repository_free(repo);
+	git_libgit2_shutdown();
+	return rc;
+}

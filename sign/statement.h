@@ -1,0 +1,100 @@
+/*
+ * The in-toto Statement v1 packsign signs, with its pack predicate
+ * (docs/formats/signature.md).  The builder writes canonical JSON (sorted
+ * keys, no whitespace, non-ASCII escaped): the same struct always gives
+ * the same bytes.  The parser is strict: unknown statement types,
+ * predicate types and predicate fields are refused.
+ */
+#ifndef PS_SIGN_STATEMENT_H
+#define PS_SIGN_STATEMENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "packsign.h"
+#include "sign/dsse.h"
+
+#define PS_STATEMENT_TYPE "https://in-toto.io/Statement/v1"
+/* An identifier, not a URL to fetch. */
+#define PS_PREDICATE_TYPE "https://packsign.dev/attestation/pack/v1"
+#define PS_INTOTO_PAYLOAD_TYPE "application/vnd.in-toto+json"
+
+#define PS_STATEMENT_MAX_ITEMS 10000     /* subjects, prompt files */
+#define PS_STATEMENT_MAX_STRING 1024     /* id, version, name, versions */
+#define PS_STATEMENT_MAX_URL 2048
+#define PS_GIT_COMMIT_MAX_HEX 64
+
+typedef struct ps_statement_file {
+	char *path;                          /* subject: the archive's file name */
+	unsigned char sha256[PS_SHA256_LEN];
+} ps_statement_file;
+
+typedef struct ps_statement {
+	ps_statement_file *subjects;
+	size_t subject_count;
+	ps_format format;
+	char *pack_id;
+	char *pack_version;
+	char *pack_name;                     /* NULL: not recorded */
+	unsigned char tar_digest[PS_SHA256_LEN];
+	unsigned char tree_digest[PS_SHA256_LEN];
+	char *manifest_path;
+	unsigned char manifest_sha256[PS_SHA256_LEN];
+	ps_statement_file *prompts;          /* kept sorted by path */
+	size_t prompt_count;
+	/* source: all NULL/0 when the pack was not in a git work tree */
+	int has_source;
+	char *source_repository;             /* normalised https URL, or NULL */
+	char *source_commit;                 /* 40 or 64 lowercase hex */
+	char *source_path;                   /* "" at the repository root */
+	int source_dirty;
+	char *source_manifest_commit;        /* holon: ancestor named by source.ref */
+	/* build */
+	char *packsign_version;
+	int64_t mtime;
+	ps_compression compression;
+} ps_statement;
+
+int ps_statement_new(ps_statement **out, ps_error *err);
+void ps_statement_free(ps_statement *st);
+
+/* Copies `name` and the digest; names must be plain file names. */
+int ps_statement_add_subject(ps_statement *st, const char *name,
+    const unsigned char sha256[PS_SHA256_LEN], ps_error *err);
+/* Copies `path`; the list is sorted when the statement is written. */
+int ps_statement_add_prompt(ps_statement *st, const char *path,
+    const unsigned char sha256[PS_SHA256_LEN], ps_error *err);
+/* Copies format, tar and tree digests, manifest path and hash. */
+int ps_statement_set_digest(ps_statement *st, const ps_digest *digest,
+    ps_error *err);
+
+/* Applies every rule the parser applies (so what is written parses). */
+int ps_statement_check(const ps_statement *st, ps_error *err);
+
+/*
+ * The statement as canonical JSON (no trailing newline): the payload to
+ * sign with payload type PS_INTOTO_PAYLOAD_TYPE.  Sorts the prompt list.
+ */
+int ps_statement_serialize(ps_statement *st, unsigned char **out,
+    size_t *out_len, ps_error *err);
+
+/* Strict parser of statement bytes; refuses with statement_invalid. */
+int ps_statement_parse(const unsigned char *bytes, size_t len,
+    ps_statement **out, ps_error *err);
+
+/*
+ * Parses exactly the payload a successful ps_dsse_verify() authenticated,
+ * after checking its payload type (payload_type_unknown).
+ */
+int ps_statement_from_verified(const ps_dsse_verification *verified,
+    ps_statement **out, ps_error *err);
+
+/* The subject named `name`, or NULL. */
+const ps_statement_file *ps_statement_find_subject(const ps_statement *st,
+    const char *name);
+
+/* "none", "gzip", "zstd"; -1 for other names. */
+const char *ps_compression_name(ps_compression compression);
+int ps_compression_by_name(const char *name, ps_compression *out);
+
+#endif
