@@ -39,10 +39,27 @@ int cli_parse_int64(const char *text, long long min, long long max,
 int cli_mtime_option(const char *command, const char *flag_value,
     ps_pack_options *options);
 
+/*
+ * validate and describe: parses their options (`lang` NULL for validate,
+ * which then accepts --format, --strict, --engine-version).  Returns 0, 1
+ * after printing help, -1 after a usage error; PATH is argv[optind].
+ */
+int cli_validate_options(const char *command, int argc, char **argv,
+    ps_validate_options *options, int *json, const char **lang);
+
+/* Opens the pack directory PATH and loads its manifest; diagnostics are
+ * sorted.  Returns EXIT_OK or the exit code of a reported failure. */
+int cli_load_pack(const char *command, const char *path,
+    ps_validate_options *options, ps_manifest **manifest, ps_diags *diags);
+
+int cmd_validate(int argc, char **argv);
+int cmd_describe(int argc, char **argv);
 int cmd_pack(int argc, char **argv);
 int cmd_digest(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 
+extern const char cmd_validate_usage[];
+extern const char cmd_describe_usage[];
 extern const char cmd_pack_usage[];
 extern const char cmd_digest_usage[];
 extern const char cmd_help_usage[];

@@ -5,6 +5,10 @@
 #include "cli/cli.h"
 
 static const struct cli_command commands[] = {
+	{ "validate", cmd_validate, "check a pack's manifest against its "
+	    "format", cmd_validate_usage },
+	{ "describe", cmd_describe, "say in plain words what a pack may do",
+	    cmd_describe_usage },
 	{ "help", cmd_help, "show help for a command", cmd_help_usage },
 };
 
