@@ -163,7 +163,7 @@ cli_validate_options(const char *command, int argc, char **argv,
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		if (c == 'h')
 			return cli_print_help(command) == EXIT_OK ? 1 : -1;
 		if (c == 'j')

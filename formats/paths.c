@@ -209,11 +209,27 @@ subject_position(const char *subject, unsigned *line, unsigned *column)
 		*line = *column = 0;
 }
 
+/* Pack-reader refusals, as the diagnostics codes of docs/errors.md. */
+static const char *
+read_refusal_code(const char *code)
+{
+	if (strcmp(code, "pack_file_too_large") == 0)
+		return "yaml_too_large";
+	if (strcmp(code, "pack_path_special") == 0)
+		return "path_special";
+	if (strcmp(code, "pack_not_file") == 0)
+		return "path_not_file";
+	if (strcmp(code, "pack_path_missing") == 0)
+		return "path_missing";
+	return code;
+}
+
 void
 ps_check_yaml_error(ps_check *ck, const char *path, const char *name,
     const ps_error *yerr)
 {
 	unsigned line = 0, column = 0;
+	const char *code = read_refusal_code(yerr->code);
 
 	if (yerr->status != PS_STATUS_REFUSED) {
 		if (ck->failed == 0)
@@ -221,15 +237,21 @@ ps_check_yaml_error(ps_check *ck, const char *path, const char *name,
 		ck->failed = 1;
 		return;
 	}
+	if (strcmp(yerr->code, "pack_file_too_large") == 0) {
+		ps_check_report_in(ck, PS_SEVERITY_ERROR, path, 0, 0, code,
+		    "YAML file is too large: expected at most %d bytes",
+		    PS_YAML_MAX_BYTES);
+		return;
+	}
 	if (strncmp(yerr->subject, name, strlen(name)) == 0)
 		subject_position(yerr->subject + strlen(name), &line, &column);
 	if (yerr->expected[0] != '\0')
 		ps_check_report_in(ck, PS_SEVERITY_ERROR, path, line, column,
-		    yerr->code, "%s: expected %s, found %s", yerr->message,
+		    code, "%s: expected %s, found %s", yerr->message,
 		    yerr->expected, yerr->found);
 	else
 		ps_check_report_in(ck, PS_SEVERITY_ERROR, path, line, column,
-		    yerr->code, "%s", yerr->message);
+		    code, "%s", yerr->message);
 }
 
 ps_yaml_doc *
@@ -243,11 +265,7 @@ ps_check_load_yaml(ps_check *ck, const char *path)
 	ps_error_clear(&err);
 	if (ck->files->read(ck->files->ctx, path, PS_YAML_MAX_BYTES + 1, &data,
 	    &len, &err) != 0) {
-		if (err.status == PS_STATUS_REFUSED)
-			ps_check_report_in(ck, PS_SEVERITY_ERROR, path, 0, 0,
-			    "path_missing", "cannot read: %s", err.message);
-		else
-			ps_check_yaml_error(ck, path, path, &err);
+		ps_check_yaml_error(ck, path, path, &err);
 		return NULL;
 	}
 	if (ps_yaml_load(data, len, path, &doc, &err) != 0) {
