@@ -36,6 +36,24 @@ path_error(ps_error *err, const char *path, int errnum)
 }
 
 /*
+ * An intermediate component could not be opened as a directory: with
+ * O_NOFOLLOW a symbolic link fails with ELOOP or ENOTDIR, so look.
+ */
+static int
+component_error(int dirfd, const char *comp, const char *path, int errnum,
+    ps_error *err)
+{
+	struct stat st;
+
+	if (fstatat(dirfd, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		return ps_refuse(err, "pack_path_special", path,
+		    "a symbolic link or special file is on the path; links are "
+		    "never followed");
+	return path_error(err, path, errnum);
+}
+
+/*
  * Opens the directory holding PATH's last component; *last points into
  * PATH at that component.  Returns the descriptor or -1.
  */
@@ -64,9 +82,12 @@ open_parent(const struct packdir *pd, const char *path, const char **last,
 		memcpy(comp, p, n);
 		comp[n] = '\0';
 		next = openat(fd, comp, DIR_FLAGS);
+		if (next < 0) {
+			next = component_error(fd, comp, path, errno, err);
+			close(fd);
+			return next;
+		}
 		close(fd);
-		if (next < 0)
-			return path_error(err, path, errno);
 		fd = next;
 		p = slash + 1;
 	}
@@ -250,6 +271,8 @@ read_names(int fd, const char *path, char ***out, size_t *count,
 		close(fd);
 		return ps_fail_errno(err, "io_error", path, "fdopendir", errno);
 	}
+	/* dup'ed descriptors share one offset: start from the beginning. */
+	rewinddir(dir);
 	errno = 0;
 	while ((de = readdir(dir)) != NULL) {
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
