@@ -237,10 +237,7 @@ check_pickle(ps_check *ck, const char *path, uint64_t size)
 		return;
 	ps_error_clear(&err);
 	if (ck->files->head(ck->files->ctx, path, head, 2, &got, &err) != 0) {
-		if (err.status == PS_STATUS_FAILED) {
-			*ck->err = err;
-			ck->failed = 1;
-		}
+		ps_check_pack_error(ck, &err);
 		return;
 	}
 	if (got == 2 && head[0] == 0x80 && head[1] >= 2 && head[1] <= 5)
@@ -288,15 +285,8 @@ walk_pack(ps_check *ck, const char *entrypoint)
 
 	ps_error_clear(&err);
 	if (ck->files->list(ck->files->ctx, pack_visit, &w, &err) != 0 &&
-	    ck->failed == 0) {
-		if (err.status == PS_STATUS_REFUSED) {
-			ps_check_report_in(ck, PS_SEVERITY_ERROR, err.subject, 0,
-			    0, "path_special", "%s", err.message);
-		} else {
-			*ck->err = err;
-			ck->failed = 1;
-		}
-	}
+	    ck->failed == 0)
+		ps_check_pack_error(ck, &err);
 	for (i = 0; i < w.agents.count && ck->failed == 0; i++) {
 		if (entrypoint == NULL || strcmp(entrypoint, w.agents.items[i]) != 0)
 			check_agent_file(ck, w.agents.items[i]);

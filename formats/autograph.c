@@ -231,16 +231,9 @@ collect_prompts(ps_check *ck, const ps_yaml_node *root, const char *skills,
 	ps_error err;
 
 	ps_error_clear(&err);
-	if (ck->files->list(ck->files->ctx, prompt_visit, &w, &err) == 0 ||
-	    ck->failed != 0)
-		return;
-	if (err.status == PS_STATUS_REFUSED)
-		ps_check_report_in(ck, PS_SEVERITY_ERROR, err.subject, 0, 0,
-		    "path_special", "%s", err.message);
-	else {
-		*ck->err = err;
-		ck->failed = 1;
-	}
+	if (ck->files->list(ck->files->ctx, prompt_visit, &w, &err) != 0 &&
+	    ck->failed == 0)
+		ps_check_pack_error(ck, &err);
 }
 
 void

@@ -141,6 +141,10 @@ ps_yaml_doc *ps_check_load_yaml(ps_check *ck, const char *path);
 void ps_check_yaml_error(ps_check *ck, const char *path, const char *name,
     const ps_error *yerr);
 
+/* A pack reader's error about the pack file perr->subject: a refusal
+ * becomes a diagnostic in that file, a failure stops the job. */
+void ps_check_pack_error(ps_check *ck, const ps_error *perr);
+
 /* SemVer 2.0.0 check of `version` at key "version"; returns the text. */
 const char *ps_check_semver(ps_check *ck, const ps_yaml_node *root,
     int allow_prerelease);

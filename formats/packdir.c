@@ -393,14 +393,14 @@ ps_pack_files_dir_open(const char *dir, ps_pack_files *files, ps_error *err)
 	memset(files, 0, sizeof(*files));
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0 && errno == ENOTDIR)
-		return ps_refuse(err, "pack_not_directory", dir,
+		return ps_fail(err, "pack_not_directory", dir,
 		    "not a directory");
 	if (fd < 0)
 		return ps_fail_errno(err, errno == ENOENT ? "file_not_found" :
 		    "io_error", dir, "open", errno);
 	if (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode)) {
 		close(fd);
-		return ps_refuse(err, "pack_not_directory", dir,
+		return ps_fail(err, "pack_not_directory", dir,
 		    "not a directory");
 	}
 	if ((pd = calloc(1, sizeof(*pd))) == NULL) {

@@ -254,6 +254,19 @@ ps_check_yaml_error(ps_check *ck, const char *path, const char *name,
 		    code, "%s", yerr->message);
 }
 
+void
+ps_check_pack_error(ps_check *ck, const ps_error *perr)
+{
+	if (perr->status != PS_STATUS_REFUSED) {
+		if (ck->failed == 0)
+			*ck->err = *perr;
+		ck->failed = 1;
+		return;
+	}
+	ps_check_report_in(ck, PS_SEVERITY_ERROR, perr->subject, 0, 0,
+	    read_refusal_code(perr->code), "%s", perr->message);
+}
+
 ps_yaml_doc *
 ps_check_load_yaml(ps_check *ck, const char *path)
 {

@@ -243,8 +243,8 @@ typedef struct ps_pack_files {
 /*
  * Opens the pack directory `dir` for reading through `files`.  Every path
  * is opened component by component relative to directory descriptors with
- * O_NOFOLLOW.  Fails with `pack_not_directory` (refused) when `dir` is not
- * a directory, `file_not_found` / `io_error` (failed) otherwise.
+ * O_NOFOLLOW.  Fails (PS_STATUS_FAILED) with `pack_not_directory` when
+ * `dir` is not a directory, `file_not_found` or `io_error`.
  */
 int ps_pack_files_dir_open(const char *dir, ps_pack_files *files,
     ps_error *err);
