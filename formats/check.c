@@ -92,6 +92,25 @@ ps_check_strings_add(ps_check *ck, ps_strings *list, const char *s)
 	list->items = items;
 }
 
+void
+ps_check_egress_add(ps_check *ck, const char *host, unsigned port,
+    const char *protocol)
+{
+	ps_egress *grown;
+
+	grown = realloc(ck->m->egress, (ck->m->egress_count + 1) *
+	    sizeof(*grown));
+	if (grown == NULL) {
+		ps_check_oom(ck);
+		return;
+	}
+	ck->m->egress = grown;
+	grown += ck->m->egress_count++;
+	grown->host = ps_check_strdup(ck, host);
+	grown->port = port;
+	grown->protocol = ps_check_strdup(ck, protocol);
+}
+
 const ps_yaml_node *
 ps_check_field(ps_check *ck, const ps_yaml_node *map, const char *key,
     int required)

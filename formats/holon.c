@@ -253,6 +253,33 @@ price_summary(ps_check *ck, const char *model, double worst,
 	ck->m->charge_on = ps_check_strdup(ck, charge_on);
 }
 
+/* Decides the worst case from the amounts read; reports when it cannot. */
+static int
+worst_case(ps_check *ck, const ps_yaml_node *pricing, const char *model,
+    int has_amount, double amount, int has_max, double max, double *worst)
+{
+	if (has_amount == 0 && has_max == 0) {
+		ps_check_error(ck, pricing, "holon_pricing_worst_case",
+		    "pricing needs 'amount' or 'max' so callers can compute the "
+		    "worst case");
+		return -1;
+	}
+	if (strcmp(model, "per_call") != 0 && has_max == 0) {
+		ps_check_error(ck, pricing, "holon_pricing_worst_case",
+		    "pricing model '%s' is not a fixed price per call: declare "
+		    "'max', the most one call can cost", model);
+		return -1;
+	}
+	if (has_amount == 1 && has_max == 1 && amount > max) {
+		ps_check_error(ck, ps_yaml_get(pricing, "amount"),
+		    "holon_pricing_worst_case", "pricing amount %g exceeds max %g",
+		    amount, max);
+		return -1;
+	}
+	*worst = has_max == 1 ? max : amount;
+	return 0;
+}
+
 static void
 check_pricing(ps_check *ck, const ps_yaml_node *root)
 {
@@ -260,7 +287,7 @@ check_pricing(ps_check *ck, const ps_yaml_node *root)
 	const char *model = ps_check_string(ck, pricing, "model", 1);
 	const char *currency = ps_check_string(ck, pricing, "currency", 1);
 	const char *charge_on = ps_check_string(ck, pricing, "charge_on", 1);
-	double amount = 0, max = 0;
+	double amount = 0, max = 0, worst;
 	int has_amount, has_max;
 
 	if (pricing == NULL)
@@ -268,55 +295,24 @@ check_pricing(ps_check *ck, const ps_yaml_node *root)
 	has_amount = price_number(ck, pricing, "amount", &amount);
 	has_max = price_number(ck, pricing, "max", &max);
 	if (currency != NULL && (strlen(currency) != 3 ||
-	    strspn(currency, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != 3))
+	    strspn(currency, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != 3)) {
 		ps_check_error(ck, ps_yaml_get(pricing, "currency"),
 		    "holon_pricing_currency", "currency '%s' must be an ISO 4217 "
 		    "code such as USD or EUR", currency);
-	if (model == NULL || has_amount < 0 || has_max < 0)
-		return;
-	if (has_amount == 0 && has_max == 0) {
-		ps_check_error(ck, pricing, "holon_pricing_worst_case",
-		    "pricing needs 'amount' or 'max' so callers can compute the "
-		    "worst case");
-		return;
+		currency = NULL;
 	}
-	if (strcmp(model, "per_call") != 0 && has_max == 0) {
-		ps_check_error(ck, pricing, "holon_pricing_worst_case",
-		    "pricing model '%s' is not a fixed price per call: declare "
-		    "'max', the most one call can cost", model);
+	if (model == NULL || has_amount < 0 || has_max < 0 ||
+	    worst_case(ck, pricing, model, has_amount, amount, has_max, max,
+	    &worst) != 0 || currency == NULL)
 		return;
-	}
-	if (has_amount == 1 && has_max == 1 && amount > max) {
-		ps_check_error(ck, ps_yaml_get(pricing, "amount"),
-		    "holon_pricing_worst_case", "pricing amount %g exceeds max %g",
-		    amount, max);
-		return;
-	}
-	if (currency != NULL)
-		price_summary(ck, model, has_max == 1 ? max : amount, currency,
-		    charge_on);
+	price_summary(ck, model, worst, currency, charge_on);
 }
 
 static void
-check_runtime(ps_check *ck, const ps_yaml_node *root)
+check_tool(ps_check *ck, const ps_yaml_node *rt)
 {
-	const ps_yaml_node *rt = ps_check_mapping(ck, root, "runtime", 1);
-	const ps_yaml_node *limits, *tool, *t;
-	const char *kind = ps_check_string(ck, rt, "kind", 1);
-	const char *endpoint = ps_check_string(ck, rt, "endpoint", 1);
-	long long timeout;
-	char why[256];
+	const ps_yaml_node *tool = ps_check_field(ck, rt, "tool", 1);
 
-	if (kind != NULL && strcmp(kind, "mcp") != 0)
-		ps_check_error(ck, ps_yaml_get(rt, "kind"), "holon_runtime_kind",
-		    "runtime.kind must be mcp, found '%s'", kind);
-	if (endpoint != NULL && ps_url_check(endpoint, 1, why, sizeof(why)) != 0)
-		ps_check_error(ck, ps_yaml_get(rt, "endpoint"), "holon_endpoint",
-		    "runtime.endpoint '%s' must be a public https URL: %s",
-		    endpoint, why);
-	else
-		ck->m->endpoint = ps_check_strdup(ck, endpoint);
-	tool = ps_check_field(ck, rt, "tool", 1);
 	if (tool != NULL && tool->kind == PS_YAML_SEQUENCE)
 		ps_check_error(ck, tool, "holon_one_tool", "runtime.tool lists "
 		    "%zu tools; an agent version exposes exactly one tool",
@@ -328,8 +324,15 @@ check_runtime(ps_check *ck, const ps_yaml_node *root)
 		ps_check_error(ck, ps_yaml_get_key(rt, "tools"), "holon_one_tool",
 		    "runtime.tools: an agent version exposes exactly one tool, "
 		    "named by runtime.tool");
-	limits = ps_check_mapping(ck, rt, "limits", 1);
-	t = ps_check_field(ck, limits, "timeout_s", 1);
+}
+
+static void
+check_timeout(ps_check *ck, const ps_yaml_node *rt)
+{
+	const ps_yaml_node *limits = ps_check_mapping(ck, rt, "limits", 1);
+	const ps_yaml_node *t = ps_check_field(ck, limits, "timeout_s", 1);
+	long long timeout;
+
 	if (t == NULL)
 		return;
 	if (ps_yaml_int(t, &timeout) != 0 || timeout < 1 || timeout > 300) {
@@ -339,6 +342,27 @@ check_runtime(ps_check *ck, const ps_yaml_node *root)
 		return;
 	}
 	ck->m->timeout_s = timeout;
+}
+
+static void
+check_runtime(ps_check *ck, const ps_yaml_node *root)
+{
+	const ps_yaml_node *rt = ps_check_mapping(ck, root, "runtime", 1);
+	const char *kind = ps_check_string(ck, rt, "kind", 1);
+	const char *endpoint = ps_check_string(ck, rt, "endpoint", 1);
+	char why[256];
+
+	if (kind != NULL && strcmp(kind, "mcp") != 0)
+		ps_check_error(ck, ps_yaml_get(rt, "kind"), "holon_runtime_kind",
+		    "runtime.kind must be mcp, found '%s'", kind);
+	if (endpoint != NULL && ps_url_check(endpoint, 1, why, sizeof(why)) != 0)
+		ps_check_error(ck, ps_yaml_get(rt, "endpoint"), "holon_endpoint",
+		    "runtime.endpoint '%s' must be a public https URL: %s",
+		    endpoint, why);
+	else
+		ck->m->endpoint = ps_check_strdup(ck, endpoint);
+	check_tool(ck, rt);
+	check_timeout(ck, rt);
 }
 
 /* Digits then one designator from `set`, in order; returns the rest. */
@@ -389,14 +413,30 @@ iso_duration_valid(const char *s)
 }
 
 static void
+check_data_egress(ps_check *ck, const ps_yaml_node *data)
+{
+	const ps_yaml_node *egress = ps_check_sequence(ck, data, "egress", 1);
+	const char *host;
+	size_t i;
+
+	for (i = 0; egress != NULL && i < egress->count; i++) {
+		host = ps_check_node_string(ck, egress->items[i],
+		    "a data.egress host");
+		if (host == NULL)
+			continue;
+		if (ps_hostname_valid(host) != 0)
+			ps_check_error(ck, egress->items[i], "holon_data_egress",
+			    "data.egress entry '%s' is not a host name", host);
+		else
+			ps_check_egress_add(ck, host, 0, NULL);
+	}
+}
+
+static void
 check_data(ps_check *ck, const ps_yaml_node *root)
 {
 	const ps_yaml_node *data = ps_check_mapping(ck, root, "data", 1);
 	const char *retention = ps_check_string(ck, data, "retention", 1);
-	const ps_yaml_node *egress;
-	const char *host;
-	ps_egress *grown;
-	size_t i;
 	int training;
 
 	if (retention != NULL && strcmp(retention, "none") != 0 &&
@@ -409,28 +449,7 @@ check_data(ps_check *ck, const ps_yaml_node *root)
 	if (data != NULL && ps_check_field(ck, data, "training_use", 1) != NULL &&
 	    ps_check_bool(ck, data, "training_use", &training) == 1)
 		ck->m->training_use = training;
-	egress = ps_check_sequence(ck, data, "egress", 1);
-	for (i = 0; egress != NULL && i < egress->count; i++) {
-		host = ps_check_node_string(ck, egress->items[i],
-		    "a data.egress host");
-		if (host == NULL)
-			continue;
-		if (ps_hostname_valid(host) != 0) {
-			ps_check_error(ck, egress->items[i], "holon_data_egress",
-			    "data.egress entry '%s' is not a host name", host);
-			continue;
-		}
-		grown = realloc(ck->m->egress, (ck->m->egress_count + 1) *
-		    sizeof(*grown));
-		if (grown == NULL) {
-			ps_check_oom(ck);
-			return;
-		}
-		ck->m->egress = grown;
-		grown += ck->m->egress_count++;
-		memset(grown, 0, sizeof(*grown));
-		grown->host = ps_check_strdup(ck, host);
-	}
+	check_data_egress(ck, data);
 }
 
 /* Is `code` declared in interface.errors? */

@@ -149,13 +149,43 @@ ps_format_detect(const ps_pack_files *files, const char *prefix,
 	return 0;
 }
 
-void
-ps_manifest_free(ps_manifest *m)
+static void
+free_strings(ps_strings *list)
 {
 	size_t i;
 
+	for (i = 0; i < list->count; i++)
+		free(list->items[i]);
+	free(list->items);
+}
+
+static void
+free_lists(ps_manifest *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->prompt_count; i++)
+		free(m->prompts[i].path);
+	free(m->prompts);
+	for (i = 0; i < m->egress_count; i++) {
+		free(m->egress[i].host);
+		free(m->egress[i].protocol);
+	}
+	free(m->egress);
+	free_strings(&m->signed_by);
+	free_strings(&m->fs_read);
+	free_strings(&m->fs_write);
+	free_strings(&m->capabilities);
+	free_strings(&m->services);
+	free_strings(&m->tasks);
+}
+
+void
+ps_manifest_free(ps_manifest *m)
+{
 	if (m == NULL)
 		return;
+	free_lists(m);
 	free(m->manifest_path);
 	free(m->id);
 	free(m->file_id);
@@ -166,14 +196,6 @@ ps_manifest_free(ps_manifest *m)
 	free(m->kind);
 	free(m->source_repository);
 	free(m->source_commit);
-	for (i = 0; i < m->prompt_count; i++)
-		free(m->prompts[i].path);
-	free(m->prompts);
-	for (i = 0; i < m->egress_count; i++) {
-		free(m->egress[i].host);
-		free(m->egress[i].protocol);
-	}
-	free(m->egress);
 	free(m->determinism_tier);
 	free(m->permissions.file_write);
 	free(m->retention);
@@ -183,17 +205,6 @@ ps_manifest_free(ps_manifest *m)
 	free(m->pricing_model);
 	free(m->charge_on);
 	free(m->engine_range);
-	{
-		ps_strings *lists[] = { &m->signed_by, &m->fs_read,
-		    &m->fs_write, &m->capabilities, &m->services, &m->tasks };
-		size_t l;
-
-		for (l = 0; l < sizeof(lists) / sizeof(lists[0]); l++) {
-			for (i = 0; i < lists[l]->count; i++)
-				free(lists[l]->items[i]);
-			free(lists[l]->items);
-		}
-	}
 	free(m);
 }
 

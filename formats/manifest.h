@@ -46,6 +46,10 @@ void ps_check_oom(ps_check *ck);
 /* strdup that records memory exhaustion; NULL stays NULL. */
 char *ps_check_strdup(ps_check *ck, const char *s);
 
+/* Appends an egress rule (protocol may be NULL, port 0). */
+void ps_check_egress_add(ps_check *ck, const char *host, unsigned port,
+    const char *protocol);
+
 /* Appends a copy of `s`; records memory exhaustion. */
 void ps_check_strings_add(ps_check *ck, ps_strings *list, const char *s);
 

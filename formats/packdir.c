@@ -137,12 +137,21 @@ open_file(void *ctx, const char *path, ps_error *err)
 {
 	const char *last;
 	struct stat st;
-	ps_entry_type type;
+	ps_entry_type type = PS_ENTRY_FILE;
 	int dfd, fd;
 
 	dfd = open_parent(ctx, path, &last, err);
 	if (dfd < 0)
 		return -1;
+	/* Opening a device can have effects: look before opening. */
+	if (fstatat(dfd, last, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+		close(dfd);
+		return path_error(err, path, errno);
+	}
+	if (type_of(&st, path, &type, err) != 0) {
+		close(dfd);
+		return -1;
+	}
 	fd = openat(dfd, last, FILE_FLAGS);
 	close(dfd);
 	if (fd < 0)

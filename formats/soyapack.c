@@ -147,13 +147,68 @@ check_description(ps_check *ck, const ps_yaml_node *root, int agent)
 		    "identifier", license);
 }
 
+/* The egress port, 1-65535; 0 after reporting a problem. */
+static unsigned
+egress_port(ps_check *ck, const ps_yaml_node *e)
+{
+	const ps_yaml_node *pn = ps_check_field(ck, e, "port", 1);
+	long long port = 0;
+
+	if (pn == NULL)
+		return 0;
+	if (ps_yaml_int(pn, &port) != 0 || port < 1 || port > 65535) {
+		ps_check_error(ck, pn, "soyapack_egress_port", "egress port "
+		    "must be an integer from 1 to 65535, found %s '%s'",
+		    ps_yaml_describe(pn), pn->kind == PS_YAML_SCALAR ?
+		    pn->value : "");
+		return 0;
+	}
+	return (unsigned)port;
+}
+
+static const char *
+egress_protocol(ps_check *ck, const ps_yaml_node *e)
+{
+	const char *proto = ps_check_string(ck, e, "protocol", 1);
+
+	if (proto != NULL && (islower((unsigned char)proto[0]) == 0 ||
+	    strspn(proto, "abcdefghijklmnopqrstuvwxyz0123456789+.-") !=
+	    strlen(proto))) {
+		ps_check_error(ck, ps_yaml_get(e, "protocol"),
+		    "soyapack_egress_protocol", "egress protocol '%s' is not a "
+		    "protocol name like https, http, grpc or tcp", proto);
+		return NULL;
+	}
+	return proto;
+}
+
+static const char *
+egress_host(ps_check *ck, const ps_yaml_node *e)
+{
+	const char *host = ps_check_string(ck, e, "host", 1);
+	const ps_yaml_node *at = ps_yaml_get(e, "host");
+	int wildcard;
+
+	if (host == NULL)
+		return NULL;
+	wildcard = strcmp(host, "*") == 0 || strncmp(host, "*.", 2) == 0;
+	if (wildcard != 0)
+		strict_finding(ck, at, "soyapack_egress_wildcard", "wildcard "
+		    "egress host '%s' (--strict: list the exact hosts)", host);
+	if (strcmp(host, "*") == 0 ||
+	    ps_hostname_valid(wildcard != 0 ? host + 2 : host) == 0)
+		return host;
+	ps_check_error(ck, at, "soyapack_egress_host", "egress host '%s' is "
+	    "not a host name (letters, digits, hyphens and dots; no scheme, "
+	    "path or port)", host);
+	return NULL;
+}
+
 static void
 check_egress_entry(ps_check *ck, const ps_yaml_node *e)
 {
 	const char *host, *proto;
-	long long port = 0;
-	ps_egress *grown;
-	const ps_yaml_node *pn;
+	unsigned port;
 
 	if (e->kind != PS_YAML_MAPPING) {
 		ps_check_error(ck, e, "field_type", "egress entries must be "
@@ -161,52 +216,11 @@ check_egress_entry(ps_check *ck, const ps_yaml_node *e)
 		    ps_yaml_describe(e));
 		return;
 	}
-	host = ps_check_string(ck, e, "host", 1);
-	proto = ps_check_string(ck, e, "protocol", 1);
-	pn = ps_check_field(ck, e, "port", 1);
-	if (pn != NULL && (ps_yaml_int(pn, &port) != 0 || port < 1 ||
-	    port > 65535)) {
-		ps_check_error(ck, pn, "soyapack_egress_port", "egress port "
-		    "must be an integer from 1 to 65535, found %s '%s'",
-		    ps_yaml_describe(pn), pn->kind == PS_YAML_SCALAR ?
-		    pn->value : "");
-		port = 0;
-	}
-	if (proto != NULL && (islower((unsigned char)proto[0]) == 0 ||
-	    strspn(proto, "abcdefghijklmnopqrstuvwxyz0123456789+.-") !=
-	    strlen(proto))) {
-		ps_check_error(ck, ps_yaml_get(e, "protocol"),
-		    "soyapack_egress_protocol", "egress protocol '%s' is not a "
-		    "protocol name like https, http, grpc or tcp", proto);
-		proto = NULL;
-	}
-	if (host == NULL)
-		return;
-	if (strcmp(host, "*") == 0 || strncmp(host, "*.", 2) == 0) {
-		strict_finding(ck, ps_yaml_get(e, "host"),
-		    "soyapack_egress_wildcard", "wildcard egress host '%s' "
-		    "(--strict: list the exact hosts)", host);
-		if (strcmp(host, "*") != 0 && ps_hostname_valid(host + 2) != 0)
-			ps_check_error(ck, ps_yaml_get(e, "host"),
-			    "soyapack_egress_host", "egress host '%s' is not a "
-			    "host name", host);
-	} else if (ps_hostname_valid(host) != 0) {
-		ps_check_error(ck, ps_yaml_get(e, "host"),
-		    "soyapack_egress_host", "egress host '%s' is not a host "
-		    "name (letters, digits, hyphens and dots; no scheme, path or "
-		    "port)", host);
-	}
-	grown = realloc(ck->m->egress, (ck->m->egress_count + 1) *
-	    sizeof(*grown));
-	if (grown == NULL) {
-		ps_check_oom(ck);
-		return;
-	}
-	ck->m->egress = grown;
-	grown += ck->m->egress_count++;
-	grown->host = ps_check_strdup(ck, host);
-	grown->port = (unsigned)port;
-	grown->protocol = ps_check_strdup(ck, proto);
+	host = egress_host(ck, e);
+	port = egress_port(ck, e);
+	proto = egress_protocol(ck, e);
+	if (host != NULL)
+		ps_check_egress_add(ck, host, port, proto);
 }
 
 /* An absolute sandbox path without "." or ".." components. */

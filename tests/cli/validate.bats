@@ -772,3 +772,15 @@ ap() { pack research.top-journal-reviewer; }
 	run "$BATS_TEST_DIRNAME/../../scripts/gen-licenses" --check
 	[ "$status" -eq 0 ]
 }
+
+@test "validate: a FIFO is never opened, in a walk or on a declared path [path_special]" {
+	pack research.top-journal-reviewer
+	mkfifo "$P/knowledge/pipe"
+	run timeout 10 "$PACKSIGN" validate "$P"
+	refused_with path_special
+	pack soyapack-research-summarizer
+	rm "$P/prompts/extract.md"; mkfifo "$P/prompts/extract.md"
+	run timeout 10 "$PACKSIGN" validate "$P"
+	refused_with path_special
+	grep -qF "soyapack.yaml:44:12:" <<<"$output"
+}
