@@ -4,7 +4,9 @@
  * minimum/maximum, exclusiveMinimum/exclusiveMaximum, minLength/maxLength,
  * minItems/maxItems, pattern (POSIX ERE), format uri/email/date-time.
  * Annotations (title, description, default, examples, $schema, $id,
- * $comment) are ignored; any other keyword draws a warning.
+ * $comment, deprecated, readOnly, writeOnly) are ignored; any other keyword
+ * draws a warning (schema_keyword_unsupported).  docs/formats/manifests.md,
+ * "JSON Schema subset", gives the exact semantics.
  */
 #ifndef PS_FORMATS_JSONSCHEMA_H
 #define PS_FORMATS_JSONSCHEMA_H

@@ -702,27 +702,37 @@ parse_stream(yaml_ctx *ctx, ps_yaml_node **root)
 	return rc;
 }
 
+static int
+refuse_too_large(const char *name, size_t len, ps_error *err)
+{
+	char expected[64], found[64];
+
+	snprintf(expected, sizeof(expected), "at most %d bytes",
+	    PS_YAML_MAX_BYTES);
+	snprintf(found, sizeof(found), "%zu bytes", len);
+	ps_refuse(err, "yaml_too_large", name, "YAML text is too large");
+	return ps_error_expect(err, expected, found);
+}
+
 int
 ps_yaml_load(const char *data, size_t len, const char *name,
     ps_yaml_doc **out, ps_error *err)
 {
 	yaml_ctx ctx;
 	ps_yaml_doc *doc;
-	char expected[64], found[64];
 	int rc;
 
 	*out = NULL;
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.name = name != NULL ? name : "<yaml>";
 	ctx.err = err;
-	if (len > PS_YAML_MAX_BYTES) {
-		snprintf(expected, sizeof(expected), "at most %d bytes",
-		    PS_YAML_MAX_BYTES);
-		snprintf(found, sizeof(found), "%zu bytes", len);
-		ps_refuse(err, "yaml_too_large", ctx.name,
-		    "YAML text is too large");
-		return ps_error_expect(err, expected, found);
-	}
+	if (data == NULL && len != 0)
+		return ps_fail(err, "invalid_argument", ctx.name,
+		    "no YAML text given");
+	if (data == NULL)
+		data = "";
+	if (len > PS_YAML_MAX_BYTES)
+		return refuse_too_large(ctx.name, len, err);
 	if (check_input(&ctx, data, len) != 0)
 		return -1;
 	if ((doc = calloc(1, sizeof(*doc))) == NULL)
@@ -773,7 +783,7 @@ read_open(const char *path, const char *name, ps_error *err)
 static int
 read_bounded(int fd, const char *name, char *buf, size_t *len, ps_error *err)
 {
-	char expected[64];
+	char expected[64], found[64];
 	ssize_t n;
 
 	*len = 0;
@@ -790,8 +800,9 @@ read_bounded(int fd, const char *name, char *buf, size_t *len, ps_error *err)
 	}
 	snprintf(expected, sizeof(expected), "at most %d bytes",
 	    PS_YAML_MAX_BYTES);
+	snprintf(found, sizeof(found), "more than %d bytes", PS_YAML_MAX_BYTES);
 	ps_refuse(err, "yaml_too_large", name, "YAML file is too large");
-	return ps_error_expect(err, expected, "more");
+	return ps_error_expect(err, expected, found);
 }
 
 int

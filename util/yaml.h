@@ -5,6 +5,8 @@
  * named), non-scalar keys, invalid UTF-8, custom tags, several documents.
  * Plain scalars resolve per the YAML 1.2 core schema: booleans are
  * true/false only (also True/TRUE/False/FALSE), so yes/no/on/off are strings.
+ * Every explicit tag is refused, the standard ones (!!str, ...) included.
+ * docs/formats/manifests.md, "Safe YAML", gives every rule.
  */
 #ifndef PS_UTIL_YAML_H
 #define PS_UTIL_YAML_H
@@ -72,10 +74,15 @@ const ps_yaml_node *ps_yaml_get(const ps_yaml_node *map, const char *key);
 /* The key node of `key` in `map` (for its position); NULL when absent. */
 const ps_yaml_node *ps_yaml_get_key(const ps_yaml_node *map, const char *key);
 
-/* "scalar", "sequence", "mapping"; for scalars "null", "boolean", ... */
+/* "sequence", "mapping"; for scalars "null", "boolean", "integer",
+ * "float" or "string"; "nothing" for NULL. */
 const char *ps_yaml_describe(const ps_yaml_node *node);
 
-/* Typed access: 0 when the node is a scalar of that type, else -1. */
+/*
+ * Typed access: 0 when the node is a scalar of that type, else -1.
+ * ps_yaml_int also returns -1 when the integer does not fit a long long;
+ * ps_yaml_number accepts integers and floats (.inf, .nan included).
+ */
 int ps_yaml_bool(const ps_yaml_node *node, int *out);
 int ps_yaml_int(const ps_yaml_node *node, long long *out);
 int ps_yaml_number(const ps_yaml_node *node, double *out);

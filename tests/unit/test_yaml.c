@@ -420,6 +420,7 @@ load_file_errors(void **state)
 	assert_int_equal(ps_yaml_load_file(path, "m.yaml", &doc, &err), -1);
 	assert_string_equal(err.code, "yaml_too_large");
 	assert_int_equal(err.status, PS_STATUS_REFUSED);
+	assert_string_equal(err.found, "more than 1048576 bytes");
 	unlink(path);
 	assert_int_equal(rmdir(dir), 0);
 }
