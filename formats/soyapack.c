@@ -113,6 +113,18 @@ virtual_model_id_valid(const char *s)
 	return 0;
 }
 
+/* SPDX "LicenseRef-" followed by letters, digits, '.' and '-'. */
+static int
+license_ref_valid(const char *s)
+{
+	const char *rest = s + 11;
+
+	if (strncmp(s, "LicenseRef-", 11) != 0 || *rest == '\0')
+		return -1;
+	return strspn(rest, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789.-") == strlen(rest) ? 0 : -1;
+}
+
 static void
 check_description(ps_check *ck, const ps_yaml_node *root, int agent)
 {
@@ -132,7 +144,7 @@ check_description(ps_check *ck, const ps_yaml_node *root, int agent)
 		return;
 	ck->m->license = ps_check_strdup(ck, license);
 	listed = ps_license_spdx(license, &canonical);
-	if (listed == 0 && strncmp(license, "LicenseRef-", 11) != 0)
+	if (listed == 0 && license_ref_valid(license) != 0)
 		ps_check_error(ck, ps_yaml_get(root, "license"),
 		    "license_not_spdx", "license '%s' is not an SPDX license "
 		    "identifier (e.g. MIT, Apache-2.0; expressions with AND/OR/"

@@ -276,6 +276,12 @@ soya() { pack soyapack-research-summarizer; }
 	validate; valid_ok; has_code license_case
 	soya; edit soyapack.yaml 's/^license: .*/license: GPL-2.0/'
 	validate; valid_ok; has_code license_deprecated
+	soya; edit soyapack.yaml 's/^license: .*/license: LicenseRef-acme-internal/'
+	validate; valid_ok
+	soya; edit soyapack.yaml 's/^license: .*/license: "LicenseRef-"/'
+	validate; refused_with license_not_spdx
+	soya; edit soyapack.yaml 's/^license: .*/license: MIT OR Apache-2.0/'
+	validate; refused_with license_not_spdx
 }
 
 @test "soyapack: capabilities are required [field_missing]" {
