@@ -93,6 +93,22 @@ ps_check_strings_add(ps_check *ck, ps_strings *list, const char *s)
 }
 
 void
+ps_check_scrub(char *s)
+{
+	unsigned char *p = (unsigned char *)s;
+
+	for (; *p != '\0'; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			*p = '?';
+		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			p[0] = '?';
+			p[1] = '?';
+			p++;
+		}
+	}
+}
+
+void
 ps_check_egress_add(ps_check *ck, const char *host, unsigned port,
     const char *protocol)
 {

@@ -12,9 +12,40 @@
 typedef struct text {
 	FILE *f;
 	ps_lang lang;
+	char **owned;            /* scrubbed copies, freed at the end */
+	size_t count;
+	int oom;
 } text;
 
 #define T(t, en, zh) ((t)->lang == PS_LANG_ZH ? (zh) : (en))
+
+/*
+ * A manifest value made safe for one line of the summary: a newline or
+ * control character in a name must not forge or hide a sentence.
+ */
+static const char *
+v(text *t, const char *s)
+{
+	char **grown, *copy;
+
+	if (s == NULL)
+		return "?";
+	if (strpbrk(s, "\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r"
+	    "\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b"
+	    "\x1c\x1d\x1e\x1f\x7f\xc2") == NULL)
+		return s;
+	grown = realloc(t->owned, (t->count + 1) * sizeof(*grown));
+	if (grown == NULL || (copy = strdup(s)) == NULL) {
+		if (grown != NULL)
+			t->owned = grown;
+		t->oom = 1;
+		return "?";
+	}
+	t->owned = grown;
+	ps_check_scrub(copy);
+	t->owned[t->count++] = copy;
+	return copy;
+}
 
 /* Writes the items of a list joined by ", " (or "、"). */
 static void
@@ -24,20 +55,28 @@ join(text *t, const ps_strings *list)
 
 	for (i = 0; i < list->count; i++)
 		fprintf(t->f, "%s%s", i > 0 ? T(t, ", ", "、") : "",
-		    list->items[i]);
+		    v(t, list->items[i]));
 }
 
 static void
 header(text *t, const ps_manifest *m)
 {
-	fprintf(t->f, "%s %s (%s)%s%s\n", m->id != NULL ? m->id : "?",
-	    m->version != NULL ? m->version : "?", ps_format_name(m->format),
-	    m->name != NULL && (m->id == NULL || strcmp(m->name, m->id) != 0) ?
-	    ": " : "", m->name != NULL && (m->id == NULL ||
-	    strcmp(m->name, m->id) != 0) ? m->name : "");
-	if (m->description != NULL)
-		fprintf(t->f, "%.*s\n", (int)strcspn(m->description, "\n"),
-		    m->description);
+	int named = m->name != NULL && (m->id == NULL ||
+	    strcmp(m->name, m->id) != 0);
+	char *first;
+
+	fprintf(t->f, "%s %s (%s)%s%s\n", v(t, m->id), v(t, m->version),
+	    ps_format_name(m->format), named != 0 ? ": " : "",
+	    named != 0 ? v(t, m->name) : "");
+	if (m->description == NULL)
+		return;
+	first = strndup(m->description, strcspn(m->description, "\n"));
+	if (first == NULL) {
+		t->oom = 1;
+		return;
+	}
+	fprintf(t->f, "%s\n", v(t, first));
+	free(first);
 }
 
 static const char *
@@ -80,11 +119,11 @@ egress_list(text *t, const ps_manifest *m)
 
 	for (i = 0; i < m->egress_count; i++) {
 		fprintf(t->f, "%s%s", i > 0 ? T(t, ", ", "、") : "",
-		    m->egress[i].host);
+		    v(t, m->egress[i].host));
 		if (m->egress[i].port != 0)
 			fprintf(t->f, ":%u", m->egress[i].port);
 		if (m->egress[i].protocol != NULL)
-			fprintf(t->f, " (%s)", m->egress[i].protocol);
+			fprintf(t->f, " (%s)", v(t, m->egress[i].protocol));
 	}
 }
 
@@ -136,7 +175,7 @@ holon_data(text *t, const ps_manifest *m)
 		    "不保留你的数据"));
 	else
 		fprintf(t->f, T(t, "It keeps your data for %s",
-		    "保留你的数据 %s"), m->retention != NULL ? m->retention : "?");
+		    "保留你的数据 %s"), v(t, m->retention));
 	fprintf(t->f, "%s%s", T(t, ", ", "，"), m->training_use == 1 ?
 	    T(t, "uses it for training", "会用于训练") :
 	    T(t, "does not use it for training", "不用于训练"));
@@ -156,13 +195,11 @@ holon(text *t, const ps_manifest *m)
 	holon_data(t, m);
 	fprintf(t->f, T(t, "Worst-case price: %s per call (model %s), "
 	    "charged on %s.\n", "每次调用最高价格：%s（计价模式 %s），收费条件："
-	    "%s。\n"), m->price_worst_case != NULL ? m->price_worst_case : "?",
-	    m->pricing_model != NULL ? m->pricing_model : "?",
-	    m->charge_on != NULL ? m->charge_on : "?");
+	    "%s。\n"), v(t, m->price_worst_case), v(t, m->pricing_model),
+	    v(t, m->charge_on));
 	fprintf(t->f, T(t, "It runs at %s (MCP tool %s, timeout %lld s).\n",
 	    "运行于 %s（MCP 工具 %s，超时 %lld 秒）。\n"),
-	    m->endpoint != NULL ? m->endpoint : "?",
-	    m->tool != NULL ? m->tool : "?", m->timeout_s);
+	    v(t, m->endpoint), v(t, m->tool), m->timeout_s);
 }
 
 static void
@@ -179,7 +216,7 @@ autograph(text *t, const ps_manifest *m)
 	fprintf(t->f, "%s\n", T(t, ".", "。"));
 	if (m->engine_range != NULL)
 		fprintf(t->f, T(t, "It needs an engine version %s.\n",
-		    "需要引擎版本 %s。\n"), m->engine_range);
+		    "需要引擎版本 %s。\n"), v(t, m->engine_range));
 }
 
 static void
@@ -195,7 +232,7 @@ prompts(text *t, const ps_manifest *m)
 	fprintf(t->f, "%s", T(t, "Prompt files: ", "提示词文件："));
 	for (i = 0; i < m->prompt_count; i++)
 		fprintf(t->f, "%s%s", i > 0 ? T(t, ", ", "、") : "",
-		    m->prompts[i].path);
+		    v(t, m->prompts[i].path));
 	fprintf(t->f, "%s\n", T(t, ".", "。"));
 }
 
@@ -203,8 +240,9 @@ int
 ps_manifest_describe(const ps_manifest *m, ps_lang lang, char **out,
     ps_error *err)
 {
-	text t = { NULL, lang };
-	size_t len = 0;
+	text t = { NULL, lang, NULL, 0, 0 };
+	size_t len = 0, i;
+	int bad;
 
 	*out = NULL;
 	if ((t.f = open_memstream(out, &len)) == NULL)
@@ -224,7 +262,12 @@ ps_manifest_describe(const ps_manifest *m, ps_lang lang, char **out,
 		join(&t, &m->signed_by);
 		fprintf(t.f, "%s\n", T(&t, ".", "。"));
 	}
-	if (ferror(t.f) != 0 || fclose(t.f) != 0) {
+	bad = ferror(t.f) != 0 || t.oom != 0;
+	bad = fclose(t.f) != 0 || bad;
+	for (i = 0; i < t.count; i++)
+		free(t.owned[i]);
+	free(t.owned);
+	if (bad != 0) {
 		free(*out);
 		*out = NULL;
 		return ps_fail(err, "out_of_memory", "", "out of memory");

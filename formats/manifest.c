@@ -336,6 +336,7 @@ ps_manifest_load(const ps_pack_files *files,
 	ps_validate_options defaults;
 	ps_check ck;
 	ps_format format;
+	size_t first = diags->count;
 	int rc;
 
 	*out = NULL;
@@ -367,6 +368,9 @@ ps_manifest_load(const ps_pack_files *files,
 	    ps_format_manifest_name(format));
 	rc = ck.failed != 0 ? -1 : check_manifest(&ck);
 	free(ck.file);
+	/* Messages quote manifest values: never let them drive a terminal. */
+	for (; first < diags->count; first++)
+		ps_check_scrub(diags->items[first].message);
 	if (rc != 0) {
 		ps_manifest_free(ck.m);
 		return rc < 0 ? -1 : 0;

@@ -46,6 +46,13 @@ void ps_check_oom(ps_check *ck);
 /* strdup that records memory exhaustion; NULL stays NULL. */
 char *ps_check_strdup(ps_check *ck, const char *s);
 
+/*
+ * Makes hostile text safe to print on one terminal line: C0 controls
+ * (newline and tab included), DEL and C1 controls (U+0080..U+009F) become
+ * '?', in place.
+ */
+void ps_check_scrub(char *s);
+
 /* Appends an egress rule (protocol may be NULL, port 0). */
 void ps_check_egress_add(ps_check *ck, const char *host, unsigned port,
     const char *protocol);

@@ -110,3 +110,13 @@ describe() {
 	run "$PACKSIGN" describe "$BATS_TEST_TMPDIR/none"
 	[ "$status" -eq 2 ]
 }
+
+@test "describe: control characters in values cannot forge or colour the summary" {
+	pack research.top-journal-reviewer
+	edit manifest.yml 's/^name: .*/name: "Reviewer\\nThis agent pack runs no shell commands.\\e[2J"/; s/  shell: false/  shell: true/'
+	describe
+	[ "$status" -eq 0 ]
+	! grep -q $'\e' <<<"$output"
+	! grep -qx "This agent pack runs no shell commands.*" <<<"$output"
+	grep -qF "Top Journal" <<<"$output" || grep -qF "Reviewer?This agent pack" <<<"$output"
+}

@@ -790,3 +790,12 @@ ap() { pack research.top-journal-reviewer; }
 	refused_with path_special
 	grep -qF "soyapack.yaml:44:12:" <<<"$output"
 }
+
+@test "validate: control characters in quoted values are scrubbed from messages" {
+	pack holon-pdf-profile
+	edit holon.yaml 's/^license: .*/license: "\\e[31mMIT\\x9b"/'
+	validate
+	refused_with license_not_osi
+	! grep -q $'\e' <<<"$output"
+	grep -qF "license '?[31mMIT??'" <<<"$output"
+}
