@@ -39,6 +39,10 @@ check_identity(ps_check *ck, const ps_yaml_node *root)
 		    "(reverse-dotted, e.g. research.top-journal-reviewer)", id);
 	else
 		ck->m->id = ps_check_strdup(ck, id);
+	if (ck->m->id != NULL && strchr(id, '.') == NULL)
+		ps_check_warn(ck, ps_yaml_get(root, "id"), "agentpack_id_not_dotted",
+		    "id '%s' is not reverse-dotted (domain.name), as the "
+		    "specification recommends", id);
 	ck->m->name = ps_check_strdup(ck, ps_check_string(ck, root, "name", 1));
 	ps_check_string(ck, root, "domain", 1);
 	ps_check_semver(ck, root, 0);

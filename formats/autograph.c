@@ -179,6 +179,31 @@ check_layout(ps_check *ck, const ps_yaml_node *root)
 	}
 }
 
+/*
+ * The engine treats a standard path that exists as active even when the
+ * manifest does not declare it; say so, since renaming breaks silently.
+ */
+static void
+check_undeclared(ps_check *ck, const ps_yaml_node *root)
+{
+	static const struct { const char *key, *path; } standard[] = {
+		{ "compose", "infra/compose.yaml" },
+		{ "skills", "agent/skills" },
+		{ "attitudes", "agent/attitudes" },
+	};
+	ps_entry_type type;
+	size_t i;
+
+	for (i = 0; i < sizeof(standard) / sizeof(standard[0]); i++) {
+		if (ps_yaml_get(root, standard[i].key) != NULL ||
+		    ps_check_stat(ck, standard[i].path, &type) != 0)
+			continue;
+		ps_check_warn(ck, root, "autograph_undeclared", "%s exists at its "
+		    "standard path, so the engine uses it, but '%s' does not "
+		    "declare it", standard[i].path, standard[i].key);
+	}
+}
+
 struct prompt_walk {
 	ps_check *ck;
 	const char *skills, *attitudes;
@@ -253,5 +278,6 @@ ps_autograph_check(ps_check *ck, const ps_yaml_node *root)
 	check_dir(ck, root, "skills", "agent/skills", skills, sizeof(skills));
 	check_dir(ck, root, "attitudes", "agent/attitudes", attitudes,
 	    sizeof(attitudes));
+	check_undeclared(ck, root);
 	collect_prompts(ck, root, skills, attitudes);
 }

@@ -671,6 +671,12 @@ ag() { pack autograph.pkg.research; }
 	validate; valid_ok
 }
 
+@test "autograph: standard paths in use but undeclared draw a warning [autograph_undeclared]" {
+	ag; edit augr.pkg.yml '/^attitudes:/d'
+	validate; valid_ok; has_code autograph_undeclared
+	grep -qF "agent/attitudes exists at its standard path" <<<"$output"
+}
+
 @test "autograph: Taskfile.yaml and README.md at the root [autograph_layout]" {
 	ag; rm "$P/README.md"
 	validate; refused_with autograph_layout
@@ -692,6 +698,11 @@ ap() { pack research.top-journal-reviewer; }
 		ap; edit manifest.yml "s/^id: .*/id: \"$id\"/"
 		validate; refused_with agentpack_id || { echo "accepted $id"; return 1; }
 	done
+}
+
+@test "agentpack: an id that is not reverse-dotted draws a warning [agentpack_id_not_dotted]" {
+	ap; edit manifest.yml 's/^id: .*/id: reviewer/'
+	validate; valid_ok; has_code agentpack_id_not_dotted
 }
 
 @test "agentpack: name and domain are non-empty strings" {
