@@ -344,6 +344,12 @@ ps_check_signed_by(ps_check *ck, const ps_yaml_node *root)
 
 	if (value == NULL)
 		return;
+	if (value->kind == PS_YAML_SEQUENCE && value->count > PS_SIGNED_BY_MAX) {
+		ps_check_error(ck, value, "signed_by_invalid", "'signed_by' lists "
+		    "%zu entries; at most %d are allowed", value->count,
+		    PS_SIGNED_BY_MAX);
+		return;
+	}
 	if (value->kind == PS_YAML_SEQUENCE) {
 		for (i = 0; i < value->count; i++)
 			signed_by_one(ck, value->items[i]);

@@ -133,43 +133,73 @@ check_source(ps_check *ck, const ps_yaml_node *root)
 		    "40 or 64 hex digit commit", ref);
 }
 
+/* The declared error codes, sorted by text then line. */
+struct codes {
+	const ps_yaml_node **items;
+	size_t count;
+};
+
+static int
+code_compare(const void *a, const void *b)
+{
+	const ps_yaml_node *x = *(const ps_yaml_node *const *)a;
+	const ps_yaml_node *y = *(const ps_yaml_node *const *)b;
+	int c = strcmp(x->value, y->value);
+
+	if (c != 0)
+		return c;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* One interface.errors entry: its code node when well formed, else NULL. */
+static const ps_yaml_node *
+error_entry(ps_check *ck, const ps_yaml_node *e)
+{
+	const char *code;
+
+	if (e->kind != PS_YAML_MAPPING) {
+		ps_check_error(ck, e, "field_type", "interface.errors entries "
+		    "must be mappings with a code, found %s", ps_yaml_describe(e));
+		return NULL;
+	}
+	if ((code = ps_check_string(ck, e, "code", 1)) == NULL)
+		return NULL;
+	if (code_valid(code) != 0) {
+		ps_check_error(ck, ps_yaml_get(e, "code"), "holon_error_code",
+		    "error code '%s' must match ^[a-z][a-z0-9_]*$", code);
+		return NULL;
+	}
+	return ps_yaml_get(e, "code");
+}
+
+/* Sorting finds duplicates in n log n, whatever the manifest's size. */
 static void
-check_errors(ps_check *ck, const ps_yaml_node *iface)
+check_errors(ps_check *ck, const ps_yaml_node *iface, struct codes *codes)
 {
 	const ps_yaml_node *errors = ps_check_sequence(ck, iface, "errors", 0);
-	const ps_yaml_node *e, *codes[512];
-	const char *code;
-	size_t i, j, n = 0;
+	const ps_yaml_node *code;
+	size_t i, first = 0;
 
-	if (errors == NULL)
+	if (errors == NULL || errors->count == 0)
 		return;
+	codes->items = calloc(errors->count, sizeof(*codes->items));
+	if (codes->items == NULL) {
+		ps_check_oom(ck);
+		return;
+	}
 	for (i = 0; i < errors->count; i++) {
-		e = errors->items[i];
-		if (e->kind != PS_YAML_MAPPING) {
-			ps_check_error(ck, e, "field_type", "interface.errors "
-			    "entries must be mappings with a code, found %s",
-			    ps_yaml_describe(e));
+		if ((code = error_entry(ck, errors->items[i])) != NULL)
+			codes->items[codes->count++] = code;
+	}
+	qsort(codes->items, codes->count, sizeof(*codes->items), code_compare);
+	for (i = 1; i < codes->count; i++) {
+		if (strcmp(codes->items[i]->value, codes->items[first]->value) != 0) {
+			first = i;
 			continue;
 		}
-		if ((code = ps_check_string(ck, e, "code", 1)) == NULL)
-			continue;
-		if (code_valid(code) != 0) {
-			ps_check_error(ck, ps_yaml_get(e, "code"),
-			    "holon_error_code", "error code '%s' must match "
-			    "^[a-z][a-z0-9_]*$", code);
-			continue;
-		}
-		for (j = 0; j < n; j++) {
-			if (strcmp(codes[j]->value, code) == 0)
-				break;
-		}
-		if (j < n)
-			ps_check_error(ck, ps_yaml_get(e, "code"),
-			    "holon_error_code_duplicate", "error code '%s' is "
-			    "declared twice (first at line %u)", code,
-			    codes[j]->line);
-		else if (n < sizeof(codes) / sizeof(codes[0]))
-			codes[n++] = ps_yaml_get(e, "code");
+		ps_check_error(ck, codes->items[i], "holon_error_code_duplicate",
+		    "error code '%s' is declared twice (first at line %u)",
+		    codes->items[i]->value, codes->items[first]->line);
 	}
 }
 
@@ -452,26 +482,14 @@ check_data(ps_check *ck, const ps_yaml_node *root)
 	check_data_egress(ck, data);
 }
 
-/* Is `code` declared in interface.errors? */
 static int
-error_declared(const ps_yaml_node *iface, const char *code)
+code_key_compare(const void *key, const void *item)
 {
-	const ps_yaml_node *errors = ps_yaml_get(iface, "errors");
-	const char *c;
-	size_t i;
-
-	if (errors == NULL || errors->kind != PS_YAML_SEQUENCE)
-		return 0;
-	for (i = 0; i < errors->count; i++) {
-		c = ps_yaml_string(ps_yaml_get(errors->items[i], "code"));
-		if (c != NULL && strcmp(c, code) == 0)
-			return 1;
-	}
-	return 0;
+	return strcmp(key, (*(const ps_yaml_node *const *)item)->value);
 }
 
 static void
-check_error_example(ps_check *ck, const ps_yaml_node *iface,
+check_error_example(ps_check *ck, const struct codes *codes,
     const ps_yaml_node *error, const char *name)
 {
 	const ps_yaml_node *at = error;
@@ -488,7 +506,8 @@ check_error_example(ps_check *ck, const ps_yaml_node *iface,
 		    "must be a code or a mapping with a code", name);
 		return;
 	}
-	if (iface != NULL && error_declared(iface, code) == 0)
+	if (codes != NULL && (codes->count == 0 || bsearch(code, codes->items,
+	    codes->count, sizeof(*codes->items), code_key_compare) == NULL))
 		ps_check_error(ck, at, "holon_example_error_code", "example '%s' "
 		    "returns error '%s', which interface.errors does not declare",
 		    name, code);
@@ -496,7 +515,7 @@ check_error_example(ps_check *ck, const ps_yaml_node *iface,
 
 static void
 check_example(ps_check *ck, const ps_yaml_node *ex, size_t index,
-    const ps_yaml_node *iface, const ps_yaml_node *in,
+    const struct codes *codes, const ps_yaml_node *in,
     const ps_yaml_node *out, int *successes)
 {
 	const ps_yaml_node *input, *output, *error;
@@ -518,7 +537,7 @@ check_example(ps_check *ck, const ps_yaml_node *ex, size_t index,
 		ps_jsonschema_validate(in, input, ck->file, label,
 		    PS_SEVERITY_ERROR, ck->diags);
 	if (error != NULL) {
-		check_error_example(ck, iface, error, name);
+		check_error_example(ck, codes, error, name);
 		return;
 	}
 	(*successes)++;
@@ -530,7 +549,7 @@ check_example(ps_check *ck, const ps_yaml_node *ex, size_t index,
 
 static void
 check_examples(ps_check *ck, const ps_yaml_node *root,
-    const ps_yaml_node *iface, const ps_yaml_node *in,
+    const struct codes *codes, const ps_yaml_node *in,
     const ps_yaml_node *out)
 {
 	const ps_yaml_node *examples = ps_check_sequence(ck, root, "examples", 1);
@@ -546,7 +565,7 @@ check_examples(ps_check *ck, const ps_yaml_node *root,
 			    "output or error");
 			continue;
 		}
-		check_example(ck, examples->items[i], i, iface, in, out,
+		check_example(ck, examples->items[i], i, codes, in, out,
 		    &successes);
 	}
 	if (successes == 0)
@@ -558,6 +577,7 @@ void
 ps_holon_check(ps_check *ck, const ps_yaml_node *root)
 {
 	const ps_yaml_node *iface, *in = NULL, *out = NULL;
+	struct codes codes = { NULL, 0 };
 
 	ps_check_known(ck, root, top_fields, "");
 	check_identity(ck, root);
@@ -567,11 +587,12 @@ ps_holon_check(ps_check *ck, const ps_yaml_node *root)
 	if (iface != NULL) {
 		in = check_schema(ck, iface, "input");
 		out = check_schema(ck, iface, "output");
-		check_errors(ck, iface);
+		check_errors(ck, iface, &codes);
 	}
 	check_capabilities(ck, root);
 	check_pricing(ck, root);
 	check_runtime(ck, root);
 	check_data(ck, root);
-	check_examples(ck, root, iface, in, out);
+	check_examples(ck, root, iface != NULL ? &codes : NULL, in, out);
+	free(codes.items);
 }

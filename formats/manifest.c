@@ -208,11 +208,39 @@ ps_manifest_free(ps_manifest *m)
 	free(m);
 }
 
+/* By path; for one path, a declaration (line > 0) first, earliest first. */
 static int
 prompt_compare(const void *a, const void *b)
 {
-	return strcmp(((const ps_prompt_file *)a)->path,
-	    ((const ps_prompt_file *)b)->path);
+	const ps_prompt_file *x = a, *y = b;
+	int c = strcmp(x->path, y->path);
+
+	if (c != 0)
+		return c;
+	if ((x->line == 0) != (y->line == 0))
+		return x->line == 0 ? 1 : -1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* Sorts the prompt files and keeps the first entry of each path. */
+static void
+sort_prompts(ps_manifest *m)
+{
+	size_t i, kept = 0;
+
+	if (m->prompt_count < 2)
+		return;
+	qsort(m->prompts, m->prompt_count, sizeof(*m->prompts),
+	    prompt_compare);
+	for (i = 0; i < m->prompt_count; i++) {
+		if (kept > 0 && strcmp(m->prompts[kept - 1].path,
+		    m->prompts[i].path) == 0) {
+			free(m->prompts[i].path);
+			continue;
+		}
+		m->prompts[kept++] = m->prompts[i];
+	}
+	m->prompt_count = kept;
 }
 
 /* file_id: the id with '/' replaced by '-'. */
@@ -256,9 +284,7 @@ run_module(ps_check *ck, const ps_yaml_node *root)
 	}
 	ps_check_signed_by(ck, root);
 	fill_file_id(ck);
-	if (ck->m->prompt_count > 1)
-		qsort(ck->m->prompts, ck->m->prompt_count,
-		    sizeof(*ck->m->prompts), prompt_compare);
+	sort_prompts(ck->m);
 }
 
 /* Reads and checks the manifest of a known format. */

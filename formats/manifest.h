@@ -14,6 +14,8 @@
 /* Largest file read for a check (compose files, Taskfiles, fixtures). */
 #define PS_CHECK_MAX_FILE PS_YAML_MAX_BYTES
 #define PS_PATH_MAX 4096
+/* signed_by entries are compared pairwise: keep the list short. */
+#define PS_SIGNED_BY_MAX 256
 
 typedef struct ps_check {
 	const ps_pack_files *files;

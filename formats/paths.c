@@ -171,12 +171,8 @@ ps_check_prompt(ps_check *ck, const char *path, const ps_yaml_node *at)
 {
 	ps_manifest *m = ck->m;
 	ps_prompt_file *grown;
-	size_t i;
 
-	for (i = 0; i < m->prompt_count; i++) {
-		if (strcmp(m->prompts[i].path, path) == 0)
-			return;
-	}
+	/* Duplicates are removed once, after sorting (ps_manifest_load). */
 	grown = realloc(m->prompts, (m->prompt_count + 1) * sizeof(*grown));
 	if (grown == NULL) {
 		ps_check_oom(ck);
