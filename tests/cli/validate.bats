@@ -131,6 +131,11 @@ load manifest_helpers
 	printf 'signed_by: {a: b}\n' >>"$P/holon.yaml"
 	validate
 	refused_with signed_by_invalid
+	pack holon-pdf-profile
+	{ echo 'signed_by:'; for i in $(seq 257); do echo "  - signer$i"; done; } >>"$P/holon.yaml"
+	validate
+	refused_with signed_by_invalid
+	grep -qF "at most 256" <<<"$output"
 }
 
 @test "validate: a symbolic link in the pack is never followed [path_special]" {
@@ -462,6 +467,7 @@ hol() { pack holon-pdf-profile; }
 	validate; refused_with holon_error_code
 	hol; edit holon.yaml 's/code: empty_text/code: over_budget/'
 	validate; refused_with holon_error_code_duplicate
+	grep -qF "holon.yaml:42:13: error: error code 'over_budget' is declared twice (first at line 40)" <<<"$output"
 }
 
 @test "holon: capabilities need a class [holon_capability_class]" {
