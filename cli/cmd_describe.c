@@ -194,7 +194,8 @@ cmd_describe(int argc, char **argv)
 	    PS_LANG_ZH : PS_LANG_EN, &summary, &err) != 0)
 		rc = cli_report(&err);
 	if (rc == EXIT_OK && json != 0 && print_json(m, lang, summary) != 0) {
-		fprintf(stderr, "packsign: out of memory [out_of_memory]\n");
+		fprintf(stderr, "packsign: cannot build the JSON output (out of "
+		    "memory, or a path that is not UTF-8) [json_output]\n");
 		rc = EXIT_FAILED;
 	} else if (rc == EXIT_OK && json == 0) {
 		fputs(summary, stdout);

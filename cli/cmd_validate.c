@@ -220,7 +220,8 @@ cmd_validate(int argc, char **argv)
 	ps_manifest_free(m);
 	ps_diags_free(&diags);
 	if (rc != 0) {
-		fprintf(stderr, "packsign: out of memory [out_of_memory]\n");
+		fprintf(stderr, "packsign: cannot build the JSON output (out of "
+		    "memory, or a path that is not UTF-8) [json_output]\n");
 		return EXIT_FAILED;
 	}
 	return valid != 0 ? EXIT_OK : EXIT_REFUSED;
