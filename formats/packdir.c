@@ -248,6 +248,7 @@ struct walk {
 	    uint64_t size, ps_error *err);
 	void *arg;
 	ps_error *err;
+	size_t entries;
 };
 
 static int
@@ -321,6 +322,10 @@ walk_entry(struct walk *w, int fd, const char *name, const char *full,
 	ps_entry_type type = PS_ENTRY_FILE;
 	int sub;
 
+	if (++w->entries > PS_PACK_MAX_ENTRIES)
+		return ps_refuse(w->err, "pack_too_many_entries", full,
+		    "more than %d files and directories in the pack",
+		    PS_PACK_MAX_ENTRIES);
 	if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
 		return ps_fail_errno(w->err, "io_error", full, "stat", errno);
 	if (type_of(&st, full, &type, w->err) != 0)
@@ -373,7 +378,7 @@ packdir_list(void *ctx, int (*fn)(void *arg, const char *path,
     ps_error *err)
 {
 	struct packdir *pd = ctx;
-	struct walk w = { fn, arg, err };
+	struct walk w = { fn, arg, err, 0 };
 	int fd = dup(pd->root_fd);
 
 	if (fd < 0)

@@ -237,8 +237,10 @@ typedef struct ps_pack_files {
 	void (*close)(void *ctx);
 } ps_pack_files;
 
-/* The deepest directory nesting the directory reader walks. */
+/* The deepest directory nesting and the most entries the directory reader
+ * walks (pack_too_deep, pack_too_many_entries). */
 #define PS_PACK_MAX_DEPTH 128
+#define PS_PACK_MAX_ENTRIES 1000000
 
 /*
  * Opens the pack directory `dir` for reading through `files`.  Every path
