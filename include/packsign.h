@@ -210,7 +210,8 @@ int ps_compression_from_name(const char *name, ps_compression *out);
  * `pack_path_missing` (absent, or a component is not a directory),
  * `pack_path_special` (a symbolic link, device, FIFO or socket on the way),
  * `pack_not_file` (read or head of a directory), `pack_file_too_large`
- * (read beyond `max`), `pack_path_invalid`.  A failure
+ * (read beyond `max`), `pack_path_invalid`; list also `pack_too_deep`,
+ * `pack_too_many_entries` (limits of the implementation).  A failure
  * (PS_STATUS_FAILED) means the job could not be done (I/O error, memory).
  */
 typedef struct ps_pack_files {
