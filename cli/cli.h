@@ -94,6 +94,21 @@ int cli_check_new_files(const char *first, const char *second, int force);
 int cli_write_output(const char *path, const void *data, size_t len,
     unsigned mode, int force);
 
+/*
+ * validate and describe: parses their options (`lang` NULL for validate,
+ * which then accepts --format, --strict, --engine-version).  Returns 0, 1
+ * after printing help, -1 after a usage error; PATH is argv[optind].
+ */
+int cli_validate_options(const char *command, int argc, char **argv,
+    ps_validate_options *options, int *json, const char **lang);
+
+/* Opens the pack directory PATH and loads its manifest; diagnostics are
+ * sorted.  Returns EXIT_OK or the exit code of a reported failure. */
+int cli_load_pack(const char *command, const char *path,
+    ps_validate_options *options, ps_manifest **manifest, ps_diags *diags);
+
+int cmd_validate(int argc, char **argv);
+int cmd_describe(int argc, char **argv);
 int cmd_pack(int argc, char **argv);
 int cmd_digest(int argc, char **argv);
 int cmd_help(int argc, char **argv);
@@ -105,6 +120,8 @@ int cmd_trust(int argc, char **argv);
 extern const char cmd_keygen_usage[];
 extern const char cmd_key_usage[];
 extern const char cmd_trust_usage[];
+extern const char cmd_validate_usage[];
+extern const char cmd_describe_usage[];
 extern const char cmd_pack_usage[];
 extern const char cmd_digest_usage[];
 extern const char cmd_help_usage[];

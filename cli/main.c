@@ -12,6 +12,10 @@ static const struct cli_command commands[] = {
 	{ "keygen", cmd_keygen, "create a key pair", cmd_keygen_usage },
 	{ "key", cmd_key, "show, convert, re-encrypt keys", cmd_key_usage },
 	{ "trust", cmd_trust, "check a trust policy", cmd_trust_usage },
+	{ "validate", cmd_validate, "check a pack's manifest against its "
+	    "format", cmd_validate_usage },
+	{ "describe", cmd_describe, "say in plain words what a pack may do",
+	    cmd_describe_usage },
 	{ "help", cmd_help, "show help for a command", cmd_help_usage },
 };
 

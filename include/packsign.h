@@ -131,8 +131,6 @@ typedef enum ps_format {
 
 /* Returns "soyapack", "holon", "autograph", "agentpack" or "unknown". */
 const char *ps_format_name(ps_format format);
-/* The manifest file name of a format ("manifest.yml", ...); NULL if unknown. */
-const char *ps_format_manifest(ps_format format);
 /* The format whose manifest is at `path` (relative to the pack root). */
 ps_format ps_format_by_manifest(const char *path);
 
@@ -343,7 +341,7 @@ int ps_pubkey_parse(const char *text, size_t len, const char *name,
     ps_pubkey **out, ps_error *err);
 /*
  * Reads a regular file (at most PS_KEY_FILE_MAX bytes) and parses it; also
- * file_not_found, not_a_regular_file, io_error.
+ * not_found, not_a_regular_file, io_error.
  */
 int ps_pubkey_load_file(const char *path, ps_pubkey **out, ps_error *err);
 /*
@@ -530,6 +528,208 @@ int ps_glob_match(const char *pattern, const char *text);
 int ps_time_parse(const char *text, int64_t *out);
 /* The same form back; 0 / -1 (out of the years 0000..9999). */
 int ps_time_format(int64_t t, char out[PS_TIME_TEXT_LEN]);
+/* ------------------------------------------------------ pack file access */
+
+/*
+ * How manifest validation reads a pack beyond its manifest, whatever
+ * carries it (a directory here; an archive in sign/).  Paths are relative,
+ * '/'-separated, without '.', '..' or empty components; callers check them
+ * first and implementations refuse them again.  Implementations never
+ * follow symbolic links and never read more than they are asked for.
+ *
+ * Return values: 0 success; -1 with `err` filled.  A refusal
+ * (PS_STATUS_REFUSED) means the pack itself is at fault: code
+ * `pack_path_missing` (absent, or a component is not a directory),
+ * `pack_path_special` (a symbolic link, device, FIFO or socket on the way),
+ * `pack_not_file` (read or head of a directory), `pack_file_too_large`
+ * (read beyond `max`), `pack_path_invalid`; list also `pack_too_deep`,
+ * `pack_too_many_entries` (limits of the implementation).  A failure
+ * (PS_STATUS_FAILED) means the job could not be done (I/O error, memory).
+ */
+typedef struct ps_pack_files {
+	void *ctx;
+	/* Type and size of PATH (size 0 for directories). */
+	int (*stat)(void *ctx, const char *path, ps_entry_type *type,
+	    uint64_t *size, ps_error *err);
+	/* Whole content of the regular file PATH, at most `max` bytes; the
+	 * caller frees *data, which is NUL-terminated after *len bytes. */
+	int (*read)(void *ctx, const char *path, size_t max, char **data,
+	    size_t *len, ps_error *err);
+	/* Calls fn for every file and directory of the pack, depth first,
+	 * names in bytewise order within a directory.  A special entry
+	 * (symbolic link, device, ...) stops the walk with pack_path_special.
+	 * fn returns 0 to go on, -1 to stop (then list returns -1 and leaves
+	 * `err` as fn filled it). */
+	int (*list)(void *ctx, int (*fn)(void *arg, const char *path,
+	    ps_entry_type type, uint64_t size, ps_error *err), void *arg,
+	    ps_error *err);
+	/* Up to n first bytes of the regular file PATH; *got may be < n. */
+	int (*head)(void *ctx, const char *path, unsigned char *buf, size_t n,
+	    size_t *got, ps_error *err);
+	/* Releases ctx. */
+	void (*close)(void *ctx);
+} ps_pack_files;
+
+/* The deepest directory nesting and the most entries the directory reader
+ * walks (pack_too_deep, pack_too_many_entries). */
+#define PS_PACK_MAX_DEPTH 128
+#define PS_PACK_MAX_ENTRIES 1000000
+
+/*
+ * Opens the pack directory `dir` for reading through `files`.  Every path
+ * is opened component by component relative to directory descriptors with
+ * O_NOFOLLOW.  Fails (PS_STATUS_FAILED) with `pack_not_directory` when
+ * `dir` is not a directory, `not_found` or `io_error`.
+ */
+int ps_pack_files_dir_open(const char *dir, ps_pack_files *files,
+    ps_error *err);
+
+/*
+ * Opens an archive (.tar, .tar.gz, .tgz, .tar.zst, .zip) for reading
+ * through `files`.  The archive is read once and every entry checked as
+ * by ps_digest_path(); files of up to 4 MiB are kept in memory (64 MiB in
+ * all), the first 64 bytes of every file for `head`.  `digest_out` (may
+ * be NULL) receives the archive's digests.  Reading a file that was not
+ * kept fails with `archive_file_not_kept`.
+ */
+int ps_pack_files_archive_open(const char *path, ps_pack_files *files,
+    ps_digest **digest_out, ps_error *err);
+
+/* Calls files->close; a zeroed ps_pack_files is a no-op. */
+void ps_pack_files_close(ps_pack_files *files);
+
+/* -------------------------------------------------------------- manifests */
+
+/* Returns the manifest file name of a format ("soyapack.yaml", ...), or
+ * NULL for PS_FORMAT_UNKNOWN. */
+const char *ps_format_manifest_name(ps_format format);
+
+/* Parses "soyapack", "holon", "autograph" or "agentpack"; 0 / -1. */
+int ps_format_parse(const char *name, ps_format *out);
+
+/*
+ * Detects the format by the manifest file at the pack root.  No manifest:
+ * diagnostic `manifest_missing`; two or more: `manifest_conflict` naming
+ * all of them.  Returns 0 with *format set (PS_FORMAT_UNKNOWN when a
+ * diagnostic was added), or -1 when the job could not be done.
+ * `prefix` is prepended to file names in diagnostics (may be NULL).
+ */
+int ps_format_detect(const ps_pack_files *files, const char *prefix,
+    ps_format *format, ps_diags *diags, ps_error *err);
+
+typedef struct ps_validate_options {
+	ps_format format;        /* PS_FORMAT_UNKNOWN: detect */
+	int strict;              /* lint findings become errors */
+	const char *engine_version; /* autograph: SemVer to check the
+	                             * contract.engine_version range against */
+	const char *prefix;      /* prepended to file names in diagnostics,
+	                          * e.g. "examples/packs/x/"; NULL for none */
+} ps_validate_options;
+
+/* Defaults: detect, not strict, no engine version, no prefix. */
+void ps_validate_options_init(ps_validate_options *options);
+
+typedef struct ps_strings {
+	char **items;
+	size_t count;
+} ps_strings;
+
+/* A file whose text steers a model: digest, sign and verify hash it. */
+typedef struct ps_prompt_file {
+	char *path;              /* canonical relative path */
+	unsigned line, column;   /* where the manifest declares it; 0 when
+	                          * found by convention without declaration */
+} ps_prompt_file;
+
+/* One allowed network destination (SoyaPack egress; holon data.egress
+ * has only hosts: port 0, protocol NULL). */
+typedef struct ps_egress {
+	char *host;
+	unsigned port;
+	char *protocol;
+} ps_egress;
+
+/* AgentPack permissions after "missing means deny". */
+typedef struct ps_permissions {
+	int declared;            /* 1 when a permissions mapping was read */
+	int network, shell, read_knowledge, read_filesystem;
+	char *file_write;        /* "none", "workspace" or "knowledge" */
+} ps_permissions;
+
+/*
+ * The common model of the four formats.  Fields a format does not declare
+ * are NULL / 0.  Strings are owned by the manifest.
+ */
+typedef struct ps_manifest {
+	ps_format format;
+	char *manifest_path;     /* relative to the pack root */
+	char *id;                /* soyapack owner/name, holon id, autograph
+	                          * name, agentpack id */
+	char *file_id;           /* id with '/' replaced by '-' */
+	char *version;
+	char *name;              /* display name */
+	char *description;       /* soyapack/autograph/agentpack description,
+	                          * holon summary */
+	char *license;
+	char *kind;              /* soyapack kind, holon capabilities' first
+	                          * class; NULL otherwise */
+	ps_strings signed_by;
+	char *source_repository; /* holon source.repository */
+	char *source_commit;     /* holon source.ref */
+	ps_prompt_file *prompts; /* sorted bytewise by path, no duplicates */
+	size_t prompt_count;
+	/* what the pack may do */
+	ps_egress *egress;       /* soyapack capabilities.egress, holon
+	                          * data.egress */
+	size_t egress_count;
+	ps_strings fs_read, fs_write;      /* soyapack */
+	char *determinism_tier;            /* soyapack */
+	ps_strings capabilities;           /* holon capabilities[].class */
+	ps_permissions permissions;        /* agentpack */
+	char *retention;                   /* holon data.retention */
+	int training_use;                  /* holon: 1, 0; -1 undeclared */
+	char *endpoint;                    /* holon runtime.endpoint */
+	char *tool;                        /* holon runtime.tool */
+	long long timeout_s;               /* holon runtime.limits.timeout_s */
+	char *price_worst_case;            /* holon: most one call can cost,
+	                                    * e.g. "0.02 USD" */
+	char *pricing_model;               /* holon pricing.model */
+	char *charge_on;                   /* holon pricing.charge_on */
+	char *engine_range;                /* autograph contract.engine_version */
+	ps_strings services;               /* autograph compose services */
+	ps_strings tasks;                  /* autograph Taskfile tasks */
+} ps_manifest;
+
+/*
+ * Detects the format (or uses options->format), parses the manifest with
+ * the safe YAML reader and checks every rule of its format, adding each
+ * problem to `diags` (FILE:LINE:COL, stable code, see docs/errors.md).
+ * Returns 0 when the pack was examined: *out is the model (NULL when no
+ * manifest could be parsed), valid when ps_manifest_valid() says so.
+ * Returns -1 when the job could not be done (I/O error, memory, a bad
+ * options->engine_version: code `engine_version_invalid`).
+ */
+int ps_manifest_load(const ps_pack_files *files,
+    const ps_validate_options *options, ps_manifest **out, ps_diags *diags,
+    ps_error *err);
+
+void ps_manifest_free(ps_manifest *manifest);
+
+/* 1 when `diags` holds no error (and, under `strict`, no warning). */
+int ps_manifest_valid(const ps_diags *diags, int strict);
+
+typedef enum ps_lang {
+	PS_LANG_EN = 0,
+	PS_LANG_ZH = 1
+} ps_lang;
+
+/*
+ * A plain-language summary of what the pack may do, in English or
+ * Chinese, as an installer shows it before install: one sentence per
+ * line, UTF-8, ending with a newline.  The caller frees *text.
+ */
+int ps_manifest_describe(const ps_manifest *manifest, ps_lang lang,
+    char **text, ps_error *err);
 
 #ifdef __cplusplus
 }

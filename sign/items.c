@@ -379,12 +379,12 @@ ps_items_find_manifest(const ps_items *list, const char *label,
 	size_t i;
 
 	for (i = 0; i < sizeof(all_formats) / sizeof(all_formats[0]); i++) {
-		name = ps_format_manifest(all_formats[i]);
+		name = ps_format_manifest_name(all_formats[i]);
 		at = ps_items_find(list, name);
 		if (at < 0)
 			continue;
 		if (found != NULL)
-			return refuse_pair(err, "manifest_ambiguous", label,
+			return refuse_pair(err, "manifest_conflict", label,
 			    "two manifests at the pack root", found, name);
 		if (list->items[at].entry.type != PS_ENTRY_FILE)
 			return ps_refuse(err, "manifest_not_file", label,

@@ -268,7 +268,7 @@ check_source(const ps_statement *st, ps_error *err)
 static int
 check_pack(const ps_statement *st, ps_error *err)
 {
-	if (ps_format_manifest(st->format) == NULL)
+	if (ps_format_manifest_name(st->format) == NULL)
 		return invalid(err, "predicate.format", "unknown pack format");
 	if (check_text("predicate.pack.id", st->pack_id, 1,
 	    PS_STATEMENT_MAX_STRING, err) != 0 ||
@@ -281,7 +281,7 @@ check_pack(const ps_statement *st, ps_error *err)
 	    ps_format_by_manifest(st->manifest_path) != st->format) {
 		invalid(err, "predicate.manifest.path",
 		    "not the manifest of the stated format");
-		return ps_error_expect(err, ps_format_manifest(st->format),
+		return ps_error_expect(err, ps_format_manifest_name(st->format),
 		    st->manifest_path != NULL ? st->manifest_path : "nothing");
 	}
 	return 0;

@@ -234,7 +234,7 @@ refuse_pack() {
 	[[ "$output" == *"expected one of soyapack.yaml"* ]]
 	mv "$p/other.yml" "$p/manifest.yml"
 	touch "$p/holon.yaml"
-	refuse_pack "$p" manifest_ambiguous
+	refuse_pack "$p" manifest_conflict
 	[[ "$output" == *"holon.yaml"*"manifest.yml"* ]]
 }
 

@@ -351,7 +351,7 @@ packer_refuses_a_second_manifest(void **state)
 	fd = open(path, O_WRONLY | O_CREAT, 0644);
 	close(fd);
 	assert_int_equal(ps_packer_open(dir, -1, &p, &err), -1);
-	assert_string_equal(err.code, "manifest_ambiguous");
+	assert_string_equal(err.code, "manifest_conflict");
 	assert_int_equal(err.status, PS_STATUS_REFUSED);
 	remove_pack(dir);
 }

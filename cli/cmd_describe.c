@@ -1,0 +1,207 @@
+/* packsign describe: what a pack may do, in plain words or JSON. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cli/cli.h"
+
+const char cmd_describe_usage[] =
+    "usage: packsign describe PATH [--lang en|zh] [--json]\n"
+    "\n"
+    "Validates the pack directory PATH, then summarises in plain language\n"
+    "what it may do, as an installer shows it before install: AgentPack\n"
+    "permissions, SoyaPack egress hosts, file paths and determinism tier,\n"
+    "holon data retention, training use, egress, worst-case price and\n"
+    "endpoint, autograph services and tasks; and its prompt files.\n"
+    "Problems go to standard error; an invalid pack is not described.\n"
+    "\n"
+    "  --lang en|zh    language of the summary (default en)\n"
+    "  --json          print the model and the summary as JSON\n"
+    "\n"
+    "Exit status: 0 described, 1 the pack is invalid, 2 it could not be\n"
+    "read.\n";
+
+static json_t *
+strings_json(const ps_strings *list)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a != NULL && i < list->count; i++)
+		json_array_append_new(a, json_string(list->items[i]));
+	return a;
+}
+
+static json_t *
+prompts_json(const ps_manifest *m)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a != NULL && i < m->prompt_count; i++)
+		json_array_append_new(a, json_pack("{s:s, s:I, s:I}", "path",
+		    m->prompts[i].path, "line", (json_int_t)m->prompts[i].line,
+		    "column", (json_int_t)m->prompts[i].column));
+	return a;
+}
+
+static json_t *
+egress_json(const ps_manifest *m)
+{
+	json_t *a = json_array(), *e;
+	size_t i;
+
+	for (i = 0; a != NULL && i < m->egress_count; i++) {
+		e = json_pack("{s:s}", "host", m->egress[i].host != NULL ?
+		    m->egress[i].host : "");
+		if (e != NULL && m->egress[i].port != 0)
+			json_object_set_new(e, "port",
+			    json_integer(m->egress[i].port));
+		if (e != NULL && m->egress[i].protocol != NULL)
+			json_object_set_new(e, "protocol",
+			    json_string(m->egress[i].protocol));
+		json_array_append_new(a, e);
+	}
+	return a;
+}
+
+/* The fields of what the pack may do, per format. */
+static json_t *
+may_json(const ps_manifest *m)
+{
+	const ps_permissions *p = &m->permissions;
+
+	switch (m->format) {
+	case PS_FORMAT_AGENTPACK:
+		return json_pack("{s:{s:b, s:b, s:s?, s:b, s:b}}",
+		    "permissions", "network", p->network, "shell", p->shell,
+		    "file_write", p->file_write, "read_knowledge",
+		    p->read_knowledge, "read_filesystem", p->read_filesystem);
+	case PS_FORMAT_SOYAPACK:
+		return json_pack("{s:s?, s:o, s:{s:o, s:o}, s:s?}", "kind",
+		    m->kind, "egress", egress_json(m), "fs", "read",
+		    strings_json(&m->fs_read), "write", strings_json(&m->fs_write),
+		    "determinism_tier", m->determinism_tier);
+	case PS_FORMAT_HOLON:
+		return json_pack("{s:o, s:{s:s?, s:o, s:o}, s:{s:s?, s:s?, s:s?}, "
+		    "s:s?, s:s?, s:I}", "capabilities",
+		    strings_json(&m->capabilities), "data", "retention",
+		    m->retention, "training_use", m->training_use < 0 ?
+		    json_null() : json_boolean(m->training_use), "egress",
+		    egress_json(m), "pricing", "worst_case", m->price_worst_case,
+		    "model", m->pricing_model, "charge_on", m->charge_on,
+		    "endpoint", m->endpoint, "tool", m->tool, "timeout_s",
+		    (json_int_t)m->timeout_s);
+	default:
+		return json_pack("{s:s?, s:o, s:o}", "engine_version",
+		    m->engine_range, "services", strings_json(&m->services),
+		    "tasks", strings_json(&m->tasks));
+	}
+}
+
+static json_t *
+summary_json(const char *text)
+{
+	json_t *a = json_array();
+	const char *p = text;
+	size_t n;
+
+	while (a != NULL && *p != '\0') {
+		n = strcspn(p, "\n");
+		json_array_append_new(a, json_stringn(p, n));
+		p += n + (p[n] == '\n');
+	}
+	return a;
+}
+
+static int
+print_json(const ps_manifest *m, const char *lang, const char *summary)
+{
+	json_t *root, *may;
+	char *text;
+
+	root = json_pack("{s:s, s:s?, s:s?, s:s?, s:s?, s:s?, s:s?, s:s, s:o, "
+	    "s:{s:s?, s:s?}, s:o}",
+	    "format", ps_format_name(m->format), "id", m->id, "file_id",
+	    m->file_id, "version", m->version, "name", m->name, "description",
+	    m->description, "license", m->license, "manifest", m->manifest_path,
+	    "signed_by", strings_json(&m->signed_by), "source", "repository",
+	    m->source_repository, "commit", m->source_commit, "prompts",
+	    prompts_json(m));
+	may = may_json(m);
+	if (root == NULL || may == NULL || json_object_update(root, may) != 0 ||
+	    json_object_set_new(root, "lang", json_string(lang)) != 0 ||
+	    json_object_set_new(root, "summary", summary_json(summary)) != 0) {
+		json_decref(root);
+		json_decref(may);
+		return -1;
+	}
+	json_decref(may);
+	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	json_decref(root);
+	if (text == NULL)
+		return -1;
+	printf("%s\n", text);
+	free(text);
+	return 0;
+}
+
+/* Prints the diagnostics to stderr; returns EXIT_REFUSED when invalid. */
+static int
+report_problems(const char *path, const ps_manifest *m,
+    const ps_diags *diags)
+{
+	char line[8192];
+	size_t i;
+
+	for (i = 0; i < diags->count; i++)
+		fprintf(stderr, "%s\n", ps_diag_format(&diags->items[i], line,
+		    sizeof(line)));
+	if (m != NULL && ps_manifest_valid(diags, 0) != 0)
+		return EXIT_OK;
+	fprintf(stderr, "packsign: %s: not described: the pack is invalid "
+	    "(%zu errors); run packsign validate %s [manifest_invalid]\n", path,
+	    ps_diags_count(diags, PS_SEVERITY_ERROR), path);
+	return EXIT_REFUSED;
+}
+
+int
+cmd_describe(int argc, char **argv)
+{
+	ps_validate_options options;
+	ps_manifest *m = NULL;
+	ps_diags diags;
+	const char *lang = "en";
+	char *summary = NULL;
+	ps_error err;
+	int json = 0, rc;
+
+	ps_validate_options_init(&options);
+	rc = cli_validate_options("describe", argc, argv, &options, &json, &lang);
+	if (rc != 0)
+		return rc > 0 ? EXIT_OK : EXIT_FAILED;
+	if (strcmp(lang, "en") != 0 && strcmp(lang, "zh") != 0)
+		return cli_usage_error("describe", "--lang must be en or zh, "
+		    "found '%s'", lang);
+	ps_diags_init(&diags);
+	rc = cli_load_pack("describe", argv[optind], &options, &m, &diags);
+	if (rc == EXIT_OK)
+		rc = report_problems(argv[optind], m, &diags);
+	if (rc == EXIT_OK && ps_manifest_describe(m, strcmp(lang, "zh") == 0 ?
+	    PS_LANG_ZH : PS_LANG_EN, &summary, &err) != 0)
+		rc = cli_report(&err);
+	if (rc == EXIT_OK && json != 0 && print_json(m, lang, summary) != 0) {
+		fprintf(stderr, "packsign: cannot build the JSON output (out of "
+		    "memory, or a path that is not UTF-8) [json_output]\n");
+		rc = EXIT_FAILED;
+	} else if (rc == EXIT_OK && json == 0) {
+		fputs(summary, stdout);
+	}
+	free(summary);
+	ps_manifest_free(m);
+	ps_diags_free(&diags);
+	return rc;
+}

@@ -1,0 +1,330 @@
+/* AgentPack v0.1: manifest.yml, agents, prompts, permissions, no pickles. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "formats/manifest.h"
+
+static const char *const top_fields[] = { "id", "name", "version", "domain",
+    "entrypoint", "audience", "description", "permissions", "model",
+    "author", "homepage", "license", "signed_by", NULL };
+
+static const char *const permission_fields[] = { "network", "shell",
+    "file_write", "read_knowledge", "read_filesystem", NULL };
+
+/* ^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$ */
+static int
+id_valid(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n == 0 || strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789.-") != n)
+		return -1;
+	if (s[0] == '.' || s[0] == '-' || s[n - 1] == '.' || s[n - 1] == '-')
+		return -1;
+	return 0;
+}
+
+static void
+check_identity(ps_check *ck, const ps_yaml_node *root)
+{
+	const char *id = ps_check_string(ck, root, "id", 1);
+	const ps_yaml_node *desc = ps_yaml_get(root, "description");
+
+	if (id != NULL && id_valid(id) != 0)
+		ps_check_error(ck, ps_yaml_get(root, "id"), "agentpack_id",
+		    "id '%s' must match ^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$ "
+		    "(reverse-dotted, e.g. research.top-journal-reviewer)", id);
+	else
+		ck->m->id = ps_check_strdup(ck, id);
+	if (ck->m->id != NULL && strchr(id, '.') == NULL)
+		ps_check_warn(ck, ps_yaml_get(root, "id"), "agentpack_id_not_dotted",
+		    "id '%s' is not reverse-dotted (domain.name), as the "
+		    "specification recommends", id);
+	ck->m->name = ps_check_strdup(ck, ps_check_string(ck, root, "name", 1));
+	ps_check_string(ck, root, "domain", 1);
+	ps_check_semver(ck, root, 0);
+	if (desc != NULL)
+		ck->m->description = ps_check_strdup(ck,
+		    ps_check_node_string(ck, desc, "'description'"));
+	ps_check_string(ck, root, "author", 0);
+	ps_check_string(ck, root, "homepage", 0);
+	ck->m->license = ps_check_strdup(ck,
+	    ps_check_string(ck, root, "license", 0));
+}
+
+static void
+check_string_list(ps_check *ck, const ps_yaml_node *list, const char *what,
+    int provider_model)
+{
+	const char *s, *slash;
+	size_t i;
+
+	for (i = 0; list != NULL && i < list->count; i++) {
+		s = ps_check_node_string(ck, list->items[i], what);
+		if (s == NULL || provider_model == 0)
+			continue;
+		slash = strchr(s, '/');
+		if (slash == NULL || slash == s || slash[1] == '\0' ||
+		    strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "0123456789._-") != (size_t)(slash - s) ||
+		    strpbrk(slash + 1, " \t") != NULL)
+			ps_check_error(ck, list->items[i], "agentpack_model",
+			    "model.recommended entry '%s' must be provider/model, "
+			    "e.g. anthropic/claude-sonnet", s);
+	}
+}
+
+static void
+check_informational(ps_check *ck, const ps_yaml_node *root)
+{
+	const ps_yaml_node *model;
+
+	check_string_list(ck, ps_check_sequence(ck, root, "audience", 0),
+	    "an audience entry", 0);
+	model = ps_check_mapping(ck, root, "model", 0);
+	check_string_list(ck, ps_check_sequence(ck, model, "recommended", 0),
+	    "a model.recommended entry", 1);
+}
+
+static void
+check_permissions(ps_check *ck, const ps_yaml_node *root)
+{
+	const ps_yaml_node *perms = ps_check_mapping(ck, root, "permissions", 1);
+	ps_permissions *p = &ck->m->permissions;
+	const char *fw;
+
+	if (perms == NULL)
+		return;
+	p->declared = 1;
+	ps_check_known(ck, perms, permission_fields, "permissions");
+	/* A permission not declared is denied: the fields stay 0. */
+	if (ps_check_bool(ck, perms, "network", &p->network) < 0)
+		p->network = 0;
+	if (ps_check_bool(ck, perms, "shell", &p->shell) < 0)
+		p->shell = 0;
+	if (ps_check_bool(ck, perms, "read_knowledge", &p->read_knowledge) < 0)
+		p->read_knowledge = 0;
+	if (ps_check_bool(ck, perms, "read_filesystem", &p->read_filesystem) < 0)
+		p->read_filesystem = 0;
+	if (p->shell == 1)
+		ps_check_warn(ck, ps_yaml_get(perms, "shell"), "agentpack_shell",
+		    "shell: true; installers refuse a third-party pack that "
+		    "runs shell commands unless the user passes --allow-shell");
+	fw = ps_check_string(ck, perms, "file_write", 0);
+	if (fw != NULL && strcmp(fw, "none") != 0 &&
+	    strcmp(fw, "workspace") != 0 && strcmp(fw, "knowledge") != 0) {
+		ps_check_error(ck, ps_yaml_get(perms, "file_write"),
+		    "agentpack_file_write", "permissions.file_write must be none, "
+		    "workspace or knowledge, found '%s'", fw);
+		fw = NULL;
+	}
+	p->file_write = ps_check_strdup(ck, fw != NULL ? fw : "none");
+}
+
+/* Resolves a `config:` reference of an agent file against the pack root. */
+static void
+check_config_ref(ps_check *ck, const char *file, const ps_yaml_node *at)
+{
+	const char *text = ps_yaml_string(at);
+	char path[PS_PATH_MAX];
+	ps_entry_type type;
+	int rc;
+
+	if (text == NULL) {
+		ps_check_report_in(ck, PS_SEVERITY_ERROR, file, at->line,
+		    at->column, "field_type", "config must be a path string, "
+		    "found %s", ps_yaml_describe(at));
+		return;
+	}
+	switch (ps_path_normalize(text, path, sizeof(path))) {
+	case PS_PATH_OK:
+		break;
+	case PS_PATH_ABSOLUTE:
+		ps_check_report_in(ck, PS_SEVERITY_ERROR, file, at->line,
+		    at->column, "path_absolute", "config '%s' is absolute; it "
+		    "is resolved relative to the pack root", text);
+		return;
+	case PS_PATH_ESCAPES:
+		ps_check_report_in(ck, PS_SEVERITY_ERROR, file, at->line,
+		    at->column, "path_escapes", "config '%s' escapes the pack "
+		    "root", text);
+		return;
+	default:
+		ps_check_report_in(ck, PS_SEVERITY_ERROR, file, at->line,
+		    at->column, "path_invalid", "config '%s' is not a usable "
+		    "path", text);
+		return;
+	}
+	rc = ps_check_stat(ck, path, &type);
+	if (rc > 0 || (rc == 0 && type != PS_ENTRY_FILE))
+		ps_check_report_in(ck, PS_SEVERITY_ERROR, file, at->line,
+		    at->column, "path_missing", "config '%s' does not name a "
+		    "file in the pack (references resolve from the pack root)",
+		    text);
+}
+
+/* Every `config:` key anywhere in an agent file's tree. */
+static void
+find_config_refs(ps_check *ck, const char *file, const ps_yaml_node *node)
+{
+	size_t i;
+
+	if (node == NULL || node->kind == PS_YAML_SCALAR)
+		return;
+	for (i = 0; i < node->count; i++) {
+		if (node->kind == PS_YAML_MAPPING &&
+		    strcmp(node->keys[i]->value, "config") == 0)
+			check_config_ref(ck, file, node->items[i]);
+		else
+			find_config_refs(ck, file, node->items[i]);
+	}
+}
+
+static void
+check_agent_file(ps_check *ck, const char *path)
+{
+	ps_yaml_doc *doc = ps_check_load_yaml(ck, path);
+
+	if (doc == NULL)
+		return;
+	find_config_refs(ck, path, ps_yaml_root(doc));
+	ps_yaml_free(doc);
+}
+
+/* File name suffixes of pickle-based formats, compared case-insensitively. */
+static const char *
+pickle_extension(const char *path)
+{
+	static const char *const ext[] = { "pkl", "pickle", "pk", "joblib",
+	    "pt", "pth", "ckpt", NULL };
+	const char *base = strrchr(path, '/');
+	const char *dot;
+	size_t i, n;
+
+	base = base != NULL ? base + 1 : path;
+	/* Any dotted suffix counts, so model.pkl.gz is caught too. */
+	for (dot = strchr(base + 1, '.'); dot != NULL; dot = strchr(dot + 1,
+	    '.')) {
+		n = strcspn(dot + 1, ".");
+		for (i = 0; ext[i] != NULL; i++) {
+			if (strlen(ext[i]) == n &&
+			    strncasecmp(dot + 1, ext[i], n) == 0)
+				return ext[i];
+		}
+	}
+	return NULL;
+}
+
+struct pack_walk {
+	ps_check *ck;
+	ps_strings agents;
+};
+
+static void
+check_pickle(ps_check *ck, const char *path, uint64_t size)
+{
+	unsigned char head[2];
+	const char *ext = pickle_extension(path);
+	size_t got = 0;
+	ps_error err;
+
+	if (ext != NULL) {
+		ps_check_report_in(ck, PS_SEVERITY_ERROR, path, 0, 0,
+		    "agentpack_pickle", "pickle files are forbidden in packs "
+		    "(the .%s extension names a pickle-based format)", ext);
+		return;
+	}
+	if (size < 2)
+		return;
+	ps_error_clear(&err);
+	if (ck->files->head(ck->files->ctx, path, head, 2, &got, &err) != 0) {
+		ps_check_pack_error(ck, &err);
+		return;
+	}
+	if (got == 2 && head[0] == 0x80 && head[1] >= 2 && head[1] <= 5)
+		ps_check_report_in(ck, PS_SEVERITY_ERROR, path, 0, 0,
+		    "agentpack_pickle", "pickle files are forbidden in packs "
+		    "(content starts with pickle protocol %u)", head[1]);
+}
+
+static int
+is_agent_yaml(const char *path)
+{
+	size_t n = strlen(path);
+
+	if (strncmp(path, "agents/", 7) != 0 || strchr(path + 7, '/') != NULL)
+		return 0;
+	return (n > 11 && strcmp(path + n - 4, ".yml") == 0) ||
+	    (n > 12 && strcmp(path + n - 5, ".yaml") == 0);
+}
+
+static int
+pack_visit(void *arg, const char *path, ps_entry_type type, uint64_t size,
+    ps_error *err)
+{
+	struct pack_walk *w = arg;
+
+	(void)err;
+	if (type != PS_ENTRY_FILE)
+		return 0;
+	check_pickle(w->ck, path, size);
+	if (is_agent_yaml(path) != 0) {
+		ps_check_prompt(w->ck, path, NULL);
+		ps_check_strings_add(w->ck, &w->agents, path);
+	} else if (strncmp(path, "prompts/", 8) == 0) {
+		ps_check_prompt(w->ck, path, NULL);
+	}
+	return w->ck->failed != 0 ? -1 : 0;
+}
+
+static void
+walk_pack(ps_check *ck, const char *entrypoint)
+{
+	struct pack_walk w = { ck, { NULL, 0 } };
+	ps_error err;
+	size_t i;
+
+	ps_error_clear(&err);
+	if (ck->files->list(ck->files->ctx, pack_visit, &w, &err) != 0 &&
+	    ck->failed == 0)
+		ps_check_pack_error(ck, &err);
+	for (i = 0; i < w.agents.count && ck->failed == 0; i++) {
+		if (entrypoint == NULL || strcmp(entrypoint, w.agents.items[i]) != 0)
+			check_agent_file(ck, w.agents.items[i]);
+		free(w.agents.items[i]);
+	}
+	for (; i < w.agents.count; i++)
+		free(w.agents.items[i]);
+	free(w.agents.items);
+}
+
+void
+ps_agentpack_check(ps_check *ck, const ps_yaml_node *root)
+{
+	const ps_yaml_node *at;
+	const char *entry;
+	char path[PS_PATH_MAX];
+	ps_entry_type type;
+	int rc, have_entry = 0;
+
+	ps_check_known(ck, root, top_fields, "");
+	check_identity(ck, root);
+	check_informational(ck, root);
+	check_permissions(ck, root);
+	rc = ps_check_stat(ck, "agents", &type);
+	if (rc > 0 || (rc == 0 && type != PS_ENTRY_DIR))
+		ps_check_error(ck, root, "agentpack_agents_dir", "the pack must "
+		    "have an agents/ directory holding its agent configs");
+	entry = ps_check_string(ck, root, "entrypoint", 1);
+	at = ps_yaml_get(root, "entrypoint");
+	if (entry != NULL && ps_check_path(ck, at, entry, PS_WANT_FILE,
+	    "entrypoint", path, sizeof(path)) == 0) {
+		ps_check_prompt(ck, path, at);
+		check_agent_file(ck, path);
+		have_entry = 1;
+	}
+	walk_pack(ck, have_entry != 0 ? path : NULL);
+}

@@ -1,0 +1,391 @@
+/* Typed manifest field access that reports every problem at once. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "formats/manifest.h"
+#include "formats/semver.h"
+#include "util/error.h"
+
+void
+ps_check_oom(ps_check *ck)
+{
+	if (ck->failed == 0)
+		ps_fail(ck->err, "out_of_memory", ck->file, "out of memory");
+	ck->failed = 1;
+}
+
+static void
+vreport(ps_check *ck, ps_severity severity, const char *file, unsigned line,
+    unsigned column, const char *code, const char *fmt, va_list ap)
+{
+	char *msg = NULL;
+
+	if (vasprintf(&msg, fmt, ap) < 0) {
+		ps_check_oom(ck);
+		return;
+	}
+	if (ps_diags_add(ck->diags, severity, code, file, line, column, "%s",
+	    msg) != 0)
+		ps_check_oom(ck);
+	free(msg);
+}
+
+void
+ps_check_report(ps_check *ck, ps_severity severity, const ps_yaml_node *at,
+    const char *code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vreport(ck, severity, ck->file, at != NULL ? at->line : 0,
+	    at != NULL ? at->column : 0, code, fmt, ap);
+	va_end(ap);
+}
+
+void
+ps_check_report_in(ps_check *ck, ps_severity severity, const char *path,
+    unsigned line, unsigned column, const char *code, const char *fmt, ...)
+{
+	char *file = NULL;
+	va_list ap;
+
+	if (asprintf(&file, "%s%s", ck->prefix, path) < 0) {
+		ps_check_oom(ck);
+		return;
+	}
+	va_start(ap, fmt);
+	vreport(ck, severity, file, line, column, code, fmt, ap);
+	va_end(ap);
+	free(file);
+}
+
+char *
+ps_check_strdup(ps_check *ck, const char *s)
+{
+	char *copy;
+
+	if (s == NULL)
+		return NULL;
+	if ((copy = strdup(s)) == NULL)
+		ps_check_oom(ck);
+	return copy;
+}
+
+void
+ps_check_strings_add(ps_check *ck, ps_strings *list, const char *s)
+{
+	char **items, *copy;
+
+	if ((copy = ps_check_strdup(ck, s)) == NULL)
+		return;
+	items = realloc(list->items, (list->count + 1) * sizeof(*items));
+	if (items == NULL) {
+		free(copy);
+		ps_check_oom(ck);
+		return;
+	}
+	items[list->count++] = copy;
+	list->items = items;
+}
+
+void
+ps_check_scrub(char *s)
+{
+	unsigned char *p = (unsigned char *)s;
+
+	for (; *p != '\0'; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			*p = '?';
+		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			p[0] = '?';
+			p[1] = '?';
+			p++;
+		}
+	}
+}
+
+void
+ps_check_egress_add(ps_check *ck, const char *host, unsigned port,
+    const char *protocol)
+{
+	ps_egress *grown;
+
+	grown = realloc(ck->m->egress, (ck->m->egress_count + 1) *
+	    sizeof(*grown));
+	if (grown == NULL) {
+		ps_check_oom(ck);
+		return;
+	}
+	ck->m->egress = grown;
+	grown += ck->m->egress_count++;
+	grown->host = ps_check_strdup(ck, host);
+	grown->port = port;
+	grown->protocol = ps_check_strdup(ck, protocol);
+}
+
+const ps_yaml_node *
+ps_check_field(ps_check *ck, const ps_yaml_node *map, const char *key,
+    int required)
+{
+	const ps_yaml_node *value;
+
+	if (map == NULL || map->kind != PS_YAML_MAPPING)
+		return NULL;
+	value = ps_yaml_get(map, key);
+	if (value == NULL && required != 0)
+		ps_check_error(ck, map, "field_missing",
+		    "required field '%s' is missing", key);
+	return value;
+}
+
+static const ps_yaml_node *
+check_kind(ps_check *ck, const ps_yaml_node *map, const char *key,
+    int required, ps_yaml_kind kind, const char *expected)
+{
+	const ps_yaml_node *value = ps_check_field(ck, map, key, required);
+
+	if (value == NULL)
+		return NULL;
+	if (value->kind != kind) {
+		ps_check_error(ck, value, "field_type",
+		    "'%s' must be a %s, found %s", key, expected,
+		    ps_yaml_describe(value));
+		return NULL;
+	}
+	return value;
+}
+
+const ps_yaml_node *
+ps_check_mapping(ps_check *ck, const ps_yaml_node *map, const char *key,
+    int required)
+{
+	return check_kind(ck, map, key, required, PS_YAML_MAPPING, "mapping");
+}
+
+const ps_yaml_node *
+ps_check_sequence(ps_check *ck, const ps_yaml_node *map, const char *key,
+    int required)
+{
+	return check_kind(ck, map, key, required, PS_YAML_SEQUENCE,
+	    "list");
+}
+
+static int
+is_blank(const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
+			return 0;
+	}
+	return 1;
+}
+
+const char *
+ps_check_node_string(ps_check *ck, const ps_yaml_node *node,
+    const char *what)
+{
+	const char *text = ps_yaml_string(node);
+
+	if (text == NULL) {
+		ps_check_error(ck, node, "field_type",
+		    "%s must be a string, found %s%s", what,
+		    ps_yaml_describe(node), node->kind == PS_YAML_SCALAR ?
+		    " (quote it to make it a string)" : "");
+		return NULL;
+	}
+	if (is_blank(text) != 0) {
+		ps_check_error(ck, node, "field_empty", "%s is empty", what);
+		return NULL;
+	}
+	return text;
+}
+
+const char *
+ps_check_string(ps_check *ck, const ps_yaml_node *map, const char *key,
+    int required)
+{
+	const ps_yaml_node *value = ps_check_field(ck, map, key, required);
+	char what[128];
+
+	if (value == NULL)
+		return NULL;
+	snprintf(what, sizeof(what), "'%s'", key);
+	return ps_check_node_string(ck, value, what);
+}
+
+/* YAML 1.1 booleans that YAML 1.2 reads as strings. */
+static int
+is_yaml11_bool(const char *s)
+{
+	static const char *const words[] = { "yes", "no", "on", "off", "y",
+	    "n", NULL };
+	size_t i;
+
+	for (i = 0; words[i] != NULL; i++) {
+		if (strcasecmp(s, words[i]) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+int
+ps_check_bool(ps_check *ck, const ps_yaml_node *map, const char *key,
+    int *out)
+{
+	const ps_yaml_node *value = ps_check_field(ck, map, key, 0);
+
+	if (value == NULL)
+		return 0;
+	if (ps_yaml_bool(value, out) == 0)
+		return 1;
+	if (value->kind == PS_YAML_SCALAR && value->type == PS_YAML_STRING &&
+	    is_yaml11_bool(value->value) != 0)
+		ps_check_error(ck, value, "field_not_boolean",
+		    "'%s' must be a boolean: '%s' is a string in YAML 1.2, "
+		    "write true or false", key, value->value);
+	else
+		ps_check_error(ck, value, "field_not_boolean",
+		    "'%s' must be a boolean (true or false), found %s", key,
+		    ps_yaml_describe(value));
+	return -1;
+}
+
+void
+ps_check_known(ps_check *ck, const ps_yaml_node *map,
+    const char *const *known, const char *where)
+{
+	size_t i, j;
+
+	if (map == NULL || map->kind != PS_YAML_MAPPING)
+		return;
+	for (i = 0; i < map->count; i++) {
+		for (j = 0; known[j] != NULL; j++) {
+			if (strcmp(map->keys[i]->value, known[j]) == 0)
+				break;
+		}
+		if (known[j] == NULL)
+			ps_check_warn(ck, map->keys[i], "field_unknown",
+			    "unknown field '%s'%s%s; it is not checked",
+			    map->keys[i]->value, where[0] != '\0' ? " in " : "",
+			    where);
+	}
+}
+
+/* "SHA256:" and 43 characters of unpadded base64 of 32 bytes. */
+static int
+fingerprint_valid(const char *s)
+{
+	unsigned char bin[32];
+	size_t len = 0;
+	const char *b64 = s + 7;
+
+	if (strlen(b64) != 43)
+		return -1;
+	if (sodium_base642bin(bin, sizeof(bin), b64, 43, NULL, &len, NULL,
+	    sodium_base64_VARIANT_ORIGINAL_NO_PADDING) != 0 || len != 32)
+		return -1;
+	return 0;
+}
+
+/* An identity name: 1-128 printable characters, no leading/trailing space. */
+static int
+identity_valid(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (n == 0 || n > 128 || s[0] == ' ' || s[n - 1] == ' ')
+		return -1;
+	for (i = 0; i < n; i++) {
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return -1;
+	}
+	return 0;
+}
+
+static void
+signed_by_one(ps_check *ck, const ps_yaml_node *node)
+{
+	const char *s = ps_yaml_string(node);
+	size_t i;
+
+	if (s == NULL) {
+		ps_check_error(ck, node, "signed_by_invalid",
+		    "'signed_by' entries must be strings, found %s",
+		    ps_yaml_describe(node));
+		return;
+	}
+	if (strncmp(s, "SHA256:", 7) == 0 ? fingerprint_valid(s) != 0 :
+	    identity_valid(s) != 0) {
+		ps_check_error(ck, node, "signed_by_invalid",
+		    "'signed_by' entry '%s' is neither an identity name (1-128 "
+		    "printable characters) nor a key fingerprint "
+		    "(SHA256: and 43 base64 characters)", s);
+		return;
+	}
+	for (i = 0; i < ck->m->signed_by.count; i++) {
+		if (strcmp(ck->m->signed_by.items[i], s) == 0) {
+			ps_check_warn(ck, node, "signed_by_duplicate",
+			    "'signed_by' names '%s' twice", s);
+			return;
+		}
+	}
+	ps_check_strings_add(ck, &ck->m->signed_by, s);
+}
+
+void
+ps_check_signed_by(ps_check *ck, const ps_yaml_node *root)
+{
+	const ps_yaml_node *value = ps_check_field(ck, root, "signed_by", 0);
+	size_t i;
+
+	if (value == NULL)
+		return;
+	if (value->kind == PS_YAML_SEQUENCE && value->count > PS_SIGNED_BY_MAX) {
+		ps_check_error(ck, value, "signed_by_invalid", "'signed_by' lists "
+		    "%zu entries; at most %d are allowed", value->count,
+		    PS_SIGNED_BY_MAX);
+		return;
+	}
+	if (value->kind == PS_YAML_SEQUENCE) {
+		for (i = 0; i < value->count; i++)
+			signed_by_one(ck, value->items[i]);
+		return;
+	}
+	if (value->kind == PS_YAML_SCALAR) {
+		signed_by_one(ck, value);
+		return;
+	}
+	ps_check_error(ck, value, "signed_by_invalid",
+	    "'signed_by' must be a string or a list of strings, found %s",
+	    ps_yaml_describe(value));
+}
+
+const char *
+ps_check_semver(ps_check *ck, const ps_yaml_node *root, int allow_prerelease)
+{
+	const char *text = ps_check_string(ck, root, "version", 1);
+	const ps_yaml_node *at = ps_yaml_get(root, "version");
+	ps_semver v;
+
+	if (text == NULL)
+		return NULL;
+	if (ps_semver_parse(text, &v) != 0) {
+		ps_check_error(ck, at, "version_invalid",
+		    "version '%s' is not SemVer 2.0.0 (MAJOR.MINOR.PATCH, no "
+		    "leading zeros, optional -pre-release and +build)", text);
+		return NULL;
+	}
+	if (allow_prerelease == 0 && (v.prerelease[0] != '\0' ||
+	    v.build[0] != '\0')) {
+		ps_check_error(ck, at, "version_invalid",
+		    "version '%s' must be plain MAJOR.MINOR.PATCH, without "
+		    "pre-release or build parts", text);
+		return NULL;
+	}
+	ck->m->version = ps_check_strdup(ck, text);
+	return text;
+}

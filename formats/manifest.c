@@ -1,0 +1,418 @@
+/* Format detection, the common manifest model and the module dispatch. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/manifest.h"
+#include "formats/semver.h"
+#include "util/error.h"
+
+static const struct {
+	ps_format format;
+	const char *name;
+	const char *manifest;
+} formats[] = {
+	{ PS_FORMAT_SOYAPACK, "soyapack", "soyapack.yaml" },
+	{ PS_FORMAT_HOLON, "holon", "holon.yaml" },
+	{ PS_FORMAT_AUTOGRAPH, "autograph", "augr.pkg.yml" },
+	{ PS_FORMAT_AGENTPACK, "agentpack", "manifest.yml" },
+};
+
+#define N_FORMATS (sizeof(formats) / sizeof(formats[0]))
+
+const char *
+ps_format_name(ps_format format)
+{
+	size_t i;
+
+	for (i = 0; i < N_FORMATS; i++) {
+		if (formats[i].format == format)
+			return formats[i].name;
+	}
+	return "unknown";
+}
+
+const char *
+ps_format_manifest_name(ps_format format)
+{
+	size_t i;
+
+	for (i = 0; i < N_FORMATS; i++) {
+		if (formats[i].format == format)
+			return formats[i].manifest;
+	}
+	return NULL;
+}
+
+ps_format
+ps_format_by_manifest(const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < N_FORMATS; i++) {
+		if (strcmp(formats[i].manifest, path) == 0)
+			return formats[i].format;
+	}
+	return PS_FORMAT_UNKNOWN;
+}
+
+int
+ps_format_parse(const char *name, ps_format *out)
+{
+	size_t i;
+
+	for (i = 0; i < N_FORMATS; i++) {
+		if (strcmp(formats[i].name, name) == 0) {
+			*out = formats[i].format;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+void
+ps_validate_options_init(ps_validate_options *options)
+{
+	memset(options, 0, sizeof(*options));
+	options->format = PS_FORMAT_UNKNOWN;
+}
+
+int
+ps_manifest_valid(const ps_diags *diags, int strict)
+{
+	if (ps_diags_count(diags, PS_SEVERITY_ERROR) > 0)
+		return 0;
+	if (strict != 0 && ps_diags_count(diags, PS_SEVERITY_WARNING) > 0)
+		return 0;
+	return 1;
+}
+
+/* Which manifests exist at the root: 0, or -1 when the job failed. */
+static int
+present_manifests(const ps_pack_files *files, int present[N_FORMATS],
+    size_t *count, ps_error *err)
+{
+	ps_entry_type type;
+	uint64_t size;
+	ps_error e;
+	size_t i;
+
+	*count = 0;
+	for (i = 0; i < N_FORMATS; i++) {
+		ps_error_clear(&e);
+		present[i] = files->stat(files->ctx, formats[i].manifest, &type,
+		    &size, &e) == 0;
+		if (present[i] == 0 && e.status == PS_STATUS_FAILED) {
+			*err = e;
+			return -1;
+		}
+		if (present[i] != 0)
+			(*count)++;
+	}
+	return 0;
+}
+
+static void
+report_conflict(const int present[N_FORMATS], const char *prefix,
+    ps_diags *diags)
+{
+	char names[256] = "";
+	size_t i;
+
+	for (i = 0; i < N_FORMATS; i++) {
+		if (present[i] == 0)
+			continue;
+		if (names[0] != '\0')
+			strncat(names, ", ", sizeof(names) - strlen(names) - 1);
+		strncat(names, formats[i].manifest,
+		    sizeof(names) - strlen(names) - 1);
+	}
+	ps_diags_add(diags, PS_SEVERITY_ERROR, "manifest_conflict", prefix, 0,
+	    0, "several manifests at the pack root (%s); a pack has exactly "
+	    "one", names);
+}
+
+int
+ps_format_detect(const ps_pack_files *files, const char *prefix,
+    ps_format *format, ps_diags *diags, ps_error *err)
+{
+	int present[N_FORMATS];
+	size_t count, i;
+
+	*format = PS_FORMAT_UNKNOWN;
+	if (prefix == NULL)
+		prefix = "";
+	if (present_manifests(files, present, &count, err) != 0)
+		return -1;
+	if (count == 0) {
+		ps_diags_add(diags, PS_SEVERITY_ERROR, "manifest_missing",
+		    prefix, 0, 0, "no manifest at the pack root: expected one "
+		    "of soyapack.yaml, holon.yaml, augr.pkg.yml, manifest.yml");
+		return 0;
+	}
+	if (count > 1) {
+		report_conflict(present, prefix, diags);
+		return 0;
+	}
+	for (i = 0; i < N_FORMATS; i++) {
+		if (present[i] != 0)
+			*format = formats[i].format;
+	}
+	return 0;
+}
+
+static void
+free_strings(ps_strings *list)
+{
+	size_t i;
+
+	for (i = 0; i < list->count; i++)
+		free(list->items[i]);
+	free(list->items);
+}
+
+static void
+free_lists(ps_manifest *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->prompt_count; i++)
+		free(m->prompts[i].path);
+	free(m->prompts);
+	for (i = 0; i < m->egress_count; i++) {
+		free(m->egress[i].host);
+		free(m->egress[i].protocol);
+	}
+	free(m->egress);
+	free_strings(&m->signed_by);
+	free_strings(&m->fs_read);
+	free_strings(&m->fs_write);
+	free_strings(&m->capabilities);
+	free_strings(&m->services);
+	free_strings(&m->tasks);
+}
+
+void
+ps_manifest_free(ps_manifest *m)
+{
+	if (m == NULL)
+		return;
+	free_lists(m);
+	free(m->manifest_path);
+	free(m->id);
+	free(m->file_id);
+	free(m->version);
+	free(m->name);
+	free(m->description);
+	free(m->license);
+	free(m->kind);
+	free(m->source_repository);
+	free(m->source_commit);
+	free(m->determinism_tier);
+	free(m->permissions.file_write);
+	free(m->retention);
+	free(m->endpoint);
+	free(m->tool);
+	free(m->price_worst_case);
+	free(m->pricing_model);
+	free(m->charge_on);
+	free(m->engine_range);
+	free(m);
+}
+
+/* By path; for one path, a declaration (line > 0) first, earliest first. */
+static int
+prompt_compare(const void *a, const void *b)
+{
+	const ps_prompt_file *x = a, *y = b;
+	int c = strcmp(x->path, y->path);
+
+	if (c != 0)
+		return c;
+	if ((x->line == 0) != (y->line == 0))
+		return x->line == 0 ? 1 : -1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* Sorts the prompt files and keeps the first entry of each path. */
+static void
+sort_prompts(ps_manifest *m)
+{
+	size_t i, kept = 0;
+
+	if (m->prompt_count < 2)
+		return;
+	qsort(m->prompts, m->prompt_count, sizeof(*m->prompts),
+	    prompt_compare);
+	for (i = 0; i < m->prompt_count; i++) {
+		if (kept > 0 && strcmp(m->prompts[kept - 1].path,
+		    m->prompts[i].path) == 0) {
+			free(m->prompts[i].path);
+			continue;
+		}
+		m->prompts[kept++] = m->prompts[i];
+	}
+	m->prompt_count = kept;
+}
+
+/* file_id: the id with '/' replaced by '-'. */
+static void
+fill_file_id(ps_check *ck)
+{
+	char *p;
+
+	if (ck->m->id == NULL)
+		return;
+	if ((ck->m->file_id = ps_check_strdup(ck, ck->m->id)) == NULL)
+		return;
+	for (p = ck->m->file_id; *p != '\0'; p++) {
+		if (*p == '/')
+			*p = '-';
+	}
+}
+
+static void
+run_module(ps_check *ck, const ps_yaml_node *root)
+{
+	if (root == NULL || root->kind != PS_YAML_MAPPING) {
+		ps_check_error(ck, root, "manifest_not_mapping",
+		    "the manifest must be a mapping of fields, found %s",
+		    root == NULL ? "an empty document" : ps_yaml_describe(root));
+		return;
+	}
+	switch (ck->m->format) {
+	case PS_FORMAT_SOYAPACK:
+		ps_soyapack_check(ck, root);
+		break;
+	case PS_FORMAT_HOLON:
+		ps_holon_check(ck, root);
+		break;
+	case PS_FORMAT_AUTOGRAPH:
+		ps_autograph_check(ck, root);
+		break;
+	default:
+		ps_agentpack_check(ck, root);
+		break;
+	}
+	ps_check_signed_by(ck, root);
+	fill_file_id(ck);
+	sort_prompts(ck->m);
+}
+
+/* Reads and checks the manifest of a known format. */
+static int
+check_manifest(ps_check *ck)
+{
+	ps_yaml_doc *doc = NULL;
+	ps_error yerr;
+	char *data = NULL;
+	size_t len = 0;
+
+	ps_error_clear(&yerr);
+	if (ck->files->read(ck->files->ctx, ck->m->manifest_path,
+	    PS_YAML_MAX_BYTES + 1, &data, &len, &yerr) != 0) {
+		ps_check_yaml_error(ck, ck->m->manifest_path,
+		    ck->m->manifest_path, &yerr);
+		return ck->failed != 0 ? -1 : 0;
+	}
+	if (ps_yaml_load(data, len, ck->m->manifest_path, &doc, &yerr) != 0) {
+		free(data);
+		ps_check_yaml_error(ck, ck->m->manifest_path,
+		    ck->m->manifest_path, &yerr);
+		return ck->failed != 0 ? -1 : 1;
+	}
+	free(data);
+	run_module(ck, ps_yaml_root(doc));
+	ps_yaml_free(doc);
+	return ck->failed != 0 ? -1 : 0;
+}
+
+static int
+check_options(const ps_validate_options *opt, ps_error *err)
+{
+	ps_semver v;
+
+	if (opt->engine_version != NULL &&
+	    ps_semver_parse(opt->engine_version, &v) != 0) {
+		ps_fail(err, "engine_version_invalid", opt->engine_version,
+		    "the engine version to check against is not SemVer 2.0.0");
+		return ps_error_expect(err, "a version like 1.4.0",
+		    opt->engine_version);
+	}
+	return 0;
+}
+
+/* Decides the format: forced by the options or detected. */
+static int
+choose_format(const ps_pack_files *files, const ps_validate_options *opt,
+    ps_format *format, ps_diags *diags, ps_error *err)
+{
+	const char *prefix = opt->prefix != NULL ? opt->prefix : "";
+	ps_format found;
+	size_t before = diags->count;
+
+	if (ps_format_detect(files, prefix, &found, diags, err) != 0)
+		return -1;
+	*format = found;
+	if (opt->format == PS_FORMAT_UNKNOWN || opt->format == found)
+		return 0;
+	*format = PS_FORMAT_UNKNOWN;
+	if (diags->count != before)
+		return 0;
+	ps_diags_add(diags, PS_SEVERITY_ERROR, "format_mismatch", prefix, 0, 0,
+	    "--format %s expects %s at the pack root, found %s (a %s pack)",
+	    ps_format_name(opt->format), ps_format_manifest_name(opt->format),
+	    ps_format_manifest_name(found), ps_format_name(found));
+	return 0;
+}
+
+int
+ps_manifest_load(const ps_pack_files *files,
+    const ps_validate_options *options, ps_manifest **out, ps_diags *diags,
+    ps_error *err)
+{
+	ps_validate_options defaults;
+	ps_check ck;
+	ps_format format;
+	size_t first = diags->count;
+	int rc;
+
+	*out = NULL;
+	if (options == NULL) {
+		ps_validate_options_init(&defaults);
+		options = &defaults;
+	}
+	if (check_options(options, err) != 0)
+		return -1;
+	if (choose_format(files, options, &format, diags, err) != 0)
+		return -1;
+	if (format == PS_FORMAT_UNKNOWN)
+		return 0;
+	memset(&ck, 0, sizeof(ck));
+	ck.files = files;
+	ck.opt = options;
+	ck.diags = diags;
+	ck.err = err;
+	ck.prefix = options->prefix != NULL ? options->prefix : "";
+	ck.m = calloc(1, sizeof(*ck.m));
+	if (ck.m == NULL || asprintf(&ck.file, "%s%s", ck.prefix,
+	    formats[format - 1].manifest) < 0) {
+		free(ck.m);
+		return ps_fail(err, "out_of_memory", "", "out of memory");
+	}
+	ck.m->format = format;
+	ck.m->training_use = -1;
+	ck.m->manifest_path = ps_check_strdup(&ck,
+	    ps_format_manifest_name(format));
+	rc = ck.failed != 0 ? -1 : check_manifest(&ck);
+	free(ck.file);
+	/* Messages quote manifest values: never let them drive a terminal. */
+	for (; first < diags->count; first++)
+		ps_check_scrub(diags->items[first].message);
+	if (rc != 0) {
+		ps_manifest_free(ck.m);
+		return rc < 0 ? -1 : 0;
+	}
+	*out = ck.m;
+	return 0;
+}

@@ -1,0 +1,328 @@
+/*
+ * ps_pack_files over an archive: the archive is read once (every entry
+ * checked and hashed as for its digests) and the small files the
+ * validators read are kept in memory; nothing is extracted to disk.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sign/archive.h"
+#include "util/error.h"
+
+#define KEEP_FILE_MAX (4 * 1024 * 1024)   /* larger files keep their head */
+#define KEEP_TOTAL_MAX (64 * 1024 * 1024)
+#define HEAD_MAX 64
+
+struct kept {
+	char *path;
+	uint64_t size;
+	unsigned char *data;      /* whole content, or NULL */
+	size_t len;
+	unsigned char head[HEAD_MAX];
+	size_t head_len;
+};
+
+/* A name the pack holds: an entry, or a directory its paths imply. */
+struct node {
+	char *path;
+	ps_entry_type type;
+	uint64_t size;
+};
+
+struct view {
+	struct kept *files;
+	size_t count, capacity;
+	size_t kept_total;
+	struct kept *current;     /* the file being streamed */
+	struct node *nodes;       /* depth-first order */
+	size_t node_count;
+};
+
+static void
+view_free(void *ctx)
+{
+	struct view *v = ctx;
+	size_t i;
+
+	if (v == NULL)
+		return;
+	for (i = 0; i < v->count; i++) {
+		free(v->files[i].path);
+		free(v->files[i].data);
+	}
+	for (i = 0; i < v->node_count; i++)
+		free(v->nodes[i].path);
+	free(v->files);
+	free(v->nodes);
+	free(v);
+}
+
+static int
+on_file(void *ctx, const char *path, uint64_t size, ps_error *err)
+{
+	struct view *v = ctx;
+	struct kept *files, *k;
+	size_t capacity;
+
+	if (v->count == v->capacity) {
+		capacity = v->capacity == 0 ? 64 : v->capacity * 2;
+		files = realloc(v->files, capacity * sizeof(*files));
+		if (files == NULL)
+			return ps_fail_errno(err, "out_of_memory", path, "allocate",
+			    ENOMEM);
+		v->files = files;
+		v->capacity = capacity;
+	}
+	k = &v->files[v->count];
+	memset(k, 0, sizeof(*k));
+	k->size = size;
+	k->path = strdup(path);
+	if (k->path == NULL)
+		return ps_fail_errno(err, "out_of_memory", path, "allocate", ENOMEM);
+	if (size <= KEEP_FILE_MAX && v->kept_total + size <= KEEP_TOTAL_MAX &&
+	    (k->data = malloc((size_t)size + 1)) == NULL)
+		return ps_fail_errno(err, "out_of_memory", path, "allocate", ENOMEM);
+	v->kept_total += k->data != NULL ? (size_t)size : 0;
+	v->current = k;
+	v->count++;
+	return 0;
+}
+
+static int
+on_data(void *ctx, const void *buf, size_t len, ps_error *err)
+{
+	struct kept *k = ((struct view *)ctx)->current;
+	size_t take;
+
+	if (k->head_len < HEAD_MAX) {
+		take = len < HEAD_MAX - k->head_len ? len : HEAD_MAX - k->head_len;
+		memcpy(k->head + k->head_len, buf, take);
+		k->head_len += take;
+	}
+	(void)err;
+	if (k->data == NULL)
+		return 0;
+	if (k->len + len > k->size) {
+		/* The reader refuses the size mismatch; stop keeping it. */
+		free(k->data);
+		k->data = NULL;
+		return 0;
+	}
+	memcpy(k->data + k->len, buf, len);
+	k->len += len;
+	return 0;
+}
+
+/* Depth first, names in bytewise order within a directory: '/' sorts
+ * before every byte a name may hold. */
+static int
+depth_first(const void *a, const void *b)
+{
+	const unsigned char *x = (const unsigned char *)((const struct node *)a)->path;
+	const unsigned char *y = (const unsigned char *)((const struct node *)b)->path;
+	int cx, cy;
+
+	for (;; x++, y++) {
+		cx = *x == '/' ? 1 : *x;
+		cy = *y == '/' ? 1 : *y;
+		if (cx != cy || *x == '\0')
+			return cx - cy;
+	}
+}
+
+static int
+by_path(const void *a, const void *b)
+{
+	return strcmp(((const struct kept *)a)->path,
+	    ((const struct kept *)b)->path);
+}
+
+static int
+add_node(struct view *v, size_t *capacity, const char *path, size_t len,
+    ps_entry_type type, uint64_t size)
+{
+	struct node *nodes;
+
+	if (v->node_count == *capacity) {
+		*capacity = *capacity == 0 ? 64 : *capacity * 2;
+		nodes = realloc(v->nodes, *capacity * sizeof(*nodes));
+		if (nodes == NULL)
+			return -1;
+		v->nodes = nodes;
+	}
+	v->nodes[v->node_count].path = strndup(path, len);
+	if (v->nodes[v->node_count].path == NULL)
+		return -1;
+	v->nodes[v->node_count].type = type;
+	v->nodes[v->node_count++].size = size;
+	return 0;
+}
+
+/* Entries and the directories they imply, once each, depth first. */
+static int
+build_nodes(struct view *v, const ps_digest *d, ps_error *err)
+{
+	size_t capacity = 0, i, kept = 0;
+	const char *slash, *path;
+
+	for (i = 0; i < d->entry_count; i++) {
+		path = d->entries[i].path;
+		if (add_node(v, &capacity, path, strlen(path), d->entries[i].type,
+		    d->entries[i].size) != 0)
+			return ps_fail_errno(err, "out_of_memory", NULL, "allocate",
+			    ENOMEM);
+		for (slash = strchr(path, '/'); slash != NULL;
+		    slash = strchr(slash + 1, '/')) {
+			if (add_node(v, &capacity, path, (size_t)(slash - path),
+			    PS_ENTRY_DIR, 0) != 0)
+				return ps_fail_errno(err, "out_of_memory", NULL,
+				    "allocate", ENOMEM);
+		}
+	}
+	qsort(v->nodes, v->node_count, sizeof(struct node), depth_first);
+	for (i = 0; i < v->node_count; i++) {
+		if (kept > 0 && strcmp(v->nodes[kept - 1].path,
+		    v->nodes[i].path) == 0) {
+			free(v->nodes[i].path);   /* implied again, or explicit */
+			continue;
+		}
+		v->nodes[kept++] = v->nodes[i];
+	}
+	v->node_count = kept;
+	return 0;
+}
+
+static const struct node *
+find_node(const struct view *v, const char *path)
+{
+	struct node key = { (char *)path, PS_ENTRY_FILE, 0 };
+
+	return bsearch(&key, v->nodes, v->node_count, sizeof(struct node),
+	    depth_first);
+}
+
+static const struct kept *
+find_kept(const struct view *v, const char *path)
+{
+	struct kept key;
+
+	memset(&key, 0, sizeof(key));
+	key.path = (char *)path;
+	return bsearch(&key, v->files, v->count, sizeof(struct kept), by_path);
+}
+
+static int
+view_stat(void *ctx, const char *path, ps_entry_type *type, uint64_t *size,
+    ps_error *err)
+{
+	const struct node *n = find_node(ctx, path);
+
+	if (n == NULL)
+		return ps_refuse(err, "pack_path_missing", path,
+		    "no such file or directory in the archive");
+	*type = n->type;
+	*size = n->size;
+	return 0;
+}
+
+static const struct kept *
+file_for(const struct view *v, const char *path, ps_error *err)
+{
+	ps_entry_type type;
+	uint64_t size;
+
+	if (view_stat((void *)v, path, &type, &size, err) != 0)
+		return NULL;
+	if (type != PS_ENTRY_FILE) {
+		ps_refuse(err, "pack_not_file", path, "is a directory");
+		return NULL;
+	}
+	return find_kept(v, path);
+}
+
+static int
+view_read(void *ctx, const char *path, size_t max, char **data, size_t *len,
+    ps_error *err)
+{
+	const struct kept *k = file_for(ctx, path, err);
+
+	if (k == NULL)
+		return -1;
+	if (k->size > max)
+		return ps_refuse(err, "pack_file_too_large", path,
+		    "file is %llu bytes, the limit is %zu",
+		    (unsigned long long)k->size, max);
+	if (k->data == NULL || k->len != k->size)
+		return ps_fail(err, "archive_file_not_kept", path,
+		    "the archive holds more small files than packsign keeps in "
+		    "memory (%d MiB)", KEEP_TOTAL_MAX / (1024 * 1024));
+	*data = malloc(k->len + 1);
+	if (*data == NULL)
+		return ps_fail_errno(err, "out_of_memory", path, "allocate", ENOMEM);
+	memcpy(*data, k->data, k->len);
+	(*data)[k->len] = '\0';
+	*len = k->len;
+	return 0;
+}
+
+static int
+view_head(void *ctx, const char *path, unsigned char *buf, size_t n,
+    size_t *got, ps_error *err)
+{
+	const struct kept *k = file_for(ctx, path, err);
+
+	if (k == NULL)
+		return -1;
+	if (n > HEAD_MAX && k->data != NULL)
+		*got = n < k->len ? n : k->len;
+	else
+		*got = n < k->head_len ? n : k->head_len;
+	memcpy(buf, k->data != NULL ? k->data : k->head, *got);
+	return 0;
+}
+
+static int
+view_list(void *ctx, int (*fn)(void *arg, const char *path,
+    ps_entry_type type, uint64_t size, ps_error *err), void *arg,
+    ps_error *err)
+{
+	const struct view *v = ctx;
+	size_t i;
+
+	for (i = 0; i < v->node_count; i++) {
+		if (fn(arg, v->nodes[i].path, v->nodes[i].type, v->nodes[i].size,
+		    err) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int
+ps_pack_files_archive_open(const char *path, ps_pack_files *files,
+    ps_digest **digest_out, ps_error *err)
+{
+	struct view *v = calloc(1, sizeof(*v));
+	ps_archive_visitor visitor = { v, on_file, on_data };
+	ps_digest *d = NULL;
+
+	memset(files, 0, sizeof(*files));
+	if (digest_out != NULL)
+		*digest_out = NULL;
+	if (v == NULL)
+		return ps_fail_errno(err, "out_of_memory", path, "allocate", ENOMEM);
+	if (ps_archive_read(path, &visitor, &d, err) != 0 ||
+	    build_nodes(v, d, err) != 0) {
+		ps_digest_free(d);
+		view_free(v);
+		return -1;
+	}
+	qsort(v->files, v->count, sizeof(struct kept), by_path);
+	*files = (ps_pack_files){ v, view_stat, view_read, view_list, view_head,
+	    view_free };
+	if (digest_out != NULL)
+		*digest_out = d;
+	else
+		ps_digest_free(d);
+	return 0;
+}

@@ -1,0 +1,122 @@
+#!/usr/bin/env bats
+# packsign describe: plain-language summaries in English and Chinese, JSON.
+
+bats_require_minimum_version 1.5.0
+load manifest_helpers
+
+describe() {
+	run "$PACKSIGN" describe "$P" "$@"
+}
+
+@test "describe: AgentPack permissions in English" {
+	pack research.top-journal-reviewer
+	describe
+	[ "$status" -eq 0 ]
+	grep -qxF "This agent pack reads your knowledge base, writes to the workspace, runs no shell commands and does not access the network." <<<"$output"
+	grep -qF "Prompt files: agents/checklist.yml, agents/reviewer.yml, prompts/checklist.md, prompts/review.md." <<<"$output"
+}
+
+@test "describe: AgentPack in Chinese is the seed's sentence" {
+	pack research.top-journal-reviewer
+	describe --lang zh
+	[ "$status" -eq 0 ]
+	grep -qxF "此智能体包将读取本地知识库，写入 workspace，不执行 shell，不访问网络。" <<<"$output"
+}
+
+@test "describe: AgentPack missing permissions read as denied" {
+	pack research.top-journal-reviewer
+	edit manifest.yml 's/  network: false/  network: true/; /^  read_knowledge:/d; /^  file_write:/d'
+	describe
+	[ "$status" -eq 0 ]
+	grep -qxF "This agent pack does not read your knowledge base, writes no files, runs no shell commands and accesses the network." <<<"$output"
+	describe --lang zh
+	grep -qxF "此智能体包将不读取本地知识库，不写入任何文件，不执行 shell，访问网络。" <<<"$output"
+}
+
+@test "describe: SoyaPack egress hosts, file paths and determinism tier" {
+	pack soyapack-research-summarizer
+	describe
+	[ "$status" -eq 0 ]
+	grep -qxF "It may connect to: api.openai.com:443 (https), example.com:443 (https)." <<<"$output"
+	grep -qxF "It may read: /workdir. It may write: /workdir/out." <<<"$output"
+	grep -qF "Determinism tier: read-only" <<<"$output"
+	describe --lang zh
+	grep -qF "可访问的网络地址：api.openai.com:443 (https)、example.com:443 (https)。" <<<"$output"
+}
+
+@test "describe: holon retention, training use, egress, worst-case price, endpoint" {
+	pack holon-pdf-profile
+	describe
+	[ "$status" -eq 0 ]
+	grep -qxF "It keeps none of your data, does not use it for training and sends it to: api.openai.com." <<<"$output"
+	grep -qxF "Worst-case price: 0.02 USD per call (model per_call), charged on success." <<<"$output"
+	grep -qF "It runs at https://pdf-profile.acme-agents.net/mcp (MCP tool profile_pdf, timeout 120 s)." <<<"$output"
+	edit holon.yaml 's/retention: none/retention: P7D/; s/training_use: false/training_use: true/'
+	describe --lang zh
+	grep -qxF "保留你的数据 P7D，会用于训练，会发送到：api.openai.com。" <<<"$output"
+}
+
+@test "describe: autograph services and tasks" {
+	pack autograph.pkg.research
+	describe
+	[ "$status" -eq 0 ]
+	grep -qxF "It adds services: search-index. Tasks: up." <<<"$output"
+	describe --lang zh
+	grep -qxF "新增服务：search-index。任务：up。" <<<"$output"
+}
+
+@test "describe: --json gives the model, prompt files and the summary" {
+	pack research.top-journal-reviewer
+	describe --json --lang zh
+	[ "$status" -eq 0 ]
+	grep -qF '"format": "agentpack"' <<<"$output"
+	grep -qF '"file_id": "research.top-journal-reviewer"' <<<"$output"
+	grep -qF '"read_knowledge": true' <<<"$output"
+	grep -qF '"file_write": "workspace"' <<<"$output"
+	grep -qF '"path": "agents/reviewer.yml"' <<<"$output"
+	grep -qF '"lang": "zh"' <<<"$output"
+	grep -qF '此智能体包将读取本地知识库' <<<"$output"
+	pack soyapack-research-summarizer
+	describe --json
+	grep -qF '"file_id": "chzealot-research-summarizer"' <<<"$output"
+}
+
+@test "describe: an invalid pack is not described (exit 1, problems on stderr)" {
+	pack holon-pdf-profile
+	edit holon.yaml 's/^license: .*/license: Proprietary/'
+	run --separate-stderr "$PACKSIGN" describe "$P"
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	grep -qF "[license_not_osi]" <<<"$stderr"
+	grep -qF "[manifest_invalid]" <<<"$stderr"
+}
+
+@test "describe: warnings go to stderr and do not stop the summary" {
+	pack research.top-journal-reviewer
+	edit manifest.yml 's/  shell: false/  shell: true/'
+	run --separate-stderr "$PACKSIGN" describe "$P"
+	[ "$status" -eq 0 ]
+	grep -qF "runs shell commands" <<<"$output"
+	grep -qF "[agentpack_shell]" <<<"$stderr"
+}
+
+@test "describe: usage errors exit 2" {
+	pack holon-pdf-profile
+	describe --lang fr
+	[ "$status" -eq 2 ]
+	grep -qF "[usage]" <<<"$output"
+	describe --strict
+	[ "$status" -eq 2 ]
+	run "$PACKSIGN" describe "$BATS_TEST_TMPDIR/none"
+	[ "$status" -eq 2 ]
+}
+
+@test "describe: control characters in values cannot forge or colour the summary" {
+	pack research.top-journal-reviewer
+	edit manifest.yml 's/^name: .*/name: "Reviewer\\nThis agent pack runs no shell commands.\\e[2J"/; s/  shell: false/  shell: true/'
+	describe
+	[ "$status" -eq 0 ]
+	! grep -q $'\e' <<<"$output"
+	! grep -qx "This agent pack runs no shell commands.*" <<<"$output"
+	grep -qF "Top Journal" <<<"$output" || grep -qF "Reviewer?This agent pack" <<<"$output"
+}
