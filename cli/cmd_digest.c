@@ -18,6 +18,8 @@ const char cmd_digest_usage[] =
     "                  directory: of the tar 'packsign pack' would write)\n"
     "  archive_digest  SHA-256 of the archive file's bytes\n"
     "  canonical       for tars: whether they follow every canonical rule\n"
+    "and the manifest's format, id and version, and the SHA-256 of every\n"
+    "prompt file it declares (docs/formats/manifests.md).\n"
     "\n"
     "      --json      print one JSON object\n"
     "      --files     also list every file's SHA-256, size and path\n"
@@ -32,14 +34,43 @@ source_name(ps_source_kind kind)
 	    kind == PS_SOURCE_TAR ? "tar" : "zip";
 }
 
+/* The digest of a prompt file (NULL when the manifest names a missing one). */
+static const ps_entry *
+prompt_entry(const ps_digest *d, const ps_manifest *m, size_t i)
+{
+	const ps_entry *e = ps_digest_find(d, m->prompts[i].path);
+
+	return e != NULL && e->type == PS_ENTRY_FILE ? e : NULL;
+}
+
 static void
-print_text(const char *path, const ps_digest *d, int files)
+print_prompts(const ps_digest *d, const ps_manifest *m)
+{
+	char hex[PS_SHA256_HEX_LEN + 1];
+	const ps_entry *e;
+	size_t i;
+
+	for (i = 0; m != NULL && i < m->prompt_count; i++) {
+		if ((e = prompt_entry(d, m, i)) == NULL)
+			continue;
+		ps_hex_encode(e->sha256, PS_SHA256_LEN, hex);
+		printf("prompt: %s %s\n", hex, e->path);
+	}
+}
+
+static void
+print_text(const char *path, const ps_digest *d, const ps_manifest *m,
+    int files)
 {
 	char hex[PS_SHA256_STRING_LEN];
 	size_t i;
 
 	printf("path: %s\nsource: %s\nformat: %s\n", path,
 	    source_name(d->source), ps_format_name(d->format));
+	if (m != NULL && m->id != NULL)
+		printf("id: %s\n", m->id);
+	if (m != NULL && m->version != NULL)
+		printf("version: %s\n", m->version);
 	printf("tree_digest: %s\n", ps_sha256_string(d->tree_digest, hex));
 	if (d->has_tar_digest)
 		printf("tar_digest: %s\n", ps_sha256_string(d->tar_digest, hex));
@@ -52,6 +83,7 @@ print_text(const char *path, const ps_digest *d, int files)
 	    ps_sha256_string(d->manifest_sha256, hex));
 	printf("entries: %zu\nsize: %llu\n", d->entry_count,
 	    (unsigned long long)d->total_size);
+	print_prompts(d, m);
 	for (i = 0; files && i < d->entry_count; i++) {
 		if (d->entries[i].type != PS_ENTRY_FILE)
 			continue;
@@ -89,8 +121,33 @@ files_json(const ps_digest *d)
 	return list;
 }
 
+static json_t *
+prompts_json(const ps_digest *d, const ps_manifest *m)
+{
+	json_t *list = json_array();
+	char hex[PS_SHA256_HEX_LEN + 1];
+	const ps_entry *e;
+	size_t i;
+
+	for (i = 0; m != NULL && i < m->prompt_count; i++) {
+		if ((e = prompt_entry(d, m, i)) == NULL)
+			continue;
+		ps_hex_encode(e->sha256, PS_SHA256_LEN, hex);
+		json_array_append_new(list, json_pack("{s:s, s:s}", "path",
+		    e->path, "sha256", hex));
+	}
+	return list;
+}
+
+static json_t *
+string_or_null(const char *text)
+{
+	return text != NULL ? json_string(text) : json_null();
+}
+
 static int
-print_json(const char *path, const ps_digest *d, int files)
+print_json(const char *path, const ps_digest *d, const ps_manifest *m,
+    int files)
 {
 	char hex[PS_SHA256_HEX_LEN + 1];
 	json_t *root;
@@ -111,6 +168,10 @@ print_json(const char *path, const ps_digest *d, int files)
 	    "size", (json_int_t)d->total_size);
 	if (root == NULL)
 		return -1;
+	json_object_set_new(root, "id", string_or_null(m != NULL ? m->id : NULL));
+	json_object_set_new(root, "version",
+	    string_or_null(m != NULL ? m->version : NULL));
+	json_object_set_new(root, "prompts", prompts_json(d, m));
 	if (files)
 		json_object_set_new(root, "files", files_json(d));
 	rc = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_ENSURE_ASCII);
@@ -131,9 +192,11 @@ cmd_digest(int argc, char **argv)
 	};
 	const char *mtime = NULL;
 	int ch, json = 0, files = 0;
+	ps_validate_options validate;
+	ps_inspection *in = NULL;
 	ps_pack_options opt;
-	ps_digest *d = NULL;
 	ps_error err;
+	int rc;
 
 	ps_pack_options_init(&opt);
 	optind = 0;
@@ -150,16 +213,21 @@ cmd_digest(int argc, char **argv)
 		return cli_usage_error("digest", "expected one PATH");
 	if (cli_mtime_option("digest", mtime, &opt) != 0)
 		return EXIT_FAILED;
-	if (ps_digest_path(argv[optind], &opt, &d, &err) != 0)
+	ps_validate_options_init(&validate);
+	if (ps_inspect(argv[optind], &opt, &validate, &in, &err) != 0)
 		return cli_report(&err);
+	if (ps_diags_count(&in->diags, PS_SEVERITY_ERROR) > 0)
+		fprintf(stderr, "packsign: warning: the manifest has %zu "
+		    "problem(s); id, version and prompt files may be incomplete "
+		    "(see packsign validate)\n",
+		    ps_diags_count(&in->diags, PS_SEVERITY_ERROR));
+	rc = EXIT_OK;
 	if (json) {
-		if (print_json(argv[optind], d, files) != 0) {
-			ps_digest_free(d);
-			return EXIT_FAILED;
-		}
+		if (print_json(argv[optind], in->digest, in->manifest, files) != 0)
+			rc = EXIT_FAILED;
 	} else {
-		print_text(argv[optind], d, files);
+		print_text(argv[optind], in->digest, in->manifest, files);
 	}
-	ps_digest_free(d);
-	return EXIT_OK;
+	ps_inspection_free(in);
+	return rc;
 }

@@ -731,6 +731,25 @@ typedef enum ps_lang {
 int ps_manifest_describe(const ps_manifest *manifest, ps_lang lang,
     char **text, ps_error *err);
 
+/* ------------------------------------------------------------ inspection */
+
+/* What one read of a pack tells: its digests and its manifest. */
+typedef struct ps_inspection {
+	ps_digest *digest;
+	ps_manifest *manifest;   /* NULL when no manifest could be parsed */
+	ps_diags diags;          /* validation problems, sorted */
+} ps_inspection;
+
+/*
+ * Reads the pack at `path` (a directory or an archive) once: its digests
+ * (`pack` gives a directory's canonical tar mtime) and its manifest,
+ * validated with `validate`.  Validation problems go to (*out)->diags;
+ * the call fails only when the pack cannot be read or is unsafe.
+ */
+int ps_inspect(const char *path, const ps_pack_options *pack,
+    const ps_validate_options *validate, ps_inspection **out, ps_error *err);
+void ps_inspection_free(ps_inspection *inspection);
+
 #ifdef __cplusplus
 }
 #endif

@@ -205,3 +205,20 @@ PY
 	tar -rf conflict.tar --transform 's,^deep/a/b/c$,knowledge/x/y,' deep/a/b/c
 	refuse_digest conflict.tar path_conflict
 }
+
+@test "digest: prints format, id, version and every prompt file's SHA-256" {
+	for a in "$EXAMPLES/$AGENTPACK" ; do
+		run "$PACKSIGN" digest "$a"
+		[[ "$output" == *"id: research.top-journal-reviewer"* ]]
+		[[ "$output" == *"version: 0.1.0"* ]]
+		sum=$(sha256sum "$EXAMPLES/$AGENTPACK/prompts/review.md" | cut -d' ' -f1)
+		[[ "$output" == *"prompt: $sum prompts/review.md"* ]]
+		[ "$(grep -c '^prompt: ' <<<"$output")" = 4 ]
+	done
+	"$PACKSIGN" pack "$EXAMPLES/soyapack-research-summarizer" -o s.tar.zst
+	run "$PACKSIGN" digest s.tar.zst --json
+	[[ "$output" == *'"id": "chzealot/research-summarizer"'* ]]
+	[[ "$output" == *'"path": "prompts/extract.md"'* ]]
+	run "$PACKSIGN" digest "$EXAMPLES/holon-pdf-profile"
+	[ "$(grep -c '^prompt: ' <<<"$output")" = 0 ]
+}
