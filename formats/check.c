@@ -1,4 +1,5 @@
 /* Typed manifest field access that reports every problem at once. */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -388,4 +389,19 @@ ps_check_semver(ps_check *ck, const ps_yaml_node *root, int allow_prerelease)
 	}
 	ck->m->version = ps_check_strdup(ck, text);
 	return text;
+}
+
+int
+ps_label_valid(const char *s, size_t n, size_t max)
+{
+	size_t i;
+
+	if (n == 0 || n > max || s[0] == '-' || s[n - 1] == '-')
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (islower((unsigned char)s[i]) == 0 &&
+		    isdigit((unsigned char)s[i]) == 0 && s[i] != '-')
+			return -1;
+	}
+	return 0;
 }

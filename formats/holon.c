@@ -12,22 +12,6 @@ static const char *const top_fields[] = { "id", "version", "name",
     "summary", "license", "authors", "source", "interface", "capabilities",
     "pricing", "runtime", "data", "examples", "signed_by", NULL };
 
-/* Lowercase letters, digits, inner single hyphens; 1..max bytes. */
-static int
-slug_valid(const char *s, size_t n, size_t max)
-{
-	size_t i;
-
-	if (n == 0 || n > max || s[0] == '-' || s[n - 1] == '-')
-		return -1;
-	for (i = 0; i < n; i++) {
-		if (islower((unsigned char)s[i]) == 0 &&
-		    isdigit((unsigned char)s[i]) == 0 && s[i] != '-')
-			return -1;
-	}
-	return 0;
-}
-
 /* ^[a-z][a-z0-9_]*$ */
 static int
 code_valid(const char *s)
@@ -45,8 +29,8 @@ check_identity(ps_check *ck, const ps_yaml_node *root)
 	const char *license = ps_check_string(ck, root, "license", 1);
 	const char *slash = id != NULL ? strchr(id, '/') : NULL;
 
-	if (id != NULL && (slash == NULL || slug_valid(id, (size_t)(slash - id),
-	    39) != 0 || slug_valid(slash + 1, strlen(slash + 1), 63) != 0))
+	if (id != NULL && (slash == NULL || ps_label_valid(id, (size_t)(slash - id),
+	    39) != 0 || ps_label_valid(slash + 1, strlen(slash + 1), 63) != 0))
 		ps_check_error(ck, ps_yaml_get(root, "id"), "holon_id",
 		    "id '%s' must be yourhandle/name (lowercase letters, digits "
 		    "and inner hyphens on each side of one '/')", id);

@@ -165,6 +165,9 @@ const char *ps_check_semver(ps_check *ck, const ps_yaml_node *root,
 /* Hostname syntax (LDH labels, no trailing dot); 0 when valid. */
 int ps_hostname_valid(const char *host);
 
+/* An RFC 1123 label: [a-z0-9]([a-z0-9-]*[a-z0-9])?, 1..max bytes; 0 / -1. */
+int ps_label_valid(const char *s, size_t n, size_t max);
+
 /*
  * Judges an https URL from its text alone.  `public`: also refuse local,
  * private and reserved hosts.  Returns 0, or -1 with a reason in `why`.

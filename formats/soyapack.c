@@ -19,22 +19,6 @@ static const char *const top_fields[] = { "apiVersion", "kind", "name",
 		ps_check_error((ck), (at), (code), __VA_ARGS__); \
 } while (0)
 
-/* RFC 1123 label: [a-z0-9]([a-z0-9-]*[a-z0-9])?, at most `max` bytes. */
-static int
-dns_label(const char *s, size_t max)
-{
-	size_t n = strlen(s), i;
-
-	if (n == 0 || n > max || s[0] == '-' || s[n - 1] == '-')
-		return -1;
-	for (i = 0; i < n; i++) {
-		if (islower((unsigned char)s[i]) == 0 &&
-		    isdigit((unsigned char)s[i]) == 0 && s[i] != '-')
-			return -1;
-	}
-	return 0;
-}
-
 /* GitHub handle: alphanumerics and single inner hyphens, at most 39. */
 static int
 github_handle(const char *s)
@@ -75,7 +59,7 @@ check_identity(ps_check *ck, const ps_yaml_node *root)
 		kind = NULL;
 	}
 	ck->m->kind = ps_check_strdup(ck, kind);
-	if (name != NULL && dns_label(name, 63) != 0) {
+	if (name != NULL && ps_label_valid(name, strlen(name), 63) != 0) {
 		ps_check_error(ck, ps_yaml_get(root, "name"), "soyapack_name",
 		    "name '%s' is not a DNS label (RFC 1123: lowercase letters, "
 		    "digits and inner hyphens, at most 63)", name);

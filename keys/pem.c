@@ -167,7 +167,7 @@ ps_seckey_parse_pem(const unsigned char *text, size_t len, const char *name,
 	}
 	seed = sodium_malloc(PS_ED25519_SEED_LEN);
 	if (seed == NULL)
-		ps_fail_errno(err, "out_of_memory", name, "allocate", ENOMEM);
+		ps_fail_oom(err, name);
 	else if (EVP_PKEY_get_raw_private_key(pkey, seed, &slen) != 1 ||
 	    slen != PS_ED25519_SEED_LEN)
 		openssl_fail(err, "key_malformed", name,
@@ -193,8 +193,7 @@ bio_to_secret(BIO *bio, ps_secret **out, ps_error *err)
 		return ps_fail(err, "io_error", "", "OpenSSL wrote no PEM");
 	*out = ps_secret_from(data, (size_t)n);
 	if (*out == NULL)
-		return ps_fail_errno(err, "out_of_memory", "", "allocate",
-		    ENOMEM);
+		return ps_fail_oom(err, "");
 	return 0;
 }
 

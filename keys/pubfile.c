@@ -309,8 +309,7 @@ ps_pubkey_format_base64(const ps_pubkey *key, char **out, ps_error *err)
 
 	*out = malloc(size);
 	if (*out == NULL)
-		return ps_fail_errno(err, "out_of_memory", "", "allocate",
-		    ENOMEM);
+		return ps_fail_oom(err, "");
 	raw[0] = 'E';
 	raw[1] = 'd';
 	memcpy(raw + 2, key->key_id, PS_KEY_ID_LEN);
@@ -336,8 +335,7 @@ ps_pubkey_format_minisign(const ps_pubkey *key, char **out, ps_error *err)
 	free(line);
 	if (n < 0) {
 		*out = NULL;
-		return ps_fail_errno(err, "out_of_memory", "", "allocate",
-		    ENOMEM);
+		return ps_fail_oom(err, "");
 	}
 	return 0;
 }
@@ -356,8 +354,7 @@ ps_pubkey_format_ssh(const ps_pubkey *key, const char *comment, char **out,
 	if (asprintf(out, "ssh-ed25519 %s%s%s\n", b64,
 	    comment != NULL ? " " : "", comment != NULL ? comment : "") < 0) {
 		*out = NULL;
-		return ps_fail_errno(err, "out_of_memory", "", "allocate",
-		    ENOMEM);
+		return ps_fail_oom(err, "");
 	}
 	return 0;
 }

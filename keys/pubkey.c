@@ -20,8 +20,7 @@ ps_pubkey_new(ps_pubkey **out, ps_error *err)
 {
 	*out = calloc(1, sizeof(**out));
 	if (*out == NULL)
-		return ps_fail_errno(err, "out_of_memory", "", "allocate",
-		    ENOMEM);
+		return ps_fail_oom(err, "");
 	return 0;
 }
 

@@ -28,7 +28,7 @@
 static int
 oom(ps_error *err)
 {
-	return ps_fail_errno(err, "out_of_memory", "", "allocate", ENOMEM);
+	return ps_fail_oom(err, "");
 }
 
 static ps_seckey *

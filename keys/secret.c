@@ -126,8 +126,7 @@ ps_secret_read_fd(int fd, size_t max, const char *name, ps_secret **out,
 	/* One byte more than allowed tells "too large" from "exactly max". */
 	secret = ps_secret_new(max + 1);
 	if (secret == NULL)
-		return ps_fail_errno(err, "out_of_memory", name, "allocate",
-		    ENOMEM);
+		return ps_fail_oom(err, name);
 	if (read_all(fd, secret->data, max + 1, &got) != 0) {
 		int saved = errno;
 		ps_secret_free(secret);
@@ -189,8 +188,7 @@ ps_key_read_file(const char *path, size_t max, char **data, size_t *len,
 	*data = malloc(secret->len + 1);
 	if (*data == NULL) {
 		ps_secret_free(secret);
-		return ps_fail_errno(err, "out_of_memory", path, "allocate",
-		    ENOMEM);
+		return ps_fail_oom(err, path);
 	}
 	memcpy(*data, secret->data, secret->len);
 	(*data)[secret->len] = '\0';

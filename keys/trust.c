@@ -492,7 +492,7 @@ trust_alloc(const char *name, ps_error *err)
 	if (policy != NULL && (policy->name = strdup(name)) != NULL)
 		return policy;
 	free(policy);
-	ps_fail_errno(err, "out_of_memory", name, "allocate", ENOMEM);
+	ps_fail_oom(err, name);
 	return NULL;
 }
 
@@ -570,8 +570,7 @@ ps_trust_from_pubkey(const ps_pubkey *key, const char *name, ps_trust **out,
 	    (s->identity = strdup(key->identity != NULL ? key->identity :
 	    hex)) == NULL || ps_pubkey_copy(key, &s->keys[0].key, err) != 0) {
 		ps_trust_free(policy);
-		return ps_fail_errno(err, "out_of_memory", name, "allocate",
-		    ENOMEM);
+		return ps_fail_oom(err, name);
 	}
 	s->keys[0].not_before = PS_TIME_NONE_BEFORE;
 	s->keys[0].not_after = PS_TIME_NONE_AFTER;

@@ -494,7 +494,7 @@ make_digest(struct reader *r, ps_error *err)
 	d->manifest_path = strdup(d->entries[manifest].path);
 	if (d->manifest_path == NULL) {
 		ps_digest_free(d);
-		ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+		ps_fail_oom(err, NULL);
 		return NULL;
 	}
 	return d;
@@ -585,7 +585,7 @@ open_archive_file(struct reader *r, const char *path, ps_error *err)
 	r->file_hash = ps_sha256_new();
 	if (r->buffer == NULL || r->archive_hash == NULL ||
 	    r->stream_hash == NULL || r->file_hash == NULL)
-		return ps_fail(err, "out_of_memory", path, "allocate");
+		return ps_fail_oom(err, path);
 	return 0;
 }
 

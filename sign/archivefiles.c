@@ -69,8 +69,7 @@ on_file(void *ctx, const char *path, uint64_t size, ps_error *err)
 		capacity = v->capacity == 0 ? 64 : v->capacity * 2;
 		files = realloc(v->files, capacity * sizeof(*files));
 		if (files == NULL)
-			return ps_fail_errno(err, "out_of_memory", path, "allocate",
-			    ENOMEM);
+			return ps_fail_oom(err, path);
 		v->files = files;
 		v->capacity = capacity;
 	}
@@ -79,10 +78,10 @@ on_file(void *ctx, const char *path, uint64_t size, ps_error *err)
 	k->size = size;
 	k->path = strdup(path);
 	if (k->path == NULL)
-		return ps_fail_errno(err, "out_of_memory", path, "allocate", ENOMEM);
+		return ps_fail_oom(err, path);
 	if (size <= KEEP_FILE_MAX && v->kept_total + size <= KEEP_TOTAL_MAX &&
 	    (k->data = malloc((size_t)size + 1)) == NULL)
-		return ps_fail_errno(err, "out_of_memory", path, "allocate", ENOMEM);
+		return ps_fail_oom(err, path);
 	v->kept_total += k->data != NULL ? (size_t)size : 0;
 	v->current = k;
 	v->count++;
@@ -170,8 +169,7 @@ build_nodes(struct view *v, const ps_digest *d, ps_error *err)
 		path = d->entries[i].path;
 		if (add_node(v, &capacity, path, strlen(path), d->entries[i].type,
 		    d->entries[i].size) != 0)
-			return ps_fail_errno(err, "out_of_memory", NULL, "allocate",
-			    ENOMEM);
+			return ps_fail_oom(err, NULL);
 		for (slash = strchr(path, '/'); slash != NULL;
 		    slash = strchr(slash + 1, '/')) {
 			if (add_node(v, &capacity, path, (size_t)(slash - path),
@@ -259,7 +257,7 @@ view_read(void *ctx, const char *path, size_t max, char **data, size_t *len,
 		    "memory (%d MiB)", KEEP_TOTAL_MAX / (1024 * 1024));
 	*data = malloc(k->len + 1);
 	if (*data == NULL)
-		return ps_fail_errno(err, "out_of_memory", path, "allocate", ENOMEM);
+		return ps_fail_oom(err, path);
 	memcpy(*data, k->data, k->len);
 	(*data)[k->len] = '\0';
 	*len = k->len;
@@ -310,7 +308,7 @@ ps_pack_files_archive_open(const char *path, ps_pack_files *files,
 	if (digest_out != NULL)
 		*digest_out = NULL;
 	if (v == NULL)
-		return ps_fail_errno(err, "out_of_memory", path, "allocate", ENOMEM);
+		return ps_fail_oom(err, path);
 	if (ps_archive_read(path, &visitor, &d, err) != 0 ||
 	    build_nodes(v, d, err) != 0) {
 		ps_digest_free(d);

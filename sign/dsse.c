@@ -27,12 +27,6 @@ struct ps_dsse_envelope {
 };
 
 static int
-no_memory(ps_error *err)
-{
-	return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
-}
-
-static int
 malformed(ps_error *err, const char *label, const char *what)
 {
 	return ps_refuse(err, "envelope_malformed", label,
@@ -57,7 +51,7 @@ ps_dsse_pae(const char *payload_type, const unsigned char *payload,
 		return ps_fail(err, "invalid_argument", NULL, "PAE input too large");
 	buf = malloc(head_len + type_len + 2 * 24 + payload_len);
 	if (buf == NULL)
-		return no_memory(err);
+		return ps_fail_oom(err, NULL);
 	memcpy(buf, head, head_len);
 	memcpy(buf + head_len, payload_type, type_len);
 	n = snprintf((char *)buf + head_len + type_len, 48, " %zu ", payload_len);
@@ -100,12 +94,12 @@ ps_dsse_new(const char *payload_type, const unsigned char *payload,
 		    payload_len, PS_DSSE_MAX_BYTES);
 	env = calloc(1, sizeof(*env));
 	if (env == NULL)
-		return no_memory(err);
+		return ps_fail_oom(err, NULL);
 	env->payload_type = strdup(payload_type);
 	env->payload = malloc(payload_len > 0 ? payload_len : 1);
 	if (env->payload_type == NULL || env->payload == NULL) {
 		ps_dsse_free(env);
-		return no_memory(err);
+		return ps_fail_oom(err, NULL);
 	}
 	if (payload_len > 0)
 		memcpy(env->payload, payload, payload_len);
@@ -194,7 +188,7 @@ append_signature(ps_dsse_envelope *env, const unsigned char *pae,
 		free(s->sig);
 		free(s->keyid);
 		memset(s, 0, sizeof(*s));
-		return no_memory(err);
+		return ps_fail_oom(err, NULL);
 	}
 	if (crypto_sign_detached(s->sig, NULL, pae, pae_len, secret_key) != 0) {
 		free(s->sig);
@@ -307,16 +301,16 @@ ps_dsse_serialize(const ps_dsse_envelope *env, char **out, size_t *out_len,
 		    "an envelope without signatures is not written");
 	root = envelope_json(env);
 	if (root == NULL)
-		return no_memory(err);
+		return ps_fail_oom(err, NULL);
 	text = json_dumps(root, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENSURE_ASCII);
 	json_decref(root);
 	if (text == NULL)
-		return no_memory(err);
+		return ps_fail_oom(err, NULL);
 	len = strlen(text);
 	line = realloc(text, len + 2);
 	if (line == NULL) {
 		free(text);
-		return no_memory(err);
+		return ps_fail_oom(err, NULL);
 	}
 	line[len] = '\n';
 	line[len + 1] = '\0';
@@ -387,7 +381,7 @@ get_base64(json_t *obj, const char *key, const char *label,
 		return -1;
 	rc = decode_base64(text, strlen(text), out, out_len);
 	if (rc == -2)
-		return no_memory(err);
+		return ps_fail_oom(err, NULL);
 	if (rc != 0) {
 		snprintf(what, sizeof(what), "\"%s\" is not base64 (standard or "
 		    "URL-safe)", key);
@@ -415,7 +409,7 @@ parse_signature(ps_dsse_envelope *env, json_t *entry, const char *label,
 	if (s->sig_len == 0 || s->sig_len > PS_DSSE_MAX_SIG)
 		return malformed(err, label, "a sig is empty or too long");
 	s->keyid = strdup(keyid != NULL ? keyid : "");
-	return s->keyid == NULL ? no_memory(err) : 0;
+	return s->keyid == NULL ? ps_fail_oom(err, NULL) : 0;
 }
 
 static int
@@ -455,7 +449,7 @@ parse_root(ps_dsse_envelope *env, json_t *root, const char *label,
 		return malformed(err, label, "\"payloadType\" is empty or too long");
 	env->payload_type = strdup(type);
 	if (env->payload_type == NULL)
-		return no_memory(err);
+		return ps_fail_oom(err, NULL);
 	if (get_base64(root, "payload", label, &env->payload, &env->payload_len,
 	    err) != 0)
 		return -1;
@@ -485,7 +479,7 @@ ps_dsse_parse(const void *bytes, size_t len, const char *label,
 	env = calloc(1, sizeof(*env));
 	if (env == NULL) {
 		json_decref(root);
-		return no_memory(err);
+		return ps_fail_oom(err, NULL);
 	}
 	if (parse_root(env, root, label, err) != 0) {
 		json_decref(root);
@@ -507,7 +501,7 @@ ps_dsse_read_fd(int fd, const char *label, ps_dsse_envelope **out,
 
 	*out = NULL;
 	if (buf == NULL)
-		return no_memory(err);
+		return ps_fail_oom(err, NULL);
 	n = ps_read_full(fd, buf, PS_DSSE_MAX_BYTES + 1);
 	if (n < 0) {
 		free(buf);

@@ -40,33 +40,6 @@ static const char *const refused_attrs[] = {
 };
 #define REFUSED_ATTRS (sizeof(refused_attrs) / sizeof(refused_attrs[0]))
 
-static int
-no_memory(ps_error *err)
-{
-	return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
-}
-
-static int
-git_failed(ps_error *err, const char *subject, const char *what)
-{
-	const git_error *e = git_error_last();
-
-	return ps_fail(err, "git_error", subject, "%s: %s", what,
-	    e != NULL && e->message != NULL ? e->message : "libgit2 failed");
-}
-
-static char *
-join(const char *prefix, const char *name)
-{
-	char *out = NULL;
-
-	if (prefix[0] == '\0')
-		return strdup(name);
-	if (asprintf(&out, "%s/%s", prefix, name) < 0)
-		return NULL;
-	return out;
-}
-
 /* The repository-relative path of a pack path, for errors and attributes. */
 static void
 repo_path(const struct rebuild *r, const char *rel, char *out, size_t size)
@@ -88,7 +61,7 @@ check_attributes(const struct rebuild *r, const char *gitpath, ps_error *err)
 	git_oid_cpy(&opts.attr_commit_id, &r->commit);
 	if (git_attr_get_many_ext(values, r->repo, &opts, where, REFUSED_ATTRS,
 	    (const char **)refused_attrs) != 0)
-		return git_failed(err, where, "read git attributes");
+		return ps_git_failed(err, where, "read git attributes");
 	for (i = 0; i < REFUSED_ATTRS; i++) {
 		if (GIT_ATTR_IS_UNSPECIFIED(values[i]) || GIT_ATTR_IS_FALSE(values[i]))
 			continue;
@@ -132,11 +105,11 @@ blob_size(const struct rebuild *r, const git_tree_entry *te, uint64_t *size,
 	int rc;
 
 	if (git_repository_odb(&odb, r->repo) != 0)
-		return git_failed(err, NULL, "open object database");
+		return ps_git_failed(err, NULL, "open object database");
 	rc = git_odb_read_header(&len, &type, odb, git_tree_entry_id(te));
 	git_odb_free(odb);
 	if (rc != 0 || type != GIT_OBJECT_BLOB)
-		return git_failed(err, git_tree_entry_name(te), "read blob header");
+		return ps_git_failed(err, git_tree_entry_name(te), "read blob header");
 	*size = (uint64_t)len;
 	return 0;
 }
@@ -154,11 +127,11 @@ canonical(const struct rebuild *r, const char *cprefix, const char *gitpath,
 		return ps_refuse(err, "name_not_utf8", where,
 		    "file name is not valid UTF-8");
 	if (nfc == NULL)
-		return no_memory(err);
-	*out = join(cprefix, nfc);
+		return ps_fail_oom(err, NULL);
+	*out = ps_path_join(cprefix, nfc);
 	free(nfc);
 	if (*out == NULL)
-		return no_memory(err);
+		return ps_fail_oom(err, NULL);
 	if (ps_path_check(*out, where, err) != 0) {
 		free(*out);
 		return -1;
@@ -204,7 +177,7 @@ add_file(struct rebuild *r, const git_tree_entry *te, const char *gitpath,
 	item->entry.executable =
 	    git_tree_entry_filemode(te) == GIT_FILEMODE_BLOB_EXECUTABLE;
 	if (strcmp(gitpath, canon) != 0 && (item->source = strdup(gitpath)) == NULL)
-		return no_memory(err);
+		return ps_fail_oom(err, NULL);
 	return 0;
 }
 
@@ -225,7 +198,7 @@ add_dir(struct rebuild *r, const git_tree_entry *te, const char *gitpath,
 	if (ps_items_add(&r->items, canon, PS_ENTRY_DIR, err) == NULL)
 		return -1;
 	if (git_tree_lookup(&sub, r->repo, git_tree_entry_id(te)) != 0)
-		return git_failed(err, where, "read tree");
+		return ps_git_failed(err, where, "read tree");
 	/* `canon` belongs to the item list now and stays valid. */
 	rc = walk_tree(r, sub, gitpath, canon, err);
 	git_tree_free(sub);
@@ -243,9 +216,9 @@ visit(struct rebuild *r, const git_tree_entry *te, const char *gprefix,
 
 	if (ps_is_vcs_name(name))
 		return 0;
-	gitpath = join(gprefix, name);
+	gitpath = ps_path_join(gprefix, name);
 	if (gitpath == NULL)
-		return no_memory(err);
+		return ps_fail_oom(err, NULL);
 	repo_path(r, gitpath, where, sizeof(where));
 	if (canonical(r, cprefix, gitpath, name, &canon, err) != 0)
 		rc = -1;
@@ -296,7 +269,7 @@ load_ignore(struct rebuild *r, ps_error *err)
 		return ps_refuse(err, "ignore_syntax", PS_IGNORE_FILE,
 		    "not a regular file");
 	if (git_blob_lookup(&blob, r->repo, git_tree_entry_id(te)) != 0)
-		return git_failed(err, PS_IGNORE_FILE, "read blob");
+		return ps_git_failed(err, PS_IGNORE_FILE, "read blob");
 	rc = ps_ignore_parse(git_blob_rawcontent(blob),
 	    (size_t)git_blob_rawsize(blob), &r->ignore, err);
 	git_blob_free(blob);
@@ -316,7 +289,7 @@ write_blob(struct rebuild *r, ps_item *item, ps_error *err)
 	if (git_tree_entry_bypath(&te, r->root, path) != 0 ||
 	    git_blob_lookup(&blob, r->repo, git_tree_entry_id(te)) != 0) {
 		git_tree_entry_free(te);
-		return git_failed(err, path, "read blob");
+		return ps_git_failed(err, path, "read blob");
 	}
 	git_tree_entry_free(te);
 	if ((uint64_t)git_blob_rawsize(blob) != item->entry.size) {
@@ -388,7 +361,7 @@ make_digest(struct rebuild *r, const unsigned char tar[PS_SHA256_LEN],
 	memcpy(d->manifest_sha256, d->entries[r->manifest].sha256, PS_SHA256_LEN);
 	if (d->manifest_path == NULL) {
 		ps_digest_free(d);
-		return no_memory(err);
+		return ps_fail_oom(err, NULL);
 	}
 	*out = d;
 	return 0;
@@ -422,10 +395,10 @@ open_commit(struct rebuild *r, const char *repo_dir, const char *commit,
 		    "the repository %s has no such commit (fetch it first)",
 		    repo_dir);
 	if (rc != 0)
-		return git_failed(err, commit, "read commit");
+		return ps_git_failed(err, commit, "read commit");
 	rc = git_commit_tree(&r->root, c);
 	git_commit_free(c);
-	return rc == 0 ? 0 : git_failed(err, commit, "read commit tree");
+	return rc == 0 ? 0 : ps_git_failed(err, commit, "read commit tree");
 }
 
 static int
@@ -449,11 +422,11 @@ enter_pack(struct rebuild *r, const char *commit, ps_error *err)
 		    "nothing");
 	}
 	if (rc != 0)
-		return git_failed(err, r->pack_path, "read tree");
+		return ps_git_failed(err, r->pack_path, "read tree");
 	rc = git_tree_lookup(&sub, r->repo, git_tree_entry_id(te));
 	git_tree_entry_free(te);
 	if (rc != 0)
-		return git_failed(err, r->pack_path, "read tree");
+		return ps_git_failed(err, r->pack_path, "read tree");
 	git_tree_free(r->root);
 	r->root = sub;
 	return 0;

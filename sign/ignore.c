@@ -70,7 +70,7 @@ add_rule(ps_ignore *rules, char *text, size_t len, unsigned line,
 		return refuse_line(err, line, "empty pattern");
 	r->pattern = strdup(text);
 	if (r->pattern == NULL)
-		return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+		return ps_fail_oom(err, NULL);
 	rules->count++;
 	return 0;
 }
@@ -109,7 +109,7 @@ ps_ignore_parse(const char *text, size_t len, ps_ignore **out, ps_error *err)
 	if (rules == NULL || copy == NULL) {
 		free(rules);
 		free(copy);
-		return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+		return ps_fail_oom(err, NULL);
 	}
 	for (line = copy; rc == 0 && line != NULL; line = next) {
 		next = strchr(line, '\n');
@@ -163,7 +163,7 @@ ps_ignore_load(int rootfd, ps_ignore **out, ps_error *err)
 	buf = malloc(PS_IGNORE_MAX_BYTES + 1);
 	if (buf == NULL) {
 		close(fd);
-		return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+		return ps_fail_oom(err, NULL);
 	}
 	rc = read_ignore_file(fd, buf, &len, err);
 	close(fd);

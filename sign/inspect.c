@@ -44,7 +44,7 @@ ps_inspect(const char *path, const ps_pack_options *pack,
 	*out = NULL;
 	memset(&files, 0, sizeof(files));
 	if (in == NULL)
-		return ps_fail(err, "out_of_memory", path, "allocate");
+		return ps_fail_oom(err, path);
 	ps_diags_init(&in->diags);
 	rc = open_pack(path, pack, &files, &in->digest, err);
 	if (rc == 0)

@@ -39,7 +39,7 @@ ps_items_add(ps_items *list, char *path, ps_entry_type type, ps_error *err)
 		items = realloc(list->items, capacity * sizeof(*items));
 		if (items == NULL) {
 			free(path);
-			ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+			ps_fail_oom(err, NULL);
 			return NULL;
 		}
 		list->items = items;
@@ -351,7 +351,7 @@ ps_items_to_digest(ps_items *list, ps_error *err)
 	if (d == NULL || (list->count > 0 &&
 	    (d->entries = calloc(list->count, sizeof(ps_entry))) == NULL)) {
 		free(d);
-		ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+		ps_fail_oom(err, NULL);
 		return NULL;
 	}
 	for (i = 0; i < list->count; i++) {

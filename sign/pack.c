@@ -211,7 +211,7 @@ finish_digest(ps_packer *p, const unsigned char tar_digest[PS_SHA256_LEN],
 	    PS_SHA256_LEN);
 	if (d->manifest_path == NULL) {
 		ps_digest_free(d);
-		ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+		ps_fail_oom(err, NULL);
 		return NULL;
 	}
 	return d;
@@ -238,7 +238,7 @@ ps_packer_open(const char *dir, int output_fd, ps_packer **out, ps_error *err)
 
 	*out = NULL;
 	if (p == NULL)
-		return ps_fail_errno(err, "out_of_memory", dir, "allocate", ENOMEM);
+		return ps_fail_oom(err, dir);
 	p->label = dir;
 	p->rootfd = open_root(dir, err);
 	if (p->rootfd < 0 || collect_in_locale(p, output_fd, err) != 0 ||

@@ -21,14 +21,8 @@
 #include "util/error.h"
 #include "util/pathname.h"
 
-static int
-no_memory(ps_error *err)
-{
-	return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
-}
-
-static int
-git_failed(ps_error *err, const char *subject, const char *what)
+int
+ps_git_failed(ps_error *err, const char *subject, const char *what)
 {
 	const git_error *e = git_error_last();
 
@@ -208,7 +202,7 @@ clean_path(const char *path, const char *url, char **out, ps_error *err)
 		start = i + 1;
 	}
 	*out = strndup(path, len);
-	return *out == NULL ? no_memory(err) : 0;
+	return *out == NULL ? ps_fail_oom(err, NULL) : 0;
 }
 
 static int
@@ -232,7 +226,7 @@ assemble(const struct url_parts *p, long port, const char *path, char **out,
 	    portbuf, path);
 	if (n < 0) {
 		*out = NULL;
-		return no_memory(err);
+		return ps_fail_oom(err, NULL);
 	}
 	for (i = 8; i < 8 + p->host_len; i++)
 		(*out)[i] = (char)tolower((unsigned char)(*out)[i]);
@@ -333,7 +327,7 @@ locate(ps_git_source *src, git_repository *repo, const char *dir,
 	src->workdir = strdup(real_root);
 	src->pack_path = relative_to(real_root, real_dir);
 	if (src->workdir == NULL)
-		return no_memory(err);
+		return ps_fail_oom(err, NULL);
 	if (src->pack_path == NULL)
 		return ps_refuse(err, "source_path_invalid", dir,
 		    "the directory is not inside the work tree %s", real_root);
@@ -350,7 +344,7 @@ read_head(ps_git_source *src, git_repository *repo, ps_error *err)
 		return ps_refuse(err, "source_no_commit", src->workdir,
 		    "the repository has no commit yet; commit the pack first");
 	if (rc < 0 || git_reference_name_to_id(&oid, repo, "HEAD") != 0)
-		return git_failed(err, src->workdir, "read HEAD");
+		return ps_git_failed(err, src->workdir, "read HEAD");
 	git_oid_tostr(src->commit, sizeof(src->commit), &oid);
 	return 0;
 }
@@ -369,12 +363,12 @@ read_origin(ps_git_source *src, git_repository *repo, ps_error *err)
 	int rc;
 
 	if (git_repository_config_snapshot(&cfg, repo) != 0)
-		return git_failed(err, src->workdir, "read the repository config");
+		return ps_git_failed(err, src->workdir, "read the repository config");
 	rc = git_config_get_string(&url, cfg, "remote.origin.url");
 	if (rc == GIT_ENOTFOUND)
 		rc = 0;
 	else if (rc != 0)
-		rc = git_failed(err, src->workdir, "read remote.origin.url");
+		rc = ps_git_failed(err, src->workdir, "read remote.origin.url");
 	else
 		rc = ps_git_url_normalize(url, &src->origin_url, err);
 	git_config_free(cfg);
@@ -392,7 +386,7 @@ open_containing(const char *dir, git_repository **repo, ps_error *err)
 	if (rc == GIT_ENOTFOUND)
 		return 0;
 	if (rc != 0)
-		return git_failed(err, dir, "find the git repository");
+		return ps_git_failed(err, dir, "find the git repository");
 	rc = git_repository_open(repo, root.ptr);
 	git_buf_dispose(&root);
 	if (rc != 0)
@@ -419,7 +413,7 @@ discover_in(const char *dir, ps_git_source **out, ps_error *err)
 	src = calloc(1, sizeof(*src));
 	if (src == NULL) {
 		git_repository_free(repo);
-		return no_memory(err);
+		return ps_fail_oom(err, NULL);
 	}
 	rc = locate(src, repo, dir, err);
 	if (rc == 0)
@@ -536,7 +530,7 @@ status_of(struct dirty *d, git_repository *repo, ps_error *err)
 	char *spec = (char *)d->src->pack_path;
 
 	if (git_status_options_init(&opts, GIT_STATUS_OPTIONS_VERSION) != 0)
-		return git_failed(err, d->src->workdir, "git status");
+		return ps_git_failed(err, d->src->workdir, "git status");
 
 	opts.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
 	opts.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED |
@@ -548,7 +542,7 @@ status_of(struct dirty *d, git_repository *repo, ps_error *err)
 		opts.pathspec.count = 1;
 	}
 	if (git_status_list_new(&list, repo, &opts) != 0)
-		return git_failed(err, d->src->workdir, "git status");
+		return ps_git_failed(err, d->src->workdir, "git status");
 	scan_status(d, list);
 	git_status_list_free(list);
 	return 0;
@@ -561,7 +555,7 @@ load_pack_ignore(struct dirty *d, ps_error *err)
 	int fd, rc;
 
 	if (asprintf(&dir, "%s/%s", d->src->workdir, d->src->pack_path) < 0)
-		return no_memory(err);
+		return ps_fail_oom(err, NULL);
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
 		rc = ps_fail_errno(err, "io_error", dir, "open", errno);
@@ -650,10 +644,10 @@ commit_tree(git_repository *repo, const git_oid *oid, const char *hex,
 		return ps_fail(err, "commit_missing", hex,
 		    "the repository has no such commit (fetch it first)");
 	if (rc != 0)
-		return git_failed(err, hex, "read commit");
+		return ps_git_failed(err, hex, "read commit");
 	rc = git_commit_tree(tree, commit);
 	git_commit_free(commit);
-	return rc == 0 ? 0 : git_failed(err, hex, "read commit tree");
+	return rc == 0 ? 0 : ps_git_failed(err, hex, "read commit tree");
 }
 
 struct holon_diff {
@@ -689,17 +683,17 @@ holon_trees_differ(git_repository *repo, git_tree *from, git_tree *to,
 	int rc;
 
 	if (git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION) != 0)
-		return git_failed(err, h->pack_path, "diff");
+		return ps_git_failed(err, h->pack_path, "diff");
 	opts.flags = GIT_DIFF_DISABLE_PATHSPEC_MATCH;
 	if (spec[0] != '\0') {
 		opts.pathspec.strings = &spec;
 		opts.pathspec.count = 1;
 	}
 	if (git_diff_tree_to_tree(&diff, repo, from, to, &opts) != 0)
-		return git_failed(err, h->pack_path, "diff");
+		return ps_git_failed(err, h->pack_path, "diff");
 	rc = git_diff_foreach(diff, holon_delta, NULL, NULL, NULL, h);
 	if (rc < 0 && rc != 1)
-		rc = git_failed(err, h->pack_path, "diff");
+		rc = ps_git_failed(err, h->pack_path, "diff");
 	else if (h->changed != NULL) {
 		ps_refuse(err, "holon_ref_changed", h->changed,
 		    "changed between source.ref and the signed commit; only "
@@ -718,7 +712,7 @@ holon_ancestor(git_repository *repo, const git_oid *ref, const git_oid *head,
 	int rc = git_graph_descendant_of(repo, head, ref);
 
 	if (rc < 0)
-		return git_failed(err, ref_hex, "compare commits");
+		return ps_git_failed(err, ref_hex, "compare commits");
 	if (rc == 0) {
 		ps_refuse(err, "holon_ref_not_ancestor", "source.ref",
 		    "the manifest's source.ref is neither the signed commit nor "
@@ -755,7 +749,7 @@ holon_check(git_repository *repo, const char *pack_path, const char *ref,
 	if (asprintf(&h.manifest, "%s%sholon.yaml", pack_path,
 	    pack_path[0] != '\0' ? "/" : "") < 0)
 		h.manifest = NULL;
-	rc = h.manifest == NULL ? no_memory(err) :
+	rc = h.manifest == NULL ? ps_fail_oom(err, NULL) :
 	    holon_trees_differ(repo, from, to, &h, err);
 	free(h.manifest);
 	git_tree_free(from);

@@ -74,4 +74,7 @@ int ps_git_rebuild(const char *repo_dir, const char *commit,
     const char *pack_path, int out_fd, const ps_pack_options *options,
     ps_digest **digest_out, ps_error *err);
 
+/* A libgit2 call failed: "WHAT: <libgit2's message>", git_error, exit 2. */
+int ps_git_failed(ps_error *err, const char *subject, const char *what);
+
 #endif

@@ -13,12 +13,6 @@
 #include "util/sha256.h"
 
 static int
-no_memory(ps_error *err)
-{
-	return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
-}
-
-static int
 invalid(ps_error *err, const char *field, const char *what)
 {
 	return ps_refuse(err, "statement_invalid", field,
@@ -53,7 +47,7 @@ int
 ps_statement_new(ps_statement **out, ps_error *err)
 {
 	*out = calloc(1, sizeof(**out));
-	return *out == NULL ? no_memory(err) : 0;
+	return *out == NULL ? ps_fail_oom(err, NULL) : 0;
 }
 
 static void
@@ -97,11 +91,11 @@ add_file(ps_statement_file **files, size_t *count, const char *path,
 		    PS_STATEMENT_MAX_ITEMS);
 	grown = realloc(*files, (*count + 1) * sizeof(**files));
 	if (grown == NULL)
-		return no_memory(err);
+		return ps_fail_oom(err, NULL);
 	*files = grown;
 	grown[*count].path = strdup(path);
 	if (grown[*count].path == NULL)
-		return no_memory(err);
+		return ps_fail_oom(err, NULL);
 	memcpy(grown[*count].sha256, sha256, PS_SHA256_LEN);
 	(*count)++;
 	return 0;
@@ -131,7 +125,7 @@ ps_statement_set_digest(ps_statement *st, const ps_digest *digest,
 	free(st->manifest_path);
 	st->manifest_path = strdup(digest->manifest_path);
 	if (st->manifest_path == NULL)
-		return no_memory(err);
+		return ps_fail_oom(err, NULL);
 	st->format = digest->format;
 	memcpy(st->tar_digest, digest->tar_digest, PS_SHA256_LEN);
 	memcpy(st->tree_digest, digest->tree_digest, PS_SHA256_LEN);
@@ -430,11 +424,11 @@ ps_statement_serialize(ps_statement *st, unsigned char **out,
 	    "subject", files_json(st->subjects, st->subject_count, "name"),
 	    "predicateType", PS_PREDICATE_TYPE, "predicate", predicate_json(st));
 	if (root == NULL)
-		return no_memory(err);
+		return ps_fail_oom(err, NULL);
 	text = json_dumps(root, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENSURE_ASCII);
 	json_decref(root);
 	if (text == NULL)
-		return no_memory(err);
+		return ps_fail_oom(err, NULL);
 	*out = (unsigned char *)text;
 	*out_len = strlen(text);
 	return 0;
@@ -489,7 +483,7 @@ take_string(json_t *obj, const char *key, const char *field, int required,
 	if (json_string_length(v) > PS_STATEMENT_MAX_URL + PS_PATH_MAX)
 		return invalid(err, field, "too long");
 	*out = strdup(json_string_value(v));
-	return *out == NULL ? no_memory(err) : 0;
+	return *out == NULL ? ps_fail_oom(err, NULL) : 0;
 }
 
 static int

@@ -206,7 +206,7 @@ ps_tar_writer_new(int out_fd, ps_compression compression, int64_t mtime,
 
 	*out = NULL;
 	if (w == NULL)
-		return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+		return ps_fail_oom(err, NULL);
 	w->out_fd = out_fd;
 	w->mtime = mtime;
 	w->stream_hash = ps_sha256_new();

@@ -33,18 +33,6 @@ ps_is_vcs_name(const char *name)
 	    strcmp(name, ".svn") == 0 || strcmp(name, ".bzr") == 0;
 }
 
-static char *
-join(const char *prefix, const char *name)
-{
-	char *out = NULL;
-
-	if (prefix[0] == '\0')
-		return strdup(name);
-	if (asprintf(&out, "%s/%s", prefix, name) < 0)
-		return NULL;
-	return out;
-}
-
 static const char *
 kind_of(mode_t mode)
 {
@@ -88,11 +76,11 @@ canonical_path(const struct walk *w, const char *cprefix, const char *disk,
 		return ps_refuse(err, "name_not_utf8", where,
 		    "file name is not valid UTF-8");
 	if (nfc == NULL)
-		return ps_fail_errno(err, "out_of_memory", where, "allocate", ENOMEM);
-	*out = join(cprefix, nfc);
+		return ps_fail_oom(err, where);
+	*out = ps_path_join(cprefix, nfc);
 	free(nfc);
 	if (*out == NULL)
-		return ps_fail_errno(err, "out_of_memory", where, "allocate", ENOMEM);
+		return ps_fail_oom(err, where);
 	if (ps_path_check(*out, where, err) != 0) {
 		free(*out);
 		return -1;
@@ -138,7 +126,7 @@ add_entry(const struct walk *w, int dirfd, const char *name,
 		item->entry.executable = (st->st_mode & S_IXUSR) != 0;
 	}
 	if (strcmp(disk, canon) != 0 && (item->source = strdup(disk)) == NULL)
-		return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+		return ps_fail_oom(err, NULL);
 	if (!S_ISDIR(st->st_mode))
 		return 0;
 	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -165,9 +153,9 @@ visit(const struct walk *w, int dirfd, const char *dprefix,
 
 	if (ps_is_vcs_name(name))
 		return 0;
-	disk = join(dprefix, name);
+	disk = ps_path_join(dprefix, name);
 	if (disk == NULL)
-		return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+		return ps_fail_oom(err, NULL);
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
 		rc = ps_fail_errno(err, "io_error", disk, "stat", errno);
 	} else if (is_excluded(w, &st)) {

@@ -58,14 +58,14 @@ ps_atomic_open(const char *path, unsigned mode, int flags,
 		    "refusing to overwrite an existing file (use --force)");
 	file = calloc(1, sizeof(*file));
 	if (file == NULL)
-		return ps_fail_errno(err, "out_of_memory", path, "allocate", ENOMEM);
+		return ps_fail_oom(err, path);
 	file->fd = -1;
 	file->flags = flags;
 	file->path = strdup(path);
 	file->temp = temp_name_for(path);
 	if (file->path == NULL || file->temp == NULL) {
 		atomic_free(file);
-		return ps_fail_errno(err, "out_of_memory", path, "allocate", ENOMEM);
+		return ps_fail_oom(err, path);
 	}
 	file->fd = mkostemp(file->temp, O_CLOEXEC);
 	if (file->fd < 0) {

@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -35,6 +36,12 @@ ps_fail_errno(ps_error *err, const char *code, const char *subject,
     const char *what, int errnum)
 {
 	return ps_fail(err, code, subject, "%s: %s", what, strerror(errnum));
+}
+
+int
+ps_fail_oom(ps_error *err, const char *subject)
+{
+	return ps_fail(err, "out_of_memory", subject, "out of memory");
 }
 
 int

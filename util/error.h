@@ -21,6 +21,9 @@ int ps_error_set(ps_error *err, ps_status status, const char *code,
 int ps_fail_errno(ps_error *err, const char *code, const char *subject,
     const char *what, int errnum);
 
+/* Memory ran out (exit 2); returns -1. */
+int ps_fail_oom(ps_error *err, const char *subject);
+
 /* Records what was expected and what was found; returns -1. */
 int ps_error_expect(ps_error *err, const char *expected, const char *found);
 

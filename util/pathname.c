@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -53,6 +54,18 @@ ps_path_fold(const char *path)
 	folded = u8_casefold((const uint8_t *)path, strlen(path), NULL,
 	    UNINORM_NFC, NULL, &len);
 	return terminate(folded, len);
+}
+
+char *
+ps_path_join(const char *prefix, const char *name)
+{
+	char *out = NULL;
+
+	if (prefix[0] == '\0')
+		return strdup(name);
+	if (asprintf(&out, "%s/%s", prefix, name) < 0)
+		return NULL;
+	return out;
 }
 
 int

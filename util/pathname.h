@@ -29,6 +29,9 @@ char *ps_path_nfc(const char *text, size_t len);
 /* The case-folded NFC form used to find collisions; NULL on failure. */
 char *ps_path_fold(const char *path);
 
+/* "prefix/name", or `name` when prefix is empty; NULL without memory. */
+char *ps_path_join(const char *prefix, const char *name);
+
 /* 1 when `path` equals `dir` or lies below it ("dir/..."). */
 int ps_path_is_under(const char *path, const char *dir);
 
