@@ -4,6 +4,7 @@
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -414,6 +415,7 @@ write_seckey(const char *path, const ps_seckey *key, const ps_secret *pass,
 static int
 key_passwd(struct key_args *a)
 {
+	struct stat st;
 	ps_secret *newpass = NULL;
 	ps_seckey *key = NULL;
 	int rc;
@@ -424,6 +426,15 @@ key_passwd(struct key_args *a)
 	if (a->secret == NULL || strcmp(a->secret, "-") == 0)
 		return cli_usage_error("key", "key passwd rewrites a file: "
 		    "-s FILE is required");
+	/* Rewriting replaces the name: a link's target would keep the old key. */
+	if (lstat(a->secret, &st) == 0 && (S_ISLNK(st.st_mode) ||
+	    st.st_nlink > 1)) {
+		fprintf(stderr, "packsign: %s: key passwd rewrites the file in "
+		    "place; it is a symbolic link or has other hard links, whose "
+		    "old copy would keep the old protection; give the real file "
+		    "[key_file_linked]\n", a->secret);
+		return EXIT_FAILED;
+	}
 	rc = cli_load_seckey("key", a->secret, &a->pass, &key, NULL);
 	if (rc == EXIT_OK && !a->no_passphrase)
 		rc = cli_passphrase("key", &a->newpass, "New passphrase: ", 1,

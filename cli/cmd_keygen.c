@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 
@@ -134,9 +135,14 @@ write_pair(const struct keygen_args *a, const char *pub_path,
 	if (rc == EXIT_OK)
 		rc = cli_write_output(sec_path, ps_secret_bytes(sec_text),
 		    ps_secret_len(sec_text), 0600, a->force);
-	if (rc == EXIT_OK)
+	if (rc == EXIT_OK) {
 		rc = cli_write_output(pub_path, pub_text, strlen(pub_text),
 		    0644, a->force);
+		/* A new secret key without its public key: take it back (never
+		 * when --force replaced an older key, which is gone already). */
+		if (rc != EXIT_OK && !a->force)
+			unlink(sec_path);
+	}
 	if (rc == EXIT_OK) {
 		ps_key_id_hex(pub->key_id, hex);
 		printf("key id: %s\npublic key: %s\nsecret key: %s (%s)\n", hex,

@@ -149,6 +149,10 @@ from_env(const char *name, ps_secret **out, ps_error *err)
 	char *value = getenv(name);
 
 	*out = ps_secret_from(value, strlen(value));
+	/* The copy is in guarded memory; the environment's must not linger
+	 * or reach child processes. */
+	explicit_bzero(value, strlen(value));
+	unsetenv(name);
 	if (*out == NULL)
 		return fail(err, "out_of_memory", "", "allocate");
 	return 0;
@@ -229,12 +233,13 @@ cli_load_seckey(const char *command, const char *path,
 	ps_seckey_info info;
 	const char *name = "";
 	char prompt[PS_ERROR_TEXT_MAX];
+	long long fd0;
 	ps_error err;
 	int rc;
 
 	*key = NULL;
 	if (path != NULL && strcmp(path, "-") == 0 && o->fd != NULL &&
-	    strcmp(o->fd, "0") == 0)
+	    cli_parse_int64(o->fd, 0, 0, &fd0) == 0)
 		return cli_usage_error(command, "-s - and --passphrase-fd 0 "
 		    "both read standard input");
 	cli_protect_secrets();

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,6 +12,8 @@
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/pem.h>
+#include <openssl/pkcs12.h>
+#include <openssl/x509.h>
 #include <sodium.h>
 
 #include "keys/keys.h"
@@ -86,6 +89,43 @@ ps_pem_is_encrypted(const unsigned char *text, size_t len)
 	return contains(text, len, "-----BEGIN ENCRYPTED PRIVATE KEY-----");
 }
 
+/* OWASP 2023 guidance for PBKDF2-HMAC-SHA256; OpenSSL defaults to 2048. */
+#define PS_PEM_PBKDF2_ITERATIONS 600000
+
+static int
+only_space(const unsigned char *p, const unsigned char *end)
+{
+	for (; p < end; p++) {
+		if (*p != ' ' && *p != '\t' && *p != '\r' && *p != '\n')
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * OpenSSL's PEM readers skip blocks of other types and ignore whatever
+ * follows the first match: a policy could hide a second key that way.
+ * Exactly one block of the expected type, with only white space around it.
+ */
+static int
+check_single_block(const unsigned char *text, size_t len, const char *type,
+    const char *name, ps_error *err)
+{
+	char begin[64], end[64];
+	const unsigned char *b, *e, *stop = text + len;
+
+	snprintf(begin, sizeof(begin), "-----BEGIN %s-----", type);
+	snprintf(end, sizeof(end), "-----END %s-----", type);
+	b = memmem(text, len, begin, strlen(begin));
+	e = b != NULL ? memmem(b, (size_t)(stop - b), end, strlen(end)) : NULL;
+	if (b == NULL || e == NULL || !only_space(text, b) ||
+	    !only_space(e + strlen(end), stop) ||
+	    memmem(b + 1, (size_t)(stop - b - 1), "-----BEGIN ", 11) != NULL)
+		return ps_fail(err, "key_malformed", name, "expected exactly one "
+		    "'%s' block and nothing else", begin);
+	return 0;
+}
+
 int
 ps_pubkey_parse_pem(const char *text, size_t len, const char *name,
     ps_pubkey **out, ps_error *err)
@@ -98,6 +138,9 @@ ps_pubkey_parse_pem(const char *text, size_t len, const char *name,
 	if (ps_pem_is_private((const unsigned char *)text, len))
 		return ps_fail(err, "key_malformed", name,
 		    "this is a private key; a public key was expected");
+	if (check_single_block((const unsigned char *)text, len, "PUBLIC KEY",
+	    name, err) != 0)
+		return -1;
 	bio = BIO_new_mem_buf(text, (int)len);
 	if (bio != NULL)
 		pkey = PEM_read_bio_PUBKEY(bio, NULL, passphrase_cb, NULL);
@@ -136,6 +179,9 @@ read_private(const unsigned char *text, size_t len, const char *name,
 	if (encrypted && passphrase == NULL)
 		return ps_fail(err, "passphrase_required", name,
 		    "the PEM key is encrypted and no passphrase was given");
+	if (check_single_block(text, len, encrypted ? "ENCRYPTED PRIVATE KEY" :
+	    "PRIVATE KEY", name, err) != 0)
+		return -1;
 	bio = BIO_new_mem_buf(text, (int)len);
 	if (bio != NULL)
 		*pkey = PEM_read_bio_PrivateKey(bio, NULL, passphrase_cb,
@@ -197,15 +243,37 @@ bio_to_secret(BIO *bio, ps_secret **out, ps_error *err)
 	return 0;
 }
 
+/* PKCS#8 encrypted with AES-256-CBC under PBKDF2-HMAC-SHA256. */
+static int
+write_encrypted_pkcs8(BIO *bio, EVP_PKEY *pkey, const ps_secret *passphrase)
+{
+	PKCS8_PRIV_KEY_INFO *info = EVP_PKEY2PKCS8(pkey);
+	X509_ALGOR *pbe = NULL;
+	X509_SIG *p8 = NULL;
+	int ok = 0;
+
+	if (info != NULL)
+		pbe = PKCS5_pbe2_set_iv(EVP_aes_256_cbc(), PS_PEM_PBKDF2_ITERATIONS,
+		    NULL, 0, NULL, NID_hmacWithSHA256);
+	if (pbe != NULL)
+		p8 = PKCS8_set0_pbe((const char *)ps_secret_bytes(passphrase),
+		    (int)ps_secret_len(passphrase), info, pbe);
+	if (p8 != NULL)
+		ok = PEM_write_bio_PKCS8(bio, p8) == 1;
+	else
+		X509_ALGOR_free(pbe);
+	X509_SIG_free(p8);
+	PKCS8_PRIV_KEY_INFO_free(info);
+	return ok ? 0 : -1;
+}
+
 int
 ps_seckey_format_pem(const ps_seckey *key, const ps_secret *passphrase,
     ps_secret **out, ps_error *err)
 {
-	const EVP_CIPHER *cipher = passphrase != NULL ? EVP_aes_256_cbc() :
-	    NULL;
 	EVP_PKEY *pkey;
 	BIO *bio;
-	int rc = -1;
+	int rc = -1, written;
 
 	*out = NULL;
 	if (passphrase != NULL && ps_secret_len(passphrase) > INT_MAX)
@@ -214,15 +282,18 @@ ps_seckey_format_pem(const ps_seckey *key, const ps_secret *passphrase,
 	    PS_ED25519_SEED_LEN);
 	/* A secure BIO: OpenSSL's memory BIO copies are wiped on free. */
 	bio = BIO_new(BIO_s_secmem());
-	if (pkey == NULL || bio == NULL)
+	if (pkey == NULL || bio == NULL) {
 		openssl_fail(err, "out_of_memory", "", "OpenSSL allocation");
-	else if (PEM_write_bio_PKCS8PrivateKey(bio, pkey, cipher,
-	    passphrase != NULL ? (const char *)ps_secret_bytes(passphrase) :
-	    NULL, passphrase != NULL ? (int)ps_secret_len(passphrase) : 0,
-	    NULL, NULL) != 1)
-		openssl_fail(err, "io_error", "", "cannot write PKCS#8 PEM");
-	else
-		rc = bio_to_secret(bio, out, err);
+	} else {
+		written = passphrase != NULL ?
+		    write_encrypted_pkcs8(bio, pkey, passphrase) == 0 :
+		    PEM_write_bio_PKCS8PrivateKey(bio, pkey, NULL, NULL, 0, NULL,
+		    NULL) == 1;
+		if (!written)
+			openssl_fail(err, "io_error", "", "cannot write PKCS#8 PEM");
+		else
+			rc = bio_to_secret(bio, out, err);
+	}
 	BIO_free(bio);
 	EVP_PKEY_free(pkey);
 	return rc;

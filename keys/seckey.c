@@ -179,6 +179,16 @@ decode_seckey(const unsigned char *text, size_t len, const char *name,
 }
 
 static int
+all_zero(const unsigned char *p, size_t n)
+{
+	unsigned char acc = 0;
+
+	while (n-- > 0)
+		acc |= *p++;
+	return acc == 0;
+}
+
+static int
 check_algorithms(const unsigned char *raw, const char *name,
     ps_seckey_info *info, ps_error *err)
 {
@@ -197,6 +207,9 @@ check_algorithms(const unsigned char *raw, const char *name,
 		    "derivation function is neither \"Sc\" (scrypt) nor none");
 	info->opslimit = load_le64(raw + OFF_OPS);
 	info->memlimit = load_le64(raw + OFF_MEM);
+	if (!info->encrypted && !all_zero(raw + OFF_SALT, OFF_KEYID - OFF_SALT))
+		return ps_fail(err, "key_malformed", name, "an unencrypted key "
+		    "has a salt or scrypt limits; minisign writes zeros there");
 	if (info->encrypted && (info->opslimit == 0 || info->memlimit == 0 ||
 	    info->opslimit > OPSLIMIT_MAX || info->memlimit > MEMLIMIT_MAX))
 		return ps_fail(err, "key_kdf_limits", name, "scrypt limits "

@@ -355,6 +355,20 @@ parse_signers(trust_ctx *ctx, const ps_yaml_node *list)
 	return 0;
 }
 
+/* C0, DEL and C1 (as UTF-8): nothing that could drive a terminal. */
+static int
+has_control_chars(const char *s)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p != '\0'; p++) {
+		if (*p < 0x20 || *p == 0x7f ||
+		    (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f))
+			return 1;
+	}
+	return 0;
+}
+
 static int
 parse_revoked_item(trust_ctx *ctx, const ps_yaml_node *map,
     ps_trust_revoked *rev)
@@ -375,6 +389,9 @@ parse_revoked_item(trust_ctx *ctx, const ps_yaml_node *map,
 	if (node->length > REASON_MAX)
 		return at(ctx, node, "trust_type", "'reason' is longer than %d "
 		    "bytes", REASON_MAX);
+	if (has_control_chars(node->value))
+		return at(ctx, node, "trust_type", "'reason' holds a control "
+		    "character; it is printed in refusals and must be plain text");
 	rev->reason = dup_or_oom(ctx, node->value);
 	return rev->reason != NULL ? 0 : -1;
 }

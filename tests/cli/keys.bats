@@ -282,3 +282,56 @@ b64_line() { sed -n 2p "$1"; }
 	[[ "$output" == *"[passphrase_mismatch]"* ]]
 	[ ! -e u.key ]
 }
+
+# Review findings on the key commands.
+
+@test "PEM input must be exactly one block: a hidden second key is refused" {
+	keygen a --identity a
+	keygen b --identity b
+	"$PACKSIGN" key export --pem-pub -p a.pub -o a.pem
+	"$PACKSIGN" key export --pem-pub -p b.pub -o b.pem
+	cat a.pem b.pem > two.pem
+	run "$PACKSIGN" key show two.pem
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"exactly one"*"[key_malformed]"* ]]
+	{ echo junk; cat a.pem; } > lead.pem
+	run "$PACKSIGN" key show lead.pem
+	[ "$status" -eq 2 ]
+	run "$PACKSIGN" key show a.pem
+	[ "$status" -eq 0 ]
+}
+
+@test "exported encrypted PEM keys use PBKDF2-HMAC-SHA256 with 600000 iterations" {
+	keygen k
+	"$PACKSIGN" key export --pem -s k.key -o k.pem --passphrase-file pass.txt
+	openssl asn1parse -in k.pem | grep -q 'INTEGER *:0927C0'
+	openssl asn1parse -in k.pem | grep -q hmacWithSHA256
+	openssl pkey -in k.pem -passin file:pass.txt -pubout >/dev/null
+}
+
+@test "key passwd refuses a symlinked or hard-linked key file" {
+	"$PACKSIGN" keygen -o plain --no-passphrase >/dev/null
+	mkdir vault && mv plain.key vault/
+	ln -s vault/plain.key link.key
+	run env PACKSIGN_NEW_PASSPHRASE=new "$PACKSIGN" key passwd -s link.key
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"[key_file_linked]"* ]]
+	ln vault/plain.key hard.key
+	run env PACKSIGN_NEW_PASSPHRASE=new "$PACKSIGN" key passwd -s hard.key
+	[ "$status" -eq 2 ]
+}
+
+@test "an unencrypted secret key with a salt or scrypt limits is refused" {
+	"$PACKSIGN" keygen -o plain --no-passphrase >/dev/null
+	python3 - <<'PY'
+import base64
+lines = open("plain.key").read().split("\n")
+raw = bytearray(base64.b64decode(lines[1]))
+raw[6] = 1                       # first salt byte
+lines[1] = base64.b64encode(bytes(raw)).decode()
+open("salted.key", "w").write("\n".join(lines))
+PY
+	run "$PACKSIGN" key pubkey -s salted.key
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"[key_malformed]"* ]]
+}

@@ -107,3 +107,14 @@ YAML
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"[not_found]"* ]]
 }
+
+@test "a revocation reason with control characters is refused (review finding)" {
+	"$PACKSIGN" keygen -o revoked-key --no-passphrase >/dev/null
+	"$PACKSIGN" keygen -o good-key --no-passphrase >/dev/null
+	printf 'version: 1\nsigners:\n  - identity: g\n    keys:\n      - key: %s\n    packs: ["*"]\nrevoked:\n  - key: %s\n    reason: "a\\e[31mRED"\n' \
+	    "$(sed -n 2p good-key.pub)" "$(sed -n 2p revoked-key.pub)" > p.yaml
+	run "$PACKSIGN" trust check --trust p.yaml
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"control character"*"[trust_type]"* ]]
+	[[ "$output" != *$'\033'* ]]
+}
