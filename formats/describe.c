@@ -30,9 +30,11 @@ v(text *t, const char *s)
 
 	if (s == NULL)
 		return "?";
+	/* Fast path: nothing ps_check_scrub would change (C0, DEL, and
+	 * the lead bytes of C1 and of the invisible controls). */
 	if (strpbrk(s, "\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r"
 	    "\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b"
-	    "\x1c\x1d\x1e\x1f\x7f\xc2") == NULL)
+	    "\x1c\x1d\x1e\x1f\x7f\xc2\xe2\xef") == NULL)
 		return s;
 	grown = realloc(t->owned, (t->count + 1) * sizeof(*grown));
 	if (grown == NULL || (copy = strdup(s)) == NULL) {

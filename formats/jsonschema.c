@@ -17,6 +17,7 @@
 #include "formats/jsonschema.h"
 
 #define JS_MAX_DEPTH 64
+#define JS_MAX_REPEAT 256
 #define JS_MAX_PATTERN 512
 #define JS_MAX_REPORTS 100
 #define JS_POINTER_MAX 256
@@ -263,6 +264,86 @@ has_backreference(const char *p)
 	return 0;
 }
 
+/* The ']' closing a bracket expression at `p` ("[a-z]", "[]x]", "[[:alpha:]]"). */
+static const char *
+skip_bracket(const char *p)
+{
+	p++;
+	if (*p == '^')
+		p++;
+	if (*p == ']')
+		p++;
+	for (; *p != '\0' && *p != ']'; p++) {
+		if (*p == '[' && (p[1] == ':' || p[1] == '.' || p[1] == '=')) {
+			const char *close = strstr(p + 2, (char[]){ p[1], ']', 0 });
+
+			if (close != NULL)
+				p = close + 1;
+		}
+	}
+	return *p == '\0' ? p - 1 : p;
+}
+
+/* The upper bound of the repeat "{m}", "{m,}" or "{m,n}" at `p`. */
+static long
+repeat_bound(const char *p)
+{
+	const char *close = strchr(p, '}'), *comma = strchr(p, ',');
+	long m = strtol(p + 1, NULL, 10);
+
+	if (close == NULL || comma == NULL || comma > close)
+		return m;
+	if (comma + 1 == close)
+		return m;                     /* "{m,}": m copies and a star */
+	return strtol(comma + 1, NULL, 10);
+}
+
+/*
+ * glibc's regcomp copies a sub-expression once per count of a bounded
+ * repeat {m,n}: nested bounded repeats ("((a{1,100}){1,100}){1,100}")
+ * multiply and cost seconds and gigabytes.  The product of nested bounds
+ * may not exceed JS_MAX_REPEAT ("([0-9]{1,3}\\.){3}" is 9: fine).
+ */
+static int
+nested_quantifier(const char *p, char *why, size_t size)
+{
+	long inner[JS_MAX_PATTERN + 1];   /* per open group: largest product */
+	long last = 1, product;           /* the atom just before `p` */
+	int depth = 0;
+
+	inner[0] = 1;
+	for (; *p != '\0'; p++) {
+		if (*p == '\\' && p[1] != '\0') {
+			p++;
+			last = 1;
+		} else if (*p == '[') {
+			p = skip_bracket(p);
+			last = 1;
+		} else if (*p == '(') {
+			inner[++depth] = 1;
+			last = 1;
+		} else if (*p == ')' && depth > 0) {
+			last = inner[depth--];
+			if (last > inner[depth])
+				inner[depth] = last;
+		} else if (*p == '{') {
+			product = last * repeat_bound(p);
+			if (product > JS_MAX_REPEAT) {
+				snprintf(why, size, "bounded repeats {m,n} allow up "
+				    "to %ld copies, over %d (regcomp expands them)",
+				    product, JS_MAX_REPEAT);
+				return 1;
+			}
+			if (product > inner[depth])
+				inner[depth] = product;
+			last = 1;
+		} else if (*p != '*' && *p != '+' && *p != '?') {
+			last = 1;
+		}
+	}
+	return 0;
+}
+
 /* 0 compiled, -1 refused; `why` says why. */
 static int
 pattern_compile(const char *pattern, regex_t *re, char *why, size_t size)
@@ -278,6 +359,8 @@ pattern_compile(const char *pattern, regex_t *re, char *why, size_t size)
 		snprintf(why, size, "back-references are not allowed");
 		return -1;
 	}
+	if (nested_quantifier(pattern, why, size))
+		return -1;
 	loc = regex_locale_enter(&saved);
 	rc = regcomp(re, pattern, REG_EXTENDED | REG_NOSUB);
 	regex_locale_leave(loc, saved);

@@ -6,23 +6,18 @@
 #include "formats/manifest.h"
 #include "util/error.h"
 
-/* Appends one component; drops "." and "", pops on "..". */
+/*
+ * Appends one component; drops "." and "".  Any ".." is refused: resolved
+ * on paper, "link/../x" names the pack's x while a runtime opening the
+ * path follows the link out of the pack.
+ */
 static ps_path_status
 push_component(char *out, size_t size, size_t *len, const char *c, size_t n)
 {
-	char *slash;
-
 	if (n == 0 || (n == 1 && c[0] == '.'))
 		return PS_PATH_OK;
-	if (n == 2 && c[0] == '.' && c[1] == '.') {
-		if (*len == 0)
-			return PS_PATH_ESCAPES;
-		out[*len] = '\0';
-		slash = strrchr(out, '/');
-		*len = slash != NULL ? (size_t)(slash - out) : 0;
-		out[*len] = '\0';
-		return PS_PATH_OK;
-	}
+	if (n == 2 && c[0] == '.' && c[1] == '.')
+		return PS_PATH_ESCAPES;
 	if (*len + n + 2 > size)
 		return PS_PATH_INVALID;
 	if (*len > 0)

@@ -62,6 +62,8 @@ ipv4_reserved(const unsigned char a[4])
 		{ 0xc0000200, 0xffffff00, "a documentation (192.0.2/24) address" },
 		{ 0xc0a80000, 0xffff0000, "a private (192.168/16) address" },
 		{ 0xc6120000, 0xfffe0000, "a benchmarking (198.18/15) address" },
+		{ 0xc0586300, 0xffffff00, "the 6to4 relay anycast (192.88.99/24) "
+		    "prefix" },
 		{ 0xc6336400, 0xffffff00, "a documentation (198.51.100/24) address" },
 		{ 0xcb007100, 0xffffff00, "a documentation (203.0.113/24) address" },
 		{ 0xe0000000, 0xf0000000, "a multicast (224/4) address" },
@@ -91,6 +93,17 @@ ipv6_reserved(const unsigned char a[16])
 	    memcmp(a, nat64, 12) == 0)
 		return ipv4_reserved(a + 12) != NULL ?
 		    "an IPv6 address embedding a non-public IPv4 address" : NULL;
+	/* Forms that carry an IPv4 address elsewhere: IPv4-translated
+	 * (::ffff:0:a.b.c.d), 6to4 (2002:AABB:CCDD::), NAT64 local-use
+	 * (64:ff9b:1::/48).  They reach whatever the IPv4 address reaches. */
+	if (memcmp(a, zero, 8) == 0 && a[8] == 0xff && a[9] == 0xff &&
+	    a[10] == 0 && a[11] == 0)
+		return "an IPv4-translated address (::ffff:0:0/96)";
+	if (a[0] == 0x20 && a[1] == 0x02)
+		return "a 6to4 address (2002::/16), which embeds an IPv4 address";
+	if (a[0] == 0 && a[1] == 0x64 && a[2] == 0xff && a[3] == 0x9b &&
+	    a[4] == 0 && a[5] == 1)
+		return "a local-use NAT64 address (64:ff9b:1::/48)";
 	if ((a[0] & 0xfe) == 0xfc)
 		return "a unique local (fc00::/7) address";
 	if (a[0] == 0xfe && (a[1] & 0xc0) == 0x80)

@@ -120,3 +120,15 @@ describe() {
 	! grep -qx "This agent pack runs no shell commands.*" <<<"$output"
 	grep -qF "Top Journal" <<<"$output" || grep -qF "Reviewer?This agent pack" <<<"$output"
 }
+
+@test "describe: bidi controls and line separators from the manifest are neutralised (review finding)" {
+	ex="$BATS_TEST_DIRNAME/../../examples/packs"
+	cd "$BATS_TEST_TMPDIR"
+	cp -R "$ex/research.top-journal-reviewer" bd && chmod -R u+w bd
+	sed -i 's/^name: .*/name: "Top \\u202Eweiver\\u202C \\u2028line2"/' bd/manifest.yml
+	run "$PACKSIGN" describe bd
+	[ "$status" -eq 0 ]
+	[[ "$output" != *$'\u202e'* ]]
+	[[ "$output" != *$'\u2028'* ]]
+	[[ "$output" == *"Top ???weiver??? ???line2"* ]]
+}

@@ -842,3 +842,15 @@ ap() { pack research.top-journal-reviewer; }
 	! grep -q $'\e' <<<"$output"
 	grep -qF "license '?[31mMIT??'" <<<"$output"
 }
+
+@test "validate: any '..' in a declared path is refused, even one that stays inside (review finding)" {
+	ex="$BATS_TEST_DIRNAME/../../examples/packs"
+	cd "$BATS_TEST_TMPDIR"
+	cp -R "$ex/soyapack-research-summarizer" sp && chmod -R u+w sp
+	mkdir -p outside/a && echo SECRET > outside/summarize.md
+	ln -s "$BATS_TEST_TMPDIR/outside/a" sp/prompts/link
+	sed -i 's|summarize: prompts/summarize.md|summarize: prompts/link/../summarize.md|' sp/soyapack.yaml
+	run "$PACKSIGN" validate sp
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[path_escapes]"* ]]
+}

@@ -340,6 +340,26 @@ check(const char *schema, size_t *warnings, char *first, size_t size)
 	return n;
 }
 
+/* Found in review: nested bounded repeats made regcomp take gigabytes. */
+static void
+patterns_with_exploding_repeats_are_refused(void **state)
+{
+	size_t w;
+	char first[512];
+
+	(void)state;
+	assert_int_equal(check("pattern: '((a{1,100}){1,100}){1,100}'", &w,
+	    first, sizeof(first)), 1);
+	assert_non_null(strstr(first, "[schema_invalid]"));
+	assert_int_equal(check("pattern: 'a{1,300}'", &w, NULL, 0), 1);
+	assert_int_equal(check("pattern: '([0-9]{1,3}\\.){3}[0-9]{1,3}'", &w,
+	    NULL, 0), 0);
+	assert_int_equal(check("pattern: '^https?://[a-z.]+(/[a-z]*)*$'", &w,
+	    NULL, 0), 0);
+	assert_int_equal(check("pattern: '[{(]x{2}[[:alpha:]]{1,}'", &w, NULL,
+	    0), 0);
+}
+
 static void
 schema_shape_is_checked(void **state)
 {
@@ -428,6 +448,7 @@ main(void)
 		cmocka_unit_test(mismatch_positions_and_severity),
 		cmocka_unit_test(many_mismatches_are_capped),
 		cmocka_unit_test(schema_shape_is_checked),
+		cmocka_unit_test(patterns_with_exploding_repeats_are_refused),
 		cmocka_unit_test(unknown_keywords_warn),
 		cmocka_unit_test(deep_schemas_are_bounded),
 	};
