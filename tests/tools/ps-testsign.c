@@ -210,6 +210,9 @@ edit(json_t *root, const char *spec, int del)
 	parent = walk(root, copy, &last);
 	if (json_is_array(parent) && del)
 		json_array_remove(parent, (size_t)atoi(last));
+	else if (json_is_array(parent) &&
+	    (size_t)atoi(last) >= json_array_size(parent))
+		json_array_append_new(parent, value);
 	else if (json_is_array(parent))
 		json_array_set_new(parent, (size_t)atoi(last), value);
 	else if (del)
