@@ -11,13 +11,21 @@ HOLON_REF=3f5c2a9d8e7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d
 C1=0123456789abcdef0123456789abcdef01234567
 C2=89abcdef0123456789abcdef0123456789abcdef
 
+# Keys and the agentpack archive are made once; each test gets copies.
+setup_file() {
+	cd "$BATS_FILE_TMPDIR"
+	unset PACKSIGN_PASSPHRASE PACKSIGN_SECRET_KEY SOURCE_DATE_EPOCH
+	"$PACKSIGN" keygen -o alice --identity alice --no-passphrase >/dev/null
+	"$PACKSIGN" keygen -o bob --identity bob --no-passphrase >/dev/null
+	"$PACKSIGN" pack "$EXAMPLES/$AGENTPACK" -o r.tar.gz >/dev/null
+}
+
 setup() {
 	cd "$BATS_TEST_TMPDIR"
 	unset PACKSIGN_PASSPHRASE PACKSIGN_SECRET_KEY SOURCE_DATE_EPOCH
 	[ -x "$SIGNER" ] || skip "build/tests/ps-testsign missing (make tools)"
-	"$PACKSIGN" keygen -o alice --identity alice --no-passphrase >/dev/null
-	"$PACKSIGN" keygen -o bob --identity bob --no-passphrase >/dev/null
-	"$PACKSIGN" pack "$EXAMPLES/$AGENTPACK" -o r.tar.gz >/dev/null
+	cp "$BATS_FILE_TMPDIR"/alice.* "$BATS_FILE_TMPDIR"/bob.* \
+	    "$BATS_FILE_TMPDIR"/r.tar.gz .
 }
 
 sign() { "$SIGNER" "$@"; }
