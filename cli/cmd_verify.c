@@ -1,6 +1,7 @@
 /* packsign verify: checks signed archives against a trust policy. */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -137,10 +138,24 @@ digest_json(int has, const unsigned char d[PS_SHA256_LEN])
 	return has ? json_string(ps_sha256_string(d, text)) : json_null();
 }
 
+/* Text from inputs as a JSON string, or null: bytes of invalid UTF-8
+ * become '?' (jansson refuses them, and a report must not lose a field). */
 static json_t *
 opt_string(const char *s)
 {
-	return s != NULL ? json_string(s) : json_null();
+	json_t *j = s != NULL ? json_string(s) : json_null();
+	char *copy;
+	size_t i;
+
+	if (j != NULL || (copy = strdup(s)) == NULL)
+		return j != NULL ? j : json_null();
+	for (i = 0; copy[i] != '\0'; i++) {
+		if ((unsigned char)copy[i] >= 0x80)
+			copy[i] = '?';
+	}
+	j = json_string(copy);
+	free(copy);
+	return j != NULL ? j : json_null();
 }
 
 static json_t *
@@ -170,8 +185,8 @@ identities_json(const ps_verify_result *r)
 	size_t i;
 
 	for (i = 0; i < r->identity_count; i++)
-		json_array_append_new(list, json_pack("{s:s,s:s}", "identity",
-		    r->identities[i].identity, "fingerprint",
+		json_array_append_new(list, json_pack("{s:o,s:s}", "identity",
+		    opt_string(r->identities[i].identity), "fingerprint",
 		    r->identities[i].fingerprint));
 	return list;
 }
@@ -203,16 +218,15 @@ error_json(json_t *o, int rc, const ps_error *err)
 	json_object_set_new(o, "ok", json_boolean(rc == 0));
 	json_object_set_new(o, "exit", json_integer(rc == 0 ? EXIT_OK :
 	    err->status == PS_STATUS_REFUSED ? EXIT_REFUSED : EXIT_FAILED));
-	json_object_set_new(o, "code", rc == 0 ? json_null() :
-	    json_string(err->code));
-	json_object_set_new(o, "subject", rc == 0 ? json_null() :
-	    json_string(err->subject));
-	json_object_set_new(o, "message", rc == 0 ? json_null() :
-	    json_string(err->message));
-	json_object_set_new(o, "expected", rc != 0 && err->expected[0] != '\0' ?
-	    json_string(err->expected) : json_null());
-	json_object_set_new(o, "found", rc != 0 && err->found[0] != '\0' ?
-	    json_string(err->found) : json_null());
+	json_object_set_new(o, "code", opt_string(rc == 0 ? NULL : err->code));
+	json_object_set_new(o, "subject", opt_string(rc == 0 ? NULL :
+	    err->subject));
+	json_object_set_new(o, "message", opt_string(rc == 0 ? NULL :
+	    err->message));
+	json_object_set_new(o, "expected", opt_string(rc != 0 &&
+	    err->expected[0] != '\0' ? err->expected : NULL));
+	json_object_set_new(o, "found", opt_string(rc != 0 &&
+	    err->found[0] != '\0' ? err->found : NULL));
 	return o;
 }
 
@@ -222,7 +236,7 @@ result_json(const char *path, const ps_verify_result *r, int rc,
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "path", json_string(path));
+	json_object_set_new(o, "path", opt_string(path));
 	if (r != NULL) {
 		json_object_set_new(o, "sig", opt_string(r->sig_path));
 		json_object_set_new(o, "format", r->id != NULL ?

@@ -243,7 +243,7 @@ new_entries(ps_vctx *v, ps_error *err)
 	return 0;
 }
 
-static size_t
+static int
 count_identities(ps_vctx *v, ps_error *err);
 static int
 refuse_threshold(ps_vctx *v, ps_error *err);
@@ -301,7 +301,9 @@ ps_verify_scope(ps_vctx *v, ps_error *err)
 		} else if (reason_from(s, &e, err) != 0)
 			return -1;
 	}
-	if (count_identities(v, err) < v->o->trust->threshold)
+	if (count_identities(v, err) != 0)
+		return -1;
+	if (v->res->identity_count < v->o->trust->threshold)
 		return refuse_threshold(v, err);
 	return 0;
 }
@@ -338,9 +340,8 @@ clear_identities(ps_verify_result *res)
 	res->identity_count = 0;
 }
 
-/* Rebuilds the list of distinct counted identities; returns its size
- * (0 with `err` filled when memory ran out). */
-static size_t
+/* Rebuilds the list of the distinct identities that count. */
+static int
 count_identities(ps_vctx *v, ps_error *err)
 {
 	ps_verify_result *res = v->res;
@@ -349,16 +350,15 @@ count_identities(ps_vctx *v, ps_error *err)
 	clear_identities(res);
 	res->identities = calloc(res->signature_count + 1,
 	    sizeof(ps_verify_identity));
-	if (res->identities == NULL) {
-		ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
-		return 0;
-	}
+	if (res->identities == NULL)
+		return ps_fail_errno(err, "out_of_memory", NULL, "allocate",
+		    ENOMEM);
 	for (i = 0; i < res->signature_count; i++) {
 		if (res->signatures[i].counted &&
 		    add_identity(res, &res->signatures[i], err) != 0)
-			return 0;
+			return -1;
 	}
-	return res->identity_count;
+	return 0;
 }
 
 /* "1: alice" */
@@ -425,8 +425,6 @@ refuse_threshold(ps_vctx *v, ps_error *err)
 	    "identities whose signatures verify";
 	const char *code = "threshold_not_met";
 
-	if (err->status == PS_STATUS_FAILED && err->code[0] != '\0')
-		return -1;
 	if (threshold == 1 && v->res->identity_count == 0 && best != NULL)
 		code = best->code;
 	describe_rejections(v->res, text, sizeof(text));
@@ -495,9 +493,10 @@ ps_verify_signed_by(ps_vctx *v, ps_error *err)
 	if (sb->count > 0) {
 		ps_verify_join(wanted, sizeof(wanted),
 		    (const char *const *)sb->items, sb->count);
-		if (drop_unlisted(v, wanted, err) != 0)
+		if (drop_unlisted(v, wanted, err) != 0 ||
+		    count_identities(v, err) != 0)
 			return -1;
-		if (count_identities(v, err) < v->o->trust->threshold)
+		if (v->res->identity_count < v->o->trust->threshold)
 			return refuse_threshold(v, err);
 	}
 	if (v->o->signed_by != NULL)

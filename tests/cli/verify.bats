@@ -432,3 +432,11 @@ flip_b64() {
 	[[ "$output" == *'e\x1b[31m.tar.gz'* ]]
 	[[ "$output" != *$'\033'* ]]
 }
+
+@test "--json keeps a report for a name that is not UTF-8" {
+	cp r.tar.gz "$(printf 'n\377.tar.gz')"
+	run "$PACKSIGN" verify "$(printf 'n\377.tar.gz')" -p alice.pub --json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *'"path": "n?.tar.gz"'* ]]
+	[[ "$output" == *'"code": "signature_missing"'* ]]
+}
