@@ -22,6 +22,31 @@
 
 #define HASH_BUFFER (256 * 1024)
 
+int
+ps_verify_commit_hex(const char *s)
+{
+	size_t n = s != NULL ? strlen(s) : 0;
+
+	return (n == 40 || n == 64) &&
+	    strspn(s, "0123456789abcdefABCDEF") == n;
+}
+
+void
+ps_verify_join(char *out, size_t size, const char *const *items,
+    size_t count)
+{
+	size_t i, used;
+
+	out[0] = '\0';
+	for (i = 0; i < count; i++) {
+		used = strlen(out);
+		if (used + 1 >= size)
+			return;
+		snprintf(out + used, size - used, "%s%s", i > 0 ? ", " : "",
+		    items[i]);
+	}
+}
+
 void
 ps_verify_options_init(ps_verify_options *options)
 {
