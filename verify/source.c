@@ -99,6 +99,20 @@ check_repo(const ps_vctx *v, ps_error *err)
 	return 0;
 }
 
+/* With the repository at hand, the recorded manifestRef is checked too:
+ * an ancestor from which only the manifest changed in the pack. */
+static int
+check_manifest_ref(const ps_vctx *v, ps_error *err)
+{
+	ps_git_ref_relation relation;
+
+	if (v->st->source_manifest_commit == NULL)
+		return 0;
+	return ps_git_check_holon_ref(v->o->rebuild_from, v->st->source_path,
+	    v->st->source_manifest_commit, v->st->source_commit, &relation,
+	    err);
+}
+
 static int
 check_rebuild(ps_vctx *v, ps_error *err)
 {
@@ -107,6 +121,8 @@ check_rebuild(ps_vctx *v, ps_error *err)
 	ps_digest *d = NULL;
 	int rc = 0;
 
+	if (check_manifest_ref(v, err) != 0)
+		return -1;
 	ps_pack_options_init(&po);
 	po.mtime = v->st->mtime;
 	po.compression = v->st->compression;

@@ -440,3 +440,46 @@ flip_b64() {
 	[[ "$output" == *'"path": "n?.tar.gz"'* ]]
 	[[ "$output" == *'"code": "signature_missing"'* ]]
 }
+
+@test "a zip: safety rules and digests, no tar digest, no canonical rules" {
+	mkdir z && (cd "$EXAMPLES/$AGENTPACK" && zip -qr "$BATS_TEST_TMPDIR/z/p.zip" .)
+	sign -s alice.key z/p.zip
+	run "$PACKSIGN" verify z/p.zip -p alice.pub --json
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'"tar": null'* ]]
+	[[ "$output" == *'"canonical": false'* ]]
+	flip_byte z/p.zip 100
+	run "$PACKSIGN" verify z/p.zip -p alice.pub
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[subject_mismatch]" ]]
+}
+
+@test "--rebuild-from also checks a holon manifestRef in the repository" {
+	git init -q repo
+	mkdir -p repo/packs
+	cp -R "$EXAMPLES/holon-pdf-profile" repo/packs/h
+	g() { git -C repo -c user.name=t -c user.email=t@example.com "$@"; }
+	g add -A && g commit -qm one
+	a=$(g rev-parse HEAD)
+	sed -i "s/^  ref: .*/  ref: $a/" repo/packs/h/holon.yaml
+	g commit -qam "manifest names its source"
+	b=$(g rev-parse HEAD)
+	"$PACKSIGN" pack repo/packs/h -o h.tar >/dev/null
+	sign -s alice.key --source-repo "$HOLON_REPO" --source-commit "$b" --source-path packs/h --manifest-ref "$a" h.tar
+	run "$PACKSIGN" verify h.tar -p alice.pub --rebuild-from repo
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" from $HOLON_REPO @ $b; "* ]]
+	echo "# changed" >>repo/packs/h/src/server.py
+	g commit -qam "code changed too"
+	c=$(g rev-parse HEAD)
+	"$PACKSIGN" pack repo/packs/h -o h2.tar >/dev/null
+	sign -s alice.key --source-repo "$HOLON_REPO" --source-commit "$c" --source-path packs/h --manifest-ref "$a" h2.tar
+	run "$PACKSIGN" verify h2.tar -p alice.pub
+	[ "$status" -eq 0 ]
+	run "$PACKSIGN" verify h2.tar -p alice.pub --rebuild-from repo
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[holon_ref_changed]" ]]
+}

@@ -152,6 +152,11 @@ build_statement(const struct args *a)
 		die(&err);
 	if (m == NULL || m->id == NULL || m->version == NULL)
 		usage("the manifest cannot be read");
+	/* A zip has no tar stream: the predicate still needs a tarDigest. */
+	if (!d->has_tar_digest) {
+		d->has_tar_digest = 1;
+		memset(d->tar_digest, 0, sizeof(d->tar_digest));
+	}
 	if (ps_statement_new(&st, &err) != 0 ||
 	    ps_statement_set_digest(st, d, &err) != 0 ||
 	    ps_statement_add_subject(st, a->subject != NULL ? a->subject :
