@@ -49,7 +49,8 @@ reason_from(ps_verify_signature *s, const ps_error *e, ps_error *err)
 {
 	char text[PS_ERROR_TEXT_MAX + 2 * PS_ERROR_VALUE_MAX + 32];
 
-	if (e->expected[0] != '\0' || e->found[0] != '\0')
+	/* Values the message already names are not repeated. */
+	if (e->found[0] != '\0' && strstr(e->message, e->found) == NULL)
 		snprintf(text, sizeof(text), "%s: expected %s, found %s",
 		    e->message, e->expected, e->found);
 	else
@@ -405,10 +406,9 @@ describe_rejections(const ps_verify_result *res, char *out, size_t size)
 		used = strlen(out);
 		if (used + 1 >= size)
 			return;
-		snprintf(out + used, size - used, "; signature %zu (%s%s%s) did "
-		    "not count: %s [%s]", s->index + 1, s->identity != NULL ?
-		    s->identity : "", s->identity != NULL ? " " : "",
-		    s->fingerprint[0] != '\0' ? s->fingerprint : s->keyid,
+		snprintf(out + used, size - used, "; signature %zu%s%s did not "
+		    "count: %s [%s]", s->index + 1, s->identity != NULL ?
+		    " by " : "", s->identity != NULL ? s->identity : "",
 		    s->reason != NULL ? s->reason : "", s->code);
 	}
 }
