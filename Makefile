@@ -40,11 +40,13 @@ UNIT_SRCS = $(sort $(wildcard tests/unit/test_*.c))
 LIB_OBJS  = $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 CLI_OBJS  = $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 UNIT_BINS = $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+# Test-only tools (never installed): the CLI tests run them.
+TOOL_BINS = $(BUILD)/tests/ps-testsign
 
 LIB = $(BUILD)/libpacksign.a
 BIN = $(BUILD)/packsign
 
-.PHONY: all deps check demo unit unit-asan cli-tests clean
+.PHONY: all deps check demo unit unit-asan cli-tests tools clean
 all: $(BIN) $(LIB)
 
 $(BUILD)/obj/%.o: %.c
@@ -64,6 +66,12 @@ $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(CMOCKA_CFLAGS) -Wno-missing-prototypes \
 	    $< -o $@ $(LDFLAGS) $(LIB) $(PKG_LIBS) $(CMOCKA_LIBS)
 
+$(BUILD)/tests/ps-%: tests/tools/ps-%.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@ $(LDFLAGS) $(LIB) $(PKG_LIBS)
+
+tools: $(TOOL_BINS)
+
 deps:
 	@scripts/install-deps
 
@@ -74,7 +82,7 @@ unit-asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 unit
 
 check: deps
-	@$(MAKE) --no-print-directory all unit
+	@$(MAKE) --no-print-directory all unit tools
 	@$(MAKE) --no-print-directory unit-asan
 	@tests/run
 

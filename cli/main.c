@@ -11,6 +11,8 @@ static const struct cli_command commands[] = {
 	    cmd_digest_usage },
 	{ "keygen", cmd_keygen, "create a key pair", cmd_keygen_usage },
 	{ "key", cmd_key, "show, convert, re-encrypt keys", cmd_key_usage },
+	{ "verify", cmd_verify, "verify signed archives against a trust "
+	    "policy", cmd_verify_usage },
 	{ "trust", cmd_trust, "check a trust policy", cmd_trust_usage },
 	{ "validate", cmd_validate, "check a pack's manifest against its "
 	    "format", cmd_validate_usage },

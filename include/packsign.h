@@ -750,6 +750,107 @@ int ps_inspect(const char *path, const ps_pack_options *pack,
     const ps_validate_options *validate, ps_inspection **out, ps_error *err);
 void ps_inspection_free(ps_inspection *inspection);
 
+/* ----------------------------------------------------------- verification */
+
+/*
+ * Verifying a signed pack (docs/formats/signature.md, section 3): the
+ * envelope against a trust policy, then the statement, the archive's bytes,
+ * its entries, its manifest, signed_by and provenance, in that order,
+ * stopping at the first refusal.  Codes (exit class 1 unless noted):
+ * signature_untrusted, signature_invalid, key_revoked, key_untrusted,
+ * key_not_yet_valid, key_expired, pack_out_of_scope, threshold_not_met,
+ * the DSSE and statement codes, subject_missing, subject_mismatch,
+ * manifest_mismatch, manifest_digest_mismatch, prompt_digest_mismatch,
+ * prompt_unsigned, tar_digest_mismatch, tree_digest_mismatch,
+ * not_canonical, manifest_invalid, pack_mismatch, signed_by_mismatch,
+ * signer_missing, source_missing, commit_invalid, source_commit_mismatch,
+ * source_ref_mismatch, source_repo_mismatch, source_url_invalid,
+ * source_dirty, rebuild_mismatch, the archive reader's codes; and exit
+ * class 2: source_commit_invalid and source_repo_invalid (bad option
+ * values), not_found, io_error, and the git rebuild's failures.
+ */
+
+typedef struct ps_verify_options {
+	const ps_trust *trust;      /* required: whose signatures count */
+	const char *sig_path;       /* NULL: PATH + ".sig" */
+	const char *signed_by;      /* identity that must be among the signers */
+	const char *source_repo;    /* URL, compared after normalisation */
+	const char *source_commit;  /* full commit id (40 or 64 hex digits) */
+	int require_source;         /* a statement without source is refused */
+	int allow_dirty;            /* accept "dirty": true */
+	const char *rebuild_from;   /* git directory to rebuild the tar from */
+	int deep;                   /* recorded; the tree digest is always
+	                             * compared (signature.md, section 3) */
+	int64_t at;                 /* seconds since the epoch: key windows */
+} ps_verify_options;
+
+/* Defaults: everything NULL / 0, `at` the current time. */
+void ps_verify_options_init(ps_verify_options *options);
+
+/* One signature entry of the envelope and what became of it. */
+typedef struct ps_verify_signature {
+	size_t index;                        /* position in the envelope */
+	char *keyid;                         /* as written: a hint, unverified */
+	char fingerprint[PS_FINGERPRINT_MAX];/* of the policy key that verified
+	                                      * it; "" when none did */
+	char *identity;                      /* owner in the policy, or NULL */
+	int counted;                         /* 1: counts toward the threshold */
+	char code[PS_ERROR_CODE_MAX];        /* why not; "" when counted */
+	char *reason;                        /* the same in words, or NULL */
+} ps_verify_signature;
+
+/* A distinct trusted identity whose signature counted. */
+typedef struct ps_verify_identity {
+	char *identity;
+	char fingerprint[PS_FINGERPRINT_MAX];/* the first of its keys that
+	                                      * counted */
+} ps_verify_identity;
+
+/*
+ * What verification learned.  ps_verify() fills it as far as it got, on
+ * failure too, so a report can say which checks passed.
+ */
+typedef struct ps_verify_result {
+	char *path;                          /* as given */
+	char *sig_path;
+	int directory;                       /* PATH was an unpacked directory:
+	                                      * the subject cannot be checked */
+	ps_format format;
+	char *id, *version, *name;           /* from the statement; name NULL
+	                                      * when not recorded */
+	unsigned threshold;
+	ps_verify_identity *identities;
+	size_t identity_count;
+	ps_verify_signature *signatures;
+	size_t signature_count;
+	int has_source;
+	char *source_repository;             /* NULL when not recorded */
+	char *source_commit, *source_path;
+	int source_dirty;
+	char *source_manifest_ref;           /* holon manifestRef, or NULL */
+	size_t prompt_count;                 /* prompt files verified */
+	int has_archive_digest, has_tar_digest, has_tree_digest;
+	unsigned char archive_digest[PS_SHA256_LEN];
+	unsigned char tar_digest[PS_SHA256_LEN];
+	unsigned char tree_digest[PS_SHA256_LEN];
+	int subject_checked;                 /* archive bytes = subject */
+	int tree_checked;                    /* tree digest compared */
+	int canonical_checked;               /* canonical rules enforced */
+	int deep;                            /* --deep was asked for */
+	int source_checked;                  /* provenance step ran */
+	int rebuild_checked;                 /* the tar was rebuilt from git */
+} ps_verify_result;
+
+/*
+ * Verifies the archive (.tar, .tar.gz, .tgz, .tar.zst, .zip) or unpacked
+ * pack directory at `path` against its signature.  Returns 0 when every
+ * check passed.  `*out` is set whenever memory allowed, success or not;
+ * the caller frees it with ps_verify_result_free().
+ */
+int ps_verify(const char *path, const ps_verify_options *options,
+    ps_verify_result **out, ps_error *err);
+void ps_verify_result_free(ps_verify_result *result);
+
 #ifdef __cplusplus
 }
 #endif

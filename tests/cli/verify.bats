@@ -1,0 +1,485 @@
+#!/usr/bin/env bats
+# CLI tests: packsign verify.  Signatures come from the test-only signer
+# build/tests/ps-testsign (tests/tools/ps-testsign.c), so these tests do not
+# depend on `packsign sign`.
+
+load helpers
+
+SIGNER="$BATS_TEST_DIRNAME/../../build/tests/ps-testsign"
+HOLON_REPO=https://github.com/acme/pdf-profile
+HOLON_REF=3f5c2a9d8e7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d
+C1=0123456789abcdef0123456789abcdef01234567
+C2=89abcdef0123456789abcdef0123456789abcdef
+
+# Keys and the agentpack archive are made once; each test gets copies.
+setup_file() {
+	cd "$BATS_FILE_TMPDIR"
+	unset PACKSIGN_PASSPHRASE PACKSIGN_SECRET_KEY SOURCE_DATE_EPOCH
+	"$PACKSIGN" keygen -o alice --identity alice --no-passphrase >/dev/null
+	"$PACKSIGN" keygen -o bob --identity bob --no-passphrase >/dev/null
+	"$PACKSIGN" pack "$EXAMPLES/$AGENTPACK" -o r.tar.gz >/dev/null
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	unset PACKSIGN_PASSPHRASE PACKSIGN_SECRET_KEY SOURCE_DATE_EPOCH
+	[ -x "$SIGNER" ] || skip "build/tests/ps-testsign missing (make tools)"
+	cp "$BATS_FILE_TMPDIR"/alice.* "$BATS_FILE_TMPDIR"/bob.* \
+	    "$BATS_FILE_TMPDIR"/r.tar.gz .
+}
+
+sign() { "$SIGNER" "$@"; }
+fp() { "$PACKSIGN" key show "$1" --json | sed -n 's/.*"fingerprint": "\(.*\)".*/\1/p'; }
+
+# policy FILE THRESHOLD [EXTRA YAML for alice's key] [alice's packs]
+policy() {
+	local packs='"*"'
+	[ -z "${4:-}" ] || packs=$4
+	cat >"$1" <<YAML
+version: 1
+signers:
+  - identity: alice
+    keys:
+      - key: $(sed -n 2p alice.pub)
+${3:-}
+    packs: [$packs]
+  - identity: bob
+    keys:
+      - key: $(sed -n 2p bob.pub)
+    packs: ["*"]
+threshold: $2
+YAML
+}
+
+# flip_byte FILE OFFSET: XORs one byte with 0x01.
+flip_byte() {
+	local v
+	v=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+	printf "\\$(printf %03o $((v ^ 1)))" |
+	    dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
+# flip_b64 FILE OFFSET: replaces one base64 character by another.
+flip_b64() {
+	local c
+	c=$(dd if="$1" bs=1 skip="$2" count=1 status=none)
+	if [ "$c" = A ]; then c=B; else c=A; fi
+	printf %s "$c" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
+@test "round trip: each example pack, packed and signed, verifies" {
+	for p in research.top-journal-reviewer soyapack-research-summarizer \
+	    autograph.pkg.research; do
+		"$PACKSIGN" pack "$EXAMPLES/$p" -o "$p.tar.zst" >/dev/null
+		sign -s alice.key "$p.tar.zst"
+		run "$PACKSIGN" verify "$p.tar.zst" -p alice.pub
+		echo "$output"
+		[ "$status" -eq 0 ]
+		[[ "$output" == "Good signature: "*" by alice (SHA256:"*"); no source recorded; "*" verified" ]]
+	done
+	"$PACKSIGN" pack "$EXAMPLES/holon-pdf-profile" -o h.tar >/dev/null
+	sign -s alice.key --source-repo "$HOLON_REPO" --source-commit "$HOLON_REF" h.tar
+	run "$PACKSIGN" verify h.tar -p alice.pub --require-source
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" from $HOLON_REPO @ $HOLON_REF; "* ]]
+}
+
+@test "the success line names id, version, signer, fingerprint, source and prompt count" {
+	sign -s alice.key --source-repo https://github.com/org/repo --source-commit $C1 r.tar.gz
+	run "$PACKSIGN" verify r.tar.gz -p alice.pub
+	[ "$status" -eq 0 ]
+	[ "$output" = "Good signature: research.top-journal-reviewer 0.1.0 by alice ($(fp alice.pub)) from https://github.com/org/repo @ $C1; 4 prompt files verified" ]
+}
+
+@test "a key encrypted with --kdf interactive signs, its public key verifies" {
+	printf 'pw\n' >pass.txt
+	"$PACKSIGN" keygen -o enc --identity carol --kdf interactive --passphrase-file pass.txt >/dev/null
+	sign -s enc.key --passphrase-file pass.txt r.tar.gz
+	run "$PACKSIGN" verify r.tar.gz -p enc.pub
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" by carol ("* ]]
+}
+
+@test "a byte flipped in the archive: subject_mismatch before anything else" {
+	sign -s alice.key r.tar.gz
+	flip_byte r.tar.gz 200
+	run "$PACKSIGN" verify r.tar.gz -p alice.pub
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"compared the SHA-256 of the archive's bytes with the signed subject: expected sha256:"*", found sha256:"*"[subject_mismatch]" ]]
+}
+
+@test "a truncated archive is a subject mismatch; a truncated .sig is malformed" {
+	sign -s alice.key r.tar.gz
+	cp r.tar.gz.sig keep.sig
+	truncate -s 300 r.tar.gz
+	run "$PACKSIGN" verify r.tar.gz -p alice.pub
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[subject_mismatch]" ]]
+	truncate -s 100 keep.sig
+	run "$PACKSIGN" verify r.tar.gz --sig keep.sig -p alice.pub
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[envelope_malformed]" ]]
+}
+
+@test "a byte flipped in the payload or the signature: signature_invalid" {
+	sign -s alice.key r.tar.gz
+	cp r.tar.gz.sig orig.sig
+	flip_b64 r.tar.gz.sig 60
+	run "$PACKSIGN" verify r.tar.gz -p alice.pub
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"names the key $(fp alice.pub) (alice) of the policy, but does not verify under it"*"[signature_invalid]" ]]
+	cp orig.sig r.tar.gz.sig
+	off=$(grep -bo '"sig":"' r.tar.gz.sig | cut -d: -f1)
+	flip_b64 r.tar.gz.sig $((off + 20))
+	run "$PACKSIGN" verify r.tar.gz -p alice.pub
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[signature_invalid]" ]]
+}
+
+@test "a .sig swapped between packs is refused" {
+	"$PACKSIGN" pack "$EXAMPLES/soyapack-research-summarizer" -o s.tar.gz >/dev/null
+	sign -s alice.key r.tar.gz
+	sign -s alice.key s.tar.gz
+	run "$PACKSIGN" verify r.tar.gz --sig s.tar.gz.sig -p alice.pub
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[subject_mismatch]" ]]
+}
+
+@test "unknown key: signature_untrusted, naming the keyid found" {
+	sign -s bob.key r.tar.gz
+	run "$PACKSIGN" verify r.tar.gz -p alice.pub
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"no key of the policy verifies it (keyid '$(fp bob.pub)')"*"expected threshold 1, found 0 [signature_untrusted]" ]]
+}
+
+@test "revoked key: key_revoked with the reason" {
+	policy p.yaml 1
+	printf 'revoked:\n  - key: %s\n    reason: laptop lost\n' "$(sed -n 2p alice.pub)" >>p.yaml
+	sign -s alice.key r.tar.gz
+	run "$PACKSIGN" verify r.tar.gz --trust p.yaml
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"laptop lost"*"[key_revoked]" ]]
+}
+
+@test "expired and not yet valid keys, judged at --at" {
+	policy p.yaml 1 "        not_before: 2026-01-01T00:00:00Z
+        not_after: 2026-12-31T23:59:59Z"
+	sign -s alice.key r.tar.gz
+	run "$PACKSIGN" verify r.tar.gz --trust p.yaml --at 2026-06-01T00:00:00Z
+	[ "$status" -eq 0 ]
+	run "$PACKSIGN" verify r.tar.gz --trust p.yaml --at 2027-01-01T00:00:00Z
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[key_expired]" ]]
+	run "$PACKSIGN" verify r.tar.gz --trust p.yaml --at 2025-01-01T00:00:00Z
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[key_not_yet_valid]" ]]
+	run "$PACKSIGN" verify r.tar.gz --trust p.yaml --at yesterday
+	[ "$status" -eq 2 ]
+}
+
+@test "a pack outside the signer's scope: pack_out_of_scope" {
+	policy p.yaml 1 "" '"acme/*"'
+	sign -s alice.key r.tar.gz
+	run "$PACKSIGN" verify r.tar.gz --trust p.yaml
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"acme/*"*"research.top-journal-reviewer"*"[pack_out_of_scope]" ]]
+}
+
+@test "threshold 2: one signature is not enough, two identities are" {
+	policy p.yaml 2
+	sign -s alice.key r.tar.gz
+	run "$PACKSIGN" verify r.tar.gz --trust p.yaml
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"expected threshold 2, found 1: alice [threshold_not_met]" ]]
+	sign -s bob.key --append r.tar.gz
+	run "$PACKSIGN" verify r.tar.gz --trust p.yaml
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" by alice ($(fp alice.pub)), bob ($(fp bob.pub));"* ]]
+}
+
+@test "two keys of one identity count once" {
+	"$PACKSIGN" keygen -o alice2 --identity alice --no-passphrase >/dev/null
+	policy p.yaml 2 "      - key: $(sed -n 2p alice2.pub)"
+	sign -s alice.key r.tar.gz
+	sign -s alice2.key --append r.tar.gz
+	run "$PACKSIGN" verify r.tar.gz --trust p.yaml
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"found 1: alice [threshold_not_met]" ]]
+}
+
+@test "signed_by: a signer not listed is refused; identity or fingerprint accepted" {
+	d=$(copy_pack $AGENTPACK)
+	printf 'signed_by:\n  - bob\n' >>"$d/manifest.yml"
+	"$PACKSIGN" pack "$d" -o sb.tar >/dev/null
+	sign -s alice.key sb.tar
+	run "$PACKSIGN" verify sb.tar -p alice.pub
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"neither alice nor $(fp alice.pub) is in the manifest's signed_by: expected one of bob"*"[signed_by_mismatch]" ]]
+	printf '  - %s\n' "$(fp alice.pub)" >>"$d/manifest.yml"
+	"$PACKSIGN" pack "$d" -o sb2.tar >/dev/null
+	sign -s alice.key sb2.tar
+	run "$PACKSIGN" verify sb2.tar -p alice.pub
+	[ "$status" -eq 0 ]
+}
+
+@test "--signed-by demands an identity among the counted ones" {
+	sign -s alice.key r.tar.gz
+	run "$PACKSIGN" verify r.tar.gz -p alice.pub --signed-by alice
+	[ "$status" -eq 0 ]
+	run "$PACKSIGN" verify r.tar.gz -p alice.pub --signed-by bob
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"expected bob, found 1: alice [signer_missing]" ]]
+}
+
+@test "statements wrong on purpose are refused with their own codes" {
+	zero=$(printf '0%.0s' $(seq 64))
+	check() { # CODE SIGNER-ARGS...
+		local code=$1; shift
+		sign -s alice.key "$@" r.tar.gz
+		run "$PACKSIGN" verify r.tar.gz -p alice.pub
+		echo "$code: $output"
+		[ "$status" -eq 1 ]
+		[[ "$output" == *"[$code]" ]]
+	}
+	check subject_mismatch --set "subject.0.digest.sha256=\"$zero\""
+	check subject_missing --set 'subject.0.name="x.tar.gz"' --set "subject.1={\"name\":\"y.tar.gz\",\"digest\":{\"sha256\":\"$zero\"}}"
+	check tar_digest_mismatch --set "predicate.tarDigest.sha256=\"$zero\""
+	check tree_digest_mismatch --set "predicate.treeDigest.sha256=\"$zero\""
+	check manifest_digest_mismatch --set "predicate.manifest.digest.sha256=\"$zero\""
+	check prompt_digest_mismatch --set "predicate.prompts.0.digest.sha256=\"$zero\""
+	check prompt_unsigned --delete predicate.prompts.0
+	check pack_mismatch --set 'predicate.pack.version="9.9.9"'
+	check predicate_type_unknown --set 'predicateType="https://example.com/other/v1"'
+	check statement_invalid --delete predicate.tarDigest
+	check statement_invalid --set 'predicate.surprise=1'
+	check payload_type_unknown --payload-type text/plain
+	# a branch name where the commit goes
+	check statement_invalid --source-commit $C1 --set 'predicate.source.digest.gitCommit="main"'
+}
+
+@test "a non-canonical tar is refused when its predicate says packsign built it" {
+	mkdir x && tar -C "$EXAMPLES/$AGENTPACK" -cf x/n.tar .
+	sign -s alice.key x/n.tar
+	run "$PACKSIGN" verify x/n.tar -p alice.pub
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[not_canonical]" ]]
+}
+
+@test "source: commit and repository must match the options; a branch name is refused" {
+	sign -s alice.key --source-repo https://github.com/org/repo --source-commit $C1 r.tar.gz
+	run "$PACKSIGN" verify r.tar.gz -p alice.pub --source-commit $C1 \
+	    --source-repo git@github.com:org/repo.git
+	[ "$status" -eq 0 ]
+	run "$PACKSIGN" verify r.tar.gz -p alice.pub --source-commit $C2
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"expected $C2, found $C1 [source_commit_mismatch]" ]]
+	run "$PACKSIGN" verify r.tar.gz -p alice.pub --source-repo https://github.com/org/other
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"expected https://github.com/org/other, found https://github.com/org/repo [source_repo_mismatch]" ]]
+	run "$PACKSIGN" verify r.tar.gz -p alice.pub --source-commit main
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"found main [source_commit_invalid]" ]]
+	run "$PACKSIGN" verify r.tar.gz -p alice.pub --source-repo /srv/repo
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"[source_repo_invalid]" ]]
+}
+
+@test "source: missing when required or asked for" {
+	sign -s alice.key r.tar.gz
+	run "$PACKSIGN" verify r.tar.gz -p alice.pub --source-commit $C1
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"--source-commit asks for the source"*"[source_missing]" ]]
+	"$PACKSIGN" pack "$EXAMPLES/holon-pdf-profile" -o h.tar >/dev/null
+	sign -s alice.key h.tar
+	run "$PACKSIGN" verify h.tar -p alice.pub
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"the manifest's source asks"*"[source_missing]" ]]
+}
+
+@test "holon: source.ref and source.repository must match the recorded source" {
+	"$PACKSIGN" pack "$EXAMPLES/holon-pdf-profile" -o h.tar >/dev/null
+	sign -s alice.key --source-repo "$HOLON_REPO" --source-commit $C1 h.tar
+	run "$PACKSIGN" verify h.tar -p alice.pub
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"expected $C1, found $HOLON_REF [source_ref_mismatch]" ]]
+	sign -s alice.key --source-repo "$HOLON_REPO" --source-commit $C1 --manifest-ref $HOLON_REF h.tar
+	run "$PACKSIGN" verify h.tar -p alice.pub
+	[ "$status" -eq 0 ]
+	sign -s alice.key --source-repo https://github.com/evil/fork --source-commit $HOLON_REF h.tar
+	run "$PACKSIGN" verify h.tar -p alice.pub
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[source_repo_mismatch]" ]]
+}
+
+@test "a dirty source is refused unless --allow-dirty" {
+	sign -s alice.key --source-repo https://github.com/org/repo --source-commit $C1 --dirty r.tar.gz
+	run "$PACKSIGN" verify r.tar.gz -p alice.pub
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"expected a clean source, found dirty: true [source_dirty]" ]]
+	run "$PACKSIGN" verify r.tar.gz -p alice.pub --allow-dirty
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"@ $C1 (dirty); "* ]]
+}
+
+@test "--rebuild-from: the tar rebuilt from the recorded commit must match" {
+	git init -q repo
+	mkdir -p repo/packs
+	cp -R "$EXAMPLES/$AGENTPACK" repo/packs/rev
+	g() { git -C repo -c user.name=t -c user.email=t@example.com "$@"; }
+	g add -A && g commit -qm one
+	c1=$(g rev-parse HEAD)
+	"$PACKSIGN" pack repo/packs/rev -o g.tar.gz >/dev/null
+	sign -s alice.key --source-repo https://github.com/org/repo --source-commit "$c1" --source-path packs/rev g.tar.gz
+	run "$PACKSIGN" verify g.tar.gz -p alice.pub --rebuild-from repo --json
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'"rebuild": true'* ]]
+	echo changed >>repo/packs/rev/README.md
+	g commit -qam two
+	"$PACKSIGN" pack repo/packs/rev -o g2.tar.gz >/dev/null
+	sign -s alice.key --source-repo https://github.com/org/repo --source-commit "$c1" --source-path packs/rev g2.tar.gz
+	run "$PACKSIGN" verify g2.tar.gz -p alice.pub --rebuild-from repo
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"rebuilt the canonical tar from commit $c1 at 'packs/rev'"*"[rebuild_mismatch]" ]]
+}
+
+@test "verify DIR --sig: tree and prompt digests, and says the subject is not checked" {
+	sign -s alice.key r.tar.gz
+	mkdir d && tar -C d -xzf r.tar.gz
+	run "$PACKSIGN" verify d --sig r.tar.gz.sig -p alice.pub
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"4 prompt files verified; directory: tree and prompt digests checked, the archive's own digest cannot be" ]]
+	echo more >>d/README.md
+	run "$PACKSIGN" verify d --sig r.tar.gz.sig -p alice.pub
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[tree_digest_mismatch]" ]]
+	echo more >>d/prompts/review.md
+	run "$PACKSIGN" verify d --sig r.tar.gz.sig -p alice.pub
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"prompts/review.md: compared the prompt file's SHA-256"*"[prompt_digest_mismatch]" ]]
+}
+
+@test "several archives: one line each, an overall line, exit 1 if any failed" {
+	"$PACKSIGN" pack "$EXAMPLES/soyapack-research-summarizer" -o s.tar.gz >/dev/null
+	cp r.tar.gz bad.tar.gz
+	sign -s alice.key r.tar.gz
+	sign -s alice.key s.tar.gz
+	sign -s bob.key bad.tar.gz
+	run "$PACKSIGN" verify r.tar.gz s.tar.gz -p alice.pub
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 3 ]
+	[ "${lines[2]}" = "All good: 2 of 2 verified" ]
+	run "$PACKSIGN" verify r.tar.gz bad.tar.gz s.tar.gz -p alice.pub
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[signature_untrusted]"* ]]
+	[[ "$output" == *"FAILED: 2 of 3 verified" ]]
+	run "$PACKSIGN" verify r.tar.gz s.tar.gz --sig r.tar.gz.sig -p alice.pub
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"[usage]"* ]]
+}
+
+@test "--json: the full report per archive" {
+	sign -s alice.key --source-repo https://github.com/org/repo --source-commit $C1 r.tar.gz
+	cp r.tar.gz t.tar.gz
+	cp r.tar.gz.sig t.tar.gz.sig
+	flip_byte t.tar.gz 200
+	run "$PACKSIGN" verify r.tar.gz t.tar.gz -p alice.pub --json
+	[ "$status" -eq 1 ]
+	for k in '"ok": false' '"verified": 1' '"total": 2' '"code": "subject_mismatch"' \
+	    '"expected": "sha256:' '"identities"' '"fingerprint"' '"digests"' \
+	    '"archive": "sha256:' '"tree": "sha256:' '"tar": "sha256:' '"commit": "'$C1'"' \
+	    '"repository": "https://github.com/org/repo"' '"prompt_files": 4' '"signatures"' \
+	    '"counted": true' '"checks"' '"subject": true'; do
+		[[ "$output" == *"$k"* ]] || { echo "missing $k"; return 1; }
+	done
+}
+
+@test "exit codes: missing signature 1, missing --sig file 2, bad policy 2, usage 2" {
+	run "$PACKSIGN" verify r.tar.gz -p alice.pub
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[signature_missing]" ]]
+	run "$PACKSIGN" verify r.tar.gz --sig nope.sig -p alice.pub
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"[not_found]" ]]
+	echo 'version: 2' >bad.yaml
+	run "$PACKSIGN" verify r.tar.gz --trust bad.yaml
+	[ "$status" -eq 2 ]
+	run "$PACKSIGN" verify r.tar.gz
+	[ "$status" -eq 2 ]
+	run "$PACKSIGN" verify r.tar.gz -p alice.pub --trust bad.yaml
+	[ "$status" -eq 2 ]
+	run "$PACKSIGN" verify --help
+	[ "$status" -eq 0 ]
+	[[ "$output" == "usage: packsign verify ARCHIVE..."* ]]
+}
+
+@test "names from the input are printed with control characters escaped" {
+	cp r.tar.gz "$(printf 'e\033[31m.tar.gz')"
+	run "$PACKSIGN" verify "$(printf 'e\033[31m.tar.gz')" -p alice.pub
+	[ "$status" -eq 1 ]
+	[[ "$output" == *'e\x1b[31m.tar.gz'* ]]
+	[[ "$output" != *$'\033'* ]]
+}
+
+@test "--json keeps a report for a name that is not UTF-8" {
+	cp r.tar.gz "$(printf 'n\377.tar.gz')"
+	run "$PACKSIGN" verify "$(printf 'n\377.tar.gz')" -p alice.pub --json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *'"path": "n?.tar.gz"'* ]]
+	[[ "$output" == *'"code": "signature_missing"'* ]]
+}
+
+@test "a zip: safety rules and digests, no tar digest, no canonical rules" {
+	mkdir z && (cd "$EXAMPLES/$AGENTPACK" && zip -qr "$BATS_TEST_TMPDIR/z/p.zip" .)
+	sign -s alice.key z/p.zip
+	run "$PACKSIGN" verify z/p.zip -p alice.pub --json
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'"tar": null'* ]]
+	[[ "$output" == *'"canonical": false'* ]]
+	flip_byte z/p.zip 100
+	run "$PACKSIGN" verify z/p.zip -p alice.pub
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[subject_mismatch]" ]]
+}
+
+@test "--rebuild-from also checks a holon manifestRef in the repository" {
+	git init -q repo
+	mkdir -p repo/packs
+	cp -R "$EXAMPLES/holon-pdf-profile" repo/packs/h
+	g() { git -C repo -c user.name=t -c user.email=t@example.com "$@"; }
+	g add -A && g commit -qm one
+	a=$(g rev-parse HEAD)
+	sed -i "s/^  ref: .*/  ref: $a/" repo/packs/h/holon.yaml
+	g commit -qam "manifest names its source"
+	b=$(g rev-parse HEAD)
+	"$PACKSIGN" pack repo/packs/h -o h.tar >/dev/null
+	sign -s alice.key --source-repo "$HOLON_REPO" --source-commit "$b" --source-path packs/h --manifest-ref "$a" h.tar
+	run "$PACKSIGN" verify h.tar -p alice.pub --rebuild-from repo
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" from $HOLON_REPO @ $b; "* ]]
+	echo "# changed" >>repo/packs/h/src/server.py
+	g commit -qam "code changed too"
+	c=$(g rev-parse HEAD)
+	"$PACKSIGN" pack repo/packs/h -o h2.tar >/dev/null
+	sign -s alice.key --source-repo "$HOLON_REPO" --source-commit "$c" --source-path packs/h --manifest-ref "$a" h2.tar
+	run "$PACKSIGN" verify h2.tar -p alice.pub
+	[ "$status" -eq 0 ]
+	run "$PACKSIGN" verify h2.tar -p alice.pub --rebuild-from repo
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[holon_ref_changed]" ]]
+}

@@ -1,0 +1,338 @@
+/*
+ * ps-testsign: a signer for the verify tests only (never installed).  It
+ * writes ARCHIVE.sig for an archive with a given key, straight from the
+ * library's DSSE, statement and key functions, so the verify tests do not
+ * depend on `packsign sign`; and it can write statements that are wrong on
+ * purpose (--set, --delete edit the JSON before signing).
+ *
+ * usage: ps-testsign -s KEY [--passphrase-file F] [-o OUT] [--append]
+ *          [--mtime N] [--subject-name NAME] [--source-repo URL]
+ *          [--source-commit HEX] [--source-path P] [--dirty]
+ *          [--manifest-ref HEX] [--set PATH=JSON]... [--delete PATH]...
+ *          [--payload-type T] [--keyid TEXT] [--print] ARCHIVE
+ * PATH is dotted: predicate.tarDigest.sha256, subject.0.name.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "keys/keys.h"
+#include "sign/dsse.h"
+#include "sign/statement.h"
+
+#define MAX_EDITS 32
+
+struct args {
+	const char *key, *pass, *out, *subject, *payload_type, *keyid;
+	const char *repo, *commit, *path, *manifest_ref;
+	const char *sets[MAX_EDITS], *dels[MAX_EDITS];
+	int nsets, ndels, append, dirty, print;
+	long long mtime;
+	const char *archive;
+};
+
+static void
+die(const ps_error *err)
+{
+	char line[4096];
+
+	fprintf(stderr, "ps-testsign: %s\n", ps_error_format(err, line,
+	    sizeof(line)));
+	exit(2);
+}
+
+static void
+usage(const char *why)
+{
+	fprintf(stderr, "ps-testsign: %s\n", why);
+	exit(2);
+}
+
+static void
+parse_args(int argc, char **argv, struct args *a)
+{
+	static const struct option opts[] = {
+		{ "passphrase-file", 1, NULL, 'P' }, { "append", 0, NULL, 'A' },
+		{ "mtime", 1, NULL, 'm' }, { "subject-name", 1, NULL, 'n' },
+		{ "source-repo", 1, NULL, 'R' }, { "source-commit", 1, NULL, 'C' },
+		{ "source-path", 1, NULL, 'p' }, { "dirty", 0, NULL, 'D' },
+		{ "manifest-ref", 1, NULL, 'M' }, { "set", 1, NULL, 'S' },
+		{ "delete", 1, NULL, 'X' }, { "payload-type", 1, NULL, 'T' },
+		{ "keyid", 1, NULL, 'K' }, { "print", 0, NULL, 'Q' },
+		{ NULL, 0, NULL, 0 } };
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	while ((c = getopt_long(argc, argv, "s:o:", opts, NULL)) != -1) {
+		switch (c) {
+		case 's': a->key = optarg; break;
+		case 'o': a->out = optarg; break;
+		case 'P': a->pass = optarg; break;
+		case 'A': a->append = 1; break;
+		case 'm': a->mtime = atoll(optarg); break;
+		case 'n': a->subject = optarg; break;
+		case 'R': a->repo = optarg; break;
+		case 'C': a->commit = optarg; break;
+		case 'p': a->path = optarg; break;
+		case 'D': a->dirty = 1; break;
+		case 'M': a->manifest_ref = optarg; break;
+		case 'T': a->payload_type = optarg; break;
+		case 'K': a->keyid = optarg; break;
+		case 'Q': a->print = 1; break;
+		case 'S':
+			if (a->nsets == MAX_EDITS)
+				usage("too many --set");
+			a->sets[a->nsets++] = optarg;
+			break;
+		case 'X':
+			if (a->ndels == MAX_EDITS)
+				usage("too many --delete");
+			a->dels[a->ndels++] = optarg;
+			break;
+		default: usage("unknown option");
+		}
+	}
+	if (optind + 1 != argc)
+		usage("one ARCHIVE expected");
+	a->archive = argv[optind];
+	if (a->key == NULL && !a->print)
+		usage("-s KEY is required");
+}
+
+static void
+add_source(ps_statement *st, const struct args *a)
+{
+	if (a->commit == NULL)
+		return;
+	st->has_source = 1;
+	st->source_commit = strdup(a->commit);
+	st->source_path = strdup(a->path != NULL ? a->path : "");
+	st->source_repository = a->repo != NULL ? strdup(a->repo) : NULL;
+	st->source_manifest_commit = a->manifest_ref != NULL ?
+	    strdup(a->manifest_ref) : NULL;
+	st->source_dirty = a->dirty;
+}
+
+static void
+add_prompts(ps_statement *st, const ps_manifest *m, const ps_digest *d)
+{
+	const ps_entry *e;
+	ps_error err;
+	size_t i;
+
+	for (i = 0; i < m->prompt_count; i++) {
+		e = ps_digest_find(d, m->prompts[i].path);
+		if (e != NULL && ps_statement_add_prompt(st, e->path, e->sha256,
+		    &err) != 0)
+			die(&err);
+	}
+}
+
+static ps_statement *
+build_statement(const struct args *a)
+{
+	ps_validate_options vo;
+	ps_pack_files files;
+	ps_manifest *m = NULL;
+	ps_statement *st;
+	ps_digest *d = NULL;
+	ps_diags diags;
+	ps_error err;
+	const char *base = strrchr(a->archive, '/');
+
+	ps_validate_options_init(&vo);
+	ps_diags_init(&diags);
+	if (ps_pack_files_archive_open(a->archive, &files, &d, &err) != 0 ||
+	    ps_manifest_load(&files, &vo, &m, &diags, &err) != 0)
+		die(&err);
+	if (m == NULL || m->id == NULL || m->version == NULL)
+		usage("the manifest cannot be read");
+	/* A zip has no tar stream: the predicate still needs a tarDigest. */
+	if (!d->has_tar_digest) {
+		d->has_tar_digest = 1;
+		memset(d->tar_digest, 0, sizeof(d->tar_digest));
+	}
+	if (ps_statement_new(&st, &err) != 0 ||
+	    ps_statement_set_digest(st, d, &err) != 0 ||
+	    ps_statement_add_subject(st, a->subject != NULL ? a->subject :
+	    base != NULL ? base + 1 : a->archive, d->archive_digest, &err) != 0)
+		die(&err);
+	st->pack_id = strdup(m->id);
+	st->pack_version = strdup(m->version);
+	st->pack_name = m->name != NULL ? strdup(m->name) : NULL;
+	st->packsign_version = strdup(PS_VERSION);
+	st->mtime = a->mtime;
+	if (ps_compression_from_name(a->archive, &st->compression) != 0)
+		st->compression = PS_COMPRESS_NONE;
+	add_prompts(st, m, d);
+	add_source(st, a);
+	ps_manifest_free(m);
+	ps_diags_free(&diags);
+	ps_digest_free(d);
+	ps_pack_files_close(&files);
+	return st;
+}
+
+/* The parent of the last component of a dotted PATH, and that name. */
+static json_t *
+walk(json_t *root, char *path, char **last)
+{
+	char *dot;
+	json_t *cur = root;
+
+	while ((dot = strchr(path, '.')) != NULL) {
+		*dot = '\0';
+		cur = json_is_array(cur) ? json_array_get(cur, atoi(path)) :
+		    json_object_get(cur, path);
+		if (cur == NULL)
+			usage("--set/--delete: no such path");
+		path = dot + 1;
+	}
+	*last = path;
+	return cur;
+}
+
+static void
+edit(json_t *root, const char *spec, int del)
+{
+	char *copy = strdup(spec), *eq = del ? NULL : strchr(copy, '='), *last;
+	json_t *parent, *value = NULL;
+	json_error_t jerr;
+
+	if (!del) {
+		if (eq == NULL)
+			usage("--set PATH=JSON");
+		*eq = '\0';
+		value = json_loads(eq + 1, JSON_DECODE_ANY, &jerr);
+		if (value == NULL)
+			usage("--set: bad JSON value");
+	}
+	parent = walk(root, copy, &last);
+	if (json_is_array(parent) && del)
+		json_array_remove(parent, (size_t)atoi(last));
+	else if (json_is_array(parent) &&
+	    (size_t)atoi(last) >= json_array_size(parent))
+		json_array_append_new(parent, value);
+	else if (json_is_array(parent))
+		json_array_set_new(parent, (size_t)atoi(last), value);
+	else if (del)
+		json_object_del(parent, last);
+	else
+		json_object_set_new(parent, last, value);
+	free(copy);
+}
+
+static char *
+payload_of(const struct args *a, size_t *len)
+{
+	ps_statement *st = build_statement(a);
+	unsigned char *bytes;
+	json_t *root;
+	ps_error err;
+	char *out;
+	int i;
+
+	if (ps_statement_serialize(st, &bytes, len, &err) != 0)
+		die(&err);
+	ps_statement_free(st);
+	root = json_loadb((const char *)bytes, *len, 0, NULL);
+	free(bytes);
+	for (i = 0; i < a->nsets; i++)
+		edit(root, a->sets[i], 0);
+	for (i = 0; i < a->ndels; i++)
+		edit(root, a->dels[i], 1);
+	out = json_dumps(root, JSON_COMPACT | JSON_SORT_KEYS |
+	    JSON_ENSURE_ASCII);
+	json_decref(root);
+	*len = strlen(out);
+	return out;
+}
+
+static ps_seckey *
+load_key(const struct args *a)
+{
+	ps_secret *text = NULL, *pass = NULL;
+	ps_seckey *key = NULL;
+	ps_error err;
+
+	if (ps_secret_read_file(a->key, PS_KEY_FILE_MAX, &text, &err) != 0)
+		die(&err);
+	if (a->pass != NULL && (ps_secret_read_file(a->pass, 4096, &pass,
+	    &err) != 0 || ps_secret_passphrase_line(pass, a->pass, &err) != 0))
+		die(&err);
+	if (ps_seckey_parse(ps_secret_bytes(text), ps_secret_len(text), a->key,
+	    pass, &key, &err) != 0)
+		die(&err);
+	ps_secret_free(text);
+	ps_secret_free(pass);
+	return key;
+}
+
+static ps_dsse_envelope *
+existing_envelope(const struct args *a, const char *out)
+{
+	ps_dsse_envelope *env = NULL;
+	ps_error err;
+	int fd = open(out, O_RDONLY);
+
+	if (fd < 0 || ps_dsse_read_fd(fd, out, &env, &err) != 0)
+		usage("--append: cannot read the existing signature");
+	close(fd);
+	(void)a;
+	return env;
+}
+
+static void
+write_file(const char *path, const char *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (f == NULL || fwrite(data, 1, len, f) != len || fclose(f) != 0)
+		usage("cannot write the output");
+}
+
+int
+main(int argc, char **argv)
+{
+	char fp[PS_FINGERPRINT_MAX], *out, *payload, *json;
+	ps_dsse_envelope *env;
+	ps_pubkey *pub;
+	ps_seckey *key;
+	ps_error err;
+	size_t len;
+
+	struct args a;
+	parse_args(argc, argv, &a);
+	if (asprintf(&out, "%s.sig", a.archive) < 0)
+		return 2;
+	if (a.out != NULL)
+		out = strdup(a.out);
+	if (a.print) {
+		payload = payload_of(&a, &len);
+		printf("%s\n", payload);
+		return 0;
+	}
+	key = load_key(&a);
+	if (ps_seckey_public(key, &pub, &err) != 0 ||
+	    ps_pubkey_fingerprint(pub, fp) != 0)
+		die(&err);
+	if (a.append)
+		env = existing_envelope(&a, out);
+	else {
+		payload = payload_of(&a, &len);
+		if (ps_dsse_new(a.payload_type != NULL ? a.payload_type :
+		    PS_INTOTO_PAYLOAD_TYPE, (unsigned char *)payload, len, &env,
+		    &err) != 0)
+			die(&err);
+	}
+	if (ps_dsse_sign(env, key->sk, a.keyid != NULL ? a.keyid : fp,
+	    &err) != 0 || ps_dsse_serialize(env, &json, &len, &err) != 0)
+		die(&err);
+	write_file(out, json, len);
+	return 0;
+}

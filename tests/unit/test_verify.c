@@ -1,0 +1,385 @@
+/* Unit tests: ps_verify (verify/) on an example pack signed here. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "keys/keys.h"
+#include "sign/dsse.h"
+#include "sign/statement.h"
+
+#define PACK "examples/packs/research.top-journal-reviewer"
+
+struct fixture {
+	char dir[64];
+	char archive[128];
+	char sig[160];
+	ps_seckey *alice, *bob;
+	ps_pubkey *alice_pub, *bob_pub;
+	ps_digest *digest;
+};
+
+static void
+new_key(ps_seckey **sk, ps_pubkey **pk)
+{
+	ps_error err;
+
+	assert_int_equal(ps_seckey_generate(sk, &err), 0);
+	assert_int_equal(ps_seckey_public(*sk, pk, &err), 0);
+}
+
+static int
+setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	ps_pack_options po;
+	ps_error err;
+	int fd;
+
+	assert_non_null(f);
+	strcpy(f->dir, "/tmp/ps-verify-XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	snprintf(f->archive, sizeof(f->archive), "%s/r.tar.gz", f->dir);
+	snprintf(f->sig, sizeof(f->sig), "%s.sig", f->archive);
+	ps_pack_options_init(&po);
+	po.compression = PS_COMPRESS_GZIP;
+	fd = open(f->archive, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(ps_pack(PACK, fd, &po, NULL, &err), 0);
+	close(fd);
+	assert_int_equal(ps_digest_path(f->archive, &po, &f->digest, &err), 0);
+	new_key(&f->alice, &f->alice_pub);
+	new_key(&f->bob, &f->bob_pub);
+	assert_int_equal(ps_pubkey_set_identity(f->alice_pub, "alice", &err), 0);
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fixture *f = *state;
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
+	assert_int_equal(system(cmd), 0);
+	ps_seckey_free(f->alice);
+	ps_seckey_free(f->bob);
+	ps_pubkey_free(f->alice_pub);
+	ps_pubkey_free(f->bob_pub);
+	ps_digest_free(f->digest);
+	free(f);
+	return 0;
+}
+
+/* The statement for the fixture's archive, serialised. */
+static unsigned char *
+statement(const struct fixture *f, size_t *len)
+{
+	static const char *const prompts[] = { "agents/checklist.yml",
+	    "agents/reviewer.yml", "prompts/checklist.md", "prompts/review.md" };
+	const ps_entry *e;
+	ps_statement *st;
+	unsigned char *out;
+	ps_error err;
+	size_t i;
+
+	assert_int_equal(ps_statement_new(&st, &err), 0);
+	assert_int_equal(ps_statement_set_digest(st, f->digest, &err), 0);
+	assert_int_equal(ps_statement_add_subject(st, "r.tar.gz",
+	    f->digest->archive_digest, &err), 0);
+	for (i = 0; i < 4; i++) {
+		e = ps_digest_find(f->digest, prompts[i]);
+		assert_non_null(e);
+		assert_int_equal(ps_statement_add_prompt(st, e->path, e->sha256,
+		    &err), 0);
+	}
+	st->pack_id = strdup("research.top-journal-reviewer");
+	st->pack_version = strdup("0.1.0");
+	st->packsign_version = strdup(PS_VERSION);
+	st->compression = PS_COMPRESS_GZIP;
+	assert_int_equal(ps_statement_serialize(st, &out, len, &err), 0);
+	ps_statement_free(st);
+	return out;
+}
+
+/* Writes the fixture's .sig: `payload` (NULL: the statement) signed by
+ * each key in turn with the given key ids. */
+static void
+write_sig(const struct fixture *f, const char *payload, ps_seckey *k1,
+    const char *id1, ps_seckey *k2, const char *id2)
+{
+	ps_dsse_envelope *env;
+	unsigned char *bytes;
+	size_t len;
+	char *json;
+	ps_error err;
+	FILE *out;
+
+	bytes = payload != NULL ? (unsigned char *)strdup(payload) :
+	    statement(f, &len);
+	if (payload != NULL)
+		len = strlen(payload);
+	assert_int_equal(ps_dsse_new(PS_INTOTO_PAYLOAD_TYPE, bytes, len, &env,
+	    &err), 0);
+	assert_int_equal(ps_dsse_sign(env, k1->sk, id1, &err), 0);
+	if (k2 != NULL)
+		assert_int_equal(ps_dsse_sign(env, k2->sk, id2, &err), 0);
+	assert_int_equal(ps_dsse_serialize(env, &json, &len, &err), 0);
+	out = fopen(f->sig, "wb");
+	assert_non_null(out);
+	assert_int_equal(fwrite(json, 1, len, out), len);
+	fclose(out);
+	free(json);
+	free(bytes);
+	ps_dsse_free(env);
+}
+
+static ps_trust *
+one_key_policy(const ps_pubkey *key)
+{
+	ps_trust *t;
+	ps_error err;
+
+	assert_int_equal(ps_trust_from_pubkey(key, "alice.pub", &t, &err), 0);
+	return t;
+}
+
+/* A policy: alice and bob, `extra` appended (revocations). */
+static ps_trust *
+policy(const struct fixture *f, const char *extra, unsigned threshold)
+{
+	char *a, *b, text[2048];
+	ps_trust *t;
+	ps_error err;
+
+	assert_int_equal(ps_pubkey_format_base64(f->alice_pub, &a, &err), 0);
+	assert_int_equal(ps_pubkey_format_base64(f->bob_pub, &b, &err), 0);
+	snprintf(text, sizeof(text), "version: 1\nsigners:\n"
+	    "  - identity: alice\n    keys:\n      - key: %s\n"
+	    "    packs: [\"*\"]\n"
+	    "  - identity: bob\n    keys:\n      - key: %s\n"
+	    "    packs: [\"*\"]\n"
+	    "threshold: %u\n%s", a, b, threshold, extra);
+	if (ps_trust_load(text, strlen(text), "p.yaml", &t, &err) != 0)
+		fail_msg("%s", err.message);
+	free(a);
+	free(b);
+	return t;
+}
+
+static int
+run_verify(const struct fixture *f, ps_trust *t, ps_verify_options *o,
+    ps_verify_result **r, ps_error *err)
+{
+	o->trust = t;
+	return ps_verify(f->archive, o, r, err);
+}
+
+static void
+good_archive_fills_the_result(void **state)
+{
+	struct fixture *f = *state;
+	ps_trust *t = one_key_policy(f->alice_pub);
+	ps_verify_options o;
+	ps_verify_result *r;
+	char fp[PS_FINGERPRINT_MAX];
+	ps_error err;
+
+	write_sig(f, NULL, f->alice, "hint", NULL, NULL);
+	ps_verify_options_init(&o);
+	assert_int_equal(run_verify(f, t, &o, &r, &err), 0);
+	assert_string_equal(r->id, "research.top-journal-reviewer");
+	assert_int_equal(r->identity_count, 1);
+	assert_string_equal(r->identities[0].identity, "alice");
+	ps_pubkey_fingerprint(f->alice_pub, fp);
+	assert_string_equal(r->identities[0].fingerprint, fp);
+	assert_true(r->subject_checked && r->tree_checked &&
+	    r->canonical_checked);
+	assert_false(r->source_checked || r->directory || r->has_source);
+	assert_int_equal(r->prompt_count, 4);
+	assert_memory_equal(r->archive_digest, f->digest->archive_digest, 32);
+	ps_verify_result_free(r);
+	ps_trust_free(t);
+}
+
+/* A keyid naming bob while alice signed: the key decides, not the hint. */
+static void
+keyid_never_decides(void **state)
+{
+	struct fixture *f = *state;
+	ps_trust *t = policy(f, "", 1);
+	ps_verify_options o;
+	ps_verify_result *r;
+	char bob_fp[PS_FINGERPRINT_MAX];
+	ps_error err;
+
+	ps_pubkey_fingerprint(f->bob_pub, bob_fp);
+	write_sig(f, NULL, f->alice, bob_fp, NULL, NULL);
+	ps_verify_options_init(&o);
+	assert_int_equal(run_verify(f, t, &o, &r, &err), 0);
+	assert_string_equal(r->identities[0].identity, "alice");
+	assert_string_equal(r->signatures[0].keyid, bob_fp);
+	ps_verify_result_free(r);
+	ps_trust_free(t);
+}
+
+/* An unknown signer's payload is never parsed: garbage is untrusted, not
+ * a statement error. */
+static void
+payload_not_parsed_before_trust(void **state)
+{
+	struct fixture *f = *state;
+	ps_trust *t = one_key_policy(f->alice_pub);
+	ps_verify_options o;
+	ps_verify_result *r;
+	ps_error err;
+
+	write_sig(f, "{not json", f->bob, "", NULL, NULL);
+	ps_verify_options_init(&o);
+	assert_int_equal(run_verify(f, t, &o, &r, &err), -1);
+	assert_string_equal(err.code, "signature_untrusted");
+	assert_int_equal(err.status, PS_STATUS_REFUSED);
+	assert_null(r->id);
+	ps_verify_result_free(r);
+	write_sig(f, "{not json", f->alice, "", NULL, NULL);
+	assert_int_equal(run_verify(f, t, &o, &r, &err), -1);
+	assert_string_equal(err.code, "statement_invalid");
+	ps_verify_result_free(r);
+	ps_trust_free(t);
+}
+
+/* Revoked and unknown signatures: the code is the furthest one's, and
+ * each signature says why it did not count. */
+static void
+furthest_reason_is_the_code(void **state)
+{
+	struct fixture *f = *state;
+	ps_seckey *carol;
+	ps_pubkey *carol_pub;
+	ps_trust *t;
+	ps_verify_options o;
+	ps_verify_result *r;
+	char *b, extra[256];
+	ps_error err;
+
+	new_key(&carol, &carol_pub);
+	assert_int_equal(ps_pubkey_format_base64(f->bob_pub, &b, &err), 0);
+	snprintf(extra, sizeof(extra), "revoked:\n  - key: %s\n", b);
+	t = policy(f, extra, 1);
+	write_sig(f, NULL, carol, "", f->bob, "");
+	ps_verify_options_init(&o);
+	assert_int_equal(run_verify(f, t, &o, &r, &err), -1);
+	assert_string_equal(err.code, "key_revoked");
+	assert_string_equal(err.expected, "threshold 1");
+	assert_string_equal(err.found, "0");
+	assert_int_equal(r->signature_count, 2);
+	assert_string_equal(r->signatures[0].code, "signature_untrusted");
+	assert_string_equal(r->signatures[1].code, "key_revoked");
+	assert_string_equal(r->signatures[1].identity, "bob");
+	ps_verify_result_free(r);
+	ps_trust_free(t);
+	free(b);
+	ps_seckey_free(carol);
+	ps_pubkey_free(carol_pub);
+}
+
+static void
+threshold_counts_identities(void **state)
+{
+	struct fixture *f = *state;
+	ps_trust *t = policy(f, "", 2);
+	ps_verify_options o;
+	ps_verify_result *r;
+	ps_error err;
+
+	write_sig(f, NULL, f->alice, "", NULL, NULL);
+	ps_verify_options_init(&o);
+	assert_int_equal(run_verify(f, t, &o, &r, &err), -1);
+	assert_string_equal(err.code, "threshold_not_met");
+	assert_string_equal(err.found, "1: alice");
+	ps_verify_result_free(r);
+	write_sig(f, NULL, f->alice, "", f->bob, "");
+	assert_int_equal(run_verify(f, t, &o, &r, &err), 0);
+	assert_int_equal(r->identity_count, 2);
+	ps_verify_result_free(r);
+	ps_trust_free(t);
+}
+
+/* The result still says what was learned when a later step refuses. */
+static void
+tampered_archive_keeps_the_report(void **state)
+{
+	struct fixture *f = *state;
+	ps_trust *t = one_key_policy(f->alice_pub);
+	ps_verify_options o;
+	ps_verify_result *r;
+	ps_error err;
+	int fd;
+
+	write_sig(f, NULL, f->alice, "", NULL, NULL);
+	fd = open(f->archive, O_WRONLY | O_APPEND);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "x", 1), 1);
+	close(fd);
+	ps_verify_options_init(&o);
+	assert_int_equal(run_verify(f, t, &o, &r, &err), -1);
+	assert_string_equal(err.code, "subject_mismatch");
+	assert_int_equal(r->identity_count, 1);
+	assert_string_equal(r->id, "research.top-journal-reviewer");
+	assert_false(r->subject_checked);
+	ps_verify_result_free(r);
+	ps_trust_free(t);
+}
+
+static void
+bad_options_fail_before_any_work(void **state)
+{
+	struct fixture *f = *state;
+	ps_trust *t = one_key_policy(f->alice_pub);
+	ps_verify_options o;
+	ps_verify_result *r;
+	ps_error err;
+
+	ps_verify_options_init(&o);
+	o.source_commit = "main";
+	assert_int_equal(run_verify(f, t, &o, &r, &err), -1);
+	assert_string_equal(err.code, "source_commit_invalid");
+	assert_int_equal(err.status, PS_STATUS_FAILED);
+	ps_verify_result_free(r);
+	ps_verify_options_init(&o);
+	assert_int_equal(ps_verify(f->archive, &o, &r, &err), -1);
+	assert_string_equal(err.code, "invalid_argument");
+	ps_verify_result_free(r);
+	ps_trust_free(t);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(good_archive_fills_the_result,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(keyid_never_decides, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(payload_not_parsed_before_trust,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(furthest_reason_is_the_code,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(threshold_counts_identities,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(tampered_archive_keeps_the_report,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(bad_options_fail_before_any_work,
+		    setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,505 @@
+/*
+ * Step 1 and step 6 of verification: which signatures count.  Every key of
+ * the policy (listed or revoked) is tried against every entry; key ids only
+ * decide which keys are tried first.  A signature counts when its key is
+ * trusted, unrevoked, in its window at `at`, the pack is in its identity's
+ * scope and, when the manifest has signed_by, the identity or key
+ * fingerprint is listed there.  The threshold counts distinct identities.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/error.h"
+#include "verify/verify.h"
+
+/* How far a rejected signature got: the refusal names the furthest. */
+static int
+stage_of(const char *code)
+{
+	if (strcmp(code, "signed_by_mismatch") == 0)
+		return 3;
+	if (strcmp(code, "pack_out_of_scope") == 0)
+		return 2;
+	if (strncmp(code, "key_", 4) == 0)
+		return 1;
+	return 0;
+}
+
+static int
+set_reason(ps_verify_signature *s, const char *code, const char *reason,
+    ps_error *err)
+{
+	snprintf(s->code, sizeof(s->code), "%s", code);
+	free(s->reason);
+	s->reason = strdup(reason);
+	s->counted = 0;
+	if (s->reason == NULL)
+		return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+	return 0;
+}
+
+/* A lookup refusal in words: "MESSAGE: expected E, found F". */
+static int
+reason_from(ps_verify_signature *s, const ps_error *e, ps_error *err)
+{
+	char text[PS_ERROR_TEXT_MAX + 2 * PS_ERROR_VALUE_MAX + 32];
+
+	/* Values the message already names are not repeated. */
+	if (e->found[0] != '\0' && strstr(e->message, e->found) == NULL)
+		snprintf(text, sizeof(text), "%s: expected %s, found %s",
+		    e->message, e->expected, e->found);
+	else
+		snprintf(text, sizeof(text), "%s", e->message);
+	return set_reason(s, e->code, text, err);
+}
+
+static const ps_trust_signer *
+owner_of(const ps_trust *policy, const ps_pubkey *key)
+{
+	size_t i, j;
+
+	for (i = 0; i < policy->signer_count; i++) {
+		for (j = 0; j < policy->signers[i].key_count; j++) {
+			if (ps_pubkey_equal(policy->signers[i].keys[j].key, key))
+				return &policy->signers[i];
+		}
+	}
+	return NULL;
+}
+
+static int
+open_envelope(ps_vctx *v, ps_error *err)
+{
+	const char *sig = v->res->sig_path;
+	struct stat st;
+	int fd, rc;
+
+	fd = open(sig, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0 && errno == ENOENT && v->o->sig_path == NULL) {
+		ps_refuse(err, "signature_missing", v->path, "looked for the "
+		    "signature beside the archive");
+		return ps_error_expect(err, sig, "no such file");
+	}
+	if (fd < 0)
+		return ps_fail_errno(err, errno == ENOENT ? "not_found" :
+		    "io_error", sig, "open", errno);
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return ps_fail(err, "not_a_file", sig, "is not a regular file");
+	}
+	rc = ps_dsse_read_fd(fd, sig, &v->env, err);
+	close(fd);
+	return rc;
+}
+
+/* Every distinct key of the policy, listed or only revoked. */
+static const ps_pubkey **
+policy_keys(const ps_trust *policy, size_t *count)
+{
+	size_t i, j, n = policy->revoked_count;
+	const ps_pubkey **keys;
+
+	for (i = 0; i < policy->signer_count; i++)
+		n += policy->signers[i].key_count;
+	keys = calloc(n + 1, sizeof(*keys));
+	if (keys == NULL)
+		return NULL;
+	*count = 0;
+	for (i = 0; i < policy->signer_count; i++)
+		for (j = 0; j < policy->signers[i].key_count; j++)
+			keys[(*count)++] = policy->signers[i].keys[j].key;
+	for (i = 0; i < policy->revoked_count; i++) {
+		if (owner_of(policy, policy->revoked[i].key) == NULL)
+			keys[(*count)++] = policy->revoked[i].key;
+	}
+	return keys;
+}
+
+static int
+hinted(const ps_dsse_envelope *env, const ps_pubkey *key)
+{
+	char fp[PS_FINGERPRINT_MAX];
+	size_t i;
+
+	if (ps_pubkey_fingerprint(key, fp) != 0)
+		return 0;
+	for (i = 0; i < ps_dsse_signature_count(env); i++) {
+		if (strcmp(ps_dsse_keyid(env, i), fp) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* Keys whose fingerprint an entry names go first: a hint, nothing more. */
+static void
+hints_first(const ps_dsse_envelope *env, const ps_pubkey **keys, size_t n)
+{
+	size_t i, front = 0;
+	const ps_pubkey *k;
+
+	for (i = 0; i < n; i++) {
+		if (!hinted(env, keys[i]))
+			continue;
+		k = keys[i];
+		memmove(&keys[front + 1], &keys[front],
+		    (i - front) * sizeof(*keys));
+		keys[front++] = k;
+	}
+}
+
+/* Revoked, unknown or out-of-window keys are judged before any parsing;
+ * scope needs the pack id and waits for the statement. */
+static int
+judge_key(ps_vctx *v, ps_verify_signature *s, const ps_pubkey *key,
+    ps_error *err)
+{
+	const ps_trust_signer *signer, *owner = owner_of(v->o->trust, key);
+	ps_error e;
+
+	ps_error_clear(&e);
+	if (owner != NULL && (s->identity = strdup(owner->identity)) == NULL)
+		return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+	if (ps_trust_lookup(v->o->trust, key, "", v->o->at, &signer, &e) == 0 ||
+	    strcmp(e.code, "pack_out_of_scope") == 0)
+		return 0;
+	if (e.status == PS_STATUS_FAILED) {
+		*err = e;
+		return -1;
+	}
+	return reason_from(s, &e, err);
+}
+
+static int
+attribute(ps_vctx *v, const ps_pubkey *key, size_t *left, ps_error *err)
+{
+	ps_verify_signature *s;
+	ps_dsse_verification ver;
+	ps_error ignored;
+	size_t i;
+
+	if (ps_dsse_verify(v->env, key->key, &ver, &ignored) != 0)
+		return 0;
+	for (i = 0; i < v->res->signature_count; i++) {
+		s = &v->res->signatures[i];
+		if (!ver.verified[i] || v->entry_key[i] != NULL)
+			continue;
+		v->entry_key[i] = key;
+		(*left)--;
+		ps_pubkey_fingerprint(key, s->fingerprint);
+		if (judge_key(v, s, key, err) != 0)
+			return -1;
+		if (s->code[0] == '\0' && v->verified.payload == NULL)
+			v->verified = ver;
+	}
+	return 0;
+}
+
+/* An entry no policy key verifies: bad bytes under a key it names, or an
+ * unknown key. */
+static int
+unverified(ps_vctx *v, ps_verify_signature *s, const ps_pubkey **keys,
+    size_t n, ps_error *err)
+{
+	char fp[PS_FINGERPRINT_MAX], text[PS_ERROR_TEXT_MAX];
+	const ps_trust_signer *owner;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (ps_pubkey_fingerprint(keys[i], fp) != 0 ||
+		    strcmp(fp, s->keyid) != 0)
+			continue;
+		owner = owner_of(v->o->trust, keys[i]);
+		snprintf(text, sizeof(text), "names the key %s (%s) of the "
+		    "policy, but does not verify under it", fp, owner != NULL ?
+		    owner->identity : "revoked");
+		return set_reason(s, "signature_invalid", text, err);
+	}
+	snprintf(text, sizeof(text), "no key of the policy verifies it "
+	    "(keyid '%.200s')", s->keyid);
+	return set_reason(s, "signature_untrusted", text, err);
+}
+
+static int
+new_entries(ps_vctx *v, ps_error *err)
+{
+	size_t i, n = ps_dsse_signature_count(v->env);
+
+	v->res->signatures = calloc(n, sizeof(ps_verify_signature));
+	v->entry_key = calloc(n, sizeof(*v->entry_key));
+	if (v->res->signatures == NULL || v->entry_key == NULL)
+		return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+	v->res->signature_count = n;
+	for (i = 0; i < n; i++) {
+		v->res->signatures[i].index = i;
+		v->res->signatures[i].keyid = strdup(ps_dsse_keyid(v->env, i));
+		if (v->res->signatures[i].keyid == NULL)
+			return ps_fail_errno(err, "out_of_memory", NULL,
+			    "allocate", ENOMEM);
+	}
+	return 0;
+}
+
+static int
+count_identities(ps_vctx *v, ps_error *err);
+static int
+refuse_threshold(ps_vctx *v, ps_error *err);
+
+static int
+attribute_all(ps_vctx *v, ps_error *err)
+{
+	size_t i, n = 0, left = v->res->signature_count;
+	const ps_pubkey **keys = policy_keys(v->o->trust, &n);
+	int rc = 0;
+
+	if (keys == NULL)
+		return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+	hints_first(v->env, keys, n);
+	for (i = 0; i < n && left > 0 && rc == 0; i++)
+		rc = attribute(v, keys[i], &left, err);
+	for (i = 0; i < v->res->signature_count && rc == 0; i++) {
+		if (v->entry_key[i] == NULL)
+			rc = unverified(v, &v->res->signatures[i], keys, n, err);
+	}
+	free(keys);
+	return rc;
+}
+
+int
+ps_verify_signatures(ps_vctx *v, ps_error *err)
+{
+	if (open_envelope(v, err) != 0 || new_entries(v, err) != 0 ||
+	    attribute_all(v, err) != 0)
+		return -1;
+	if (v->verified.payload == NULL)
+		return refuse_threshold(v, err);
+	return 0;
+}
+
+int
+ps_verify_scope(ps_vctx *v, ps_error *err)
+{
+	const ps_trust_signer *signer;
+	ps_verify_signature *s;
+	ps_error e;
+	size_t i;
+
+	for (i = 0; i < v->res->signature_count; i++) {
+		s = &v->res->signatures[i];
+		if (v->entry_key[i] == NULL || s->code[0] != '\0')
+			continue;
+		ps_error_clear(&e);
+		if (ps_trust_lookup(v->o->trust, v->entry_key[i],
+		    v->st->pack_id, v->o->at, &signer, &e) == 0)
+			s->counted = 1;
+		else if (e.status == PS_STATUS_FAILED) {
+			*err = e;
+			return -1;
+		} else if (reason_from(s, &e, err) != 0)
+			return -1;
+	}
+	if (count_identities(v, err) != 0)
+		return -1;
+	if (v->res->identity_count < v->o->trust->threshold)
+		return refuse_threshold(v, err);
+	return 0;
+}
+
+static int
+add_identity(ps_verify_result *res, const ps_verify_signature *s,
+    ps_error *err)
+{
+	ps_verify_identity *id;
+	size_t i;
+
+	for (i = 0; i < res->identity_count; i++) {
+		if (strcmp(res->identities[i].identity, s->identity) == 0)
+			return 0;
+	}
+	id = &res->identities[res->identity_count];
+	id->identity = strdup(s->identity);
+	if (id->identity == NULL)
+		return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+	memcpy(id->fingerprint, s->fingerprint, sizeof(id->fingerprint));
+	res->identity_count++;
+	return 0;
+}
+
+static void
+clear_identities(ps_verify_result *res)
+{
+	size_t i;
+
+	for (i = 0; i < res->identity_count; i++)
+		free(res->identities[i].identity);
+	free(res->identities);
+	res->identities = NULL;
+	res->identity_count = 0;
+}
+
+/* Rebuilds the list of the distinct identities that count. */
+static int
+count_identities(ps_vctx *v, ps_error *err)
+{
+	ps_verify_result *res = v->res;
+	size_t i;
+
+	clear_identities(res);
+	res->identities = calloc(res->signature_count + 1,
+	    sizeof(ps_verify_identity));
+	if (res->identities == NULL)
+		return ps_fail_errno(err, "out_of_memory", NULL, "allocate",
+		    ENOMEM);
+	for (i = 0; i < res->signature_count; i++) {
+		if (res->signatures[i].counted &&
+		    add_identity(res, &res->signatures[i], err) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* "1: alice" */
+static void
+found_identities(const ps_verify_result *res, char *out, size_t size)
+{
+	const char *names[PS_DSSE_MAX_SIGNATURES];
+	char list[PS_ERROR_VALUE_MAX - 32];
+	size_t i;
+
+	for (i = 0; i < res->identity_count && i < PS_DSSE_MAX_SIGNATURES; i++)
+		names[i] = res->identities[i].identity;
+	ps_verify_join(list, sizeof(list), names, i);
+	snprintf(out, size, "%zu%s%s", res->identity_count,
+	    res->identity_count > 0 ? ": " : "", list);
+}
+
+static const ps_verify_signature *
+furthest_rejected(const ps_verify_result *res)
+{
+	const ps_verify_signature *best = NULL;
+	size_t i;
+
+	for (i = 0; i < res->signature_count; i++) {
+		if (res->signatures[i].code[0] == '\0')
+			continue;
+		if (best == NULL || stage_of(res->signatures[i].code) >
+		    stage_of(best->code))
+			best = &res->signatures[i];
+	}
+	return best;
+}
+
+static void
+describe_rejections(const ps_verify_result *res, char *out, size_t size)
+{
+	const ps_verify_signature *s;
+	size_t i, used;
+
+	for (i = 0; i < res->signature_count; i++) {
+		s = &res->signatures[i];
+		if (s->code[0] == '\0')
+			continue;
+		used = strlen(out);
+		if (used + 1 >= size)
+			return;
+		snprintf(out + used, size - used, "; signature %zu%s%s did not "
+		    "count: %s [%s]", s->index + 1, s->identity != NULL ?
+		    " by " : "", s->identity != NULL ? s->identity : "",
+		    s->reason != NULL ? s->reason : "", s->code);
+	}
+}
+
+/* With threshold 1 and no identity left, the code is that of the
+ * signature that got furthest; otherwise threshold_not_met. */
+static int
+refuse_threshold(ps_vctx *v, ps_error *err)
+{
+	const ps_verify_signature *best = furthest_rejected(v->res);
+	unsigned threshold = v->o->trust->threshold;
+	char expected[64], found[PS_ERROR_VALUE_MAX];
+	char text[PS_ERROR_TEXT_MAX] = "counted the distinct trusted "
+	    "identities whose signatures verify";
+	const char *code = "threshold_not_met";
+
+	if (threshold == 1 && v->res->identity_count == 0 && best != NULL)
+		code = best->code;
+	describe_rejections(v->res, text, sizeof(text));
+	snprintf(expected, sizeof(expected), "threshold %u", threshold);
+	found_identities(v->res, found, sizeof(found));
+	ps_refuse(err, code, v->res->sig_path, "%s", text);
+	return ps_error_expect(err, expected, found);
+}
+
+static int
+listed(const ps_strings *list, const char *a, const char *b)
+{
+	size_t i;
+
+	for (i = 0; i < list->count; i++) {
+		if (strcmp(list->items[i], a) == 0 ||
+		    strcmp(list->items[i], b) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+drop_unlisted(ps_vctx *v, const char *wanted, ps_error *err)
+{
+	char text[PS_ERROR_TEXT_MAX];
+	ps_verify_signature *s;
+	size_t i;
+
+	for (i = 0; i < v->res->signature_count; i++) {
+		s = &v->res->signatures[i];
+		if (!s->counted || listed(&v->manifest->signed_by, s->identity,
+		    s->fingerprint))
+			continue;
+		snprintf(text, sizeof(text), "neither %s nor %s is in the "
+		    "manifest's signed_by: expected one of %s", s->identity,
+		    s->fingerprint, wanted);
+		if (set_reason(s, "signed_by_mismatch", text, err) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+require_signer(ps_vctx *v, ps_error *err)
+{
+	char found[PS_ERROR_VALUE_MAX];
+	size_t i;
+
+	for (i = 0; i < v->res->identity_count; i++) {
+		if (strcmp(v->res->identities[i].identity, v->o->signed_by) == 0)
+			return 0;
+	}
+	found_identities(v->res, found, sizeof(found));
+	ps_refuse(err, "signer_missing", v->res->sig_path, "--signed-by "
+	    "demands a counted signature by this identity");
+	return ps_error_expect(err, v->o->signed_by, found);
+}
+
+int
+ps_verify_signed_by(ps_vctx *v, ps_error *err)
+{
+	const ps_strings *sb = &v->manifest->signed_by;
+	char wanted[PS_ERROR_VALUE_MAX];
+
+	if (sb->count > 0) {
+		ps_verify_join(wanted, sizeof(wanted),
+		    (const char *const *)sb->items, sb->count);
+		if (drop_unlisted(v, wanted, err) != 0 ||
+		    count_identities(v, err) != 0)
+			return -1;
+		if (v->res->identity_count < v->o->trust->threshold)
+			return refuse_threshold(v, err);
+	}
+	if (v->o->signed_by != NULL)
+		return require_signer(v, err);
+	return 0;
+}

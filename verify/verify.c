@@ -1,0 +1,520 @@
+/*
+ * ps_verify(): the order of docs/formats/signature.md, section 3.  The
+ * archive is read once: the reader hashes the file's bytes while it parses
+ * them and keeps what the checks need (per-file digests, small files);
+ * nothing it collected is acted on before the file's SHA-256 equals the
+ * signed subject.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sign/provenance.h"
+#include "util/error.h"
+#include "util/fdio.h"
+#include "util/sha256.h"
+#include "verify/verify.h"
+
+#define HASH_BUFFER (256 * 1024)
+
+int
+ps_verify_commit_hex(const char *s)
+{
+	size_t n = s != NULL ? strlen(s) : 0;
+
+	return (n == 40 || n == 64) &&
+	    strspn(s, "0123456789abcdefABCDEF") == n;
+}
+
+void
+ps_verify_join(char *out, size_t size, const char *const *items,
+    size_t count)
+{
+	size_t i, used;
+
+	out[0] = '\0';
+	for (i = 0; i < count; i++) {
+		used = strlen(out);
+		if (used + 1 >= size)
+			return;
+		snprintf(out + used, size - used, "%s%s", i > 0 ? ", " : "",
+		    items[i]);
+	}
+}
+
+void
+ps_verify_options_init(ps_verify_options *options)
+{
+	memset(options, 0, sizeof(*options));
+	options->at = (int64_t)time(NULL);
+}
+
+void
+ps_verify_result_free(ps_verify_result *r)
+{
+	size_t i;
+
+	if (r == NULL)
+		return;
+	for (i = 0; i < r->signature_count; i++) {
+		free(r->signatures[i].keyid);
+		free(r->signatures[i].identity);
+		free(r->signatures[i].reason);
+	}
+	for (i = 0; i < r->identity_count; i++)
+		free(r->identities[i].identity);
+	free(r->signatures);
+	free(r->identities);
+	free(r->path);
+	free(r->sig_path);
+	free(r->id);
+	free(r->version);
+	free(r->name);
+	free(r->source_repository);
+	free(r->source_commit);
+	free(r->source_path);
+	free(r->source_manifest_ref);
+	free(r);
+}
+
+static int
+refuse_digest(ps_error *err, const char *code, const char *subject,
+    const char *what, const unsigned char want[PS_SHA256_LEN],
+    const unsigned char got[PS_SHA256_LEN])
+{
+	char e[PS_SHA256_STRING_LEN], f[PS_SHA256_STRING_LEN];
+
+	ps_refuse(err, code, subject, "%s", what);
+	return ps_error_expect(err, ps_sha256_string(want, e),
+	    ps_sha256_string(got, f));
+}
+
+/* Operator input is checked before any work (exit 2). */
+static int
+check_options(const char *path, const ps_verify_options *o, ps_error *err)
+{
+	char *normal = NULL;
+	ps_error e;
+
+	if (o->trust == NULL)
+		return ps_fail(err, "invalid_argument", path,
+		    "verification needs a trust policy");
+	if (o->source_commit != NULL && !ps_verify_commit_hex(o->source_commit)) {
+		ps_fail(err, "source_commit_invalid", "--source-commit",
+		    "must be a full commit id, not a branch, tag or prefix");
+		return ps_error_expect(err, "40 or 64 hex digits",
+		    o->source_commit);
+	}
+	if (o->source_repo == NULL)
+		return 0;
+	if (ps_git_url_normalize(o->source_repo, &normal, &e) != 0) {
+		ps_fail(err, "source_repo_invalid", "--source-repo", "%s [%s]",
+		    e.message, e.code);
+		return -1;
+	}
+	free(normal);
+	return 0;
+}
+
+static int
+dup_or_null(char **out, const char *s, ps_error *err)
+{
+	*out = NULL;
+	if (s != NULL && (*out = strdup(s)) == NULL)
+		return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+	return 0;
+}
+
+static int
+new_result(const char *path, const ps_verify_options *o,
+    ps_verify_result **out, ps_error *err)
+{
+	ps_verify_result *r = calloc(1, sizeof(*r));
+
+	*out = r;
+	if (r == NULL)
+		return ps_fail_errno(err, "out_of_memory", path, "allocate", ENOMEM);
+	r->deep = o->deep;
+	r->threshold = o->trust != NULL ? o->trust->threshold : 0;
+	if (dup_or_null(&r->path, path, err) != 0)
+		return -1;
+	if (o->sig_path != NULL)
+		return dup_or_null(&r->sig_path, o->sig_path, err);
+	if (asprintf(&r->sig_path, "%s.sig", path) < 0) {
+		r->sig_path = NULL;
+		return ps_fail_errno(err, "out_of_memory", path, "allocate", ENOMEM);
+	}
+	return 0;
+}
+
+/* Step 2, and what the statement says goes into the result. */
+static int
+parse_statement(ps_vctx *v, ps_error *err)
+{
+	ps_verify_result *r = v->res;
+	const ps_statement *st;
+
+	if (ps_statement_from_verified(&v->verified, &v->st, err) != 0)
+		return -1;
+	st = v->st;
+	r->format = st->format;
+	if (dup_or_null(&r->id, st->pack_id, err) != 0 ||
+	    dup_or_null(&r->version, st->pack_version, err) != 0 ||
+	    dup_or_null(&r->name, st->pack_name, err) != 0)
+		return -1;
+	r->has_source = st->has_source;
+	r->source_dirty = st->source_dirty;
+	if (dup_or_null(&r->source_repository, st->source_repository, err) != 0 ||
+	    dup_or_null(&r->source_commit, st->source_commit, err) != 0 ||
+	    dup_or_null(&r->source_path, st->source_path, err) != 0 ||
+	    dup_or_null(&r->source_manifest_ref, st->source_manifest_commit,
+	    err) != 0)
+		return -1;
+	return 0;
+}
+
+static const char *
+base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash != NULL ? slash + 1 : path;
+}
+
+static const ps_statement_file *
+find_subject(const ps_vctx *v, ps_error *err)
+{
+	const ps_statement_file *s;
+	const char *names[16];
+	char found[PS_ERROR_VALUE_MAX];
+	size_t i;
+
+	s = ps_statement_find_subject(v->st, base_name(v->path));
+	if (s == NULL && v->st->subject_count == 1)
+		s = &v->st->subjects[0];
+	if (s != NULL)
+		return s;
+	for (i = 0; i < v->st->subject_count && i < 16; i++)
+		names[i] = v->st->subjects[i].path;
+	ps_verify_join(found, sizeof(found), names, i);
+	ps_refuse(err, "subject_missing", v->path, "looked for the signed "
+	    "subject named after the archive");
+	ps_error_expect(err, base_name(v->path), found);
+	return NULL;
+}
+
+/* The file's SHA-256 in a pass of its own: only after the reader refused
+ * the archive, to tell tampering (subject_mismatch) from a signed but
+ * unsafe archive. */
+static int
+hash_file(const char *path, unsigned char out[PS_SHA256_LEN])
+{
+	unsigned char *buf = malloc(HASH_BUFFER);
+	ps_sha256 *h = ps_sha256_new();
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	ssize_t n = -1;
+
+	if (buf != NULL && h != NULL && fd >= 0) {
+		while ((n = ps_read_full(fd, buf, HASH_BUFFER)) > 0) {
+			if (ps_sha256_update(h, buf, (size_t)n) != 0) {
+				n = -1;
+				break;
+			}
+		}
+	}
+	if (n == 0 && ps_sha256_final(h, out) != 0)
+		n = -1;
+	if (fd >= 0)
+		close(fd);
+	ps_sha256_free(h);
+	free(buf);
+	return n == 0 ? 0 : -1;
+}
+
+/* Step 3: one read; the digest decides before anything is acted on. */
+static int
+read_archive(ps_vctx *v, ps_pack_files *files, ps_digest **d, ps_error *err)
+{
+	const ps_statement_file *subject = find_subject(v, err);
+	unsigned char got[PS_SHA256_LEN];
+	const char *what = "compared the SHA-256 of the archive's bytes with "
+	    "the signed subject";
+	ps_error e;
+
+	if (subject == NULL)
+		return -1;
+	ps_error_clear(&e);
+	if (ps_pack_files_archive_open(v->path, files, d, &e) != 0) {
+		if (e.status == PS_STATUS_REFUSED && hash_file(v->path, got) == 0 &&
+		    memcmp(got, subject->sha256, PS_SHA256_LEN) != 0)
+			return refuse_digest(err, "subject_mismatch", v->path, what,
+			    subject->sha256, got);
+		*err = e;
+		return -1;
+	}
+	v->res->has_archive_digest = 1;
+	memcpy(v->res->archive_digest, (*d)->archive_digest, PS_SHA256_LEN);
+	if (memcmp((*d)->archive_digest, subject->sha256, PS_SHA256_LEN) != 0)
+		return refuse_digest(err, "subject_mismatch", v->path, what,
+		    subject->sha256, (*d)->archive_digest);
+	v->res->subject_checked = 1;
+	return 0;
+}
+
+static int
+check_manifest_digest(ps_vctx *v, const ps_digest *d, ps_error *err)
+{
+	if (d->manifest_path == NULL ||
+	    strcmp(d->manifest_path, v->st->manifest_path) != 0) {
+		ps_refuse(err, "manifest_mismatch", v->path, "compared the pack's "
+		    "manifest with the signed manifest path");
+		return ps_error_expect(err, v->st->manifest_path,
+		    d->manifest_path != NULL ? d->manifest_path : "none");
+	}
+	if (memcmp(d->manifest_sha256, v->st->manifest_sha256,
+	    PS_SHA256_LEN) != 0)
+		return refuse_digest(err, "manifest_digest_mismatch",
+		    d->manifest_path, "compared the manifest's SHA-256 with the "
+		    "signed one", v->st->manifest_sha256, d->manifest_sha256);
+	return 0;
+}
+
+static int
+check_prompts(ps_vctx *v, const ps_digest *d, ps_error *err)
+{
+	const ps_statement_file *p;
+	const ps_entry *e;
+	char want[PS_SHA256_STRING_LEN];
+	size_t i;
+
+	for (i = 0; i < v->st->prompt_count; i++) {
+		p = &v->st->prompts[i];
+		e = ps_digest_find(d, p->path);
+		if (e == NULL || e->type != PS_ENTRY_FILE) {
+			ps_refuse(err, "prompt_digest_mismatch", p->path,
+			    "looked for a signed prompt file in the pack");
+			return ps_error_expect(err, ps_sha256_string(p->sha256,
+			    want), e == NULL ? "no such file" : "a directory");
+		}
+		if (memcmp(e->sha256, p->sha256, PS_SHA256_LEN) != 0)
+			return refuse_digest(err, "prompt_digest_mismatch", p->path,
+			    "compared the prompt file's SHA-256 with the signed "
+			    "one", p->sha256, e->sha256);
+	}
+	return 0;
+}
+
+static int
+check_tree(ps_vctx *v, const ps_digest *d, ps_error *err)
+{
+	v->res->has_tree_digest = 1;
+	memcpy(v->res->tree_digest, d->tree_digest, PS_SHA256_LEN);
+	if (memcmp(d->tree_digest, v->st->tree_digest, PS_SHA256_LEN) != 0)
+		return refuse_digest(err, "tree_digest_mismatch", v->path,
+		    "recomputed the tree digest and compared it with the signed "
+		    "one", v->st->tree_digest, d->tree_digest);
+	v->res->tree_checked = 1;
+	return 0;
+}
+
+/* Step 4 for a tar: its stream and the canonical rules. */
+static int
+check_tar(ps_vctx *v, const ps_digest *d, ps_error *err)
+{
+	if (d->source != PS_SOURCE_TAR)
+		return 0;
+	v->res->has_tar_digest = d->has_tar_digest;
+	memcpy(v->res->tar_digest, d->tar_digest, PS_SHA256_LEN);
+	if (!d->has_tar_digest ||
+	    memcmp(d->tar_digest, v->st->tar_digest, PS_SHA256_LEN) != 0)
+		return refuse_digest(err, "tar_digest_mismatch", v->path,
+		    "compared the SHA-256 of the uncompressed tar stream with the "
+		    "signed tar digest", v->st->tar_digest, d->tar_digest);
+	if (!d->canonical) {
+		ps_refuse(err, "not_canonical", v->path, "checked the canonical "
+		    "rules of canonical-tar.md (the predicate says packsign built "
+		    "this tar)");
+		return ps_error_expect(err, "a canonical tar", "a tar that "
+		    "breaks them (packsign digest shows canonical: no)");
+	}
+	v->res->canonical_checked = 1;
+	return 0;
+}
+
+static int
+check_entries(ps_vctx *v, const ps_digest *d, ps_error *err)
+{
+	if (check_manifest_digest(v, d, err) != 0 ||
+	    check_prompts(v, d, err) != 0 || check_tar(v, d, err) != 0 ||
+	    check_tree(v, d, err) != 0)
+		return -1;
+	v->res->prompt_count = v->st->prompt_count;
+	return 0;
+}
+
+static int
+refuse_manifest(ps_vctx *v, const ps_diags *diags, ps_error *err)
+{
+	char line[PS_ERROR_TEXT_MAX] = "no manifest could be parsed";
+	size_t i;
+
+	for (i = 0; i < diags->count; i++) {
+		if (diags->items[i].severity == PS_SEVERITY_ERROR) {
+			ps_diag_format(&diags->items[i], line, sizeof(line));
+			break;
+		}
+	}
+	ps_refuse(err, "manifest_invalid", v->path, "validated the manifest "
+	    "(%zu errors; packsign validate lists them): %s",
+	    ps_diags_count(diags, PS_SEVERITY_ERROR), line);
+	return -1;
+}
+
+static int
+refuse_pack(ps_vctx *v, const char *field, const char *want,
+    const char *got, ps_error *err)
+{
+	ps_refuse(err, "pack_mismatch", v->path, "compared the manifest's %s "
+	    "with the signed one", field);
+	return ps_error_expect(err, want, got != NULL ? got : "none");
+}
+
+/* Every prompt file the manifest declares must be covered. */
+static int
+check_prompts_signed(ps_vctx *v, ps_error *err)
+{
+	const ps_manifest *m = v->manifest;
+	size_t i, j;
+
+	for (i = 0; i < m->prompt_count; i++) {
+		for (j = 0; j < v->st->prompt_count; j++) {
+			if (strcmp(m->prompts[i].path, v->st->prompts[j].path) == 0)
+				break;
+		}
+		if (j == v->st->prompt_count) {
+			ps_refuse(err, "prompt_unsigned", m->prompts[i].path,
+			    "the manifest declares this prompt file, the signature "
+			    "does not cover it");
+			return ps_error_expect(err, "a signed prompt file",
+			    "not in the predicate");
+		}
+	}
+	return 0;
+}
+
+/* Step 5. */
+static int
+load_manifest(ps_vctx *v, const ps_pack_files *files, ps_error *err)
+{
+	ps_validate_options vo;
+	ps_diags diags;
+	int rc;
+
+	ps_validate_options_init(&vo);
+	vo.format = v->st->format;
+	ps_diags_init(&diags);
+	rc = ps_manifest_load(files, &vo, &v->manifest, &diags, err);
+	if (rc == 0 && (v->manifest == NULL || !ps_manifest_valid(&diags, 0)))
+		rc = refuse_manifest(v, &diags, err);
+	ps_diags_free(&diags);
+	if (rc != 0)
+		return -1;
+	if (strcmp(v->manifest->id, v->st->pack_id) != 0)
+		return refuse_pack(v, "id", v->st->pack_id, v->manifest->id, err);
+	if (v->manifest->version == NULL ||
+	    strcmp(v->manifest->version, v->st->pack_version) != 0)
+		return refuse_pack(v, "version", v->st->pack_version,
+		    v->manifest->version, err);
+	return check_prompts_signed(v, err);
+}
+
+/* verify DIR --sig F: the tree digest stands in for the archive digest. */
+static int
+read_directory(ps_vctx *v, ps_pack_files *files, ps_digest **d,
+    ps_error *err)
+{
+	ps_pack_options po;
+
+	v->res->directory = 1;
+	ps_pack_options_init(&po);
+	po.mtime = v->st->mtime;
+	po.compression = v->st->compression;
+	if (ps_digest_path(v->path, &po, d, err) != 0 ||
+	    check_manifest_digest(v, *d, err) != 0 ||
+	    check_prompts(v, *d, err) != 0 || check_tree(v, *d, err) != 0)
+		return -1;
+	v->res->prompt_count = v->st->prompt_count;
+	return ps_pack_files_dir_open(v->path, files, err);
+}
+
+static int
+is_directory(const char *path, int *dir, ps_error *err)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return ps_fail_errno(err, errno == ENOENT ? "not_found" :
+		    "io_error", path, "stat", errno);
+	*dir = S_ISDIR(st.st_mode);
+	return 0;
+}
+
+static int
+check_pack(ps_vctx *v, ps_error *err)
+{
+	ps_pack_files files;
+	ps_digest *d = NULL;
+	int dir = 0, rc;
+
+	memset(&files, 0, sizeof(files));
+	if (is_directory(v->path, &dir, err) != 0)
+		return -1;
+	if (dir)
+		rc = read_directory(v, &files, &d, err);
+	else
+		rc = read_archive(v, &files, &d, err) != 0 ||
+		    check_entries(v, d, err) != 0 ? -1 : 0;
+	if (rc == 0)
+		rc = load_manifest(v, &files, err);
+	ps_pack_files_close(&files);
+	ps_digest_free(d);
+	return rc;
+}
+
+static int
+run(ps_vctx *v, ps_error *err)
+{
+	if (check_options(v->path, v->o, err) != 0 ||
+	    ps_verify_signatures(v, err) != 0 || parse_statement(v, err) != 0 ||
+	    ps_verify_scope(v, err) != 0 || check_pack(v, err) != 0 ||
+	    ps_verify_signed_by(v, err) != 0)
+		return -1;
+	return ps_verify_source(v, err);
+}
+
+int
+ps_verify(const char *path, const ps_verify_options *options,
+    ps_verify_result **out, ps_error *err)
+{
+	ps_vctx v;
+	int rc;
+
+	ps_error_clear(err);
+	memset(&v, 0, sizeof(v));
+	v.path = path;
+	v.o = options;
+	if (new_result(path, options, out, err) != 0)
+		return -1;
+	v.res = *out;
+	rc = run(&v, err);
+	ps_manifest_free(v.manifest);
+	ps_statement_free(v.st);
+	ps_dsse_free(v.env);
+	free(v.entry_key);
+	return rc;
+}

@@ -1,0 +1,43 @@
+/*
+ * verify/ internals: the steps of ps_verify() (docs/formats/signature.md,
+ * section 3) share one context.  The public interface is the
+ * "verification" section of include/packsign.h.
+ */
+#ifndef PS_VERIFY_VERIFY_H
+#define PS_VERIFY_VERIFY_H
+
+#include "packsign.h"
+#include "sign/dsse.h"
+#include "sign/statement.h"
+
+typedef struct ps_vctx {
+	const char *path;
+	const ps_verify_options *o;
+	ps_verify_result *res;
+	ps_dsse_envelope *env;
+	/* A verification under a key that counts (payload points into env). */
+	ps_dsse_verification verified;
+	const ps_pubkey **entry_key;   /* per entry: the policy key verifying it */
+	ps_statement *st;
+	ps_manifest *manifest;
+} ps_vctx;
+
+/* Step 1: reads the envelope, finds which policy key verifies each entry
+ * and drops revoked, untrusted and out-of-window keys.  Refuses when no
+ * entry is left; nothing of the payload is parsed here. */
+int ps_verify_signatures(ps_vctx *v, ps_error *err);
+/* Step 1, end (the pack id is known from the verified statement): scope,
+ * then the threshold of distinct identities. */
+int ps_verify_scope(ps_vctx *v, ps_error *err);
+/* Step 6: signed_by of the manifest and --signed-by, threshold again. */
+int ps_verify_signed_by(ps_vctx *v, ps_error *err);
+/* Step 7: provenance. */
+int ps_verify_source(ps_vctx *v, ps_error *err);
+
+/* 1 for a full commit id: 40 or 64 hex digits (either case). */
+int ps_verify_commit_hex(const char *s);
+/* Writes the items joined by ", " into `out` (cut at `size`). */
+void ps_verify_join(char *out, size_t size, const char *const *items,
+    size_t count);
+
+#endif
