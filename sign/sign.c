@@ -342,10 +342,12 @@ write_minisig(ps_sign_run *run, ps_error *err)
 {
 	char comment[PS_STATEMENT_MAX_STRING * 2 + PS_SHA256_STRING_LEN + 32];
 	char tree[PS_SHA256_STRING_LEN], *text = NULL;
-	int rc;
+	struct stat sb;
+	int rc, existed;
 
 	if (run->r->minisig_path == NULL)
 		return 0;
+	existed = lstat(run->r->minisig_path, &sb) == 0;
 	snprintf(comment, sizeof(comment), "packsign pack %s %s %s",
 	    run->r->id, run->r->version,
 	    ps_sha256_string(run->r->tree_digest, tree));
@@ -355,7 +357,7 @@ write_minisig(ps_sign_run *run, ps_error *err)
 	    run->o->force || run->o->append, err);
 	free(text);
 	if (rc == 0)
-		run->minisig_created = 1;
+		run->minisig_created = !existed;
 	return rc;
 }
 
