@@ -137,6 +137,10 @@ parse_compression(struct sign_args *a)
 static int
 check_args(struct sign_args *a)
 {
+	if (a->o.output != NULL && (strcmp(a->o.output, "-") == 0 ||
+	    a->o.output[0] == '\0'))
+		return cli_usage_error("sign", "-o names the archive file to "
+		    "write; standard output is not supported");
 	if (a->o.append && a->o.force)
 		return cli_usage_error("sign", "--append and --force exclude "
 		    "each other");
