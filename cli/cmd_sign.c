@@ -39,6 +39,8 @@ const char cmd_sign_usage[] =
     "      --force           replace an existing OUT.sig / OUT.minisig\n"
     "      --mtime N         entry mtime (default $SOURCE_DATE_EPOCH, else 0)\n"
     "      --compress KIND   none, gzip or zstd (default from OUT, else gzip)\n"
+    "                        (-o, --mtime and --compress build the archive of\n"
+    "                        a directory; an archive PATH is signed as is)\n"
     "      --json            print the result as JSON\n"
     "      --passphrase-file F, --passphrase-fd N\n"
     "                        where the key's passphrase comes from (default\n"
@@ -206,22 +208,41 @@ print_diags(const ps_diags *diags)
 }
 
 static void
+print_wrote(const char *path, const char *extra)
+{
+	fputs("wrote ", stdout);
+	cli_put_safe(stdout, path);
+	fputs(extra, stdout);
+	fputc('\n', stdout);
+}
+
+static void
+print_source(const ps_sign_result *r)
+{
+	if (!r->has_source) {
+		puts("no source recorded");
+		return;
+	}
+	cli_put_safe(stdout, "source ");
+	cli_put_safe(stdout, r->source_repository != NULL ?
+	    r->source_repository : "(no repository)");
+	printf(" @ %s%s\n", r->source_commit, r->source_dirty ? " (dirty)" : "");
+}
+
+/* "Signed ID VERSION as IDENTITY (SHA256:...): OUT, .sig; source ..." */
+static void
 print_text(const ps_sign_result *r)
 {
-	if (r->archive_written) {
-		fputs("wrote ", stdout);
-		cli_put_safe(stdout, r->archive_path);
-		fputc('\n', stdout);
-	}
-	if (r->minisig_path != NULL) {
-		fputs("wrote ", stdout);
-		cli_put_safe(stdout, r->minisig_path);
-		fputc('\n', stdout);
-	}
-	fputs("wrote ", stdout);
-	cli_put_safe(stdout, r->sig_path);
-	printf(" (%zu signature%s)\nSigned ", r->signature_count,
+	char count[64];
+
+	if (r->archive_written)
+		print_wrote(r->archive_path, "");
+	if (r->minisig_path != NULL)
+		print_wrote(r->minisig_path, "");
+	snprintf(count, sizeof(count), " (%zu signature%s)", r->signature_count,
 	    r->signature_count == 1 ? "" : "s");
+	print_wrote(r->sig_path, count);
+	fputs("Signed ", stdout);
 	cli_put_safe(stdout, r->id);
 	fputc(' ', stdout);
 	cli_put_safe(stdout, r->version);
@@ -231,13 +252,7 @@ print_text(const ps_sign_result *r)
 		printf(" as %s: ", r->fingerprint);
 	cli_put_safe(stdout, r->archive_path);
 	printf(", .sig%s; ", r->minisig_path != NULL ? ", .minisig" : "");
-	if (!r->has_source) {
-		puts("no source recorded");
-		return;
-	}
-	printf("source %s @ %s%s\n", r->source_repository != NULL ?
-	    r->source_repository : "(no repository)", r->source_commit,
-	    r->source_dirty ? " (dirty)" : "");
+	print_source(r);
 }
 
 static json_t *

@@ -409,3 +409,31 @@ holon_repo() {
 	[ "$status" -eq 0 ]
 	[[ "$output" == usage:* ]]
 }
+
+@test "sign: outside git, a holon ref other than --source-commit cannot be checked" {
+	p=$(copy_pack holon-pdf-profile)
+	run "$PACKSIGN" sign "$p" -s alice.key -o h.tar --source-repo https://github.com/acme/pdf-profile \
+	    --source-commit 0123456789abcdef0123456789abcdef01234567
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[holon_ref_unchecked]"* ]]
+	run "$PACKSIGN" sign "$p" -s alice.key -o h.tar
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[holon_source_missing]"* ]]
+	run "$PACKSIGN" sign "$p" -s alice.key -o h.tar --source-repo https://github.com/other/x \
+	    --source-commit 3f5c2a9d8e7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[source_repository_mismatch]"* ]]
+	[ ! -e h.tar ]
+}
+
+@test "sign: --append works on an archive signed in place, zip included" {
+	p=$(copy_pack "$AGENTPACK")
+	(cd "$p" && zip -qr "$BATS_TEST_TMPDIR/pack.zip" .)
+	"$PACKSIGN" sign pack.zip -s alice.key >/dev/null
+	run "$PACKSIGN" sign pack.zip -s bob.key --append
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"(2 signatures)"* ]]
+	[[ "$output" != *"wrote pack.zip"$'\n'* ]]
+	check_sig pack.zip.sig alice.pub 0
+	check_sig pack.zip.sig bob.pub 1
+}
