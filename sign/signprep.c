@@ -338,13 +338,27 @@ blake2b_of_archive(ps_sign_run *run, ps_error *err)
 	return rc;
 }
 
+/* The run takes the inspection's manifest, digests and diagnostics. */
+static void
+take_inspection(ps_sign_run *run, ps_inspection *in)
+{
+	ps_diags swap = run->r->diags;
+
+	run->r->diags = in->diags;
+	in->diags = swap;
+	run->manifest = in->manifest;
+	run->digest = in->digest;
+	in->manifest = NULL;
+	in->digest = NULL;
+	ps_inspection_free(in);
+}
+
 static int
 inspect_archive(ps_sign_run *run, ps_error *err)
 {
 	ps_validate_options vo;
 	ps_inspection *in = NULL;
 	char *prefix = NULL;
-	ps_diags swap;
 
 	ps_validate_options_init(&vo);
 	if (asprintf(&prefix, "%s/", run->path) < 0)
@@ -355,14 +369,7 @@ inspect_archive(ps_sign_run *run, ps_error *err)
 		return -1;
 	}
 	free(prefix);
-	swap = run->r->diags;
-	run->r->diags = in->diags;
-	in->diags = swap;
-	run->manifest = in->manifest;
-	run->digest = in->digest;
-	in->manifest = NULL;
-	in->digest = NULL;
-	ps_inspection_free(in);
+	take_inspection(run, in);
 	if (!run->digest->has_archive_digest)
 		return ps_fail(err, "internal_error", run->path,
 		    "no archive digest");
