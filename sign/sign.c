@@ -245,19 +245,30 @@ build_statement(ps_sign_run *run, ps_error *err)
 	return ps_statement_serialize(st, &run->payload, &run->payload_len, err);
 }
 
+/* --append signs only the statement this run would have written. */
+static int
+check_append(ps_sign_run *run, ps_error *err)
+{
+	char want[PS_SHA256_STRING_LEN + 64], digest[PS_SHA256_STRING_LEN];
+
+	if (ps_dsse_payload_equal(run->existing, PS_INTOTO_PAYLOAD_TYPE,
+	    run->payload, run->payload_len))
+		return 0;
+	ps_refuse(err, "append_mismatch", run->r->sig_path, "the existing "
+	    "signature is over another statement than this run's (a "
+	    "different archive, pack, source, mtime or compression)");
+	snprintf(want, sizeof(want), "this run's statement (subject %s)",
+	    ps_sha256_string(run->r->archive_digest, digest));
+	return ps_error_expect(err, want, "another payload");
+}
+
 /* The envelope: a new one, or the existing OUT.sig when appending. */
 static int
 sign_envelope(ps_sign_run *run, ps_error *err)
 {
 	if (run->existing != NULL) {
-		if (!ps_dsse_payload_equal(run->existing, PS_INTOTO_PAYLOAD_TYPE,
-		    run->payload, run->payload_len)) {
-			ps_refuse(err, "append_mismatch", run->r->sig_path,
-			    "the existing signature is over another statement "
-			    "than this run's (a different archive, pack, source, "
-			    "mtime or compression)");
+		if (check_append(run, err) != 0)
 			return -1;
-		}
 		run->env = run->existing;
 		run->existing = NULL;
 	} else if (ps_dsse_new(PS_INTOTO_PAYLOAD_TYPE, run->payload,
