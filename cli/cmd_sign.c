@@ -334,6 +334,7 @@ cmd_sign(int argc, char **argv)
 		return rc;
 	pub = public_key_beside(a.key);
 	a.o.public_key_path = pub;
+	a.o.temp_file_hook = cli_remove_on_signal;
 	rc = run_sign(&a, key);
 	ps_seckey_free(key);
 	free(pub);

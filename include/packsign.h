@@ -775,6 +775,10 @@ typedef struct ps_sign_options {
 	int append;                  /* add a signature to an existing OUT.sig */
 	int force;                   /* replace an existing OUT.sig */
 	int minisig;                 /* also write OUT.minisig */
+	/* Called with the archive's temporary file path once it exists and
+	 * with NULL once it is renamed or removed, so a CLI can remove it on
+	 * a signal (cli_remove_on_signal); may be NULL. */
+	void (*temp_file_hook)(const char *path);
 } ps_sign_options;
 
 /* Defaults: gzip, mtime 0, nothing else set. */

@@ -391,13 +391,18 @@ write_sig(ps_sign_run *run, ps_error *err)
 static int
 sign_and_write(ps_sign_run *run, ps_error *err)
 {
+	int rc;
+
 	if (build_statement(run, err) != 0 || sign_envelope(run, err) != 0)
 		return -1;
 	if (run->archive_tmp != NULL) {
 		ps_atomic_file *tmp = run->archive_tmp;
 
 		run->archive_tmp = NULL;
-		if (ps_atomic_commit(tmp, err) != 0)
+		rc = ps_atomic_commit(tmp, err);
+		if (run->o->temp_file_hook != NULL)
+			run->o->temp_file_hook(NULL);
+		if (rc != 0)
 			return -1;
 		run->archive_created = !run->archive_existed;
 		run->r->archive_written = 1;
@@ -409,8 +414,11 @@ sign_and_write(ps_sign_run *run, ps_error *err)
 static void
 roll_back(ps_sign_run *run)
 {
-	if (run->archive_tmp != NULL)
+	if (run->archive_tmp != NULL) {
 		ps_atomic_abort(run->archive_tmp);
+		if (run->o->temp_file_hook != NULL)
+			run->o->temp_file_hook(NULL);
+	}
 	run->archive_tmp = NULL;
 	if (run->minisig_created)
 		(void)unlink(run->r->minisig_path);

@@ -224,6 +224,8 @@ write_archive(ps_sign_run *run, ps_error *err)
 	if (ps_atomic_open(run->r->archive_path, 0644, 0, &run->archive_tmp,
 	    err) != 0)
 		return -1;
+	if (run->o->temp_file_hook != NULL)
+		run->o->temp_file_hook(ps_atomic_temp_path(run->archive_tmp));
 	rc = output_hash_start(&h, run->o->minisig, err);
 	if (rc == 0)
 		rc = ps_packer_open(run->path, ps_atomic_fd(run->archive_tmp),
