@@ -117,11 +117,13 @@ int cmd_keygen(int argc, char **argv);
 int cmd_key(int argc, char **argv);
 int cmd_trust(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
+int cmd_sign(int argc, char **argv);
 
 extern const char cmd_keygen_usage[];
 extern const char cmd_key_usage[];
 extern const char cmd_trust_usage[];
 extern const char cmd_verify_usage[];
+extern const char cmd_sign_usage[];
 extern const char cmd_validate_usage[];
 extern const char cmd_describe_usage[];
 extern const char cmd_pack_usage[];

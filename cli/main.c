@@ -9,6 +9,8 @@ static const struct cli_command commands[] = {
 	    cmd_pack_usage },
 	{ "digest", cmd_digest, "print the digests of a pack or archive",
 	    cmd_digest_usage },
+	{ "sign", cmd_sign, "sign a pack or archive: OUT and OUT.sig",
+	    cmd_sign_usage },
 	{ "keygen", cmd_keygen, "create a key pair", cmd_keygen_usage },
 	{ "key", cmd_key, "show, convert, re-encrypt keys", cmd_key_usage },
 	{ "verify", cmd_verify, "verify signed archives against a trust "

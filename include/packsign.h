@@ -850,6 +850,88 @@ typedef struct ps_verify_result {
 int ps_verify(const char *path, const ps_verify_options *options,
     ps_verify_result **out, ps_error *err);
 void ps_verify_result_free(ps_verify_result *result);
+/* ---------------------------------------------------------------- signing */
+
+/*
+ * `packsign sign` (docs/formats/signature.md, "Signing"): a pack directory
+ * becomes its canonical archive OUT plus OUT.sig, a DSSE envelope over the
+ * in-toto statement; an existing archive is signed as it is.  Everything
+ * written is byte-deterministic: no wall-clock time is read.
+ */
+typedef struct ps_sign_options {
+	/* directories: where to write the archive; NULL: "<file_id>-<version>"
+	 * + ".tar", ".tar.gz" or ".tar.zst" (from pack.compression) in the
+	 * current directory.  Must be NULL for archives. */
+	const char *output;
+	ps_pack_options pack;        /* mtime, compression (directories) */
+	const char *identity;        /* the signer's identity; NULL: below */
+	const char *public_key_path; /* NAME.pub: must hold the secret key's
+	                              * public half; its comment's identity is
+	                              * used when `identity` is NULL; an absent
+	                              * file is ignored; NULL: none */
+	const char *source_repo;     /* supplies or overrides the repository */
+	const char *source_commit;   /* supplies or overrides the commit */
+	int allow_dirty;             /* record dirty: true instead of refusing */
+	int append;                  /* add a signature to an existing OUT.sig */
+	int force;                   /* replace an existing OUT.sig */
+	int minisig;                 /* also write OUT.minisig */
+	/* Called with the archive's temporary file path once it exists and
+	 * with NULL once it is renamed or removed, so a CLI can remove it on
+	 * a signal (cli_remove_on_signal); may be NULL. */
+	void (*temp_file_hook)(const char *path);
+} ps_sign_options;
+
+/* Defaults: gzip, mtime 0, nothing else set. */
+void ps_sign_options_init(ps_sign_options *options);
+
+/* What a signing run did, for printing. */
+typedef struct ps_sign_result {
+	char *archive_path;          /* OUT */
+	char *sig_path;              /* OUT.sig */
+	char *minisig_path;          /* OUT.minisig; NULL when not asked */
+	int archive_written;         /* 0: signed as it is, or --append kept
+	                              * the identical existing archive */
+	ps_format format;
+	char *id, *version;
+	unsigned char tree_digest[PS_SHA256_LEN];
+	unsigned char archive_digest[PS_SHA256_LEN];
+	int has_source;
+	char *source_repository;     /* NULL when unknown */
+	char *source_commit;
+	char *source_path;
+	int source_dirty;
+	char *source_manifest_ref;   /* holon ancestor, or NULL */
+	size_t prompt_count;
+	char *identity;              /* NULL when the key names none */
+	char fingerprint[PS_FINGERPRINT_MAX];
+	size_t signature_count;      /* in OUT.sig after this run */
+	ps_diags diags;              /* validation problems, sorted */
+} ps_sign_result;
+
+/*
+ * Signs the pack directory or archive at `path` with `key`.  `*out` is set
+ * whenever it could be allocated, on failure too: an invalid manifest is
+ * refused with code manifest_invalid and its diagnostics in (*out)->diags.
+ * Refusals (exit 1): manifest_invalid, signed_by_mismatch, source_dirty,
+ * source_commit_invalid, source_repository_mismatch, holon_source_missing,
+ * the holon_ref_* codes, prompt_missing, append_mismatch, already_signed,
+ * and the archive safety codes.  Failures (exit 2): key_pair_mismatch,
+ * output_exists, sig_missing, file_changed, io_error and the envelope
+ * codes of a corrupt OUT.sig given to --append.  Nothing this run created
+ * is left behind after a failure; the archive is committed before its .sig.
+ */
+int ps_sign(const char *path, const ps_seckey *key,
+    const ps_sign_options *options, ps_sign_result **out, ps_error *err);
+void ps_sign_result_free(ps_sign_result *result);
+
+/*
+ * A minisign signature file (docs/formats/keys.md) for a file whose
+ * BLAKE2b-512 is `blake2b`, with `trusted_comment` (printable ASCII, at
+ * most 1024 bytes): four lines, "ED" (prehashed) mode.  *out is malloc'd.
+ */
+int ps_minisig_format(const ps_seckey *key,
+    const unsigned char blake2b[PS_BLAKE2B512_LEN],
+    const char *trusted_comment, char **out, ps_error *err);
 
 #ifdef __cplusplus
 }

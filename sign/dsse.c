@@ -569,3 +569,12 @@ ps_dsse_verify(const ps_dsse_envelope *env,
 	out->payload_type = env->payload_type;
 	return 0;
 }
+
+int
+ps_dsse_payload_equal(const ps_dsse_envelope *env, const char *payload_type,
+    const unsigned char *payload, size_t payload_len)
+{
+	return strcmp(env->payload_type, payload_type) == 0 &&
+	    env->payload_len == payload_len &&
+	    (payload_len == 0 || memcmp(env->payload, payload, payload_len) == 0);
+}

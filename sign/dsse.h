@@ -90,6 +90,14 @@ const char *ps_dsse_keyid(const ps_dsse_envelope *env, size_t i);
 const char *ps_dsse_payload_type(const ps_dsse_envelope *env);
 
 /*
+ * 1 when the envelope carries exactly this payload type and these payload
+ * bytes, else 0.  A comparison, not a read: co-signing (sign --append)
+ * checks that it signs the statement it would have written itself.
+ */
+int ps_dsse_payload_equal(const ps_dsse_envelope *env, const char *payload_type,
+    const unsigned char *payload, size_t payload_len);
+
+/*
  * Checks every signature entry against one Ed25519 public key over
  * PAE(payloadType, payload).  Fills `out` in every case.  Returns 0 when
  * at least one entry verified, else refuses (signature_invalid) and leaves

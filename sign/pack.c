@@ -28,6 +28,7 @@ struct ps_packer {
 	ps_tar_writer *writer;
 	ps_sha256 *file_hash;
 	unsigned char *buffer;
+	ps_output_tap tap;
 };
 
 void
@@ -259,8 +260,10 @@ write_in_locale(ps_packer *p, int out_fd, const ps_pack_options *options,
 	ps_digest *d;
 
 	if (ps_tar_writer_new(out_fd, options->compression, options->mtime,
-	    &p->writer, err) != 0 ||
-	    write_all_items(p, err) != 0 ||
+	    &p->writer, err) != 0)
+		return -1;
+	ps_tar_writer_set_tap(p->writer, &p->tap);
+	if (write_all_items(p, err) != 0 ||
 	    ps_tar_writer_finish(p->writer, tar_digest, err) != 0)
 		return -1;
 	if (digest_out == NULL)
@@ -298,6 +301,21 @@ ps_packer_write(ps_packer *p, int out_fd, const ps_pack_options *options,
 	rc = write_in_locale(p, out_fd, options, digest_out, err);
 	ps_locale_leave(&scope);
 	return rc;
+}
+
+ps_format
+ps_packer_format(const ps_packer *p)
+{
+	return p->format;
+}
+
+void
+ps_packer_set_tap(ps_packer *p, const ps_output_tap *tap)
+{
+	if (tap == NULL)
+		memset(&p->tap, 0, sizeof(p->tap));
+	else
+		p->tap = *tap;
 }
 
 void

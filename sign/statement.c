@@ -119,14 +119,15 @@ int
 ps_statement_set_digest(ps_statement *st, const ps_digest *digest,
     ps_error *err)
 {
-	if (!digest->has_tar_digest || digest->manifest_path == NULL)
+	if (digest->manifest_path == NULL)
 		return ps_fail(err, "invalid_argument", NULL,
-		    "the statement needs a tar digest and a manifest");
+		    "the statement needs a manifest");
 	free(st->manifest_path);
 	st->manifest_path = strdup(digest->manifest_path);
 	if (st->manifest_path == NULL)
 		return ps_fail_oom(err, NULL);
 	st->format = digest->format;
+	st->no_tar_digest = !digest->has_tar_digest;
 	memcpy(st->tar_digest, digest->tar_digest, PS_SHA256_LEN);
 	memcpy(st->tree_digest, digest->tree_digest, PS_SHA256_LEN);
 	memcpy(st->manifest_sha256, digest->manifest_sha256, PS_SHA256_LEN);
@@ -284,6 +285,8 @@ check_pack(const ps_statement *st, ps_error *err)
 static int
 check_build(const ps_statement *st, ps_error *err)
 {
+	if (st->no_build)
+		return 0;
 	if (check_text("predicate.build.packsignVersion", st->packsign_version,
 	    1, PS_STATEMENT_MAX_STRING, err) != 0)
 		return -1;
@@ -381,17 +384,26 @@ predicate_json(const ps_statement *st)
 {
 	json_t *pred;
 
-	pred = json_pack("{s:s,s:o,s:o,s:o,s:{s:s,s:o},s:o,s:{s:s,s:I,s:s}}",
+	pred = json_pack("{s:s,s:o,s:o,s:{s:s,s:o},s:o}",
 	    "format", ps_format_name(st->format),
 	    "pack", pack_json(st),
-	    "tarDigest", digest_set("sha256", st->tar_digest, PS_SHA256_LEN),
 	    "treeDigest", digest_set("sha256", st->tree_digest, PS_SHA256_LEN),
 	    "manifest", "path", st->manifest_path, "digest",
 	    digest_set("sha256", st->manifest_sha256, PS_SHA256_LEN),
-	    "prompts", files_json(st->prompts, st->prompt_count, "path"),
-	    "build", "packsignVersion", st->packsign_version, "mtime",
-	    (json_int_t)st->mtime, "compression",
-	    ps_compression_name(st->compression));
+	    "prompts", files_json(st->prompts, st->prompt_count, "path"));
+	if (pred != NULL && !st->no_tar_digest && json_object_set_new(pred,
+	    "tarDigest", digest_set("sha256", st->tar_digest,
+	    PS_SHA256_LEN)) != 0) {
+		json_decref(pred);
+		return NULL;
+	}
+	if (pred != NULL && !st->no_build && json_object_set_new(pred, "build",
+	    json_pack("{s:s,s:I,s:s}", "packsignVersion", st->packsign_version,
+	    "mtime", (json_int_t)st->mtime, "compression",
+	    ps_compression_name(st->compression))) != 0) {
+		json_decref(pred);
+		return NULL;
+	}
 	if (pred != NULL && st->has_source &&
 	    json_object_set_new(pred, "source", source_json(st)) != 0) {
 		json_decref(pred);
@@ -642,8 +654,13 @@ parse_build(ps_statement *st, json_t *pred, ps_error *err)
 	    "compression", NULL };
 	json_t *build, *mtime, *comp;
 
-	if (get_object(pred, "build", "predicate.build", 1, &build, err) != 0 ||
-	    only_keys(build, "predicate.build", keys, err) != 0 ||
+	if (get_object(pred, "build", "predicate.build", 0, &build, err) != 0)
+		return -1;
+	if (build == NULL) {
+		st->no_build = 1;
+		return 0;
+	}
+	if (only_keys(build, "predicate.build", keys, err) != 0 ||
 	    take_string(build, "packsignVersion",
 	    "predicate.build.packsignVersion", 1, &st->packsign_version, err) != 0)
 		return -1;
@@ -670,9 +687,11 @@ parse_predicate(ps_statement *st, json_t *root, ps_error *err)
 
 	if (get_object(root, "predicate", "predicate", 1, &pred, err) != 0 ||
 	    only_keys(pred, "predicate", keys, err) != 0 ||
-	    parse_pack(st, pred, err) != 0 ||
-	    take_sha256(pred, "tarDigest", "predicate.tarDigest", 0,
-	    st->tar_digest, err) != 0 ||
+	    parse_pack(st, pred, err) != 0)
+		return -1;
+	st->no_tar_digest = json_object_get(pred, "tarDigest") == NULL;
+	if ((!st->no_tar_digest && take_sha256(pred, "tarDigest",
+	    "predicate.tarDigest", 0, st->tar_digest, err) != 0) ||
 	    take_sha256(pred, "treeDigest", "predicate.treeDigest", 0,
 	    st->tree_digest, err) != 0 ||
 	    parse_files(json_object_get(pred, "prompts"), "predicate.prompts",

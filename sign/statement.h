@@ -36,6 +36,8 @@ typedef struct ps_statement {
 	char *pack_id;
 	char *pack_version;
 	char *pack_name;                     /* NULL: not recorded */
+	int no_tar_digest;                   /* 1: no tar stream (a .zip signed
+	                                      * as it is): tarDigest absent */
 	unsigned char tar_digest[PS_SHA256_LEN];
 	unsigned char tree_digest[PS_SHA256_LEN];
 	char *manifest_path;
@@ -49,7 +51,9 @@ typedef struct ps_statement {
 	char *source_path;                   /* "" at the repository root */
 	int source_dirty;
 	char *source_manifest_commit;        /* holon: ancestor named by source.ref */
-	/* build */
+	/* build: absent (no_build 1) when an existing archive was signed as
+	 * it is, since packsign did not build it */
+	int no_build;
 	char *packsign_version;
 	int64_t mtime;
 	ps_compression compression;
@@ -64,7 +68,8 @@ int ps_statement_add_subject(ps_statement *st, const char *name,
 /* Copies `path`; the list is sorted when the statement is written. */
 int ps_statement_add_prompt(ps_statement *st, const char *path,
     const unsigned char sha256[PS_SHA256_LEN], ps_error *err);
-/* Copies format, tar and tree digests, manifest path and hash. */
+/* Copies format, tar and tree digests, manifest path and hash; a digest
+ * without a tar digest (a .zip) sets no_tar_digest. */
 int ps_statement_set_digest(ps_statement *st, const ps_digest *digest,
     ps_error *err);
 

@@ -64,6 +64,7 @@ struct ps_tar_writer {
 	int sink_failed;
 	uint64_t written;           /* bytes sent to out_fd */
 	uint64_t flushed;           /* bytes whose writeback was started */
+	ps_output_tap tap;          /* sees the output bytes; bytes NULL: none */
 };
 
 /* Start writing back every 8 MiB, so the final fsync has little to do. */
@@ -90,6 +91,11 @@ write_compressed(struct archive *a, void *ctx, const void *buf, size_t len)
 	ps_tar_writer *w = ctx;
 
 	(void)a;
+	if (w->tap.bytes != NULL &&
+	    w->tap.bytes(w->tap.ctx, buf, len, &w->sink_error) != 0) {
+		w->sink_failed = 1;
+		return -1;
+	}
 	if (ps_write_all(w->out_fd, buf, len, "output", &w->sink_error) != 0) {
 		w->sink_failed = 1;
 		return -1;
@@ -284,6 +290,15 @@ ps_tar_writer_finish(ps_tar_writer *w, unsigned char digest[PS_SHA256_LEN],
 	if (ps_sha256_final(w->stream_hash, digest) != 0)
 		return ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
 	return 0;
+}
+
+void
+ps_tar_writer_set_tap(ps_tar_writer *w, const ps_output_tap *tap)
+{
+	if (tap == NULL)
+		memset(&w->tap, 0, sizeof(w->tap));
+	else
+		w->tap = *tap;
 }
 
 void

@@ -6,6 +6,7 @@
 #ifndef PS_SIGN_TARWRITE_H
 #define PS_SIGN_TARWRITE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "packsign.h"
@@ -35,5 +36,17 @@ int ps_tar_write_data(ps_tar_writer *w, const void *buf, size_t len,
 int ps_tar_writer_finish(ps_tar_writer *w, unsigned char digest[PS_SHA256_LEN],
     ps_error *err);
 void ps_tar_writer_free(ps_tar_writer *w);
+
+/*
+ * Sees every byte sent to out_fd, in order, as it is written: sign hashes
+ * the archive file (SHA-256, BLAKE2b-512) without reading it back.
+ */
+typedef struct ps_output_tap {
+	void *ctx;
+	int (*bytes)(void *ctx, const void *buf, size_t len, ps_error *err);
+} ps_output_tap;
+
+/* Installs `tap` (copied; NULL removes it) before anything is written. */
+void ps_tar_writer_set_tap(ps_tar_writer *w, const ps_output_tap *tap);
 
 #endif

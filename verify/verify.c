@@ -322,7 +322,11 @@ check_tree(ps_vctx *v, const ps_digest *d, ps_error *err)
 	return 0;
 }
 
-/* Step 4 for a tar: its stream and the canonical rules. */
+/*
+ * Step 4 for a tar: its stream, and the canonical rules when the
+ * predicate says packsign built it (a `build` field); a tar signed as it
+ * was found gets the safety rules only.
+ */
 static int
 check_tar(ps_vctx *v, const ps_digest *d, ps_error *err)
 {
@@ -330,11 +334,18 @@ check_tar(ps_vctx *v, const ps_digest *d, ps_error *err)
 		return 0;
 	v->res->has_tar_digest = d->has_tar_digest;
 	memcpy(v->res->tar_digest, d->tar_digest, PS_SHA256_LEN);
+	if (v->st->no_tar_digest) {
+		ps_refuse(err, "tar_digest_mismatch", v->path, "the signed "
+		    "statement records no tar digest, but this is a tar");
+		return ps_error_expect(err, "a tarDigest for a tar", "none");
+	}
 	if (!d->has_tar_digest ||
 	    memcmp(d->tar_digest, v->st->tar_digest, PS_SHA256_LEN) != 0)
 		return refuse_digest(err, "tar_digest_mismatch", v->path,
 		    "compared the SHA-256 of the uncompressed tar stream with the "
 		    "signed tar digest", v->st->tar_digest, d->tar_digest);
+	if (v->st->no_build)
+		return 0;
 	if (!d->canonical) {
 		ps_refuse(err, "not_canonical", v->path, "checked the canonical "
 		    "rules of canonical-tar.md (the predicate says packsign built "

@@ -260,7 +260,7 @@ flip_b64() {
 	check prompt_unsigned --delete predicate.prompts.0
 	check pack_mismatch --set 'predicate.pack.version="9.9.9"'
 	check predicate_type_unknown --set 'predicateType="https://example.com/other/v1"'
-	check statement_invalid --delete predicate.tarDigest
+	check tar_digest_mismatch --delete predicate.tarDigest
 	check statement_invalid --set 'predicate.surprise=1'
 	check payload_type_unknown --payload-type text/plain
 	# a branch name where the commit goes

@@ -653,10 +653,12 @@ statement_takes_the_pack_digests(void **state)
 	fill_digest(d.tree_digest, 2);
 	fill_digest(d.tar_digest, 3);
 	assert_int_equal(ps_statement_new(&st, &err), 0);
-	assert_int_equal(ps_statement_set_digest(st, &d, &err), -1);
-	assert_string_equal(err.code, "invalid_argument");
+	/* A .zip has no tar stream: the statement then has no tarDigest. */
+	assert_int_equal(ps_statement_set_digest(st, &d, &err), 0);
+	assert_int_equal(st->no_tar_digest, 1);
 	d.has_tar_digest = 1;
 	assert_int_equal(ps_statement_set_digest(st, &d, &err), 0);
+	assert_int_equal(st->no_tar_digest, 0);
 	assert_int_equal(st->format, PS_FORMAT_HOLON);
 	assert_string_equal(st->manifest_path, "holon.yaml");
 	assert_memory_equal(st->tar_digest, d.tar_digest, PS_SHA256_LEN);
@@ -664,6 +666,40 @@ statement_takes_the_pack_digests(void **state)
 	assert_memory_equal(st->manifest_sha256, d.manifest_sha256,
 	    PS_SHA256_LEN);
 	ps_statement_free(st);
+}
+
+/* A .zip signed as it is: no tarDigest, no build; both parse back. */
+static void
+statement_without_tar_digest_or_build(void **state)
+{
+	ps_statement *st = example_statement(), *back = NULL;
+	ps_dsse_envelope *env = NULL;
+	unsigned char *bytes = NULL;
+	size_t len = 0;
+	ps_error err;
+
+	(void)state;
+	st->no_tar_digest = 1;
+	st->no_build = 1;
+	assert_int_equal(ps_statement_serialize(st, &bytes, &len, &err), 0);
+	assert_null(memmem(bytes, len, "tarDigest", 9));
+	assert_null(memmem(bytes, len, "\"build\"", 7));
+	assert_int_equal(ps_statement_parse(bytes, len, &back, &err), 0);
+	assert_int_equal(back->no_tar_digest, 1);
+	assert_int_equal(back->no_build, 1);
+	assert_null(back->packsign_version);
+	assert_int_equal(ps_dsse_new(PS_INTOTO_PAYLOAD_TYPE, bytes, len, &env,
+	    &err), 0);
+	assert_int_equal(ps_dsse_payload_equal(env, PS_INTOTO_PAYLOAD_TYPE,
+	    bytes, len), 1);
+	assert_int_equal(ps_dsse_payload_equal(env, PS_INTOTO_PAYLOAD_TYPE,
+	    bytes, len - 1), 0);
+	assert_int_equal(ps_dsse_payload_equal(env, "text/plain", bytes, len),
+	    0);
+	ps_dsse_free(env);
+	ps_statement_free(back);
+	ps_statement_free(st);
+	free(bytes);
 }
 
 int
@@ -687,6 +723,7 @@ main(void)
 		cmocka_unit_test(documented_example_envelope),
 		cmocka_unit_test(documented_example_is_in_the_spec),
 		cmocka_unit_test(statement_takes_the_pack_digests),
+		cmocka_unit_test(statement_without_tar_digest_or_build),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

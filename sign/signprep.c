@@ -1,0 +1,542 @@
+/*
+ * The checks ps_sign runs before it signs: the manifest (read through a
+ * ps_pack_files that remembers the manifest's hash, so a manifest changed
+ * between validation and packing is caught), provenance, and the archive
+ * written to its temporary file with its SHA-256 and BLAKE2b-512 computed
+ * from the bytes as they are written.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "sign/pack.h"
+#include "sign/signrun.h"
+#include "util/error.h"
+#include "util/fdio.h"
+#include "util/sha256.h"
+
+#define REHASH_BUFFER (256 * 1024)
+
+static int
+no_memory(ps_error *err)
+{
+	return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+}
+
+static int
+copy_string(char **dst, const char *src, ps_error *err)
+{
+	free(*dst);
+	*dst = NULL;
+	if (src == NULL)
+		return 0;
+	*dst = strdup(src);
+	return *dst == NULL ? no_memory(err) : 0;
+}
+
+/* ------------------------------------------------- output hashing tap */
+
+struct output_hash {
+	ps_sha256 *sha;
+	crypto_generichash_state b2;
+	int want_b2;
+};
+
+static int
+tap_bytes(void *ctx, const void *buf, size_t len, ps_error *err)
+{
+	struct output_hash *h = ctx;
+
+	if (ps_sha256_update(h->sha, buf, len) != 0 || (h->want_b2 &&
+	    crypto_generichash_update(&h->b2, buf, len) != 0))
+		return ps_fail(err, "crypto_error", NULL, "hashing failed");
+	return 0;
+}
+
+static int
+output_hash_start(struct output_hash *h, int want_b2, ps_error *err)
+{
+	h->want_b2 = want_b2;
+	h->sha = ps_sha256_new();
+	if (h->sha == NULL || crypto_generichash_init(&h->b2, NULL, 0,
+	    PS_BLAKE2B512_LEN) != 0)
+		return ps_fail(err, "crypto_error", NULL, "cannot start hashing");
+	return 0;
+}
+
+static int
+output_hash_finish(struct output_hash *h, ps_sign_run *run, ps_error *err)
+{
+	if (ps_sha256_final(h->sha, run->r->archive_digest) != 0 ||
+	    (h->want_b2 && crypto_generichash_final(&h->b2, run->blake2b,
+	    PS_BLAKE2B512_LEN) != 0))
+		return ps_fail(err, "crypto_error", NULL, "hashing failed");
+	return 0;
+}
+
+/* ------------------------------------------- manifest hash on reading */
+
+struct remembering {
+	ps_pack_files inner;
+	unsigned char manifest_sha256[PS_SHA256_LEN];
+	int seen;
+};
+
+static int
+rem_stat(void *ctx, const char *path, ps_entry_type *type, uint64_t *size,
+    ps_error *err)
+{
+	struct remembering *m = ctx;
+
+	return m->inner.stat(m->inner.ctx, path, type, size, err);
+}
+
+static int
+rem_read(void *ctx, const char *path, size_t max, char **data, size_t *len,
+    ps_error *err)
+{
+	struct remembering *m = ctx;
+
+	if (m->inner.read(m->inner.ctx, path, max, data, len, err) != 0)
+		return -1;
+	if (ps_format_by_manifest(path) != PS_FORMAT_UNKNOWN &&
+	    strchr(path, '/') == NULL) {
+		if (ps_sha256_buffer(*data, *len, m->manifest_sha256) != 0)
+			return ps_fail(err, "crypto_error", path, "SHA-256 failed");
+		m->seen = 1;
+	}
+	return 0;
+}
+
+static int
+rem_list(void *ctx, int (*fn)(void *, const char *, ps_entry_type, uint64_t,
+    ps_error *), void *arg, ps_error *err)
+{
+	struct remembering *m = ctx;
+
+	return m->inner.list(m->inner.ctx, fn, arg, err);
+}
+
+static int
+rem_head(void *ctx, const char *path, unsigned char *buf, size_t n,
+    size_t *got, ps_error *err)
+{
+	struct remembering *m = ctx;
+
+	return m->inner.head(m->inner.ctx, path, buf, n, got, err);
+}
+
+static void
+remembering_wrap(struct remembering *m, ps_pack_files *outer)
+{
+	memset(outer, 0, sizeof(*outer));
+	outer->ctx = m;
+	outer->stat = rem_stat;
+	outer->read = rem_read;
+	outer->list = rem_list;
+	outer->head = rem_head;
+}
+
+/* ---------------------------------------------------------- validation */
+
+static int
+load_manifest(ps_sign_run *run, const ps_pack_files *files, ps_error *err)
+{
+	ps_validate_options vo;
+	char *prefix = NULL;
+	size_t n = strlen(run->path);
+	int rc;
+
+	ps_validate_options_init(&vo);
+	if (asprintf(&prefix, "%s%s", run->path, n > 0 &&
+	    run->path[n - 1] == '/' ? "" : "/") < 0)
+		return no_memory(err);
+	vo.prefix = prefix;
+	rc = ps_manifest_load(files, &vo, &run->manifest, &run->r->diags, err);
+	free(prefix);
+	ps_diags_sort(&run->r->diags);
+	return rc;
+}
+
+static int
+validate_dir(ps_sign_run *run, struct remembering *rem, ps_error *err)
+{
+	ps_pack_files outer;
+	int rc;
+
+	memset(rem, 0, sizeof(*rem));
+	if (ps_pack_files_dir_open(run->path, &rem->inner, err) != 0)
+		return -1;
+	remembering_wrap(rem, &outer);
+	rc = load_manifest(run, &outer, err);
+	ps_pack_files_close(&rem->inner);
+	if (rc != 0)
+		return -1;
+	return ps_sign_record_manifest(run, err);
+}
+
+/* ------------------------------------------------------------- writing */
+
+static int
+default_name(ps_sign_run *run, char **out, ps_error *err)
+{
+	static const char *const suffix[] = { ".tar", ".tar.gz", ".tar.zst" };
+	unsigned c = (unsigned)run->o->pack.compression;
+
+	if (c > 2)
+		return ps_fail(err, "invalid_argument", NULL, "unknown compression");
+	if (asprintf(out, "%s-%s%s", run->manifest->file_id,
+	    run->manifest->version, suffix[c]) < 0) {
+		*out = NULL;
+		return no_memory(err);
+	}
+	return 0;
+}
+
+/* What was validated is what was packed: same manifest bytes. */
+static int
+check_same_manifest(ps_sign_run *run, const struct remembering *rem,
+    ps_error *err)
+{
+	if (rem->seen && run->digest->format == run->manifest->format &&
+	    memcmp(rem->manifest_sha256, run->digest->manifest_sha256,
+	    PS_SHA256_LEN) == 0)
+		return 0;
+	return ps_fail(err, "file_changed", run->manifest->manifest_path,
+	    "the manifest changed between validation and packing; sign again");
+}
+
+static int
+write_archive(ps_sign_run *run, ps_error *err)
+{
+	ps_packer *packer = NULL;
+	struct output_hash h;
+	ps_output_tap tap;
+	int rc;
+
+	memset(&h, 0, sizeof(h));
+	if (ps_atomic_open(run->r->archive_path, 0644, 0, &run->archive_tmp,
+	    err) != 0)
+		return -1;
+	if (run->o->temp_file_hook != NULL)
+		run->o->temp_file_hook(ps_atomic_temp_path(run->archive_tmp));
+	rc = output_hash_start(&h, run->o->minisig, err);
+	if (rc == 0)
+		rc = ps_packer_open(run->path, ps_atomic_fd(run->archive_tmp),
+		    &packer, err);
+	if (rc == 0) {
+		tap.ctx = &h;
+		tap.bytes = tap_bytes;
+		ps_packer_set_tap(packer, &tap);
+		rc = ps_packer_write(packer, ps_atomic_fd(run->archive_tmp),
+		    &run->o->pack, &run->digest, err);
+	}
+	if (rc == 0)
+		rc = output_hash_finish(&h, run, err);
+	ps_packer_free(packer);
+	ps_sha256_free(h.sha);
+	return rc;
+}
+
+int
+ps_sign_prepare_dir(ps_sign_run *run, ps_error *err)
+{
+	struct remembering rem;
+	struct stat sb;
+	char *name = NULL;
+	int rc;
+
+	if (validate_dir(run, &rem, err) != 0 ||
+	    ps_sign_provenance(run, err) != 0)
+		return -1;
+	if (run->o->output == NULL && default_name(run, &name, err) != 0)
+		return -1;
+	rc = ps_sign_set_outputs(run, name != NULL ? name : run->o->output, err);
+	free(name);
+	if (rc != 0)
+		return -1;
+	run->archive_existed = lstat(run->r->archive_path, &sb) == 0;
+	if (write_archive(run, err) != 0 || check_same_manifest(run, &rem,
+	    err) != 0)
+		return -1;
+	memcpy(run->r->tree_digest, run->digest->tree_digest, PS_SHA256_LEN);
+	return 0;
+}
+
+/* ------------------------------------------------------------ archives */
+
+static int
+ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static int
+check_archive_name(const char *path, ps_error *err)
+{
+	if (ends_with(path, ".tar") || ends_with(path, ".tar.gz") ||
+	    ends_with(path, ".tgz") || ends_with(path, ".tar.zst") ||
+	    ends_with(path, ".zip"))
+		return 0;
+	ps_fail(err, "archive_unsupported", path, "not a pack directory nor "
+	    "an archive packsign reads");
+	return ps_error_expect(err, ".tar, .tar.gz, .tgz, .tar.zst or .zip",
+	    path);
+}
+
+static int
+hash_file_fd(int fd, ps_sign_run *run, unsigned char sha[PS_SHA256_LEN],
+    ps_error *err)
+{
+	crypto_generichash_state b2;
+	unsigned char *buf = malloc(REHASH_BUFFER);
+	ps_sha256 *h = ps_sha256_new();
+	ssize_t n;
+	int rc = 0;
+
+	if (buf == NULL || h == NULL ||
+	    crypto_generichash_init(&b2, NULL, 0, PS_BLAKE2B512_LEN) != 0)
+		rc = ps_fail(err, "out_of_memory", NULL, "cannot start hashing");
+	while (rc == 0 && (n = ps_read_full(fd, buf, REHASH_BUFFER)) != 0) {
+		if (n < 0)
+			rc = ps_fail_errno(err, "io_error", run->path, "read", errno);
+		else if (ps_sha256_update(h, buf, (size_t)n) != 0 ||
+		    crypto_generichash_update(&b2, buf, (size_t)n) != 0)
+			rc = ps_fail(err, "crypto_error", NULL, "hashing failed");
+	}
+	if (rc == 0 && (ps_sha256_final(h, sha) != 0 ||
+	    crypto_generichash_final(&b2, run->blake2b, PS_BLAKE2B512_LEN) != 0))
+		rc = ps_fail(err, "crypto_error", NULL, "hashing failed");
+	ps_sha256_free(h);
+	free(buf);
+	return rc;
+}
+
+/*
+ * minisign signs BLAKE2b-512 of the file: one more read, checked against
+ * the SHA-256 the inspection computed so both signatures cover one file.
+ */
+static int
+blake2b_of_archive(ps_sign_run *run, ps_error *err)
+{
+	unsigned char sha[PS_SHA256_LEN];
+	int fd = open(run->path, O_RDONLY | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return ps_fail_errno(err, "io_error", run->path, "open", errno);
+	rc = hash_file_fd(fd, run, sha, err);
+	close(fd);
+	if (rc == 0 && memcmp(sha, run->r->archive_digest, PS_SHA256_LEN) != 0)
+		rc = ps_fail(err, "file_changed", run->path, "the archive changed "
+		    "while it was being signed; sign again");
+	return rc;
+}
+
+/* The run takes the inspection's manifest, digests and diagnostics. */
+static void
+take_inspection(ps_sign_run *run, ps_inspection *in)
+{
+	ps_diags swap = run->r->diags;
+
+	run->r->diags = in->diags;
+	in->diags = swap;
+	run->manifest = in->manifest;
+	run->digest = in->digest;
+	in->manifest = NULL;
+	in->digest = NULL;
+	ps_inspection_free(in);
+}
+
+static int
+inspect_archive(ps_sign_run *run, ps_error *err)
+{
+	ps_validate_options vo;
+	ps_inspection *in = NULL;
+	char *prefix = NULL;
+
+	ps_validate_options_init(&vo);
+	if (asprintf(&prefix, "%s/", run->path) < 0)
+		return no_memory(err);
+	vo.prefix = prefix;
+	if (ps_inspect(run->path, &run->o->pack, &vo, &in, err) != 0) {
+		free(prefix);
+		return -1;
+	}
+	free(prefix);
+	take_inspection(run, in);
+	if (!run->digest->has_archive_digest)
+		return ps_fail(err, "internal_error", run->path,
+		    "no archive digest");
+	memcpy(run->r->archive_digest, run->digest->archive_digest,
+	    PS_SHA256_LEN);
+	memcpy(run->r->tree_digest, run->digest->tree_digest, PS_SHA256_LEN);
+	return 0;
+}
+
+int
+ps_sign_prepare_archive(ps_sign_run *run, ps_error *err)
+{
+	if (run->o->output != NULL)
+		return ps_fail(err, "invalid_argument", run->path, "an archive is "
+		    "signed where it is: -o applies to pack directories only");
+	if (check_archive_name(run->path, err) != 0 ||
+	    inspect_archive(run, err) != 0 ||
+	    ps_sign_record_manifest(run, err) != 0 ||
+	    ps_sign_provenance(run, err) != 0 ||
+	    ps_sign_set_outputs(run, run->path, err) != 0)
+		return -1;
+	return run->o->minisig ? blake2b_of_archive(run, err) : 0;
+}
+
+/* ----------------------------------------------------------- provenance */
+
+static int
+record_git(ps_sign_run *run, ps_error *err)
+{
+	ps_sign_result *r = run->r;
+	int dirty = 0;
+
+	if (ps_git_check_clean(run->git, &dirty, err) != 0) {
+		if (!dirty || !run->o->allow_dirty)
+			return -1;
+		ps_error_clear(err);
+		r->source_dirty = 1;
+	}
+	r->has_source = 1;
+	if (copy_string(&r->source_commit, run->git->commit, err) != 0 ||
+	    copy_string(&r->source_path, run->git->pack_path, err) != 0)
+		return -1;
+	return copy_string(&r->source_repository, run->git->origin_url, err);
+}
+
+static int
+full_commit(const char *s)
+{
+	size_t i, n = strlen(s);
+
+	if (n != 40 && n != 64)
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return 0;
+	}
+	return 1;
+}
+
+static int
+apply_overrides(ps_sign_run *run, ps_error *err)
+{
+	ps_sign_result *r = run->r;
+	char *url = NULL;
+
+	if (run->o->source_repo != NULL) {
+		if (ps_git_url_normalize(run->o->source_repo, &url, err) != 0)
+			return -1;
+		free(r->source_repository);
+		r->source_repository = url;
+	}
+	if (run->o->source_commit != NULL) {
+		if (!full_commit(run->o->source_commit)) {
+			ps_fail(err, "source_commit_invalid", "--source-commit",
+			    "not a full commit id");
+			return ps_error_expect(err, "40 or 64 lowercase hex digits",
+			    run->o->source_commit);
+		}
+		r->has_source = 1;
+		if (copy_string(&r->source_commit, run->o->source_commit,
+		    err) != 0 || (r->source_path == NULL &&
+		    copy_string(&r->source_path, "", err) != 0))
+			return -1;
+	}
+	if (!r->has_source && r->source_repository != NULL)
+		return ps_fail(err, "source_commit_missing", "--source-repo",
+		    "outside a git work tree a repository needs --source-commit");
+	return 0;
+}
+
+static int
+check_holon_repository(ps_sign_run *run, ps_error *err)
+{
+	const char *recorded = run->r->source_repository;
+	char *declared = NULL;
+	int same;
+
+	if (ps_git_url_normalize(run->manifest->source_repository, &declared,
+	    err) != 0)
+		return -1;
+	same = recorded != NULL && strcmp(declared, recorded) == 0;
+	if (!same) {
+		ps_refuse(err, "source_repository_mismatch",
+		    run->manifest->manifest_path, "source.repository is not the "
+		    "repository being recorded (normalised)");
+		ps_error_expect(err, declared, recorded != NULL ? recorded :
+		    "no repository (no origin remote; give --source-repo)");
+	}
+	free(declared);
+	return same ? 0 : -1;
+}
+
+static int
+check_holon_ref(ps_sign_run *run, ps_error *err)
+{
+	const char *ref = run->manifest->source_commit;
+	ps_git_ref_relation rel = PS_GIT_REF_SAME;
+
+	if (!full_commit(ref)) {
+		ps_refuse(err, "holon_ref_invalid", run->manifest->manifest_path,
+		    "source.ref must be a full commit id, not a branch or tag");
+		return ps_error_expect(err, "40 or 64 lowercase hex digits", ref);
+	}
+	if (strcmp(ref, run->r->source_commit) == 0)
+		return 0;
+	if (run->git == NULL) {
+		ps_refuse(err, "holon_ref_unchecked", run->manifest->manifest_path,
+		    "source.ref differs from the recorded commit and there is no "
+		    "repository to check that it is a manifest-only ancestor");
+		return ps_error_expect(err, run->r->source_commit, ref);
+	}
+	if (ps_git_check_holon_ref(run->git->workdir, run->git->pack_path, ref,
+	    run->r->source_commit, &rel, err) != 0)
+		return -1;
+	return rel == PS_GIT_REF_ANCESTOR ?
+	    copy_string(&run->r->source_manifest_ref, ref, err) : 0;
+}
+
+static int
+check_holon(ps_sign_run *run, ps_error *err)
+{
+	if (run->manifest->source_repository == NULL ||
+	    run->manifest->source_commit == NULL)
+		return ps_refuse(err, "holon_source_missing",
+		    run->manifest->manifest_path, "a holon manifest must declare "
+		    "source.repository and source.ref");
+	if (!run->r->has_source)
+		return ps_refuse(err, "holon_source_missing", run->path,
+		    "a holon pack is signed from its git work tree or with "
+		    "--source-repo and --source-commit");
+	if (check_holon_repository(run, err) != 0)
+		return -1;
+	return check_holon_ref(run, err);
+}
+
+int
+ps_sign_provenance(ps_sign_run *run, ps_error *err)
+{
+	if (run->is_dir && ps_git_discover(run->path, &run->git, err) != 0)
+		return -1;
+	if (run->git != NULL && record_git(run, err) != 0)
+		return -1;
+	if (apply_overrides(run, err) != 0)
+		return -1;
+	if (run->manifest->format == PS_FORMAT_HOLON)
+		return check_holon(run, err);
+	return 0;
+}
