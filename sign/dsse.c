@@ -578,3 +578,14 @@ ps_dsse_payload_equal(const ps_dsse_envelope *env, const char *payload_type,
 	    env->payload_len == payload_len &&
 	    (payload_len == 0 || memcmp(env->payload, payload, payload_len) == 0);
 }
+
+int
+ps_dsse_payload_to_cosign(const ps_dsse_envelope *env,
+    const unsigned char **payload, size_t *len)
+{
+	if (strcmp(env->payload_type, PS_DSSE_INTOTO_TYPE) != 0)
+		return -1;
+	*payload = env->payload;
+	*len = env->payload_len;
+	return 0;
+}

@@ -107,4 +107,14 @@ int ps_dsse_verify(const ps_dsse_envelope *env,
     const unsigned char public_key[PS_DSSE_PUBLIC_KEY_LEN],
     ps_dsse_verification *out, ps_error *err);
 
+/*
+ * For a co-signer only: the payload of an in-toto envelope, unverified.
+ * The co-signer must check every field it vouches for against the
+ * archive before adding its own signature (sign/sign.c does).  Verifiers
+ * never use this: they get the payload from ps_dsse_verify().
+ */
+#define PS_DSSE_INTOTO_TYPE "application/vnd.in-toto+json"
+int ps_dsse_payload_to_cosign(const ps_dsse_envelope *env,
+    const unsigned char **payload, size_t *len);
+
 #endif

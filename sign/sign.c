@@ -245,19 +245,76 @@ build_statement(ps_sign_run *run, ps_error *err)
 	return ps_statement_serialize(st, &run->payload, &run->payload_len, err);
 }
 
-/* --append signs only the statement this run would have written. */
+static int
+same_files(const ps_statement_file *a, size_t na, const ps_statement_file *b,
+    size_t nb)
+{
+	size_t i;
+
+	if (na != nb)
+		return 0;
+	for (i = 0; i < na; i++) {
+		if (strcmp(a[i].path, b[i].path) != 0 ||
+		    memcmp(a[i].sha256, b[i].sha256, PS_SHA256_LEN) != 0)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * What a co-signer of an existing archive vouches for and can check
+ * itself: the archive's bytes, what it holds and its manifest.  The build
+ * and source records are the first signer's; a co-signer checks a source
+ * with `packsign verify --rebuild-from`.
+ */
+static int
+same_content(const ps_statement *a, const ps_statement *b)
+{
+	return a->format == b->format &&
+	    strcmp(a->pack_id, b->pack_id) == 0 &&
+	    strcmp(a->pack_version, b->pack_version) == 0 &&
+	    a->no_tar_digest == b->no_tar_digest &&
+	    (a->no_tar_digest || memcmp(a->tar_digest, b->tar_digest,
+	    PS_SHA256_LEN) == 0) &&
+	    memcmp(a->tree_digest, b->tree_digest, PS_SHA256_LEN) == 0 &&
+	    strcmp(a->manifest_path, b->manifest_path) == 0 &&
+	    memcmp(a->manifest_sha256, b->manifest_sha256, PS_SHA256_LEN) == 0 &&
+	    same_files(a->subjects, a->subject_count, b->subjects,
+	    b->subject_count) &&
+	    same_files(a->prompts, a->prompt_count, b->prompts, b->prompt_count);
+}
+
+/*
+ * --append: a directory run signs only the statement it would have
+ * written (byte for byte); an archive run co-signs the existing statement
+ * once everything it says about the archive checks out.
+ */
 static int
 check_append(ps_sign_run *run, ps_error *err)
 {
 	char want[PS_SHA256_STRING_LEN + 64], digest[PS_SHA256_STRING_LEN];
+	const unsigned char *theirs_bytes;
+	ps_statement *theirs = NULL;
+	size_t theirs_len;
+	int same;
 
 	if (ps_dsse_payload_equal(run->existing, PS_INTOTO_PAYLOAD_TYPE,
 	    run->payload, run->payload_len))
 		return 0;
+	if (!run->is_dir &&
+	    ps_dsse_payload_to_cosign(run->existing, &theirs_bytes,
+	    &theirs_len) == 0 &&
+	    ps_statement_parse(theirs_bytes, theirs_len, &theirs, err) == 0) {
+		same = same_content(theirs, run->st);
+		ps_statement_free(theirs);
+		if (same)
+			return 0;
+	}
 	ps_refuse(err, "append_mismatch", run->r->sig_path, "the existing "
 	    "signature is over another statement than this run's (a "
-	    "different archive, pack, source, mtime or compression)");
-	snprintf(want, sizeof(want), "this run's statement (subject %s)",
+	    "different archive, pack, prompt files%s)", run->is_dir ?
+	    ", source, mtime or compression" : "");
+	snprintf(want, sizeof(want), "a statement for this archive (subject %s)",
 	    ps_sha256_string(run->r->archive_digest, digest));
 	return ps_error_expect(err, want, "another payload");
 }
