@@ -57,3 +57,11 @@ load helpers
 		[[ "$text" == *"packsign $c"* ]] || { echo "man page lacks $c"; return 1; }
 	done
 }
+
+@test "make demo's script runs: pack, digest, keygen, sign, verify, a tampered archive refused" {
+	run "$BATS_TEST_DIRNAME/../../scripts/demo"
+	echo "$output" | tail -5
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^Good signature: ' <<<"$output")" = 4 ]
+	[[ "$output" == *"[subject_mismatch]"* ]]
+}
