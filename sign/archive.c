@@ -36,6 +36,7 @@ struct reader {
 	unsigned char *buffer;
 	ps_sha256 *archive_hash;
 	ps_sha256 *stream_hash;     /* decompressed tar stream */
+	int stream_is_file;         /* no compression: the stream is the file */
 	ps_sha256 *file_hash;
 	struct archive *outer;      /* raw + filters: the tar stream */
 	struct archive *inner;      /* tar or zip entries */
@@ -94,7 +95,8 @@ read_stream(struct archive *a, void *ctx, const void **out)
 		archive_set_error(a, EIO, "%s", archive_error_string(r->outer));
 		return -1;
 	}
-	if (ps_sha256_update(r->stream_hash, *out, size) != 0) {
+	if (!r->stream_is_file &&
+	    ps_sha256_update(r->stream_hash, *out, size) != 0) {
 		archive_set_error(a, EIO, "SHA-256 failed");
 		return -1;
 	}
@@ -131,6 +133,8 @@ open_outer(struct reader *r, ps_error *err)
 	if (archive_read_open(r->outer, r, NULL, read_fd, NULL) != ARCHIVE_OK ||
 	    archive_read_next_header(r->outer, &e) != ARCHIVE_OK)
 		return refuse_archive(r, r->outer, "cannot read", err);
+	/* An uncompressed tar's stream is the file: hash its bytes once. */
+	r->stream_is_file = archive_filter_code(r->outer, 0) == ARCHIVE_FILTER_NONE;
 	return 0;
 }
 
@@ -468,10 +472,13 @@ make_digest(struct reader *r, ps_error *err)
 	ps_digest *d;
 
 	if (ps_sha256_final(r->archive_hash, archive) != 0 ||
-	    (r->outer != NULL && ps_sha256_final(r->stream_hash, stream) != 0)) {
+	    (r->outer != NULL && !r->stream_is_file &&
+	    ps_sha256_final(r->stream_hash, stream) != 0)) {
 		ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
 		return NULL;
 	}
+	if (r->stream_is_file)
+		memcpy(stream, archive, sizeof(stream));
 	ps_items_sort(&r->items);
 	finish_canonical(r, stream);
 	if (ps_items_check(&r->items, r->label, err) != 0 ||
