@@ -147,3 +147,19 @@ cli_remove_on_signal(const char *path)
 	memcpy(pending_removal, path, strlen(path) + 1);
 	set_handlers(remove_and_reraise);
 }
+
+int
+cli_load_policy(const char *policy_path, const char *pubkey_path,
+    ps_trust **policy, ps_error *err)
+{
+	ps_pubkey *key = NULL;
+	int rc;
+
+	if (policy_path != NULL)
+		return ps_trust_load_file(policy_path, policy, err);
+	if (ps_pubkey_load_file(pubkey_path, &key, err) != 0)
+		return -1;
+	rc = ps_trust_from_pubkey(key, pubkey_path, policy, err);
+	ps_pubkey_free(key);
+	return rc;
+}

@@ -27,6 +27,10 @@ const struct cli_command *cli_find_command(const char *name);
  */
 void cli_put_safe(FILE *out, const char *text);
 
+/* --trust POLICY, else -p KEY.pub as a one-key policy. */
+int cli_load_policy(const char *policy_path, const char *pubkey_path,
+    ps_trust **policy, ps_error *err);
+
 /* Prints "packsign: <error line>" to stderr; returns the exit code. */
 int cli_report(const ps_error *err);
 

@@ -21,20 +21,6 @@ const char cmd_pack_usage[] =
     "                        the epoch (default: $SOURCE_DATE_EPOCH, else 0)\n"
     "  -h, --help            show this help\n";
 
-static int
-parse_compression(const char *text, ps_compression *out)
-{
-	if (strcmp(text, "none") == 0)
-		*out = PS_COMPRESS_NONE;
-	else if (strcmp(text, "gzip") == 0)
-		*out = PS_COMPRESS_GZIP;
-	else if (strcmp(text, "zstd") == 0)
-		*out = PS_COMPRESS_ZSTD;
-	else
-		return -1;
-	return 0;
-}
-
 static void
 print_summary(const char *out, const ps_digest *d)
 {
@@ -116,7 +102,8 @@ cmd_pack(int argc, char **argv)
 		return cli_usage_error("pack", "expected one pack directory");
 	if (out == NULL)
 		return cli_usage_error("pack", "-o OUT is required");
-	if (compress != NULL && parse_compression(compress, &opt.compression) != 0)
+	if (compress != NULL &&
+	    ps_compression_by_name(compress, &opt.compression) != 0)
 		return cli_usage_error("pack", "--compress must be none, gzip or "
 		    "zstd, found '%s'", compress);
 	if (compress == NULL && strcmp(out, "-") != 0 &&

@@ -105,26 +105,12 @@ parse_option(int c, struct sign_args *a)
 }
 
 static int
-compression_by_name(const char *text, ps_compression *out)
-{
-	if (strcmp(text, "none") == 0)
-		*out = PS_COMPRESS_NONE;
-	else if (strcmp(text, "gzip") == 0)
-		*out = PS_COMPRESS_GZIP;
-	else if (strcmp(text, "zstd") == 0)
-		*out = PS_COMPRESS_ZSTD;
-	else
-		return -1;
-	return 0;
-}
-
-static int
 parse_compression(struct sign_args *a)
 {
 	ps_compression *c = &a->o.pack.compression;
 
 	if (a->compress != NULL) {
-		if (compression_by_name(a->compress, c) == 0)
+		if (ps_compression_by_name(a->compress, c) == 0)
 			return EXIT_OK;
 		return cli_usage_error("sign", "--compress must be none, gzip or "
 		    "zstd, found '%s'", a->compress);

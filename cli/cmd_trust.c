@@ -230,21 +230,6 @@ print_policy(const json_t *p)
 }
 
 static int
-load_policy(const struct trust_args *a, ps_trust **policy, ps_error *err)
-{
-	ps_pubkey *key = NULL;
-	int rc;
-
-	if (a->policy != NULL)
-		return ps_trust_load_file(a->policy, policy, err);
-	if (ps_pubkey_load_file(a->pubkey, &key, err) != 0)
-		return -1;
-	rc = ps_trust_from_pubkey(key, a->pubkey, policy, err);
-	ps_pubkey_free(key);
-	return rc;
-}
-
-static int
 trust_check(int argc, char **argv)
 {
 	struct trust_args a;
@@ -256,7 +241,7 @@ trust_check(int argc, char **argv)
 	rc = parse_args(argc, argv, &a);
 	if (rc != EXIT_OK)
 		return rc < 0 ? EXIT_OK : rc;
-	if (load_policy(&a, &policy, &err) != 0)
+	if (cli_load_policy(a.policy, a.pubkey, &policy, &err) != 0)
 		return cli_report(&err);
 	report = policy_json(policy, a.now);
 	if (a.json)

@@ -116,21 +116,6 @@ parse_args(int argc, char **argv, struct verify_args *a)
 	return EXIT_OK;
 }
 
-static int
-load_policy(const struct verify_args *a, ps_trust **policy, ps_error *err)
-{
-	ps_pubkey *key = NULL;
-	int rc;
-
-	if (a->policy != NULL)
-		return ps_trust_load_file(a->policy, policy, err);
-	if (ps_pubkey_load_file(a->pubkey, &key, err) != 0)
-		return -1;
-	rc = ps_trust_from_pubkey(key, a->pubkey, policy, err);
-	ps_pubkey_free(key);
-	return rc;
-}
-
 static json_t *
 digest_json(int has, const unsigned char d[PS_SHA256_LEN])
 {
@@ -365,7 +350,7 @@ cmd_verify(int argc, char **argv)
 	rc = parse_args(argc, argv, &a);
 	if (rc != EXIT_OK)
 		return rc < 0 ? EXIT_OK : rc;
-	if (load_policy(&a, &policy, &err) != 0)
+	if (cli_load_policy(a.policy, a.pubkey, &policy, &err) != 0)
 		return cli_report(&err);
 	a.o.trust = policy;
 	rc = verify_all(&a);

@@ -203,6 +203,11 @@ int ps_pack(const char *dir, int out_fd, const ps_pack_options *options,
 int ps_digest_path(const char *path, const ps_pack_options *options,
     ps_digest **digest_out, ps_error *err);
 
+/* "none", "gzip" or "zstd"; NULL for another value. */
+const char *ps_compression_name(ps_compression compression);
+/* Parses "none", "gzip" or "zstd"; 0 / -1. */
+int ps_compression_by_name(const char *name, ps_compression *out);
+
 /* Guesses compression from an output name; -1 when the suffix is unknown. */
 int ps_compression_from_name(const char *name, ps_compression *out);
 

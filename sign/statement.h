@@ -98,8 +98,5 @@ int ps_statement_from_verified(const ps_dsse_verification *verified,
 const ps_statement_file *ps_statement_find_subject(const ps_statement *st,
     const char *name);
 
-/* "none", "gzip", "zstd"; -1 for other names. */
-const char *ps_compression_name(ps_compression compression);
-int ps_compression_by_name(const char *name, ps_compression *out);
 
 #endif
