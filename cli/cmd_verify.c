@@ -35,8 +35,8 @@ const char cmd_verify_usage[] =
     "  --rebuild-from GITDIR\n"
     "                       rebuild the tar from the recorded commit and path\n"
     "                       in GITDIR and compare its tar digest\n"
-    "  --deep               recompute the tree digest (always done: see\n"
-    "                       signature.md)\n"
+    "  --deep               also hash every file and compare the tree\n"
+    "                       digest (default: the archive digest covers all)\n"
     "  --at TIME            judge key windows at TIME (YYYY-MM-DDTHH:MM:SSZ)\n"
     "  --json               print the full report as one JSON object\n";
 

@@ -153,6 +153,10 @@ typedef struct ps_digest {
 	unsigned char archive_digest[PS_SHA256_LEN];
 	int canonical;                       /* tars: 1 when canonical */
 	uint64_t total_size;                 /* sum of file sizes */
+	int partial;                         /* 1: only some files were hashed
+	                                      * (verify without --deep): their
+	                                      * sha256 and the tree digest are
+	                                      * not set for the others */
 	size_t entry_count;                  /* entries in `entries` */
 	ps_entry *entries;                   /* canonical (bytewise) order */
 } ps_digest;

@@ -37,6 +37,11 @@ struct reader {
 	ps_sha256 *archive_hash;
 	ps_sha256 *stream_hash;     /* decompressed tar stream */
 	int stream_is_file;         /* no compression: the stream is the file */
+	int hashing;                /* the current file's content is hashed */
+	/* Input stream bytes the canonical re-encoding has not yet matched. */
+	unsigned char *pending;
+	size_t pending_head, pending_len, pending_cap;
+	int partial;                /* some file was not hashed */
 	ps_sha256 *file_hash;
 	struct archive *outer;      /* raw + filters: the tar stream */
 	struct archive *inner;      /* tar or zip entries */
@@ -79,6 +84,67 @@ seek_fd(struct archive *a, void *ctx, la_int64_t offset, int whence)
 	return pos < 0 ? ARCHIVE_FATAL : (la_int64_t)pos;
 }
 
+/* The re-encoding lags the input by a few blocks; more means a mismatch
+ * (e.g. data after the end of the archive). */
+#define PENDING_MAX (64 * 1024 * 1024)
+
+static void
+not_canonical(struct reader *r)
+{
+	r->canonical = 0;
+	free(r->pending);
+	r->pending = NULL;
+	r->pending_head = r->pending_len = r->pending_cap = 0;
+}
+
+/* Keeps input stream bytes until the re-encoding has produced its own. */
+static void
+keep_pending(struct reader *r, const void *buf, size_t len)
+{
+	unsigned char *grown;
+	size_t cap;
+
+	if (!r->canonical)
+		return;
+	if (r->pending_head > 0 && r->pending_head >= r->pending_len) {
+		memmove(r->pending, r->pending + r->pending_head, r->pending_len);
+		r->pending_head = 0;
+	}
+	if (r->pending_head + r->pending_len + len > r->pending_cap) {
+		cap = r->pending_cap == 0 ? 1024 * 1024 : r->pending_cap * 2;
+		while (cap < r->pending_head + r->pending_len + len)
+			cap *= 2;
+		if (cap > PENDING_MAX ||
+		    (grown = realloc(r->pending, cap)) == NULL) {
+			not_canonical(r);
+			return;
+		}
+		r->pending = grown;
+		r->pending_cap = cap;
+	}
+	memcpy(r->pending + r->pending_head + r->pending_len, buf, len);
+	r->pending_len += len;
+}
+
+/* The canonical re-encoding's bytes must equal the input's, in order. */
+static int
+compare_rebuilt(void *ctx, const void *buf, size_t len, ps_error *err)
+{
+	struct reader *r = ctx;
+
+	(void)err;
+	if (!r->canonical)
+		return 0;
+	if (len > r->pending_len ||
+	    memcmp(r->pending + r->pending_head, buf, len) != 0) {
+		not_canonical(r);
+		return 0;
+	}
+	r->pending_head += len;
+	r->pending_len -= len;
+	return 0;
+}
+
 /* The tar reader pulls the decompressed stream from the raw reader. */
 static la_ssize_t
 read_stream(struct archive *a, void *ctx, const void **out)
@@ -100,6 +166,7 @@ read_stream(struct archive *a, void *ctx, const void **out)
 		archive_set_error(a, EIO, "SHA-256 failed");
 		return -1;
 	}
+	keep_pending(r, *out, size);
 	return (la_ssize_t)size;
 }
 
@@ -260,15 +327,15 @@ note_order(struct reader *r, const ps_item *item)
 	if (first) {
 		if (item->entry.type != PS_ENTRY_FILE ||
 		    ps_format_by_manifest(item->entry.path) == PS_FORMAT_UNKNOWN)
-			r->canonical = 0;
+			not_canonical(r);
 		return;
 	}
 	if (r->last_copy != NULL && strcmp(r->last_copy, item->entry.path) >= 0)
-		r->canonical = 0;
+		not_canonical(r);
 	free(r->last_copy);
 	r->last_copy = strdup(item->entry.path);
 	if (r->last_copy == NULL)
-		r->canonical = 0;
+		not_canonical(r);
 }
 
 /* Entries the canonical writer cannot store make the tar non-canonical. */
@@ -280,19 +347,22 @@ rebuild_header(struct reader *r, struct archive_entry *e, const ps_item *item)
 	ps_error ignored;
 	int rc;
 
+	ps_output_tap compare = { r, compare_rebuilt };
+
 	if (!ps_tar_path_fits(item->entry.path, is_dir) ||
 	    item->entry.size >= PS_TAR_SIZE_LIMIT ||
 	    (r->rebuild == NULL && (mtime < 0 || mtime > PS_MTIME_MAX ||
 	    ps_tar_writer_new(-1, PS_COMPRESS_NONE, mtime, &r->rebuild,
 	    &ignored) != 0))) {
-		r->canonical = 0;
+		not_canonical(r);
 		return 0;
 	}
+	ps_tar_writer_set_stream_tap(r->rebuild, &compare);
 	rc = is_dir ? ps_tar_write_dir(r->rebuild, item->entry.path, &ignored) :
 	    ps_tar_write_file(r->rebuild, item->entry.path, item->entry.size,
 	    item->entry.executable, &ignored);
 	if (rc != 0)
-		r->canonical = 0;
+		not_canonical(r);
 	return 0;
 }
 
@@ -301,11 +371,11 @@ hash_block(struct reader *r, const void *buf, size_t size, ps_error *err)
 {
 	ps_error ignored;
 
-	if (ps_sha256_update(r->file_hash, buf, size) != 0)
+	if (r->hashing && ps_sha256_update(r->file_hash, buf, size) != 0)
 		return ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
 	if (r->canonical && r->rebuild != NULL &&
 	    ps_tar_write_data(r->rebuild, buf, size, &ignored) != 0)
-		r->canonical = 0;
+		not_canonical(r);
 	if (r->visitor != NULL && r->visitor->data(r->visitor->ctx, buf, size,
 	    err) != 0)
 		return -1;
@@ -321,6 +391,10 @@ read_content(struct reader *r, ps_item *item, int size_known, ps_error *err)
 	uint64_t total = 0;
 	int rc;
 
+	r->hashing = r->visitor == NULL || r->visitor->want_hash == NULL ||
+	    r->visitor->want_hash(r->visitor->ctx, item->entry.path);
+	if (!r->hashing)
+		r->partial = 1;
 	if (ps_sha256_reset(r->file_hash) != 0)
 		return ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
 	while ((rc = archive_read_data_block(r->inner, &buf, &size,
@@ -343,6 +417,8 @@ read_content(struct reader *r, ps_item *item, int size_known, ps_error *err)
 		return ps_error_expect(err, "the declared size", "other");
 	}
 	item->entry.size = total;
+	if (!r->hashing)
+		return 0;
 	return ps_sha256_final(r->file_hash, item->entry.sha256) == 0 ? 0 :
 	    ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
 }
@@ -359,7 +435,7 @@ read_entry(struct reader *r, struct archive_entry *e, ps_error *err)
 		    "an entry has no usable name");
 	if (path[0] == '\0' && is_dir) {
 		free(path);              /* "./": the pack root itself */
-		r->canonical = 0;
+		not_canonical(r);
 		return 0;
 	}
 	if (check_entry_type(r, e, path, err) != 0 ||
@@ -374,7 +450,7 @@ read_entry(struct reader *r, struct archive_entry *e, ps_error *err)
 		return -1;
 	r->entries_seen++;
 	if (changed)
-		r->canonical = 0;
+		not_canonical(r);
 	item->entry.executable = !is_dir && (archive_entry_perm(e) & 0100) != 0;
 	item->entry.size = is_dir ? 0 : (uint64_t)archive_entry_size(e);
 	note_order(r, item);
@@ -447,19 +523,18 @@ parents_explicit(const ps_items *items)
 	return 1;
 }
 
+/* Canonical: the re-encoding produced exactly the input stream. */
 static void
-finish_canonical(struct reader *r, const unsigned char stream[PS_SHA256_LEN])
+finish_canonical(struct reader *r)
 {
-	unsigned char rebuilt[PS_SHA256_LEN];
+	unsigned char ignored_digest[PS_SHA256_LEN];
 	ps_error ignored;
 
 	if (r->kind == PS_SOURCE_ZIP || r->rebuild == NULL || !r->canonical ||
 	    !parents_explicit(&r->items) ||
-	    ps_tar_writer_finish(r->rebuild, rebuilt, &ignored) != 0) {
-		r->canonical = 0;
-		return;
-	}
-	r->canonical = memcmp(rebuilt, stream, PS_SHA256_LEN) == 0;
+	    ps_tar_writer_finish(r->rebuild, ignored_digest, &ignored) != 0 ||
+	    r->pending_len != 0)
+		not_canonical(r);
 }
 
 static ps_digest *
@@ -480,10 +555,12 @@ make_digest(struct reader *r, ps_error *err)
 	if (r->stream_is_file)
 		memcpy(stream, archive, sizeof(stream));
 	ps_items_sort(&r->items);
-	finish_canonical(r, stream);
+	finish_canonical(r);
+	memset(tree, 0, sizeof(tree));
 	if (ps_items_check(&r->items, r->label, err) != 0 ||
 	    ps_items_find_manifest(&r->items, r->label, &manifest, &format,
-	    err) != 0 || ps_items_tree_digest(&r->items, tree, err) != 0)
+	    err) != 0 ||
+	    (!r->partial && ps_items_tree_digest(&r->items, tree, err) != 0))
 		return NULL;
 	d = ps_items_to_digest(&r->items, err);
 	if (d == NULL)
@@ -497,6 +574,7 @@ make_digest(struct reader *r, ps_error *err)
 	if (d->has_tar_digest)
 		memcpy(d->tar_digest, stream, sizeof(stream));
 	d->canonical = r->canonical;
+	d->partial = r->partial;
 	memcpy(d->manifest_sha256, d->entries[manifest].sha256, PS_SHA256_LEN);
 	d->manifest_path = strdup(d->entries[manifest].path);
 	if (d->manifest_path == NULL) {
@@ -555,6 +633,7 @@ reader_free(struct reader *r)
 	ps_sha256_free(r->file_hash);
 	free(r->buffer);
 	free(r->last_copy);
+	free(r->pending);
 	if (r->fd >= 0)
 		close(r->fd);
 }

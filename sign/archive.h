@@ -17,7 +17,17 @@ typedef struct ps_archive_visitor {
 	int (*file)(void *ctx, const char *path, uint64_t size, ps_error *err);
 	/* The next bytes of that file. */
 	int (*data)(void *ctx, const void *buf, size_t len, ps_error *err);
+	/* Optional: 0 when a file's content need not be hashed (its bytes are
+	 * covered otherwise, e.g. by a signed archive digest); the digest is
+	 * then `partial`.  NULL hashes every file. */
+	int (*want_hash)(void *ctx, const char *path);
 } ps_archive_visitor;
+
+/* ps_pack_files_archive_open() hashing only the files `want_hash` names. */
+int ps_pack_files_archive_open_selective(const char *path,
+    ps_pack_files *files, ps_digest **digest_out,
+    int (*want_hash)(void *ctx, const char *path), void *want_ctx,
+    ps_error *err);
 
 /* Digests of the archive at `path`, with `visitor` (may be NULL). */
 int ps_archive_read(const char *path, const ps_archive_visitor *visitor,

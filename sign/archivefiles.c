@@ -37,7 +37,17 @@ struct view {
 	struct kept *current;     /* the file being streamed */
 	struct node *nodes;       /* depth-first order */
 	size_t node_count;
+	int (*want_hash)(void *ctx, const char *path);
+	void *want_ctx;
 };
+
+static int
+view_want_hash(void *ctx, const char *path)
+{
+	const struct view *v = ctx;
+
+	return v->want_hash(v->want_ctx, path);
+}
 
 static void
 view_free(void *ctx)
@@ -300,8 +310,17 @@ int
 ps_pack_files_archive_open(const char *path, ps_pack_files *files,
     ps_digest **digest_out, ps_error *err)
 {
+	return ps_pack_files_archive_open_selective(path, files, digest_out,
+	    NULL, NULL, err);
+}
+
+int
+ps_pack_files_archive_open_selective(const char *path, ps_pack_files *files,
+    ps_digest **digest_out, int (*want_hash)(void *ctx, const char *path),
+    void *want_ctx, ps_error *err)
+{
 	struct view *v = calloc(1, sizeof(*v));
-	ps_archive_visitor visitor = { v, on_file, on_data };
+	ps_archive_visitor visitor = { v, on_file, on_data, NULL };
 	ps_digest *d = NULL;
 
 	memset(files, 0, sizeof(*files));
@@ -309,6 +328,10 @@ ps_pack_files_archive_open(const char *path, ps_pack_files *files,
 		*digest_out = NULL;
 	if (v == NULL)
 		return ps_fail_oom(err, path);
+	v->want_hash = want_hash;
+	v->want_ctx = want_ctx;
+	if (want_hash != NULL)
+		visitor.want_hash = view_want_hash;
 	if (ps_archive_read(path, &visitor, &d, err) != 0 ||
 	    build_nodes(v, d, err) != 0) {
 		ps_digest_free(d);

@@ -49,4 +49,11 @@ typedef struct ps_output_tap {
 /* Installs `tap` (copied; NULL removes it) before anything is written. */
 void ps_tar_writer_set_tap(ps_tar_writer *w, const ps_output_tap *tap);
 
+/*
+ * Hands the uncompressed tar stream to `tap` instead of hashing it (the
+ * digest from ps_tar_writer_finish() is then all zeros): the archive
+ * reader compares a canonical re-encoding with its input byte for byte.
+ */
+void ps_tar_writer_set_stream_tap(ps_tar_writer *w, const ps_output_tap *tap);
+
 #endif

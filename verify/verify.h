@@ -7,6 +7,7 @@
 #define PS_VERIFY_VERIFY_H
 
 #include "packsign.h"
+#include "sign/archive.h"
 #include "sign/dsse.h"
 #include "sign/statement.h"
 

@@ -222,3 +222,19 @@ PY
 	run "$PACKSIGN" digest "$EXAMPLES/holon-pdf-profile"
 	[ "$(grep -c '^prompt: ' <<<"$output")" = 0 ]
 }
+
+@test "digest: canonical detection holds across multi-megabyte files and trailing data" {
+	p=$(copy_pack "$AGENTPACK")
+	head -c 3000000 /dev/urandom > "$p/knowledge/a.bin"
+	head -c 5000000 /dev/urandom > "$p/knowledge/b.bin"
+	"$PACKSIGN" pack "$p" -o big.tar
+	"$PACKSIGN" pack "$p" -o big.tar.gz
+	[ "$(digest_field big.tar canonical)" = yes ]
+	[ "$(digest_field big.tar.gz canonical)" = yes ]
+	cp big.tar trail.tar && head -c 512 /dev/zero >> trail.tar
+	[ "$(digest_field trail.tar canonical)" = no ]
+	cp big.tar flip.tar
+	printf '\001' | dd of=flip.tar bs=1 seek=$((2048 + 1500000)) conv=notrunc 2>/dev/null
+	[ "$(digest_field flip.tar canonical)" = yes ]   # content is not a canonical rule
+	[ "$(digest_field flip.tar tree_digest)" != "$(digest_field big.tar tree_digest)" ]
+}

@@ -6,6 +6,11 @@ load helpers
 
 setup() {
 	cd "$BATS_TEST_TMPDIR"
+	# Sign copies: inside this repository's work tree, sign would record
+	# (and check) its git provenance, whose origin a CI clone may not have.
+	cp -R "$EXAMPLES" packs
+	chmod -R u+w packs
+	EXAMPLES=$BATS_TEST_TMPDIR/packs
 	"$PACKSIGN" keygen -o alice --identity alice --no-passphrase >/dev/null
 	"$PACKSIGN" keygen -o bob --identity bob --no-passphrase >/dev/null
 	cat > trust.yaml <<YAML

@@ -196,6 +196,10 @@ good_archive_fills_the_result(void **state)
 	write_sig(f, NULL, f->alice, "hint", NULL, NULL);
 	ps_verify_options_init(&o);
 	assert_int_equal(run_verify(f, t, &o, &r, &err), 0);
+	assert_false(r->tree_checked);            /* only with --deep */
+	ps_verify_result_free(r);
+	o.deep = 1;
+	assert_int_equal(run_verify(f, t, &o, &r, &err), 0);
 	assert_string_equal(r->id, "research.top-journal-reviewer");
 	assert_int_equal(r->identity_count, 1);
 	assert_string_equal(r->identities[0].identity, "alice");
