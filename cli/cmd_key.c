@@ -188,32 +188,28 @@ passphrase_given(const struct key_args *a)
 	    getenv(a->pass.env) != NULL;
 }
 
+typedef int (*seckey_parser)(const unsigned char *text, size_t len,
+    const char *name, const ps_secret *passphrase, ps_seckey **out,
+    ps_error *err);
+
+/* The public half of a secret key, unlocked only when a passphrase is
+ * at hand: `key show` never prompts. */
 static int
-show_minisign_secret(const struct key_args *a, const char *file,
-    const ps_secret *text, json_t *obj)
+show_unlocked(const struct key_args *a, const char *file,
+    const ps_secret *text, int encrypted, seckey_parser parse, json_t *obj)
 {
-	ps_seckey_info info;
 	ps_secret *pass = NULL;
 	ps_seckey *key = NULL;
 	ps_pubkey *pub = NULL;
 	ps_error err;
 	int rc = EXIT_OK;
 
-	if (ps_seckey_inspect(ps_secret_bytes(text), ps_secret_len(text), file,
-	    &info, &err) != 0)
-		return cli_report(&err);
-	json_object_set_new(obj, "format", json_string("minisign"));
-	json_object_set_new(obj, "encrypted", json_boolean(info.encrypted));
-	if (info.encrypted)
-		json_object_set_new(obj, "kdf", json_pack("{s:s,s:I,s:I}",
-		    "name", "scrypt", "opslimit", (json_int_t)info.opslimit,
-		    "memlimit", (json_int_t)info.memlimit));
-	if (info.encrypted && !passphrase_given(a))
+	if (encrypted && !passphrase_given(a))
 		return EXIT_OK;
-	if (info.encrypted)
+	if (encrypted)
 		rc = cli_passphrase("key", &a->pass, "Passphrase: ", 0, &pass);
-	if (rc == EXIT_OK && (ps_seckey_parse(ps_secret_bytes(text),
-	    ps_secret_len(text), file, pass, &key, &err) != 0 ||
+	if (rc == EXIT_OK && (parse(ps_secret_bytes(text), ps_secret_len(text),
+	    file, pass, &key, &err) != 0 ||
 	    ps_seckey_public(key, &pub, &err) != 0))
 		rc = cli_report(&err);
 	if (rc == EXIT_OK)
@@ -225,33 +221,35 @@ show_minisign_secret(const struct key_args *a, const char *file,
 }
 
 static int
+show_minisign_secret(const struct key_args *a, const char *file,
+    const ps_secret *text, json_t *obj)
+{
+	ps_seckey_info info;
+	ps_error err;
+
+	if (ps_seckey_inspect(ps_secret_bytes(text), ps_secret_len(text), file,
+	    &info, &err) != 0)
+		return cli_report(&err);
+	json_object_set_new(obj, "format", json_string("minisign"));
+	json_object_set_new(obj, "encrypted", json_boolean(info.encrypted));
+	if (info.encrypted)
+		json_object_set_new(obj, "kdf", json_pack("{s:s,s:I,s:I}",
+		    "name", "scrypt", "opslimit", (json_int_t)info.opslimit,
+		    "memlimit", (json_int_t)info.memlimit));
+	return show_unlocked(a, file, text, info.encrypted, ps_seckey_parse,
+	    obj);
+}
+
+static int
 show_pem_secret(const struct key_args *a, const char *file,
     const ps_secret *text, json_t *obj)
 {
 	int encrypted = ps_pem_is_encrypted(ps_secret_bytes(text),
 	    ps_secret_len(text));
-	ps_secret *pass = NULL;
-	ps_seckey *key = NULL;
-	ps_pubkey *pub = NULL;
-	ps_error err;
-	int rc = EXIT_OK;
 
 	json_object_set_new(obj, "format", json_string("pem"));
 	json_object_set_new(obj, "encrypted", json_boolean(encrypted));
-	if (encrypted && !passphrase_given(a))
-		return EXIT_OK;
-	if (encrypted)
-		rc = cli_passphrase("key", &a->pass, "Passphrase: ", 0, &pass);
-	if (rc == EXIT_OK && (ps_seckey_parse_pem(ps_secret_bytes(text),
-	    ps_secret_len(text), file, pass, &key, &err) != 0 ||
-	    ps_seckey_public(key, &pub, &err) != 0))
-		rc = cli_report(&err);
-	if (rc == EXIT_OK)
-		add_pubkey_fields(obj, pub);
-	ps_pubkey_free(pub);
-	ps_seckey_free(key);
-	ps_secret_free(pass);
-	return rc;
+	return show_unlocked(a, file, text, encrypted, ps_seckey_parse_pem, obj);
 }
 
 static int
