@@ -125,8 +125,12 @@ check_permissions(ps_check *ck, const ps_yaml_node *root)
 }
 
 /* Resolves a `config:` reference of an agent file against the pack root. */
+/* Agent configs reached through config: references, at most. */
+#define MAX_CONFIG_FILES 1024
+
 static void
-check_config_ref(ps_check *ck, const char *file, const ps_yaml_node *at)
+check_config_ref(ps_check *ck, const char *file, const ps_yaml_node *at,
+    ps_strings *referenced)
 {
 	const char *text = ps_yaml_string(at);
 	char path[PS_PATH_MAX];
@@ -164,11 +168,14 @@ check_config_ref(ps_check *ck, const char *file, const ps_yaml_node *at)
 		    at->column, "path_missing", "config '%s' does not name a "
 		    "file in the pack (references resolve from the pack root)",
 		    text);
+	else if (rc == 0)
+		ps_check_strings_add(ck, referenced, path);
 }
 
 /* Every `config:` key anywhere in an agent file's tree. */
 static void
-find_config_refs(ps_check *ck, const char *file, const ps_yaml_node *node)
+find_config_refs(ps_check *ck, const char *file, const ps_yaml_node *node,
+    ps_strings *referenced)
 {
 	size_t i;
 
@@ -177,21 +184,57 @@ find_config_refs(ps_check *ck, const char *file, const ps_yaml_node *node)
 	for (i = 0; i < node->count; i++) {
 		if (node->kind == PS_YAML_MAPPING &&
 		    strcmp(node->keys[i]->value, "config") == 0)
-			check_config_ref(ck, file, node->items[i]);
+			check_config_ref(ck, file, node->items[i], referenced);
 		else
-			find_config_refs(ck, file, node->items[i]);
+			find_config_refs(ck, file, node->items[i], referenced);
 	}
 }
 
 static void
-check_agent_file(ps_check *ck, const char *path)
+check_agent_file(ps_check *ck, const char *path, ps_strings *referenced)
 {
 	ps_yaml_doc *doc = ps_check_load_yaml(ck, path);
 
 	if (doc == NULL)
 		return;
-	find_config_refs(ck, path, ps_yaml_root(doc));
+	find_config_refs(ck, path, ps_yaml_root(doc), referenced);
 	ps_yaml_free(doc);
+}
+
+static int
+listed(const ps_strings *list, size_t n, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(list->items[i], path) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Sub-agent configs named by `config:` are agent configs too: follow the
+ * references transitively (each file once, at most MAX_CONFIG_FILES), so
+ * none reached from the entrypoint can point outside the pack.
+ */
+static void
+check_agent_files(ps_check *ck, ps_strings *files)
+{
+	size_t i;
+
+	for (i = 0; i < files->count && ck->failed == 0; i++) {
+		if (listed(files, i, files->items[i]))
+			continue;            /* reached twice: checked already */
+		if (i >= MAX_CONFIG_FILES) {
+			ps_check_report_in(ck, PS_SEVERITY_ERROR, files->items[i], 0,
+			    0, "agentpack_config_limit", "more than %d agent configs "
+			    "are reached through config: references",
+			    MAX_CONFIG_FILES);
+			return;
+		}
+		check_agent_file(ck, files->items[i], files);
+	}
 }
 
 /* File name suffixes of pickle-based formats, compared case-insensitively. */
@@ -280,6 +323,7 @@ pack_visit(void *arg, const char *path, ps_entry_type type, uint64_t size,
 	return w->ck->failed != 0 ? -1 : 0;
 }
 
+/* The entrypoint first, then the agents/ configs, then what they name. */
 static void
 walk_pack(ps_check *ck, const char *entrypoint)
 {
@@ -287,16 +331,14 @@ walk_pack(ps_check *ck, const char *entrypoint)
 	ps_error err;
 	size_t i;
 
+	if (entrypoint != NULL)
+		ps_check_strings_add(ck, &w.agents, entrypoint);
 	ps_error_clear(&err);
 	if (ck->files->list(ck->files->ctx, pack_visit, &w, &err) != 0 &&
 	    ck->failed == 0)
 		ps_check_pack_error(ck, &err);
-	for (i = 0; i < w.agents.count && ck->failed == 0; i++) {
-		if (entrypoint == NULL || strcmp(entrypoint, w.agents.items[i]) != 0)
-			check_agent_file(ck, w.agents.items[i]);
-		free(w.agents.items[i]);
-	}
-	for (; i < w.agents.count; i++)
+	check_agent_files(ck, &w.agents);
+	for (i = 0; i < w.agents.count; i++)
 		free(w.agents.items[i]);
 	free(w.agents.items);
 }
@@ -323,7 +365,6 @@ ps_agentpack_check(ps_check *ck, const ps_yaml_node *root)
 	if (entry != NULL && ps_check_path(ck, at, entry, PS_WANT_FILE,
 	    "entrypoint", path, sizeof(path)) == 0) {
 		ps_check_prompt(ck, path, at);
-		check_agent_file(ck, path);
 		have_entry = 1;
 	}
 	walk_pack(ck, have_entry != 0 ? path : NULL);

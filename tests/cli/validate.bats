@@ -854,3 +854,18 @@ ap() { pack research.top-journal-reviewer; }
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"[path_escapes]"* ]]
 }
+
+@test "validate: config references are followed transitively, cycles included (review finding)" {
+	ex="$BATS_TEST_DIRNAME/../../examples/packs"
+	cd "$BATS_TEST_TMPDIR"
+	cp -R "$ex/research.top-journal-reviewer" cf && chmod -R u+w cf
+	mkdir -p cf/sub
+	printf 'extra:\n  - config: sub/inner.yml\n' >> cf/agents/reviewer.yml
+	printf 'config: ../../../../etc/passwd\n' > cf/sub/inner.yml
+	run "$PACKSIGN" validate cf
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"cf/sub/inner.yml:1:9: error: config '../../../../etc/passwd' escapes the pack root [path_escapes]"* ]]
+	printf 'config: agents/reviewer.yml\n' > cf/sub/inner.yml    # a cycle
+	run "$PACKSIGN" validate cf
+	[ "$status" -eq 0 ]
+}
