@@ -14,6 +14,7 @@
 
 #include "formats/manifest.h"
 #include "util/error.h"
+#include "util/fdio.h"
 
 struct packdir {
 	int root_fd;
@@ -172,25 +173,17 @@ open_file(void *ctx, const char *path, ps_error *err)
 	return fd;
 }
 
-/* Reads up to n bytes, retrying short reads; *got receives the count. */
+/* Reads up to n bytes (fewer only at end of file) into *got. */
 static int
 read_full(int fd, const char *path, unsigned char *buf, size_t n,
     size_t *got, ps_error *err)
 {
-	size_t done = 0;
-	ssize_t r;
+	ssize_t r = ps_read_full(fd, buf, n);
 
-	while (done < n) {
-		r = read(fd, buf + done, n - done);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0)
-			return ps_fail_errno(err, "io_error", path, "read", errno);
-		if (r == 0)
-			break;
-		done += (size_t)r;
-	}
-	*got = done;
+	*got = 0;
+	if (r < 0)
+		return ps_fail_errno(err, "io_error", path, "read", errno);
+	*got = (size_t)r;
 	return 0;
 }
 

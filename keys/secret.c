@@ -14,6 +14,7 @@
 #include "keys/keys.h"
 #include "util/atomic.h"
 #include "util/error.h"
+#include "util/fdio.h"
 
 struct ps_secret {
 	unsigned char *data;
@@ -96,30 +97,12 @@ ps_secret_from(const void *data, size_t len)
 	return secret;
 }
 
-static int
-read_all(int fd, unsigned char *buf, size_t cap, size_t *got)
-{
-	ssize_t n;
-
-	*got = 0;
-	while (*got < cap) {
-		n = read(fd, buf + *got, cap - *got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (n == 0)
-			break;
-		*got += (size_t)n;
-	}
-	return 0;
-}
-
 int
 ps_secret_read_fd(int fd, size_t max, const char *name, ps_secret **out,
     ps_error *err)
 {
 	ps_secret *secret;
+	ssize_t n;
 	size_t got;
 
 	*out = NULL;
@@ -127,11 +110,13 @@ ps_secret_read_fd(int fd, size_t max, const char *name, ps_secret **out,
 	secret = ps_secret_new(max + 1);
 	if (secret == NULL)
 		return ps_fail_oom(err, name);
-	if (read_all(fd, secret->data, max + 1, &got) != 0) {
+	n = ps_read_full(fd, secret->data, max + 1);
+	if (n < 0) {
 		int saved = errno;
 		ps_secret_free(secret);
 		return ps_fail_errno(err, "io_error", name, "read", saved);
 	}
+	got = (size_t)n;
 	if (got > max) {
 		ps_secret_free(secret);
 		return ps_fail(err, "input_too_large", name,

@@ -575,14 +575,7 @@ make_digest(struct reader *r, ps_error *err)
 		memcpy(d->tar_digest, stream, sizeof(stream));
 	d->canonical = r->canonical;
 	d->partial = r->partial;
-	memcpy(d->manifest_sha256, d->entries[manifest].sha256, PS_SHA256_LEN);
-	d->manifest_path = strdup(d->entries[manifest].path);
-	if (d->manifest_path == NULL) {
-		ps_digest_free(d);
-		ps_fail_oom(err, NULL);
-		return NULL;
-	}
-	return d;
+	return ps_digest_set_manifest(d, manifest, err);
 }
 
 /* A zip is read with seeks, so its bytes are hashed in a pass of their own. */

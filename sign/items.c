@@ -401,3 +401,16 @@ ps_items_find_manifest(const ps_items *list, const char *label,
 	}
 	return 0;
 }
+
+ps_digest *
+ps_digest_set_manifest(ps_digest *d, size_t manifest, ps_error *err)
+{
+	d->manifest_path = strdup(d->entries[manifest].path);
+	if (d->manifest_path == NULL) {
+		ps_digest_free(d);
+		ps_fail_oom(err, NULL);
+		return NULL;
+	}
+	memcpy(d->manifest_sha256, d->entries[manifest].sha256, PS_SHA256_LEN);
+	return d;
+}

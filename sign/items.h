@@ -42,6 +42,9 @@ int ps_items_tree_digest(const ps_items *list,
     unsigned char out[PS_SHA256_LEN], ps_error *err);
 /* Moves the entries into a new ps_digest (the list is left empty). */
 ps_digest *ps_items_to_digest(ps_items *list, ps_error *err);
+/* Records entry `manifest` of `d` as its manifest; frees `d` on failure. */
+ps_digest *ps_digest_set_manifest(ps_digest *d, size_t manifest,
+    ps_error *err);
 
 
 /*

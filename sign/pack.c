@@ -207,15 +207,7 @@ finish_digest(ps_packer *p, const unsigned char tar_digest[PS_SHA256_LEN],
 	memcpy(d->tree_digest, tree, sizeof(tree));
 	d->has_tar_digest = 1;
 	memcpy(d->tar_digest, tar_digest, PS_SHA256_LEN);
-	d->manifest_path = strdup(d->entries[p->manifest].path);
-	memcpy(d->manifest_sha256, d->entries[p->manifest].sha256,
-	    PS_SHA256_LEN);
-	if (d->manifest_path == NULL) {
-		ps_digest_free(d);
-		ps_fail_oom(err, NULL);
-		return NULL;
-	}
-	return d;
+	return ps_digest_set_manifest(d, p->manifest, err);
 }
 
 /* Pattern matching and names see one locale whatever the host's. */
