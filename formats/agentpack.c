@@ -44,7 +44,8 @@ check_identity(ps_check *ck, const ps_yaml_node *root)
 		    "id '%s' is not reverse-dotted (domain.name), as the "
 		    "specification recommends", id);
 	ck->m->name = ps_check_strdup(ck, ps_check_string(ck, root, "name", 1));
-	ps_check_string(ck, root, "domain", 1);
+	ck->m->domain = ps_check_strdup(ck, ps_check_string(ck, root, "domain",
+	    1));
 	ps_check_semver(ck, root, 0);
 	if (desc != NULL)
 		ck->m->description = ps_check_strdup(ck,

@@ -206,6 +206,7 @@ ps_manifest_free(ps_manifest *m)
 	free(m->description);
 	free(m->license);
 	free(m->kind);
+	free(m->domain);
 	free(m->source_repository);
 	free(m->source_commit);
 	free(m->determinism_tier);

@@ -682,6 +682,7 @@ typedef struct ps_manifest {
 	char *license;
 	char *kind;              /* soyapack kind, holon capabilities' first
 	                          * class; NULL otherwise */
+	char *domain;            /* agentpack domain; NULL otherwise */
 	ps_strings signed_by;
 	char *source_repository; /* holon source.repository */
 	char *source_commit;     /* holon source.ref */
@@ -859,6 +860,210 @@ typedef struct ps_verify_result {
 int ps_verify(const char *path, const ps_verify_options *options,
     ps_verify_result **out, ps_error *err);
 void ps_verify_result_free(ps_verify_result *result);
+/* ------------------------------------------------------------- extraction */
+
+/*
+ * Limits that stop an archive from exhausting the disk before its end is
+ * reached (docs/formats/install.md).  A limit of 0 means "no limit".
+ */
+typedef struct ps_extract_limits {
+	uint64_t max_total_size;    /* bytes of file content, default 16 GiB */
+	uint64_t max_entries;       /* files and directories, default 1000000 */
+	uint64_t max_ratio;         /* content bytes per archive byte, checked
+	                             * once the content passes ratio_floor;
+	                             * default 200 */
+	uint64_t ratio_floor;       /* default 64 MiB */
+} ps_extract_limits;
+
+#define PS_EXTRACT_DEFAULT_MAX_SIZE (16ULL * 1024 * 1024 * 1024)
+#define PS_EXTRACT_DEFAULT_MAX_ENTRIES 1000000ULL
+#define PS_EXTRACT_DEFAULT_MAX_RATIO 200ULL
+#define PS_EXTRACT_DEFAULT_RATIO_FLOOR (64ULL * 1024 * 1024)
+
+void ps_extract_limits_init(ps_extract_limits *limits);
+
+/*
+ * Extracts the archive at `path` (.tar, .tar.gz, .tgz, .tar.zst, .zip)
+ * into the empty directory `dest_fd` (never closed here), on its own
+ * checks: it does not rely on ps_verify() having run.  Every entry is
+ * checked as ps_digest_path() checks it (regular files and directories
+ * only, the name rules, no duplicates or case-fold collisions) and
+ * created with openat(2) and O_NOFOLLOW relative to directory
+ * descriptors, files with O_EXCL; the limits hold while bytes stream.
+ * Nothing is synced.  On failure the directory may hold part of the
+ * archive: the caller removes it.  `digest_out` (may be NULL) receives the
+ * digests of what was extracted (every file hashed).  Refusals add
+ * extract_too_large, extract_too_many_entries, extract_ratio_exceeded,
+ * duplicate_entry and extract_conflict to the archive reader's codes.
+ */
+int ps_extract_archive(const char *path, int dest_fd,
+    const ps_extract_limits *limits, ps_digest **digest_out, ps_error *err);
+
+/* --------------------------------------------------------------- install */
+
+/*
+ * Installed packs live in a data directory (docs/formats/install.md):
+ *   DIR/agentpacks/<id>/<version>/        AgentPack
+ *   DIR/soyapacks/<owner>/<name>/<version>/   SoyaPack (id owner/name)
+ *   DIR/holons/<handle>/<name>/<version>/     holon (id handle/name)
+ *   DIR/augr/<name>/<version>/            autograph package
+ * each tree exactly the pack's files, and beside them a receipt,
+ *   DIR/receipts/<same path>.json and .sig
+ * which records what was verified.  DIR/.lock serialises writers;
+ * DIR/.tmp holds private work files, removed by the next run.
+ */
+
+/* $PACKSIGN_DATA_DIR, else $XDG_DATA_HOME/packsign, else
+ * $HOME/.local/share/packsign.  The caller frees *out. */
+int ps_data_dir_default(char **out, ps_error *err);
+
+/* What a confirmation callback is shown before anything is installed. */
+typedef struct ps_install_plan {
+	ps_format format;
+	const char *id, *version, *name;
+	const char *domain;          /* AgentPack; NULL otherwise */
+	const char *summary;         /* ps_manifest_describe() text */
+	const char *destination;     /* the tree's path once installed */
+	const char *signer;          /* first counted identity */
+	const char *replaces_newest; /* the newest installed version of the
+	                              * id, or NULL */
+} ps_install_plan;
+
+typedef struct ps_install_options {
+	ps_verify_options verify;    /* trust (required), sig_path, the
+	                              * checks, at */
+	const char *data_dir;        /* required */
+	int allow_shell;             /* AgentPack shell: true from a signer
+	                              * who is not first_party */
+	int allow_downgrade;         /* a version below the newest installed */
+	int dry_run;                 /* every check, extraction into a
+	                              * temporary directory, nothing kept */
+	ps_extract_limits limits;
+	ps_lang lang;                /* of the summary */
+	/* Asked once everything is verified and checked, before extraction
+	 * (not on a dry run or a no-op reinstall): nonzero installs, 0 refuses
+	 * with install_declined.  NULL installs without asking. */
+	int (*confirm)(void *ctx, const ps_install_plan *plan);
+	void *confirm_ctx;
+	/* Called once when another run holds DIR/.lock, before waiting for it
+	 * (may be NULL). */
+	void (*waiting)(void *ctx, const char *lock_path);
+	void *waiting_ctx;
+	int64_t now;                 /* recorded install time; default now */
+} ps_install_options;
+
+/* Defaults: ps_verify_options_init(), ps_extract_limits_init(), English,
+ * nothing else set. */
+void ps_install_options_init(ps_install_options *options);
+
+typedef struct ps_install_result {
+	ps_verify_result *verify;    /* the verification of the archive's
+	                              * private copy (paths as given) */
+	ps_format format;
+	char *id, *version, *name, *domain;
+	char *summary;               /* what the pack may do */
+	char *path;                  /* installed tree (or would be) */
+	char *receipt_path;          /* its receipt's .json */
+	int already_installed;       /* same version and tree: nothing done */
+	int dry_run;
+	int installed;               /* 1 once the tree is in place */
+	unsigned char tree_digest[PS_SHA256_LEN];
+	size_t file_count;
+	uint64_t total_size;
+} ps_install_result;
+
+/*
+ * Installs the signed archive at `archive`: copies it (and its signature)
+ * into a private file in DIR/.tmp while hashing it, verifies that copy
+ * with ps_verify(), applies the install rules (AgentPack shell, rollback,
+ * same-version reinstall), asks `confirm`, extracts the copy with
+ * ps_extract_archive() into DIR/.tmp, checks that the extracted bytes are
+ * the verified ones (archive and tree digests), writes the receipt,
+ * syncs the file system, and renames the tree into place.  A run killed
+ * at any point leaves the previous state; the next run removes its
+ * leftovers.  `*out` is set whenever memory allowed.  Refusals (exit 1)
+ * add to verification's: shell_refused, downgrade_refused,
+ * version_conflict, install_conflict, install_declined, install_name_invalid,
+ * install_digest_mismatch, and the extraction codes; failures (exit 2):
+ * data_dir_invalid, lock_failed, io_error, disk_full, not_found.
+ */
+int ps_install(const char *archive, const ps_install_options *options,
+    ps_install_result **out, ps_error *err);
+void ps_install_result_free(ps_install_result *result);
+
+/* One installed pack, as its receipt records it. */
+typedef struct ps_installed {
+	ps_format format;
+	char *id, *version, *name;
+	char *domain;                /* AgentPack; NULL otherwise */
+	char *path;                  /* DIR/<layout>/<version> */
+	char *receipt_path;          /* DIR/receipts/<layout>/<version>.json */
+	char *sig_path;              /* its .sig */
+	int newest;                  /* highest SemVer precedence of its id */
+	char *signer;                /* first counted identity */
+	char *fingerprint;           /* of the key that verified it */
+	char *source_repository;     /* NULL when not recorded */
+	char *source_commit;         /* NULL when not recorded */
+	char *permissions;           /* one line: what the pack may do */
+	char *archive_name;
+	unsigned char archive_digest[PS_SHA256_LEN];
+	unsigned char tree_digest[PS_SHA256_LEN];
+	int64_t installed_at;
+	size_t entry_count;          /* files and directories recorded */
+	ps_entry *entries;           /* canonical order */
+} ps_installed;
+
+typedef struct ps_installed_list {
+	ps_installed *items;         /* by format, id, then SemVer */
+	size_t count;
+} ps_installed_list;
+
+/*
+ * Reads every receipt of `data_dir` whose tree exists.  A directory that
+ * does not exist is an empty list.  A receipt that cannot be parsed fails
+ * the call with receipt_invalid (exit 1), naming it.
+ */
+int ps_installed_list_load(const char *data_dir, ps_installed_list **out,
+    ps_error *err);
+void ps_installed_list_free(ps_installed_list *list);
+
+/* What re-checking an installed tree found. */
+typedef struct ps_installed_check {
+	ps_installed *receipt;       /* owned by the check */
+	ps_strings modified;         /* content, size or executable bit */
+	ps_strings added;            /* including links and special files */
+	ps_strings missing;
+	unsigned char tree_digest[PS_SHA256_LEN]; /* recomputed, when the
+	                                           * tree holds only files and
+	                                           * directories */
+	int tree_computed;
+	int signature_checked;       /* the receipt's .sig was verified */
+} ps_installed_check;
+
+/*
+ * Re-checks the installed tree at `path` (DIR/<layout>/<version>) against
+ * its receipt: every file hashed, the tree digest and prompt digests
+ * recomputed, every modified, added or missing path named.  With `trust`
+ * (may be NULL) the receipt's signature is verified again at `at` and its
+ * statement's tree digest must equal the receipt's.  Refusals:
+ * installed_modified (lists filled), receipt_invalid, not_installed,
+ * and signature refusals; `*out` is set whenever memory allowed.
+ */
+int ps_installed_verify(const char *path, const ps_trust *trust, int64_t at,
+    ps_installed_check **out, ps_error *err);
+void ps_installed_check_free(ps_installed_check *check);
+
+/*
+ * Removes `version` (or, when NULL, every version) of `id` from
+ * `data_dir`; `format` PS_FORMAT_UNKNOWN matches any format but refuses
+ * (install_ambiguous) when the id is installed in two.  Each tree is
+ * renamed away before its receipt is removed and it is deleted.  Refuses
+ * not_installed when nothing matches.  `removed` (may be NULL) receives
+ * the removed packs.
+ */
+int ps_uninstall(const char *data_dir, ps_format format, const char *id,
+    const char *version, ps_installed_list **removed, ps_error *err);
+
 /* ---------------------------------------------------------------- signing */
 
 /*

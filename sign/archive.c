@@ -457,9 +457,10 @@ read_entry(struct reader *r, struct archive_entry *e, ps_error *err)
 	if (r->canonical)
 		rebuild_header(r, e, item);
 	if (is_dir)
-		return 0;
+		return r->visitor != NULL && r->visitor->dir != NULL ?
+		    r->visitor->dir(r->visitor->ctx, item->entry.path, err) : 0;
 	if (r->visitor != NULL && r->visitor->file(r->visitor->ctx,
-	    item->entry.path, item->entry.size, err) != 0)
+	    &item->entry, err) != 0)
 		return -1;
 	return read_content(r, item, archive_entry_size_is_set(e), err);
 }

@@ -13,10 +13,13 @@
 
 typedef struct ps_archive_visitor {
 	void *ctx;
-	/* A regular file starts: its canonical path and declared size. */
-	int (*file)(void *ctx, const char *path, uint64_t size, ps_error *err);
+	/* A regular file starts: its canonical path, declared size and
+	 * executable bit (sha256 not yet set). */
+	int (*file)(void *ctx, const ps_entry *entry, ps_error *err);
 	/* The next bytes of that file. */
 	int (*data)(void *ctx, const void *buf, size_t len, ps_error *err);
+	/* Optional: a directory entry (its canonical path). */
+	int (*dir)(void *ctx, const char *path, ps_error *err);
 	/* Optional: 0 when a file's content need not be hashed (its bytes are
 	 * covered otherwise, e.g. by a signed archive digest); the digest is
 	 * then `partial`.  NULL hashes every file. */

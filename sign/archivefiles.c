@@ -69,8 +69,10 @@ view_free(void *ctx)
 }
 
 static int
-on_file(void *ctx, const char *path, uint64_t size, ps_error *err)
+on_file(void *ctx, const ps_entry *entry, ps_error *err)
 {
+	const char *path = entry->path;
+	uint64_t size = entry->size;
 	struct view *v = ctx;
 	struct kept *files, *k;
 	size_t capacity;
@@ -320,7 +322,7 @@ ps_pack_files_archive_open_selective(const char *path, ps_pack_files *files,
     void *want_ctx, ps_error *err)
 {
 	struct view *v = calloc(1, sizeof(*v));
-	ps_archive_visitor visitor = { v, on_file, on_data, NULL };
+	ps_archive_visitor visitor = { v, on_file, on_data, NULL, NULL };
 	ps_digest *d = NULL;
 
 	memset(files, 0, sizeof(*files));

@@ -1,0 +1,300 @@
+/*
+ * ps_extract_archive(): an archive's entries become files below a
+ * directory descriptor.  The archive reader checks every entry before it
+ * is handed over (type, name rules, sizes); this side checks again what it
+ * relies on, creates every directory and file relative to descriptors with
+ * O_NOFOLLOW (files also O_EXCL), and keeps the limits while bytes stream,
+ * so a hostile archive cannot write outside `dest_fd` or fill the disk.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sign/archive.h"
+#include "util/error.h"
+#include "util/fdio.h"
+#include "util/pathname.h"
+
+struct extract {
+	int root;
+	const ps_extract_limits *limits;
+	uint64_t archive_size;
+	uint64_t entries;
+	uint64_t total;
+	int fd;                 /* the file being written, or -1 */
+	char *path;             /* its canonical path */
+	char *dir_path;         /* the directory `dir_fd` opens ("" = root) */
+	int dir_fd;
+};
+
+void
+ps_extract_limits_init(ps_extract_limits *limits)
+{
+	limits->max_total_size = PS_EXTRACT_DEFAULT_MAX_SIZE;
+	limits->max_entries = PS_EXTRACT_DEFAULT_MAX_ENTRIES;
+	limits->max_ratio = PS_EXTRACT_DEFAULT_MAX_RATIO;
+	limits->ratio_floor = PS_EXTRACT_DEFAULT_RATIO_FLOOR;
+}
+
+static int
+count_entry(struct extract *x, const char *path, ps_error *err)
+{
+	char limit[32];
+
+	x->entries++;
+	if (x->limits->max_entries == 0 || x->entries <= x->limits->max_entries)
+		return 0;
+	snprintf(limit, sizeof(limit), "at most %llu",
+	    (unsigned long long)x->limits->max_entries);
+	ps_refuse(err, "extract_too_many_entries", path, "counted the files "
+	    "and directories being extracted (raise with --max-entries)");
+	return ps_error_expect(err, limit, "more");
+}
+
+static void
+close_file(struct extract *x)
+{
+	if (x->fd >= 0)
+		close(x->fd);
+	x->fd = -1;
+	free(x->path);
+	x->path = NULL;
+}
+
+static void
+close_dir(struct extract *x)
+{
+	if (x->dir_fd >= 0 && x->dir_fd != x->root)
+		close(x->dir_fd);
+	x->dir_fd = -1;
+	free(x->dir_path);
+	x->dir_path = NULL;
+}
+
+static int
+refuse_conflict(const char *path, const char *component, ps_error *err)
+{
+	ps_refuse(err, "extract_conflict", path, "creating the directory '%s' "
+	    "found something else in its place", component);
+	return ps_error_expect(err, "a directory created by this extraction",
+	    "a file or a link");
+}
+
+/* Opens (creating) one directory below `at`; never follows a link. */
+static int
+enter_dir(struct extract *x, int at, const char *name, const char *path,
+    ps_error *err)
+{
+	int fd;
+
+	if (mkdirat(at, name, 0755) == 0) {
+		if (count_entry(x, path, err) != 0)
+			return -1;
+	} else if (errno != EEXIST) {
+		return ps_fail_errno(err, errno == ENOSPC ? "disk_full" :
+		    "io_error", path, "mkdir", errno);
+	}
+	fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 && (errno == ENOTDIR || errno == ELOOP))
+		return refuse_conflict(path, name, err);
+	if (fd < 0)
+		return ps_fail_errno(err, "io_error", path, "open directory", errno);
+	return fd;
+}
+
+/* Opens the directory `dir` ("" is the root), creating what is missing. */
+static int
+open_dir_chain(struct extract *x, const char *dir, ps_error *err)
+{
+	char *copy = strdup(dir), *comp, *slash;
+	int fd = x->root, next;
+
+	if (copy == NULL)
+		return ps_fail_oom(err, dir);
+	for (comp = copy; *comp != '\0'; comp = slash + 1) {
+		slash = strchr(comp, '/');
+		if (slash != NULL)
+			*slash = '\0';
+		next = enter_dir(x, fd, comp, dir, err);
+		if (fd != x->root)
+			close(fd);
+		fd = next;
+		if (fd < 0 || slash == NULL)
+			break;
+	}
+	free(copy);
+	return fd;
+}
+
+/* The parent directory of `path`, reusing the last one opened: entries
+ * arrive grouped by directory in canonical order. */
+static int
+parent_fd(struct extract *x, const char *path, const char **name,
+    ps_error *err)
+{
+	const char *slash = strrchr(path, '/');
+	size_t len = slash != NULL ? (size_t)(slash - path) : 0;
+	int fd;
+
+	*name = slash != NULL ? slash + 1 : path;
+	if (x->dir_path != NULL && strlen(x->dir_path) == len &&
+	    strncmp(x->dir_path, path, len) == 0)
+		return x->dir_fd;
+	close_dir(x);
+	if ((x->dir_path = strndup(path, len)) == NULL)
+		return ps_fail_oom(err, path);
+	fd = len == 0 ? x->root : open_dir_chain(x, x->dir_path, err);
+	if (fd < 0) {
+		close_dir(x);
+		return -1;
+	}
+	x->dir_fd = fd;
+	return fd;
+}
+
+static int
+on_dir(void *ctx, const char *path, ps_error *err)
+{
+	struct extract *x = ctx;
+	const char *name;
+	int at, fd;
+
+	close_file(x);
+	if (ps_path_check(path, NULL, err) != 0 ||
+	    (at = parent_fd(x, path, &name, err)) < 0 ||
+	    (fd = enter_dir(x, at, name, path, err)) < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+static int
+check_declared(struct extract *x, const ps_entry *entry, ps_error *err)
+{
+	uint64_t max = x->limits->max_total_size;
+	char limit[64];
+
+	if (max == 0 || (entry->size <= max && x->total <= max - entry->size))
+		return 0;
+	snprintf(limit, sizeof(limit), "at most %llu bytes in all",
+	    (unsigned long long)max);
+	ps_refuse(err, "extract_too_large", entry->path, "declares %llu bytes "
+	    "after %llu already extracted (raise with --max-size)",
+	    (unsigned long long)entry->size, (unsigned long long)x->total);
+	return ps_error_expect(err, limit, "more");
+}
+
+static int
+on_file(void *ctx, const ps_entry *entry, ps_error *err)
+{
+	struct extract *x = ctx;
+	const char *name;
+	int at;
+
+	close_file(x);
+	if (ps_path_check(entry->path, NULL, err) != 0 ||
+	    count_entry(x, entry->path, err) != 0 ||
+	    check_declared(x, entry, err) != 0 ||
+	    (at = parent_fd(x, entry->path, &name, err)) < 0)
+		return -1;
+	if ((x->path = strdup(entry->path)) == NULL)
+		return ps_fail_oom(err, entry->path);
+	x->fd = openat(at, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	    O_CLOEXEC, entry->executable ? 0755 : 0644);
+	if (x->fd >= 0)
+		return 0;
+	if (errno == EEXIST) {
+		ps_refuse(err, "duplicate_entry", entry->path, "the archive holds "
+		    "this path twice (or a name that this file system folds to "
+		    "the same)");
+		return ps_error_expect(err, "one entry per path", "another");
+	}
+	return ps_fail_errno(err, errno == ENOSPC ? "disk_full" : "io_error",
+	    entry->path, "create", errno);
+}
+
+static int
+check_streamed(const struct extract *x, ps_error *err)
+{
+	const ps_extract_limits *l = x->limits;
+	char limit[64], found[64];
+
+	if (l->max_total_size != 0 && x->total > l->max_total_size) {
+		snprintf(limit, sizeof(limit), "at most %llu bytes in all",
+		    (unsigned long long)l->max_total_size);
+		ps_refuse(err, "extract_too_large", x->path, "holds more bytes "
+		    "than the limit (raise with --max-size)");
+		return ps_error_expect(err, limit, "more");
+	}
+	if (l->max_ratio == 0 || x->total <= l->ratio_floor ||
+	    x->total / l->max_ratio <= x->archive_size)
+		return 0;
+	snprintf(limit, sizeof(limit), "at most %llu:1",
+	    (unsigned long long)l->max_ratio);
+	snprintf(found, sizeof(found), "%llu bytes from a %llu-byte archive",
+	    (unsigned long long)x->total, (unsigned long long)x->archive_size);
+	ps_refuse(err, "extract_ratio_exceeded", x->path, "compared the bytes "
+	    "extracted with the archive's size: a decompression bomb? (raise "
+	    "with --max-ratio)");
+	return ps_error_expect(err, limit, found);
+}
+
+static int
+on_data(void *ctx, const void *buf, size_t len, ps_error *err)
+{
+	struct extract *x = ctx;
+
+	if (x->fd < 0)
+		return ps_fail(err, "internal_error", NULL, "data outside a file");
+	x->total += len;
+	if (check_streamed(x, err) != 0)
+		return -1;
+	return ps_write_all(x->fd, buf, len, x->path, err);
+}
+
+static int
+archive_size(const char *path, uint64_t *size, ps_error *err)
+{
+	struct stat st;
+
+	if (stat(path, &st) != 0)
+		return ps_fail_errno(err, errno == ENOENT ? "not_found" :
+		    "io_error", path, "stat", errno);
+	*size = (uint64_t)st.st_size;
+	return 0;
+}
+
+int
+ps_extract_archive(const char *path, int dest_fd,
+    const ps_extract_limits *limits, ps_digest **digest_out, ps_error *err)
+{
+	struct extract x;
+	ps_archive_visitor visitor = { &x, on_file, on_data, on_dir, NULL };
+	ps_digest *d = NULL;
+	int rc;
+
+	if (digest_out != NULL)
+		*digest_out = NULL;
+	memset(&x, 0, sizeof(x));
+	x.root = dest_fd;
+	x.limits = limits;
+	x.fd = -1;
+	x.dir_fd = -1;
+	if (archive_size(path, &x.archive_size, err) != 0)
+		return -1;
+	rc = ps_archive_read(path, &visitor, &d, err);
+	if (rc == 0 && x.fd >= 0 && close(x.fd) != 0)
+		rc = ps_fail_errno(err, "io_error", x.path, "close", errno);
+	x.fd = -1;
+	close_file(&x);
+	close_dir(&x);
+	if (rc == 0 && digest_out != NULL)
+		*digest_out = d;
+	else
+		ps_digest_free(d);
+	return rc;
+}
