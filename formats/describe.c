@@ -238,9 +238,36 @@ prompts(text *t, const ps_manifest *m)
 	fprintf(t->f, "%s\n", T(t, ".", "。"));
 }
 
-int
-ps_manifest_describe(const ps_manifest *m, ps_lang lang, char **out,
-    ps_error *err)
+static void
+capabilities(text *t, const ps_manifest *m)
+{
+	if (m->format == PS_FORMAT_AGENTPACK)
+		agentpack(t, m);
+	else if (m->format == PS_FORMAT_SOYAPACK)
+		soyapack(t, m);
+	else if (m->format == PS_FORMAT_HOLON)
+		holon(t, m);
+	else
+		autograph(t, m);
+}
+
+static void
+full_summary(text *t, const ps_manifest *m)
+{
+	header(t, m);
+	capabilities(t, m);
+	prompts(t, m);
+	if (m->signed_by.count > 0) {
+		fprintf(t->f, "%s", T(t, "Declared signers: ", "声明的签名者："));
+		join(t, &m->signed_by);
+		fprintf(t->f, "%s\n", T(t, ".", "。"));
+	}
+}
+
+/* Runs `write` into a new string. */
+static int
+render(const ps_manifest *m, ps_lang lang,
+    void (*write)(text *, const ps_manifest *), char **out, ps_error *err)
 {
 	text t = { NULL, lang, NULL, 0, 0 };
 	size_t len = 0, i;
@@ -249,21 +276,7 @@ ps_manifest_describe(const ps_manifest *m, ps_lang lang, char **out,
 	*out = NULL;
 	if ((t.f = open_memstream(out, &len)) == NULL)
 		return ps_fail(err, "out_of_memory", "", "out of memory");
-	header(&t, m);
-	if (m->format == PS_FORMAT_AGENTPACK)
-		agentpack(&t, m);
-	else if (m->format == PS_FORMAT_SOYAPACK)
-		soyapack(&t, m);
-	else if (m->format == PS_FORMAT_HOLON)
-		holon(&t, m);
-	else
-		autograph(&t, m);
-	prompts(&t, m);
-	if (m->signed_by.count > 0) {
-		fprintf(t.f, "%s", T(&t, "Declared signers: ", "声明的签名者："));
-		join(&t, &m->signed_by);
-		fprintf(t.f, "%s\n", T(&t, ".", "。"));
-	}
+	write(&t, m);
 	bad = ferror(t.f) != 0 || t.oom != 0;
 	bad = fclose(t.f) != 0 || bad;
 	for (i = 0; i < t.count; i++)
@@ -273,6 +286,27 @@ ps_manifest_describe(const ps_manifest *m, ps_lang lang, char **out,
 		free(*out);
 		*out = NULL;
 		return ps_fail(err, "out_of_memory", "", "out of memory");
+	}
+	return 0;
+}
+
+int
+ps_manifest_describe(const ps_manifest *m, ps_lang lang, char **out,
+    ps_error *err)
+{
+	return render(m, lang, full_summary, out, err);
+}
+
+int
+ps_manifest_permissions(const ps_manifest *m, char **out, ps_error *err)
+{
+	char *p;
+
+	if (render(m, PS_LANG_EN, capabilities, out, err) != 0)
+		return -1;
+	for (p = *out; *p != '\0'; p++) {
+		if (*p == '\n')
+			*p = p[1] != '\0' ? ' ' : '\0';
 	}
 	return 0;
 }

@@ -741,6 +741,11 @@ typedef enum ps_lang {
 int ps_manifest_describe(const ps_manifest *manifest, ps_lang lang,
     char **text, ps_error *err);
 
+/* The part of that summary that says what the pack may do, in English, as
+ * one line without a newline (what `list` shows).  Caller frees. */
+int ps_manifest_permissions(const ps_manifest *manifest, char **text,
+    ps_error *err);
+
 /* ------------------------------------------------------------ inspection */
 
 /* What one read of a pack tells: its digests and its manifest. */
@@ -1009,7 +1014,10 @@ typedef struct ps_installed {
 	unsigned char archive_digest[PS_SHA256_LEN];
 	unsigned char tree_digest[PS_SHA256_LEN];
 	int64_t installed_at;
-	size_t entry_count;          /* files and directories recorded */
+	size_t prompt_count;         /* the signed prompt files */
+	ps_entry *prompts;           /* path and sha256, by path */
+	size_t entry_count;          /* files and empty directories: what
+	                              * the tree digest covers */
 	ps_entry *entries;           /* canonical order */
 } ps_installed;
 

@@ -17,6 +17,7 @@ struct walk {
 	const ps_ignore *ignore;
 	const struct stat *exclude;
 	ps_items *items;
+	ps_strings *odd;    /* survey: what a pack cannot hold, by disk path */
 };
 
 static int
@@ -109,7 +110,7 @@ static int walk_dir(const struct walk *w, int dirfd, const char *dprefix,
 
 static int
 add_entry(const struct walk *w, int dirfd, const char *name,
-    const struct stat *st, char *disk, char *canon, ps_error *err)
+    const struct stat *st, const char *disk, char *canon, ps_error *err)
 {
 	struct stat opened;
 	ps_item *item;
@@ -143,39 +144,74 @@ add_entry(const struct walk *w, int dirfd, const char *name,
 	return rc;
 }
 
+/* A survey notes what a pack cannot hold instead of refusing it. */
+static int
+note_odd(const struct walk *w, const char *disk, const char *why,
+    ps_error *err)
+{
+	char **grown, *line;
+
+	if (asprintf(&line, "%s (%s)", disk, why) < 0)
+		return ps_fail_oom(err, disk);
+	grown = realloc(w->odd->items, (w->odd->count + 1) * sizeof(*grown));
+	if (grown == NULL) {
+		free(line);
+		return ps_fail_oom(err, disk);
+	}
+	w->odd->items = grown;
+	w->odd->items[w->odd->count++] = line;
+	return 0;
+}
+
+static int
+visit_entry(const struct walk *w, int dirfd, const char *cprefix,
+    const char *disk, const char *name, const struct stat *st, ps_error *err)
+{
+	char *canon = NULL;
+	ps_error why;
+
+	ps_error_clear(&why);
+	if (is_excluded(w, st))
+		return 0;
+	if (canonical_path(w, cprefix, disk, name, &canon,
+	    w->odd != NULL ? &why : err) != 0)
+		return w->odd != NULL && why.status == PS_STATUS_REFUSED ?
+		    note_odd(w, disk, why.code, err) : -1;
+	if (w->odd == NULL && ps_ignore_match(w->ignore, canon,
+	    S_ISDIR(st->st_mode)) && strcmp(canon, PS_IGNORE_FILE) != 0 &&
+	    ps_format_by_manifest(canon) == PS_FORMAT_UNKNOWN) {
+		free(canon);
+		return 0;
+	}
+	if (!S_ISREG(st->st_mode) && !S_ISDIR(st->st_mode)) {
+		free(canon);
+		return w->odd != NULL ? note_odd(w, disk, kind_of(st->st_mode),
+		    err) : refuse_kind(w, disk, st->st_mode, err);
+	}
+	if (w->odd == NULL && check_storable(disk, canon, st, err) != 0) {
+		free(canon);
+		return -1;
+	}
+	return add_entry(w, dirfd, name, st, disk, canon, err);
+}
+
 static int
 visit(const struct walk *w, int dirfd, const char *dprefix,
     const char *cprefix, const char *name, ps_error *err)
 {
 	struct stat st;
-	char *disk, *canon = NULL;
+	char *disk;
 	int rc;
 
-	if (ps_is_vcs_name(name))
+	if (w->odd == NULL && ps_is_vcs_name(name))
 		return 0;
 	disk = ps_path_join(dprefix, name);
 	if (disk == NULL)
 		return ps_fail_oom(err, NULL);
-	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
 		rc = ps_fail_errno(err, "io_error", disk, "stat", errno);
-	} else if (is_excluded(w, &st)) {
-		rc = 0;
-	} else if (canonical_path(w, cprefix, disk, name, &canon, err) != 0) {
-		rc = -1;
-	} else if (ps_ignore_match(w->ignore, canon, S_ISDIR(st.st_mode)) &&
-	    strcmp(canon, PS_IGNORE_FILE) != 0 &&
-	    ps_format_by_manifest(canon) == PS_FORMAT_UNKNOWN) {
-		free(canon);
-		rc = 0;
-	} else if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-		free(canon);
-		rc = refuse_kind(w, disk, st.st_mode, err);
-	} else if (check_storable(disk, canon, &st, err) != 0) {
-		free(canon);
-		rc = -1;
-	} else {
-		rc = add_entry(w, dirfd, name, &st, disk, canon, err);
-	}
+	else
+		rc = visit_entry(w, dirfd, cprefix, disk, name, &st, err);
 	free(disk);
 	return rc;
 }
@@ -221,8 +257,21 @@ int
 ps_walk_excluding(int rootfd, const char *label, const ps_ignore *ignore,
     const struct stat *exclude, ps_items *items, ps_error *err)
 {
-	struct walk w = { label, ignore, exclude, items };
+	struct walk w = { label, ignore, exclude, items, NULL };
 	/* A descriptor of its own: readdir moves the directory offset. */
+	int fd = openat(rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return ps_fail_errno(err, "io_error", label, "open directory",
+		    errno);
+	return walk_dir(&w, fd, "", "", err);
+}
+
+int
+ps_walk_survey(int rootfd, const char *label, ps_items *items,
+    ps_strings *odd, ps_error *err)
+{
+	struct walk w = { label, NULL, NULL, items, odd };
 	int fd = openat(rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	if (fd < 0)

@@ -20,6 +20,15 @@ int ps_walk(int rootfd, const char *label, const ps_ignore *ignore,
 int ps_walk_excluding(int rootfd, const char *label, const ps_ignore *ignore,
     const struct stat *exclude, ps_items *items, ps_error *err);
 
+/*
+ * Every entry below `rootfd`, as a check of an installed tree sees it: no
+ * ignore rules, VCS names kept, and what a pack cannot hold (links,
+ * devices, names that break the rules) added to `odd` as "PATH (why)"
+ * instead of refused.
+ */
+int ps_walk_survey(int rootfd, const char *label, ps_items *items,
+    ps_strings *odd, ps_error *err);
+
 /* 1 for ".git", ".hg", ".svn", ".bzr". */
 int ps_is_vcs_name(const char *name);
 

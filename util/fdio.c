@@ -1,8 +1,10 @@
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -92,4 +94,91 @@ ps_open_beneath(int rootfd, const char *relpath, int flags)
 	if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
 		return (int)fd;
 	return open_by_components(rootfd, relpath, flags);
+}
+
+/* One component: created if missing, then opened without following. */
+static int
+mkdir_one(int at, const char *name, unsigned mode, uint64_t *created)
+{
+	if (mkdirat(at, name, (mode_t)mode) == 0) {
+		if (created != NULL)
+			(*created)++;
+	} else if (errno != EEXIST) {
+		return -1;
+	}
+	return openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+int
+ps_mkdir_beneath(int rootfd, const char *reldir, unsigned mode,
+    uint64_t *created)
+{
+	char *copy = strdup(reldir), *comp, *slash;
+	int fd, next, saved;
+
+	if (copy == NULL)
+		return -1;
+	fd = openat(rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	for (comp = copy; fd >= 0 && *comp != '\0'; comp = slash + 1) {
+		slash = strchr(comp, '/');
+		if (slash != NULL)
+			*slash = '\0';
+		next = mkdir_one(fd, comp, mode, created);
+		saved = errno;
+		close(fd);
+		errno = saved;
+		fd = next;
+		if (slash == NULL)
+			break;
+	}
+	free(copy);
+	return fd;
+}
+
+static int remove_entries(int fd);
+
+int
+ps_remove_tree_at(int dirfd, const char *name)
+{
+	int fd, rc;
+
+	if (unlinkat(dirfd, name, 0) == 0 || errno == ENOENT)
+		return 0;
+	if (errno != EISDIR && errno != EPERM)
+		return -1;
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	rc = remove_entries(fd);
+	if (rc == 0 && unlinkat(dirfd, name, AT_REMOVEDIR) != 0 &&
+	    errno != ENOENT)
+		rc = -1;
+	return rc;
+}
+
+/* Empties the directory `fd` (closed here). */
+static int
+remove_entries(int fd)
+{
+	DIR *dir = fdopendir(fd);
+	struct dirent *de;
+	int rc = 0, saved;
+
+	if (dir == NULL) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	while (rc == 0 && (errno = 0, de = readdir(dir)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		rc = ps_remove_tree_at(dirfd(dir), de->d_name);
+	}
+	if (rc == 0 && errno != 0)
+		rc = -1;
+	saved = errno;
+	closedir(dir);
+	errno = saved;
+	return rc;
 }

@@ -3,6 +3,7 @@
 #define PS_UTIL_FDIO_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "packsign.h"
@@ -23,4 +24,21 @@ ssize_t ps_read_full(int fd, void *buf, size_t len);
  * with O_NOFOLLOW where openat2 is missing).  Returns an fd or -1 (errno).
  */
 int ps_open_beneath(int rootfd, const char *relpath, int flags);
+
+/*
+ * Opens the directory `reldir` ("a/b/c", no "." or ".." components) below
+ * `rootfd`, creating each missing component with `mode`, never following
+ * a symbolic link.  Adds the number of directories created to *created
+ * (may be NULL).  Returns an fd, or -1 with errno (ENOTDIR or ELOOP when a
+ * component exists and is not a directory).  "" opens `rootfd` again.
+ */
+int ps_mkdir_beneath(int rootfd, const char *reldir, unsigned mode,
+    uint64_t *created);
+
+/*
+ * Removes `name` below `dirfd` and, when it is a directory, everything in
+ * it, never following a symbolic link (links are removed, not their
+ * targets).  A missing `name` is success.  0 / -1 with errno.
+ */
+int ps_remove_tree_at(int dirfd, const char *name);
 #endif

@@ -1,8 +1,10 @@
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <openssl/evp.h>
 
+#include "util/fdio.h"
 #include "util/sha256.h"
 
 struct ps_sha256 {
@@ -65,6 +67,40 @@ ps_sha256_buffer(const void *data, size_t len, unsigned char out[PS_SHA256_LEN])
 	if (EVP_Digest(data, len, out, &outlen, EVP_sha256(), NULL) != 1)
 		return -1;
 	return outlen == PS_SHA256_LEN ? 0 : -1;
+}
+
+#define FD_BUFFER (256 * 1024)
+
+int
+ps_sha256_fd(int fd, unsigned char out[PS_SHA256_LEN], uint64_t *size)
+{
+	unsigned char *buf = malloc(FD_BUFFER);
+	ps_sha256 *h = ps_sha256_new();
+	ssize_t n = -1;
+	int saved;
+
+	*size = 0;
+	if (buf != NULL && h != NULL) {
+		while ((n = ps_read_full(fd, buf, FD_BUFFER)) > 0) {
+			*size += (uint64_t)n;
+			if (ps_sha256_update(h, buf, (size_t)n) != 0) {
+				errno = EIO;
+				n = -1;
+				break;
+			}
+		}
+	} else {
+		errno = ENOMEM;
+	}
+	if (n == 0 && ps_sha256_final(h, out) != 0) {
+		errno = EIO;
+		n = -1;
+	}
+	saved = errno;
+	ps_sha256_free(h);
+	free(buf);
+	errno = saved;
+	return n == 0 ? 0 : -1;
 }
 
 void

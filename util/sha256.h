@@ -3,6 +3,7 @@
 #define PS_UTIL_SHA256_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "packsign.h"
 
@@ -20,6 +21,10 @@ int ps_sha256_final(ps_sha256 *ctx, unsigned char out[PS_SHA256_LEN]);
 /* One-shot digest of a buffer; 0 / -1. */
 int ps_sha256_buffer(const void *data, size_t len,
     unsigned char out[PS_SHA256_LEN]);
+
+/* SHA-256 of what `fd` holds from its offset to its end, and how many
+ * bytes that was; 0 / -1 (errno set by read, or EIO for the digest). */
+int ps_sha256_fd(int fd, unsigned char out[PS_SHA256_LEN], uint64_t *size);
 
 /* Parses exactly 2 * len lowercase or uppercase hex digits; 0 / -1. */
 int ps_hex_decode(const char *hex, unsigned char *bytes, size_t len);

@@ -40,12 +40,14 @@ ps_extract_limits_init(ps_extract_limits *limits)
 	limits->ratio_floor = PS_EXTRACT_DEFAULT_RATIO_FLOOR;
 }
 
+/* Counts `more` entries (0: they were counted already). */
 static int
-count_entry(struct extract *x, const char *path, ps_error *err)
+count_entry(struct extract *x, const char *path, uint64_t more,
+    ps_error *err)
 {
 	char limit[32];
 
-	x->entries++;
+	x->entries += more;
 	if (x->limits->max_entries == 0 || x->entries <= x->limits->max_entries)
 		return 0;
 	snprintf(limit, sizeof(limit), "at most %llu",
@@ -76,57 +78,30 @@ close_dir(struct extract *x)
 }
 
 static int
-refuse_conflict(const char *path, const char *component, ps_error *err)
+refuse_conflict(const char *path, ps_error *err)
 {
-	ps_refuse(err, "extract_conflict", path, "creating the directory '%s' "
-	    "found something else in its place", component);
+	ps_refuse(err, "extract_conflict", path, "creating this directory "
+	    "found something else in the way");
 	return ps_error_expect(err, "a directory created by this extraction",
 	    "a file or a link");
 }
 
-/* Opens (creating) one directory below `at`; never follows a link. */
+/* Opens the directory `dir` below the root, creating what is missing. */
 static int
-enter_dir(struct extract *x, int at, const char *name, const char *path,
-    ps_error *err)
+open_dir(struct extract *x, const char *dir, ps_error *err)
 {
-	int fd;
+	uint64_t before = x->entries;
+	int fd = ps_mkdir_beneath(x->root, dir, 0755, &x->entries);
 
-	if (mkdirat(at, name, 0755) == 0) {
-		if (count_entry(x, path, err) != 0)
-			return -1;
-	} else if (errno != EEXIST) {
-		return ps_fail_errno(err, errno == ENOSPC ? "disk_full" :
-		    "io_error", path, "mkdir", errno);
-	}
-	fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 && (errno == ENOTDIR || errno == ELOOP))
-		return refuse_conflict(path, name, err);
+		return refuse_conflict(dir, err);
 	if (fd < 0)
-		return ps_fail_errno(err, "io_error", path, "open directory", errno);
-	return fd;
-}
-
-/* Opens the directory `dir` ("" is the root), creating what is missing. */
-static int
-open_dir_chain(struct extract *x, const char *dir, ps_error *err)
-{
-	char *copy = strdup(dir), *comp, *slash;
-	int fd = x->root, next;
-
-	if (copy == NULL)
-		return ps_fail_oom(err, dir);
-	for (comp = copy; *comp != '\0'; comp = slash + 1) {
-		slash = strchr(comp, '/');
-		if (slash != NULL)
-			*slash = '\0';
-		next = enter_dir(x, fd, comp, dir, err);
-		if (fd != x->root)
-			close(fd);
-		fd = next;
-		if (fd < 0 || slash == NULL)
-			break;
+		return ps_fail_errno(err, errno == ENOSPC ? "disk_full" :
+		    "io_error", dir, "mkdir", errno);
+	if (x->entries != before && count_entry(x, dir, 0, err) != 0) {
+		close(fd);
+		return -1;
 	}
-	free(copy);
 	return fd;
 }
 
@@ -147,7 +122,7 @@ parent_fd(struct extract *x, const char *path, const char **name,
 	close_dir(x);
 	if ((x->dir_path = strndup(path, len)) == NULL)
 		return ps_fail_oom(err, path);
-	fd = len == 0 ? x->root : open_dir_chain(x, x->dir_path, err);
+	fd = len == 0 ? x->root : open_dir(x, x->dir_path, err);
 	if (fd < 0) {
 		close_dir(x);
 		return -1;
@@ -160,13 +135,11 @@ static int
 on_dir(void *ctx, const char *path, ps_error *err)
 {
 	struct extract *x = ctx;
-	const char *name;
-	int at, fd;
+	int fd;
 
 	close_file(x);
 	if (ps_path_check(path, NULL, err) != 0 ||
-	    (at = parent_fd(x, path, &name, err)) < 0 ||
-	    (fd = enter_dir(x, at, name, path, err)) < 0)
+	    (fd = open_dir(x, path, err)) < 0)
 		return -1;
 	close(fd);
 	return 0;
@@ -197,7 +170,7 @@ on_file(void *ctx, const ps_entry *entry, ps_error *err)
 
 	close_file(x);
 	if (ps_path_check(entry->path, NULL, err) != 0 ||
-	    count_entry(x, entry->path, err) != 0 ||
+	    count_entry(x, entry->path, 1, err) != 0 ||
 	    check_declared(x, entry, err) != 0 ||
 	    (at = parent_fd(x, entry->path, &name, err)) < 0)
 		return -1;

@@ -20,8 +20,6 @@
 #include "util/sha256.h"
 #include "verify/verify.h"
 
-#define HASH_BUFFER (256 * 1024)
-
 int
 ps_verify_commit_hex(const char *s)
 {
@@ -214,26 +212,15 @@ find_subject(const ps_vctx *v, ps_error *err)
 static int
 hash_file(const char *path, unsigned char out[PS_SHA256_LEN])
 {
-	unsigned char *buf = malloc(HASH_BUFFER);
-	ps_sha256 *h = ps_sha256_new();
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	ssize_t n = -1;
+	uint64_t size;
+	int rc;
 
-	if (buf != NULL && h != NULL && fd >= 0) {
-		while ((n = ps_read_full(fd, buf, HASH_BUFFER)) > 0) {
-			if (ps_sha256_update(h, buf, (size_t)n) != 0) {
-				n = -1;
-				break;
-			}
-		}
-	}
-	if (n == 0 && ps_sha256_final(h, out) != 0)
-		n = -1;
-	if (fd >= 0)
-		close(fd);
-	ps_sha256_free(h);
-	free(buf);
-	return n == 0 ? 0 : -1;
+	if (fd < 0)
+		return -1;
+	rc = ps_sha256_fd(fd, out, &size);
+	close(fd);
+	return rc;
 }
 
 /*
@@ -539,8 +526,9 @@ run(ps_vctx *v, ps_error *err)
 }
 
 int
-ps_verify(const char *path, const ps_verify_options *options,
-    ps_verify_result **out, ps_error *err)
+ps_verify_keep(const char *path, const ps_verify_options *options,
+    ps_verify_result **out, ps_manifest **manifest, ps_statement **st,
+    ps_error *err)
 {
 	ps_vctx v;
 	int rc;
@@ -553,9 +541,24 @@ ps_verify(const char *path, const ps_verify_options *options,
 		return -1;
 	v.res = *out;
 	rc = run(&v, err);
+	if (rc == 0 && manifest != NULL) {
+		*manifest = v.manifest;
+		v.manifest = NULL;
+	}
+	if (rc == 0 && st != NULL) {
+		*st = v.st;
+		v.st = NULL;
+	}
 	ps_manifest_free(v.manifest);
 	ps_statement_free(v.st);
 	ps_dsse_free(v.env);
 	free(v.entry_key);
 	return rc;
+}
+
+int
+ps_verify(const char *path, const ps_verify_options *options,
+    ps_verify_result **out, ps_error *err)
+{
+	return ps_verify_keep(path, options, out, NULL, NULL, err);
 }

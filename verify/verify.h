@@ -35,6 +35,12 @@ int ps_verify_signed_by(ps_vctx *v, ps_error *err);
 /* Step 7: provenance. */
 int ps_verify_source(ps_vctx *v, ps_error *err);
 
+/* ps_verify() that hands over, on success, the validated manifest and
+ * the signed statement (each may be NULL when not wanted). */
+int ps_verify_keep(const char *path, const ps_verify_options *options,
+    ps_verify_result **out, ps_manifest **manifest, ps_statement **st,
+    ps_error *err);
+
 /* 1 for a full commit id: 40 or 64 hex digits (either case). */
 int ps_verify_commit_hex(const char *s);
 /* Writes the items joined by ", " into `out` (cut at `size`). */

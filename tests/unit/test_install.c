@@ -1,0 +1,328 @@
+/* Unit tests: ps_install, ps_installed_*, ps_uninstall (verify/). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "packsign.h"
+#include "verify/receipt.h"
+
+#define PACK "examples/packs/research.top-journal-reviewer"
+#define ID "research.top-journal-reviewer"
+
+struct fixture {
+	char dir[64];
+	char data[96];
+	char archive[128];
+	ps_seckey *key;
+	ps_trust *trust;
+};
+
+static void __attribute__((format(printf, 1, 2)))
+run(const char *fmt, ...)
+{
+	char cmd[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	assert_int_equal(system(cmd), 0);
+}
+
+/* Signs dir/pack (after `edit`, a shell command run in it) as VERSION. */
+static void
+sign_version(struct fixture *f, const char *version, const char *edit)
+{
+	char pack[96], cmd[512];
+	ps_sign_options o;
+	ps_sign_result *r = NULL;
+	ps_error err;
+
+	snprintf(pack, sizeof(pack), "%s/pack", f->dir);
+	run("rm -rf '%s' && cp -R " PACK " '%s'", pack, pack);
+	snprintf(cmd, sizeof(cmd), "cd '%s' && sed -i 's/^version: .*/version: "
+	    "%s/' manifest.yml && %s", pack, version, edit);
+	assert_int_equal(system(cmd), 0);
+	snprintf(f->archive, sizeof(f->archive), "%s/pack-%s.tar.gz", f->dir,
+	    version);
+	ps_sign_options_init(&o);
+	o.output = f->archive;
+	o.identity = "alice";
+	o.force = 1;
+	if (ps_sign(pack, f->key, &o, &r, &err) != 0)
+		fail_msg("ps_sign: %s: %s", err.code, err.message);
+	ps_sign_result_free(r);
+}
+
+static int
+setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	ps_pubkey *pub;
+	ps_error err;
+
+	assert_non_null(f);
+	strcpy(f->dir, "/tmp/ps-install-XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	snprintf(f->data, sizeof(f->data), "%s/data", f->dir);
+	assert_int_equal(ps_seckey_generate(&f->key, &err), 0);
+	assert_int_equal(ps_seckey_public(f->key, &pub, &err), 0);
+	assert_int_equal(ps_pubkey_set_identity(pub, "alice", &err), 0);
+	assert_int_equal(ps_trust_from_pubkey(pub, "-p alice.pub", &f->trust,
+	    &err), 0);
+	ps_pubkey_free(pub);
+	*state = f;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	run("rm -rf '%s'", f->dir);
+	ps_seckey_free(f->key);
+	ps_trust_free(f->trust);
+	free(f);
+	return 0;
+}
+
+static int
+install(struct fixture *f, int allow_downgrade, ps_install_result **r,
+    ps_error *err)
+{
+	ps_install_options o;
+
+	ps_install_options_init(&o);
+	o.verify.trust = f->trust;
+	o.data_dir = f->data;
+	o.allow_downgrade = allow_downgrade;
+	return ps_install(f->archive, &o, r, err);
+}
+
+static void
+install_ok(struct fixture *f)
+{
+	ps_install_result *r = NULL;
+	ps_error err;
+
+	if (install(f, 0, &r, &err) != 0)
+		fail_msg("install: %s: %s: %s", err.code, err.subject, err.message);
+	assert_true(r->installed || r->already_installed);
+	ps_install_result_free(r);
+}
+
+static size_t
+installed_count(const struct fixture *f)
+{
+	ps_installed_list *list = NULL;
+	ps_error err;
+	size_t n;
+
+	assert_int_equal(ps_installed_list_load(f->data, &list, &err), 0);
+	n = list->count;
+	ps_installed_list_free(list);
+	return n;
+}
+
+static void
+installs_lists_checks_uninstalls(void **state)
+{
+	struct fixture *f = *state;
+	ps_installed_list *list = NULL, *removed = NULL;
+	ps_installed_check *c = NULL;
+	char path[256];
+	struct stat st;
+	ps_error err;
+
+	sign_version(f, "1.0.0", "true");
+	install_ok(f);
+	snprintf(path, sizeof(path), "%s/agentpacks/" ID "/1.0.0/manifest.yml",
+	    f->data);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(ps_installed_list_load(f->data, &list, &err), 0);
+	assert_int_equal(list->count, 1);
+	assert_true(list->items[0].newest);
+	assert_string_equal(list->items[0].signer, "alice");
+	assert_string_equal(list->items[0].domain, "research");
+	assert_true(list->items[0].entry_count > 5);
+	ps_installed_list_free(list);
+
+	snprintf(path, sizeof(path), "%s/agentpacks/" ID "/1.0.0", f->data);
+	assert_int_equal(ps_installed_verify(path, f->trust, (int64_t)time(NULL), &c,
+	    &err), 0);
+	assert_true(c->tree_computed);
+	assert_true(c->signature_checked);
+	ps_installed_check_free(c);
+
+	install_ok(f);                           /* same version: no-op */
+	assert_int_equal(ps_uninstall(f->data, PS_FORMAT_UNKNOWN, ID, NULL,
+	    &removed, &err), 0);
+	assert_int_equal(removed->count, 1);
+	ps_installed_list_free(removed);
+	assert_int_equal(installed_count(f), 0);
+	assert_int_equal(ps_uninstall(f->data, PS_FORMAT_UNKNOWN, ID, NULL,
+	    NULL, &err), -1);
+	assert_string_equal(err.code, "not_installed");
+	assert_int_equal(err.status, PS_STATUS_REFUSED);
+}
+
+static void
+tampering_after_install_is_named(void **state)
+{
+	struct fixture *f = *state;
+	ps_installed_check *c = NULL;
+	char path[256];
+	ps_error err;
+
+	sign_version(f, "1.0.0", "true");
+	install_ok(f);
+	snprintf(path, sizeof(path), "%s/agentpacks/" ID "/1.0.0", f->data);
+	run("cd '%s' && echo evil >> prompts/review.md && echo x > added.txt && "
+	    "rm README.md && ln -s /etc/passwd link", path);
+	assert_int_equal(ps_installed_verify(path, NULL, 0, &c, &err), -1);
+	assert_string_equal(err.code, "installed_modified");
+	assert_int_equal(c->modified.count, 1);
+	assert_string_equal(c->modified.items[0], "prompts/review.md");
+	assert_int_equal(c->added.count, 2);
+	assert_int_equal(c->missing.count, 1);
+	assert_string_equal(c->missing.items[0], "README.md");
+	ps_installed_check_free(c);
+}
+
+static void
+downgrade_and_conflicts(void **state)
+{
+	struct fixture *f = *state;
+	ps_install_result *r = NULL;
+	ps_error err;
+
+	sign_version(f, "2.0.0", "true");
+	install_ok(f);
+	sign_version(f, "1.0.0", "true");
+	assert_int_equal(install(f, 0, &r, &err), -1);
+	assert_string_equal(err.code, "downgrade_refused");
+	assert_string_equal(err.expected, "2.0.0");
+	ps_install_result_free(r);
+	assert_int_equal(install(f, 1, &r, &err), 0);
+	ps_install_result_free(r);
+	assert_int_equal(installed_count(f), 2);
+
+	sign_version(f, "2.0.0", "echo changed >> README.md");
+	assert_int_equal(install(f, 0, &r, &err), -1);
+	assert_string_equal(err.code, "version_conflict");
+	ps_install_result_free(r);
+	assert_int_equal(installed_count(f), 2);
+}
+
+static int
+say_no(void *ctx, const ps_install_plan *plan)
+{
+	*(int *)ctx = plan->summary != NULL && strstr(plan->summary, ID) != NULL;
+	return 0;
+}
+
+static void
+declined_and_dry_run_leave_nothing(void **state)
+{
+	struct fixture *f = *state;
+	ps_install_result *r = NULL;
+	ps_install_options o;
+	int asked = 0;
+	ps_error err;
+
+	sign_version(f, "1.0.0", "true");
+	ps_install_options_init(&o);
+	o.verify.trust = f->trust;
+	o.data_dir = f->data;
+	o.confirm = say_no;
+	o.confirm_ctx = &asked;
+	assert_int_equal(ps_install(f->archive, &o, &r, &err), -1);
+	assert_string_equal(err.code, "install_declined");
+	assert_true(asked);
+	ps_install_result_free(r);
+	o.dry_run = 1;
+	assert_int_equal(ps_install(f->archive, &o, &r, &err), 0);
+	assert_true(r->dry_run);
+	assert_false(r->installed);
+	ps_install_result_free(r);
+	assert_int_equal(installed_count(f), 0);
+}
+
+static void
+tampered_archive_is_refused_before_anything(void **state)
+{
+	struct fixture *f = *state;
+	ps_install_result *r = NULL;
+	ps_error err;
+	char cmd[512];
+
+	sign_version(f, "1.0.0", "true");
+	snprintf(cmd, sizeof(cmd), "printf x | dd of='%s' bs=1 seek=100 "
+	    "conv=notrunc status=none", f->archive);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(install(f, 0, &r, &err), -1);
+	assert_string_equal(err.code, "subject_mismatch");
+	/* errors name the caller's file, not the private copy */
+	assert_string_equal(err.subject, f->archive);
+	ps_install_result_free(r);
+	assert_int_equal(installed_count(f), 0);
+}
+
+static void
+receipt_round_trips(void **state)
+{
+	struct fixture *f = *state;
+	ps_installed_list *list = NULL;
+	ps_installed *back = NULL;
+	char *text = NULL, *again = NULL;
+	ps_error err;
+
+	sign_version(f, "1.0.0", "true");
+	install_ok(f);
+	assert_int_equal(ps_installed_list_load(f->data, &list, &err), 0);
+	assert_int_equal(ps_receipt_format(&list->items[0], &text, &err), 0);
+	assert_int_equal(ps_receipt_parse(text, strlen(text), "r", &back, &err),
+	    0);
+	assert_int_equal(ps_receipt_format(back, &again, &err), 0);
+	assert_string_equal(text, again);
+	ps_installed_free(back);
+	assert_int_equal(ps_receipt_parse("{\"packsignReceipt\": 2}", 21, "r",
+	    &back, &err), -1);
+	assert_string_equal(err.code, "receipt_invalid");
+	free(text);
+	free(again);
+	ps_installed_list_free(list);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(installs_lists_checks_uninstalls,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(tampering_after_install_is_named,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(downgrade_and_conflicts, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(declined_and_dry_run_leave_nothing,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    tampered_archive_is_refused_before_anything, setup, teardown),
+		cmocka_unit_test_setup_teardown(receipt_round_trips, setup,
+		    teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,373 @@
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/error.h"
+#include "util/fdio.h"
+#include "util/pathname.h"
+#include "verify/datadir.h"
+
+static const struct {
+	ps_format format;
+	const char *dir;
+	int id_components;      /* components of the id */
+} layouts[] = {
+	{ PS_FORMAT_AGENTPACK, "agentpacks", 1 },
+	{ PS_FORMAT_SOYAPACK, "soyapacks", 2 },
+	{ PS_FORMAT_HOLON, "holons", 2 },
+	{ PS_FORMAT_AUTOGRAPH, "augr", 1 },
+};
+
+#define LAYOUT_COUNT (sizeof(layouts) / sizeof(layouts[0]))
+
+const char *
+ps_layout_dir(ps_format format)
+{
+	size_t i;
+
+	for (i = 0; i < LAYOUT_COUNT; i++) {
+		if (layouts[i].format == format)
+			return layouts[i].dir;
+	}
+	return NULL;
+}
+
+ps_format
+ps_layout_format(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < LAYOUT_COUNT; i++) {
+		if (strcmp(layouts[i].dir, name) == 0)
+			return layouts[i].format;
+	}
+	return PS_FORMAT_UNKNOWN;
+}
+
+static int
+components_of(const char *path)
+{
+	int n = 1;
+
+	for (; *path != '\0'; path++)
+		n += *path == '/';
+	return n;
+}
+
+/* Each component obeys the name rules and none is hidden: ".tmp" and
+ * ".lock" belong to packsign. */
+static int
+check_components(const char *path, ps_error *err)
+{
+	const char *p;
+
+	if (ps_path_check(path, NULL, err) != 0)
+		return -1;
+	for (p = path; p != NULL; p = strchr(p, '/')) {
+		p += *p == '/';
+		if (*p == '.')
+			return ps_refuse(err, "install_name_invalid", path,
+			    "a component starts with '.'");
+	}
+	return 0;
+}
+
+static int
+refuse_name(const char *what, const char *value, const char *want,
+    ps_error *err)
+{
+	char where[PS_ERROR_TEXT_MAX];
+
+	snprintf(where, sizeof(where), "%s '%s'", what, value);
+	ps_refuse(err, "install_name_invalid", where, "checked that the %s "
+	    "can name a directory of the data directory", what);
+	return ps_error_expect(err, want, err->message[0] != '\0' ?
+	    err->code : "other");
+}
+
+int
+ps_layout_path(ps_format format, const char *id, const char *version,
+    char **out, ps_error *err)
+{
+	const char *dir = ps_layout_dir(format);
+	int want = 0;
+	ps_error e;
+	size_t i;
+
+	*out = NULL;
+	for (i = 0; i < LAYOUT_COUNT; i++) {
+		if (layouts[i].format == format)
+			want = layouts[i].id_components;
+	}
+	if (dir == NULL)
+		return ps_refuse(err, "install_name_invalid", id, "unknown format");
+	ps_error_clear(&e);
+	if (components_of(id) != want || check_components(id, &e) != 0)
+		return refuse_name("id", id, want == 1 ? "one path component" :
+		    "two path components (owner/name)", err);
+	if (strchr(version, '/') != NULL || check_components(version, &e) != 0)
+		return refuse_name("version", version, "one path component", err);
+	if (asprintf(out, "%s/%s/%s", dir, id, version) < 0) {
+		*out = NULL;
+		return ps_fail_oom(err, id);
+	}
+	return 0;
+}
+
+static int
+make_parents(const char *path, ps_error *err)
+{
+	char *copy = strdup(path), *slash;
+	int rc = 0;
+
+	if (copy == NULL)
+		return ps_fail_oom(err, path);
+	for (slash = strchr(copy + 1, '/'); slash != NULL;
+	    slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		if (mkdir(copy, 0755) != 0 && errno != EEXIST) {
+			rc = ps_fail_errno(err, "io_error", copy, "mkdir", errno);
+			break;
+		}
+		*slash = '/';
+	}
+	free(copy);
+	return rc;
+}
+
+int
+ps_datadir_open(const char *path, int create, ps_datadir *dd, ps_error *err)
+{
+	memset(dd, 0, sizeof(*dd));
+	dd->fd = dd->lock_fd = dd->tmp_fd = -1;
+	if ((dd->path = strdup(path)) == NULL)
+		return ps_fail_oom(err, path);
+	if (create && (make_parents(path, err) != 0 ||
+	    (mkdir(path, 0755) != 0 && errno != EEXIST)))
+		return err->code[0] != '\0' ? -1 :
+		    ps_fail_errno(err, "io_error", path, "mkdir", errno);
+	dd->fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dd->fd >= 0)
+		return 0;
+	if (errno == ENOENT)
+		return ps_fail(err, "not_found", path, "no such data directory");
+	if (errno == ENOTDIR)
+		return ps_fail(err, "data_dir_invalid", path, "is not a directory");
+	return ps_fail_errno(err, "io_error", path, "open", errno);
+}
+
+void
+ps_datadir_close(ps_datadir *dd)
+{
+	if (dd->tmp_fd >= 0)
+		close(dd->tmp_fd);
+	if (dd->lock_fd >= 0)
+		close(dd->lock_fd);       /* releases the flock */
+	if (dd->fd >= 0)
+		close(dd->fd);
+	free(dd->path);
+	memset(dd, 0, sizeof(*dd));
+	dd->fd = dd->lock_fd = dd->tmp_fd = -1;
+}
+
+int
+ps_datadir_lock(ps_datadir *dd, void (*waiting)(void *, const char *),
+    void *ctx, ps_error *err)
+{
+	char where[PS_ERROR_TEXT_MAX];
+	int rc;
+
+	snprintf(where, sizeof(where), "%s/%s", dd->path, PS_DATADIR_LOCK);
+	dd->lock_fd = openat(dd->fd, PS_DATADIR_LOCK, O_RDWR | O_CREAT |
+	    O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (dd->lock_fd < 0)
+		return ps_fail_errno(err, "lock_failed", where, "open", errno);
+	rc = flock(dd->lock_fd, LOCK_EX | LOCK_NB);
+	if (rc != 0 && errno == EWOULDBLOCK) {
+		if (waiting != NULL)
+			waiting(ctx, where);
+		while ((rc = flock(dd->lock_fd, LOCK_EX)) != 0 && errno == EINTR)
+			;
+	}
+	if (rc != 0)
+		return ps_fail_errno(err, "lock_failed", where, "flock", errno);
+	return 0;
+}
+
+static int
+open_tmp(ps_datadir *dd, ps_error *err)
+{
+	char where[PS_ERROR_TEXT_MAX];
+
+	snprintf(where, sizeof(where), "%s/%s", dd->path, PS_DATADIR_TMP);
+	dd->tmp_fd = ps_mkdir_beneath(dd->fd, PS_DATADIR_TMP, 0700, NULL);
+	if (dd->tmp_fd < 0 && (errno == ENOTDIR || errno == ELOOP))
+		return ps_fail(err, "data_dir_invalid", where,
+		    "is not a directory");
+	if (dd->tmp_fd < 0)
+		return ps_fail_errno(err, "io_error", where, "open", errno);
+	return 0;
+}
+
+/* Removes every entry of the directory `fd` (kept open). */
+static int
+empty_dir(int fd, const char *label, ps_error *err)
+{
+	int copy = dup(fd);
+	DIR *dir = copy >= 0 ? fdopendir(copy) : NULL;
+	struct dirent *de;
+	int rc = 0;
+
+	if (dir == NULL) {
+		if (copy >= 0)
+			close(copy);
+		return ps_fail_errno(err, "io_error", label, "open", errno);
+	}
+	while (rc == 0 && (errno = 0, de = readdir(dir)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (ps_remove_tree_at(fd, de->d_name) != 0)
+			rc = ps_fail_errno(err, "io_error", label, "remove leftover",
+			    errno);
+	}
+	closedir(dir);
+	return rc;
+}
+
+/*
+ * A receipt names its tree: receipts/<rel>.json and .sig belong to
+ * <rel>.  Walks receipts/ to the depth of the layouts and removes the
+ * receipts whose tree is gone (an install killed before its rename, an
+ * uninstall killed after it), then the directories left empty.
+ */
+static int clean_receipts_in(ps_datadir *dd, const char *rel, int depth,
+    ps_error *err);
+
+static int
+clean_receipt_file(ps_datadir *dd, const char *rel, const char *name,
+    ps_error *err)
+{
+	size_t len = strlen(name);
+	char tree[PS_PATH_MAX], file[PS_PATH_MAX];
+	struct stat st;
+	int ext = 0;
+
+	if (len > 5 && strcmp(name + len - 5, ".json") == 0)
+		ext = 5;
+	else if (len > 4 && strcmp(name + len - 4, ".sig") == 0)
+		ext = 4;
+	if (ext == 0)
+		return 0;
+	snprintf(tree, sizeof(tree), "%s/%.*s", rel, (int)(len - (size_t)ext),
+	    name);
+	if (fstatat(dd->fd, tree, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    S_ISDIR(st.st_mode))
+		return 0;
+	snprintf(file, sizeof(file), "%s/%s/%s", PS_DATADIR_RECEIPTS, rel, name);
+	if (unlinkat(dd->fd, file, 0) != 0 && errno != ENOENT)
+		return ps_fail_errno(err, "io_error", file, "remove", errno);
+	return 0;
+}
+
+static int
+clean_receipt_entry(ps_datadir *dd, const char *rel, int depth,
+    const char *name, unsigned char type, ps_error *err)
+{
+	char sub[PS_PATH_MAX];
+	int rc;
+
+	if (name[0] == '.')
+		return 0;
+	snprintf(sub, sizeof(sub), "%s%s%s", rel, rel[0] != '\0' ? "/" : "",
+	    name);
+	if (type == DT_DIR && depth > 0) {
+		rc = clean_receipts_in(dd, sub, depth - 1, err);
+		if (rc == 0) {
+			snprintf(sub, sizeof(sub), "%s/%s%s%s", PS_DATADIR_RECEIPTS,
+			    rel, rel[0] != '\0' ? "/" : "", name);
+			(void)unlinkat(dd->fd, sub, AT_REMOVEDIR); /* if empty */
+		}
+		return rc;
+	}
+	if (type == DT_REG && rel[0] != '\0')
+		return clean_receipt_file(dd, rel, name, err);
+	return 0;
+}
+
+static int
+clean_receipts_in(ps_datadir *dd, const char *rel, int depth, ps_error *err)
+{
+	char path[PS_PATH_MAX];
+	DIR *dir;
+	struct dirent *de;
+	int fd, rc = 0;
+
+	snprintf(path, sizeof(path), "%s%s%s", PS_DATADIR_RECEIPTS,
+	    rel[0] != '\0' ? "/" : "", rel);
+	fd = ps_open_beneath(dd->fd, path, O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return errno == ENOENT ? 0 :
+		    ps_fail_errno(err, "io_error", path, "open", errno);
+	if ((dir = fdopendir(fd)) == NULL) {
+		close(fd);
+		return ps_fail_errno(err, "io_error", path, "open", errno);
+	}
+	while (rc == 0 && (de = readdir(dir)) != NULL)
+		rc = clean_receipt_entry(dd, rel, depth, de->d_name, de->d_type,
+		    err);
+	closedir(dir);
+	return rc;
+}
+
+int
+ps_datadir_clean(ps_datadir *dd, ps_error *err)
+{
+	char where[PS_ERROR_TEXT_MAX];
+
+	snprintf(where, sizeof(where), "%s/%s", dd->path, PS_DATADIR_TMP);
+	if ((dd->tmp_fd < 0 && open_tmp(dd, err) != 0) ||
+	    empty_dir(dd->tmp_fd, where, err) != 0)
+		return -1;
+	/* layout dir / up to two id components / version */
+	return clean_receipts_in(dd, "", 3, err);
+}
+
+int
+ps_datadir_workdir(ps_datadir *dd, const char *prefix, char **name, int *fd,
+    ps_error *err)
+{
+	unsigned char random[8];
+	char hex[17];
+	int tries;
+
+	*name = NULL;
+	*fd = -1;
+	if (dd->tmp_fd < 0 && open_tmp(dd, err) != 0)
+		return -1;
+	for (tries = 0; tries < 16; tries++) {
+		if (getrandom(random, sizeof(random), 0) != (ssize_t)sizeof(random))
+			return ps_fail_errno(err, "io_error", NULL, "getrandom", errno);
+		ps_hex_encode(random, sizeof(random), hex);
+		free(*name);
+		if (asprintf(name, "%s.%s", prefix, hex) < 0) {
+			*name = NULL;
+			return ps_fail_oom(err, NULL);
+		}
+		if (mkdirat(dd->tmp_fd, *name, 0700) == 0)
+			break;
+		if (errno != EEXIST)
+			return ps_fail_errno(err, "io_error", *name, "mkdir", errno);
+	}
+	*fd = openat(dd->tmp_fd, *name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC);
+	if (*fd < 0)
+		return ps_fail_errno(err, "io_error", *name, "open", errno);
+	return 0;
+}

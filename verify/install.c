@@ -1,0 +1,711 @@
+/*
+ * ps_install() (docs/formats/install.md, "Install"): the archive is copied
+ * into a private directory of DIR/.tmp while it is hashed, that copy is
+ * verified and then extracted, so the bytes verified are the bytes
+ * installed.  The receipt is put in place first and the tree last: a run
+ * killed before the final rename leaves a receipt without a tree, which
+ * no reader shows and the next run removes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "formats/semver.h"
+#include "sign/dsse.h"
+#include "sign/statement.h"
+#include "util/error.h"
+#include "util/fdio.h"
+#include "util/pathname.h"
+#include "util/sha256.h"
+#include "verify/datadir.h"
+#include "verify/installed.h"
+#include "verify/receipt.h"
+#include "verify/verify.h"
+
+#define COPY_BUFFER (256 * 1024)
+#define TREE_NAME "tree"
+#define RECEIPT_NAME "receipt.json"
+
+struct install {
+	const char *archive;
+	const ps_install_options *o;
+	ps_install_result *res;
+	ps_datadir dd;
+	char *work;                  /* name of the private directory */
+	int work_fd;
+	char *base;                  /* the archive's file name */
+	char *copy_path, *copy_sig;
+	unsigned char copy_digest[PS_SHA256_LEN];
+	ps_manifest *manifest;
+	ps_statement *st;
+	char *rel;                   /* layout path of the tree */
+	ps_digest *extracted;
+	int receipt_placed;
+};
+
+void
+ps_install_options_init(ps_install_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	ps_verify_options_init(&o->verify);
+	ps_extract_limits_init(&o->limits);
+	o->lang = PS_LANG_EN;
+}
+
+void
+ps_install_result_free(ps_install_result *r)
+{
+	if (r == NULL)
+		return;
+	ps_verify_result_free(r->verify);
+	free(r->id);
+	free(r->version);
+	free(r->name);
+	free(r->domain);
+	free(r->summary);
+	free(r->path);
+	free(r->receipt_path);
+	free(r);
+}
+
+static int
+dup_string(char **out, const char *s, ps_error *err)
+{
+	*out = NULL;
+	if (s != NULL && (*out = strdup(s)) == NULL)
+		return ps_fail_oom(err, s);
+	return 0;
+}
+
+/* ------------------------------------------------------ the private copy */
+
+static int
+open_source(const char *path, ps_error *err)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+
+	if (fd < 0)
+		return ps_fail_errno(err, errno == ENOENT ? "not_found" :
+		    "io_error", path, "open", errno);
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return ps_fail(err, "not_a_file", path, "is not a regular file");
+	}
+	return fd;
+}
+
+/* Copies `src` to `name` in the private directory, at most `max` bytes
+ * (0: no limit), hashing what was written when `digest` is not NULL. */
+static int
+copy_in(struct install *in, int src, const char *label, const char *name,
+    uint64_t max, unsigned char *digest, ps_error *err)
+{
+	unsigned char *buf = malloc(COPY_BUFFER);
+	ps_sha256 *h = ps_sha256_new();
+	uint64_t total = 0;
+	int dst, rc = 0;
+	ssize_t n;
+
+	dst = openat(in->work_fd, name, O_WRONLY | O_CREAT | O_EXCL |
+	    O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (buf == NULL || h == NULL)
+		rc = ps_fail_oom(err, label);
+	else if (dst < 0)
+		rc = ps_fail_errno(err, "io_error", name, "create", errno);
+	while (rc == 0 && (n = ps_read_full(src, buf, COPY_BUFFER)) != 0) {
+		if (n < 0)
+			rc = ps_fail_errno(err, "io_error", label, "read", errno);
+		else if (max != 0 && (total += (uint64_t)n) > max)
+			rc = ps_refuse(err, "input_too_large", label, "holds more "
+			    "than %llu bytes", (unsigned long long)max);
+		else if (ps_sha256_update(h, buf, (size_t)n) != 0)
+			rc = ps_fail(err, "crypto_error", label, "SHA-256 failed");
+		else
+			rc = ps_write_all(dst, buf, (size_t)n, label, err);
+	}
+	if (rc == 0 && digest != NULL && ps_sha256_final(h, digest) != 0)
+		rc = ps_fail(err, "crypto_error", label, "SHA-256 failed");
+	if (dst >= 0 && close(dst) != 0 && rc == 0)
+		rc = ps_fail_errno(err, "io_error", name, "close", errno);
+	ps_sha256_free(h);
+	free(buf);
+	return rc;
+}
+
+static int
+copy_file(struct install *in, const char *path, const char *name,
+    uint64_t max, unsigned char *digest, ps_error *err)
+{
+	int fd = open_source(path, err), rc;
+
+	if (fd < 0)
+		return -1;
+	rc = copy_in(in, fd, path, name, max, digest, err);
+	close(fd);
+	return rc;
+}
+
+static int
+make_copy(struct install *in, ps_error *err)
+{
+	const char *slash = strrchr(in->archive, '/');
+	const char *sig = in->o->verify.sig_path;
+	char *sig_default = NULL;
+	char sig_name[PS_NAME_MAX + 8];
+	int rc;
+
+	if (dup_string(&in->base, slash != NULL ? slash + 1 : in->archive,
+	    err) != 0 || ps_path_check(in->base, in->archive, err) != 0)
+		return -1;
+	snprintf(sig_name, sizeof(sig_name), "%s.sig", in->base);
+	if (sig == NULL && asprintf(&sig_default, "%s.sig", in->archive) < 0)
+		return ps_fail_oom(err, in->archive);
+	if (asprintf(&in->copy_path, "%s/%s/%s/%s", in->dd.path, PS_DATADIR_TMP,
+	    in->work, in->base) < 0 || asprintf(&in->copy_sig, "%s.sig",
+	    in->copy_path) < 0) {
+		free(sig_default);
+		return ps_fail_oom(err, in->archive);
+	}
+	rc = copy_file(in, in->archive, in->base, 0, in->copy_digest, err);
+	if (rc == 0)
+		rc = copy_file(in, sig != NULL ? sig : sig_default, sig_name,
+		    PS_DSSE_MAX_BYTES, NULL, err);
+	free(sig_default);
+	return rc;
+}
+
+/* ---------------------------------------------------------- verification */
+
+/* Errors and the report name the caller's files, not the private copy. */
+static void
+name_originals(struct install *in, ps_error *err)
+{
+	const char *sig = in->o->verify.sig_path;
+	size_t n = strlen(in->copy_path);
+	char subject[PS_ERROR_TEXT_MAX];
+	ps_verify_result *v = in->res->verify;
+
+	if (strncmp(err->subject, in->copy_path, n) == 0) {
+		snprintf(subject, sizeof(subject), "%s%s", in->archive,
+		    err->subject + n);
+		memcpy(err->subject, subject, sizeof(subject));
+	}
+	if (v == NULL)
+		return;
+	free(v->path);
+	free(v->sig_path);
+	v->path = strdup(in->archive);
+	v->sig_path = sig != NULL ? strdup(sig) : NULL;
+	if (sig == NULL && asprintf(&v->sig_path, "%s.sig", in->archive) < 0)
+		v->sig_path = NULL;
+}
+
+static int
+refuse_digest(ps_error *err, const char *subject, const char *what,
+    const unsigned char want[PS_SHA256_LEN],
+    const unsigned char got[PS_SHA256_LEN])
+{
+	char e[PS_SHA256_STRING_LEN], f[PS_SHA256_STRING_LEN];
+
+	ps_refuse(err, "install_digest_mismatch", subject, "%s", what);
+	return ps_error_expect(err, ps_sha256_string(want, e),
+	    ps_sha256_string(got, f));
+}
+
+static int
+verify_copy(struct install *in, ps_error *err)
+{
+	ps_verify_options vo = in->o->verify;
+	int rc;
+
+	vo.sig_path = in->copy_sig;
+	rc = ps_verify_keep(in->copy_path, &vo, &in->res->verify,
+	    &in->manifest, &in->st, err);
+	name_originals(in, err);
+	if (rc != 0)
+		return -1;
+	if (memcmp(in->res->verify->archive_digest, in->copy_digest,
+	    PS_SHA256_LEN) != 0)
+		return refuse_digest(err, in->archive, "compared the verified "
+		    "bytes with the bytes copied", in->copy_digest,
+		    in->res->verify->archive_digest);
+	return 0;
+}
+
+/* ------------------------------------------------------------ the rules */
+
+static int
+signer_first_party(const struct install *in)
+{
+	const ps_verify_result *v = in->res->verify;
+	const ps_trust_signer *s;
+	size_t i;
+
+	for (i = 0; i < v->identity_count; i++) {
+		s = ps_trust_find_signer(in->o->verify.trust,
+		    v->identities[i].identity);
+		if (s != NULL && s->first_party)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+check_shell(const struct install *in, ps_error *err)
+{
+	if (in->manifest->format != PS_FORMAT_AGENTPACK ||
+	    !in->manifest->permissions.shell || in->o->allow_shell ||
+	    signer_first_party(in))
+		return 0;
+	ps_refuse(err, "shell_refused", in->archive, "the AgentPack declares "
+	    "permissions.shell: true and no signer is first_party in the trust "
+	    "policy (pass --allow-shell to accept it)");
+	return ps_error_expect(err, "shell: false, or a first_party signer",
+	    "shell: true");
+}
+
+static int
+compare_versions(const char *a, const char *b)
+{
+	ps_semver va, vb;
+
+	if (ps_semver_parse(a, &va) != 0 || ps_semver_parse(b, &vb) != 0)
+		return strcmp(a, b);
+	return ps_semver_compare(&va, &vb);
+}
+
+static int
+check_same_version(struct install *in, const ps_installed *old,
+    ps_error *err)
+{
+	char e[PS_SHA256_STRING_LEN], f[PS_SHA256_STRING_LEN];
+
+	if (memcmp(old->tree_digest, in->st->tree_digest, PS_SHA256_LEN) == 0) {
+		in->res->already_installed = 1;
+		return 0;
+	}
+	ps_refuse(err, "version_conflict", in->res->path, "%s %s is installed "
+	    "with other content; a version names one tree (uninstall it "
+	    "first)", old->id, old->version);
+	return ps_error_expect(err, ps_sha256_string(old->tree_digest, e),
+	    ps_sha256_string(in->st->tree_digest, f));
+}
+
+/* Rollback defence and reinstalls; *newest is the newest installed. */
+static int
+check_versions(struct install *in, char **newest, ps_error *err)
+{
+	ps_installed_list list = { NULL, 0 };
+	const ps_installed *top = NULL;
+	size_t i;
+	int rc = 0;
+
+	*newest = NULL;
+	if (ps_installed_scan(&in->dd, in->manifest->format, in->manifest->id,
+	    &list, err) != 0)
+		return -1;
+	for (i = 0; i < list.count; i++) {
+		if (list.items[i].newest)
+			top = &list.items[i];
+		if (strcmp(list.items[i].version, in->manifest->version) == 0)
+			rc = check_same_version(in, &list.items[i], err);
+	}
+	if (rc == 0 && !in->res->already_installed && top != NULL &&
+	    !in->o->allow_downgrade &&
+	    compare_versions(in->manifest->version, top->version) < 0) {
+		ps_refuse(err, "downgrade_refused", in->archive, "%s %s is older "
+		    "than the newest installed version (pass --allow-downgrade "
+		    "to install it anyway)", in->manifest->id,
+		    in->manifest->version);
+		rc = ps_error_expect(err, top->version, in->manifest->version);
+	}
+	if (rc == 0 && top != NULL && dup_string(newest, top->version, err) != 0)
+		rc = -1;
+	ps_installed_list_free_items(&list);
+	return rc;
+}
+
+/* A tree at the destination that no receipt describes is not ours. */
+static int
+check_destination(struct install *in, ps_error *err)
+{
+	struct stat st;
+
+	if (in->res->already_installed ||
+	    fstatat(in->dd.fd, in->rel, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return 0;
+	ps_refuse(err, "install_conflict", in->res->path, "something without a "
+	    "receipt is already there; packsign will not replace it");
+	return ps_error_expect(err, "nothing", "an unknown file or directory");
+}
+
+static int
+describe_plan(struct install *in, ps_error *err)
+{
+	ps_install_result *r = in->res;
+	const ps_manifest *m = in->manifest;
+
+	r->format = m->format;
+	if (dup_string(&r->id, m->id, err) != 0 ||
+	    dup_string(&r->version, m->version, err) != 0 ||
+	    dup_string(&r->name, m->name, err) != 0 ||
+	    dup_string(&r->domain, m->domain, err) != 0 ||
+	    ps_manifest_describe(m, in->o->lang, &r->summary, err) != 0 ||
+	    ps_layout_path(m->format, m->id, m->version, &in->rel, err) != 0)
+		return -1;
+	if (asprintf(&r->path, "%s/%s", in->dd.path, in->rel) < 0 ||
+	    asprintf(&r->receipt_path, "%s/%s/%s.json", in->dd.path,
+	    PS_DATADIR_RECEIPTS, in->rel) < 0) {
+		r->path = r->receipt_path = NULL;
+		return ps_fail_oom(err, in->archive);
+	}
+	return 0;
+}
+
+static int
+confirm(struct install *in, const char *newest, ps_error *err)
+{
+	const ps_install_result *r = in->res;
+	ps_install_plan plan;
+
+	if (in->o->confirm == NULL || in->o->dry_run)
+		return 0;
+	memset(&plan, 0, sizeof(plan));
+	plan.format = r->format;
+	plan.id = r->id;
+	plan.version = r->version;
+	plan.name = r->name;
+	plan.domain = r->domain;
+	plan.summary = r->summary;
+	plan.destination = r->path;
+	plan.signer = r->verify->identity_count > 0 ?
+	    r->verify->identities[0].identity : NULL;
+	plan.replaces_newest = newest;
+	if (in->o->confirm(in->o->confirm_ctx, &plan) != 0)
+		return 0;
+	ps_refuse(err, "install_declined", in->archive, "the installation was "
+	    "not confirmed");
+	return ps_error_expect(err, "yes", "no");
+}
+
+static int
+apply_rules(struct install *in, ps_error *err)
+{
+	char *newest = NULL;
+	int rc;
+
+	if (describe_plan(in, err) != 0 || check_shell(in, err) != 0 ||
+	    check_versions(in, &newest, err) != 0)
+		return -1;
+	rc = check_destination(in, err);
+	if (rc == 0 && !in->res->already_installed)
+		rc = confirm(in, newest, err);
+	free(newest);
+	return rc;
+}
+
+/* ------------------------------------------------------------ extraction */
+
+static int
+extract(struct install *in, ps_error *err)
+{
+	ps_digest *d;
+	int fd, rc;
+
+	if (mkdirat(in->work_fd, TREE_NAME, 0755) != 0 ||
+	    (fd = openat(in->work_fd, TREE_NAME, O_RDONLY | O_DIRECTORY |
+	    O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return ps_fail_errno(err, errno == ENOSPC ? "disk_full" :
+		    "io_error", in->res->path, "mkdir", errno);
+	rc = ps_extract_archive(in->copy_path, fd, &in->o->limits,
+	    &in->extracted, err);
+	close(fd);
+	name_originals(in, err);
+	if (rc != 0)
+		return -1;
+	d = in->extracted;
+	in->res->file_count = d->entry_count;
+	in->res->total_size = d->total_size;
+	memcpy(in->res->tree_digest, d->tree_digest, PS_SHA256_LEN);
+	if (memcmp(d->archive_digest, in->copy_digest, PS_SHA256_LEN) != 0)
+		return refuse_digest(err, in->archive, "compared the extracted "
+		    "bytes with the verified ones", in->copy_digest,
+		    d->archive_digest);
+	if (memcmp(d->tree_digest, in->st->tree_digest, PS_SHA256_LEN) != 0)
+		return refuse_digest(err, in->archive, "compared the extracted "
+		    "tree's digest with the signed tree digest",
+		    in->st->tree_digest, d->tree_digest);
+	return 0;
+}
+
+/* --------------------------------------------------------------- receipt */
+
+/* Files and empty directories: what the tree digest covers. */
+static int
+take_entries(ps_installed *r, ps_digest *d, ps_error *err)
+{
+	size_t i, n = 0, len;
+	const char *next;
+
+	if (d->entry_count > 0 &&
+	    (r->entries = calloc(d->entry_count, sizeof(ps_entry))) == NULL)
+		return ps_fail_oom(err, NULL);
+	for (i = 0; i < d->entry_count; i++) {
+		len = strlen(d->entries[i].path);
+		next = i + 1 < d->entry_count ? d->entries[i + 1].path : NULL;
+		if (d->entries[i].type == PS_ENTRY_DIR && next != NULL &&
+		    strncmp(next, d->entries[i].path, len) == 0 && next[len] == '/')
+			continue;
+		r->entries[n] = d->entries[i];
+		d->entries[i].path = NULL;
+		n++;
+	}
+	r->entry_count = n;
+	return 0;
+}
+
+static int
+take_prompts(ps_installed *r, const ps_statement *st, ps_error *err)
+{
+	size_t i;
+
+	if (st->prompt_count > 0 &&
+	    (r->prompts = calloc(st->prompt_count, sizeof(ps_entry))) == NULL)
+		return ps_fail_oom(err, NULL);
+	for (i = 0; i < st->prompt_count; i++) {
+		r->prompt_count++;
+		if ((r->prompts[i].path = strdup(st->prompts[i].path)) == NULL)
+			return ps_fail_oom(err, NULL);
+		memcpy(r->prompts[i].sha256, st->prompts[i].sha256, PS_SHA256_LEN);
+	}
+	return 0;
+}
+
+static int
+fill_receipt(struct install *in, ps_installed *r, ps_error *err)
+{
+	const ps_verify_result *v = in->res->verify;
+	const ps_manifest *m = in->manifest;
+
+	r->format = m->format;
+	r->installed_at = in->o->now != 0 ? in->o->now : (int64_t)time(NULL);
+	memcpy(r->tree_digest, in->st->tree_digest, PS_SHA256_LEN);
+	memcpy(r->archive_digest, in->copy_digest, PS_SHA256_LEN);
+	if (dup_string(&r->id, m->id, err) != 0 ||
+	    dup_string(&r->version, m->version, err) != 0 ||
+	    dup_string(&r->name, m->name, err) != 0 ||
+	    dup_string(&r->domain, m->domain, err) != 0 ||
+	    dup_string(&r->path, in->rel, err) != 0 ||
+	    dup_string(&r->archive_name, in->base, err) != 0 ||
+	    dup_string(&r->signer, v->identities[0].identity, err) != 0 ||
+	    dup_string(&r->fingerprint, v->identities[0].fingerprint, err) != 0 ||
+	    ps_manifest_permissions(m, &r->permissions, err) != 0 ||
+	    take_prompts(r, in->st, err) != 0 ||
+	    take_entries(r, in->extracted, err) != 0)
+		return -1;
+	if (!v->has_source)
+		return 0;
+	if (dup_string(&r->source_repository, v->source_repository, err) != 0 ||
+	    dup_string(&r->source_commit, v->source_commit, err) != 0)
+		return -1;
+	return 0;
+}
+
+static int
+write_receipt_file(struct install *in, ps_error *err)
+{
+	ps_installed r;
+	char *text = NULL;
+	int fd, rc;
+
+	memset(&r, 0, sizeof(r));
+	rc = fill_receipt(in, &r, err);
+	if (rc == 0)
+		rc = ps_receipt_format(&r, &text, err);
+	ps_installed_clear(&r);
+	if (rc != 0)
+		return -1;
+	fd = openat(in->work_fd, RECEIPT_NAME, O_WRONLY | O_CREAT | O_EXCL |
+	    O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		rc = ps_fail_errno(err, "io_error", in->res->receipt_path, "create",
+		    errno);
+	else
+		rc = ps_write_all(fd, text, strlen(text), in->res->receipt_path,
+		    err);
+	if (fd >= 0 && close(fd) != 0 && rc == 0)
+		rc = ps_fail_errno(err, "io_error", in->res->receipt_path, "close",
+		    errno);
+	free(text);
+	return rc;
+}
+
+/* `rel`'s parent below `base` (created); its last component in *leaf. */
+static int
+open_parent(const struct install *in, const char *base, const char **leaf,
+    ps_error *err)
+{
+	char dir[PS_PATH_MAX];
+	const char *slash = strrchr(in->rel, '/');
+	int fd;
+
+	*leaf = slash + 1;
+	snprintf(dir, sizeof(dir), "%s%s%.*s", base, base[0] != '\0' ? "/" : "",
+	    (int)(slash - in->rel), in->rel);
+	fd = ps_mkdir_beneath(in->dd.fd, dir, 0755, NULL);
+	if (fd < 0)
+		return ps_fail_errno(err, errno == ENOTDIR || errno == ELOOP ?
+		    "data_dir_invalid" : "io_error", dir, "mkdir", errno);
+	return fd;
+}
+
+static int
+move_in(int from_fd, const char *from, int to_fd, const char *to,
+    const char *label, ps_error *err)
+{
+	if (renameat(from_fd, from, to_fd, to) != 0)
+		return ps_fail_errno(err, "io_error", label, "rename", errno);
+	return 0;
+}
+
+static int
+place_receipt(struct install *in, ps_error *err)
+{
+	char sig[PS_NAME_MAX + 8], json[PS_NAME_MAX + 8], copy_sig[PS_NAME_MAX + 8];
+	const char *version;
+	int fd, rc;
+
+	if (write_receipt_file(in, err) != 0 ||
+	    (fd = open_parent(in, PS_DATADIR_RECEIPTS, &version, err)) < 0)
+		return -1;
+	snprintf(sig, sizeof(sig), "%s.sig", version);
+	snprintf(json, sizeof(json), "%s.json", version);
+	snprintf(copy_sig, sizeof(copy_sig), "%s.sig", in->base);
+	in->receipt_placed = 1;
+	rc = move_in(in->work_fd, copy_sig, fd, sig, in->res->receipt_path, err);
+	if (rc == 0)
+		rc = move_in(in->work_fd, RECEIPT_NAME, fd, json,
+		    in->res->receipt_path, err);
+	close(fd);
+	return rc;
+}
+
+/* The commit point: durable first, then visible. */
+static int
+place_tree(struct install *in, ps_error *err)
+{
+	const char *version;
+	int fd, rc = 0;
+
+	if (syncfs(in->dd.fd) != 0)
+		return ps_fail_errno(err, "io_error", in->dd.path, "syncfs", errno);
+	if ((fd = open_parent(in, "", &version, err)) < 0)
+		return -1;
+	if (renameat2(in->work_fd, TREE_NAME, fd, version, RENAME_NOREPLACE) != 0)
+		rc = errno == EEXIST ? ps_refuse(err, "install_conflict",
+		    in->res->path, "appeared while installing") :
+		    ps_fail_errno(err, "io_error", in->res->path, "rename", errno);
+	if (rc == 0 && fsync(fd) != 0)
+		rc = ps_fail_errno(err, "io_error", in->res->path, "fsync", errno);
+	close(fd);
+	if (rc == 0)
+		in->res->installed = 1;
+	return rc;
+}
+
+/* A failed install takes back the receipt it placed (the next run would
+ * remove it anyway). */
+static void
+take_back_receipt(struct install *in)
+{
+	char path[PS_PATH_MAX];
+
+	if (!in->receipt_placed || in->res->installed)
+		return;
+	snprintf(path, sizeof(path), "%s/%s.json", PS_DATADIR_RECEIPTS, in->rel);
+	(void)unlinkat(in->dd.fd, path, 0);
+	snprintf(path, sizeof(path), "%s/%s.sig", PS_DATADIR_RECEIPTS, in->rel);
+	(void)unlinkat(in->dd.fd, path, 0);
+}
+
+/* ------------------------------------------------------------------- run */
+
+static int
+prepare(struct install *in, ps_error *err)
+{
+	if (in->o->data_dir == NULL || in->o->verify.trust == NULL)
+		return ps_fail(err, "invalid_argument", in->archive,
+		    "install needs a data directory and a trust policy");
+	if (ps_datadir_open(in->o->data_dir, 1, &in->dd, err) != 0 ||
+	    ps_datadir_lock(&in->dd, in->o->waiting, in->o->waiting_ctx,
+	    err) != 0 || ps_datadir_clean(&in->dd, err) != 0)
+		return -1;
+	return ps_datadir_workdir(&in->dd, "install", &in->work, &in->work_fd,
+	    err);
+}
+
+static int
+run(struct install *in, ps_error *err)
+{
+	if (prepare(in, err) != 0 || make_copy(in, err) != 0 ||
+	    verify_copy(in, err) != 0 || apply_rules(in, err) != 0)
+		return -1;
+	if (in->res->already_installed)
+		return 0;
+	if (extract(in, err) != 0)
+		return -1;
+	if (in->o->dry_run) {
+		in->res->dry_run = 1;
+		return 0;
+	}
+	if (place_receipt(in, err) != 0 || place_tree(in, err) != 0) {
+		take_back_receipt(in);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+finish(struct install *in)
+{
+	if (in->work_fd >= 0)
+		close(in->work_fd);
+	if (in->work != NULL && in->dd.tmp_fd >= 0)
+		(void)ps_remove_tree_at(in->dd.tmp_fd, in->work);
+	ps_datadir_close(&in->dd);
+	ps_manifest_free(in->manifest);
+	ps_statement_free(in->st);
+	ps_digest_free(in->extracted);
+	free(in->work);
+	free(in->base);
+	free(in->copy_path);
+	free(in->copy_sig);
+	free(in->rel);
+}
+
+int
+ps_install(const char *archive, const ps_install_options *options,
+    ps_install_result **out, ps_error *err)
+{
+	struct install in;
+	int rc;
+
+	ps_error_clear(err);
+	memset(&in, 0, sizeof(in));
+	in.archive = archive;
+	in.o = options;
+	in.work_fd = -1;
+	in.dd.fd = in.dd.lock_fd = in.dd.tmp_fd = -1;
+	*out = in.res = calloc(1, sizeof(ps_install_result));
+	if (in.res == NULL)
+		return ps_fail_oom(err, archive);
+	rc = run(&in, err);
+	finish(&in);
+	return rc;
+}

@@ -1,0 +1,333 @@
+/*
+ * ps_installed_verify(): an installed tree against its receipt.  Every
+ * file is hashed again and the tree walked without ignore rules, so a
+ * file added, removed or changed since install is named, links and
+ * special files included.  With a trust policy the receipt's signature is
+ * verified again over the tree, which catches a receipt edited to match.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sign/items.h"
+#include "sign/walk.h"
+#include "util/error.h"
+#include "util/fdio.h"
+#include "util/pathname.h"
+#include "util/sha256.h"
+#include "verify/installed.h"
+#include "verify/receipt.h"
+
+static void
+free_strings(ps_strings *list)
+{
+	size_t i;
+
+	for (i = 0; i < list->count; i++)
+		free(list->items[i]);
+	free(list->items);
+	list->items = NULL;
+	list->count = 0;
+}
+
+void
+ps_installed_check_free(ps_installed_check *c)
+{
+	if (c == NULL)
+		return;
+	ps_installed_free(c->receipt);
+	free_strings(&c->modified);
+	free_strings(&c->added);
+	free_strings(&c->missing);
+	free(c);
+}
+
+static int
+add_string(ps_strings *list, const char *s, ps_error *err)
+{
+	char **grown = realloc(list->items, (list->count + 1) * sizeof(*grown));
+
+	if (grown == NULL)
+		return ps_fail_oom(err, s);
+	list->items = grown;
+	if ((list->items[list->count] = strdup(s)) == NULL)
+		return ps_fail_oom(err, s);
+	list->count++;
+	return 0;
+}
+
+static int
+listed(const ps_strings *list, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < list->count; i++) {
+		if (strcmp(list->items[i], s) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------- finding the receipt */
+
+/* DIR/<layout>/<id>/<version>: tries the split for each id depth. */
+static int
+locate(const char *abs, ps_datadir *dd, char **rel, ps_error *err)
+{
+	const char *p, *cut[5] = { NULL };
+	char *dir;
+	int k, n = 0, depth;
+	ps_format f;
+
+	for (p = abs + strlen(abs); p > abs && n < 5; p--) {
+		if (p[-1] == '/')
+			cut[n++] = p;       /* cut[k-1]: start of the last k */
+	}
+	for (k = 3; k <= 4; k++) {
+		if (k > n || cut[k - 1] - 1 == abs)
+			continue;
+		depth = (int)strcspn(cut[k - 1], "/");
+		dir = strndup(cut[k - 1], (size_t)depth);
+		f = dir != NULL ? ps_layout_format(dir) : PS_FORMAT_UNKNOWN;
+		free(dir);
+		if (f == PS_FORMAT_UNKNOWN || ps_layout_id_depth(f) + 2 != k)
+			continue;
+		dir = strndup(abs, (size_t)(cut[k - 1] - 1 - abs));
+		if (dir == NULL || (*rel = strdup(cut[k - 1])) == NULL) {
+			free(dir);
+			return ps_fail_oom(err, abs);
+		}
+		k = ps_datadir_open(dir, 0, dd, err);
+		free(dir);
+		return k;
+	}
+	ps_refuse(err, "not_installed", abs, "is not an installed pack's "
+	    "directory");
+	return ps_error_expect(err, "DIR/agentpacks/ID/VERSION, "
+	    "DIR/soyapacks/OWNER/NAME/VERSION, DIR/holons/HANDLE/NAME/VERSION "
+	    "or DIR/augr/NAME/VERSION", abs);
+}
+
+static int
+load_receipt(const char *path, ps_datadir *dd, ps_installed **r,
+    char **rel, ps_error *err)
+{
+	char *abs = realpath(path, NULL);
+	int rc;
+
+	if (abs == NULL)
+		return ps_fail_errno(err, errno == ENOENT ? "not_found" :
+		    "io_error", path, "resolve", errno);
+	rc = locate(abs, dd, rel, err);
+	if (rc == 0)
+		rc = ps_installed_load(dd, *rel, r, err);
+	if (rc == 0 && *r == NULL)
+		rc = ps_refuse(err, "not_installed", abs, "is not a directory");
+	free(abs);
+	return rc;
+}
+
+/* ------------------------------------------------------- the tree as is */
+
+static int
+hash_items(int root, ps_items *items, ps_error *err)
+{
+	ps_entry *e;
+	size_t i;
+	int fd, rc;
+
+	for (i = 0; i < items->count; i++) {
+		e = &items->items[i].entry;
+		if (e->type != PS_ENTRY_FILE)
+			continue;
+		fd = ps_open_beneath(root, items->items[i].source != NULL ?
+		    items->items[i].source : e->path, O_RDONLY | O_NONBLOCK);
+		if (fd < 0)
+			return ps_fail_errno(err, "io_error", e->path, "open", errno);
+		rc = ps_sha256_fd(fd, e->sha256, &e->size);
+		close(fd);
+		if (rc != 0)
+			return ps_fail_errno(err, "io_error", e->path, "read", errno);
+	}
+	return 0;
+}
+
+static int
+survey(const ps_datadir *dd, const char *rel, ps_items *items,
+    ps_installed_check *c, ps_error *err)
+{
+	int fd = ps_open_beneath(dd->fd, rel, O_RDONLY | O_DIRECTORY), rc;
+
+	if (fd < 0)
+		return ps_fail_errno(err, "io_error", c->receipt->path, "open",
+		    errno);
+	rc = ps_walk_survey(fd, c->receipt->path, items, &c->added, err);
+	if (rc == 0) {
+		ps_items_sort(items);
+		rc = hash_items(fd, items, err);
+	}
+	close(fd);
+	if (rc == 0 && c->added.count == 0 &&
+	    ps_items_tree_digest(items, c->tree_digest, err) == 0)
+		c->tree_computed = 1;
+	return rc;
+}
+
+/* ------------------------------------------------------------ comparing */
+
+static int
+same_entry(const ps_entry *a, const ps_entry *b)
+{
+	if (a->type != b->type)
+		return 0;
+	return a->type == PS_ENTRY_DIR || (a->size == b->size &&
+	    a->executable == b->executable &&
+	    memcmp(a->sha256, b->sha256, PS_SHA256_LEN) == 0);
+}
+
+/* A recorded entry absent from the tree; an empty directory that has
+ * gained files is still there. */
+static int
+note_missing(const ps_items *items, const ps_entry *want,
+    ps_installed_check *c, ps_error *err)
+{
+	long at = ps_items_find(items, want->path);
+
+	if (want->type == PS_ENTRY_DIR && at >= 0 &&
+	    items->items[at].entry.type == PS_ENTRY_DIR)
+		return 0;
+	return add_string(at >= 0 ? &c->modified : &c->missing, want->path,
+	    err);
+}
+
+static int
+compare(const ps_items *items, ps_installed_check *c, ps_error *err)
+{
+	const ps_installed *r = c->receipt;
+	size_t i = 0, j = 0;
+	int cmp, rc = 0;
+
+	while (rc == 0 && (i < r->entry_count || j < items->count)) {
+		if (j < items->count && items->items[j].entry.type == PS_ENTRY_DIR &&
+		    !ps_items_is_empty_dir(items, j)) {
+			j++;
+			continue;
+		}
+		cmp = i == r->entry_count ? 1 : j == items->count ? -1 :
+		    strcmp(r->entries[i].path, items->items[j].entry.path);
+		if (cmp < 0)
+			rc = note_missing(items, &r->entries[i++], c, err);
+		else if (cmp > 0)
+			rc = add_string(&c->added, items->items[j++].entry.path, err);
+		else if (!same_entry(&r->entries[i++], &items->items[j++].entry))
+			rc = add_string(&c->modified, r->entries[i - 1].path, err);
+	}
+	return rc;
+}
+
+/* Signed prompt files are compared with the statement's digests the
+ * receipt keeps, whatever its file list says. */
+static int
+compare_prompts(const ps_items *items, ps_installed_check *c, ps_error *err)
+{
+	const ps_installed *r = c->receipt;
+	size_t i;
+	long at;
+
+	for (i = 0; i < r->prompt_count; i++) {
+		at = ps_items_find(items, r->prompts[i].path);
+		if (at >= 0 && memcmp(items->items[at].entry.sha256,
+		    r->prompts[i].sha256, PS_SHA256_LEN) == 0)
+			continue;
+		if (at >= 0 && !listed(&c->modified, r->prompts[i].path) &&
+		    add_string(&c->modified, r->prompts[i].path, err) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+refuse_modified(const ps_installed_check *c, ps_error *err)
+{
+	char found[PS_ERROR_VALUE_MAX];
+
+	snprintf(found, sizeof(found), "%zu modified, %zu added, %zu missing",
+	    c->modified.count, c->added.count, c->missing.count);
+	ps_refuse(err, "installed_modified", c->receipt->path, "compared the "
+	    "installed files with the receipt written at install");
+	return ps_error_expect(err, "the files as installed", found);
+}
+
+static int
+check_tree(const ps_datadir *dd, const char *rel, ps_installed_check *c,
+    ps_error *err)
+{
+	ps_items items;
+	int rc;
+
+	memset(&items, 0, sizeof(items));
+	rc = survey(dd, rel, &items, c, err);
+	if (rc == 0)
+		rc = compare(&items, c, err);
+	if (rc == 0)
+		rc = compare_prompts(&items, c, err);
+	ps_items_free(&items);
+	if (rc != 0)
+		return -1;
+	if (c->modified.count + c->added.count + c->missing.count > 0)
+		return refuse_modified(c, err);
+	if (c->tree_computed && memcmp(c->tree_digest, c->receipt->tree_digest,
+	    PS_SHA256_LEN) != 0) {
+		ps_refuse(err, "installed_modified", c->receipt->path, "the "
+		    "recomputed tree digest differs from the receipt's");
+		return ps_error_expect(err, "the receipt's tree digest", "another");
+	}
+	return 0;
+}
+
+static int
+check_signature(ps_installed_check *c, const ps_trust *trust, int64_t at,
+    ps_error *err)
+{
+	ps_verify_options o;
+	ps_verify_result *v = NULL;
+	int rc;
+
+	ps_verify_options_init(&o);
+	o.trust = trust;
+	o.at = at;
+	o.sig_path = c->receipt->sig_path;
+	rc = ps_verify(c->receipt->path, &o, &v, err);
+	ps_verify_result_free(v);
+	if (rc == 0)
+		c->signature_checked = 1;
+	return rc;
+}
+
+int
+ps_installed_verify(const char *path, const ps_trust *trust, int64_t at,
+    ps_installed_check **out, ps_error *err)
+{
+	ps_installed_check *c = calloc(1, sizeof(*c));
+	ps_datadir dd;
+	char *rel = NULL;
+	int rc;
+
+	ps_error_clear(err);
+	*out = c;
+	if (c == NULL)
+		return ps_fail_oom(err, path);
+	memset(&dd, 0, sizeof(dd));
+	dd.fd = dd.lock_fd = dd.tmp_fd = -1;
+	rc = load_receipt(path, &dd, &c->receipt, &rel, err);
+	if (rc == 0)
+		rc = check_tree(&dd, rel, c, err);
+	if (rc == 0 && trust != NULL)
+		rc = check_signature(c, trust, at, err);
+	ps_datadir_close(&dd);
+	free(rel);
+	return rc;
+}

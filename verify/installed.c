@@ -1,0 +1,414 @@
+/*
+ * Installed packs: finding them through their receipts (list), removing
+ * them (uninstall), and the default data directory.  Readers take no lock:
+ * a tree appears by one rename after its receipt, and disappears by one
+ * rename before it, so a pack with both is whole.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "formats/semver.h"
+#include "util/error.h"
+#include "util/fdio.h"
+#include "util/pathname.h"
+#include "verify/installed.h"
+#include "verify/receipt.h"
+
+int
+ps_data_dir_default(char **out, ps_error *err)
+{
+	const char *env = getenv("PACKSIGN_DATA_DIR");
+	int n;
+
+	*out = NULL;
+	if (env != NULL && env[0] != '\0')
+		n = asprintf(out, "%s", env);
+	else if ((env = getenv("XDG_DATA_HOME")) != NULL && env[0] == '/')
+		n = asprintf(out, "%s/packsign", env);
+	else if ((env = getenv("HOME")) != NULL && env[0] == '/')
+		n = asprintf(out, "%s/.local/share/packsign", env);
+	else
+		return ps_fail(err, "data_dir_invalid", "PACKSIGN_DATA_DIR",
+		    "no data directory: set PACKSIGN_DATA_DIR or HOME, or pass "
+		    "--data-dir");
+	if (n < 0) {
+		*out = NULL;
+		return ps_fail_oom(err, NULL);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ list */
+
+void
+ps_installed_list_free_items(ps_installed_list *list)
+{
+	size_t i;
+
+	for (i = 0; i < list->count; i++)
+		ps_installed_clear(&list->items[i]);
+	free(list->items);
+	list->items = NULL;
+	list->count = 0;
+}
+
+void
+ps_installed_list_free(ps_installed_list *list)
+{
+	if (list == NULL)
+		return;
+	ps_installed_list_free_items(list);
+	free(list);
+}
+
+int
+ps_installed_list_take(ps_installed_list *list, ps_installed *item,
+    ps_error *err)
+{
+	ps_installed *grown;
+
+	grown = realloc(list->items, (list->count + 1) * sizeof(*grown));
+	if (grown == NULL)
+		return ps_fail_oom(err, item->id);
+	list->items = grown;
+	list->items[list->count++] = *item;
+	memset(item, 0, sizeof(*item));
+	return 0;
+}
+
+static int
+version_order(const char *a, const char *b)
+{
+	ps_semver va, vb;
+	int c;
+
+	if (ps_semver_parse(a, &va) == 0 && ps_semver_parse(b, &vb) == 0 &&
+	    (c = ps_semver_compare(&va, &vb)) != 0)
+		return c;
+	return strcmp(a, b);
+}
+
+static int
+by_pack(const void *pa, const void *pb)
+{
+	const ps_installed *a = pa, *b = pb;
+	int c = strcmp(ps_format_name(a->format), ps_format_name(b->format));
+
+	if (c == 0)
+		c = strcmp(a->id, b->id);
+	return c != 0 ? c : version_order(a->version, b->version);
+}
+
+/* After sorting, the last of each run of one id is its newest. */
+static void
+mark_newest(ps_installed_list *list)
+{
+	size_t i;
+	const ps_installed *next;
+
+	if (list->count > 1)
+		qsort(list->items, list->count, sizeof(ps_installed), by_pack);
+	for (i = 0; i < list->count; i++) {
+		next = i + 1 < list->count ? &list->items[i + 1] : NULL;
+		list->items[i].newest = next == NULL ||
+		    next->format != list->items[i].format ||
+		    strcmp(next->id, list->items[i].id) != 0;
+	}
+}
+
+static int
+set_locations(const ps_datadir *dd, const char *rel, ps_installed *r,
+    ps_error *err)
+{
+	free(r->path);
+	r->path = r->receipt_path = r->sig_path = NULL;
+	if (asprintf(&r->path, "%s/%s", dd->path, rel) < 0 ||
+	    asprintf(&r->receipt_path, "%s/%s/%s.json", dd->path,
+	    PS_DATADIR_RECEIPTS, rel) < 0 ||
+	    asprintf(&r->sig_path, "%s/%s/%s.sig", dd->path,
+	    PS_DATADIR_RECEIPTS, rel) < 0)
+		return ps_fail_oom(err, rel);
+	return 0;
+}
+
+int
+ps_installed_load(const ps_datadir *dd, const char *rel, ps_installed **r,
+    ps_error *err)
+{
+	char label[PS_PATH_MAX + 64], want[PS_PATH_MAX];
+	struct stat st;
+
+	*r = NULL;
+	if (fstatat(dd->fd, rel, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+	    !S_ISDIR(st.st_mode))
+		return 0;
+	snprintf(label, sizeof(label), "%s/%s/%s.json", dd->path,
+	    PS_DATADIR_RECEIPTS, rel);
+	if (ps_receipt_load(dd->fd, rel, label, r, err) != 0)
+		return -1;
+	snprintf(want, sizeof(want), "%s/%s/%s", ps_layout_dir((*r)->format),
+	    (*r)->id, (*r)->version);
+	if (strcmp(want, rel) != 0) {
+		ps_installed_free(*r);
+		*r = NULL;
+		ps_refuse(err, "receipt_invalid", label, "the receipt's format, id "
+		    "and version do not name its location");
+		return ps_error_expect(err, rel, want);
+	}
+	return set_locations(dd, rel, *r, err);
+}
+
+struct scan {
+	const ps_datadir *dd;
+	ps_installed_list *list;
+	ps_error *err;
+};
+
+static int scan_dir(struct scan *s, const char *rel, int depth);
+
+static int
+scan_entry(struct scan *s, const char *rel, int depth, const char *name)
+{
+	char sub[PS_PATH_MAX];
+	size_t len = strlen(name);
+	ps_installed *r;
+	int rc;
+
+	if (name[0] == '.')
+		return 0;
+	if (depth > 0) {
+		snprintf(sub, sizeof(sub), "%s/%s", rel, name);
+		return scan_dir(s, sub, depth - 1);
+	}
+	if (len <= 5 || strcmp(name + len - 5, ".json") != 0)
+		return 0;
+	snprintf(sub, sizeof(sub), "%s/%.*s", rel, (int)(len - 5), name);
+	if (ps_installed_load(s->dd, sub, &r, s->err) != 0)
+		return -1;
+	if (r == NULL)
+		return 0;
+	rc = ps_installed_list_take(s->list, r, s->err);
+	ps_installed_free(r);
+	return rc;
+}
+
+/* receipts/<rel>: `depth` more directory levels above the .json files. */
+static int
+scan_dir(struct scan *s, const char *rel, int depth)
+{
+	char path[PS_PATH_MAX];
+	struct dirent *de;
+	DIR *dir;
+	int fd, rc = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", PS_DATADIR_RECEIPTS, rel);
+	fd = ps_open_beneath(s->dd->fd, path, O_RDONLY | O_DIRECTORY);
+	if (fd < 0 && (errno == ENOENT || errno == ENOTDIR))
+		return 0;
+	if (fd < 0 || (dir = fdopendir(fd)) == NULL) {
+		rc = ps_fail_errno(s->err, "io_error", path, "open", errno);
+		if (fd >= 0)
+			close(fd);
+		return rc;
+	}
+	while (rc == 0 && (de = readdir(dir)) != NULL)
+		rc = scan_entry(s, rel, depth, de->d_name);
+	closedir(dir);
+	return rc;
+}
+
+int
+ps_layout_id_depth(ps_format format)
+{
+	return format == PS_FORMAT_SOYAPACK || format == PS_FORMAT_HOLON ? 2 : 1;
+}
+
+int
+ps_installed_scan(const ps_datadir *dd, ps_format format, const char *id,
+    ps_installed_list *list, ps_error *err)
+{
+	static const ps_format all[] = { PS_FORMAT_AGENTPACK, PS_FORMAT_SOYAPACK,
+	    PS_FORMAT_HOLON, PS_FORMAT_AUTOGRAPH };
+	struct scan s = { dd, list, err };
+	char rel[PS_PATH_MAX];
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; rc == 0 && i < sizeof(all) / sizeof(all[0]); i++) {
+		if (format != PS_FORMAT_UNKNOWN && format != all[i])
+			continue;
+		if (id == NULL) {
+			rc = scan_dir(&s, ps_layout_dir(all[i]), ps_layout_id_depth(all[i]));
+			continue;
+		}
+		snprintf(rel, sizeof(rel), "%s/%s", ps_layout_dir(all[i]), id);
+		if (ps_path_check(rel, NULL, err) == 0)
+			rc = scan_dir(&s, rel, 0);
+		ps_error_clear(err);
+	}
+	if (rc == 0)
+		mark_newest(list);
+	return rc;
+}
+
+int
+ps_installed_list_load(const char *data_dir, ps_installed_list **out,
+    ps_error *err)
+{
+	ps_datadir dd;
+	int rc;
+
+	*out = calloc(1, sizeof(ps_installed_list));
+	if (*out == NULL)
+		return ps_fail_oom(err, data_dir);
+	rc = ps_datadir_open(data_dir, 0, &dd, err);
+	if (rc != 0 && strcmp(err->code, "not_found") == 0) {
+		ps_error_clear(err);
+		ps_datadir_close(&dd);
+		return 0;
+	}
+	if (rc == 0)
+		rc = ps_installed_scan(&dd, PS_FORMAT_UNKNOWN, NULL, *out, err);
+	ps_datadir_close(&dd);
+	return rc;
+}
+
+/* ------------------------------------------------------------- uninstall */
+
+static int
+find_targets(const ps_datadir *dd, ps_format format, const char *id,
+    const char *version, ps_installed_list *found, ps_error *err)
+{
+	ps_installed_list all = { NULL, 0 };
+	size_t i;
+	int rc;
+
+	rc = ps_installed_scan(dd, format, id, &all, err);
+	for (i = 0; rc == 0 && i < all.count; i++) {
+		if (all.items[i].format != all.items[0].format) {
+			ps_refuse(err, "install_ambiguous", id, "is installed as "
+			    "more than one format; name one with --format");
+			rc = ps_error_expect(err, "one format", "several");
+		} else if (version == NULL ||
+		    strcmp(all.items[i].version, version) == 0) {
+			rc = ps_installed_list_take(found, &all.items[i], err);
+		}
+	}
+	ps_installed_list_free_items(&all);
+	if (rc == 0 && found->count == 0) {
+		ps_refuse(err, "not_installed", id, "looked for %s%s%s in %s",
+		    id, version != NULL ? "@" : "", version != NULL ? version : "",
+		    dd->path);
+		return ps_error_expect(err, "an installed pack", "none");
+	}
+	return rc;
+}
+
+static int
+remove_receipt(const ps_datadir *dd, const char *rel, ps_error *err)
+{
+	char path[PS_PATH_MAX + 32];
+
+	snprintf(path, sizeof(path), "%s/%s.json", PS_DATADIR_RECEIPTS, rel);
+	if (unlinkat(dd->fd, path, 0) != 0 && errno != ENOENT)
+		return ps_fail_errno(err, "io_error", path, "remove", errno);
+	snprintf(path, sizeof(path), "%s/%s.sig", PS_DATADIR_RECEIPTS, rel);
+	if (unlinkat(dd->fd, path, 0) != 0 && errno != ENOENT)
+		return ps_fail_errno(err, "io_error", path, "remove", errno);
+	return 0;
+}
+
+/* Removes the directories of `rel` that its removal left empty, below
+ * `base` ("" or receipts). */
+static void
+prune_parents(const ps_datadir *dd, const char *base, const char *rel)
+{
+	char path[PS_PATH_MAX], *slash;
+
+	snprintf(path, sizeof(path), "%s%s%s", base, base[0] != '\0' ? "/" : "",
+	    rel);
+	while ((slash = strrchr(path, '/')) != NULL) {
+		*slash = '\0';
+		if (strchr(path, '/') == NULL && base[0] == '\0')
+			break;             /* keep the layout directory */
+		if (unlinkat(dd->fd, path, AT_REMOVEDIR) != 0)
+			break;
+	}
+}
+
+/* Gone from view with one rename, then receipt, then bytes. */
+static int
+remove_one(ps_datadir *dd, const ps_installed *pack, int trash_fd,
+    size_t index, ps_error *err)
+{
+	char rel[PS_PATH_MAX], slot[32];
+
+	snprintf(rel, sizeof(rel), "%s/%s/%s", ps_layout_dir(pack->format),
+	    pack->id, pack->version);
+	snprintf(slot, sizeof(slot), "%zu", index);
+	if (renameat(dd->fd, rel, trash_fd, slot) != 0)
+		return ps_fail_errno(err, "io_error", pack->path, "rename", errno);
+	if (remove_receipt(dd, rel, err) != 0)
+		return -1;
+	if (ps_remove_tree_at(trash_fd, slot) != 0)
+		return ps_fail_errno(err, "io_error", pack->path, "remove", errno);
+	prune_parents(dd, "", rel);
+	prune_parents(dd, PS_DATADIR_RECEIPTS, rel);
+	return 0;
+}
+
+static int
+remove_all(ps_datadir *dd, const ps_installed_list *found, ps_error *err)
+{
+	char *trash = NULL;
+	int trash_fd = -1, rc;
+	size_t i;
+
+	rc = ps_datadir_workdir(dd, "uninstall", &trash, &trash_fd, err);
+	for (i = 0; rc == 0 && i < found->count; i++)
+		rc = remove_one(dd, &found->items[i], trash_fd, i, err);
+	if (trash_fd >= 0)
+		close(trash_fd);
+	if (trash != NULL)
+		(void)ps_remove_tree_at(dd->tmp_fd, trash);
+	free(trash);
+	return rc;
+}
+
+int
+ps_uninstall(const char *data_dir, ps_format format, const char *id,
+    const char *version, ps_installed_list **removed, ps_error *err)
+{
+	ps_installed_list *found = calloc(1, sizeof(*found));
+	ps_datadir dd;
+	int rc;
+
+	ps_error_clear(err);
+	if (removed != NULL)
+		*removed = NULL;
+	if (found == NULL)
+		return ps_fail_oom(err, id);
+	rc = ps_datadir_open(data_dir, 0, &dd, err);
+	if (rc != 0 && strcmp(err->code, "not_found") == 0) {
+		ps_refuse(err, "not_installed", id, "the data directory %s does "
+		    "not exist", data_dir);
+		ps_error_expect(err, "an installed pack", "none");
+	}
+	if (rc == 0)
+		rc = ps_datadir_lock(&dd, NULL, NULL, err) != 0 ||
+		    ps_datadir_clean(&dd, err) != 0 ||
+		    find_targets(&dd, format, id, version, found, err) != 0 ||
+		    remove_all(&dd, found, err) != 0 ? -1 : 0;
+	ps_datadir_close(&dd);
+	if (rc == 0 && removed != NULL)
+		*removed = found;
+	else
+		ps_installed_list_free(found);
+	return rc;
+}

@@ -1,0 +1,384 @@
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "util/error.h"
+#include "util/fdio.h"
+#include "util/pathname.h"
+#include "util/sha256.h"
+#include "verify/datadir.h"
+#include "verify/receipt.h"
+
+static void
+free_entries(ps_entry *entries, size_t count)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		free(entries[i].path);
+	free(entries);
+}
+
+void
+ps_installed_clear(ps_installed *r)
+{
+	free(r->id);
+	free(r->version);
+	free(r->name);
+	free(r->domain);
+	free(r->path);
+	free(r->receipt_path);
+	free(r->sig_path);
+	free(r->signer);
+	free(r->fingerprint);
+	free(r->source_repository);
+	free(r->source_commit);
+	free(r->permissions);
+	free(r->archive_name);
+	free_entries(r->prompts, r->prompt_count);
+	free_entries(r->entries, r->entry_count);
+	memset(r, 0, sizeof(*r));
+}
+
+void
+ps_installed_free(ps_installed *r)
+{
+	if (r == NULL)
+		return;
+	ps_installed_clear(r);
+	free(r);
+}
+
+/* ------------------------------------------------------------- writing */
+
+static json_t *
+digest_json(const unsigned char d[PS_SHA256_LEN])
+{
+	char text[PS_SHA256_STRING_LEN];
+
+	return json_string(ps_sha256_string(d, text));
+}
+
+static json_t *
+string_or_null(const char *s)
+{
+	return s != NULL ? json_string(s) : json_null();
+}
+
+static json_t *
+entry_json(const ps_entry *e)
+{
+	if (e->type == PS_ENTRY_DIR)
+		return json_pack("{s:s,s:s}", "path", e->path, "type", "dir");
+	return json_pack("{s:s,s:s,s:I,s:b,s:o}", "path", e->path, "type",
+	    "file", "size", (json_int_t)e->size, "executable", e->executable,
+	    "sha256", digest_json(e->sha256));
+}
+
+static json_t *
+prompt_json(const ps_entry *e)
+{
+	return json_pack("{s:s,s:o}", "path", e->path, "sha256",
+	    digest_json(e->sha256));
+}
+
+static json_t *
+entries_json(const ps_entry *entries, size_t count,
+    json_t *(*one)(const ps_entry *))
+{
+	json_t *list = json_array();
+	size_t i;
+
+	for (i = 0; list != NULL && i < count; i++) {
+		if (json_array_append_new(list, one(&entries[i])) != 0) {
+			json_decref(list);
+			list = NULL;
+		}
+	}
+	return list;
+}
+
+static json_t *
+source_json(const ps_installed *r)
+{
+	if (r->source_commit == NULL)
+		return json_null();
+	return json_pack("{s:o,s:s}", "repository",
+	    string_or_null(r->source_repository), "commit", r->source_commit);
+}
+
+int
+ps_receipt_format(const ps_installed *r, char **out, ps_error *err)
+{
+	char at[PS_TIME_TEXT_LEN];
+	json_t *j;
+
+	*out = NULL;
+	if (ps_time_format(r->installed_at, at) != 0)
+		return ps_fail(err, "invalid_argument", r->id, "install time out "
+		    "of range");
+	j = json_pack("{s:i,s:s,s:s,s:s,s:o,s:o,s:s,s:{s:s,s:s},s:o,s:s,"
+	    "s:{s:s,s:o},s:o,s:s,s:o,s:o}",
+	    "packsignReceipt", PS_RECEIPT_VERSION,
+	    "format", ps_format_name(r->format), "id", r->id,
+	    "version", r->version, "name", string_or_null(r->name),
+	    "domain", string_or_null(r->domain), "path", r->path,
+	    "signer", "identity", r->signer, "fingerprint", r->fingerprint,
+	    "source", source_json(r), "permissions", r->permissions,
+	    "archive", "name", r->archive_name, "sha256",
+	    digest_json(r->archive_digest),
+	    "treeDigest", digest_json(r->tree_digest), "installedAt", at,
+	    "prompts", entries_json(r->prompts, r->prompt_count, prompt_json),
+	    "files", entries_json(r->entries, r->entry_count, entry_json));
+	if (j != NULL)
+		*out = json_dumps(j, JSON_SORT_KEYS | JSON_INDENT(1));
+	json_decref(j);
+	if (*out == NULL)
+		return ps_fail_oom(err, r->id);
+	return 0;
+}
+
+/* ------------------------------------------------------------- reading */
+
+struct parse {
+	const char *label;
+	ps_error *err;
+};
+
+static int
+invalid(struct parse *p, const char *what, const char *name)
+{
+	ps_refuse(p->err, "receipt_invalid", p->label, "%s%s%s", what,
+	    name[0] != '\0' ? ": " : "", name);
+	return -1;
+}
+
+static int
+get_string(struct parse *p, json_t *obj, const char *key, int nullable,
+    char **out)
+{
+	json_t *v = json_object_get(obj, key);
+
+	*out = NULL;
+	if (nullable && (v == NULL || json_is_null(v)))
+		return 0;
+	if (!json_is_string(v) || strlen(json_string_value(v)) !=
+	    json_string_length(v))
+		return invalid(p, "must be a string without NUL", key);
+	if ((*out = strdup(json_string_value(v))) == NULL)
+		return ps_fail_oom(p->err, p->label);
+	return 0;
+}
+
+static int
+get_digest(struct parse *p, json_t *obj, const char *key,
+    unsigned char out[PS_SHA256_LEN])
+{
+	json_t *v = json_object_get(obj, key);
+	const char *s = json_string_value(v);
+
+	if (s == NULL || strncmp(s, "sha256:", 7) != 0 ||
+	    ps_hex_decode(s + 7, out, PS_SHA256_LEN) != 0)
+		return invalid(p, "must be \"sha256:\" and 64 hex digits", key);
+	return 0;
+}
+
+static int
+parse_entry(struct parse *p, json_t *j, int prompt, ps_entry *e)
+{
+	json_t *size = json_object_get(j, "size");
+	const char *type = json_string_value(json_object_get(j, "type"));
+	ps_error ignored;
+
+	if (!json_is_object(j) || get_string(p, j, "path", 0, &e->path) != 0)
+		return invalid(p, "an entry without a path", prompt ? "prompts" :
+		    "files");
+	if (ps_path_check(e->path, NULL, &ignored) != 0)
+		return invalid(p, "an entry's path breaks the name rules",
+		    e->path);
+	if (prompt)
+		return get_digest(p, j, "sha256", e->sha256);
+	if (type != NULL && strcmp(type, "dir") == 0) {
+		e->type = PS_ENTRY_DIR;
+		return 0;
+	}
+	if (type == NULL || strcmp(type, "file") != 0 ||
+	    !json_is_integer(size) || json_integer_value(size) < 0 ||
+	    !json_is_boolean(json_object_get(j, "executable")))
+		return invalid(p, "a file entry needs type, size, executable",
+		    e->path);
+	e->size = (uint64_t)json_integer_value(size);
+	e->executable = json_is_true(json_object_get(j, "executable"));
+	return get_digest(p, j, "sha256", e->sha256);
+}
+
+static int
+parse_entries(struct parse *p, json_t *list, int prompt, ps_entry **out,
+    size_t *count)
+{
+	size_t i, n = json_array_size(list);
+
+	*out = NULL;
+	*count = 0;
+	if (!json_is_array(list))
+		return invalid(p, "must be a list", prompt ? "prompts" :
+		    "files");
+	if (n > 0 && (*out = calloc(n, sizeof(ps_entry))) == NULL)
+		return ps_fail_oom(p->err, p->label);
+	for (i = 0; i < n; i++) {
+		(*count)++;
+		if (parse_entry(p, json_array_get(list, i), prompt, &(*out)[i]) != 0)
+			return -1;
+		if (i > 0 && strcmp((*out)[i - 1].path, (*out)[i].path) >= 0)
+			return invalid(p, "entries must be sorted and unique",
+			    (*out)[i].path);
+	}
+	return 0;
+}
+
+static int
+parse_identity(struct parse *p, json_t *root, ps_installed *r)
+{
+	json_t *signer = json_object_get(root, "signer");
+	json_t *source = json_object_get(root, "source");
+	json_t *version = json_object_get(root, "packsignReceipt");
+
+	if (!json_is_integer(version) ||
+	    json_integer_value(version) != PS_RECEIPT_VERSION)
+		return invalid(p, "unsupported receipt version (packsignReceipt)", "");
+	if (!json_is_object(signer) ||
+	    get_string(p, signer, "identity", 0, &r->signer) != 0 ||
+	    get_string(p, signer, "fingerprint", 0, &r->fingerprint) != 0)
+		return invalid(p, "must name identity and fingerprint", "signer");
+	if (json_is_null(source))
+		return 0;
+	if (!json_is_object(source) ||
+	    get_string(p, source, "repository", 1, &r->source_repository) != 0 ||
+	    get_string(p, source, "commit", 0, &r->source_commit) != 0)
+		return invalid(p, "must be null or name a commit", "source");
+	return 0;
+}
+
+static int
+parse_fields(struct parse *p, json_t *root, ps_installed *r)
+{
+	json_t *archive = json_object_get(root, "archive");
+	char *format = NULL, *at = NULL;
+	int rc;
+
+	rc = get_string(p, root, "format", 0, &format) != 0 ||
+	    ps_format_parse(format, &r->format) != 0 ||
+	    get_string(p, root, "installedAt", 0, &at) != 0 ||
+	    ps_time_parse(at, &r->installed_at) != 0 ? -1 : 0;
+	free(format);
+	free(at);
+	if (rc != 0)
+		return invalid(p, "format or installedAt is not valid", "");
+	if (get_string(p, root, "id", 0, &r->id) != 0 ||
+	    get_string(p, root, "version", 0, &r->version) != 0 ||
+	    get_string(p, root, "name", 1, &r->name) != 0 ||
+	    get_string(p, root, "domain", 1, &r->domain) != 0 ||
+	    get_string(p, root, "permissions", 0, &r->permissions) != 0 ||
+	    get_string(p, root, "path", 0, &r->path) != 0 ||
+	    parse_identity(p, root, r) != 0 || !json_is_object(archive) ||
+	    get_string(p, archive, "name", 0, &r->archive_name) != 0 ||
+	    get_digest(p, archive, "sha256", r->archive_digest) != 0 ||
+	    get_digest(p, root, "treeDigest", r->tree_digest) != 0)
+		return -1;
+	return 0;
+}
+
+int
+ps_receipt_parse(const char *text, size_t len, const char *label,
+    ps_installed **out, ps_error *err)
+{
+	struct parse p = { label, err };
+	json_error_t jerr;
+	ps_installed *r;
+	json_t *root;
+	int rc = -1;
+
+	*out = NULL;
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (root == NULL || !json_is_object(root)) {
+		json_decref(root);
+		return ps_refuse(err, "receipt_invalid", label, "not a JSON "
+		    "object: %s", root == NULL ? jerr.text : "another value");
+	}
+	if ((r = calloc(1, sizeof(*r))) == NULL) {
+		json_decref(root);
+		return ps_fail_oom(err, label);
+	}
+	if (parse_fields(&p, root, r) == 0 &&
+	    parse_entries(&p, json_object_get(root, "prompts"), 1, &r->prompts,
+	    &r->prompt_count) == 0 &&
+	    parse_entries(&p, json_object_get(root, "files"), 0, &r->entries,
+	    &r->entry_count) == 0)
+		rc = 0;
+	json_decref(root);
+	if (rc != 0) {
+		ps_installed_free(r);
+		return -1;
+	}
+	*out = r;
+	return 0;
+}
+
+static int
+read_receipt(int fd, const char *label, char **text, size_t *len,
+    ps_error *err)
+{
+	struct stat st;
+	ssize_t n;
+
+	if (fstat(fd, &st) != 0)
+		return ps_fail_errno(err, "io_error", label, "stat", errno);
+	if (!S_ISREG(st.st_mode) || st.st_size > PS_RECEIPT_MAX_BYTES)
+		return ps_refuse(err, "receipt_invalid", label, "is not a regular "
+		    "file of at most %d bytes", PS_RECEIPT_MAX_BYTES);
+	if ((*text = malloc((size_t)st.st_size + 1)) == NULL)
+		return ps_fail_oom(err, label);
+	n = ps_read_full(fd, *text, (size_t)st.st_size + 1);
+	if (n < 0 || n > st.st_size)
+		return ps_fail_errno(err, "io_error", label, "read",
+		    n < 0 ? errno : EFBIG);
+	*len = (size_t)n;
+	return 0;
+}
+
+int
+ps_receipt_load(int dirfd, const char *rel, const char *label,
+    ps_installed **out, ps_error *err)
+{
+	char path[PS_PATH_MAX];
+	char *text = NULL;
+	size_t len = 0;
+	int fd, rc;
+
+	*out = NULL;
+	snprintf(path, sizeof(path), "%s/%s.json", PS_DATADIR_RECEIPTS, rel);
+	fd = ps_open_beneath(dirfd, path, O_RDONLY | O_NONBLOCK);
+	if (fd < 0 && errno == ENOENT)
+		return ps_refuse(err, "not_installed", label, "has no receipt");
+	if (fd < 0)
+		return ps_fail_errno(err, "io_error", label, "open receipt", errno);
+	rc = read_receipt(fd, label, &text, &len, err);
+	close(fd);
+	if (rc == 0)
+		rc = ps_receipt_parse(text, len, label, out, err);
+	free(text);
+	if (rc == 0 && strcmp((*out)->path, rel) != 0) {
+		ps_installed_free(*out);
+		*out = NULL;
+		ps_refuse(err, "receipt_invalid", label, "the receipt records "
+		    "another location");
+		return ps_error_expect(err, rel, "another path");
+	}
+	return rc;
+}

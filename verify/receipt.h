@@ -1,0 +1,32 @@
+/*
+ * Install receipts (docs/formats/install.md, "Receipt"): the JSON record
+ * beside each installed tree of what was verified when it was installed.
+ */
+#ifndef PS_VERIFY_RECEIPT_H
+#define PS_VERIFY_RECEIPT_H
+
+#include "packsign.h"
+
+#define PS_RECEIPT_VERSION 1
+#define PS_RECEIPT_MAX_BYTES (512 * 1024 * 1024)
+
+/* The receipt's JSON text; caller frees. */
+int ps_receipt_format(const ps_installed *receipt, char **out, ps_error *err);
+
+/*
+ * Parses and checks a receipt: every field typed, digests well-formed,
+ * paths obeying the name rules, entries sorted without duplicates.
+ * Refuses receipt_invalid naming `label`.
+ */
+int ps_receipt_parse(const char *text, size_t len, const char *label,
+    ps_installed **out, ps_error *err);
+
+/* Reads DIR/receipts/<rel>.json below `dirfd` and parses it. */
+int ps_receipt_load(int dirfd, const char *rel, const char *label,
+    ps_installed **out, ps_error *err);
+
+/* Frees what `receipt` holds, not the struct itself. */
+void ps_installed_clear(ps_installed *receipt);
+void ps_installed_free(ps_installed *receipt);
+
+#endif
