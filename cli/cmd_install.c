@@ -303,7 +303,7 @@ result_fields_json(json_t *o, const ps_install_result *r, int rc)
 	json_object_set_new(o, "receipt", cli_json_text(r->receipt_path));
 	json_object_set_new(o, "tree_digest", cli_json_digest(rc == 0,
 	    r->tree_digest));
-	json_object_set_new(o, "files", json_integer((json_int_t)r->file_count));
+	json_object_set_new(o, "entries", json_integer((json_int_t)r->file_count));
 	json_object_set_new(o, "size", json_integer((json_int_t)r->total_size));
 	json_object_set_new(o, "summary", summary_json(r->summary));
 	json_object_set_new(o, "verify", r->verify != NULL ? json_object() :
@@ -348,7 +348,7 @@ print_result(const ps_install_result *r)
 	printf("\nsigned by: ");
 	if (r->verify != NULL)
 		cli_print_signers(stdout, r->verify);
-	printf("\ntree digest: %s (%zu files, %llu bytes)\n",
+	printf("\ntree digest: %s (%zu entries, %llu bytes of files)\n",
 	    ps_sha256_string(r->tree_digest, text), r->file_count,
 	    (unsigned long long)r->total_size);
 }

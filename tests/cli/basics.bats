@@ -17,7 +17,7 @@ load helpers
 }
 
 @test "help CMD and CMD --help print the same text" {
-	for c in pack digest; do
+	for c in pack digest install list uninstall; do
 		a=$("$PACKSIGN" help "$c")
 		b=$("$PACKSIGN" "$c" --help)
 		[ "$a" = "$b" ]
