@@ -82,6 +82,24 @@ cli_json_strings(const ps_strings *list)
 	return a;
 }
 
+struct json_t *
+cli_json_lines(const char *text)
+{
+	json_t *a = json_array();
+	const char *p = text;
+	size_t n;
+	char *line;
+
+	while (a != NULL && p != NULL && *p != '\0') {
+		n = strcspn(p, "\n");
+		line = strndup(p, n);
+		json_array_append_new(a, cli_json_text(line));
+		free(line);
+		p += n + (p[n] == '\n');
+	}
+	return a;
+}
+
 static json_t *
 signatures_json(const ps_verify_result *r)
 {

@@ -158,6 +158,8 @@ struct json_t *cli_json_text(const char *s);
 struct json_t *cli_json_digest(int has,
     const unsigned char digest[PS_SHA256_LEN]);
 struct json_t *cli_json_strings(const ps_strings *list);
+/* One string per line of `text` (NULL gives an empty list). */
+struct json_t *cli_json_lines(const char *text);
 /* Sets ok, exit, code, subject, message, expected, found on `o` from the
  * return value `rc` of a library call and its error. */
 void cli_json_error(struct json_t *o, int rc, const ps_error *err);

@@ -260,22 +260,35 @@ no_terminal_error(ps_error *err, const char *archive)
 	    "describe`");
 }
 
-static json_t *
-summary_json(const char *text)
+static int
+same_pack(const ps_installed *p, const ps_install_result *r)
 {
-	json_t *a = json_array();
-	const char *p = text;
-	size_t n;
-	char *line;
+	return p->format == r->format && strcmp(p->id, r->id) == 0 &&
+	    strcmp(p->version, r->version) == 0;
+}
 
-	while (a != NULL && p != NULL && *p != '\0') {
-		n = strcspn(p, "\n");
-		line = strndup(p, n);
-		json_array_append_new(a, cli_json_text(line));
-		free(line);
-		p += n + (p[n] == '\n');
+/*
+ * A no-op reinstall extracts nothing, and the library leaves the result's
+ * tree digest zero then: take it from the installed pack's receipt.
+ */
+static void
+fill_noop_digest(const char *data_dir, ps_install_result *r)
+{
+	static const unsigned char zero[PS_SHA256_LEN];
+	ps_installed_list *list = NULL;
+	ps_error err;
+	size_t i;
+
+	if (!r->already_installed || r->id == NULL || r->version == NULL ||
+	    memcmp(r->tree_digest, zero, sizeof(zero)) != 0 ||
+	    ps_installed_list_load(data_dir, &list, &err) != 0)
+		return;
+	for (i = 0; i < list->count; i++) {
+		if (same_pack(&list->items[i], r))
+			memcpy(r->tree_digest, list->items[i].tree_digest,
+			    PS_SHA256_LEN);
 	}
-	return a;
+	ps_installed_list_free(list);
 }
 
 static const char *
@@ -303,9 +316,11 @@ result_fields_json(json_t *o, const ps_install_result *r, int rc)
 	json_object_set_new(o, "receipt", cli_json_text(r->receipt_path));
 	json_object_set_new(o, "tree_digest", cli_json_digest(rc == 0,
 	    r->tree_digest));
-	json_object_set_new(o, "entries", json_integer((json_int_t)r->file_count));
-	json_object_set_new(o, "size", json_integer((json_int_t)r->total_size));
-	json_object_set_new(o, "summary", summary_json(r->summary));
+	json_object_set_new(o, "entries", r->already_installed ? json_null() :
+	    json_integer((json_int_t)r->file_count));
+	json_object_set_new(o, "size", r->already_installed ? json_null() :
+	    json_integer((json_int_t)r->total_size));
+	json_object_set_new(o, "summary", cli_json_lines(r->summary));
 	json_object_set_new(o, "verify", r->verify != NULL ? json_object() :
 	    json_null());
 	if (r->verify != NULL)
@@ -348,9 +363,12 @@ print_result(const ps_install_result *r)
 	printf("\nsigned by: ");
 	if (r->verify != NULL)
 		cli_print_signers(stdout, r->verify);
-	printf("\ntree digest: %s (%zu entries, %llu bytes of files)\n",
-	    ps_sha256_string(r->tree_digest, text), r->file_count,
-	    (unsigned long long)r->total_size);
+	printf("\ntree digest: %s", ps_sha256_string(r->tree_digest, text));
+	if (r->already_installed)
+		fputs(" (the installed tree's)\n", stdout);
+	else
+		printf(" (%zu entries, %llu bytes of files)\n", r->file_count,
+		    (unsigned long long)r->total_size);
 }
 
 static int
@@ -368,6 +386,8 @@ install(struct install_args *a, const char *data_dir)
 	a->o.waiting = waiting;
 	ps_error_clear(&err);
 	rc = ps_install(a->archive, &a->o, &r, &err);
+	if (rc == 0)
+		fill_noop_digest(data_dir, r);
 	if (rc != 0 && ctx.no_terminal &&
 	    strcmp(err.code, "install_declined") == 0)
 		no_terminal_error(&err, a->archive);

@@ -202,9 +202,11 @@ ap_tree() { echo "$D/agentpacks/$AP_ID/$1"; }
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "${lines[0]}" == "already installed: $AP_ID 0.1.0 at $(ap_tree 0.1.0)" ]]
+	[ "${lines[2]}" = "tree digest: $(digest_field "$F/ap.tar.gz" tree_digest) (the installed tree's)" ]
 	[ "$(snapshot)" = "$before" ]
 	run --separate-stderr inst ap.tar.gz --json
-	echo "$output" | jq -e '.ok and .action == "already_installed"'
+	echo "$output" | jq -e --arg t "$(digest_field "$F/ap.tar.gz" tree_digest)" \
+	    '.ok and .action == "already_installed" and .tree_digest == $t'
 	run inst apx.tar.gz
 	echo "$output"
 	[ "$status" -eq 1 ]
