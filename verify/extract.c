@@ -248,7 +248,7 @@ ps_extract_archive(const char *path, int dest_fd,
 	struct extract x;
 	ps_archive_visitor visitor = { &x, on_file, on_data, on_dir, NULL };
 	ps_digest *d = NULL;
-	int rc;
+	int rc, fd;
 
 	if (digest_out != NULL)
 		*digest_out = NULL;
@@ -260,9 +260,15 @@ ps_extract_archive(const char *path, int dest_fd,
 	if (archive_size(path, &x.archive_size, err) != 0)
 		return -1;
 	rc = ps_archive_read(path, &visitor, &d, err);
-	if (rc == 0 && x.fd >= 0 && close(x.fd) != 0)
-		rc = ps_fail_errno(err, "io_error", x.path, "close", errno);
-	x.fd = -1;
+	if (rc == 0 && x.fd >= 0) {
+		/* Only a successful run reports close(2)'s error; a refused or
+		 * failed one still closes the file it was writing. */
+		fd = x.fd;
+		x.fd = -1;
+		if (close(fd) != 0)
+			rc = ps_fail_errno(err, "io_error", x.path, "close",
+			    errno);
+	}
 	close_file(&x);
 	close_dir(&x);
 	if (rc == 0 && digest_out != NULL)
