@@ -338,6 +338,12 @@ ap_tree() { echo "$D/agentpacks/$AP_ID/$1"; }
 	run "$PACKSIGN" list --data-dir "$D"
 	[ "$status" -eq 0 ]
 	[ -z "$(echo "$output" | grep -v 'no packs installed')" ]
+	# A dry run installs nothing, so it asks nothing.
+	run setsid -w "$PACKSIGN" install "$F/ap.tar.gz" --dry-run \
+	    --trust "$F/policy-false.yaml" --data-dir "$D" </dev/null
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ ! -e "$(ap_tree 0.1.0)" ]
 	run inst apsh.tar.gz --dry-run
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"[shell_refused]"* ]]
