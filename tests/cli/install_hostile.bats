@@ -141,16 +141,17 @@ refused() {
 	[ -z "$(find "$BATS_TEST_TMPDIR" "$BATS_FILE_TMPDIR" -maxdepth 1 \
 	    -name 'escape*')" ]
 	[ -z "$(find "$D" -name 'evil' -o -name 'zlink' -o -name 'znull' \
-	    -o -name 'zhard' -o -name 'zfifo' -o -type l | grep -v "^$D/.tmp/")" ]
+	    -o -name 'zhard' -o -name 'zfifo' -o -type l 2>/dev/null)" ]
+	# The refused run removed its own work files.
+	[ -z "$(ls -A "$D/.tmp" 2>/dev/null)" ]
 	if [ "$before" = FRESH ]; then
 		# Only the lock and the (emptied) work area may have appeared.
-		[ -z "$(cd "$D" && find . -mindepth 1 ! -path ./.lock \
-		    ! -path ./.tmp ! -path './.tmp/*')" ]
+		[ ! -d "$D" ] || [ -z "$(cd "$D" && find . -mindepth 1 \
+		    ! -path ./.lock ! -path ./.tmp ! -path './.tmp/*')" ]
 		return 0
 	fi
 	after=$(snapshot "$D")
 	[ "$before" = "$after" ] || { diff <(echo "$before") <(echo "$after"); false; }
-	[ ! -e "$D/agentpacks/$ID/0.1.0/zbig" ]
 }
 
 @test "install: the unmodified archive installs (baseline for the hostile ones)" {
