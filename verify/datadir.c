@@ -301,6 +301,20 @@ clean_receipt_entry(ps_datadir *dd, const char *rel, int depth,
 	return 0;
 }
 
+/* d_type, asking the file system when readdir does not say. */
+static unsigned char
+entry_type(int dirfd, const struct dirent *de)
+{
+	struct stat st;
+
+	if (de->d_type != DT_UNKNOWN)
+		return de->d_type;
+	if (fstatat(dirfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return DT_UNKNOWN;
+	return S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG :
+	    DT_UNKNOWN;
+}
+
 static int
 clean_receipts_in(ps_datadir *dd, const char *rel, int depth, ps_error *err)
 {
@@ -320,8 +334,8 @@ clean_receipts_in(ps_datadir *dd, const char *rel, int depth, ps_error *err)
 		return ps_fail_errno(err, "io_error", path, "open", errno);
 	}
 	while (rc == 0 && (de = readdir(dir)) != NULL)
-		rc = clean_receipt_entry(dd, rel, depth, de->d_name, de->d_type,
-		    err);
+		rc = clean_receipt_entry(dd, rel, depth, de->d_name,
+		    entry_type(fd, de), err);
 	closedir(dir);
 	return rc;
 }

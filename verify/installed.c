@@ -286,12 +286,14 @@ find_targets(const ps_datadir *dd, ps_format format, const char *id,
     const char *version, ps_installed_list *found, ps_error *err)
 {
 	ps_installed_list all = { NULL, 0 };
+	ps_format first;
 	size_t i;
 	int rc;
 
 	rc = ps_installed_scan(dd, format, id, &all, err);
+	first = all.count > 0 ? all.items[0].format : PS_FORMAT_UNKNOWN;
 	for (i = 0; rc == 0 && i < all.count; i++) {
-		if (all.items[i].format != all.items[0].format) {
+		if (all.items[i].format != first) {
 			ps_refuse(err, "install_ambiguous", id, "is installed as "
 			    "more than one format; name one with --format");
 			rc = ps_error_expect(err, "one format", "several");

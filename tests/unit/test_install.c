@@ -226,6 +226,27 @@ downgrade_and_conflicts(void **state)
 	assert_int_equal(installed_count(f), 2);
 }
 
+/* Regression: the second version was compared with a zeroed first one
+ * and taken for another format (install_ambiguous). */
+static void
+uninstall_removes_every_version(void **state)
+{
+	struct fixture *f = *state;
+	ps_installed_list *removed = NULL;
+	ps_error err;
+
+	sign_version(f, "1.0.0", "true");
+	install_ok(f);
+	sign_version(f, "2.0.0", "true");
+	install_ok(f);
+	if (ps_uninstall(f->data, PS_FORMAT_UNKNOWN, ID, NULL, &removed,
+	    &err) != 0)
+		fail_msg("uninstall: %s: %s", err.code, err.message);
+	assert_int_equal(removed->count, 2);
+	ps_installed_list_free(removed);
+	assert_int_equal(installed_count(f), 0);
+}
+
 static int
 say_no(void *ctx, const ps_install_plan *plan)
 {
@@ -316,6 +337,8 @@ main(void)
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(downgrade_and_conflicts, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(uninstall_removes_every_version,
+		    setup, teardown),
 		cmocka_unit_test_setup_teardown(declined_and_dry_run_leave_nothing,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(
