@@ -168,7 +168,8 @@ write_entry(struct archive *a, const struct ent *x)
 	archive_entry_free(e);
 }
 
-/* Writes NAME in WORK: ".zip" a zip, ".tar.gz" gzip, else a plain tar. */
+/* Writes NAME in WORK: ".zip" a zip, ".tar.gz" gzip, ".tar.zst" zstd,
+ * else a plain tar. */
 static const char *
 make_archive(const struct fixture *fx, const char *name,
     const struct ent *ents, size_t n)
@@ -184,6 +185,9 @@ make_archive(const struct fixture *fx, const char *name,
 		    ARCHIVE_OK);
 		if (len > 7 && strcmp(name + len - 7, ".tar.gz") == 0)
 			assert_int_equal(archive_write_add_filter_gzip(a),
+			    ARCHIVE_OK);
+		if (len > 8 && strcmp(name + len - 8, ".tar.zst") == 0)
+			assert_int_equal(archive_write_add_filter_zstd(a),
 			    ARCHIVE_OK);
 	}
 	assert_int_equal(archive_write_open_filename(a, path), ARCHIVE_OK);
@@ -776,6 +780,21 @@ gzip_bomb(void **state)
 	    &(ps_error){ 0 }), 0);
 }
 
+/* zstd packs zeros tighter still; the ratio is checked the same way. */
+static void
+zstd_bomb(void **state)
+{
+	struct fixture *fx = *state;
+	const struct ent ents[] = { MANIFEST,
+	    { "zeros", 'f', NULL, 10 * MIB, 0 } };
+	ps_extract_limits limits;
+
+	ps_extract_limits_init(&limits);
+	limits.ratio_floor = 1 * MIB;
+	extract_refused(fx, make_archive(fx, "bomb.tar.zst", ents, 2), &limits,
+	    "extract_ratio_exceeded");
+}
+
 /* ------------------------------------------------------------ a good pack */
 
 static void
@@ -903,6 +922,7 @@ main(void)
 		T(streamed_size_limit),
 		T(too_many_entries),
 		T(gzip_bomb),
+		T(zstd_bomb),
 		T(good_archive_round_trip),
 		T(good_zstd_and_no_overwrite),
 #undef T
