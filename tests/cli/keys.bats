@@ -133,7 +133,9 @@ b64_line() { sed -n 2p "$1"; }
 	run "$PACKSIGN" key pubkey -s m.key
 	[ "$status" -eq 0 ]
 	[ "$(echo "$output" | sed -n 2p)" = "$(b64_line m.pub)" ]
+	# minisign's comment drops leading zeros of the id (1 key in 16)
 	mid=$(sed -n 's/.*minisign public key //p' m.pub)
+	mid=$(printf '%16s' "$mid" | tr ' ' 0)
 	run "$PACKSIGN" key show m.key
 	[[ "$output" == *"key id:      $mid"* ]]
 	[[ "$output" == *"encrypted:   no"* ]]
