@@ -725,7 +725,7 @@ static int
 holon_check(git_repository *repo, const char *pack_path, const char *ref,
     const char *commit, ps_git_ref_relation *relation, ps_error *err)
 {
-	struct holon_diff h = { pack_path, NULL, NULL, 0 };
+	struct holon_diff h = { pack_path, NULL, NULL };
 	git_oid ref_oid, head_oid;
 	git_tree *from = NULL, *to = NULL;
 	int rc;
