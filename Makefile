@@ -49,7 +49,7 @@ TOOL_BINS = $(BUILD)/tests/ps-testsign
 LIB = $(BUILD)/libpacksign.a
 BIN = $(BUILD)/packsign
 
-.PHONY: all deps check check-asan asan demo unit unit-asan tools valgrind lint clean
+.PHONY: all deps check check-asan asan demo bench unit unit-asan tools valgrind lint clean
 all: $(BIN) $(LIB)
 
 $(BUILD)/obj/%.o: %.c
@@ -108,6 +108,13 @@ valgrind: deps
 LINT_SRCS = $(LIB_SRCS) $(CLI_SRCS)
 lint:
 	@LINT_CFLAGS="$(PKG_CFLAGS)" scripts/lint $(LINT_SRCS)
+
+# Benchmarks against GNU tar, gzip, zstd, sha256sum, OpenSSL and minisign;
+# writes docs/performance.md (BENCH_ARGS: e.g. --runs 3 --scale 0.1).
+bench: deps
+	@$(MAKE) --no-print-directory all
+	@test -x /usr/bin/time || { echo "bench: needs GNU time (apt-get install time)" >&2; exit 1; }
+	@python3 bench/run.py $(BENCH_ARGS)
 
 demo: deps
 	@$(MAKE) --no-print-directory all

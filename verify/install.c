@@ -122,8 +122,8 @@ copy_in(struct install *in, int src, const char *label, const char *name,
 		if (n < 0)
 			rc = ps_fail_errno(err, "io_error", label, "read", errno);
 		else if (max != 0 && (total += (uint64_t)n) > max)
-			rc = ps_refuse(err, "input_too_large", label, "holds more "
-			    "than %llu bytes", (unsigned long long)max);
+			rc = ps_refuse(err, "envelope_too_large", label, "holds "
+			    "more than %llu bytes", (unsigned long long)max);
 		else if (ps_sha256_update(h, buf, (size_t)n) != 0)
 			rc = ps_fail(err, "crypto_error", label, "SHA-256 failed");
 		else
@@ -173,6 +173,12 @@ make_copy(struct install *in, ps_error *err)
 		return ps_fail_oom(err, in->archive);
 	}
 	rc = copy_file(in, in->archive, in->base, 0, in->copy_digest, err);
+	if (rc == 0 && sig == NULL && access(sig_default, F_OK) != 0 &&
+	    errno == ENOENT) {
+		ps_refuse(err, "signature_missing", in->archive, "looked for its "
+		    "signature beside it (an unsigned archive?)");
+		rc = ps_error_expect(err, sig_default, "no such file");
+	}
 	if (rc == 0)
 		rc = copy_file(in, sig != NULL ? sig : sig_default, sig_name,
 		    PS_DSSE_MAX_BYTES, NULL, err);
@@ -225,8 +231,8 @@ verify_copy(struct install *in, ps_error *err)
 	int rc;
 
 	vo.sig_path = in->copy_sig;
-	rc = ps_verify_keep(in->copy_path, &vo, &in->res->verify,
-	    &in->manifest, &in->st, err);
+	rc = ps_verify_keep(in->copy_path, &vo, in->copy_digest,
+	    &in->res->verify, &in->manifest, &in->st, err);
 	name_originals(in, err);
 	if (rc != 0)
 		return -1;
@@ -264,8 +270,10 @@ check_shell(const struct install *in, ps_error *err)
 	    signer_first_party(in))
 		return 0;
 	ps_refuse(err, "shell_refused", in->archive, "the AgentPack declares "
-	    "permissions.shell: true and no signer is first_party in the trust "
-	    "policy (pass --allow-shell to accept it)");
+	    "permissions.shell: true and its signer %s is not first_party in "
+	    "the trust policy (pass --allow-shell to accept it)",
+	    in->res->verify->identity_count > 0 ?
+	    in->res->verify->identities[0].identity : "?");
 	return ps_error_expect(err, "shell: false, or a first_party signer",
 	    "shell: true");
 }
@@ -280,6 +288,21 @@ compare_versions(const char *a, const char *b)
 	return ps_semver_compare(&va, &vb);
 }
 
+static void
+count_files(ps_install_result *r, const ps_entry *entries, size_t count)
+{
+	size_t i;
+
+	r->file_count = 0;
+	r->total_size = 0;
+	for (i = 0; i < count; i++) {
+		if (entries[i].type == PS_ENTRY_FILE) {
+			r->file_count++;
+			r->total_size += entries[i].size;
+		}
+	}
+}
+
 static int
 check_same_version(struct install *in, const ps_installed *old,
     ps_error *err)
@@ -288,6 +311,8 @@ check_same_version(struct install *in, const ps_installed *old,
 
 	if (memcmp(old->tree_digest, in->st->tree_digest, PS_SHA256_LEN) == 0) {
 		in->res->already_installed = 1;
+		memcpy(in->res->tree_digest, old->tree_digest, PS_SHA256_LEN);
+		count_files(in->res, old->entries, old->entry_count);
 		return 0;
 	}
 	ps_refuse(err, "version_conflict", in->res->path, "%s %s is installed "
@@ -430,8 +455,7 @@ extract(struct install *in, ps_error *err)
 	if (rc != 0)
 		return -1;
 	d = in->extracted;
-	in->res->file_count = d->entry_count;
-	in->res->total_size = d->total_size;
+	count_files(in->res, d->entries, d->entry_count);
 	memcpy(in->res->tree_digest, d->tree_digest, PS_SHA256_LEN);
 	if (memcmp(d->archive_digest, in->copy_digest, PS_SHA256_LEN) != 0)
 		return refuse_digest(err, in->archive, "compared the extracted "
@@ -446,21 +470,40 @@ extract(struct install *in, ps_error *err)
 
 /* --------------------------------------------------------------- receipt */
 
+/* 1 when some entry lies below directory `i`.  Entries are in bytewise
+ * order, where "a-b" sorts between "a" and "a/c": search for "a/". */
+static int
+has_children(const ps_digest *d, size_t i)
+{
+	const char *dir = d->entries[i].path;
+	size_t len = strlen(dir), lo = i + 1, hi = d->entry_count, mid;
+	const char *p;
+
+	while (lo < hi) {           /* first entry not below "dir/" */
+		mid = lo + (hi - lo) / 2;
+		p = d->entries[mid].path;
+		if (strncmp(p, dir, len) < 0 ||
+		    (strncmp(p, dir, len) == 0 && (unsigned char)p[len] < '/'))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < d->entry_count &&
+	    strncmp(d->entries[lo].path, dir, len) == 0 &&
+	    d->entries[lo].path[len] == '/';
+}
+
 /* Files and empty directories: what the tree digest covers. */
 static int
 take_entries(ps_installed *r, ps_digest *d, ps_error *err)
 {
-	size_t i, n = 0, len;
-	const char *next;
+	size_t i, n = 0;
 
 	if (d->entry_count > 0 &&
 	    (r->entries = calloc(d->entry_count, sizeof(ps_entry))) == NULL)
 		return ps_fail_oom(err, NULL);
 	for (i = 0; i < d->entry_count; i++) {
-		len = strlen(d->entries[i].path);
-		next = i + 1 < d->entry_count ? d->entries[i + 1].path : NULL;
-		if (d->entries[i].type == PS_ENTRY_DIR && next != NULL &&
-		    strncmp(next, d->entries[i].path, len) == 0 && next[len] == '/')
+		if (d->entries[i].type == PS_ENTRY_DIR && has_children(d, i))
 			continue;
 		r->entries[n] = d->entries[i];
 		d->entries[i].path = NULL;
@@ -608,9 +651,11 @@ place_tree(struct install *in, ps_error *err)
 	if ((fd = open_parent(in, "", &version, err)) < 0)
 		return -1;
 	if (renameat2(in->work_fd, TREE_NAME, fd, version, RENAME_NOREPLACE) != 0)
-		rc = errno == EEXIST ? ps_refuse(err, "install_conflict",
-		    in->res->path, "appeared while installing") :
-		    ps_fail_errno(err, "io_error", in->res->path, "rename", errno);
+		rc = errno != EEXIST ? ps_fail_errno(err, "io_error",
+		    in->res->path, "rename", errno) :
+		    (ps_refuse(err, "install_conflict", in->res->path, "something "
+		    "appeared there while installing"), ps_error_expect(err,
+		    "nothing", "an unknown file or directory"));
 	if (rc == 0 && fsync(fd) != 0)
 		rc = ps_fail_errno(err, "io_error", in->res->path, "fsync", errno);
 	close(fd);
