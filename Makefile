@@ -3,7 +3,10 @@
 #   make            build build/packsign and build/libpacksign.a
 #   make check      install missing dependencies, build, run every test
 #   make demo       install missing dependencies, build, run on examples/packs
-#   make unit-asan  unit tests under AddressSanitizer + UBSan (part of check)
+#   make check-asan unit and CLI tests against an ASan+UBSan build only
+#                   (build/asan; part of check)
+#   make valgrind   representative CLI commands under valgrind memcheck
+#   make lint       cppcheck and clang-tidy (.clang-tidy) over the sources
 #   make fuzz       build the libFuzzer targets into build/fuzz (clang)
 #   make fuzz-smoke build them and run each briefly over its seed corpus
 
@@ -61,8 +64,8 @@ TOOL_BINS = $(BUILD)/tests/ps-testsign
 LIB = $(BUILD)/libpacksign.a
 BIN = $(BUILD)/packsign
 
-.PHONY: all deps check demo bench unit unit-asan cli-tests tools clean fuzz \
-        fuzz-bins fuzz-smoke
+.PHONY: all deps check check-asan asan demo bench unit unit-asan tools valgrind lint \
+        clean fuzz fuzz-bins fuzz-smoke
 all: $(BIN) $(LIB)
 
 $(BUILD)/obj/%.o: %.c
@@ -109,14 +112,34 @@ deps:
 
 unit: $(UNIT_BINS)
 
-# Unit tests once more under AddressSanitizer + UndefinedBehaviorSanitizer.
+# The library, CLI, unit tests and test tools once more under
+# AddressSanitizer + UndefinedBehaviorSanitizer, in build/asan.
+asan:
+	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 all unit tools
+
 unit-asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 unit
 
+# tests/run: unit and CLI tests against build/, then against build/asan
+# (ASAN_OPTIONS/UBSAN_OPTIONS there make any report fail the run).
 check: deps
 	@$(MAKE) --no-print-directory all unit tools
-	@$(MAKE) --no-print-directory unit-asan
+	@$(MAKE) --no-print-directory asan
 	@tests/run
+
+check-asan: deps
+	@$(MAKE) --no-print-directory asan
+	@tests/run --asan
+
+valgrind: deps
+	@$(MAKE) --no-print-directory all tools
+	@scripts/valgrind-cli
+
+# Static analysis of the library and CLI sources; clang-tidy's checks are
+# chosen in .clang-tidy, cppcheck's suppressions are inline.
+LINT_SRCS = $(LIB_SRCS) $(CLI_SRCS)
+lint:
+	@LINT_CFLAGS="$(PKG_CFLAGS)" scripts/lint $(LINT_SRCS)
 
 # Benchmarks against GNU tar, gzip, zstd, sha256sum, OpenSSL and minisign;
 # writes docs/performance.md (BENCH_ARGS: e.g. --runs 3 --scale 0.1).

@@ -272,7 +272,7 @@ check_authority(const char *auth, int public, char *buf, size_t size)
 		return why(buf, size, "the host is longer than 253 characters");
 	memcpy(host, auth, n);
 	host[n] = '\0';
-	if (n > 0 && host[n - 1] == '.')
+	if (host[n - 1] == '.')
 		host[n - 1] = '\0';
 	if (port != NULL && check_port(port, buf, size) != 0)
 		return -1;

@@ -32,7 +32,6 @@ struct rebuild {
 	size_t manifest;
 	ps_format format;
 	ps_tar_writer *writer;
-	ps_sha256 *hash;
 };
 
 static const char *const refused_attrs[] = {

@@ -654,7 +654,6 @@ struct holon_diff {
 	const char *pack_path;
 	char *manifest;           /* <pack_path>/holon.yaml */
 	const char *changed;      /* first other change, in the diff */
-	int manifest_ok;
 };
 
 static int
@@ -692,7 +691,7 @@ holon_trees_differ(git_repository *repo, git_tree *from, git_tree *to,
 	if (git_diff_tree_to_tree(&diff, repo, from, to, &opts) != 0)
 		return ps_git_failed(err, h->pack_path, "diff");
 	rc = git_diff_foreach(diff, holon_delta, NULL, NULL, NULL, h);
-	if (rc < 0 && rc != 1)
+	if (rc < 0)
 		rc = ps_git_failed(err, h->pack_path, "diff");
 	else if (h->changed != NULL) {
 		ps_refuse(err, "holon_ref_changed", h->changed,
@@ -726,7 +725,7 @@ static int
 holon_check(git_repository *repo, const char *pack_path, const char *ref,
     const char *commit, ps_git_ref_relation *relation, ps_error *err)
 {
-	struct holon_diff h = { pack_path, NULL, NULL, 0 };
+	struct holon_diff h = { pack_path, NULL, NULL };
 	git_oid ref_oid, head_oid;
 	git_tree *from = NULL, *to = NULL;
 	int rc;

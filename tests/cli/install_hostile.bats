@@ -7,7 +7,7 @@
 
 load helpers
 
-SIGNER="$BATS_TEST_DIRNAME/../../build/tests/ps-testsign"
+SIGNER="${PACKSIGN_TESTSIGN:-$BATS_TEST_DIRNAME/../../build/tests/ps-testsign}"
 ID=research.top-journal-reviewer
 
 # make_hostile: every hostile archive (h-KIND.tar, h-bomb.tar.gz,

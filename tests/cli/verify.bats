@@ -5,7 +5,7 @@
 
 load helpers
 
-SIGNER="$BATS_TEST_DIRNAME/../../build/tests/ps-testsign"
+SIGNER="${PACKSIGN_TESTSIGN:-$BATS_TEST_DIRNAME/../../build/tests/ps-testsign}"
 HOLON_REPO=https://github.com/acme/pdf-profile
 HOLON_REF=3f5c2a9d8e7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d
 C1=0123456789abcdef0123456789abcdef01234567
