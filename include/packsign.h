@@ -1139,8 +1139,11 @@ typedef struct ps_sign_result {
  * the holon_ref_* codes, prompt_missing, append_mismatch, already_signed,
  * and the archive safety codes.  Failures (exit 2): key_pair_mismatch,
  * output_exists, sig_missing, file_changed, io_error and the envelope
- * codes of a corrupt OUT.sig given to --append.  Nothing this run created
- * is left behind after a failure; the archive is committed before its .sig.
+ * codes of a corrupt OUT.sig given to --append.  Every output is written
+ * in full before the first rename; the archive is renamed before its .sig.
+ * After a failure, OUT, OUT.sig and OUT.minisig are as they were: what this
+ * run created is removed and an OUT it replaced is put back
+ * (docs/formats/signature.md, section 8.2, states the exact guarantee).
  */
 int ps_sign(const char *path, const ps_seckey *key,
     const ps_sign_options *options, ps_sign_result **out, ps_error *err);

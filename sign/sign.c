@@ -21,6 +21,7 @@
 #include "sign/provenance.h"
 #include "sign/signrun.h"
 #include "sign/statement.h"
+#include "util/atomic.h"
 #include "util/error.h"
 #include "util/fdio.h"
 #include "util/sha256.h"
@@ -480,7 +481,7 @@ commit_archive(ps_sign_run *run, ps_error *err)
 		return 0;
 	keep_previous_archive(run);
 	run->archive_tmp = NULL;
-	rc = ps_atomic_commit(tmp, err);
+	rc = ps_atomic_commit_unsynced(tmp, err);
 	if (run->o->temp_file_hook != NULL)
 		run->o->temp_file_hook(NULL);
 	if (rc != 0)
@@ -502,16 +503,17 @@ commit_minisig(ps_sign_run *run, ps_error *err)
 		return 0;
 	existed = lstat(run->r->minisig_path, &sb) == 0;
 	run->minisig_tmp = NULL;
-	if (ps_atomic_commit(tmp, err) != 0)
+	if (ps_atomic_commit_unsynced(tmp, err) != 0)
 		return -1;
 	run->minisig_created = !existed;
 	return 0;
 }
 
 /*
- * Every output is written in full before the first rename; then the
- * archive, OUT.minisig and OUT.sig are renamed into place in that order,
- * so a .sig never names an archive that is not in place.
+ * Every output is written in full and flushed before the first rename;
+ * then the archive, OUT.minisig and OUT.sig are renamed into place in that
+ * order, back to back, so a .sig never names an archive that is not in
+ * place and a crash between two renames is as unlikely as can be.
  */
 static int
 sign_and_write(ps_sign_run *run, ps_error *err)
@@ -524,10 +526,12 @@ sign_and_write(ps_sign_run *run, ps_error *err)
 		return -1;
 	sig = run->sig_tmp;
 	run->sig_tmp = NULL;
-	if (ps_atomic_commit(sig, err) != 0)
+	if (ps_atomic_commit_unsynced(sig, err) != 0)
 		return -1;
 	if (run->archive_backup != NULL)
 		(void)unlink(run->archive_backup);
+	/* One directory sync makes every rename above durable. */
+	(void)ps_atomic_sync_parent(run->r->sig_path);
 	return 0;
 }
 
@@ -551,9 +555,12 @@ roll_back(ps_sign_run *run)
 		(void)unlink(run->r->archive_path);
 	if (run->archive_backup == NULL)
 		return;
-	if (!run->archive_replaced ||
-	    rename(run->archive_backup, run->r->archive_path) != 0)
+	/* Should the restore itself fail, the old archive keeps its second
+	 * name rather than be lost. */
+	if (!run->archive_replaced)
 		(void)unlink(run->archive_backup);
+	else
+		(void)rename(run->archive_backup, run->r->archive_path);
 }
 
 static void

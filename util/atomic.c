@@ -154,8 +154,8 @@ ps_atomic_temp_path(const ps_atomic_file *file)
 	return file->temp;
 }
 
-static int
-sync_parent(const char *path)
+int
+ps_atomic_sync_parent(const char *path)
 {
 	char *copy = strdup(path);
 	int fd, rc = -1;
@@ -230,8 +230,8 @@ put_in_place(ps_atomic_file *file)
 	return 0;
 }
 
-int
-ps_atomic_commit(ps_atomic_file *file, ps_error *err)
+static int
+commit(ps_atomic_file *file, int sync_dir, ps_error *err)
 {
 	const char *step = "flush output";
 	int saved = 0;
@@ -252,9 +252,22 @@ ps_atomic_commit(ps_atomic_file *file, ps_error *err)
 		ps_atomic_abort(file);
 		return -1;
 	}
-	sync_parent(file->path);
+	if (sync_dir)
+		(void)ps_atomic_sync_parent(file->path);
 	atomic_free(file);
 	return 0;
+}
+
+int
+ps_atomic_commit(ps_atomic_file *file, ps_error *err)
+{
+	return commit(file, 1, err);
+}
+
+int
+ps_atomic_commit_unsynced(ps_atomic_file *file, ps_error *err)
+{
+	return commit(file, 0, err);
 }
 
 void

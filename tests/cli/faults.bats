@@ -94,6 +94,23 @@ fill() {
 	only_files out p.tar p.tar.sig p.tar.minisig
 }
 
+@test "faults: a rename failing after OUT was replaced puts the old OUT back" {
+	mkdir out
+	out=out/p.tar.gz
+	"$PACKSIGN" sign "$pack" -s k.key -o "$out" --mtime 1 >/dev/null
+	cp "$out" old.tar.gz
+	cp "$out.sig" old.sig
+	# A directory where OUT.minisig goes: every file is written, the
+	# archive is renamed over OUT, then OUT.minisig's rename fails.
+	mkdir "$out.minisig"
+	run "$PACKSIGN" sign "$pack" -s k.key -o "$out" --mtime 2 --force --minisig
+	[ "$status" -eq 2 ]
+	cmp old.tar.gz "$out"
+	cmp old.sig "$out.sig"
+	only_files out p.tar.gz p.tar.gz.sig p.tar.gz.minisig
+	"$PACKSIGN" verify "$out" -p k.pub >/dev/null
+}
+
 @test "faults: a first sign that fails for space leaves nothing at all" {
 	mkdir out
 	run limited 1 "$PACKSIGN" sign "$pack" -s k.key -o out/p.tar.gz
