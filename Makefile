@@ -46,7 +46,7 @@ TOOL_BINS = $(BUILD)/tests/ps-testsign
 LIB = $(BUILD)/libpacksign.a
 BIN = $(BUILD)/packsign
 
-.PHONY: all deps check demo unit unit-asan cli-tests tools clean
+.PHONY: all deps check demo bench unit unit-asan cli-tests tools clean
 all: $(BIN) $(LIB)
 
 $(BUILD)/obj/%.o: %.c
@@ -85,6 +85,13 @@ check: deps
 	@$(MAKE) --no-print-directory all unit tools
 	@$(MAKE) --no-print-directory unit-asan
 	@tests/run
+
+# Benchmarks against GNU tar, gzip, zstd, sha256sum, OpenSSL and minisign;
+# writes docs/performance.md (BENCH_ARGS: e.g. --runs 3 --scale 0.1).
+bench: deps
+	@$(MAKE) --no-print-directory all
+	@test -x /usr/bin/time || { echo "bench: needs GNU time (apt-get install time)" >&2; exit 1; }
+	@python3 bench/run.py $(BENCH_ARGS)
 
 demo: deps
 	@$(MAKE) --no-print-directory all

@@ -177,6 +177,11 @@ visit_entry(const struct walk *w, int dirfd, const char *cprefix,
 	    w->odd != NULL ? &why : err) != 0)
 		return w->odd != NULL && why.status == PS_STATUS_REFUSED ?
 		    note_odd(w, disk, why.code, err) : -1;
+	if (w->odd != NULL && strcmp(strrchr(canon, '/') != NULL ?
+	    strrchr(canon, '/') + 1 : canon, name) != 0) {
+		free(canon);            /* renamed to another normal form */
+		return note_odd(w, disk, "name not in NFC", err);
+	}
 	if (w->odd == NULL && ps_ignore_match(w->ignore, canon,
 	    S_ISDIR(st->st_mode)) && strcmp(canon, PS_IGNORE_FILE) != 0 &&
 	    ps_format_by_manifest(canon) == PS_FORMAT_UNKNOWN) {

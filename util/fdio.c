@@ -135,7 +135,58 @@ ps_mkdir_beneath(int rootfd, const char *reldir, unsigned mode,
 	return fd;
 }
 
+int
+ps_open_parent_beneath(int rootfd, const char *relpath, const char **leaf)
+{
+	const char *slash = strrchr(relpath, '/');
+	char *dir;
+	int fd, saved;
+
+	*leaf = slash != NULL ? slash + 1 : relpath;
+	if (slash == NULL)
+		return openat(rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if ((dir = strndup(relpath, (size_t)(slash - relpath))) == NULL)
+		return -1;
+	fd = ps_open_beneath(rootfd, dir, O_RDONLY | O_DIRECTORY);
+	saved = errno;
+	free(dir);
+	errno = saved;
+	return fd;
+}
+
+int
+ps_unlink_beneath(int rootfd, const char *relpath, int flags)
+{
+	const char *leaf;
+	int fd = ps_open_parent_beneath(rootfd, relpath, &leaf), rc, saved;
+
+	if (fd < 0)
+		return -1;
+	rc = unlinkat(fd, leaf, flags);
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return rc;
+}
+
 static int remove_entries(int fd);
+
+/* A directory of ours that its mode keeps us out of (e.g. 0555). */
+static int
+open_for_removal(int dirfd, const char *name)
+{
+	struct stat st;
+	int fd;
+
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 || errno != EACCES)
+		return fd;
+	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+	    !S_ISDIR(st.st_mode) || fchmodat(dirfd, name, 0700, 0) != 0)
+		return -1;
+	return openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC);
+}
 
 int
 ps_remove_tree_at(int dirfd, const char *name)
@@ -146,9 +197,10 @@ ps_remove_tree_at(int dirfd, const char *name)
 		return 0;
 	if (errno != EISDIR && errno != EPERM)
 		return -1;
-	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	fd = open_for_removal(dirfd, name);
 	if (fd < 0)
 		return -1;
+	(void)fchmod(fd, 0700);     /* entries must be removable */
 	rc = remove_entries(fd);
 	if (rc == 0 && unlinkat(dirfd, name, AT_REMOVEDIR) != 0 &&
 	    errno != ENOENT)

@@ -36,9 +36,23 @@ int ps_mkdir_beneath(int rootfd, const char *reldir, unsigned mode,
     uint64_t *created);
 
 /*
+ * Opens the directory holding `relpath` below `rootfd` as ps_open_beneath()
+ * would (no symbolic link anywhere on the way) and points *leaf at the
+ * last component.  Returns an fd, or -1 with errno.
+ */
+int ps_open_parent_beneath(int rootfd, const char *relpath,
+    const char **leaf);
+
+/* unlinkat(2) of `relpath` below `rootfd` through its parent opened as
+ * above; `flags` 0 or AT_REMOVEDIR.  0 / -1 with errno. */
+int ps_unlink_beneath(int rootfd, const char *relpath, int flags);
+
+/*
  * Removes `name` below `dirfd` and, when it is a directory, everything in
  * it, never following a symbolic link (links are removed, not their
- * targets).  A missing `name` is success.  0 / -1 with errno.
+ * targets).  A directory that cannot be read or written is made so
+ * (its owner's bits) first.  A missing `name` is success.  0 / -1 with
+ * errno.
  */
 int ps_remove_tree_at(int dirfd, const char *name);
 #endif

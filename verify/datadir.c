@@ -81,15 +81,17 @@ check_components(const char *path, ps_error *err)
 
 static int
 refuse_name(const char *what, const char *value, const char *want,
-    ps_error *err)
+    const ps_error *why, ps_error *err)
 {
-	char where[PS_ERROR_TEXT_MAX];
+	char where[PS_ERROR_TEXT_MAX], found[PS_ERROR_VALUE_MAX];
 
 	snprintf(where, sizeof(where), "%s '%s'", what, value);
+	snprintf(found, sizeof(found), "%.400s (%s)", why->code[0] != '\0' ?
+	    why->message : "another number of components",
+	    why->code[0] != '\0' ? why->code : "components");
 	ps_refuse(err, "install_name_invalid", where, "checked that the %s "
 	    "can name a directory of the data directory", what);
-	return ps_error_expect(err, want, err->message[0] != '\0' ?
-	    err->code : "other");
+	return ps_error_expect(err, want, found);
 }
 
 int
@@ -111,9 +113,10 @@ ps_layout_path(ps_format format, const char *id, const char *version,
 	ps_error_clear(&e);
 	if (components_of(id) != want || check_components(id, &e) != 0)
 		return refuse_name("id", id, want == 1 ? "one path component" :
-		    "two path components (owner/name)", err);
+		    "two path components (owner/name)", &e, err);
 	if (strchr(version, '/') != NULL || check_components(version, &e) != 0)
-		return refuse_name("version", version, "one path component", err);
+		return refuse_name("version", version, "one path component", &e,
+		    err);
 	if (asprintf(out, "%s/%s/%s", dir, id, version) < 0) {
 		*out = NULL;
 		return ps_fail_oom(err, id);
@@ -177,6 +180,21 @@ ps_datadir_close(ps_datadir *dd)
 	dd->fd = dd->lock_fd = dd->tmp_fd = -1;
 }
 
+/* Another user's lock or work area could block or tamper with ours. */
+static int
+check_ours(int fd, const char *where, ps_error *err)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) != 0)
+		return ps_fail_errno(err, "io_error", where, "stat", errno);
+	if (st.st_uid == geteuid())
+		return 0;
+	ps_fail(err, "data_dir_invalid", where, "belongs to another user");
+	return ps_error_expect(err, "owned by the user running packsign",
+	    "another owner");
+}
+
 int
 ps_datadir_lock(ps_datadir *dd, void (*waiting)(void *, const char *),
     void *ctx, ps_error *err)
@@ -186,9 +204,11 @@ ps_datadir_lock(ps_datadir *dd, void (*waiting)(void *, const char *),
 
 	snprintf(where, sizeof(where), "%s/%s", dd->path, PS_DATADIR_LOCK);
 	dd->lock_fd = openat(dd->fd, PS_DATADIR_LOCK, O_RDWR | O_CREAT |
-	    O_NOFOLLOW | O_CLOEXEC, 0644);
+	    O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (dd->lock_fd < 0)
 		return ps_fail_errno(err, "lock_failed", where, "open", errno);
+	if (check_ours(dd->lock_fd, where, err) != 0)
+		return -1;
 	rc = flock(dd->lock_fd, LOCK_EX | LOCK_NB);
 	if (rc != 0 && errno == EWOULDBLOCK) {
 		if (waiting != NULL)
@@ -213,6 +233,10 @@ open_tmp(ps_datadir *dd, ps_error *err)
 		    "is not a directory");
 	if (dd->tmp_fd < 0)
 		return ps_fail_errno(err, "io_error", where, "open", errno);
+	if (check_ours(dd->tmp_fd, where, err) != 0)
+		return -1;
+	if (fchmod(dd->tmp_fd, 0700) != 0)
+		return ps_fail_errno(err, "io_error", where, "chmod", errno);
 	return 0;
 }
 
@@ -230,12 +254,12 @@ empty_dir(int fd, const char *label, ps_error *err)
 			close(copy);
 		return ps_fail_errno(err, "io_error", label, "open", errno);
 	}
-	while (rc == 0 && (errno = 0, de = readdir(dir)) != NULL) {
+	/* Best effort: what cannot be removed now must not block installs;
+	 * the next run tries again. */
+	while ((de = readdir(dir)) != NULL) {
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
-		if (ps_remove_tree_at(fd, de->d_name) != 0)
-			rc = ps_fail_errno(err, "io_error", label, "remove leftover",
-			    errno);
+		(void)ps_remove_tree_at(fd, de->d_name);
 	}
 	closedir(dir);
 	return rc;
@@ -250,14 +274,15 @@ empty_dir(int fd, const char *label, ps_error *err)
 static int clean_receipts_in(ps_datadir *dd, const char *rel, int depth,
     ps_error *err);
 
+/* The receipt file `name` in directory `fd` (receipts/<rel>) goes when
+ * its tree is certainly not there: absent, or not a directory. */
 static int
-clean_receipt_file(ps_datadir *dd, const char *rel, const char *name,
-    ps_error *err)
+clean_receipt_file(ps_datadir *dd, int fd, const char *rel,
+    const char *name, ps_error *err)
 {
 	size_t len = strlen(name);
-	char tree[PS_PATH_MAX], file[PS_PATH_MAX];
-	struct stat st;
-	int ext = 0;
+	char tree[PS_PATH_MAX];
+	int ext = 0, tfd;
 
 	if (len > 5 && strcmp(name + len - 5, ".json") == 0)
 		ext = 5;
@@ -267,17 +292,18 @@ clean_receipt_file(ps_datadir *dd, const char *rel, const char *name,
 		return 0;
 	snprintf(tree, sizeof(tree), "%s/%.*s", rel, (int)(len - (size_t)ext),
 	    name);
-	if (fstatat(dd->fd, tree, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	    S_ISDIR(st.st_mode))
+	tfd = ps_open_beneath(dd->fd, tree, O_RDONLY | O_DIRECTORY);
+	if (tfd >= 0)
+		close(tfd);
+	if (tfd >= 0 || (errno != ENOENT && errno != ENOTDIR && errno != ELOOP))
 		return 0;
-	snprintf(file, sizeof(file), "%s/%s/%s", PS_DATADIR_RECEIPTS, rel, name);
-	if (unlinkat(dd->fd, file, 0) != 0 && errno != ENOENT)
-		return ps_fail_errno(err, "io_error", file, "remove", errno);
+	if (unlinkat(fd, name, 0) != 0 && errno != ENOENT)
+		return ps_fail_errno(err, "io_error", name, "remove", errno);
 	return 0;
 }
 
 static int
-clean_receipt_entry(ps_datadir *dd, const char *rel, int depth,
+clean_receipt_entry(ps_datadir *dd, int fd, const char *rel, int depth,
     const char *name, unsigned char type, ps_error *err)
 {
 	char sub[PS_PATH_MAX];
@@ -285,19 +311,16 @@ clean_receipt_entry(ps_datadir *dd, const char *rel, int depth,
 
 	if (name[0] == '.')
 		return 0;
-	snprintf(sub, sizeof(sub), "%s%s%s", rel, rel[0] != '\0' ? "/" : "",
-	    name);
 	if (type == DT_DIR && depth > 0) {
+		snprintf(sub, sizeof(sub), "%s%s%s", rel, rel[0] != '\0' ? "/" :
+		    "", name);
 		rc = clean_receipts_in(dd, sub, depth - 1, err);
-		if (rc == 0) {
-			snprintf(sub, sizeof(sub), "%s/%s%s%s", PS_DATADIR_RECEIPTS,
-			    rel, rel[0] != '\0' ? "/" : "", name);
-			(void)unlinkat(dd->fd, sub, AT_REMOVEDIR); /* if empty */
-		}
+		if (rc == 0)
+			(void)unlinkat(fd, name, AT_REMOVEDIR);   /* if empty */
 		return rc;
 	}
 	if (type == DT_REG && rel[0] != '\0')
-		return clean_receipt_file(dd, rel, name, err);
+		return clean_receipt_file(dd, fd, rel, name, err);
 	return 0;
 }
 
@@ -334,8 +357,8 @@ clean_receipts_in(ps_datadir *dd, const char *rel, int depth, ps_error *err)
 		return ps_fail_errno(err, "io_error", path, "open", errno);
 	}
 	while (rc == 0 && (de = readdir(dir)) != NULL)
-		rc = clean_receipt_entry(dd, rel, depth, de->d_name,
-		    entry_type(fd, de), err);
+		rc = clean_receipt_entry(dd, dirfd(dir), rel, depth, de->d_name,
+		    entry_type(dirfd(dir), de), err);
 	closedir(dir);
 	return rc;
 }

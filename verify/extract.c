@@ -45,16 +45,18 @@ static int
 count_entry(struct extract *x, const char *path, uint64_t more,
     ps_error *err)
 {
-	char limit[32];
+	char limit[32], found[32];
 
 	x->entries += more;
 	if (x->limits->max_entries == 0 || x->entries <= x->limits->max_entries)
 		return 0;
 	snprintf(limit, sizeof(limit), "at most %llu",
 	    (unsigned long long)x->limits->max_entries);
+	snprintf(found, sizeof(found), "%llu so far",
+	    (unsigned long long)x->entries);
 	ps_refuse(err, "extract_too_many_entries", path, "counted the files "
 	    "and directories being extracted (raise with --max-entries)");
-	return ps_error_expect(err, limit, "more");
+	return ps_error_expect(err, limit, found);
 }
 
 static void
@@ -149,16 +151,18 @@ static int
 check_declared(struct extract *x, const ps_entry *entry, ps_error *err)
 {
 	uint64_t max = x->limits->max_total_size;
-	char limit[64];
+	char limit[64], found[64];
 
 	if (max == 0 || (entry->size <= max && x->total <= max - entry->size))
 		return 0;
 	snprintf(limit, sizeof(limit), "at most %llu bytes in all",
 	    (unsigned long long)max);
+	snprintf(found, sizeof(found), "%llu + %llu bytes",
+	    (unsigned long long)x->total, (unsigned long long)entry->size);
 	ps_refuse(err, "extract_too_large", entry->path, "declares %llu bytes "
 	    "after %llu already extracted (raise with --max-size)",
 	    (unsigned long long)entry->size, (unsigned long long)x->total);
-	return ps_error_expect(err, limit, "more");
+	return ps_error_expect(err, limit, found);
 }
 
 static int
@@ -199,9 +203,11 @@ check_streamed(const struct extract *x, ps_error *err)
 	if (l->max_total_size != 0 && x->total > l->max_total_size) {
 		snprintf(limit, sizeof(limit), "at most %llu bytes in all",
 		    (unsigned long long)l->max_total_size);
+		snprintf(found, sizeof(found), "%llu bytes so far",
+		    (unsigned long long)x->total);
 		ps_refuse(err, "extract_too_large", x->path, "holds more bytes "
 		    "than the limit (raise with --max-size)");
-		return ps_error_expect(err, limit, "more");
+		return ps_error_expect(err, limit, found);
 	}
 	if (l->max_ratio == 0 || x->total <= l->ratio_floor ||
 	    x->total / l->max_ratio <= x->archive_size)
@@ -248,7 +254,7 @@ ps_extract_archive(const char *path, int dest_fd,
 	struct extract x;
 	ps_archive_visitor visitor = { &x, on_file, on_data, on_dir, NULL };
 	ps_digest *d = NULL;
-	int rc;
+	int rc, fd;
 
 	if (digest_out != NULL)
 		*digest_out = NULL;
@@ -260,9 +266,15 @@ ps_extract_archive(const char *path, int dest_fd,
 	if (archive_size(path, &x.archive_size, err) != 0)
 		return -1;
 	rc = ps_archive_read(path, &visitor, &d, err);
-	if (rc == 0 && x.fd >= 0 && close(x.fd) != 0)
-		rc = ps_fail_errno(err, "io_error", x.path, "close", errno);
-	x.fd = -1;
+	if (rc == 0 && x.fd >= 0) {
+		/* Only a successful run reports close(2)'s error; a refused or
+		 * failed one still closes the file it was writing. */
+		fd = x.fd;
+		x.fd = -1;
+		if (close(fd) != 0)
+			rc = ps_fail_errno(err, "io_error", x.path, "close",
+			    errno);
+	}
 	close_file(&x);
 	close_dir(&x);
 	if (rc == 0 && digest_out != NULL)

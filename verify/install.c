@@ -225,8 +225,8 @@ verify_copy(struct install *in, ps_error *err)
 	int rc;
 
 	vo.sig_path = in->copy_sig;
-	rc = ps_verify_keep(in->copy_path, &vo, &in->res->verify,
-	    &in->manifest, &in->st, err);
+	rc = ps_verify_keep(in->copy_path, &vo, in->copy_digest,
+	    &in->res->verify, &in->manifest, &in->st, err);
 	name_originals(in, err);
 	if (rc != 0)
 		return -1;
@@ -446,21 +446,40 @@ extract(struct install *in, ps_error *err)
 
 /* --------------------------------------------------------------- receipt */
 
+/* 1 when some entry lies below directory `i`.  Entries are in bytewise
+ * order, where "a-b" sorts between "a" and "a/c": search for "a/". */
+static int
+has_children(const ps_digest *d, size_t i)
+{
+	const char *dir = d->entries[i].path;
+	size_t len = strlen(dir), lo = i + 1, hi = d->entry_count, mid;
+	const char *p;
+
+	while (lo < hi) {           /* first entry not below "dir/" */
+		mid = lo + (hi - lo) / 2;
+		p = d->entries[mid].path;
+		if (strncmp(p, dir, len) < 0 ||
+		    (strncmp(p, dir, len) == 0 && (unsigned char)p[len] < '/'))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < d->entry_count &&
+	    strncmp(d->entries[lo].path, dir, len) == 0 &&
+	    d->entries[lo].path[len] == '/';
+}
+
 /* Files and empty directories: what the tree digest covers. */
 static int
 take_entries(ps_installed *r, ps_digest *d, ps_error *err)
 {
-	size_t i, n = 0, len;
-	const char *next;
+	size_t i, n = 0;
 
 	if (d->entry_count > 0 &&
 	    (r->entries = calloc(d->entry_count, sizeof(ps_entry))) == NULL)
 		return ps_fail_oom(err, NULL);
 	for (i = 0; i < d->entry_count; i++) {
-		len = strlen(d->entries[i].path);
-		next = i + 1 < d->entry_count ? d->entries[i + 1].path : NULL;
-		if (d->entries[i].type == PS_ENTRY_DIR && next != NULL &&
-		    strncmp(next, d->entries[i].path, len) == 0 && next[len] == '/')
+		if (d->entries[i].type == PS_ENTRY_DIR && has_children(d, i))
 			continue;
 		r->entries[n] = d->entries[i];
 		d->entries[i].path = NULL;
@@ -608,9 +627,11 @@ place_tree(struct install *in, ps_error *err)
 	if ((fd = open_parent(in, "", &version, err)) < 0)
 		return -1;
 	if (renameat2(in->work_fd, TREE_NAME, fd, version, RENAME_NOREPLACE) != 0)
-		rc = errno == EEXIST ? ps_refuse(err, "install_conflict",
-		    in->res->path, "appeared while installing") :
-		    ps_fail_errno(err, "io_error", in->res->path, "rename", errno);
+		rc = errno != EEXIST ? ps_fail_errno(err, "io_error",
+		    in->res->path, "rename", errno) :
+		    (ps_refuse(err, "install_conflict", in->res->path, "something "
+		    "appeared there while installing"), ps_error_expect(err,
+		    "nothing", "an unknown file or directory"));
 	if (rc == 0 && fsync(fd) != 0)
 		rc = ps_fail_errno(err, "io_error", in->res->path, "fsync", errno);
 	close(fd);

@@ -234,6 +234,7 @@ static int
 compare_prompts(const ps_items *items, ps_installed_check *c, ps_error *err)
 {
 	const ps_installed *r = c->receipt;
+	ps_strings *list;
 	size_t i;
 	long at;
 
@@ -242,8 +243,9 @@ compare_prompts(const ps_items *items, ps_installed_check *c, ps_error *err)
 		if (at >= 0 && memcmp(items->items[at].entry.sha256,
 		    r->prompts[i].sha256, PS_SHA256_LEN) == 0)
 			continue;
-		if (at >= 0 && !listed(&c->modified, r->prompts[i].path) &&
-		    add_string(&c->modified, r->prompts[i].path, err) != 0)
+		list = at >= 0 ? &c->modified : &c->missing;
+		if (!listed(list, r->prompts[i].path) &&
+		    add_string(list, r->prompts[i].path, err) != 0)
 			return -1;
 	}
 	return 0;

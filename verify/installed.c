@@ -137,21 +137,35 @@ set_locations(const ps_datadir *dd, const char *rel, ps_installed *r,
 	return 0;
 }
 
+/* The tree at `rel`, reached without following any link. */
+static int
+tree_exists(const ps_datadir *dd, const char *rel)
+{
+	int fd = ps_open_beneath(dd->fd, rel, O_RDONLY | O_DIRECTORY);
+
+	if (fd < 0)
+		return 0;
+	close(fd);
+	return 1;
+}
+
 int
 ps_installed_load(const ps_datadir *dd, const char *rel, ps_installed **r,
     ps_error *err)
 {
 	char label[PS_PATH_MAX + 64], want[PS_PATH_MAX];
-	struct stat st;
 
 	*r = NULL;
-	if (fstatat(dd->fd, rel, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
-	    !S_ISDIR(st.st_mode))
+	if (!tree_exists(dd, rel))
 		return 0;
 	snprintf(label, sizeof(label), "%s/%s/%s.json", dd->path,
 	    PS_DATADIR_RECEIPTS, rel);
-	if (ps_receipt_load(dd->fd, rel, label, r, err) != 0)
-		return -1;
+	if (ps_receipt_load(dd->fd, rel, label, r, err) != 0) {
+		if (strcmp(err->code, "not_installed") != 0)
+			return -1;
+		ps_error_clear(err);      /* uninstalled meanwhile */
+		return 0;
+	}
 	snprintf(want, sizeof(want), "%s/%s/%s", ps_layout_dir((*r)->format),
 	    (*r)->id, (*r)->version);
 	if (strcmp(want, rel) != 0) {
@@ -286,12 +300,14 @@ find_targets(const ps_datadir *dd, ps_format format, const char *id,
     const char *version, ps_installed_list *found, ps_error *err)
 {
 	ps_installed_list all = { NULL, 0 };
+	ps_format first;
 	size_t i;
 	int rc;
 
 	rc = ps_installed_scan(dd, format, id, &all, err);
+	first = all.count > 0 ? all.items[0].format : PS_FORMAT_UNKNOWN;
 	for (i = 0; rc == 0 && i < all.count; i++) {
-		if (all.items[i].format != all.items[0].format) {
+		if (all.items[i].format != first) {
 			ps_refuse(err, "install_ambiguous", id, "is installed as "
 			    "more than one format; name one with --format");
 			rc = ps_error_expect(err, "one format", "several");
@@ -313,51 +329,60 @@ find_targets(const ps_datadir *dd, ps_format format, const char *id,
 static int
 remove_receipt(const ps_datadir *dd, const char *rel, ps_error *err)
 {
+	static const char *const suffixes[] = { ".json", ".sig" };
 	char path[PS_PATH_MAX + 32];
+	size_t i;
 
-	snprintf(path, sizeof(path), "%s/%s.json", PS_DATADIR_RECEIPTS, rel);
-	if (unlinkat(dd->fd, path, 0) != 0 && errno != ENOENT)
-		return ps_fail_errno(err, "io_error", path, "remove", errno);
-	snprintf(path, sizeof(path), "%s/%s.sig", PS_DATADIR_RECEIPTS, rel);
-	if (unlinkat(dd->fd, path, 0) != 0 && errno != ENOENT)
-		return ps_fail_errno(err, "io_error", path, "remove", errno);
+	for (i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s%s", PS_DATADIR_RECEIPTS, rel,
+		    suffixes[i]);
+		if (ps_unlink_beneath(dd->fd, path, 0) != 0 && errno != ENOENT)
+			return ps_fail_errno(err, "io_error", path, "remove", errno);
+	}
 	return 0;
 }
 
 /* Removes the directories of `rel` that its removal left empty, below
- * `base` ("" or receipts). */
+ * `base` ("" or receipts), keeping the layout directory. */
 static void
 prune_parents(const ps_datadir *dd, const char *base, const char *rel)
 {
-	char path[PS_PATH_MAX], *slash;
+	char path[PS_PATH_MAX + 32], *slash;
+	size_t keep = strlen(base) + (base[0] != '\0') +
+	    strcspn(rel, "/");
 
 	snprintf(path, sizeof(path), "%s%s%s", base, base[0] != '\0' ? "/" : "",
 	    rel);
 	while ((slash = strrchr(path, '/')) != NULL) {
 		*slash = '\0';
-		if (strchr(path, '/') == NULL && base[0] == '\0')
-			break;             /* keep the layout directory */
-		if (unlinkat(dd->fd, path, AT_REMOVEDIR) != 0)
+		if (strlen(path) <= keep ||
+		    ps_unlink_beneath(dd->fd, path, AT_REMOVEDIR) != 0)
 			break;
 	}
 }
 
-/* Gone from view with one rename, then receipt, then bytes. */
+/* Gone from view with one rename, then the receipt; the bytes last, and
+ * any left behind are removed by the next run. */
 static int
 remove_one(ps_datadir *dd, const ps_installed *pack, int trash_fd,
     size_t index, ps_error *err)
 {
 	char rel[PS_PATH_MAX], slot[32];
+	const char *leaf;
+	int fd, rc;
 
 	snprintf(rel, sizeof(rel), "%s/%s/%s", ps_layout_dir(pack->format),
 	    pack->id, pack->version);
 	snprintf(slot, sizeof(slot), "%zu", index);
-	if (renameat(dd->fd, rel, trash_fd, slot) != 0)
-		return ps_fail_errno(err, "io_error", pack->path, "rename", errno);
-	if (remove_receipt(dd, rel, err) != 0)
+	if ((fd = ps_open_parent_beneath(dd->fd, rel, &leaf)) < 0)
+		return ps_fail_errno(err, "io_error", pack->path, "open", errno);
+	rc = renameat(fd, leaf, trash_fd, slot);
+	if (rc != 0)
+		rc = ps_fail_errno(err, "io_error", pack->path, "rename", errno);
+	close(fd);
+	if (rc != 0 || remove_receipt(dd, rel, err) != 0)
 		return -1;
-	if (ps_remove_tree_at(trash_fd, slot) != 0)
-		return ps_fail_errno(err, "io_error", pack->path, "remove", errno);
+	(void)ps_remove_tree_at(trash_fd, slot);
 	prune_parents(dd, "", rel);
 	prune_parents(dd, PS_DATADIR_RECEIPTS, rel);
 	return 0;

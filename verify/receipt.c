@@ -166,7 +166,7 @@ get_string(struct parse *p, json_t *obj, const char *key, int nullable,
 	json_t *v = json_object_get(obj, key);
 
 	*out = NULL;
-	if (nullable && (v == NULL || json_is_null(v)))
+	if (nullable && json_is_null(v))
 		return 0;
 	if (!json_is_string(v) || strlen(json_string_value(v)) !=
 	    json_string_length(v))

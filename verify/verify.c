@@ -250,6 +250,34 @@ signed_file(void *ctx, const char *path)
 	return 0;
 }
 
+/*
+ * A compressed archive is hashed before it is decompressed: a small file
+ * that expands to terabytes is refused for what it is (another file than
+ * the signed one) in one pass over its compressed bytes.  A plain tar is
+ * read linearly, so its one pass does both.
+ */
+static int
+subject_first(ps_vctx *v, const ps_statement_file *subject, ps_error *err)
+{
+	unsigned char got[PS_SHA256_LEN];
+	ps_compression c = PS_COMPRESS_NONE;
+	size_t n = strlen(v->path);
+
+	if (v->known_digest != NULL)
+		memcpy(got, v->known_digest, PS_SHA256_LEN);
+	else if ((n < 4 || strcmp(v->path + n - 4, ".zip") != 0) &&
+	    (ps_compression_from_name(v->path, &c) != 0 ||
+	    c == PS_COMPRESS_NONE))
+		return 0;
+	else if (hash_file(v->path, got) != 0)
+		return ps_fail_errno(err, "io_error", v->path, "read", errno);
+	if (memcmp(got, subject->sha256, PS_SHA256_LEN) == 0)
+		return 0;
+	return refuse_digest(err, "subject_mismatch", v->path, "compared the "
+	    "SHA-256 of the archive's bytes with the signed subject",
+	    subject->sha256, got);
+}
+
 /* Step 3: one read; the digest decides before anything is acted on. */
 static int
 read_archive(ps_vctx *v, ps_pack_files *files, ps_digest **d, ps_error *err)
@@ -260,7 +288,7 @@ read_archive(ps_vctx *v, ps_pack_files *files, ps_digest **d, ps_error *err)
 	    "the signed subject";
 	ps_error e;
 
-	if (subject == NULL)
+	if (subject == NULL || subject_first(v, subject, err) != 0)
 		return -1;
 	ps_error_clear(&e);
 	if (ps_pack_files_archive_open_selective(v->path, files, d,
@@ -527,8 +555,8 @@ run(ps_vctx *v, ps_error *err)
 
 int
 ps_verify_keep(const char *path, const ps_verify_options *options,
-    ps_verify_result **out, ps_manifest **manifest, ps_statement **st,
-    ps_error *err)
+    const unsigned char *known_digest, ps_verify_result **out,
+    ps_manifest **manifest, ps_statement **st, ps_error *err)
 {
 	ps_vctx v;
 	int rc;
@@ -537,6 +565,7 @@ ps_verify_keep(const char *path, const ps_verify_options *options,
 	memset(&v, 0, sizeof(v));
 	v.path = path;
 	v.o = options;
+	v.known_digest = known_digest;
 	if (new_result(path, options, out, err) != 0)
 		return -1;
 	v.res = *out;
@@ -560,5 +589,5 @@ int
 ps_verify(const char *path, const ps_verify_options *options,
     ps_verify_result **out, ps_error *err)
 {
-	return ps_verify_keep(path, options, out, NULL, NULL, err);
+	return ps_verify_keep(path, options, NULL, out, NULL, NULL, err);
 }

@@ -21,6 +21,9 @@ typedef struct ps_vctx {
 	const ps_pubkey **entry_key;   /* per entry: the policy key verifying it */
 	ps_statement *st;
 	ps_manifest *manifest;
+	/* The archive's SHA-256 when the caller computed it (install's copy):
+	 * compared with the subject before any byte is decompressed. */
+	const unsigned char *known_digest;
 } ps_vctx;
 
 /* Step 1: reads the envelope, finds which policy key verifies each entry
@@ -36,10 +39,11 @@ int ps_verify_signed_by(ps_vctx *v, ps_error *err);
 int ps_verify_source(ps_vctx *v, ps_error *err);
 
 /* ps_verify() that hands over, on success, the validated manifest and
- * the signed statement (each may be NULL when not wanted). */
+ * the signed statement (each may be NULL when not wanted); `known_digest`
+ * (may be NULL) is the archive's SHA-256 if the caller has it. */
 int ps_verify_keep(const char *path, const ps_verify_options *options,
-    ps_verify_result **out, ps_manifest **manifest, ps_statement **st,
-    ps_error *err);
+    const unsigned char *known_digest, ps_verify_result **out,
+    ps_manifest **manifest, ps_statement **st, ps_error *err);
 
 /* 1 for a full commit id: 40 or 64 hex digits (either case). */
 int ps_verify_commit_hex(const char *s);

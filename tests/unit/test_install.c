@@ -226,6 +226,135 @@ downgrade_and_conflicts(void **state)
 	assert_int_equal(installed_count(f), 2);
 }
 
+/* Regression: the second version was compared with a zeroed first one
+ * and taken for another format (install_ambiguous). */
+static void
+uninstall_removes_every_version(void **state)
+{
+	struct fixture *f = *state;
+	ps_installed_list *removed = NULL;
+	ps_error err;
+
+	sign_version(f, "1.0.0", "true");
+	install_ok(f);
+	sign_version(f, "2.0.0", "true");
+	install_ok(f);
+	if (ps_uninstall(f->data, PS_FORMAT_UNKNOWN, ID, NULL, &removed,
+	    &err) != 0)
+		fail_msg("uninstall: %s: %s", err.code, err.message);
+	assert_int_equal(removed->count, 2);
+	ps_installed_list_free(removed);
+	assert_int_equal(installed_count(f), 0);
+}
+
+/* Review finding: a symlink planted in the data directory must not lead
+ * uninstall (or list) outside it. */
+static void
+symlinks_in_the_data_dir_are_not_followed(void **state)
+{
+	struct fixture *f = *state;
+	char outside[128], keep[192];
+	struct stat st;
+	ps_error err;
+
+	sign_version(f, "1.0.0", "true");
+	install_ok(f);
+	snprintf(outside, sizeof(outside), "%s/outside", f->dir);
+	run("mv '%s/agentpacks' '%s' && ln -s '%s' '%s/agentpacks'", f->data,
+	    outside, outside, f->data);
+	assert_int_equal(installed_count(f), 0);
+	assert_int_equal(ps_uninstall(f->data, PS_FORMAT_UNKNOWN, ID, NULL,
+	    NULL, &err), -1);
+	assert_string_equal(err.code, "not_installed");
+	snprintf(keep, sizeof(keep), "%s/" ID "/1.0.0/manifest.yml", outside);
+	assert_int_equal(stat(keep, &st), 0);
+}
+
+/* Review finding: a read-only directory inside an installed tree must
+ * neither fail uninstall nor block later runs. */
+static void
+read_only_directories_are_removed(void **state)
+{
+	struct fixture *f = *state;
+	char path[256];
+
+	sign_version(f, "1.0.0", "true");
+	install_ok(f);
+	snprintf(path, sizeof(path), "%s/agentpacks/" ID "/1.0.0", f->data);
+	run("chmod 0555 '%s/prompts'", path);
+	assert_int_equal(ps_uninstall(f->data, PS_FORMAT_UNKNOWN, ID, NULL,
+	    NULL, &(ps_error){ 0 }), 0);
+	assert_int_equal(installed_count(f), 0);
+	install_ok(f);
+	run("test -z \"$(ls -A '%s/.tmp')\"", f->data);
+}
+
+/* Review finding: "a" with "a/c" below it is not an empty directory even
+ * though "a-b" sorts between them. */
+static void
+receipt_lists_only_empty_directories(void **state)
+{
+	struct fixture *f = *state;
+	ps_installed_list *list = NULL;
+	ps_error err;
+	size_t i;
+	int empty = 0;
+
+	sign_version(f, "1.0.0", "mkdir -p knowledge/a knowledge/e && "
+	    "echo c > knowledge/a/c && echo b > knowledge/a-b");
+	install_ok(f);
+	assert_int_equal(ps_installed_list_load(f->data, &list, &err), 0);
+	for (i = 0; i < list->items[0].entry_count; i++) {
+		if (list->items[0].entries[i].type != PS_ENTRY_DIR)
+			continue;
+		assert_string_equal(list->items[0].entries[i].path, "knowledge/e");
+		empty++;
+	}
+	assert_int_equal(empty, 1);
+	ps_installed_list_free(list);
+}
+
+/* Review finding: renaming a file to its NFD form is a change. */
+static void
+renamed_to_nfd_is_noticed(void **state)
+{
+	struct fixture *f = *state;
+	ps_installed_check *c = NULL;
+	char path[256];
+	ps_error err;
+
+	sign_version(f, "1.0.0", "printf x > knowledge/caf\303\251.txt");
+	install_ok(f);
+	snprintf(path, sizeof(path), "%s/agentpacks/" ID "/1.0.0", f->data);
+	assert_int_equal(ps_installed_verify(path, NULL, 0, &c, &err), 0);
+	ps_installed_check_free(c);
+	run("cd '%s/knowledge' && mv \"$(printf 'caf\303\251.txt')\" "
+	    "\"$(printf 'cafe\314\201.txt')\"", path);
+	assert_int_equal(ps_installed_verify(path, NULL, 0, &c, &err), -1);
+	assert_string_equal(err.code, "installed_modified");
+	assert_int_equal(c->added.count, 1);
+	assert_int_equal(c->missing.count, 1);
+	ps_installed_check_free(c);
+}
+
+/* Review finding: another user's .lock could block every install. */
+static void
+another_users_lock_is_refused(void **state)
+{
+	struct fixture *f = *state;
+	ps_install_result *r = NULL;
+	ps_error err;
+
+	if (geteuid() != 0)
+		skip();             /* only root can give a file away */
+	sign_version(f, "1.0.0", "true");
+	run("mkdir -p '%s' && touch '%s/.lock' && chown 65534 '%s/.lock'",
+	    f->data, f->data, f->data);
+	assert_int_equal(install(f, 0, &r, &err), -1);
+	assert_string_equal(err.code, "data_dir_invalid");
+	ps_install_result_free(r);
+}
+
 static int
 say_no(void *ctx, const ps_install_plan *plan)
 {
@@ -316,12 +445,24 @@ main(void)
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(downgrade_and_conflicts, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(uninstall_removes_every_version,
+		    setup, teardown),
 		cmocka_unit_test_setup_teardown(declined_and_dry_run_leave_nothing,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    tampered_archive_is_refused_before_anything, setup, teardown),
 		cmocka_unit_test_setup_teardown(receipt_round_trips, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(
+		    symlinks_in_the_data_dir_are_not_followed, setup, teardown),
+		cmocka_unit_test_setup_teardown(read_only_directories_are_removed,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    receipt_lists_only_empty_directories, setup, teardown),
+		cmocka_unit_test_setup_teardown(renamed_to_nfd_is_noticed, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(another_users_lock_is_refused,
+		    setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""packsign benchmarks: `make bench` runs this and writes docs/performance.md.
+
+Every command runs under /usr/bin/time (GNU time), which gives wall-clock
+seconds and peak resident memory; each is run once to warm the page cache,
+then --runs times, and the median is reported.  packsign and its peers run
+in the same session on the same data, interleaved, so the ratios compare
+like with like.  Nothing here is a pass/fail test: targets are read from the
+tables (issue 8, docs/performance.md).
+
+usage: bench/run.py [--runs N] [--dir DIR] [--scale F] [--out FILE] [--only NAME,...]
+"""
+import argparse
+import os
+import platform
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PACKSIGN = os.path.join(ROOT, "build", "packsign")
+EXAMPLE = os.path.join(ROOT, "examples", "packs", "research.top-journal-reviewer")
+TAR_RECIPE = ("tar --sort=name --format=posix "
+              "--pax-option=exthdr.name=%d/PaxHeaders/%f,delete=atime,delete=ctime "
+              "--mtime=@0 --owner=0 --group=0 --numeric-owner")
+
+
+def sh(cmd, **kw):
+    return subprocess.run(cmd, shell=True, check=True, **kw)
+
+
+def measure(cmd, runs, before=None):
+    """Median wall seconds and peak RSS (KiB) of `cmd` over `runs` runs."""
+    times, rss = [], []
+    for i in range(runs + 1):
+        if before:
+            sh(before)
+        res = subprocess.run(["/usr/bin/time", "-f", "%e %M", "sh", "-c", cmd],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             text=True)
+        if res.returncode != 0:
+            sys.exit("bench: command failed (%d): %s\n%s" %
+                     (res.returncode, cmd, res.stderr))
+        wall, peak = res.stderr.strip().splitlines()[-1].split()
+        if i > 0:                       # the first run warms the cache
+            times.append(float(wall))
+            rss.append(int(peak))
+    return statistics.median(times), max(rss)
+
+
+# ------------------------------------------------------------- datasets
+
+def pack_skeleton(dst):
+    shutil.copytree(EXAMPLE, dst)
+    os.makedirs(os.path.join(dst, "knowledge"), exist_ok=True)
+    return os.path.join(dst, "knowledge")
+
+
+def make_big(base, scale):
+    """1 GiB in 16 random files."""
+    d = os.path.join(base, "big")
+    if os.path.exists(d):
+        return d
+    k = pack_skeleton(d)
+    size = int(64 * 1024 * 1024 * scale)
+    for i in range(16):
+        with open(os.path.join(k, "blob%02d.bin" % i), "wb") as f:
+            f.write(b"x")     # never a pickle header (AgentPack rule)
+            left = size - 1
+            while left > 0:
+                n = min(left, 8 * 1024 * 1024)
+                f.write(os.urandom(n))
+                left -= n
+    return d
+
+
+def make_many(base, scale):
+    """100,000 files of 1-8 KiB in 100 directories."""
+    d = os.path.join(base, "many")
+    if os.path.exists(d):
+        return d
+    k = pack_skeleton(d)
+    rnd = random.Random(8)
+    count = int(100000 * scale)
+    per = 1000
+    for i in range(count):
+        sub = os.path.join(k, "d%03d" % (i // per))
+        if i % per == 0:
+            os.makedirs(sub, exist_ok=True)
+        with open(os.path.join(sub, "f%04d.txt" % (i % per)), "wb") as f:
+            f.write(b"x" + os.urandom(rnd.randint(1024, 8192) - 1))
+    return d
+
+
+def datasets(base, scale):
+    out = [("1 GiB in 16 files", make_big(base, scale)),
+           ("100,000 files of 1-8 KiB", make_many(base, scale))]
+    for name in sorted(os.listdir(os.path.join(ROOT, "examples", "packs"))):
+        out.append(("example " + name,
+                    os.path.join(ROOT, "examples", "packs", name)))
+    return out
+
+
+# ---------------------------------------------------------------- suites
+
+class Row:
+    def __init__(self, op, tool, secs, rss, base=None):
+        self.op, self.tool, self.secs, self.rss, self.base = op, tool, secs, rss, base
+
+
+def keys(work):
+    if not os.path.exists(os.path.join(work, "k.key")):
+        sh("%s keygen --no-passphrase --identity bench -o %s/k >/dev/null"
+           % (PACKSIGN, work))
+        sh("minisign -G -W -p %s/m.pub -s %s/m.key >/dev/null" % (work, work))
+
+
+def suite(name, src, work, runs):
+    """Rows for one dataset: (operation, tool, median s, peak KiB, ref)."""
+    rows = []
+    o = os.path.join(work, "out")
+    q = lambda s: s.replace("SRC", src).replace("OUT", o).replace(
+        "PS", PACKSIGN).replace("W", work).replace("RECIPE", TAR_RECIPE)
+
+    def pair(op, ours, peers, before=None):
+        s, r = measure(q(ours), runs, q(before) if before else None)
+        rows.append(Row(op, "packsign", s, r))
+        for tool, cmd in peers:
+            ps, pr = measure(q(cmd), runs, q(before) if before else None)
+            rows.append(Row(op, tool, ps, pr, base=s))
+
+    pair("pack .tar", "PS pack SRC -o OUT.tar",
+         [("GNU tar recipe", "RECIPE -C SRC -cf OUT.t2 .")])
+    pair("pack .tar.gz", "PS pack SRC -o OUT.tar.gz",
+         [("recipe | gzip -n -6", "RECIPE -C SRC -cf - . | gzip -n -6 > OUT.t2.gz")])
+    pair("pack .tar.zst", "PS pack SRC -o OUT.tar.zst",
+         [("recipe | zstd -3", "RECIPE -C SRC -cf - . | zstd -q -3 > OUT.t2.zst")])
+    pair("sign .tar", "rm -f OUT.s.tar OUT.s.tar.sig; PS sign SRC -s W/k.key -o OUT.s.tar",
+         [("recipe + sha256sum + minisign -S",
+           "RECIPE -C SRC -cf OUT.m.tar . && sha256sum OUT.m.tar > OUT.m.sha && "
+           "minisign -S -s W/m.key -m OUT.m.tar >/dev/null"),
+          ("GNU tar recipe alone", "RECIPE -C SRC -cf OUT.m.tar .")])
+    sh(q("rm -f OUT.m.tar OUT.m.tar.minisig; RECIPE -C SRC -cf OUT.m.tar . && "
+         "minisign -S -s W/m.key -m OUT.m.tar >/dev/null"))
+    pair("verify .tar", "PS verify OUT.s.tar -p W/k.pub",
+         [("minisign -V", "minisign -V -p W/m.pub -m OUT.m.tar >/dev/null"),
+          ("sha256sum", "sha256sum OUT.s.tar"),
+          ("openssl dgst -sha256", "openssl dgst -sha256 OUT.s.tar")])
+    pair("install .tar",
+         "PS install OUT.s.tar -p W/k.pub --data-dir W/data --yes",
+         [("tar -xf + sync", "mkdir W/x && tar -xf OUT.s.tar -C W/x && sync")],
+         before="rm -rf W/data W/x")
+    sh(q("rm -rf W/data W/x OUT.*"))
+    return rows
+
+
+# ---------------------------------------------------------------- report
+
+def version(cmd):
+    try:
+        out = subprocess.run(cmd, shell=True, capture_output=True, text=True)
+        return (out.stdout or out.stderr).strip().splitlines()[0]
+    except (OSError, IndexError):
+        return "unknown"
+
+
+def machine():
+    cpu = "unknown"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    with open("/proc/meminfo") as f:
+        mem = int(f.readline().split()[1]) // (1024 * 1024)
+    return [("CPU", "%s, %d cores" % (cpu, os.cpu_count())),
+            ("memory", "%d GiB" % mem),
+            ("kernel", platform.release()),
+            ("packsign", version(PACKSIGN + " --version")),
+            ("GNU tar", version("tar --version")),
+            ("gzip", version("gzip --version")),
+            ("zstd", version("zstd --version")),
+            ("minisign", version("minisign -v")),
+            ("OpenSSL", version("openssl version")),
+            ("sha256sum", version("sha256sum --version"))]
+
+
+def table(rows):
+    out = ["| operation | tool | median s | peak RSS MiB | packsign / tool |",
+           "| --- | --- | ---: | ---: | ---: |"]
+    for r in rows:
+        ratio = "" if r.base is None else (
+            "%.2f" % (r.base / r.secs) if r.secs > 0 else "n/a")
+        out.append("| %s | %s | %.3f | %.1f | %s |" %
+                   (r.op, r.tool, r.secs, r.rss / 1024.0, ratio))
+    return "\n".join(out)
+
+
+def report(path, results, runs, scale, started):
+    lines = ["# Performance", "",
+             "Written by `make bench` (bench/run.py) on %s; do not edit by hand." %
+             time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(started)), "",
+             "Each figure is the median of %d runs after one warm-up run (page cache "
+             "warm), measured with GNU time in the same session; peak RSS is the "
+             "largest of the runs. \"packsign / tool\" is packsign's median divided "
+             "by the tool's: below 1.00 packsign is faster. Keys are unencrypted; "
+             "unlocking an scrypt-protected key costs what its owner chose "
+             "(minisign's sensitive limits: about 1 GiB and a few seconds) and is "
+             "not included.%s" % (runs, "" if scale == 1.0 else
+                                  " Datasets scaled by %.3g." % scale), "",
+             "## Machine and tools", "", "| | |", "| --- | --- |"]
+    lines += ["| %s | %s |" % kv for kv in machine()]
+    for name, rows in results:
+        lines += ["", "## " + name, "", table(rows)]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--dir", default="/tmp/packsign-bench")
+    ap.add_argument("--scale", type=float, default=1.0)
+    ap.add_argument("--out", default=os.path.join(ROOT, "docs", "performance.md"))
+    ap.add_argument("--only", default="")
+    a = ap.parse_args()
+    started = time.time()
+    os.makedirs(a.dir, exist_ok=True)
+    work = os.path.join(a.dir, "work")
+    os.makedirs(work, exist_ok=True)
+    keys(work)
+    results = []
+    for name, src in datasets(a.dir, a.scale):
+        if a.only and not any(w in name for w in a.only.split(",")):
+            continue
+        print("bench: %s" % name, file=sys.stderr)
+        results.append((name, suite(name, src, work, a.runs)))
+    report(a.out, results, a.runs, a.scale, started)
+    print("bench: wrote %s" % a.out, file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
