@@ -219,7 +219,10 @@ int ps_compression_from_name(const char *name, ps_compression *out);
 
 /*
  * Output files that appear whole or not at all: data goes to a temporary
- * file beside the target (".NAME.XXXXXX"), renamed over it on commit.
+ * file in the target's directory, renamed over the target on commit.
+ * Where the file system allows it (Linux O_TMPFILE) the temporary file has
+ * no name until the commit, so a process killed before then leaves
+ * nothing; elsewhere it is ".NAME.XXXXXX".
  */
 typedef struct ps_atomic_file ps_atomic_file;
 
@@ -229,7 +232,8 @@ typedef struct ps_atomic_file ps_atomic_file;
 int ps_atomic_open(const char *path, unsigned mode, int flags,
     ps_atomic_file **out, ps_error *err);
 int ps_atomic_fd(const ps_atomic_file *file);
-/* The temporary file's path, for callers that clean up on signals. */
+/* The temporary file's path, for callers that clean up on signals (an
+ * unnamed temporary file gets this name only during the commit). */
 const char *ps_atomic_temp_path(const ps_atomic_file *file);
 /* Flushes to disk, renames into place and frees `file`, whatever happens. */
 int ps_atomic_commit(ps_atomic_file *file, ps_error *err);
