@@ -111,6 +111,79 @@ int cli_validate_options(const char *command, int argc, char **argv,
 int cli_load_pack(const char *command, const char *path,
     ps_validate_options *options, ps_manifest **manifest, ps_diags *diags);
 
+/*
+ * The check flags verify and install share.  CLI_CHECK_LONG_OPTIONS goes
+ * into a getopt_long table (with "p:" in the short options); a command's
+ * own values start at CLI_OPT_NEXT.
+ */
+enum { CLI_OPT_SIG = 256, CLI_OPT_TRUST, CLI_OPT_SIGNED_BY,
+    CLI_OPT_SOURCE_REPO, CLI_OPT_SOURCE_COMMIT, CLI_OPT_REQUIRE_SOURCE,
+    CLI_OPT_ALLOW_DIRTY, CLI_OPT_AT, CLI_OPT_NEXT };
+#define CLI_CHECK_LONG_OPTIONS \
+	{ "sig", required_argument, NULL, CLI_OPT_SIG }, \
+	{ "trust", required_argument, NULL, CLI_OPT_TRUST }, \
+	{ "signed-by", required_argument, NULL, CLI_OPT_SIGNED_BY }, \
+	{ "source-repo", required_argument, NULL, CLI_OPT_SOURCE_REPO }, \
+	{ "source-commit", required_argument, NULL, CLI_OPT_SOURCE_COMMIT }, \
+	{ "require-source", no_argument, NULL, CLI_OPT_REQUIRE_SOURCE }, \
+	{ "allow-dirty", no_argument, NULL, CLI_OPT_ALLOW_DIRTY }, \
+	{ "at", required_argument, NULL, CLI_OPT_AT }
+#define CLI_CHECK_FLAGS_HELP \
+    "  --sig F              the signature (default ARCHIVE.sig)\n" \
+    "  --trust POLICY       the trust policy (docs/formats/trust-policy.md)\n" \
+    "  -p KEY.pub           trust exactly this key, for every pack\n" \
+    "  --signed-by ID       require a counted signature by identity ID\n" \
+    "  --source-repo URL    the recorded repository must be URL (normalised)\n" \
+    "  --source-commit HASH the recorded commit must be HASH (full id)\n" \
+    "  --require-source     refuse a signature that records no source\n" \
+    "  --allow-dirty        accept a source signed from a dirty work tree\n"
+
+struct cli_checks {
+	const char *policy;          /* --trust */
+	const char *pubkey;          /* -p */
+	ps_verify_options verify;    /* the other flags; trust once loaded */
+};
+
+/* Takes the shared flag `c` with its argument: EXIT_OK, a usage error's
+ * exit code, or -1 when `c` is not one of them. */
+int cli_check_flag(const char *command, int c, const char *arg,
+    struct cli_checks *checks);
+/* Loads --trust or -p (neither: *policy NULL) into checks->verify.trust;
+ * returns an exit code.  The caller frees *policy. */
+int cli_checks_load_policy(struct cli_checks *checks, ps_trust **policy);
+
+/* JSON pieces of reports: text from inputs (NULL gives null), a digest
+ * (null unless `has`), a list of strings. */
+struct json_t *cli_json_text(const char *s);
+struct json_t *cli_json_digest(int has,
+    const unsigned char digest[PS_SHA256_LEN]);
+struct json_t *cli_json_strings(const ps_strings *list);
+/* One string per line of `text` (NULL gives an empty list). */
+struct json_t *cli_json_lines(const char *text);
+/* Sets ok, exit, code, subject, message, expected, found on `o` from the
+ * return value `rc` of a library call and its error. */
+void cli_json_error(struct json_t *o, int rc, const ps_error *err);
+/* Sets what a verification learned (sig, format, id, ..., checks) on `o`. */
+void cli_verify_json(struct json_t *o, const ps_verify_result *r);
+/* "identity (fingerprint), ..." of the counted signers. */
+void cli_print_signers(FILE *out, const ps_verify_result *r);
+
+/* --data-dir DIR, else ps_data_dir_default(); returns an exit code.  The
+ * caller frees *out. */
+int cli_data_dir(const char *option, char **out);
+/* An installed pack's receipt; what re-checking its tree found. */
+struct json_t *cli_installed_json(const ps_installed *pack);
+struct json_t *cli_check_json(const ps_installed_check *check);
+/* "modified: PATH", "added: PATH", "missing: PATH" lines, each after
+ * `indent`. */
+void cli_print_changes(FILE *out, const char *indent,
+    const ps_installed_check *check);
+/* "ID VERSION", escaped. */
+void cli_print_pack_name(FILE *out, const ps_installed *pack);
+/* verify --installed PATH...: re-checks each tree; returns the exit code. */
+int cli_verify_installed(char **paths, int count, const ps_trust *trust,
+    int64_t at, int json);
+
 int cmd_validate(int argc, char **argv);
 int cmd_describe(int argc, char **argv);
 int cmd_pack(int argc, char **argv);
@@ -122,12 +195,18 @@ int cmd_key(int argc, char **argv);
 int cmd_trust(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_sign(int argc, char **argv);
+int cmd_install(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_uninstall(int argc, char **argv);
 
 extern const char cmd_keygen_usage[];
 extern const char cmd_key_usage[];
 extern const char cmd_trust_usage[];
 extern const char cmd_verify_usage[];
 extern const char cmd_sign_usage[];
+extern const char cmd_install_usage[];
+extern const char cmd_list_usage[];
+extern const char cmd_uninstall_usage[];
 extern const char cmd_validate_usage[];
 extern const char cmd_describe_usage[];
 extern const char cmd_pack_usage[];

@@ -102,21 +102,6 @@ may_json(const ps_manifest *m)
 	}
 }
 
-static json_t *
-summary_json(const char *text)
-{
-	json_t *a = json_array();
-	const char *p = text;
-	size_t n;
-
-	while (a != NULL && *p != '\0') {
-		n = strcspn(p, "\n");
-		json_array_append_new(a, json_stringn(p, n));
-		p += n + (p[n] == '\n');
-	}
-	return a;
-}
-
 static int
 print_json(const ps_manifest *m, const char *lang, const char *summary)
 {
@@ -134,7 +119,7 @@ print_json(const ps_manifest *m, const char *lang, const char *summary)
 	may = may_json(m);
 	if (root == NULL || may == NULL || json_object_update(root, may) != 0 ||
 	    json_object_set_new(root, "lang", json_string(lang)) != 0 ||
-	    json_object_set_new(root, "summary", summary_json(summary)) != 0) {
+	    json_object_set_new(root, "summary", cli_json_lines(summary)) != 0) {
 		json_decref(root);
 		json_decref(may);
 		return -1;

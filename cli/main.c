@@ -16,6 +16,11 @@ static const struct cli_command commands[] = {
 	{ "key", cmd_key, "show, convert, re-encrypt keys", cmd_key_usage },
 	{ "verify", cmd_verify, "verify signed archives against a trust "
 	    "policy", cmd_verify_usage },
+	{ "install", cmd_install, "verify a signed archive and install it",
+	    cmd_install_usage },
+	{ "list", cmd_list, "list installed packs", cmd_list_usage },
+	{ "uninstall", cmd_uninstall, "remove an installed pack",
+	    cmd_uninstall_usage },
 	{ "trust", cmd_trust, "check a trust policy", cmd_trust_usage },
 	{ "validate", cmd_validate, "check a pack's manifest against its "
 	    "format", cmd_validate_usage },

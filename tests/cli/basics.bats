@@ -17,7 +17,7 @@ load helpers
 }
 
 @test "help CMD and CMD --help print the same text" {
-	for c in pack digest; do
+	for c in pack digest install list uninstall; do
 		a=$("$PACKSIGN" help "$c")
 		b=$("$PACKSIGN" "$c" --help)
 		[ "$a" = "$b" ]
@@ -58,10 +58,12 @@ load helpers
 	done
 }
 
-@test "make demo's script runs: pack, digest, keygen, sign, verify, a tampered archive refused" {
+@test "make demo's script runs: pack, digest, keygen, sign, verify, a tampered archive refused, install, list" {
 	run "$BATS_TEST_DIRNAME/../../scripts/demo"
 	echo "$output" | tail -5
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^Good signature: ' <<<"$output")" = 4 ]
 	[[ "$output" == *"[subject_mismatch]"* ]]
+	[[ "$output" == *"installed research.top-journal-reviewer 0.1.0 to "*"/data/agentpacks/research.top-journal-reviewer/0.1.0"* ]]
+	[[ "$output" == *"agentpack  research.top-journal-reviewer 0.1.0 (newest)  signer: acme-release"* ]]
 }

@@ -1,0 +1,425 @@
+/* packsign install: verify a signed archive, ask, and install it. */
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "cli/cli.h"
+
+const char cmd_install_usage[] =
+    "usage: packsign install ARCHIVE [--sig F] (--trust POLICY | -p KEY.pub)\n"
+    "           [--data-dir DIR] [--yes] [--allow-shell] [--allow-downgrade]\n"
+    "           [--dry-run] [--json] [--signed-by ID] [--source-repo URL]\n"
+    "           [--source-commit HASH] [--require-source] [--allow-dirty]\n"
+    "           [--at TIME] [--max-size BYTES] [--max-entries N]\n"
+    "           [--max-ratio N] [--lang en|zh]\n"
+    "\n"
+    "Copies ARCHIVE (.tar, .tar.gz, .tgz, .tar.zst, .zip) and its signature\n"
+    "into the data directory, verifies that copy as `packsign verify` does,\n"
+    "applies the install rules (AgentPack shell: true only from a first_party\n"
+    "signer or with --allow-shell; no version below the newest installed one\n"
+    "without --allow-downgrade; the same version again is a no-op when its\n"
+    "tree is the same and refused otherwise), shows what the pack may do and\n"
+    "asks on the terminal, then extracts the verified bytes and renames the\n"
+    "tree into DIR/<layout>/<version>/ (docs/formats/install.md).  Without a\n"
+    "terminal, --yes is required.  packsign never downloads: fetch the\n"
+    "archive and its .sig first.\n"
+    "\n"
+    CLI_CHECK_FLAGS_HELP
+    "  --at TIME            judge key windows at TIME (YYYY-MM-DDTHH:MM:SSZ)\n"
+    "  --data-dir DIR       default $PACKSIGN_DATA_DIR, else\n"
+    "                       $XDG_DATA_HOME/packsign, else\n"
+    "                       ~/.local/share/packsign\n"
+    "  --yes                install without asking\n"
+    "  --allow-shell        accept an AgentPack with shell: true from a signer\n"
+    "                       who is not first_party in the policy\n"
+    "  --allow-downgrade    accept a version below the newest installed one\n"
+    "  --dry-run            every check and a trial extraction; keep nothing\n"
+    "  --max-size BYTES     most bytes of file content (default 16 GiB; 0: no\n"
+    "                       limit)\n"
+    "  --max-entries N      most files and directories (default 1000000)\n"
+    "  --max-ratio N        most content bytes per archive byte once past\n"
+    "                       64 MiB (default 200)\n"
+    "  --lang en|zh         language of the summary shown before install\n"
+    "  --json               print the result as one JSON object\n"
+    "\n"
+    "Exit status: 0 installed (or already installed, or a dry run passed),\n"
+    "1 refused, 2 the job could not be done (no terminal to ask on, a bad\n"
+    "policy, the data directory, I/O).\n";
+
+struct install_args {
+	struct cli_checks checks;
+	ps_install_options o;
+	const char *data_dir;
+	int yes, json;
+	const char *archive;
+};
+
+enum { I_DATA_DIR = CLI_OPT_NEXT, I_YES, I_ALLOW_SHELL, I_ALLOW_DOWNGRADE,
+    I_DRY_RUN, I_JSON, I_MAX_SIZE, I_MAX_ENTRIES, I_MAX_RATIO, I_LANG };
+
+static const struct option install_options[] = {
+	CLI_CHECK_LONG_OPTIONS,
+	{ "data-dir", required_argument, NULL, I_DATA_DIR },
+	{ "yes", no_argument, NULL, I_YES },
+	{ "allow-shell", no_argument, NULL, I_ALLOW_SHELL },
+	{ "allow-downgrade", no_argument, NULL, I_ALLOW_DOWNGRADE },
+	{ "dry-run", no_argument, NULL, I_DRY_RUN },
+	{ "json", no_argument, NULL, I_JSON },
+	{ "max-size", required_argument, NULL, I_MAX_SIZE },
+	{ "max-entries", required_argument, NULL, I_MAX_ENTRIES },
+	{ "max-ratio", required_argument, NULL, I_MAX_RATIO },
+	{ "lang", required_argument, NULL, I_LANG },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static int
+parse_limit(const char *flag, const char *text, uint64_t *out)
+{
+	long long value;
+
+	if (cli_parse_int64(text, 0, LLONG_MAX, &value) != 0)
+		return cli_usage_error("install", "%s must be a whole number from "
+		    "0 (no limit) to %lld, found '%s'", flag, LLONG_MAX, text);
+	*out = (uint64_t)value;
+	return EXIT_OK;
+}
+
+static int
+parse_lang(const char *text, ps_lang *out)
+{
+	if (strcmp(text, "en") == 0)
+		*out = PS_LANG_EN;
+	else if (strcmp(text, "zh") == 0)
+		*out = PS_LANG_ZH;
+	else
+		return cli_usage_error("install", "--lang must be en or zh, "
+		    "found '%s'", text);
+	return EXIT_OK;
+}
+
+static int
+take_option(struct install_args *a, int c)
+{
+	ps_extract_limits *l = &a->o.limits;
+	int rc = cli_check_flag("install", c, optarg, &a->checks);
+
+	if (rc >= 0)
+		return rc;
+	switch (c) {
+	case I_DATA_DIR: a->data_dir = optarg; break;
+	case I_YES: a->yes = 1; break;
+	case I_ALLOW_SHELL: a->o.allow_shell = 1; break;
+	case I_ALLOW_DOWNGRADE: a->o.allow_downgrade = 1; break;
+	case I_DRY_RUN: a->o.dry_run = 1; break;
+	case I_JSON: a->json = 1; break;
+	case I_MAX_SIZE:
+		return parse_limit("--max-size", optarg, &l->max_total_size);
+	case I_MAX_ENTRIES:
+		return parse_limit("--max-entries", optarg, &l->max_entries);
+	case I_MAX_RATIO: return parse_limit("--max-ratio", optarg, &l->max_ratio);
+	case I_LANG: return parse_lang(optarg, &a->o.lang);
+	default: return cli_usage_error("install", "unknown option");
+	}
+	return EXIT_OK;
+}
+
+/* Returns EXIT_OK, -1 after printing help, or a usage error's code. */
+static int
+parse_args(int argc, char **argv, struct install_args *a)
+{
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	ps_install_options_init(&a->o);
+	a->checks.verify = a->o.verify;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "hp:", install_options, NULL)) !=
+	    -1) {
+		if (c == 'h')
+			return cli_print_help("install") - 1;
+		if (take_option(a, c) != EXIT_OK)
+			return EXIT_FAILED;
+	}
+	if (argc - optind != 1)
+		return cli_usage_error("install", argc == optind ?
+		    "missing ARCHIVE" : "one ARCHIVE at a time");
+	a->archive = argv[optind];
+	if ((a->checks.policy == NULL) == (a->checks.pubkey == NULL))
+		return cli_usage_error("install", "give one of --trust POLICY and "
+		    "-p KEY.pub");
+	return EXIT_OK;
+}
+
+/* The confirmation: asked on the terminal, never on a pipe. */
+struct confirm_ctx {
+	int no_terminal;             /* refused because nobody could answer */
+};
+
+static void
+print_field(FILE *out, const char *label, const char *value)
+{
+	fprintf(out, "  %-13s", label);
+	cli_put_safe(out, value != NULL ? value : "-");
+	fputc('\n', out);
+}
+
+/* The summary is one sentence per line; each is escaped on its own. */
+static void
+print_summary(FILE *out, const char *summary)
+{
+	const char *p = summary;
+	size_t n;
+	char *line;
+
+	while (p != NULL && *p != '\0') {
+		n = strcspn(p, "\n");
+		line = strndup(p, n);
+		fputs("    ", out);
+		cli_put_safe(out, line != NULL ? line : "?");
+		fputc('\n', out);
+		free(line);
+		p += n + (p[n] == '\n');
+	}
+}
+
+static void
+print_plan(FILE *out, const ps_install_plan *plan)
+{
+	fprintf(out, "packsign: about to install this %s pack:\n",
+	    ps_format_name(plan->format));
+	print_field(out, "id:", plan->id);
+	print_field(out, "version:", plan->version);
+	print_field(out, "name:", plan->name);
+	if (plan->domain != NULL)
+		print_field(out, "domain:", plan->domain);
+	print_field(out, "signed by:", plan->signer);
+	print_field(out, "destination:", plan->destination);
+	print_field(out, "newest now:", plan->replaces_newest != NULL ?
+	    plan->replaces_newest : "none (no version of this id installed)");
+	fputs("  it may:\n", out);
+	print_summary(out, plan->summary);
+}
+
+/* 1 when the answer read from `tty` is yes. */
+static int
+ask(FILE *tty)
+{
+	char answer[64];
+
+	fputs("Install? [y/N] ", stderr);
+	fflush(stderr);
+	if (fgets(answer, sizeof(answer), tty) == NULL)
+		return 0;
+	answer[strcspn(answer, "\r\n")] = '\0';
+	return strcasecmp(answer, "y") == 0 || strcasecmp(answer, "yes") == 0;
+}
+
+static int
+confirm(void *ctx, const ps_install_plan *plan)
+{
+	struct confirm_ctx *c = ctx;
+	FILE *tty;
+	int fd, yes;
+
+	fd = isatty(STDIN_FILENO) ? open("/dev/tty", O_RDWR | O_NOCTTY |
+	    O_CLOEXEC) : -1;
+	if (fd < 0 || (tty = fdopen(fd, "r+")) == NULL) {
+		if (fd >= 0)
+			close(fd);
+		c->no_terminal = 1;
+		return 0;
+	}
+	print_plan(stderr, plan);
+	yes = ask(tty);
+	fclose(tty);
+	return yes;
+}
+
+static void
+waiting(void *ctx, const char *lock_path)
+{
+	(void)ctx;
+	fputs("packsign: waiting for another packsign run (lock ", stderr);
+	cli_put_safe(stderr, lock_path);
+	fputs(")\n", stderr);
+}
+
+static void
+no_terminal_error(ps_error *err, const char *archive)
+{
+	cli_error_set(err, PS_STATUS_FAILED, "confirmation_required", archive,
+	    "no terminal to ask on; pass --yes after reading `packsign "
+	    "describe`");
+}
+
+static int
+same_pack(const ps_installed *p, const ps_install_result *r)
+{
+	return p->format == r->format && strcmp(p->id, r->id) == 0 &&
+	    strcmp(p->version, r->version) == 0;
+}
+
+/*
+ * A no-op reinstall extracts nothing, and the library leaves the result's
+ * tree digest zero then: take it from the installed pack's receipt.
+ */
+static void
+fill_noop_digest(const char *data_dir, ps_install_result *r)
+{
+	static const unsigned char zero[PS_SHA256_LEN];
+	ps_installed_list *list = NULL;
+	ps_error err;
+	size_t i;
+
+	if (!r->already_installed || r->id == NULL || r->version == NULL ||
+	    memcmp(r->tree_digest, zero, sizeof(zero)) != 0 ||
+	    ps_installed_list_load(data_dir, &list, &err) != 0)
+		return;
+	for (i = 0; i < list->count; i++) {
+		if (same_pack(&list->items[i], r))
+			memcpy(r->tree_digest, list->items[i].tree_digest,
+			    PS_SHA256_LEN);
+	}
+	ps_installed_list_free(list);
+}
+
+static const char *
+action_name(const ps_install_result *r, int rc)
+{
+	if (rc != 0)
+		return NULL;
+	if (r->already_installed)
+		return "already_installed";
+	if (r->dry_run)
+		return "dry_run";
+	return "installed";
+}
+
+static void
+result_fields_json(json_t *o, const ps_install_result *r, int rc)
+{
+	json_object_set_new(o, "format", r->id != NULL ?
+	    json_string(ps_format_name(r->format)) : json_null());
+	json_object_set_new(o, "id", cli_json_text(r->id));
+	json_object_set_new(o, "version", cli_json_text(r->version));
+	json_object_set_new(o, "name", cli_json_text(r->name));
+	json_object_set_new(o, "domain", cli_json_text(r->domain));
+	json_object_set_new(o, "path", cli_json_text(r->path));
+	json_object_set_new(o, "receipt", cli_json_text(r->receipt_path));
+	json_object_set_new(o, "tree_digest", cli_json_digest(rc == 0,
+	    r->tree_digest));
+	json_object_set_new(o, "entries", r->already_installed ? json_null() :
+	    json_integer((json_int_t)r->file_count));
+	json_object_set_new(o, "size", r->already_installed ? json_null() :
+	    json_integer((json_int_t)r->total_size));
+	json_object_set_new(o, "summary", cli_json_lines(r->summary));
+	json_object_set_new(o, "verify", r->verify != NULL ? json_object() :
+	    json_null());
+	if (r->verify != NULL)
+		cli_verify_json(json_object_get(o, "verify"), r->verify);
+}
+
+static int
+print_json(const struct install_args *a, const char *data_dir,
+    const ps_install_result *r, int rc, const ps_error *err)
+{
+	json_t *o = json_object();
+	int code;
+
+	json_object_set_new(o, "archive", cli_json_text(a->archive));
+	json_object_set_new(o, "data_dir", cli_json_text(data_dir));
+	json_object_set_new(o, "action", cli_json_text(action_name(r, rc)));
+	if (r != NULL)
+		result_fields_json(o, r, rc);
+	cli_json_error(o, rc, err);
+	code = cli_print_json(o);
+	json_decref(o);
+	return code;
+}
+
+static void
+print_result(const ps_install_result *r)
+{
+	char text[PS_SHA256_STRING_LEN];
+
+	if (r->already_installed)
+		fputs("already installed: ", stdout);
+	else
+		fputs(r->dry_run ? "dry run: would install " : "installed ",
+		    stdout);
+	cli_put_safe(stdout, r->id);
+	fputc(' ', stdout);
+	cli_put_safe(stdout, r->version);
+	fputs(r->already_installed ? " at " : " to ", stdout);
+	cli_put_safe(stdout, r->path);
+	printf("\nsigned by: ");
+	if (r->verify != NULL)
+		cli_print_signers(stdout, r->verify);
+	printf("\ntree digest: %s", ps_sha256_string(r->tree_digest, text));
+	if (r->already_installed)
+		fputs(" (the installed tree's)\n", stdout);
+	else
+		printf(" (%zu entries, %llu bytes of files)\n", r->file_count,
+		    (unsigned long long)r->total_size);
+}
+
+static int
+install(struct install_args *a, const char *data_dir)
+{
+	struct confirm_ctx ctx = { 0 };
+	ps_install_result *r = NULL;
+	ps_error err;
+	int rc, code;
+
+	a->o.verify = a->checks.verify;
+	a->o.data_dir = data_dir;
+	a->o.confirm = a->yes ? NULL : confirm;
+	a->o.confirm_ctx = &ctx;
+	a->o.waiting = waiting;
+	ps_error_clear(&err);
+	rc = ps_install(a->archive, &a->o, &r, &err);
+	if (rc == 0)
+		fill_noop_digest(data_dir, r);
+	if (rc != 0 && ctx.no_terminal &&
+	    strcmp(err.code, "install_declined") == 0)
+		no_terminal_error(&err, a->archive);
+	code = rc == 0 ? EXIT_OK : err.status == PS_STATUS_REFUSED ?
+	    EXIT_REFUSED : EXIT_FAILED;
+	if (rc != 0)
+		cli_report(&err);
+	if (a->json && print_json(a, data_dir, r, rc, &err) != EXIT_OK)
+		code = EXIT_FAILED;
+	else if (!a->json && rc == 0)
+		print_result(r);
+	ps_install_result_free(r);
+	return code;
+}
+
+int
+cmd_install(int argc, char **argv)
+{
+	struct install_args a;
+	ps_trust *policy = NULL;
+	char *data_dir = NULL;
+	int rc;
+
+	rc = parse_args(argc, argv, &a);
+	if (rc != EXIT_OK)
+		return rc < 0 ? EXIT_OK : rc;
+	rc = cli_checks_load_policy(&a.checks, &policy);
+	if (rc == EXIT_OK)
+		rc = cli_data_dir(a.data_dir, &data_dir);
+	if (rc == EXIT_OK)
+		rc = install(&a, data_dir);
+	free(data_dir);
+	ps_trust_free(policy);
+	return rc;
+}

@@ -1,0 +1,179 @@
+/* packsign list: the packs installed in a data directory. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cli/cli.h"
+
+const char cmd_list_usage[] =
+    "usage: packsign list [--data-dir DIR] [--verify] [--json]\n"
+    "\n"
+    "Prints one line per installed pack, from its install receipt: format,\n"
+    "id, version, \"(newest)\" for the highest version of each id (the one\n"
+    "to use unless a caller pins a version), the signer, the recorded commit\n"
+    "(12 digits, \"-\" when none), the AgentPack domain and what the pack may\n"
+    "do.  An empty data directory prints nothing.\n"
+    "\n"
+    "  --data-dir DIR  default $PACKSIGN_DATA_DIR, else\n"
+    "                  $XDG_DATA_HOME/packsign, else ~/.local/share/packsign\n"
+    "  --verify        hash every installed file again and compare with the\n"
+    "                  receipt: \"ok\" or \"MODIFIED\" and each modified, added\n"
+    "                  or missing path; exit 1 when any pack was modified\n"
+    "  --json          print the list as one JSON object\n";
+
+struct list_args {
+	const char *data_dir;
+	int verify, json;
+};
+
+enum { L_DATA_DIR = 256, L_VERIFY, L_JSON };
+
+static const struct option list_options[] = {
+	{ "data-dir", required_argument, NULL, L_DATA_DIR },
+	{ "verify", no_argument, NULL, L_VERIFY },
+	{ "json", no_argument, NULL, L_JSON },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* Returns EXIT_OK, -1 after printing help, or a usage error's code. */
+static int
+parse_args(int argc, char **argv, struct list_args *a)
+{
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", list_options, NULL)) != -1) {
+		switch (c) {
+		case 'h': return cli_print_help("list") - 1;
+		case L_DATA_DIR: a->data_dir = optarg; break;
+		case L_VERIFY: a->verify = 1; break;
+		case L_JSON: a->json = 1; break;
+		default: return cli_usage_error("list", "unknown option");
+		}
+	}
+	if (optind != argc)
+		return cli_usage_error("list", "unexpected argument '%s'",
+		    argv[optind]);
+	return EXIT_OK;
+}
+
+static void
+print_commit(const char *commit)
+{
+	char shortened[13];
+
+	if (commit == NULL || commit[0] == '\0') {
+		fputc('-', stdout);
+		return;
+	}
+	snprintf(shortened, sizeof(shortened), "%s", commit);
+	cli_put_safe(stdout, shortened);
+}
+
+static void
+print_pack(const ps_installed *p)
+{
+	printf("%s  ", ps_format_name(p->format));
+	cli_print_pack_name(stdout, p);
+	fputs(p->newest ? " (newest)" : "", stdout);
+	fputs("  signer: ", stdout);
+	cli_put_safe(stdout, p->signer != NULL ? p->signer : "-");
+	fputs("  commit: ", stdout);
+	print_commit(p->source_commit);
+	if (p->domain != NULL) {
+		fputs("  domain: ", stdout);
+		cli_put_safe(stdout, p->domain);
+	}
+	fputs("  may: ", stdout);
+	cli_put_safe(stdout, p->permissions != NULL ? p->permissions : "-");
+	fputc('\n', stdout);
+}
+
+/* Re-checks one pack, prints the verdict; returns its exit code. */
+static int
+verify_pack(const ps_installed *p, json_t *o)
+{
+	ps_installed_check *c = NULL;
+	ps_error err;
+	json_t *v;
+	int rc;
+
+	ps_error_clear(&err);
+	rc = ps_installed_verify(p->path, NULL, 0, &c, &err);
+	if (o != NULL) {
+		v = c != NULL ? cli_check_json(c) : json_object();
+		cli_json_error(v, rc, &err);
+		json_object_set_new(o, "verify", v);
+	} else {
+		fputs(rc == 0 ? "  ok\n" : strcmp(err.code,
+		    "installed_modified") == 0 ? "  MODIFIED\n" : "  FAILED\n",
+		    stdout);
+		if (c != NULL)
+			cli_print_changes(stdout, "    ", c);
+	}
+	if (rc != 0)
+		cli_report(&err);
+	ps_installed_check_free(c);
+	if (rc == 0)
+		return EXIT_OK;
+	return err.status == PS_STATUS_REFUSED ? EXIT_REFUSED : EXIT_FAILED;
+}
+
+static int
+list_packs(const struct list_args *a, const char *data_dir,
+    const ps_installed_list *list)
+{
+	json_t *packs = a->json ? json_array() : NULL, *o = NULL, *root;
+	int code, worst = EXIT_OK;
+	size_t i;
+
+	for (i = 0; i < list->count; i++) {
+		if (a->json)
+			o = cli_installed_json(&list->items[i]);
+		else
+			print_pack(&list->items[i]);
+		code = a->verify ? verify_pack(&list->items[i], o) : EXIT_OK;
+		worst = code > worst ? code : worst;
+		if (o != NULL)
+			json_array_append_new(packs, o);
+	}
+	if (!a->json && list->count == 0) {
+		fputs("packsign: no packs installed in ", stderr);
+		cli_put_safe(stderr, data_dir);
+		fputc('\n', stderr);
+	}
+	if (!a->json)
+		return worst;
+	root = json_pack("{s:o,s:b,s:o}", "data_dir", cli_json_text(data_dir),
+	    "ok", worst == EXIT_OK, "packs", packs);
+	code = cli_print_json(root);
+	json_decref(root);
+	return code != EXIT_OK ? code : worst;
+}
+
+int
+cmd_list(int argc, char **argv)
+{
+	struct list_args a;
+	ps_installed_list *list = NULL;
+	char *data_dir = NULL;
+	ps_error err;
+	int rc;
+
+	rc = parse_args(argc, argv, &a);
+	if (rc != EXIT_OK)
+		return rc < 0 ? EXIT_OK : rc;
+	rc = cli_data_dir(a.data_dir, &data_dir);
+	if (rc == EXIT_OK && ps_installed_list_load(data_dir, &list, &err) != 0)
+		rc = cli_report(&err);
+	if (rc == EXIT_OK)
+		rc = list_packs(&a, data_dir, list);
+	ps_installed_list_free(list);
+	free(data_dir);
+	return rc;
+}
