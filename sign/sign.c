@@ -451,24 +451,25 @@ stage_sig(ps_sign_run *run, ps_error *err)
 }
 
 /*
- * Before a new archive replaces OUT, OUT gets a second (hard link) name,
- * so that OUT can be put back if OUT.minisig or OUT.sig then cannot be
- * put in place.  A file system without hard links goes without.
+ * Before a new file replaces OUT or OUT.minisig, the old one gets a second
+ * (hard link) name beside it, so that it can be put back if a later rename
+ * fails.  A file system without hard links goes without.
  */
-static void
-keep_previous_archive(ps_sign_run *run)
+static char *
+second_name(const char *path, const ps_atomic_file *tmp)
 {
-	if (!run->archive_existed || run->archive_tmp == NULL)
-		return;
-	if (asprintf(&run->archive_backup, "%s.prev",
-	    ps_atomic_temp_path(run->archive_tmp)) < 0) {
-		run->archive_backup = NULL;
-		return;
+	struct stat sb;
+	char *name = NULL;
+
+	if (lstat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+		return NULL;
+	if (asprintf(&name, "%s.prev", ps_atomic_temp_path(tmp)) < 0)
+		return NULL;
+	if (link(path, name) != 0) {
+		free(name);
+		return NULL;
 	}
-	if (link(run->r->archive_path, run->archive_backup) != 0) {
-		free(run->archive_backup);
-		run->archive_backup = NULL;
-	}
+	return name;
 }
 
 static int
@@ -479,7 +480,7 @@ commit_archive(ps_sign_run *run, ps_error *err)
 
 	if (tmp == NULL)
 		return 0;
-	keep_previous_archive(run);
+	run->archive_backup = second_name(run->r->archive_path, tmp);
 	run->archive_tmp = NULL;
 	rc = ps_atomic_commit_unsynced(tmp, err);
 	if (run->o->temp_file_hook != NULL)
@@ -502,11 +503,23 @@ commit_minisig(ps_sign_run *run, ps_error *err)
 	if (tmp == NULL)
 		return 0;
 	existed = lstat(run->r->minisig_path, &sb) == 0;
+	run->minisig_backup = second_name(run->r->minisig_path, tmp);
 	run->minisig_tmp = NULL;
 	if (ps_atomic_commit_unsynced(tmp, err) != 0)
 		return -1;
 	run->minisig_created = !existed;
+	run->minisig_replaced = existed;
 	return 0;
+}
+
+/* Removes a second name once its file is no longer needed. */
+static void
+drop_second_name(char **name)
+{
+	if (*name != NULL)
+		(void)unlink(*name);
+	free(*name);
+	*name = NULL;
 }
 
 /*
@@ -528,14 +541,29 @@ sign_and_write(ps_sign_run *run, ps_error *err)
 	run->sig_tmp = NULL;
 	if (ps_atomic_commit_unsynced(sig, err) != 0)
 		return -1;
-	if (run->archive_backup != NULL)
-		(void)unlink(run->archive_backup);
+	drop_second_name(&run->archive_backup);
+	drop_second_name(&run->minisig_backup);
 	/* One directory sync makes every rename above durable. */
 	(void)ps_atomic_sync_parent(run->r->sig_path);
 	return 0;
 }
 
-/* Removes what this run created after a failure, and puts back an OUT it
+/* Puts a replaced file back from its second name; should that fail, the
+ * old file keeps its second name rather than be lost. */
+static void
+put_back(char **name, int replaced, const char *path)
+{
+	if (*name == NULL)
+		return;
+	if (!replaced)
+		(void)unlink(*name);
+	else
+		(void)rename(*name, path);
+	free(*name);
+	*name = NULL;
+}
+
+/* Removes what this run created after a failure, and puts back what it
  * replaced. */
 static void
 roll_back(ps_sign_run *run)
@@ -553,14 +581,10 @@ roll_back(ps_sign_run *run)
 		(void)unlink(run->r->minisig_path);
 	if (run->archive_created)
 		(void)unlink(run->r->archive_path);
-	if (run->archive_backup == NULL)
-		return;
-	/* Should the restore itself fail, the old archive keeps its second
-	 * name rather than be lost. */
-	if (!run->archive_replaced)
-		(void)unlink(run->archive_backup);
-	else
-		(void)rename(run->archive_backup, run->r->archive_path);
+	put_back(&run->minisig_backup, run->minisig_replaced,
+	    run->r->minisig_path);
+	put_back(&run->archive_backup, run->archive_replaced,
+	    run->r->archive_path);
 }
 
 static void
@@ -575,6 +599,7 @@ run_free(ps_sign_run *run)
 	ps_dsse_free(run->existing);
 	ps_git_source_free(run->git);
 	free(run->archive_backup);
+	free(run->minisig_backup);
 }
 
 static int

@@ -30,8 +30,11 @@ typedef struct ps_sign_run {
 	int minisig_created;
 	ps_atomic_file *minisig_tmp;    /* written in full before any rename */
 	ps_atomic_file *sig_tmp;
-	char *archive_backup;           /* a second name for the OUT being
-	                                 * replaced, until OUT.sig is in place */
+	char *archive_backup;           /* second names for the OUT and
+	                                 * OUT.minisig being replaced, until
+	                                 * OUT.sig is in place */
+	char *minisig_backup;
+	int minisig_replaced;
 } ps_sign_run;
 
 /* Directories: validate, check, provenance, write OUT's temporary file. */

@@ -111,6 +111,24 @@ fill() {
 	"$PACKSIGN" verify "$out" -p k.pub >/dev/null
 }
 
+@test "faults: OUT.sig's rename failing puts the old OUT and OUT.minisig back" {
+	mkdir out
+	out=out/p.tar.gz
+	"$PACKSIGN" sign "$pack" -s k.key -o "$out" --mtime 1 --minisig >/dev/null
+	cp "$out" old.tar.gz
+	cp "$out.minisig" old.minisig
+	# A directory where OUT.sig goes: the archive and OUT.minisig are
+	# renamed into place, then OUT.sig's rename fails.
+	rm "$out.sig"
+	mkdir "$out.sig"
+	run "$PACKSIGN" sign "$pack" -s k.key -o "$out" --mtime 2 --force --minisig
+	[ "$status" -eq 2 ]
+	cmp old.tar.gz "$out"
+	cmp old.minisig "$out.minisig"
+	only_files out p.tar.gz p.tar.gz.sig p.tar.gz.minisig
+	[ -d "$out.sig" ]
+}
+
 @test "faults: a first sign that fails for space leaves nothing at all" {
 	mkdir out
 	run limited 1 "$PACKSIGN" sign "$pack" -s k.key -o out/p.tar.gz
