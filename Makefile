@@ -4,6 +4,8 @@
 #   make check      install missing dependencies, build, run every test
 #   make demo       install missing dependencies, build, run on examples/packs
 #   make unit-asan  unit tests under AddressSanitizer + UBSan (part of check)
+#   make fuzz       build the libFuzzer targets into build/fuzz (clang)
+#   make fuzz-smoke build them and run each briefly over its seed corpus
 
 VERSION   = 0.1.0
 CC       ?= cc
@@ -28,6 +30,17 @@ ifeq ($(SAN),1)
   HARDEN  = -fPIE
   SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all
 endif
+# The library instrumented for libFuzzer (coverage, ASan, UBSan); only the
+# fuzz targets themselves link the fuzzer's main (tests/fuzz/README.md).
+ifeq ($(FUZZ),1)
+  OPT     = -O1 -g -fno-omit-frame-pointer
+  HARDEN  = -fPIE
+  SANFLAGS = -fsanitize=fuzzer-no-link,address,undefined \
+             -fno-sanitize-recover=all
+endif
+FUZZ_CC  ?= clang
+FUZZ_TIME ?= 20
+FUZZ_JOBS ?= 2
 
 CPPFLAGS += -D_GNU_SOURCE -Iinclude -I.
 CFLAGS   += -std=c11 $(OPT) $(WARN) $(HARDEN) $(SANFLAGS) $(PKG_CFLAGS)
@@ -36,17 +49,20 @@ LDFLAGS  += -pie -Wl,-z,relro,-z,now $(SANFLAGS)
 LIB_SRCS  = $(sort $(wildcard util/*.c keys/*.c formats/*.c sign/*.c verify/*.c))
 CLI_SRCS  = $(sort $(wildcard cli/*.c))
 UNIT_SRCS = $(sort $(wildcard tests/unit/test_*.c))
+FUZZ_SRCS = $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
 LIB_OBJS  = $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 CLI_OBJS  = $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 UNIT_BINS = $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+FUZZ_BINS = $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/%)
 # Test-only tools (never installed): the CLI tests run them.
 TOOL_BINS = $(BUILD)/tests/ps-testsign
 
 LIB = $(BUILD)/libpacksign.a
 BIN = $(BUILD)/packsign
 
-.PHONY: all deps check demo bench unit unit-asan cli-tests tools clean
+.PHONY: all deps check demo bench unit unit-asan cli-tests tools clean fuzz \
+        fuzz-bins fuzz-smoke
 all: $(BIN) $(LIB)
 
 $(BUILD)/obj/%.o: %.c
@@ -70,7 +86,23 @@ $(BUILD)/tests/ps-%: tests/tools/ps-%.c $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@ $(LDFLAGS) $(LIB) $(PKG_LIBS)
 
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(LIB)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@ -fsanitize=fuzzer $(LDFLAGS) \
+	    $(LIB) $(PKG_LIBS)
+
 tools: $(TOOL_BINS)
+
+fuzz-bins: $(FUZZ_BINS)
+
+# libFuzzer targets: clang with -fsanitize=fuzzer,address,undefined.
+fuzz: deps
+	@$(MAKE) --no-print-directory BUILD=build/fuzz FUZZ=1 CC=$(FUZZ_CC) \
+	    fuzz-bins
+
+# Each target for FUZZ_TIME seconds over a copy of its seed corpus,
+# FUZZ_JOBS at a time; any crash, leak or broken invariant fails.
+fuzz-smoke: fuzz
+	@FUZZ_TIME=$(FUZZ_TIME) FUZZ_JOBS=$(FUZZ_JOBS) tests/fuzz/smoke build/fuzz
 
 deps:
 	@scripts/install-deps

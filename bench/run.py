@@ -195,7 +195,8 @@ def table(rows):
         ratio = "" if r.base is None else (
             "%.2f" % (r.base / r.secs) if r.secs > 0 else "n/a")
         out.append("| %s | %s | %.3f | %.1f | %s |" %
-                   (r.op, r.tool, r.secs, r.rss / 1024.0, ratio))
+                   (r.op, r.tool.replace("|", "\\|"), r.secs, r.rss / 1024.0,
+                    ratio))
     return "\n".join(out)
 
 

@@ -260,37 +260,6 @@ no_terminal_error(ps_error *err, const char *archive)
 	    "describe`");
 }
 
-static int
-same_pack(const ps_installed *p, const ps_install_result *r)
-{
-	return p->format == r->format && strcmp(p->id, r->id) == 0 &&
-	    strcmp(p->version, r->version) == 0;
-}
-
-/*
- * A no-op reinstall extracts nothing, and the library leaves the result's
- * tree digest zero then: take it from the installed pack's receipt.
- */
-static void
-fill_noop_digest(const char *data_dir, ps_install_result *r)
-{
-	static const unsigned char zero[PS_SHA256_LEN];
-	ps_installed_list *list = NULL;
-	ps_error err;
-	size_t i;
-
-	if (!r->already_installed || r->id == NULL || r->version == NULL ||
-	    memcmp(r->tree_digest, zero, sizeof(zero)) != 0 ||
-	    ps_installed_list_load(data_dir, &list, &err) != 0)
-		return;
-	for (i = 0; i < list->count; i++) {
-		if (same_pack(&list->items[i], r))
-			memcpy(r->tree_digest, list->items[i].tree_digest,
-			    PS_SHA256_LEN);
-	}
-	ps_installed_list_free(list);
-}
-
 static const char *
 action_name(const ps_install_result *r, int rc)
 {
@@ -364,11 +333,8 @@ print_result(const ps_install_result *r)
 	if (r->verify != NULL)
 		cli_print_signers(stdout, r->verify);
 	printf("\ntree digest: %s", ps_sha256_string(r->tree_digest, text));
-	if (r->already_installed)
-		fputs(" (the installed tree's)\n", stdout);
-	else
-		printf(" (%zu entries, %llu bytes of files)\n", r->file_count,
-		    (unsigned long long)r->total_size);
+	printf(" (%zu files, %llu bytes)\n", r->file_count,
+	    (unsigned long long)r->total_size);
 }
 
 static int
@@ -386,8 +352,6 @@ install(struct install_args *a, const char *data_dir)
 	a->o.waiting = waiting;
 	ps_error_clear(&err);
 	rc = ps_install(a->archive, &a->o, &r, &err);
-	if (rc == 0)
-		fill_noop_digest(data_dir, r);
 	if (rc != 0 && ctx.no_terminal &&
 	    strcmp(err.code, "install_declined") == 0)
 		no_terminal_error(&err, a->archive);

@@ -22,6 +22,11 @@ ps_check_oom(ps_check *ck)
 static void
 vreport(ps_check *ck, ps_severity severity, const char *file, unsigned line,
     unsigned column, const char *code, const char *fmt, va_list ap)
+    __attribute__((format(printf, 7, 0)));
+
+static void
+vreport(ps_check *ck, ps_severity severity, const char *file, unsigned line,
+    unsigned column, const char *code, const char *fmt, va_list ap)
 {
 	char *msg = NULL;
 

@@ -977,8 +977,8 @@ typedef struct ps_install_result {
 	int dry_run;
 	int installed;               /* 1 once the tree is in place */
 	unsigned char tree_digest[PS_SHA256_LEN];
-	size_t file_count;
-	uint64_t total_size;
+	size_t file_count;           /* regular files in the tree */
+	uint64_t total_size;         /* their bytes */
 } ps_install_result;
 
 /*

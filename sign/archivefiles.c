@@ -190,7 +190,9 @@ build_nodes(struct view *v, const ps_digest *d, ps_error *err)
 				    "allocate", ENOMEM);
 		}
 	}
-	qsort(v->nodes, v->node_count, sizeof(struct node), depth_first);
+	if (v->node_count > 1)  /* NULL when the archive is empty */
+		qsort(v->nodes, v->node_count, sizeof(struct node),
+		    depth_first);
 	for (i = 0; i < v->node_count; i++) {
 		if (kept > 0 && strcmp(v->nodes[kept - 1].path,
 		    v->nodes[i].path) == 0) {
@@ -340,7 +342,8 @@ ps_pack_files_archive_open_selective(const char *path, ps_pack_files *files,
 		view_free(v);
 		return -1;
 	}
-	qsort(v->files, v->count, sizeof(struct kept), by_path);
+	if (v->count > 1)
+		qsort(v->files, v->count, sizeof(struct kept), by_path);
 	*files = (ps_pack_files){ v, view_stat, view_read, view_list, view_head,
 	    view_free };
 	if (digest_out != NULL)

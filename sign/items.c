@@ -238,6 +238,8 @@ dedupe(struct names *n, const char *label, ps_error *err)
 {
 	size_t i, kept = 0;
 
+	if (n->count < 2)       /* an empty archive: items is NULL */
+		return 0;
 	qsort(n->items, n->count, sizeof(struct name), by_path);
 	for (i = 0; i < n->count; i++) {
 		if (kept > 0 && strcmp(n->items[kept - 1].path,
@@ -265,6 +267,8 @@ check_folded(struct names *n, const char *label, ps_error *err)
 			return ps_fail_errno(err, "out_of_memory", NULL,
 			    "case-fold", ENOMEM);
 	}
+	if (n->count < 2)
+		return 0;
 	qsort(n->items, n->count, sizeof(struct name), by_key);
 	for (i = 1; i < n->count; i++) {
 		if (strcmp(n->items[i - 1].key, n->items[i].key) == 0)

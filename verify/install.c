@@ -122,8 +122,8 @@ copy_in(struct install *in, int src, const char *label, const char *name,
 		if (n < 0)
 			rc = ps_fail_errno(err, "io_error", label, "read", errno);
 		else if (max != 0 && (total += (uint64_t)n) > max)
-			rc = ps_refuse(err, "input_too_large", label, "holds more "
-			    "than %llu bytes", (unsigned long long)max);
+			rc = ps_refuse(err, "envelope_too_large", label, "holds "
+			    "more than %llu bytes", (unsigned long long)max);
 		else if (ps_sha256_update(h, buf, (size_t)n) != 0)
 			rc = ps_fail(err, "crypto_error", label, "SHA-256 failed");
 		else
@@ -173,6 +173,12 @@ make_copy(struct install *in, ps_error *err)
 		return ps_fail_oom(err, in->archive);
 	}
 	rc = copy_file(in, in->archive, in->base, 0, in->copy_digest, err);
+	if (rc == 0 && sig == NULL && access(sig_default, F_OK) != 0 &&
+	    errno == ENOENT) {
+		ps_refuse(err, "signature_missing", in->archive, "looked for its "
+		    "signature beside it (an unsigned archive?)");
+		rc = ps_error_expect(err, sig_default, "no such file");
+	}
 	if (rc == 0)
 		rc = copy_file(in, sig != NULL ? sig : sig_default, sig_name,
 		    PS_DSSE_MAX_BYTES, NULL, err);
@@ -264,8 +270,10 @@ check_shell(const struct install *in, ps_error *err)
 	    signer_first_party(in))
 		return 0;
 	ps_refuse(err, "shell_refused", in->archive, "the AgentPack declares "
-	    "permissions.shell: true and no signer is first_party in the trust "
-	    "policy (pass --allow-shell to accept it)");
+	    "permissions.shell: true and its signer %s is not first_party in "
+	    "the trust policy (pass --allow-shell to accept it)",
+	    in->res->verify->identity_count > 0 ?
+	    in->res->verify->identities[0].identity : "?");
 	return ps_error_expect(err, "shell: false, or a first_party signer",
 	    "shell: true");
 }
@@ -280,6 +288,21 @@ compare_versions(const char *a, const char *b)
 	return ps_semver_compare(&va, &vb);
 }
 
+static void
+count_files(ps_install_result *r, const ps_entry *entries, size_t count)
+{
+	size_t i;
+
+	r->file_count = 0;
+	r->total_size = 0;
+	for (i = 0; i < count; i++) {
+		if (entries[i].type == PS_ENTRY_FILE) {
+			r->file_count++;
+			r->total_size += entries[i].size;
+		}
+	}
+}
+
 static int
 check_same_version(struct install *in, const ps_installed *old,
     ps_error *err)
@@ -288,6 +311,8 @@ check_same_version(struct install *in, const ps_installed *old,
 
 	if (memcmp(old->tree_digest, in->st->tree_digest, PS_SHA256_LEN) == 0) {
 		in->res->already_installed = 1;
+		memcpy(in->res->tree_digest, old->tree_digest, PS_SHA256_LEN);
+		count_files(in->res, old->entries, old->entry_count);
 		return 0;
 	}
 	ps_refuse(err, "version_conflict", in->res->path, "%s %s is installed "
@@ -430,8 +455,7 @@ extract(struct install *in, ps_error *err)
 	if (rc != 0)
 		return -1;
 	d = in->extracted;
-	in->res->file_count = d->entry_count;
-	in->res->total_size = d->total_size;
+	count_files(in->res, d->entries, d->entry_count);
 	memcpy(in->res->tree_digest, d->tree_digest, PS_SHA256_LEN);
 	if (memcmp(d->archive_digest, in->copy_digest, PS_SHA256_LEN) != 0)
 		return refuse_digest(err, in->archive, "compared the extracted "

@@ -168,7 +168,8 @@ write_entry(struct archive *a, const struct ent *x)
 	archive_entry_free(e);
 }
 
-/* Writes NAME in WORK: ".zip" a zip, ".tar.gz" gzip, else a plain tar. */
+/* Writes NAME in WORK: ".zip" a zip, ".tar.gz" gzip, ".tar.zst" zstd,
+ * else a plain tar. */
 static const char *
 make_archive(const struct fixture *fx, const char *name,
     const struct ent *ents, size_t n)
@@ -184,6 +185,9 @@ make_archive(const struct fixture *fx, const char *name,
 		    ARCHIVE_OK);
 		if (len > 7 && strcmp(name + len - 7, ".tar.gz") == 0)
 			assert_int_equal(archive_write_add_filter_gzip(a),
+			    ARCHIVE_OK);
+		if (len > 8 && strcmp(name + len - 8, ".tar.zst") == 0)
+			assert_int_equal(archive_write_add_filter_zstd(a),
 			    ARCHIVE_OK);
 	}
 	assert_int_equal(archive_write_open_filename(a, path), ARCHIVE_OK);
@@ -520,22 +524,24 @@ octal(char *field, size_t width, uint64_t value)
 	    (unsigned long long)value);
 }
 
-/* A raw ustar header: libarchive's writer pads a file to its declared
- * size, so a lying header has to be written by hand. */
+/* A raw ustar header of type `type`: libarchive's writer pads a file to
+ * its declared size and writes names as it sees fit, so lying headers
+ * are written by hand. */
 static void
-ustar_header(unsigned char h[512], const char *name, uint64_t size)
+ustar_header(unsigned char h[512], const char *name, char type,
+    uint64_t size)
 {
 	unsigned sum = 0;
 	size_t i;
 
 	memset(h, 0, 512);
-	memcpy(h, name, strlen(name));
+	memcpy(h, name, strlen(name) < 100 ? strlen(name) : 100);
 	octal((char *)h + 100, 8, 0644);
 	octal((char *)h + 108, 8, 0);
 	octal((char *)h + 116, 8, 0);
 	octal((char *)h + 124, 12, size);
 	octal((char *)h + 136, 12, 0);
-	h[156] = '0';
+	h[156] = (unsigned char)type;
 	memcpy(h + 257, "ustar", 6);
 	memcpy(h + 263, "00", 2);
 	memset(h + 148, ' ', 8);
@@ -545,28 +551,80 @@ ustar_header(unsigned char h[512], const char *name, uint64_t size)
 	h[155] = ' ';
 }
 
+/* One raw entry: header declaring `declared` bytes, then `len` bytes of
+ * `data` padded to the block. */
+static void
+raw_entry(int fd, const char *name, char type, uint64_t declared,
+    const void *data, size_t len)
+{
+	unsigned char block[512];
+	size_t pad = (512 - len % 512) % 512;
+
+	ustar_header(block, name, type, declared);
+	assert_int_equal(write(fd, block, 512), 512);
+	if (len > 0)
+		assert_int_equal(write(fd, data, len), (ssize_t)len);
+	memset(block, 0, sizeof(block));
+	if (pad > 0)
+		assert_int_equal(write(fd, block, pad), (ssize_t)pad);
+}
+
+static void
+raw_file(int fd, const char *name, const char *text)
+{
+	raw_entry(fd, name, '0', strlen(text), text, strlen(text));
+}
+
+/* A pax extended header holding one record "LEN key=value\n". */
+static void
+raw_pax(int fd, const char *key, const char *value)
+{
+	char record[512];
+	size_t body = strlen(key) + strlen(value) + 3, len = body + 1;
+	int n;
+
+	if (len >= 10)
+		len = body + 2;
+	if (len >= 100)
+		len = body + 3;
+	n = snprintf(record, sizeof(record), "%zu %s=%s\n", len, key, value);
+	assert_int_equal((size_t)n, len);
+	raw_entry(fd, "PaxHeader/x", 'x', len, record, len);
+}
+
+static int
+raw_open(const struct fixture *fx, const char *name)
+{
+	int fd = open(work_path(fx, name), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	assert_true(fd >= 0);
+	raw_file(fd, "manifest.yml", "id: hostile\n");
+	return fd;
+}
+
+/* Two zero blocks end a tar. */
+static const char *
+raw_close(const struct fixture *fx, const char *name, int fd)
+{
+	unsigned char zeros[1024];
+
+	memset(zeros, 0, sizeof(zeros));
+	assert_int_equal(write(fd, zeros, sizeof(zeros)), 1024);
+	close(fd);
+	return work_path(fx, name);
+}
+
 /* manifest.yml, then "big.bin" declaring `declared` bytes, holding 4 KiB. */
 static const char *
 lying_tar(const struct fixture *fx, uint64_t declared)
 {
-	const char *path = work_path(fx, "huge.tar");
-	unsigned char block[512];
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	int i;
+	char data[4096];
+	int fd = raw_open(fx, "huge.tar");
 
-	assert_true(fd >= 0);
-	ustar_header(block, "manifest.yml", 12);
-	assert_int_equal(write(fd, block, 512), 512);
-	memset(block, 0, 512);
-	memcpy(block, "id: hostile\n", 12);
-	assert_int_equal(write(fd, block, 512), 512);
-	ustar_header(block, "big.bin", declared);
-	assert_int_equal(write(fd, block, 512), 512);
-	memset(block, 'A', 512);
-	for (i = 0; i < 8; i++)
-		assert_int_equal(write(fd, block, 512), 512);
+	memset(data, 'A', sizeof(data));
+	raw_entry(fd, "big.bin", '0', declared, data, sizeof(data));
 	close(fd);
-	return path;
+	return work_path(fx, "huge.tar");
 }
 
 static void
@@ -589,6 +647,66 @@ huge_declared_size(void **state)
 	limits.max_total_size = 0;
 	reset_dest(fx);
 	extract_refused(fx, tar, &limits, "archive_corrupt");
+}
+
+/* The name that counts is the one libarchive reports: a benign ustar
+ * name overridden by a pax `path` record or a GNU long name. */
+static void
+names_hidden_in_extended_headers(void **state)
+{
+	struct fixture *fx = *state;
+	int fd = raw_open(fx, "pax.tar");
+
+	raw_pax(fd, "path", "../../escape");
+	raw_file(fd, "harmless.txt", "pwned");
+	extract_refused(fx, raw_close(fx, "pax.tar", fd), NULL,
+	    "name_dot_component");
+	fd = raw_open(fx, "gnu.tar");
+	raw_entry(fd, "././@LongLink", 'L', 13, "../../escape", 13);
+	raw_file(fd, "harmless.txt", "pwned");
+	extract_refused(fx, raw_close(fx, "gnu.tar", fd), NULL,
+	    "name_dot_component");
+	fd = raw_open(fx, "link.tar");
+	raw_pax(fd, "linkpath", "/etc/passwd");
+	raw_entry(fd, "harmless", '2', 0, NULL, 0);
+	extract_refused(fx, raw_close(fx, "link.tar", fd), NULL,
+	    "symlink_refused");
+}
+
+/* A pax `size` record that says more than the ustar header: the limit
+ * holds against what the reader will stream. */
+static void
+size_hidden_in_pax_header(void **state)
+{
+	struct fixture *fx = *state;
+	ps_extract_limits limits;
+	ps_error err;
+	int fd = raw_open(fx, "size.tar");
+
+	raw_pax(fd, "size", "7516192768");
+	raw_file(fd, "small.txt", "tiny");
+	ps_extract_limits_init(&limits);
+	limits.max_total_size = 1 * MIB;
+	err = extract_refused(fx, raw_close(fx, "size.tar", fd), &limits,
+	    "extract_too_large");
+	assert_string_equal(err.subject, "small.txt");
+}
+
+/* Case folding is Unicode's, not ASCII's: A-umlaut against a-umlaut. */
+static void
+unicode_case_collision(void **state)
+{
+	struct fixture *fx = *state;
+	int fd = raw_open(fx, "umlaut.tar");
+
+	raw_file(fd, "\xc3\x84.md", "upper");
+	raw_file(fd, "\xc3\xa4.md", "lower");
+	extract_refused(fx, raw_close(fx, "umlaut.tar", fd), NULL,
+	    "case_collision");
+	fd = raw_open(fx, "nfd.tar");
+	raw_file(fd, "cafe\xcc\x81.md", "decomposed");
+	extract_refused(fx, raw_close(fx, "nfd.tar", fd), NULL,
+	    "name_not_nfc");
 }
 
 static void
@@ -660,6 +778,21 @@ gzip_bomb(void **state)
 	reset_dest(fx);
 	assert_int_equal(ps_extract_archive(bomb, fx->dest_fd, &limits, NULL,
 	    &(ps_error){ 0 }), 0);
+}
+
+/* zstd packs zeros tighter still; the ratio is checked the same way. */
+static void
+zstd_bomb(void **state)
+{
+	struct fixture *fx = *state;
+	const struct ent ents[] = { MANIFEST,
+	    { "zeros", 'f', NULL, 10 * MIB, 0 } };
+	ps_extract_limits limits;
+
+	ps_extract_limits_init(&limits);
+	limits.ratio_floor = 1 * MIB;
+	extract_refused(fx, make_archive(fx, "bomb.tar.zst", ents, 2), &limits,
+	    "extract_ratio_exceeded");
 }
 
 /* ------------------------------------------------------------ a good pack */
@@ -783,9 +916,13 @@ main(void)
 		T(case_collisions),
 		T(file_and_directory_of_one_name),
 		T(huge_declared_size),
+		T(names_hidden_in_extended_headers),
+		T(size_hidden_in_pax_header),
+		T(unicode_case_collision),
 		T(streamed_size_limit),
 		T(too_many_entries),
 		T(gzip_bomb),
+		T(zstd_bomb),
 		T(good_archive_round_trip),
 		T(good_zstd_and_no_overwrite),
 #undef T
