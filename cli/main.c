@@ -1,4 +1,5 @@
 /* packsign: the command table and dispatch. */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -85,6 +86,9 @@ main(int argc, char **argv)
 {
 	const struct cli_command *cmd;
 
+	/* Past a file size limit (RLIMIT_FSIZE), write(2) then fails with
+	 * EFBIG and the run cleans up and reports, instead of dying. */
+	signal(SIGXFSZ, SIG_IGN);
 	if (argc < 2) {
 		print_overview(stderr);
 		return EXIT_FAILED;

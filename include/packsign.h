@@ -219,7 +219,10 @@ int ps_compression_from_name(const char *name, ps_compression *out);
 
 /*
  * Output files that appear whole or not at all: data goes to a temporary
- * file beside the target (".NAME.XXXXXX"), renamed over it on commit.
+ * file in the target's directory, renamed over the target on commit.
+ * Where the file system allows it (Linux O_TMPFILE) the temporary file has
+ * no name until the commit, so a process killed before then leaves
+ * nothing; elsewhere it is ".NAME.XXXXXX".
  */
 typedef struct ps_atomic_file ps_atomic_file;
 
@@ -229,7 +232,8 @@ typedef struct ps_atomic_file ps_atomic_file;
 int ps_atomic_open(const char *path, unsigned mode, int flags,
     ps_atomic_file **out, ps_error *err);
 int ps_atomic_fd(const ps_atomic_file *file);
-/* The temporary file's path, for callers that clean up on signals. */
+/* The temporary file's path, for callers that clean up on signals (an
+ * unnamed temporary file gets this name only during the commit). */
 const char *ps_atomic_temp_path(const ps_atomic_file *file);
 /* Flushes to disk, renames into place and frees `file`, whatever happens. */
 int ps_atomic_commit(ps_atomic_file *file, ps_error *err);
@@ -1139,8 +1143,11 @@ typedef struct ps_sign_result {
  * the holon_ref_* codes, prompt_missing, append_mismatch, already_signed,
  * and the archive safety codes.  Failures (exit 2): key_pair_mismatch,
  * output_exists, sig_missing, file_changed, io_error and the envelope
- * codes of a corrupt OUT.sig given to --append.  Nothing this run created
- * is left behind after a failure; the archive is committed before its .sig.
+ * codes of a corrupt OUT.sig given to --append.  Every output is written
+ * in full before the first rename; the archive is renamed before its .sig.
+ * After a failure, OUT, OUT.sig and OUT.minisig are as they were: what this
+ * run created is removed and an OUT it replaced is put back
+ * (docs/formats/signature.md, section 8.2, states the exact guarantee).
  */
 int ps_sign(const char *path, const ps_seckey *key,
     const ps_sign_options *options, ps_sign_result **out, ps_error *err);

@@ -21,7 +21,9 @@
 #include "sign/provenance.h"
 #include "sign/signrun.h"
 #include "sign/statement.h"
+#include "util/atomic.h"
 #include "util/error.h"
+#include "util/fdio.h"
 #include "util/sha256.h"
 
 void
@@ -397,40 +399,44 @@ set_output_paths(ps_sign_run *run, const char *archive, ps_error *err)
 	return check_sig_targets(run, err);
 }
 
+/* Writes `text` in full to a temporary file for `path`, not yet renamed. */
 static int
-write_text(const char *path, const char *text, size_t len, int replace,
-    ps_error *err)
+stage_text(const char *path, const char *text, size_t len, int replace,
+    ps_atomic_file **out, ps_error *err)
 {
-	return ps_key_file_write(path, text, len, 0644,
-	    replace ? 0 : PS_WRITE_NO_REPLACE, err);
+	if (ps_atomic_open(path, 0644, replace ? 0 : PS_ATOMIC_NO_REPLACE, out,
+	    err) != 0)
+		return -1;
+	if (ps_write_all(ps_atomic_fd(*out), text, len, path, err) != 0)
+		return -1;
+	if (fsync(ps_atomic_fd(*out)) != 0)
+		return ps_fail_errno(err, errno == ENOSPC ? "disk_full" :
+		    "io_error", path, "flush output", errno);
+	return 0;
 }
 
 static int
-write_minisig(ps_sign_run *run, ps_error *err)
+stage_minisig(ps_sign_run *run, ps_error *err)
 {
 	char comment[PS_STATEMENT_MAX_STRING * 2 + PS_SHA256_STRING_LEN + 32];
 	char tree[PS_SHA256_STRING_LEN], *text = NULL;
-	struct stat sb;
-	int rc, existed;
+	int rc;
 
 	if (run->r->minisig_path == NULL)
 		return 0;
-	existed = lstat(run->r->minisig_path, &sb) == 0;
 	snprintf(comment, sizeof(comment), "packsign pack %s %s %s",
 	    run->r->id, run->r->version,
 	    ps_sha256_string(run->r->tree_digest, tree));
 	if (ps_minisig_format(run->key, run->blake2b, comment, &text, err) != 0)
 		return -1;
-	rc = write_text(run->r->minisig_path, text, strlen(text),
-	    run->o->force || run->o->append, err);
+	rc = stage_text(run->r->minisig_path, text, strlen(text),
+	    run->o->force || run->o->append, &run->minisig_tmp, err);
 	free(text);
-	if (rc == 0)
-		run->minisig_created = !existed;
 	return rc;
 }
 
 static int
-write_sig(ps_sign_run *run, ps_error *err)
+stage_sig(ps_sign_run *run, ps_error *err)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -438,36 +444,127 @@ write_sig(ps_sign_run *run, ps_error *err)
 
 	if (ps_dsse_serialize(run->env, &text, &len, err) != 0)
 		return -1;
-	rc = write_text(run->r->sig_path, text, len,
-	    run->o->force || run->o->append, err);
+	rc = stage_text(run->r->sig_path, text, len,
+	    run->o->force || run->o->append, &run->sig_tmp, err);
 	free(text);
 	return rc;
 }
 
-/* The archive is in place; the signature files follow, .sig last. */
+/*
+ * Before a new file replaces OUT or OUT.minisig, the old one gets a second
+ * (hard link) name beside it, so that it can be put back if a later rename
+ * fails.  A file system without hard links goes without.
+ */
+static char *
+second_name(const char *path, const ps_atomic_file *tmp)
+{
+	struct stat sb;
+	char *name = NULL;
+
+	if (lstat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+		return NULL;
+	if (asprintf(&name, "%s.prev", ps_atomic_temp_path(tmp)) < 0)
+		return NULL;
+	if (link(path, name) != 0) {
+		free(name);
+		return NULL;
+	}
+	return name;
+}
+
+static int
+commit_archive(ps_sign_run *run, ps_error *err)
+{
+	ps_atomic_file *tmp = run->archive_tmp;
+	int rc;
+
+	if (tmp == NULL)
+		return 0;
+	run->archive_backup = second_name(run->r->archive_path, tmp);
+	run->archive_tmp = NULL;
+	rc = ps_atomic_commit_unsynced(tmp, err);
+	if (run->o->temp_file_hook != NULL)
+		run->o->temp_file_hook(NULL);
+	if (rc != 0)
+		return -1;
+	run->archive_created = !run->archive_existed;
+	run->archive_replaced = run->archive_existed;
+	run->r->archive_written = 1;
+	return 0;
+}
+
+static int
+commit_minisig(ps_sign_run *run, ps_error *err)
+{
+	ps_atomic_file *tmp = run->minisig_tmp;
+	struct stat sb;
+	int existed;
+
+	if (tmp == NULL)
+		return 0;
+	existed = lstat(run->r->minisig_path, &sb) == 0;
+	run->minisig_backup = second_name(run->r->minisig_path, tmp);
+	run->minisig_tmp = NULL;
+	if (ps_atomic_commit_unsynced(tmp, err) != 0)
+		return -1;
+	run->minisig_created = !existed;
+	run->minisig_replaced = existed;
+	return 0;
+}
+
+/* Removes a second name once its file is no longer needed. */
+static void
+drop_second_name(char **name)
+{
+	if (*name != NULL)
+		(void)unlink(*name);
+	free(*name);
+	*name = NULL;
+}
+
+/*
+ * Every output is written in full and flushed before the first rename;
+ * then the archive, OUT.minisig and OUT.sig are renamed into place in that
+ * order, back to back, so a .sig never names an archive that is not in
+ * place and a crash between two renames is as unlikely as can be.
+ */
 static int
 sign_and_write(ps_sign_run *run, ps_error *err)
 {
-	int rc;
+	ps_atomic_file *sig;
 
-	if (build_statement(run, err) != 0 || sign_envelope(run, err) != 0)
+	if (build_statement(run, err) != 0 || sign_envelope(run, err) != 0 ||
+	    stage_minisig(run, err) != 0 || stage_sig(run, err) != 0 ||
+	    commit_archive(run, err) != 0 || commit_minisig(run, err) != 0)
 		return -1;
-	if (run->archive_tmp != NULL) {
-		ps_atomic_file *tmp = run->archive_tmp;
-
-		run->archive_tmp = NULL;
-		rc = ps_atomic_commit(tmp, err);
-		if (run->o->temp_file_hook != NULL)
-			run->o->temp_file_hook(NULL);
-		if (rc != 0)
-			return -1;
-		run->archive_created = !run->archive_existed;
-		run->r->archive_written = 1;
-	}
-	return write_minisig(run, err) != 0 ? -1 : write_sig(run, err);
+	sig = run->sig_tmp;
+	run->sig_tmp = NULL;
+	if (ps_atomic_commit_unsynced(sig, err) != 0)
+		return -1;
+	drop_second_name(&run->archive_backup);
+	drop_second_name(&run->minisig_backup);
+	/* One directory sync makes every rename above durable. */
+	(void)ps_atomic_sync_parent(run->r->sig_path);
+	return 0;
 }
 
-/* Removes what this run created after a failure. */
+/* Puts a replaced file back from its second name; should that fail, the
+ * old file keeps its second name rather than be lost. */
+static void
+put_back(char **name, int replaced, const char *path)
+{
+	if (*name == NULL)
+		return;
+	if (!replaced)
+		(void)unlink(*name);
+	else
+		(void)rename(*name, path);
+	free(*name);
+	*name = NULL;
+}
+
+/* Removes what this run created after a failure, and puts back what it
+ * replaced. */
 static void
 roll_back(ps_sign_run *run)
 {
@@ -477,10 +574,17 @@ roll_back(ps_sign_run *run)
 			run->o->temp_file_hook(NULL);
 	}
 	run->archive_tmp = NULL;
+	ps_atomic_abort(run->minisig_tmp);
+	ps_atomic_abort(run->sig_tmp);
+	run->minisig_tmp = run->sig_tmp = NULL;
 	if (run->minisig_created)
 		(void)unlink(run->r->minisig_path);
 	if (run->archive_created)
 		(void)unlink(run->r->archive_path);
+	put_back(&run->minisig_backup, run->minisig_replaced,
+	    run->r->minisig_path);
+	put_back(&run->archive_backup, run->archive_replaced,
+	    run->r->archive_path);
 }
 
 static void
@@ -494,6 +598,8 @@ run_free(ps_sign_run *run)
 	ps_dsse_free(run->env);
 	ps_dsse_free(run->existing);
 	ps_git_source_free(run->git);
+	free(run->archive_backup);
+	free(run->minisig_backup);
 }
 
 static int

@@ -26,7 +26,15 @@ typedef struct ps_sign_run {
 	ps_atomic_file *archive_tmp;    /* the archive until committed */
 	int archive_existed;            /* OUT was there before this run */
 	int archive_created;            /* this run put OUT in place */
+	int archive_replaced;           /* this run replaced an existing OUT */
 	int minisig_created;
+	ps_atomic_file *minisig_tmp;    /* written in full before any rename */
+	ps_atomic_file *sig_tmp;
+	char *archive_backup;           /* second names for the OUT and
+	                                 * OUT.minisig being replaced, until
+	                                 * OUT.sig is in place */
+	char *minisig_backup;
+	int minisig_replaced;
 } ps_sign_run;
 
 /* Directories: validate, check, provenance, write OUT's temporary file. */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "util/atomic.h"
@@ -113,6 +114,34 @@ atomic_commit_and_no_replace(void **state)
 	assert_int_equal(rmdir(dir), 0);
 }
 
+/* A process that dies before commit (here: _exit, as after SIGKILL)
+ * leaves nothing beside the target: the data had no name yet (O_TMPFILE).
+ * On a file system without O_TMPFILE a ".NAME.XXXXXX" file would stay. */
+static void
+atomic_uncommitted_output_has_no_name(void **state)
+{
+	char dir[] = "/tmp/ps-atomic-XXXXXX", path[256];
+	ps_atomic_file *f = NULL;
+	ps_error err;
+	pid_t pid;
+	int status;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/out.tar", dir);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		if (ps_atomic_open(path, 0644, 0, &f, &err) != 0 ||
+		    write(ps_atomic_fd(f), "partial", 7) != 7)
+			_exit(1);
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(rmdir(dir), 0);   /* fails if anything was left */
+}
+
 int
 main(void)
 {
@@ -123,6 +152,7 @@ main(void)
 		cmocka_unit_test(hex_decode_rejects_bad_digits_and_lengths),
 		cmocka_unit_test(atomic_abort_leaves_nothing),
 		cmocka_unit_test(atomic_commit_and_no_replace),
+		cmocka_unit_test(atomic_uncommitted_output_has_no_name),
 	};
 	return cmocka_run_group_tests_name("util", tests, NULL, NULL);
 }
