@@ -480,6 +480,10 @@ commit_archive(ps_sign_run *run, ps_error *err)
 
 	if (tmp == NULL)
 		return 0;
+	/* Flushed first, so the second name lives only while renaming. */
+	if (fsync(ps_atomic_fd(tmp)) != 0)
+		return ps_fail_errno(err, errno == ENOSPC ? "disk_full" :
+		    "io_error", run->r->archive_path, "flush output", errno);
 	run->archive_backup = second_name(run->r->archive_path, tmp);
 	run->archive_tmp = NULL;
 	rc = ps_atomic_commit_unsynced(tmp, err);
