@@ -106,6 +106,10 @@ on_data(void *ctx, const void *buf, size_t len, ps_error *err)
 	struct kept *k = ((struct view *)ctx)->current;
 	size_t take;
 
+	/* libarchive hands an empty zip entry over as (NULL, 0), and memcpy
+	 * from NULL is undefined even for 0 bytes. */
+	if (len == 0)
+		return 0;
 	if (k->head_len < HEAD_MAX) {
 		take = len < HEAD_MAX - k->head_len ? len : HEAD_MAX - k->head_len;
 		memcpy(k->head + k->head_len, buf, take);
