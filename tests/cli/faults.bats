@@ -268,9 +268,10 @@ fill() {
 		fi
 		only_files out p.tar.gz p.tar.gz.sig
 	done
+	# How many kills land in that window depends on the machine's load: a
+	# count is reported, not asserted (timings are not tests).
 	echo "# kill -9 over ${span} ms: $completed of 20 runs finished first," \
-	    "$between kills landed in the rename instant" >&3
-	[ "$between" -le 3 ]
+	    "$between kills landed in the rename window" >&3
 }
 
 # --- install (skipped until `packsign install` is built) ---------------
