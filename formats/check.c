@@ -8,6 +8,7 @@
 #include <sodium.h>
 
 #include "formats/manifest.h"
+#include "util/strings.h"
 #include "formats/semver.h"
 #include "util/error.h"
 
@@ -84,18 +85,8 @@ ps_check_strdup(ps_check *ck, const char *s)
 void
 ps_check_strings_add(ps_check *ck, ps_strings *list, const char *s)
 {
-	char **items, *copy;
-
-	if ((copy = ps_check_strdup(ck, s)) == NULL)
-		return;
-	items = realloc(list->items, (list->count + 1) * sizeof(*items));
-	if (items == NULL) {
-		free(copy);
+	if (s != NULL && ps_strings_add(list, s) != 0)
 		ps_check_oom(ck);
-		return;
-	}
-	items[list->count++] = copy;
-	list->items = items;
 }
 
 /*

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "formats/manifest.h"
+#include "util/strings.h"
 #include "formats/semver.h"
 #include "util/error.h"
 
@@ -162,16 +163,6 @@ ps_format_detect(const ps_pack_files *files, const char *prefix,
 }
 
 static void
-free_strings(ps_strings *list)
-{
-	size_t i;
-
-	for (i = 0; i < list->count; i++)
-		free(list->items[i]);
-	free(list->items);
-}
-
-static void
 free_lists(ps_manifest *m)
 {
 	size_t i;
@@ -184,12 +175,12 @@ free_lists(ps_manifest *m)
 		free(m->egress[i].protocol);
 	}
 	free(m->egress);
-	free_strings(&m->signed_by);
-	free_strings(&m->fs_read);
-	free_strings(&m->fs_write);
-	free_strings(&m->capabilities);
-	free_strings(&m->services);
-	free_strings(&m->tasks);
+	ps_strings_clear(&m->signed_by);
+	ps_strings_clear(&m->fs_read);
+	ps_strings_clear(&m->fs_write);
+	ps_strings_clear(&m->capabilities);
+	ps_strings_clear(&m->services);
+	ps_strings_clear(&m->tasks);
 }
 
 void

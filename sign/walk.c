@@ -11,6 +11,7 @@
 #include "sign/walk.h"
 #include "util/error.h"
 #include "util/pathname.h"
+#include "util/strings.h"
 
 struct walk {
 	const char *label;
@@ -149,18 +150,14 @@ static int
 note_odd(const struct walk *w, const char *disk, const char *why,
     ps_error *err)
 {
-	char **grown, *line;
+	char *line;
+	int rc;
 
 	if (asprintf(&line, "%s (%s)", disk, why) < 0)
 		return ps_fail_oom(err, disk);
-	grown = realloc(w->odd->items, (w->odd->count + 1) * sizeof(*grown));
-	if (grown == NULL) {
-		free(line);
-		return ps_fail_oom(err, disk);
-	}
-	w->odd->items = grown;
-	w->odd->items[w->odd->count++] = line;
-	return 0;
+	rc = ps_strings_add(w->odd, line);
+	free(line);
+	return rc == 0 ? 0 : ps_fail_oom(err, disk);
 }
 
 static int

@@ -73,15 +73,6 @@ ps_install_result_free(ps_install_result *r)
 	free(r);
 }
 
-static int
-dup_string(char **out, const char *s, ps_error *err)
-{
-	*out = NULL;
-	if (s != NULL && (*out = strdup(s)) == NULL)
-		return ps_fail_oom(err, s);
-	return 0;
-}
-
 /* ------------------------------------------------------ the private copy */
 
 static int
@@ -160,7 +151,7 @@ make_copy(struct install *in, ps_error *err)
 	char sig_name[PS_NAME_MAX + 8];
 	int rc;
 
-	if (dup_string(&in->base, slash != NULL ? slash + 1 : in->archive,
+	if (ps_verify_dup(&in->base, slash != NULL ? slash + 1 : in->archive,
 	    err) != 0 || ps_path_check(in->base, in->archive, err) != 0)
 		return -1;
 	snprintf(sig_name, sizeof(sig_name), "%s.sig", in->base);
@@ -213,18 +204,6 @@ name_originals(struct install *in, ps_error *err)
 }
 
 static int
-refuse_digest(ps_error *err, const char *subject, const char *what,
-    const unsigned char want[PS_SHA256_LEN],
-    const unsigned char got[PS_SHA256_LEN])
-{
-	char e[PS_SHA256_STRING_LEN], f[PS_SHA256_STRING_LEN];
-
-	ps_refuse(err, "install_digest_mismatch", subject, "%s", what);
-	return ps_error_expect(err, ps_sha256_string(want, e),
-	    ps_sha256_string(got, f));
-}
-
-static int
 verify_copy(struct install *in, ps_error *err)
 {
 	ps_verify_options vo = in->o->verify;
@@ -238,7 +217,8 @@ verify_copy(struct install *in, ps_error *err)
 		return -1;
 	if (memcmp(in->res->verify->archive_digest, in->copy_digest,
 	    PS_SHA256_LEN) != 0)
-		return refuse_digest(err, in->archive, "compared the verified "
+		return ps_verify_refuse_digest(err,
+		    "install_digest_mismatch", in->archive, "compared the verified "
 		    "bytes with the bytes copied", in->copy_digest,
 		    in->res->verify->archive_digest);
 	return 0;
@@ -350,7 +330,7 @@ check_versions(struct install *in, char **newest, ps_error *err)
 		    in->manifest->version);
 		rc = ps_error_expect(err, top->version, in->manifest->version);
 	}
-	if (rc == 0 && top != NULL && dup_string(newest, top->version, err) != 0)
+	if (rc == 0 && top != NULL && ps_verify_dup(newest, top->version, err) != 0)
 		rc = -1;
 	ps_installed_list_free_items(&list);
 	return rc;
@@ -377,10 +357,10 @@ describe_plan(struct install *in, ps_error *err)
 	const ps_manifest *m = in->manifest;
 
 	r->format = m->format;
-	if (dup_string(&r->id, m->id, err) != 0 ||
-	    dup_string(&r->version, m->version, err) != 0 ||
-	    dup_string(&r->name, m->name, err) != 0 ||
-	    dup_string(&r->domain, m->domain, err) != 0 ||
+	if (ps_verify_dup(&r->id, m->id, err) != 0 ||
+	    ps_verify_dup(&r->version, m->version, err) != 0 ||
+	    ps_verify_dup(&r->name, m->name, err) != 0 ||
+	    ps_verify_dup(&r->domain, m->domain, err) != 0 ||
 	    ps_manifest_describe(m, in->o->lang, &r->summary, err) != 0 ||
 	    ps_layout_path(m->format, m->id, m->version, &in->rel, err) != 0)
 		return -1;
@@ -458,11 +438,13 @@ extract(struct install *in, ps_error *err)
 	count_files(in->res, d->entries, d->entry_count);
 	memcpy(in->res->tree_digest, d->tree_digest, PS_SHA256_LEN);
 	if (memcmp(d->archive_digest, in->copy_digest, PS_SHA256_LEN) != 0)
-		return refuse_digest(err, in->archive, "compared the extracted "
+		return ps_verify_refuse_digest(err,
+		    "install_digest_mismatch", in->archive, "compared the extracted "
 		    "bytes with the verified ones", in->copy_digest,
 		    d->archive_digest);
 	if (memcmp(d->tree_digest, in->st->tree_digest, PS_SHA256_LEN) != 0)
-		return refuse_digest(err, in->archive, "compared the extracted "
+		return ps_verify_refuse_digest(err,
+		    "install_digest_mismatch", in->archive, "compared the extracted "
 		    "tree's digest with the signed tree digest",
 		    in->st->tree_digest, d->tree_digest);
 	return 0;
@@ -540,22 +522,22 @@ fill_receipt(struct install *in, ps_installed *r, ps_error *err)
 	r->installed_at = in->o->now != 0 ? in->o->now : (int64_t)time(NULL);
 	memcpy(r->tree_digest, in->st->tree_digest, PS_SHA256_LEN);
 	memcpy(r->archive_digest, in->copy_digest, PS_SHA256_LEN);
-	if (dup_string(&r->id, m->id, err) != 0 ||
-	    dup_string(&r->version, m->version, err) != 0 ||
-	    dup_string(&r->name, m->name, err) != 0 ||
-	    dup_string(&r->domain, m->domain, err) != 0 ||
-	    dup_string(&r->path, in->rel, err) != 0 ||
-	    dup_string(&r->archive_name, in->base, err) != 0 ||
-	    dup_string(&r->signer, v->identities[0].identity, err) != 0 ||
-	    dup_string(&r->fingerprint, v->identities[0].fingerprint, err) != 0 ||
+	if (ps_verify_dup(&r->id, m->id, err) != 0 ||
+	    ps_verify_dup(&r->version, m->version, err) != 0 ||
+	    ps_verify_dup(&r->name, m->name, err) != 0 ||
+	    ps_verify_dup(&r->domain, m->domain, err) != 0 ||
+	    ps_verify_dup(&r->path, in->rel, err) != 0 ||
+	    ps_verify_dup(&r->archive_name, in->base, err) != 0 ||
+	    ps_verify_dup(&r->signer, v->identities[0].identity, err) != 0 ||
+	    ps_verify_dup(&r->fingerprint, v->identities[0].fingerprint, err) != 0 ||
 	    ps_manifest_permissions(m, &r->permissions, err) != 0 ||
 	    take_prompts(r, in->st, err) != 0 ||
 	    take_entries(r, in->extracted, err) != 0)
 		return -1;
 	if (!v->has_source)
 		return 0;
-	if (dup_string(&r->source_repository, v->source_repository, err) != 0 ||
-	    dup_string(&r->source_commit, v->source_commit, err) != 0)
+	if (ps_verify_dup(&r->source_repository, v->source_repository, err) != 0 ||
+	    ps_verify_dup(&r->source_commit, v->source_commit, err) != 0)
 		return -1;
 	return 0;
 }

@@ -18,20 +18,9 @@
 #include "util/fdio.h"
 #include "util/pathname.h"
 #include "util/sha256.h"
+#include "util/strings.h"
 #include "verify/installed.h"
 #include "verify/receipt.h"
-
-static void
-free_strings(ps_strings *list)
-{
-	size_t i;
-
-	for (i = 0; i < list->count; i++)
-		free(list->items[i]);
-	free(list->items);
-	list->items = NULL;
-	list->count = 0;
-}
 
 void
 ps_installed_check_free(ps_installed_check *c)
@@ -39,24 +28,16 @@ ps_installed_check_free(ps_installed_check *c)
 	if (c == NULL)
 		return;
 	ps_installed_free(c->receipt);
-	free_strings(&c->modified);
-	free_strings(&c->added);
-	free_strings(&c->missing);
+	ps_strings_clear(&c->modified);
+	ps_strings_clear(&c->added);
+	ps_strings_clear(&c->missing);
 	free(c);
 }
 
 static int
 add_string(ps_strings *list, const char *s, ps_error *err)
 {
-	char **grown = realloc(list->items, (list->count + 1) * sizeof(*grown));
-
-	if (grown == NULL)
-		return ps_fail_oom(err, s);
-	list->items = grown;
-	if ((list->items[list->count] = strdup(s)) == NULL)
-		return ps_fail_oom(err, s);
-	list->count++;
-	return 0;
+	return ps_strings_add(list, s) == 0 ? 0 : ps_fail_oom(err, s);
 }
 
 static int

@@ -80,8 +80,8 @@ ps_verify_result_free(ps_verify_result *r)
 	free(r);
 }
 
-static int
-refuse_digest(ps_error *err, const char *code, const char *subject,
+int
+ps_verify_refuse_digest(ps_error *err, const char *code, const char *subject,
     const char *what, const unsigned char want[PS_SHA256_LEN],
     const unsigned char got[PS_SHA256_LEN])
 {
@@ -119,8 +119,8 @@ check_options(const char *path, const ps_verify_options *o, ps_error *err)
 	return 0;
 }
 
-static int
-dup_or_null(char **out, const char *s, ps_error *err)
+int
+ps_verify_dup(char **out, const char *s, ps_error *err)
 {
 	*out = NULL;
 	if (s != NULL && (*out = strdup(s)) == NULL)
@@ -139,10 +139,10 @@ new_result(const char *path, const ps_verify_options *o,
 		return ps_fail_errno(err, "out_of_memory", path, "allocate", ENOMEM);
 	r->deep = o->deep;
 	r->threshold = o->trust != NULL ? o->trust->threshold : 0;
-	if (dup_or_null(&r->path, path, err) != 0)
+	if (ps_verify_dup(&r->path, path, err) != 0)
 		return -1;
 	if (o->sig_path != NULL)
-		return dup_or_null(&r->sig_path, o->sig_path, err);
+		return ps_verify_dup(&r->sig_path, o->sig_path, err);
 	if (asprintf(&r->sig_path, "%s.sig", path) < 0) {
 		r->sig_path = NULL;
 		return ps_fail_errno(err, "out_of_memory", path, "allocate", ENOMEM);
@@ -161,16 +161,16 @@ parse_statement(ps_vctx *v, ps_error *err)
 		return -1;
 	st = v->st;
 	r->format = st->format;
-	if (dup_or_null(&r->id, st->pack_id, err) != 0 ||
-	    dup_or_null(&r->version, st->pack_version, err) != 0 ||
-	    dup_or_null(&r->name, st->pack_name, err) != 0)
+	if (ps_verify_dup(&r->id, st->pack_id, err) != 0 ||
+	    ps_verify_dup(&r->version, st->pack_version, err) != 0 ||
+	    ps_verify_dup(&r->name, st->pack_name, err) != 0)
 		return -1;
 	r->has_source = st->has_source;
 	r->source_dirty = st->source_dirty;
-	if (dup_or_null(&r->source_repository, st->source_repository, err) != 0 ||
-	    dup_or_null(&r->source_commit, st->source_commit, err) != 0 ||
-	    dup_or_null(&r->source_path, st->source_path, err) != 0 ||
-	    dup_or_null(&r->source_manifest_ref, st->source_manifest_commit,
+	if (ps_verify_dup(&r->source_repository, st->source_repository, err) != 0 ||
+	    ps_verify_dup(&r->source_commit, st->source_commit, err) != 0 ||
+	    ps_verify_dup(&r->source_path, st->source_path, err) != 0 ||
+	    ps_verify_dup(&r->source_manifest_ref, st->source_manifest_commit,
 	    err) != 0)
 		return -1;
 	return 0;
@@ -273,7 +273,7 @@ subject_first(ps_vctx *v, const ps_statement_file *subject, ps_error *err)
 		return ps_fail_errno(err, "io_error", v->path, "read", errno);
 	if (memcmp(got, subject->sha256, PS_SHA256_LEN) == 0)
 		return 0;
-	return refuse_digest(err, "subject_mismatch", v->path, "compared the "
+	return ps_verify_refuse_digest(err, "subject_mismatch", v->path, "compared the "
 	    "SHA-256 of the archive's bytes with the signed subject",
 	    subject->sha256, got);
 }
@@ -295,7 +295,7 @@ read_archive(ps_vctx *v, ps_pack_files *files, ps_digest **d, ps_error *err)
 	    v->o->deep ? NULL : signed_file, v->st, &e) != 0) {
 		if (e.status == PS_STATUS_REFUSED && hash_file(v->path, got) == 0 &&
 		    memcmp(got, subject->sha256, PS_SHA256_LEN) != 0)
-			return refuse_digest(err, "subject_mismatch", v->path, what,
+			return ps_verify_refuse_digest(err, "subject_mismatch", v->path, what,
 			    subject->sha256, got);
 		*err = e;
 		return -1;
@@ -303,7 +303,7 @@ read_archive(ps_vctx *v, ps_pack_files *files, ps_digest **d, ps_error *err)
 	v->res->has_archive_digest = 1;
 	memcpy(v->res->archive_digest, (*d)->archive_digest, PS_SHA256_LEN);
 	if (memcmp((*d)->archive_digest, subject->sha256, PS_SHA256_LEN) != 0)
-		return refuse_digest(err, "subject_mismatch", v->path, what,
+		return ps_verify_refuse_digest(err, "subject_mismatch", v->path, what,
 		    subject->sha256, (*d)->archive_digest);
 	v->res->subject_checked = 1;
 	return 0;
@@ -321,7 +321,7 @@ check_manifest_digest(ps_vctx *v, const ps_digest *d, ps_error *err)
 	}
 	if (memcmp(d->manifest_sha256, v->st->manifest_sha256,
 	    PS_SHA256_LEN) != 0)
-		return refuse_digest(err, "manifest_digest_mismatch",
+		return ps_verify_refuse_digest(err, "manifest_digest_mismatch",
 		    d->manifest_path, "compared the manifest's SHA-256 with the "
 		    "signed one", v->st->manifest_sha256, d->manifest_sha256);
 	return 0;
@@ -345,7 +345,7 @@ check_prompts(ps_vctx *v, const ps_digest *d, ps_error *err)
 			    want), e == NULL ? "no such file" : "a directory");
 		}
 		if (memcmp(e->sha256, p->sha256, PS_SHA256_LEN) != 0)
-			return refuse_digest(err, "prompt_digest_mismatch", p->path,
+			return ps_verify_refuse_digest(err, "prompt_digest_mismatch", p->path,
 			    "compared the prompt file's SHA-256 with the signed "
 			    "one", p->sha256, e->sha256);
 	}
@@ -360,7 +360,7 @@ check_tree(ps_vctx *v, const ps_digest *d, ps_error *err)
 	v->res->has_tree_digest = 1;
 	memcpy(v->res->tree_digest, d->tree_digest, PS_SHA256_LEN);
 	if (memcmp(d->tree_digest, v->st->tree_digest, PS_SHA256_LEN) != 0)
-		return refuse_digest(err, "tree_digest_mismatch", v->path,
+		return ps_verify_refuse_digest(err, "tree_digest_mismatch", v->path,
 		    "recomputed the tree digest and compared it with the signed "
 		    "one", v->st->tree_digest, d->tree_digest);
 	v->res->tree_checked = 1;
@@ -386,7 +386,7 @@ check_tar(ps_vctx *v, const ps_digest *d, ps_error *err)
 	}
 	if (!d->has_tar_digest ||
 	    memcmp(d->tar_digest, v->st->tar_digest, PS_SHA256_LEN) != 0)
-		return refuse_digest(err, "tar_digest_mismatch", v->path,
+		return ps_verify_refuse_digest(err, "tar_digest_mismatch", v->path,
 		    "compared the SHA-256 of the uncompressed tar stream with the "
 		    "signed tar digest", v->st->tar_digest, d->tar_digest);
 	if (v->st->no_build)

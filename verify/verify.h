@@ -45,6 +45,15 @@ int ps_verify_keep(const char *path, const ps_verify_options *options,
     const unsigned char *known_digest, ps_verify_result **out,
     ps_manifest **manifest, ps_statement **st, ps_error *err);
 
+/* Refuses with `code`: `what` was checked, expected `want`, found `got`
+ * (both as sha256:HEX); returns -1. */
+int ps_verify_refuse_digest(ps_error *err, const char *code,
+    const char *subject, const char *what,
+    const unsigned char want[PS_SHA256_LEN],
+    const unsigned char got[PS_SHA256_LEN]);
+/* *out = a copy of `s`, or NULL when `s` is NULL; 0 / -1 (memory). */
+int ps_verify_dup(char **out, const char *s, ps_error *err);
+
 /* 1 for a full commit id: 40 or 64 hex digits (either case). */
 int ps_verify_commit_hex(const char *s);
 /* Writes the items joined by ", " into `out` (cut at `size`). */
