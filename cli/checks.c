@@ -56,12 +56,16 @@ cli_json_digest(int has, const unsigned char digest[PS_SHA256_LEN])
 struct json_t *
 cli_json_text(const char *s)
 {
-	json_t *j = s != NULL ? json_string(s) : json_null();
+	json_t *j;
 	char *copy;
 	size_t i;
 
-	if (j != NULL || (copy = strdup(s)) == NULL)
-		return j != NULL ? j : json_null();
+	if (s == NULL)
+		return json_null();
+	if ((j = json_string(s)) != NULL)
+		return j;
+	if ((copy = strdup(s)) == NULL)
+		return json_null();
 	for (i = 0; copy[i] != '\0'; i++) {
 		if ((unsigned char)copy[i] >= 0x80)
 			copy[i] = '?';

@@ -25,15 +25,14 @@ cli_put_safe(FILE *out, const char *text)
 	}
 }
 
-int
-cli_report(const ps_error *err)
+void
+cli_print_error(const ps_error *err)
 {
 	char line[4 * PS_ERROR_TEXT_MAX];
 
 	fputs("packsign: ", stderr);
 	cli_put_safe(stderr, ps_error_format(err, line, sizeof(line)));
 	fputc('\n', stderr);
-	return err->status == PS_STATUS_REFUSED ? EXIT_REFUSED : EXIT_FAILED;
 }
 
 int

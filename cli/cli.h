@@ -31,8 +31,17 @@ void cli_put_safe(FILE *out, const char *text);
 int cli_load_policy(const char *policy_path, const char *pubkey_path,
     ps_trust **policy, ps_error *err);
 
-/* Prints "packsign: <error line>" to stderr; returns the exit code. */
-int cli_report(const ps_error *err);
+/* Prints "packsign: <error line>" to stderr. */
+void cli_print_error(const ps_error *err);
+
+/* Prints the error; returns its exit code, never EXIT_OK.  Inline so that
+ * the static analyzer sees a reported error is never success. */
+static inline int
+cli_report(const ps_error *err)
+{
+	cli_print_error(err);
+	return err->status == PS_STATUS_REFUSED ? EXIT_REFUSED : EXIT_FAILED;
+}
 
 /* Prints a usage error and the command's synopsis; returns EXIT_FAILED. */
 int cli_usage_error(const char *command, const char *fmt, ...)

@@ -232,6 +232,16 @@ check_same_path(const struct name *a, const struct name *b,
 	return 0;
 }
 
+/* Items from `from` on move down to `to`: slots in between are stale copies
+ * or freed repeats, and must not be released a second time. */
+static void
+close_gap(struct names *n, size_t to, size_t from)
+{
+	memmove(&n->items[to], &n->items[from],
+	    (n->count - from) * sizeof(*n->items));
+	n->count -= from - to;
+}
+
 /* Sorted by path: drops repeated ancestors, refuses real clashes. */
 static int
 dedupe(struct names *n, const char *label, ps_error *err)
@@ -245,8 +255,10 @@ dedupe(struct names *n, const char *label, ps_error *err)
 		if (kept > 0 && strcmp(n->items[kept - 1].path,
 		    n->items[i].path) == 0) {
 			if (check_same_path(&n->items[kept - 1], &n->items[i],
-			    label, err) != 0)
+			    label, err) != 0) {
+				close_gap(n, kept, i);
 				return -1;
+			}
 			free(n->items[i].owned);
 			continue;
 		}

@@ -12,14 +12,14 @@ ps_error_clear(ps_error *err)
 		memset(err, 0, sizeof(*err));
 }
 
-int
-ps_error_set(ps_error *err, ps_status status, const char *code,
+void
+ps_error_record(ps_error *err, ps_status status, const char *code,
     const char *subject, const char *fmt, ...)
 {
 	va_list ap;
 
 	if (err == NULL)
-		return -1;
+		return;
 	ps_error_clear(err);
 	err->status = status;
 	snprintf(err->code, sizeof(err->code), "%s", code);
@@ -28,30 +28,15 @@ ps_error_set(ps_error *err, ps_status status, const char *code,
 	va_start(ap, fmt);
 	vsnprintf(err->message, sizeof(err->message), fmt, ap);
 	va_end(ap);
-	return -1;
 }
 
-int
-ps_fail_errno(ps_error *err, const char *code, const char *subject,
-    const char *what, int errnum)
-{
-	return ps_fail(err, code, subject, "%s: %s", what, strerror(errnum));
-}
-
-int
-ps_fail_oom(ps_error *err, const char *subject)
-{
-	return ps_fail(err, "out_of_memory", subject, "out of memory");
-}
-
-int
-ps_error_expect(ps_error *err, const char *expected, const char *found)
+void
+ps_error_record_expect(ps_error *err, const char *expected, const char *found)
 {
 	if (err == NULL)
-		return -1;
+		return;
 	snprintf(err->expected, sizeof(err->expected), "%s", expected);
 	snprintf(err->found, sizeof(err->found), "%s", found);
-	return -1;
 }
 
 char *

@@ -515,6 +515,25 @@ file_and_directory_of_one_name(void **state)
 	    "duplicate_entry");
 }
 
+/* Found by clang-analyzer: the archive reader's name check freed a
+ * repeated directory twice when a conflict came after it (heap double
+ * free on a hostile archive, before any signature matters). */
+static void
+reader_conflict_after_repeated_directories(void **state)
+{
+	struct fixture *fx = *state;
+	const struct ent ents[] = { MANIFEST, { "a", 'd', NULL, 0, 0 },
+	    { "a/b", 'd', NULL, 0, 0 }, { "a/b/c", 'f', "file", 0, 0 },
+	    { "a/b/c/d", 'f', "below", 0, 0 } };
+	ps_digest *digest = NULL;
+	ps_error err;
+
+	assert_int_equal(ps_digest_path(make_archive(fx, "rep.tar", ents, 5),
+	    NULL, &digest, &err), -1);
+	assert_null(digest);
+	assert_string_equal(err.code, "path_conflict");
+}
+
 /* ------------------------------------------------------------ limits */
 
 static void
@@ -915,6 +934,7 @@ main(void)
 		T(duplicate_entries),
 		T(case_collisions),
 		T(file_and_directory_of_one_name),
+		T(reader_conflict_after_repeated_directories),
 		T(huge_declared_size),
 		T(names_hidden_in_extended_headers),
 		T(size_hidden_in_pax_header),

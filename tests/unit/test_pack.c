@@ -187,6 +187,22 @@ entry_conflicts_through_implied_directories(void **state)
 	ps_items_free(&d);
 }
 
+/* Found by clang-analyzer (unix.Malloc): a conflict after two repeated
+ * directories freed the second one again when the list was released. */
+static void
+conflict_after_repeated_directories_frees_each_name_once(void **state)
+{
+	ps_items a = { 0 };
+
+	(void)state;
+	add(&a, "a", PS_ENTRY_DIR);
+	add(&a, "a/b", PS_ENTRY_DIR);
+	add(&a, "a/b/c", PS_ENTRY_FILE);
+	add(&a, "a/b/c/d", PS_ENTRY_FILE);
+	assert_string_equal(check_code(&a), "path_conflict");
+	ps_items_free(&a);
+}
+
 static void
 entry_collisions(void **state)
 {
@@ -367,6 +383,7 @@ main(void)
 		cmocka_unit_test(ignore_refuses_unsupported_syntax),
 		cmocka_unit_test(entry_collisions),
 		cmocka_unit_test(entry_conflicts_through_implied_directories),
+		cmocka_unit_test(conflict_after_repeated_directories_frees_each_name_once),
 		cmocka_unit_test(tree_digest_encoding),
 		cmocka_unit_test(empty_directory_detection),
 		cmocka_unit_test(walker_refuses_sockets),
