@@ -117,6 +117,24 @@ parse_args(int argc, char **argv, struct keygen_args *a)
 	    a->no_passphrase);
 }
 
+/* Both files or neither: a full disk leaves the old pair as it was. */
+static int
+write_files(const struct keygen_args *a, const char *pub_path,
+    const char *pub_text, const char *sec_path, const ps_secret *sec_text)
+{
+	const ps_key_output outs[] = {
+		{ sec_path, ps_secret_bytes(sec_text), ps_secret_len(sec_text),
+		    0600 },
+		{ pub_path, pub_text, strlen(pub_text), 0644 },
+	};
+	ps_error err;
+
+	if (ps_key_files_write(outs, 2, a->force ? 0 : PS_WRITE_NO_REPLACE,
+	    &err) != 0)
+		return cli_report(&err);
+	return EXIT_OK;
+}
+
 static int
 write_pair(const struct keygen_args *a, const char *pub_path,
     const char *sec_path, const ps_seckey *key, const ps_secret *pass)
@@ -133,16 +151,7 @@ write_pair(const struct keygen_args *a, const char *pub_path,
 	    ps_seckey_format(key, pass, a->kdf, &sec_text, &err) != 0)
 		rc = cli_report(&err);
 	if (rc == EXIT_OK)
-		rc = cli_write_output(sec_path, ps_secret_bytes(sec_text),
-		    ps_secret_len(sec_text), 0600, a->force);
-	if (rc == EXIT_OK) {
-		rc = cli_write_output(pub_path, pub_text, strlen(pub_text),
-		    0644, a->force);
-		/* A new secret key without its public key: take it back (never
-		 * when --force replaced an older key, which is gone already). */
-		if (rc != EXIT_OK && !a->force)
-			unlink(sec_path);
-	}
+		rc = write_files(a, pub_path, pub_text, sec_path, sec_text);
 	if (rc == EXIT_OK) {
 		ps_key_id_hex(pub->key_id, hex);
 		printf("key id: %s\npublic key: %s\nsecret key: %s (%s)\n", hex,

@@ -148,6 +148,9 @@ from_env(const char *name, ps_secret **out, ps_error *err)
 {
 	char *value = getenv(name);
 
+	/* Callers choose this source because the variable is set. */
+	if (value == NULL)
+		return fail(err, "passphrase_required", name, "is not set");
 	*out = ps_secret_from(value, strlen(value));
 	/* The copy is in guarded memory; the environment's must not linger
 	 * or reach child processes. */

@@ -39,7 +39,7 @@ check_identity(ps_check *ck, const ps_yaml_node *root)
 		    "(reverse-dotted, e.g. research.top-journal-reviewer)", id);
 	else
 		ck->m->id = ps_check_strdup(ck, id);
-	if (ck->m->id != NULL && strchr(id, '.') == NULL)
+	if (ck->m->id != NULL && strchr(ck->m->id, '.') == NULL)
 		ps_check_warn(ck, ps_yaml_get(root, "id"), "agentpack_id_not_dotted",
 		    "id '%s' is not reverse-dotted (domain.name), as the "
 		    "specification recommends", id);

@@ -543,7 +543,7 @@ parse_hyphen(range_parser *rp, span from_word, span to_word)
  * Copies `alt` to `buf` without the blanks that follow an operator, as
  * node-semver does: ">= 1.2.3" is ">=1.2.3", "^ 1.2" is "^1.2".
  */
-static void
+static size_t
 join_operators(span alt, char *buf)
 {
 	size_t i = 0, n = 0;
@@ -558,12 +558,14 @@ join_operators(span alt, char *buf)
 		i++;
 	}
 	buf[n] = '\0';
+	return n;
 }
 
 static int
-split_words(range_parser *rp, const char *buf, span *words, size_t *count)
+split_words(range_parser *rp, const char *buf, size_t len, span *words,
+    size_t *count)
 {
-	size_t i = 0, start, n = 0, len = strlen(buf);
+	size_t i = 0, start, n = 0;
 
 	while (i < len) {
 		while (i < len && is_space(buf[i]))
@@ -594,8 +596,7 @@ parse_alternative(range_parser *rp, span alt)
 		return why_set(rp, "more than %d alternatives", RANGE_MAX_SETS);
 	rp->range->sets[rp->range->nsets].first = rp->range->ncomps;
 	rp->range->sets[rp->range->nsets++].count = 0;
-	join_operators(alt, buf);
-	if (split_words(rp, buf, words, &n) != 0)
+	if (split_words(rp, buf, join_operators(alt, buf), words, &n) != 0)
 		return -1;
 	if (n == 3 && words[1].len == 1 && words[1].p[0] == '-')
 		return parse_hyphen(rp, words[0], words[2]);

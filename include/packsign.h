@@ -319,6 +319,26 @@ int ps_secret_passphrase_line(ps_secret *secret, const char *name,
 int ps_key_file_write(const char *path, const void *data, size_t len,
     unsigned mode, int flags, ps_error *err);
 
+/* One file for ps_key_files_write(): contents and permission bits. */
+typedef struct ps_key_output {
+	const char *path;
+	const void *data;
+	size_t len;
+	unsigned mode;
+} ps_key_output;
+
+#define PS_KEY_FILES_MAX 4
+/*
+ * Writes up to PS_KEY_FILES_MAX files together (a secret and a public key):
+ * each is written and flushed beside its target before the first rename, so
+ * a full disk or a failed write leaves every target as it was.  The renames
+ * then follow each other at once; when one fails, files renamed before it
+ * are removed if they were new (PS_WRITE_NO_REPLACE).  Codes as
+ * ps_key_file_write().
+ */
+int ps_key_files_write(const ps_key_output *files, size_t count, int flags,
+    ps_error *err);
+
 /* An Ed25519 secret key, held in sodium_malloc memory. */
 typedef struct ps_seckey ps_seckey;
 

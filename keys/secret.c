@@ -221,22 +221,76 @@ write_all(int fd, const unsigned char *data, size_t len)
 	return 0;
 }
 
+/* Writes and flushes one file beside its target; -1 with err filled. */
+static int
+fill_output(ps_atomic_file *file, const ps_key_output *o, ps_error *err)
+{
+	int saved;
+
+	if (write_all(ps_atomic_fd(file), o->data, o->len) == 0 &&
+	    fsync(ps_atomic_fd(file)) == 0)
+		return 0;
+	saved = errno;
+	return ps_fail_errno(err, saved == ENOSPC ? "disk_full" : "io_error",
+	    o->path, "write", saved);
+}
+
+static void
+abort_all(ps_atomic_file **files, size_t count)
+{
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		ps_atomic_abort(files[i]);
+}
+
+/* New files renamed before a later rename failed are taken back. */
+static int
+commit_all(ps_atomic_file **files, const ps_key_output *outs, size_t count,
+    int flags, ps_error *err)
+{
+	size_t i, j;
+
+	for (i = 0; i < count; i++) {
+		if (ps_atomic_commit(files[i], err) == 0)
+			continue;
+		abort_all(files + i + 1, count - i - 1);
+		for (j = 0; (flags & PS_WRITE_NO_REPLACE) != 0 && j < i; j++)
+			unlink(outs[j].path);
+		return -1;
+	}
+	return 0;
+}
+
+int
+ps_key_files_write(const ps_key_output *outs, size_t count, int flags,
+    ps_error *err)
+{
+	ps_atomic_file *files[PS_KEY_FILES_MAX];
+	size_t i;
+
+	if (count == 0 || count > PS_KEY_FILES_MAX)
+		return ps_fail(err, "io_error", NULL, "%zu key files at once",
+		    count);
+	for (i = 0; i < count; i++) {
+		if (ps_atomic_open(outs[i].path, outs[i].mode,
+		    (flags & PS_WRITE_NO_REPLACE) != 0 ? PS_ATOMIC_NO_REPLACE : 0,
+		    &files[i], err) != 0 ||
+		    fill_output(files[i], &outs[i], err) != 0) {
+			abort_all(files, i + 1);    /* files[i] may be NULL */
+			return -1;
+		}
+	}
+	return commit_all(files, outs, count, flags, err);
+}
+
 int
 ps_key_file_write(const char *path, const void *data, size_t len,
     unsigned mode, int flags, ps_error *err)
 {
-	ps_atomic_file *file;
+	const ps_key_output out = { path, data, len, mode };
 
-	if (ps_atomic_open(path, (mode_t)mode, (flags & PS_WRITE_NO_REPLACE) !=
-	    0 ? PS_ATOMIC_NO_REPLACE : 0, &file, err) != 0)
-		return -1;
-	if (write_all(ps_atomic_fd(file), data, len) != 0) {
-		int saved = errno;
-		ps_atomic_abort(file);
-		return ps_fail_errno(err, saved == ENOSPC ? "disk_full" :
-		    "io_error", path, "write", saved);
-	}
-	return ps_atomic_commit(file, err);
+	return ps_key_files_write(&out, 1, flags, err);
 }
 
 int

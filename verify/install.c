@@ -215,6 +215,8 @@ verify_copy(struct install *in, ps_error *err)
 	name_originals(in, err);
 	if (rc != 0)
 		return -1;
+	/* ps_verify_keep() sets the result before it can return 0. */
+	/* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker) */
 	if (memcmp(in->res->verify->archive_digest, in->copy_digest,
 	    PS_SHA256_LEN) != 0)
 		return ps_verify_refuse_digest(err,

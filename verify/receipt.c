@@ -154,6 +154,10 @@ struct parse {
 static int
 invalid(struct parse *p, const char *what, const char *name)
 {
+	/* name is a key or a path get_string() returned; the analyzer stops
+	 * inlining this deep and loses that get_string() fails whenever it
+	 * leaves NULL. */
+	/* NOLINTNEXTLINE(clang-analyzer-core.NullDereference) */
 	ps_refuse(p->err, "receipt_invalid", p->label, "%s%s%s", what,
 	    name[0] != '\0' ? ": " : "", name);
 	return -1;
@@ -235,6 +239,9 @@ parse_entries(struct parse *p, json_t *list, int prompt, ps_entry **out,
 		(*count)++;
 		if (parse_entry(p, json_array_get(list, i), prompt, &(*out)[i]) != 0)
 			return -1;
+		/* parse_entry() returns 0 only with a path; the analyzer stops
+		 * inlining this deep and loses that. */
+		/* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker) */
 		if (i > 0 && strcmp((*out)[i - 1].path, (*out)[i].path) >= 0)
 			return invalid(p, "entries must be sorted and unique",
 			    (*out)[i].path);

@@ -317,6 +317,9 @@ add_identity(ps_verify_result *res, const ps_verify_signature *s,
 	size_t i;
 
 	for (i = 0; i < res->identity_count; i++) {
+		/* the first identity_count entries are filled;
+		 * count_identities() starts from zero. */
+		/* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker) */
 		if (strcmp(res->identities[i].identity, s->identity) == 0)
 			return 0;
 	}

@@ -191,6 +191,22 @@ fill() {
 	"$PACKSIGN" verify "$mnt/p.tar" -p k.pub >/dev/null
 }
 
+@test "faults: keygen --force with room for one key file keeps the old pair" {
+	small_tmpfs 256
+	"$PACKSIGN" keygen -o "$mnt/n" --no-passphrase --identity old >/dev/null
+	cp "$mnt/n.key" old.key
+	cp "$mnt/n.pub" old.pub
+	fill "$mnt"
+	# One free page: the new secret key fits, its public key does not.
+	truncate -s -4096 "$mnt/filler"
+	run "$PACKSIGN" keygen -o "$mnt/n" --no-passphrase --force --identity new
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"[disk_full]"* ]]
+	cmp old.key "$mnt/n.key"
+	cmp old.pub "$mnt/n.pub"
+	only_files "$mnt" filler n.key n.pub
+}
+
 @test "faults: a FIFO in a pack is refused before anything is written" {
 	mkfifo "$pack/prompts/pipe.md"
 	mkdir out
