@@ -620,8 +620,9 @@ int ps_pack_files_dir_open(const char *dir, ps_pack_files *files,
 /*
  * Opens an archive (.tar, .tar.gz, .tgz, .tar.zst, .zip) for reading
  * through `files`.  The archive is read once and every entry checked as
- * by ps_digest_path(); files of up to 4 MiB are kept in memory (64 MiB in
- * all), the first 64 bytes of every file for `head`.  `digest_out` (may
+ * by ps_digest_path(); files of up to 4 MiB are kept in memory (24 MiB
+ * of files named .yaml, .yml or .json, 8 MiB of others), the first 16
+ * bytes of every file for `head`.  `digest_out` (may
  * be NULL) receives the archive's digests.  Reading a file that was not
  * kept fails with `archive_file_not_kept`.
  */

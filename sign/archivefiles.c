@@ -10,9 +10,16 @@
 #include "sign/archive.h"
 #include "util/error.h"
 
+/*
+ * What stays in memory for the validators, which read the manifest and the
+ * YAML files it names, and the first bytes of any file.  Files named like
+ * YAML or JSON are kept first; other small files fill a smaller budget, so
+ * 100,000 small files cost tens of MiB, not their size (issue 8).
+ */
 #define KEEP_FILE_MAX (4 * 1024 * 1024)   /* larger files keep their head */
-#define KEEP_TOTAL_MAX (64 * 1024 * 1024)
-#define HEAD_MAX 64
+#define KEEP_STRUCTURED_MAX (24 * 1024 * 1024)
+#define KEEP_OTHER_MAX (8 * 1024 * 1024)
+#define HEAD_MAX 16
 
 struct kept {
 	char *path;
@@ -33,7 +40,7 @@ struct node {
 struct view {
 	struct kept *files;
 	size_t count, capacity;
-	size_t kept_total;
+	size_t kept_structured, kept_other;
 	struct kept *current;     /* the file being streamed */
 	struct node *nodes;       /* depth-first order */
 	size_t node_count;
@@ -69,13 +76,41 @@ view_free(void *ctx)
 }
 
 static int
+is_structured(const char *path)
+{
+	static const char *const suffixes[] = { ".yaml", ".yml", ".json" };
+	size_t n = strlen(path), m, i;
+
+	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+		m = strlen(suffixes[i]);
+		if (n >= m && strcmp(path + n - m, suffixes[i]) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/* The budget a file of `size` bytes would be kept in, or NULL. */
+static size_t *
+keep_budget(struct view *v, const char *path, uint64_t size)
+{
+	size_t *used = is_structured(path) ? &v->kept_structured :
+	    &v->kept_other;
+	size_t max = used == &v->kept_structured ? KEEP_STRUCTURED_MAX :
+	    KEEP_OTHER_MAX;
+
+	if (size > KEEP_FILE_MAX || *used + size > max)
+		return NULL;
+	return used;
+}
+
+static int
 on_file(void *ctx, const ps_entry *entry, ps_error *err)
 {
 	const char *path = entry->path;
 	uint64_t size = entry->size;
 	struct view *v = ctx;
 	struct kept *files, *k;
-	size_t capacity;
+	size_t capacity, *budget;
 
 	if (v->count == v->capacity) {
 		capacity = v->capacity == 0 ? 64 : v->capacity * 2;
@@ -91,10 +126,11 @@ on_file(void *ctx, const ps_entry *entry, ps_error *err)
 	k->path = strdup(path);
 	if (k->path == NULL)
 		return ps_fail_oom(err, path);
-	if (size <= KEEP_FILE_MAX && v->kept_total + size <= KEEP_TOTAL_MAX &&
-	    (k->data = malloc((size_t)size + 1)) == NULL)
+	budget = keep_budget(v, path, size);
+	if (budget != NULL && (k->data = malloc((size_t)size + 1)) == NULL)
 		return ps_fail_oom(err, path);
-	v->kept_total += k->data != NULL ? (size_t)size : 0;
+	if (budget != NULL)
+		*budget += (size_t)size;
 	v->current = k;
 	v->count++;
 	return 0;
@@ -179,7 +215,7 @@ static int
 build_nodes(struct view *v, const ps_digest *d, ps_error *err)
 {
 	size_t capacity = 0, i, kept = 0;
-	const char *slash, *path;
+	const char *slash, *path, *previous = NULL;
 
 	for (i = 0; i < d->entry_count; i++) {
 		path = d->entries[i].path;
@@ -188,11 +224,16 @@ build_nodes(struct view *v, const ps_digest *d, ps_error *err)
 			return ps_fail_oom(err, NULL);
 		for (slash = strchr(path, '/'); slash != NULL;
 		    slash = strchr(slash + 1, '/')) {
+			/* Sorted entries share ancestors with the one before. */
+			if (previous != NULL && strncmp(previous, path,
+			    (size_t)(slash - path) + 1) == 0)
+				continue;
 			if (add_node(v, &capacity, path, (size_t)(slash - path),
 			    PS_ENTRY_DIR, 0) != 0)
 				return ps_fail_errno(err, "out_of_memory", NULL,
 				    "allocate", ENOMEM);
 		}
+		previous = path;
 	}
 	if (v->node_count > 1)  /* NULL when the archive is empty */
 		qsort(v->nodes, v->node_count, sizeof(struct node),
@@ -272,7 +313,10 @@ view_read(void *ctx, const char *path, size_t max, char **data, size_t *len,
 	if (k->data == NULL || k->len != k->size)
 		return ps_fail(err, "archive_file_not_kept", path,
 		    "the archive holds more small files than packsign keeps in "
-		    "memory (%d MiB)", KEEP_TOTAL_MAX / (1024 * 1024));
+		    "memory (%d MiB named .yaml, .yml or .json, %d MiB of "
+		    "others, %d MiB each); verify the unpacked directory",
+		    KEEP_STRUCTURED_MAX / (1024 * 1024),
+		    KEEP_OTHER_MAX / (1024 * 1024), KEEP_FILE_MAX / (1024 * 1024));
 	*data = malloc(k->len + 1);
 	if (*data == NULL)
 		return ps_fail_oom(err, path);

@@ -1,10 +1,11 @@
 /*
- * ps_install() (docs/formats/install.md, "Install"): the archive is copied
- * into a private directory of DIR/.tmp while it is hashed, that copy is
- * verified and then extracted, so the bytes verified are the bytes
- * installed.  The receipt is put in place first and the tree last: a run
- * killed before the final rename leaves a receipt without a tree, which
- * no reader shows and the next run removes.
+ * ps_install() (docs/formats/install.md, "Install"): the signature is
+ * copied into a private directory of DIR/.tmp; the archive is read once,
+ * by the reader that verifies it, which extracts it into that directory in
+ * the same pass, so the bytes verified are the bytes installed.  The
+ * receipt is put in place first and the tree last: a run killed before the
+ * final rename leaves a receipt without a tree, which no reader shows and
+ * the next run removes.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -39,8 +40,8 @@ struct install {
 	char *work;                  /* name of the private directory */
 	int work_fd;
 	char *base;                  /* the archive's file name */
-	char *copy_path, *copy_sig;
-	unsigned char copy_digest[PS_SHA256_LEN];
+	char *copy_sig;              /* the signature's private copy */
+	char *tree_path;             /* where the archive is extracted */
 	ps_manifest *manifest;
 	ps_statement *st;
 	char *rel;                   /* layout path of the tree */
@@ -91,59 +92,54 @@ open_source(const char *path, ps_error *err)
 	return fd;
 }
 
-/* Copies `src` to `name` in the private directory, at most `max` bytes
- * (0: no limit), hashing what was written when `digest` is not NULL. */
+/* Copies `src` to `name` in the private directory, at most `max` bytes. */
 static int
 copy_in(struct install *in, int src, const char *label, const char *name,
-    uint64_t max, unsigned char *digest, ps_error *err)
+    uint64_t max, ps_error *err)
 {
 	unsigned char *buf = malloc(COPY_BUFFER);
-	ps_sha256 *h = ps_sha256_new();
 	uint64_t total = 0;
 	int dst, rc = 0;
 	ssize_t n;
 
 	dst = openat(in->work_fd, name, O_WRONLY | O_CREAT | O_EXCL |
 	    O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (buf == NULL || h == NULL)
+	if (buf == NULL)
 		rc = ps_fail_oom(err, label);
 	else if (dst < 0)
 		rc = ps_fail_errno(err, "io_error", name, "create", errno);
 	while (rc == 0 && (n = ps_read_full(src, buf, COPY_BUFFER)) != 0) {
 		if (n < 0)
 			rc = ps_fail_errno(err, "io_error", label, "read", errno);
-		else if (max != 0 && (total += (uint64_t)n) > max)
+		else if ((total += (uint64_t)n) > max)
 			rc = ps_refuse(err, "envelope_too_large", label, "holds "
 			    "more than %llu bytes", (unsigned long long)max);
-		else if (ps_sha256_update(h, buf, (size_t)n) != 0)
-			rc = ps_fail(err, "crypto_error", label, "SHA-256 failed");
 		else
 			rc = ps_write_all(dst, buf, (size_t)n, label, err);
 	}
-	if (rc == 0 && digest != NULL && ps_sha256_final(h, digest) != 0)
-		rc = ps_fail(err, "crypto_error", label, "SHA-256 failed");
 	if (dst >= 0 && close(dst) != 0 && rc == 0)
 		rc = ps_fail_errno(err, "io_error", name, "close", errno);
-	ps_sha256_free(h);
 	free(buf);
 	return rc;
 }
 
 static int
 copy_file(struct install *in, const char *path, const char *name,
-    uint64_t max, unsigned char *digest, ps_error *err)
+    uint64_t max, ps_error *err)
 {
 	int fd = open_source(path, err), rc;
 
 	if (fd < 0)
 		return -1;
-	rc = copy_in(in, fd, path, name, max, digest, err);
+	rc = copy_in(in, fd, path, name, max, err);
 	close(fd);
 	return rc;
 }
 
+/* The signature is read twice (verified, then kept with the receipt):
+ * from a private copy, so both reads see the same bytes. */
 static int
-make_copy(struct install *in, ps_error *err)
+copy_signature(struct install *in, ps_error *err)
 {
 	const char *slash = strrchr(in->archive, '/');
 	const char *sig = in->o->verify.sig_path;
@@ -157,73 +153,99 @@ make_copy(struct install *in, ps_error *err)
 	snprintf(sig_name, sizeof(sig_name), "%s.sig", in->base);
 	if (sig == NULL && asprintf(&sig_default, "%s.sig", in->archive) < 0)
 		return ps_fail_oom(err, in->archive);
-	if (asprintf(&in->copy_path, "%s/%s/%s/%s", in->dd.path, PS_DATADIR_TMP,
-	    in->work, in->base) < 0 || asprintf(&in->copy_sig, "%s.sig",
-	    in->copy_path) < 0) {
+	if (asprintf(&in->copy_sig, "%s/%s/%s/%s", in->dd.path, PS_DATADIR_TMP,
+	    in->work, sig_name) < 0 || asprintf(&in->tree_path, "%s/%s/%s/%s",
+	    in->dd.path, PS_DATADIR_TMP, in->work, TREE_NAME) < 0) {
 		free(sig_default);
 		return ps_fail_oom(err, in->archive);
 	}
-	rc = copy_file(in, in->archive, in->base, 0, in->copy_digest, err);
-	if (rc == 0 && sig == NULL && access(sig_default, F_OK) != 0 &&
-	    errno == ENOENT) {
+	rc = 0;
+	if (sig == NULL && access(sig_default, F_OK) != 0 && errno == ENOENT) {
 		ps_refuse(err, "signature_missing", in->archive, "looked for its "
 		    "signature beside it (an unsigned archive?)");
 		rc = ps_error_expect(err, sig_default, "no such file");
 	}
 	if (rc == 0)
 		rc = copy_file(in, sig != NULL ? sig : sig_default, sig_name,
-		    PS_DSSE_MAX_BYTES, NULL, err);
+		    PS_DSSE_MAX_BYTES, err);
 	free(sig_default);
 	return rc;
 }
 
 /* ---------------------------------------------------------- verification */
 
-/* Errors and the report name the caller's files, not the private copy. */
+/* Errors and the report name the caller's signature, not its copy. */
 static void
 name_originals(struct install *in, ps_error *err)
 {
 	const char *sig = in->o->verify.sig_path;
-	size_t n = strlen(in->copy_path);
-	char subject[PS_ERROR_TEXT_MAX];
 	ps_verify_result *v = in->res->verify;
+	char *original = NULL;
 
-	if (strncmp(err->subject, in->copy_path, n) == 0) {
-		snprintf(subject, sizeof(subject), "%s%s", in->archive,
-		    err->subject + n);
-		memcpy(err->subject, subject, sizeof(subject));
+	if (sig == NULL && asprintf(&original, "%s.sig", in->archive) < 0)
+		original = NULL;
+	if (sig == NULL)
+		sig = original;
+	if (sig != NULL && strcmp(err->subject, in->copy_sig) == 0)
+		snprintf(err->subject, sizeof(err->subject), "%s", sig);
+	if (v != NULL && sig != NULL) {
+		free(v->sig_path);
+		v->sig_path = strdup(sig);
 	}
-	if (v == NULL)
-		return;
-	free(v->path);
-	free(v->sig_path);
-	v->path = strdup(in->archive);
-	v->sig_path = sig != NULL ? strdup(sig) : NULL;
-	if (sig == NULL && asprintf(&v->sig_path, "%s.sig", in->archive) < 0)
-		v->sig_path = NULL;
+	free(original);
+}
+
+/* A no-op reinstall (the same version and tree, by the signed statement)
+ * is verified without extracting; the rules confirm it afterwards. */
+static int
+tree_wanted(void *ctx, const ps_statement *st)
+{
+	struct install *in = ctx;
+	ps_installed_list list = { NULL, 0 };
+	ps_error ignored;
+	size_t i;
+	int wanted = 1;
+
+	if (ps_installed_scan(&in->dd, st->format, st->pack_id, &list,
+	    &ignored) != 0)
+		return 1;
+	for (i = 0; i < list.count; i++) {
+		if (strcmp(list.items[i].version, st->pack_version) == 0 &&
+		    memcmp(list.items[i].tree_digest, st->tree_digest,
+		    PS_SHA256_LEN) == 0)
+			wanted = 0;
+	}
+	ps_installed_list_free_items(&list);
+	return wanted;
 }
 
 static int
-verify_copy(struct install *in, ps_error *err)
+verify_and_extract(struct install *in, ps_error *err)
 {
 	ps_verify_options vo = in->o->verify;
+	ps_verify_extract x;
 	int rc;
 
+	if (mkdirat(in->work_fd, TREE_NAME, 0755) != 0)
+		return ps_fail_errno(err, errno == ENOSPC ? "disk_full" :
+		    "io_error", in->tree_path, "mkdir", errno);
+	memset(&x, 0, sizeof(x));
+	x.dest_fd = openat(in->work_fd, TREE_NAME, O_RDONLY | O_DIRECTORY |
+	    O_NOFOLLOW | O_CLOEXEC);
+	if (x.dest_fd < 0)
+		return ps_fail_errno(err, "io_error", in->tree_path, "open",
+		    errno);
+	x.dest_path = in->tree_path;
+	x.limits = &in->o->limits;
+	x.wanted = tree_wanted;
+	x.ctx = in;
 	vo.sig_path = in->copy_sig;
-	rc = ps_verify_keep(in->copy_path, &vo, in->copy_digest,
-	    &in->res->verify, &in->manifest, &in->st, err);
+	rc = ps_verify_keep(in->archive, &vo, &x, &in->res->verify,
+	    &in->manifest, &in->st, err);
+	close(x.dest_fd);
+	in->extracted = x.digest;
 	name_originals(in, err);
-	if (rc != 0)
-		return -1;
-	/* ps_verify_keep() sets the result before it can return 0. */
-	/* NOLINTNEXTLINE(clang-analyzer-core.NonNullParamChecker) */
-	if (memcmp(in->res->verify->archive_digest, in->copy_digest,
-	    PS_SHA256_LEN) != 0)
-		return ps_verify_refuse_digest(err,
-		    "install_digest_mismatch", in->archive, "compared the verified "
-		    "bytes with the bytes copied", in->copy_digest,
-		    in->res->verify->archive_digest);
-	return 0;
+	return rc;
 }
 
 /* ------------------------------------------------------------ the rules */
@@ -419,31 +441,17 @@ apply_rules(struct install *in, ps_error *err)
 
 /* ------------------------------------------------------------ extraction */
 
+/* The tree digest was compared by the verification that extracted it. */
 static int
-extract(struct install *in, ps_error *err)
+take_extracted(struct install *in, ps_error *err)
 {
-	ps_digest *d;
-	int fd, rc;
+	const ps_digest *d = in->extracted;
 
-	if (mkdirat(in->work_fd, TREE_NAME, 0755) != 0 ||
-	    (fd = openat(in->work_fd, TREE_NAME, O_RDONLY | O_DIRECTORY |
-	    O_NOFOLLOW | O_CLOEXEC)) < 0)
-		return ps_fail_errno(err, errno == ENOSPC ? "disk_full" :
-		    "io_error", in->res->path, "mkdir", errno);
-	rc = ps_extract_archive(in->copy_path, fd, &in->o->limits,
-	    &in->extracted, err);
-	close(fd);
-	name_originals(in, err);
-	if (rc != 0)
-		return -1;
-	d = in->extracted;
+	if (d == NULL)
+		return ps_fail(err, "internal_error", in->archive, "the archive "
+		    "was verified without being extracted");
 	count_files(in->res, d->entries, d->entry_count);
 	memcpy(in->res->tree_digest, d->tree_digest, PS_SHA256_LEN);
-	if (memcmp(d->archive_digest, in->copy_digest, PS_SHA256_LEN) != 0)
-		return ps_verify_refuse_digest(err,
-		    "install_digest_mismatch", in->archive, "compared the extracted "
-		    "bytes with the verified ones", in->copy_digest,
-		    d->archive_digest);
 	if (memcmp(d->tree_digest, in->st->tree_digest, PS_SHA256_LEN) != 0)
 		return ps_verify_refuse_digest(err,
 		    "install_digest_mismatch", in->archive, "compared the extracted "
@@ -523,7 +531,7 @@ fill_receipt(struct install *in, ps_installed *r, ps_error *err)
 	r->format = m->format;
 	r->installed_at = in->o->now != 0 ? in->o->now : (int64_t)time(NULL);
 	memcpy(r->tree_digest, in->st->tree_digest, PS_SHA256_LEN);
-	memcpy(r->archive_digest, in->copy_digest, PS_SHA256_LEN);
+	memcpy(r->archive_digest, v->archive_digest, PS_SHA256_LEN);
 	if (ps_verify_dup(&r->id, m->id, err) != 0 ||
 	    ps_verify_dup(&r->version, m->version, err) != 0 ||
 	    ps_verify_dup(&r->name, m->name, err) != 0 ||
@@ -548,28 +556,21 @@ static int
 write_receipt_file(struct install *in, ps_error *err)
 {
 	ps_installed r;
-	char *text = NULL;
 	int fd, rc;
 
 	memset(&r, 0, sizeof(r));
-	rc = fill_receipt(in, &r, err);
-	if (rc == 0)
-		rc = ps_receipt_format(&r, &text, err);
-	ps_installed_clear(&r);
-	if (rc != 0)
-		return -1;
 	fd = openat(in->work_fd, RECEIPT_NAME, O_WRONLY | O_CREAT | O_EXCL |
 	    O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
-		rc = ps_fail_errno(err, "io_error", in->res->receipt_path, "create",
-		    errno);
-	else
-		rc = ps_write_all(fd, text, strlen(text), in->res->receipt_path,
-		    err);
-	if (fd >= 0 && close(fd) != 0 && rc == 0)
+		return ps_fail_errno(err, errno == ENOSPC ? "disk_full" :
+		    "io_error", in->res->receipt_path, "create", errno);
+	rc = fill_receipt(in, &r, err);
+	if (rc == 0)
+		rc = ps_receipt_write(fd, &r, in->res->receipt_path, err);
+	ps_installed_clear(&r);
+	if (close(fd) != 0 && rc == 0)
 		rc = ps_fail_errno(err, "io_error", in->res->receipt_path, "close",
 		    errno);
-	free(text);
 	return rc;
 }
 
@@ -682,12 +683,12 @@ prepare(struct install *in, ps_error *err)
 static int
 run(struct install *in, ps_error *err)
 {
-	if (prepare(in, err) != 0 || make_copy(in, err) != 0 ||
-	    verify_copy(in, err) != 0 || apply_rules(in, err) != 0)
+	if (prepare(in, err) != 0 || copy_signature(in, err) != 0 ||
+	    verify_and_extract(in, err) != 0 || apply_rules(in, err) != 0)
 		return -1;
 	if (in->res->already_installed)
 		return 0;
-	if (extract(in, err) != 0)
+	if (take_extracted(in, err) != 0)
 		return -1;
 	if (in->o->dry_run) {
 		in->res->dry_run = 1;
@@ -713,8 +714,8 @@ finish(struct install *in)
 	ps_digest_free(in->extracted);
 	free(in->work);
 	free(in->base);
-	free(in->copy_path);
 	free(in->copy_sig);
+	free(in->tree_path);
 	free(in->rel);
 }
 

@@ -113,35 +113,179 @@ source_json(const ps_installed *r)
 	    string_or_null(r->source_repository), "commit", r->source_commit);
 }
 
+/*
+ * Output in pieces: to a descriptor through a buffer, or into memory.  A
+ * receipt of 100,000 files is written one entry at a time, never held as
+ * one JSON tree (issue 8: memory).
+ */
+struct sink {
+	int fd;                     /* -1: into `mem` */
+	char *mem;
+	size_t len, capacity;
+	const char *label;
+	ps_error *err;
+	int failed;
+};
+
+#define SINK_FLUSH (64 * 1024)
+
+static int
+sink_grow(struct sink *k, size_t more)
+{
+	size_t capacity = k->capacity == 0 ? SINK_FLUSH * 2 : k->capacity;
+	char *mem;
+
+	while (capacity - k->len <= more)
+		capacity *= 2;
+	if (capacity == k->capacity)
+		return 0;
+	if ((mem = realloc(k->mem, capacity)) == NULL)
+		return ps_fail_oom(k->err, k->label);
+	k->mem = mem;
+	k->capacity = capacity;
+	return 0;
+}
+
+static int
+sink_flush(struct sink *k)
+{
+	if (k->fd < 0 || k->len == 0)
+		return 0;
+	if (ps_write_all(k->fd, k->mem, k->len, k->label, k->err) != 0)
+		return -1;
+	k->len = 0;
+	return 0;
+}
+
+static void
+sink_put(struct sink *k, const char *s, size_t n)
+{
+	if (k->failed || sink_grow(k, n) != 0) {
+		k->failed = 1;
+		return;
+	}
+	memcpy(k->mem + k->len, s, n);
+	k->len += n;
+	k->mem[k->len] = '\0';
+	if (k->len >= SINK_FLUSH && sink_flush(k) != 0)
+		k->failed = 1;
+}
+
+static void
+sink_puts(struct sink *k, const char *s)
+{
+	sink_put(k, s, strlen(s));
+}
+
+/* `j`'s members between its braces, one-space indented; consumes j. */
+static void
+sink_members(struct sink *k, json_t *j)
+{
+	char *text = j != NULL ? json_dumps(j, JSON_SORT_KEYS |
+	    JSON_INDENT(1)) : NULL;
+	size_t n = text != NULL ? strlen(text) : 0;
+
+	json_decref(j);
+	if (n < 4) {                /* "{\n...\n}" */
+		k->failed = 1;
+		free(text);
+		return;
+	}
+	sink_put(k, text + 2, n - 4);
+	free(text);
+}
+
+/* Each entry on one line: written and freed as it goes. */
+static void
+sink_entries(struct sink *k, const ps_entry *entries, size_t count)
+{
+	char *text;
+	size_t i;
+
+	sink_puts(k, count == 0 ? " \"files\": []" : " \"files\": [\n");
+	for (i = 0; i < count && !k->failed; i++) {
+		json_t *j = entry_json(&entries[i]);
+
+		text = j != NULL ? json_dumps(j, JSON_SORT_KEYS |
+		    JSON_COMPACT) : NULL;
+		json_decref(j);
+		if (text == NULL) {
+			k->failed = 1;
+			break;
+		}
+		sink_puts(k, "  ");
+		sink_puts(k, text);
+		sink_puts(k, i + 1 < count ? ",\n" : "\n ]");
+		free(text);
+	}
+}
+
+/* Keys in order: those before "files", the files, those after. */
+static void
+emit(struct sink *k, const ps_installed *r, const char *at)
+{
+	sink_puts(k, "{\n");
+	sink_members(k, json_pack("{s:{s:s,s:o},s:o}", "archive", "name",
+	    r->archive_name, "sha256", digest_json(r->archive_digest),
+	    "domain", string_or_null(r->domain)));
+	sink_puts(k, ",\n");
+	sink_entries(k, r->entries, r->entry_count);
+	sink_puts(k, ",\n");
+	sink_members(k, json_pack("{s:s,s:s,s:s,s:o,s:i,s:s,s:s,s:o,"
+	    "s:{s:s,s:s},s:o,s:o,s:s}",
+	    "format", ps_format_name(r->format), "id", r->id,
+	    "installedAt", at, "name", string_or_null(r->name),
+	    "packsignReceipt", PS_RECEIPT_VERSION, "path", r->path,
+	    "permissions", r->permissions,
+	    "prompts", entries_json(r->prompts, r->prompt_count, prompt_json),
+	    "signer", "identity", r->signer, "fingerprint", r->fingerprint,
+	    "source", source_json(r),
+	    "treeDigest", digest_json(r->tree_digest), "version", r->version));
+	sink_puts(k, "\n}\n");
+}
+
+static int
+receipt_emit(struct sink *k, const ps_installed *r)
+{
+	char at[PS_TIME_TEXT_LEN];
+
+	if (ps_time_format(r->installed_at, at) != 0)
+		return ps_fail(k->err, "invalid_argument", r->id, "install time "
+		    "out of range");
+	emit(k, r, at);
+	if (!k->failed && sink_flush(k) != 0)
+		k->failed = 1;
+	if (k->failed && k->err->code[0] == '\0')
+		ps_fail_oom(k->err, r->id);
+	return k->failed ? -1 : 0;
+}
+
 int
 ps_receipt_format(const ps_installed *r, char **out, ps_error *err)
 {
-	char at[PS_TIME_TEXT_LEN];
-	json_t *j;
+	struct sink k = { -1, NULL, 0, 0, r->id, err, 0 };
 
 	*out = NULL;
-	if (ps_time_format(r->installed_at, at) != 0)
-		return ps_fail(err, "invalid_argument", r->id, "install time out "
-		    "of range");
-	j = json_pack("{s:i,s:s,s:s,s:s,s:o,s:o,s:s,s:{s:s,s:s},s:o,s:s,"
-	    "s:{s:s,s:o},s:o,s:s,s:o,s:o}",
-	    "packsignReceipt", PS_RECEIPT_VERSION,
-	    "format", ps_format_name(r->format), "id", r->id,
-	    "version", r->version, "name", string_or_null(r->name),
-	    "domain", string_or_null(r->domain), "path", r->path,
-	    "signer", "identity", r->signer, "fingerprint", r->fingerprint,
-	    "source", source_json(r), "permissions", r->permissions,
-	    "archive", "name", r->archive_name, "sha256",
-	    digest_json(r->archive_digest),
-	    "treeDigest", digest_json(r->tree_digest), "installedAt", at,
-	    "prompts", entries_json(r->prompts, r->prompt_count, prompt_json),
-	    "files", entries_json(r->entries, r->entry_count, entry_json));
-	if (j != NULL)
-		*out = json_dumps(j, JSON_SORT_KEYS | JSON_INDENT(1));
-	json_decref(j);
-	if (*out == NULL)
-		return ps_fail_oom(err, r->id);
+	ps_error_clear(err);
+	if (receipt_emit(&k, r) != 0) {
+		free(k.mem);
+		return -1;
+	}
+	*out = k.mem;
 	return 0;
+}
+
+int
+ps_receipt_write(int fd, const ps_installed *r, const char *label,
+    ps_error *err)
+{
+	struct sink k = { fd, NULL, 0, 0, label, err, 0 };
+	int rc;
+
+	ps_error_clear(err);
+	rc = receipt_emit(&k, r);
+	free(k.mem);
+	return rc;
 }
 
 /* ------------------------------------------------------------- reading */

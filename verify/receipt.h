@@ -12,6 +12,10 @@
 
 /* The receipt's JSON text; caller frees. */
 int ps_receipt_format(const ps_installed *receipt, char **out, ps_error *err);
+/* The same text written to `fd` as it is made (`label` names it in
+ * errors): memory stays small whatever the number of files. */
+int ps_receipt_write(int fd, const ps_installed *receipt, const char *label,
+    ps_error *err);
 
 /*
  * Parses and checks a receipt: every field typed, digests well-formed,

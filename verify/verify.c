@@ -265,9 +265,7 @@ subject_first(ps_vctx *v, const ps_statement_file *subject, ps_error *err)
 	ps_compression c = PS_COMPRESS_NONE;
 	size_t n = strlen(v->path);
 
-	if (v->known_digest != NULL)
-		memcpy(got, v->known_digest, PS_SHA256_LEN);
-	else if ((n < 4 || strcmp(v->path + n - 4, ".zip") != 0) &&
+	if ((n < 4 || strcmp(v->path + n - 4, ".zip") != 0) &&
 	    (ps_compression_from_name(v->path, &c) != 0 ||
 	    c == PS_COMPRESS_NONE))
 		return 0;
@@ -278,6 +276,29 @@ subject_first(ps_vctx *v, const ps_statement_file *subject, ps_error *err)
 	return ps_verify_refuse_digest(err, "subject_mismatch", v->path, "compared the "
 	    "SHA-256 of the archive's bytes with the signed subject",
 	    subject->sha256, got);
+}
+
+/* Extraction hashes every file: the tree digest is compared too. */
+static int
+extracting(const ps_vctx *v)
+{
+	ps_verify_extract *x = v->extract;
+
+	return x != NULL && (x->wanted == NULL || x->wanted(x->ctx, v->st));
+}
+
+static int
+open_archive(ps_vctx *v, ps_pack_files *files, ps_digest **d, ps_error *err)
+{
+	ps_verify_extract *x = v->extract;
+
+	if (!extracting(v))
+		return ps_pack_files_archive_open_selective(v->path, files, d,
+		    v->o->deep ? NULL : signed_file, v->st, err);
+	x->extracted = 1;
+	if (ps_extract_archive(v->path, x->dest_fd, x->limits, d, err) != 0)
+		return -1;
+	return ps_pack_files_dir_open(x->dest_path, files, err);
 }
 
 /* Step 3: one read; the digest decides before anything is acted on. */
@@ -293,8 +314,7 @@ read_archive(ps_vctx *v, ps_pack_files *files, ps_digest **d, ps_error *err)
 	if (subject == NULL || subject_first(v, subject, err) != 0)
 		return -1;
 	ps_error_clear(&e);
-	if (ps_pack_files_archive_open_selective(v->path, files, d,
-	    v->o->deep ? NULL : signed_file, v->st, &e) != 0) {
+	if (open_archive(v, files, d, &e) != 0) {
 		if (e.status == PS_STATUS_REFUSED && hash_file(v->path, got) == 0 &&
 		    memcmp(got, subject->sha256, PS_SHA256_LEN) != 0)
 			return ps_verify_refuse_digest(err, "subject_mismatch", v->path, what,
@@ -540,6 +560,10 @@ check_pack(ps_vctx *v, ps_error *err)
 	if (rc == 0)
 		rc = load_manifest(v, &files, err);
 	ps_pack_files_close(&files);
+	if (rc == 0 && v->extract != NULL && v->extract->extracted) {
+		v->extract->digest = d;
+		d = NULL;
+	}
 	ps_digest_free(d);
 	return rc;
 }
@@ -557,7 +581,7 @@ run(ps_vctx *v, ps_error *err)
 
 int
 ps_verify_keep(const char *path, const ps_verify_options *options,
-    const unsigned char *known_digest, ps_verify_result **out,
+    ps_verify_extract *extract, ps_verify_result **out,
     ps_manifest **manifest, ps_statement **st, ps_error *err)
 {
 	ps_vctx v;
@@ -567,7 +591,7 @@ ps_verify_keep(const char *path, const ps_verify_options *options,
 	memset(&v, 0, sizeof(v));
 	v.path = path;
 	v.o = options;
-	v.known_digest = known_digest;
+	v.extract = extract;
 	if (new_result(path, options, out, err) != 0)
 		return -1;
 	v.res = *out;

@@ -21,9 +21,8 @@ typedef struct ps_vctx {
 	const ps_pubkey **entry_key;   /* per entry: the policy key verifying it */
 	ps_statement *st;
 	ps_manifest *manifest;
-	/* The archive's SHA-256 when the caller computed it (install's copy):
-	 * compared with the subject before any byte is decompressed. */
-	const unsigned char *known_digest;
+	/* install's single pass (may be NULL): see ps_verify_extract. */
+	struct ps_verify_extract *extract;
 } ps_vctx;
 
 /* Step 1: reads the envelope, finds which policy key verifies each entry
@@ -38,11 +37,31 @@ int ps_verify_signed_by(ps_vctx *v, ps_error *err);
 /* Step 7: provenance. */
 int ps_verify_source(ps_vctx *v, ps_error *err);
 
+/*
+ * install reads the archive once: the reader that verifies it also
+ * extracts it into `dest_fd`, an empty directory of a private work
+ * directory, and the validators read the manifest back from there.  The
+ * archive's SHA-256 is compared with the signed subject over the very bytes
+ * that were extracted, so nothing can change between the check and the use
+ * (docs/formats/install.md, "Install").
+ */
+typedef struct ps_verify_extract {
+	int dest_fd;
+	const char *dest_path;             /* the same directory, by name */
+	const ps_extract_limits *limits;
+	/* Asked once the statement is verified: 0 verifies without
+	 * extracting (install's no-op reinstall), 1 extracts. */
+	int (*wanted)(void *ctx, const ps_statement *st);
+	void *ctx;
+	int extracted;                     /* out: the tree is in dest_fd */
+	ps_digest *digest;                 /* out: digests of what was read */
+} ps_verify_extract;
+
 /* ps_verify() that hands over, on success, the validated manifest and
- * the signed statement (each may be NULL when not wanted); `known_digest`
- * (may be NULL) is the archive's SHA-256 if the caller has it. */
+ * the signed statement (each may be NULL when not wanted); `extract` (may
+ * be NULL) extracts the archive in the same pass. */
 int ps_verify_keep(const char *path, const ps_verify_options *options,
-    const unsigned char *known_digest, ps_verify_result **out,
+    ps_verify_extract *extract, ps_verify_result **out,
     ps_manifest **manifest, ps_statement **st, ps_error *err);
 
 /* Refuses with `code`: `what` was checked, expected `want`, found `got`
