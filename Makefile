@@ -105,7 +105,7 @@ endif
 FLAGS_STAMP = $(BUILD)/obj/compile.flags
 
 .PHONY: all deps check check-asan asan demo bench unit unit-asan tools valgrind lint \
-        clean fuzz fuzz-bins fuzz-smoke install uninstall FORCE
+        clean fuzz fuzz-bins fuzz-smoke install uninstall
 all: $(BIN) $(LIB) $(SO) $(SO_LINKS)
 
 $(BUILD)/obj/%.o: %.c
@@ -120,10 +120,13 @@ $(LIB): $(LIB_OBJS)
 $(LIB_OBJS): CFLAGS += $(PIC)
 $(LIB_OBJS) $(CLI_OBJS): $(FLAGS_STAMP)
 
-$(FLAGS_STAMP): FORCE
-	@mkdir -p $(dir $@)
-	@echo '$(CC) $(CPPFLAGS) $(CFLAGS) $(PIC)' | cmp -s - $@ || \
-	    echo '$(CC) $(CPPFLAGS) $(CFLAGS) $(PIC)' >$@
+# Rewritten while the Makefile is read, and only when the flags differ, so
+# that `make -n` and `make install` see an up-to-date build as one.
+COMPILE_FLAGS := $(strip $(CC) $(CPPFLAGS) $(CFLAGS) $(PIC))
+ifneq ($(COMPILE_FLAGS),$(strip $(shell cat $(FLAGS_STAMP) 2>/dev/null)))
+  $(shell mkdir -p $(dir $(FLAGS_STAMP)) && \
+      printf '%s\n' '$(COMPILE_FLAGS)' >$(FLAGS_STAMP))
+endif
 
 $(SO_MAP): include/packsign.h scripts/public-symbols
 	@mkdir -p $(dir $@)
@@ -268,4 +271,3 @@ uninstall:
 
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d)
 
-FORCE:
