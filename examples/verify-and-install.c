@@ -23,17 +23,46 @@ exit_code(const ps_error *err)
 	return err->status == PS_STATUS_REFUSED ? 1 : 2;
 }
 
+/*
+ * Names and messages may come from the archive: control characters are
+ * printed as \xHH so that none reaches the terminal as a command.
+ */
+static void
+put_safe(FILE *out, const char *text)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)text; *p != '\0'; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			fprintf(out, "\\x%02x", *p);
+		else
+			fputc(*p, out);
+	}
+}
+
+/* One labelled line, left out when the value is empty. */
+static void
+put_field(FILE *out, const char *label, const char *value)
+{
+	if (value == NULL || value[0] == '\0')
+		return;
+	fputs(label, out);
+	put_safe(out, value);
+	fputc('\n', out);
+}
+
 /* A refusal says what was checked, what was expected, what was found. */
 static int
 report(const ps_error *err)
 {
-	fprintf(stderr, "verify-and-install: %s: %s\n", err->subject,
-	    err->message);
-	fprintf(stderr, "  code:     %s\n", err->code);
-	if (err->expected[0] != '\0')
-		fprintf(stderr, "  expected: %s\n", err->expected);
-	if (err->found[0] != '\0')
-		fprintf(stderr, "  found:    %s\n", err->found);
+	fputs("verify-and-install: ", stderr);
+	put_safe(stderr, err->subject);
+	fputs(": ", stderr);
+	put_safe(stderr, err->message);
+	fputc('\n', stderr);
+	put_field(stderr, "  code:     ", err->code);
+	put_field(stderr, "  expected: ", err->expected);
+	put_field(stderr, "  found:    ", err->found);
 	return exit_code(err);
 }
 
@@ -41,18 +70,22 @@ static void
 print_result(const ps_install_result *result)
 {
 	char digest[PS_SHA256_STRING_LEN];
+	const ps_verify_result *verify = result->verify;
 	size_t i;
 
-	printf("%s %s %s\n", result->already_installed ?
-	    "already installed:" : "installed", result->id, result->version);
-	printf("path: %s\n", result->path);
+	fputs(result->already_installed ? "already installed: " : "installed ",
+	    stdout);
+	put_safe(stdout, result->id);
+	fputc(' ', stdout);
+	put_safe(stdout, result->version);
+	fputc('\n', stdout);
+	put_field(stdout, "path: ", result->path);
 	printf("tree digest: %s\n", ps_sha256_string(result->tree_digest,
 	    digest));
-	for (i = 0; result->verify != NULL &&
-	    i < result->verify->identity_count; i++)
-		printf("signed by: %s (%s)\n",
-		    result->verify->identities[i].identity,
-		    result->verify->identities[i].fingerprint);
+	for (i = 0; verify != NULL && i < verify->identity_count; i++) {
+		put_field(stdout, "signed by: ", verify->identities[i].identity);
+		printf("  key: %s\n", verify->identities[i].fingerprint);
+	}
 }
 
 /* Installs ARCHIVE once the policy is loaded; confirm NULL: no question. */

@@ -46,7 +46,7 @@ teardown() {
 	[ "$status" -eq 0 ]
 	[[ ${lines[0]} == "installed $AGENTPACK 0.1.0" ]]
 	[[ $output == *"path: $D/agentpacks/$AGENTPACK/0.1.0"* ]]
-	[[ $output == *"signed by: alice (SHA256:"* ]]
+	[[ $output == *"signed by: alice"$'\n'"  key: SHA256:"* ]]
 	[ -f "$D/agentpacks/$AGENTPACK/0.1.0/manifest.yml" ]
 	# The CLI sees the same install, with the digest the example printed.
 	run "$PACKSIGN" list --data-dir "$D" --verify
@@ -101,4 +101,14 @@ teardown() {
 	    "$F/policy-alice.yaml" "$D"
 	[ "$status" -eq 2 ]
 	[[ $stderr == *"code:     not_found"* ]]
+}
+
+@test "example: control characters from names never reach the terminal" {
+	local name=$'evil\033[2J.tar.gz'
+	cp "$F/ap.tar.gz" "$name"
+	cp "$F/ap.tar.gz.sig" "$name.sig"
+	run --separate-stderr "$EXAMPLE" "$name" "$F/policy-alice.yaml" "$D"
+	[ "$status" -eq 1 ]
+	[[ $stderr == *'evil\x1b[2J.tar.gz'* ]]
+	[[ $stderr != *$'\033'* ]]
 }
