@@ -8,10 +8,35 @@ load helpers
 
 COMPLETIONS="$BATS_TEST_DIRNAME/../../completions"
 
+# The help texts are read once: $BATS_FILE_TMPDIR/help/CMD.
+setup_file() {
+	local cmd
+	mkdir "$BATS_FILE_TMPDIR/help"
+	"$PACKSIGN" help >"$BATS_FILE_TMPDIR/help/overview"
+	for cmd in $(commands); do
+		"$PACKSIGN" "$cmd" --help >"$BATS_FILE_TMPDIR/help/$cmd"
+		help_options <"$BATS_FILE_TMPDIR/help/$cmd" \
+		    >"$BATS_FILE_TMPDIR/help/$cmd.options"
+		awk 'NR == 1, /^$/' "$BATS_FILE_TMPDIR/help/$cmd" |
+		    sed -nE "s/^(usage:)? *packsign $cmd ([a-z]+).*/\\2/p" |
+		    LC_ALL=C sort -u >"$BATS_FILE_TMPDIR/help/$cmd.subs"
+	done
+}
+
 # commands: the command names `packsign help` lists.
 commands() {
-	"$PACKSIGN" help | awk '/^commands:/ { on = 1; next }
-	    on && /^  [a-z]/ { print $1 } on && /^$/ { exit }'
+	awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }
+	    on && /^$/ { exit }' "$BATS_FILE_TMPDIR/help/overview"
+}
+
+# help CMD: the text of `packsign CMD --help`.
+help() {
+	cat "$BATS_FILE_TMPDIR/help/$1"
+}
+
+# options CMD: help_options of that text.
+options() {
+	cat "$BATS_FILE_TMPDIR/help/$1.options"
 }
 
 # help_options: the options a help text declares, sorted: every option in
@@ -27,16 +52,19 @@ help_options() {
 
 # subcommands CMD: the words after "packsign CMD" in its usage lines.
 subcommands() {
-	"$PACKSIGN" "$1" --help | awk 'NR == 1, /^$/' |
-	    sed -nE "s/^(usage:)? *packsign $1 ([a-z]+).*/\\2/p" | sort -u
+	cat "$BATS_FILE_TMPDIR/help/$1.subs"
 }
 
-# bash_complete WORD...: what the bash completion offers for the last WORD.
+# bash_complete WORD...: what the bash completion (sourced into this test
+# shell) offers for the last WORD.
 bash_complete() {
-	bash -c 'source "$1"; shift; COMP_WORDS=("$@")
-	    COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _packsign
-	    printf "%s\n" "${COMPREPLY[@]}"' sh "$COMPLETIONS/packsign.bash" \
-	    "$@" 2>/dev/null | LC_ALL=C sort -u
+	# shellcheck source=../../completions/packsign.bash
+	source "$COMPLETIONS/packsign.bash"
+	COMP_WORDS=("$@")
+	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+	_packsign 2>/dev/null
+	[ "${#COMPREPLY[@]}" -eq 0 ] || printf '%s\n' "${COMPREPLY[@]}" |
+	    LC_ALL=C sort -u
 }
 
 # bash_options CMD: the options bash offers after CMD (and any of its
@@ -54,30 +82,41 @@ bash_options() {
 }
 
 # zsh_options CMD: the option specs of _packsign_CMD and of the shared
-# arrays it expands.
+# arrays ($_packsign_NAME) it expands.
 zsh_options() {
-	local f=$COMPLETIONS/_packsign body arr
-	body=$(awk -v fn="_packsign_$1() {" '$0 == fn { on = 1 }
-	    on { print } on && /^}/ { exit }' "$f")
-	[ -n "$body" ] || return 0
-	for arr in $(grep -oE '\$_packsign_[a-z]+' <<<"$body" | sort -u); do
-		body+=$'\n'$(awk -v a="${arr#\$}=(" '$0 == a { on = 1 }
-		    on { print } on && /^\)/ { exit }' "$f")
-	done
-	grep -oE "'--?[A-Za-z][a-z0-9-]*\\[" <<<"$body" | tr -d "'[" |
-	    LC_ALL=C sort -u
+	awk -v fn="_packsign_$1() {" '
+	    /^_packsign_[a-z]+=\($/ { arr = substr($0, 1, length($0) - 2) }
+	    arr != "" { body[arr] = body[arr] "\n" $0 }
+	    /^\)$/ { arr = "" }
+	    $0 == fn { on = 1 }
+	    on { text = text "\n" $0 }
+	    on && /^}/ { on = 0 }
+	    END {
+		for (a in body)
+			if (index(text, "$" a) > 0)
+				text = text body[a]
+		print text
+	    }' "$COMPLETIONS/_packsign" |
+	    grep -oE "'--?[A-Za-z][a-z0-9-]*\\[" | tr -d "'[" | LC_ALL=C sort -u
 }
 
 # same_options WHAT CMD HELP-SET OFFERED-SET: the two sets are equal up to
 # -h and --help; prints the difference otherwise.
 same_options() {
-	local missing extra
-	missing=$(LC_ALL=C comm -23 <(echo "$3") <(echo "$4"))
-	extra=$(LC_ALL=C comm -13 <(echo "$3") <(echo "$4") |
-	    grep -vxE -- '-h|--help' || true)
+	local -A want=() got=()
+	local w missing="" extra=""
+	for w in $3; do want[$w]=1; done
+	for w in $4; do got[$w]=1; done
+	for w in "${!want[@]}"; do
+		[ -n "${got[$w]:-}" ] || missing+=" $w"
+	done
+	for w in "${!got[@]}"; do
+		[ -n "${want[$w]:-}" ] || [ "$w" = -h ] || [ "$w" = --help ] ||
+		    extra+=" $w"
+	done
 	if [ -n "$missing$extra" ]; then
-		echo "$1 completion for '$2': missing [${missing//$'\n'/ }]" \
-		    "not in help [${extra//$'\n'/ }]"
+		echo "$1 completion for '$2': missing [$missing ] not in help" \
+		    "[$extra ]"
 		return 1
 	fi
 }
@@ -97,8 +136,7 @@ same_options() {
 	local cmd fails=0
 	for cmd in $(commands); do
 		[ "$cmd" = help ] && continue
-		same_options bash "$cmd" "$("$PACKSIGN" "$cmd" --help |
-		    help_options)" "$(bash_options "$cmd")" || fails=1
+		same_options bash "$cmd" "$(options "$cmd")" "$(bash_options "$cmd")" || fails=1
 	done
 	[ "$fails" -eq 0 ]
 }
@@ -116,7 +154,7 @@ same_options() {
 	local cmd pair opt values n=0
 	for cmd in $(commands); do
 		[ "$cmd" = help ] && continue
-		for pair in $("$PACKSIGN" "$cmd" --help | awk 'NR == 1, /^$/' |
+		for pair in $(help "$cmd" | awk 'NR == 1, /^$/' |
 		    grep -oE -- '--[a-z-]+ [a-z]+(\|[a-z]+)+'| tr ' ' '='); do
 			opt=${pair%%=*} values=${pair#*=}
 			[ "$(bash_complete packsign "$cmd" "$opt" '')" = \
@@ -134,8 +172,7 @@ same_options() {
 		[ "$cmd" = help ] && continue
 		grep -qx "_packsign_$cmd() {" "$COMPLETIONS/_packsign" ||
 		    { echo "zsh: no _packsign_$cmd"; fails=1; continue; }
-		same_options zsh "$cmd" "$("$PACKSIGN" "$cmd" --help |
-		    help_options)" "$(zsh_options "$cmd")" || fails=1
+		same_options zsh "$cmd" "$(options "$cmd")" "$(zsh_options "$cmd")" || fails=1
 	done
 	[ "$fails" -eq 0 ]
 }
