@@ -74,6 +74,9 @@ pc() {
 	cmp "$ROOT/include/packsign.h" "$T/usr/include/packsign.h"
 	cmp "$ROOT/completions/_packsign" \
 	    "$T/usr/share/zsh/site-functions/_packsign"
+	cmp "$ROOT/completions/packsign.bash" \
+	    "$T/usr/share/bash-completion/completions/packsign"
+	cmp "$ROOT/docs/packsign.1" "$T/usr/share/man/man1/packsign.1"
 	"$T/usr/bin/packsign" --version
 	# packsign.pc: version, flags, and the private dependencies.
 	[ "$(pc --modversion)" = 0.1.0 ]
