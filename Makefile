@@ -1,6 +1,11 @@
 # packsign - canonical, signed agent packs.
 #
-#   make            build build/packsign and build/libpacksign.a
+#   make            build build/packsign, build/libpacksign.a and the shared
+#                   build/libpacksign.so.VERSION (soname libpacksign.so.MAJOR)
+#   make install    install under DESTDIR + PREFIX (default /usr/local);
+#                   BINDIR, LIBDIR, INCLUDEDIR, MANDIR, PKGCONFIGDIR,
+#                   BASHCOMPDIR, ZSHCOMPDIR override single places
+#   make uninstall  remove exactly what make install put there
 #   make check      install missing dependencies, build, run every test
 #   make demo       install missing dependencies, build, run on examples/packs
 #   make check-asan unit and CLI tests against an ASan+UBSan build only
@@ -14,6 +19,18 @@ VERSION   = 0.1.0
 CC       ?= cc
 BUILD    ?= build
 PKG_CONFIG ?= pkg-config
+
+# make install: DESTDIR + these.
+PREFIX       ?= /usr/local
+BINDIR       ?= $(PREFIX)/bin
+LIBDIR       ?= $(PREFIX)/lib
+INCLUDEDIR   ?= $(PREFIX)/include
+DATADIR      ?= $(PREFIX)/share
+MANDIR       ?= $(DATADIR)/man
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+BASHCOMPDIR  ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR   ?= $(DATADIR)/zsh/site-functions
+INSTALL      ?= install
 
 # libunistring ships no pkg-config file on Debian; it is linked directly.
 PKGS      = libsodium libcrypto libarchive yaml-0.1 jansson libgit2
@@ -61,12 +78,35 @@ FUZZ_BINS = $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/%)
 # Test-only tools (never installed): the CLI tests run them.
 TOOL_BINS = $(BUILD)/tests/ps-testsign
 
+# The example program, built with the public header only (no -I.).
+EXAMPLE_BIN = $(BUILD)/examples/verify-and-install
+# The CLI linked against the shared library: it links only when the CLI
+# uses nothing the library does not export.
+TOOL_BINS += $(EXAMPLE_BIN) $(BUILD)/tests/packsign-shared
+
 LIB = $(BUILD)/libpacksign.a
 BIN = $(BUILD)/packsign
 
+# The shared library exports exactly the functions include/packsign.h
+# declares (scripts/public-symbols writes the version script); library
+# objects are position-independent for it, and the archive uses them too.
+SO_MAJOR := $(firstword $(subst ., ,$(VERSION)))
+SONAME    = libpacksign.so.$(SO_MAJOR)
+SO        = $(BUILD)/libpacksign.so.$(VERSION)
+SO_LINKS  = $(BUILD)/$(SONAME) $(BUILD)/libpacksign.so
+SO_MAP    = $(BUILD)/libpacksign.map
+PIC       = -fPIC -fno-semantic-interposition
+SO_LDFLAGS = -shared -Wl,-soname,$(SONAME) -Wl,--version-script=$(SO_MAP) \
+             -Wl,-z,relro,-z,now $(SANFLAGS)
+ifeq ($(SAN)$(FUZZ),)
+  SO_LDFLAGS += -Wl,-z,defs
+endif
+# Objects are rebuilt when the compiler or its flags change.
+FLAGS_STAMP = $(BUILD)/obj/compile.flags
+
 .PHONY: all deps check check-asan asan demo bench unit unit-asan tools valgrind lint \
-        clean fuzz fuzz-bins fuzz-smoke
-all: $(BIN) $(LIB)
+        clean fuzz fuzz-bins fuzz-smoke install uninstall
+all: $(BIN) $(LIB) $(SO) $(SO_LINKS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -77,8 +117,41 @@ $(LIB): $(LIB_OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
+$(LIB_OBJS): CFLAGS += $(PIC)
+$(LIB_OBJS) $(CLI_OBJS): $(FLAGS_STAMP)
+
+# Rewritten while the Makefile is read, and only when the flags differ, so
+# that `make -n` and `make install` see an up-to-date build as one.
+COMPILE_FLAGS := $(strip $(CC) $(CPPFLAGS) $(CFLAGS) $(PIC))
+ifneq ($(COMPILE_FLAGS),$(strip $(shell cat $(FLAGS_STAMP) 2>/dev/null)))
+  $(shell mkdir -p $(dir $(FLAGS_STAMP)) && \
+      printf '%s\n' '$(COMPILE_FLAGS)' >$(FLAGS_STAMP))
+endif
+
+$(SO_MAP): include/packsign.h scripts/public-symbols
+	@mkdir -p $(dir $@)
+	scripts/public-symbols include/packsign.h --map >$@.tmp
+	mv $@.tmp $@
+
+$(SO): $(LIB_OBJS) $(SO_MAP)
+	$(CC) $(SO_LDFLAGS) -o $@ $(LIB_OBJS) $(PKG_LIBS)
+
+$(BUILD)/$(SONAME): $(SO)
+	ln -sf $(notdir $(SO)) $@
+
+$(BUILD)/libpacksign.so: $(BUILD)/$(SONAME)
+	ln -sf $(SONAME) $@
+
 $(BIN): $(CLI_OBJS) $(LIB)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(PKG_LIBS)
+
+$(BUILD)/tests/packsign-shared: $(CLI_OBJS) $(SO_LINKS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) -L$(BUILD) -lpacksign $(PKG_LIBS)
+
+$(EXAMPLE_BIN): examples/verify-and-install.c include/packsign.h $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) -Iinclude $(CFLAGS) $< -o $@ $(LDFLAGS) $(LIB) $(PKG_LIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(LIB)
 	@mkdir -p $(dir $@)
@@ -137,7 +210,7 @@ valgrind: deps
 
 # Static analysis of the library and CLI sources; clang-tidy's checks are
 # chosen in .clang-tidy, cppcheck's suppressions are inline.
-LINT_SRCS = $(LIB_SRCS) $(CLI_SRCS)
+LINT_SRCS = $(LIB_SRCS) $(CLI_SRCS) examples/verify-and-install.c
 lint:
 	@LINT_CFLAGS="$(PKG_CFLAGS)" scripts/lint $(LINT_SRCS)
 
@@ -155,4 +228,46 @@ demo: deps
 clean:
 	rm -rf build
 
+# make install / uninstall.  packsign.pc is written from PREFIX and LIBDIR
+# at install time (paths under PREFIX as ${prefix}/..., so pkg-config
+# --define-prefix can relocate it).
+PC_PREFIXED = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
+INSTALLED = $(BINDIR)/packsign $(LIBDIR)/libpacksign.a \
+    $(LIBDIR)/libpacksign.so.$(VERSION) $(LIBDIR)/$(SONAME) \
+    $(LIBDIR)/libpacksign.so $(INCLUDEDIR)/packsign.h \
+    $(PKGCONFIGDIR)/packsign.pc $(MANDIR)/man1/packsign.1 \
+    $(BASHCOMPDIR)/packsign $(ZSHCOMPDIR)/_packsign
+
+install: all
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) \
+	    $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) \
+	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR) \
+	    $(DESTDIR)$(ZSHCOMPDIR)
+	$(INSTALL) -m 755 $(BIN) $(DESTDIR)$(BINDIR)/packsign
+	$(INSTALL) -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libpacksign.a
+	$(INSTALL) -m 755 $(SO) $(DESTDIR)$(LIBDIR)/libpacksign.so.$(VERSION)
+	ln -sf libpacksign.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libpacksign.so
+	$(INSTALL) -m 644 include/packsign.h $(DESTDIR)$(INCLUDEDIR)/packsign.h
+	printf '%s\n' 'prefix=$(PREFIX)' \
+	    'libdir=$(call PC_PREFIXED,$(LIBDIR))' \
+	    'includedir=$(call PC_PREFIXED,$(INCLUDEDIR))' '' \
+	    'Name: packsign' \
+	    'Description: canonical, signed agent packs: pack, sign, verify, install' \
+	    'Version: $(VERSION)' \
+	    'Requires.private: $(PKGS)' \
+	    'Cflags: -I$${includedir}' \
+	    'Libs: -L$${libdir} -lpacksign' \
+	    'Libs.private: -lunistring -lpthread' \
+	    >$(DESTDIR)$(PKGCONFIGDIR)/packsign.pc
+	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/packsign.pc
+	$(INSTALL) -m 644 docs/packsign.1 $(DESTDIR)$(MANDIR)/man1/packsign.1
+	$(INSTALL) -m 644 completions/packsign.bash \
+	    $(DESTDIR)$(BASHCOMPDIR)/packsign
+	$(INSTALL) -m 644 completions/_packsign $(DESTDIR)$(ZSHCOMPDIR)/_packsign
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+
 -include $(LIB_OBJS:.o=.d) $(CLI_OBJS:.o=.d)
+

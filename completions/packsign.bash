@@ -1,0 +1,107 @@
+# bash completion for packsign(1)
+# Installed as share/bash-completion/completions/packsign.  Needs nothing
+# but bash; tests/cli/completions.bats checks that every command and option
+# `packsign help` and `packsign CMD --help` declare is offered here.
+
+_packsign_commands="pack digest sign keygen key verify install list
+    uninstall trust validate describe help"
+
+# _packsign_options CMD [SUB]: the options of a command (of a key
+# subcommand); a trailing '=' is never used: values are separate words.
+_packsign_options() {
+	local checks="--sig --trust -p --signed-by --source-repo --source-commit
+	    --require-source --allow-dirty --at"
+	local pass="--passphrase-file --passphrase-fd"
+	case $1 in
+	pack) echo "-o --output --compress --mtime" ;;
+	digest) echo "--json --files --mtime" ;;
+	sign) echo "-s --secret-key -o --output --identity --minisig
+	    --source-repo --source-commit --allow-dirty --append --force
+	    --mtime --compress --json $pass" ;;
+	keygen) echo "-o --identity --no-passphrase $pass --kdf --force" ;;
+	key) _packsign_key_options "$2" ;;
+	verify) echo "$checks --rebuild-from --deep --installed --json" ;;
+	install) echo "$checks --data-dir --yes --allow-shell
+	    --allow-downgrade --dry-run --max-size --max-entries --max-ratio
+	    --lang --json" ;;
+	list) echo "--data-dir --verify --json" ;;
+	uninstall) echo "--data-dir --format --json" ;;
+	trust) echo "--trust -p --at --json" ;;
+	validate) echo "--format --strict --engine-version --json" ;;
+	describe) echo "--lang --json" ;;
+	esac
+	echo "-h --help"
+}
+
+_packsign_key_options() {
+	local pass="--passphrase-file --passphrase-fd"
+	case $1 in
+	show) echo "--json $pass" ;;
+	pubkey) echo "-s -o --identity $pass --force" ;;
+	passwd) echo "-s --no-passphrase $pass --new-passphrase-file
+	    --new-passphrase-fd --kdf" ;;
+	export) echo "--pem --pem-pub --ssh-pub -s -p -o --no-passphrase
+	    $pass --force" ;;
+	import) echo "--pem -o --identity --no-passphrase $pass --kdf
+	    --force" ;;
+	esac
+}
+
+# _packsign_value OPTION: completes the value OPTION takes; returns 1 when
+# OPTION takes none.
+_packsign_value() {
+	case $1 in
+	--compress) COMPREPLY=($(compgen -W "none gzip zstd" -- "$cur")) ;;
+	--kdf) COMPREPLY=($(compgen -W "sensitive interactive" -- "$cur")) ;;
+	--lang) COMPREPLY=($(compgen -W "en zh" -- "$cur")) ;;
+	--format) COMPREPLY=($(compgen -W "soyapack holon autograph agentpack" \
+	    -- "$cur")) ;;
+	--data-dir | --rebuild-from)
+		compopt -o filenames 2>/dev/null
+		COMPREPLY=($(compgen -d -- "$cur")) ;;
+	-o | --output | -s | --secret-key | -p | --sig | --trust | \
+	--passphrase-file | --new-passphrase-file)
+		compopt -o filenames 2>/dev/null
+		COMPREPLY=($(compgen -f -- "$cur")) ;;
+	--mtime | --identity | --source-repo | --source-commit | \
+	--signed-by | --at | --passphrase-fd | --new-passphrase-fd | \
+	--max-size | --max-entries | --max-ratio | --engine-version)
+		COMPREPLY=() ;;
+	*) return 1 ;;
+	esac
+}
+
+_packsign() {
+	local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+	local cmd=${COMP_WORDS[1]:-} sub=${COMP_WORDS[2]:-}
+
+	COMPREPLY=()
+	if [ "$COMP_CWORD" -eq 1 ]; then
+		COMPREPLY=($(compgen -W "$_packsign_commands --help --version" \
+		    -- "$cur"))
+		return
+	fi
+	case $cmd in
+	help)
+		[ "$COMP_CWORD" -eq 2 ] &&
+		    COMPREPLY=($(compgen -W "$_packsign_commands" -- "$cur"))
+		return ;;
+	key | trust)
+		if [ "$COMP_CWORD" -eq 2 ]; then
+			[ "$cmd" = key ] && sub="show pubkey passwd export import" ||
+			    sub=check
+			COMPREPLY=($(compgen -W "$sub --help" -- "$cur"))
+			return
+		fi ;;
+	esac
+	_packsign_value "$prev" && return
+	if [[ $cur == -* ]]; then
+		COMPREPLY=($(compgen -W "$(_packsign_options "$cmd" "$sub")" \
+		    -- "$cur"))
+		return
+	fi
+	compopt -o filenames 2>/dev/null
+	COMPREPLY=($(compgen -f -- "$cur"))
+}
+
+complete -F _packsign packsign
