@@ -159,8 +159,14 @@ copy_signature(struct install *in, ps_error *err)
 		free(sig_default);
 		return ps_fail_oom(err, in->archive);
 	}
-	rc = 0;
-	if (sig == NULL && access(sig_default, F_OK) != 0 && errno == ENOENT) {
+	/* A missing archive is named as such, before its signature. */
+	rc = open_source(in->archive, err);
+	if (rc >= 0) {
+		close(rc);
+		rc = 0;
+	}
+	if (rc == 0 && sig == NULL && access(sig_default, F_OK) != 0 &&
+	    errno == ENOENT) {
 		ps_refuse(err, "signature_missing", in->archive, "looked for its "
 		    "signature beside it (an unsigned archive?)");
 		rc = ps_error_expect(err, sig_default, "no such file");
