@@ -15,8 +15,19 @@
 #include "util/fdio.h"
 #include "util/locale.h"
 #include "util/sha256.h"
+#include "util/worker.h"
 
 #define COPY_BUFFER (256 * 1024)
+#define WORKER_SLOTS 8
+
+/*
+ * Packing runs on two threads: the caller's opens and reads every file
+ * and queues its bytes; the worker hashes each file and writes the tar
+ * (whose own worker hashes and writes the stream).  A record's tag is the
+ * item's index shifted left by 2 and one of these kinds.
+ */
+enum { JOB_DIR, JOB_FILE, JOB_DATA, JOB_END };
+#define JOB_TAG(kind, index) (((uint64_t)(index) << 2) | (kind))
 
 struct ps_packer {
 	const char *label;       /* the directory as the user named it */
@@ -29,6 +40,8 @@ struct ps_packer {
 	ps_sha256 *file_hash;
 	unsigned char *buffer;
 	ps_output_tap tap;
+	ps_worker *worker;
+	ps_locale_scope worker_locale;  /* the worker thread's */
 };
 
 void
@@ -108,16 +121,58 @@ open_item(const ps_packer *p, const ps_item *item, ps_error *err)
 	return fd;
 }
 
-/* Streams one file into the archive, hashing it on the way. */
+/* On the worker: one record of the stream write_item() queues. */
 static int
-copy_data(ps_packer *p, ps_item *item, int fd, ps_error *err)
+consume_job(void *ctx, uint64_t tag, const void *buf, size_t len,
+    ps_error *err)
 {
+	ps_packer *p = ctx;
+	ps_item *item = &p->items.items[tag >> 2];
+
+	switch (tag & 3) {
+	case JOB_DIR:
+		return ps_tar_write_dir(p->writer, item->entry.path, err);
+	case JOB_FILE:
+		if (ps_sha256_reset(p->file_hash) != 0)
+			return ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
+		return ps_tar_write_file(p->writer, item->entry.path,
+		    item->entry.size, item->entry.executable, err);
+	case JOB_DATA:
+		if (ps_sha256_update(p->file_hash, buf, len) != 0)
+			return ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
+		return ps_tar_write_data(p->writer, buf, len, err);
+	default:
+		if (ps_sha256_final(p->file_hash, item->entry.sha256) != 0)
+			return ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
+		return 0;
+	}
+}
+
+/* libarchive converts names through the thread's locale. */
+static int
+worker_begin(void *ctx, ps_error *err)
+{
+	return ps_locale_enter(&((ps_packer *)ctx)->worker_locale, err);
+}
+
+static void
+worker_end(void *ctx)
+{
+	ps_locale_leave(&((ps_packer *)ctx)->worker_locale);
+}
+
+static const ps_worker_ops job_ops = { consume_job, worker_begin,
+    worker_end };
+
+/* Streams one file to the worker, checking it does not change size. */
+static int
+copy_data(ps_packer *p, size_t index, int fd, ps_error *err)
+{
+	const ps_item *item = &p->items.items[index];
 	uint64_t left = item->entry.size;
 	size_t want;
 	ssize_t n;
 
-	if (ps_sha256_reset(p->file_hash) != 0)
-		return ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
 	while (left > 0) {
 		want = left < COPY_BUFFER ? (size_t)left : COPY_BUFFER;
 		n = ps_read_full(fd, p->buffer, want);
@@ -126,32 +181,32 @@ copy_data(ps_packer *p, ps_item *item, int fd, ps_error *err)
 			    "read", errno);
 		if ((size_t)n != want)
 			return refuse_changed(item, "the file shrank", err);
-		if (ps_sha256_update(p->file_hash, p->buffer, want) != 0 ||
-		    ps_tar_write_data(p->writer, p->buffer, want, err) != 0)
+		if (ps_worker_push(p->worker, JOB_TAG(JOB_DATA, index),
+		    p->buffer, want, err) != 0)
 			return -1;
 		left -= want;
 	}
 	if (ps_read_full(fd, p->buffer, 1) != 0)
 		return refuse_changed(item, "the file grew", err);
-	if (ps_sha256_final(p->file_hash, item->entry.sha256) != 0)
-		return ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
-	return 0;
+	return ps_worker_push(p->worker, JOB_TAG(JOB_END, index), NULL, 0, err);
 }
 
 static int
-write_item(ps_packer *p, ps_item *item, ps_error *err)
+write_item(ps_packer *p, size_t index, ps_error *err)
 {
+	ps_item *item = &p->items.items[index];
 	int fd, rc;
 
 	if (item->entry.type == PS_ENTRY_DIR)
-		return ps_tar_write_dir(p->writer, item->entry.path, err);
+		return ps_worker_push(p->worker, JOB_TAG(JOB_DIR, index), NULL,
+		    0, err);
 	fd = open_item(p, item, err);
 	if (fd < 0)
 		return -1;
-	rc = ps_tar_write_file(p->writer, item->entry.path, item->entry.size,
-	    item->entry.executable, err);
+	rc = ps_worker_push(p->worker, JOB_TAG(JOB_FILE, index), NULL, 0,
+	    err);
 	if (rc == 0)
-		rc = copy_data(p, item, fd, err);
+		rc = copy_data(p, index, fd, err);
 	close(fd);
 	return rc;
 }
@@ -162,10 +217,10 @@ write_all_items(ps_packer *p, ps_error *err)
 {
 	size_t i;
 
-	if (write_item(p, &p->items.items[p->manifest], err) != 0)
+	if (write_item(p, p->manifest, err) != 0)
 		return -1;
 	for (i = 0; i < p->items.count; i++) {
-		if (i != p->manifest && write_item(p, &p->items.items[i], err) != 0)
+		if (i != p->manifest && write_item(p, i, err) != 0)
 			return -1;
 	}
 	return 0;
@@ -255,7 +310,15 @@ write_in_locale(ps_packer *p, int out_fd, const ps_pack_options *options,
 	    &p->writer, err) != 0)
 		return -1;
 	ps_tar_writer_set_tap(p->writer, &p->tap);
-	if (write_all_items(p, err) != 0 ||
+	if (ps_worker_new(&job_ops, p, COPY_BUFFER, WORKER_SLOTS, &p->worker,
+	    err) != 0)
+		return -1;
+	/* The worker's error, if it stopped first, is the one to report. */
+	if (write_all_items(p, err) != 0) {
+		(void)ps_worker_finish(p->worker, err);
+		return -1;
+	}
+	if (ps_worker_finish(p->worker, err) != 0 ||
 	    ps_tar_writer_finish(p->writer, tar_digest, err) != 0)
 		return -1;
 	if (digest_out == NULL)
@@ -315,6 +378,7 @@ ps_packer_free(ps_packer *p)
 {
 	if (p == NULL)
 		return;
+	ps_worker_free(p->worker);
 	ps_tar_writer_free(p->writer);
 	ps_items_free(&p->items);
 	ps_sha256_free(p->file_hash);

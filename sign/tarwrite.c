@@ -12,6 +12,7 @@
 #include "util/fdio.h"
 #include "util/pathname.h"
 #include "util/sha256.h"
+#include "util/worker.h"
 
 static int
 is_ascii(const char *s)
@@ -62,11 +63,22 @@ struct ps_tar_writer {
 	int64_t mtime;
 	ps_error sink_error;        /* what failed inside a callback */
 	int sink_failed;
+	/* With an output, the tar stream is hashed, compressed and written
+	 * on a second thread; out_error is that thread's (read after it
+	 * stopped).  Without one (a hash-only writer, whose stream tap
+	 * compares as it goes) everything stays on the caller's thread. */
+	ps_worker *worker;
+	ps_error out_error;
+	int out_failed;
 	uint64_t written;           /* bytes sent to out_fd */
 	uint64_t flushed;           /* bytes whose writeback was started */
 	ps_output_tap tap;          /* sees the output bytes; bytes NULL: none */
 	ps_output_tap stream_tap;   /* replaces the stream hash when set */
 };
+
+/* The ring between the tar writer and the worker: libarchive's blocks. */
+#define WORKER_SLOT (64 * 1024)
+#define WORKER_SLOTS 16
 
 /* Start writing back every 8 MiB, so the final fsync has little to do. */
 #define WRITEBACK_CHUNK (8ULL * 1024 * 1024)
@@ -86,21 +98,14 @@ archive_failure(ps_tar_writer *w, struct archive *a, const char *what,
 	    msg != NULL ? msg : "libarchive failed");
 }
 
-static la_ssize_t
-write_compressed(struct archive *a, void *ctx, const void *buf, size_t len)
+/* The bytes that reach the output: tap, write, early writeback. */
+static int
+write_output(ps_tar_writer *w, const void *buf, size_t len, ps_error *err)
 {
-	ps_tar_writer *w = ctx;
-
-	(void)a;
-	if (w->tap.bytes != NULL &&
-	    w->tap.bytes(w->tap.ctx, buf, len, &w->sink_error) != 0) {
-		w->sink_failed = 1;
+	if (w->tap.bytes != NULL && w->tap.bytes(w->tap.ctx, buf, len, err) != 0)
 		return -1;
-	}
-	if (ps_write_all(w->out_fd, buf, len, "output", &w->sink_error) != 0) {
-		w->sink_failed = 1;
+	if (ps_write_all(w->out_fd, buf, len, "output", err) != 0)
 		return -1;
-	}
 	w->written += len;
 	if (w->written - w->flushed >= WRITEBACK_CHUNK) {
 		/* Pipes and some file systems say no; that costs nothing. */
@@ -108,38 +113,75 @@ write_compressed(struct archive *a, void *ctx, const void *buf, size_t len)
 		    (off64_t)(w->written - w->flushed), SYNC_FILE_RANGE_WRITE);
 		w->flushed = w->written;
 	}
+	return 0;
+}
+
+/* libarchive's compressor hands its output here. */
+static la_ssize_t
+write_compressed(struct archive *a, void *ctx, const void *buf, size_t len)
+{
+	ps_tar_writer *w = ctx;
+
+	(void)a;
+	if (write_output(w, buf, len, &w->out_error) != 0) {
+		w->out_failed = 1;
+		return -1;
+	}
 	return (la_ssize_t)len;
 }
 
-static la_ssize_t
-write_tar_stream(struct archive *a, void *ctx, const void *buf, size_t len)
+static int
+compress(ps_tar_writer *w, const void *buf, size_t len, ps_error *err)
 {
-	ps_tar_writer *w = ctx;
-	la_ssize_t n;
+	la_ssize_t n = archive_write_data(w->compressor, buf, len);
+	const char *msg;
 
-	(void)a;
-	if (w->stream_tap.bytes != NULL) {
-		if (w->stream_tap.bytes(w->stream_tap.ctx, buf, len,
-		    &w->sink_error) != 0) {
-			w->sink_failed = 1;
-			return -1;
-		}
-	} else if (ps_sha256_update(w->stream_hash, buf, len) != 0) {
-		ps_fail(&w->sink_error, "crypto_error", NULL, "SHA-256 failed");
-		w->sink_failed = 1;
+	if (n >= 0 && (size_t)n == len)
+		return 0;
+	if (w->out_failed) {
+		*err = w->out_error;
 		return -1;
 	}
-	if (w->compressor != NULL) {
-		n = archive_write_data(w->compressor, buf, len);
-		if (n < 0 || (size_t)n != len) {
-			if (!w->sink_failed)
-				archive_failure(w, w->compressor, "compress",
-				    &w->sink_error);
-			w->sink_failed = 1;
+	msg = archive_error_string(w->compressor);
+	return ps_fail(err, "archive_error", NULL, "compress: %s",
+	    msg != NULL ? msg : "libarchive failed");
+}
+
+/* On the worker: the tar stream's hash (or tap), then its output. */
+static int
+consume_tar_stream(void *ctx, uint64_t tag, const void *buf, size_t len,
+    ps_error *err)
+{
+	ps_tar_writer *w = ctx;
+
+	(void)tag;
+	if (w->stream_tap.bytes != NULL) {
+		if (w->stream_tap.bytes(w->stream_tap.ctx, buf, len, err) != 0)
 			return -1;
-		}
-	} else if (w->out_fd >= 0 &&
-	    write_compressed(a, w, buf, len) < 0) {
+	} else if (ps_sha256_update(w->stream_hash, buf, len) != 0) {
+		return ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
+	}
+	if (w->compressor != NULL)
+		return compress(w, buf, len, err);
+	if (w->out_fd >= 0)
+		return write_output(w, buf, len, err);
+	return 0;
+}
+
+static const ps_worker_ops stream_ops = { consume_tar_stream, NULL, NULL };
+
+/* libarchive's tar writer hands its blocks here, on the caller's thread:
+ * queued for the worker, or consumed at once without one. */
+static la_ssize_t
+queue_tar_stream(struct archive *a, void *ctx, const void *buf, size_t len)
+{
+	ps_tar_writer *w = ctx;
+
+	(void)a;
+	if ((w->worker != NULL ? ps_worker_push(w->worker, 0, buf, len,
+	    &w->sink_error) : consume_tar_stream(w, 0, buf, len,
+	    &w->sink_error)) != 0) {
+		w->sink_failed = 1;
 		return -1;
 	}
 	return (la_ssize_t)len;
@@ -205,7 +247,7 @@ open_tar(ps_tar_writer *w, ps_error *err)
 	    archive_write_add_filter_none(w->tar) != ARCHIVE_OK ||
 	    archive_write_set_bytes_per_block(w->tar, 65536) != ARCHIVE_OK ||
 	    archive_write_set_bytes_in_last_block(w->tar, 1) != ARCHIVE_OK ||
-	    archive_write_open(w->tar, w, NULL, write_tar_stream,
+	    archive_write_open(w->tar, w, NULL, queue_tar_stream,
 	    NULL) != ARCHIVE_OK)
 		return archive_failure(w, w->tar, "set up the tar writer", err);
 	return 0;
@@ -226,6 +268,8 @@ ps_tar_writer_new(int out_fd, ps_compression compression, int64_t mtime,
 	if (w->stream_hash == NULL ||
 	    (out_fd >= 0 && compression != PS_COMPRESS_NONE &&
 	    open_compressor(w, compression, err) != 0) ||
+	    (out_fd >= 0 && ps_worker_new(&stream_ops, w, WORKER_SLOT,
+	    WORKER_SLOTS, &w->worker, err) != 0) ||
 	    open_tar(w, err) != 0) {
 		if (w->stream_hash == NULL)
 			ps_fail(err, "crypto_error", NULL, "cannot start SHA-256");
@@ -291,9 +335,16 @@ ps_tar_writer_finish(ps_tar_writer *w, unsigned char digest[PS_SHA256_LEN],
 {
 	if (archive_write_close(w->tar) != ARCHIVE_OK)
 		return archive_failure(w, w->tar, "finish the tar stream", err);
+	if (w->worker != NULL && ps_worker_finish(w->worker, err) != 0)
+		return -1;
 	if (w->compressor != NULL &&
-	    archive_write_close(w->compressor) != ARCHIVE_OK)
+	    archive_write_close(w->compressor) != ARCHIVE_OK) {
+		if (w->out_failed) {
+			*err = w->out_error;
+			return -1;
+		}
 		return archive_failure(w, w->compressor, "finish compression", err);
+	}
 	if (w->stream_tap.bytes != NULL) {
 		memset(digest, 0, PS_SHA256_LEN);
 		return 0;
@@ -323,8 +374,10 @@ ps_tar_writer_free(ps_tar_writer *w)
 {
 	if (w == NULL)
 		return;
+	/* The tar writer flushes into the worker: free it first. */
 	if (w->tar != NULL)
 		archive_write_free(w->tar);
+	ps_worker_free(w->worker);
 	if (w->compressor != NULL)
 		archive_write_free(w->compressor);
 	archive_entry_free(w->entry);

@@ -46,7 +46,9 @@ typedef struct ps_output_tap {
 	int (*bytes)(void *ctx, const void *buf, size_t len, ps_error *err);
 } ps_output_tap;
 
-/* Installs `tap` (copied; NULL removes it) before anything is written. */
+/* Installs `tap` (copied; NULL removes it) before anything is written.
+ * With an output descriptor the taps run on the writer's worker thread:
+ * their context must not be touched until ps_tar_writer_finish(). */
 void ps_tar_writer_set_tap(ps_tar_writer *w, const ps_output_tap *tap);
 
 /*

@@ -16,6 +16,7 @@
 #include "util/atomic.h"
 #include "util/error.h"
 #include "util/sha256.h"
+#include "util/worker.h"
 
 static void
 error_line_names_expected_found_and_code(void **state)
@@ -142,6 +143,89 @@ atomic_uncommitted_output_has_no_name(void **state)
 	assert_int_equal(rmdir(dir), 0);   /* fails if anything was left */
 }
 
+/* ------------------------------------------------------------ worker */
+
+struct stream {
+	ps_sha256 *hash;
+	size_t seen, fail_after, bad_tags;
+};
+
+static int
+consume_stream(void *ctx, uint64_t tag, const void *buf, size_t len,
+    ps_error *err)
+{
+	struct stream *s = ctx;
+
+	/* No cmocka assertion here: this runs on the worker thread. */
+	if (tag > 2)
+		s->bad_tags++;
+	s->seen += len;
+	if (s->fail_after != 0 && s->seen > s->fail_after)
+		return ps_fail(err, "disk_full", "out", "no space left");
+	return ps_sha256_update(s->hash, buf, len);
+}
+
+static const ps_worker_ops stream_ops = { consume_stream, NULL, NULL };
+
+/* Odd sizes across small slots: every byte consumed once, in order. */
+static void
+worker_consumes_in_order(void **state)
+{
+	static unsigned char data[1000003];
+	unsigned char want[PS_SHA256_LEN], got[PS_SHA256_LEN];
+	struct stream s = { ps_sha256_new(), 0, 0, 0 };
+	ps_worker *w = NULL;
+	ps_error err;
+	size_t i, n;
+
+	(void)state;
+	for (i = 0; i < sizeof(data); i++)
+		data[i] = (unsigned char)(i * 131 + i / 7);
+	assert_int_equal(ps_sha256_buffer(data, sizeof(data), want), 0);
+	assert_int_equal(ps_worker_new(&stream_ops, &s, 4096, 3, &w, &err), 0);
+	for (i = 0; i < sizeof(data); i += n) {
+		n = (i % 9973) + 1;
+		if (n > sizeof(data) - i)
+			n = sizeof(data) - i;
+		assert_int_equal(ps_worker_push(w, n % 3, data + i, n, &err), 0);
+	}
+	assert_int_equal(ps_worker_finish(w, &err), 0);
+	ps_worker_free(w);
+	assert_int_equal(s.seen, sizeof(data));
+	assert_int_equal(s.bad_tags, 0);
+	assert_int_equal(ps_sha256_final(s.hash, got), 0);
+	assert_memory_equal(got, want, sizeof(want));
+	ps_sha256_free(s.hash);
+}
+
+/* The consumer's error reaches the producer, which stops pushing. */
+static void
+worker_failure_reaches_the_producer(void **state)
+{
+	static unsigned char block[65536];
+	struct stream s = { ps_sha256_new(), 0, 100000, 0 };
+	ps_worker *w = NULL;
+	ps_error err;
+	int i, rc = 0;
+
+	(void)state;
+	assert_int_equal(ps_worker_new(&stream_ops, &s, 65536, 2, &w, &err), 0);
+	for (i = 0; rc == 0 && i < 1000; i++)
+		rc = ps_worker_push(w, sizeof(block) % 3, block, sizeof(block), &err);
+	assert_int_equal(rc, -1);
+	assert_string_equal(err.code, "disk_full");
+	assert_true(i < 1000);
+	ps_error_clear(&err);
+	assert_int_equal(ps_worker_finish(w, &err), -1);
+	assert_string_equal(err.code, "disk_full");
+	ps_worker_free(w);
+	/* A worker freed without finish drops what is pending. */
+	assert_int_equal(ps_worker_new(&stream_ops, &s, 65536, 4, &w, &err), 0);
+	assert_int_equal(ps_worker_push(w, 1000 % 3, block, 1000, &err), 0);
+	ps_worker_free(w);
+	ps_sha256_free(s.hash);
+}
+
 int
 main(void)
 {
@@ -153,6 +237,8 @@ main(void)
 		cmocka_unit_test(atomic_abort_leaves_nothing),
 		cmocka_unit_test(atomic_commit_and_no_replace),
 		cmocka_unit_test(atomic_uncommitted_output_has_no_name),
+		cmocka_unit_test(worker_consumes_in_order),
+		cmocka_unit_test(worker_failure_reaches_the_producer),
 	};
 	return cmocka_run_group_tests_name("util", tests, NULL, NULL);
 }

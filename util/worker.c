@@ -1,0 +1,228 @@
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+#include "util/worker.h"
+
+struct slot {
+	unsigned char *data;
+	size_t len;
+	uint64_t tag;
+};
+
+struct ps_worker {
+	ps_worker_ops ops;
+	void *ctx;
+	struct slot *ring;
+	size_t slots, slot_size;
+	size_t head, count;         /* next slot to consume, slots filled */
+	int closing, dropping, failed, running;
+	ps_error error;             /* fn's error, once failed */
+	pthread_mutex_t lock;
+	pthread_cond_t filled, drained;
+	pthread_t thread;
+};
+
+/* The slot to consume next, or NULL when closing with nothing left;
+ * *drop when the producer gave up and pending bytes are thrown away. */
+static struct slot *
+next_slot(ps_worker *w, int *drop)
+{
+	struct slot *s = NULL;
+
+	pthread_mutex_lock(&w->lock);
+	while (w->count == 0 && !w->closing)
+		pthread_cond_wait(&w->filled, &w->lock);
+	if (w->count > 0)
+		s = &w->ring[w->head];
+	*drop = w->dropping;
+	pthread_mutex_unlock(&w->lock);
+	return s;
+}
+
+static void
+release_slot(ps_worker *w, int failed, const ps_error *err)
+{
+	pthread_mutex_lock(&w->lock);
+	if (failed && !w->failed) {
+		w->failed = 1;
+		w->error = *err;
+	}
+	w->head = (w->head + 1) % w->slots;
+	w->count--;
+	pthread_cond_signal(&w->drained);
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* A failure of `begin` with nothing pushed is recorded here too. */
+static void
+record_failure(ps_worker *w, const ps_error *err)
+{
+	pthread_mutex_lock(&w->lock);
+	if (!w->failed) {
+		w->failed = 1;
+		w->error = *err;
+	}
+	pthread_cond_signal(&w->drained);
+	pthread_mutex_unlock(&w->lock);
+}
+
+static void *
+consume(void *arg)
+{
+	ps_worker *w = arg;
+	struct slot *s;
+	ps_error err;
+	int failed = 0, drop;
+
+	ps_error_clear(&err);
+	if (w->ops.begin != NULL && w->ops.begin(w->ctx, &err) != 0)
+		failed = 1;
+	while ((s = next_slot(w, &drop)) != NULL) {
+		/* After a failure the rest is only drained, never consumed. */
+		if (!failed && !drop && w->ops.consume(w->ctx, s->tag, s->data,
+		    s->len, &err) != 0)
+			failed = 1;
+		release_slot(w, failed, &err);
+	}
+	if (failed)
+		record_failure(w, &err);
+	if (w->ops.end != NULL)
+		w->ops.end(w->ctx);
+	return NULL;
+}
+
+static int
+alloc_ring(ps_worker *w, ps_error *err)
+{
+	size_t i;
+
+	w->ring = calloc(w->slots, sizeof(*w->ring));
+	if (w->ring == NULL)
+		return ps_fail_oom(err, NULL);
+	for (i = 0; i < w->slots; i++) {
+		if ((w->ring[i].data = malloc(w->slot_size)) == NULL)
+			return ps_fail_oom(err, NULL);
+	}
+	return 0;
+}
+
+int
+ps_worker_new(const ps_worker_ops *ops, void *ctx, size_t slot_size,
+    size_t slots, ps_worker **out, ps_error *err)
+{
+	ps_worker *w = calloc(1, sizeof(*w));
+
+	*out = NULL;
+	if (w == NULL)
+		return ps_fail_oom(err, NULL);
+	w->ops = *ops;
+	w->ctx = ctx;
+	w->slots = slots;
+	w->slot_size = slot_size;
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->filled, NULL);
+	pthread_cond_init(&w->drained, NULL);
+	if (alloc_ring(w, err) != 0) {
+		ps_worker_free(w);
+		return -1;
+	}
+	if (pthread_create(&w->thread, NULL, consume, w) != 0) {
+		ps_worker_free(w);
+		return ps_fail(err, "out_of_memory", NULL, "cannot start a thread");
+	}
+	w->running = 1;
+	*out = w;
+	return 0;
+}
+
+/* Waits for a free slot; -1 (err filled) once the consumer failed. */
+static struct slot *
+free_slot(ps_worker *w, ps_error *err)
+{
+	struct slot *s = NULL;
+
+	pthread_mutex_lock(&w->lock);
+	while (w->count == w->slots && !w->failed)
+		pthread_cond_wait(&w->drained, &w->lock);
+	if (w->failed)
+		*err = w->error;
+	else
+		s = &w->ring[(w->head + w->count) % w->slots];
+	pthread_mutex_unlock(&w->lock);
+	return s;
+}
+
+static void
+publish_slot(ps_worker *w)
+{
+	pthread_mutex_lock(&w->lock);
+	w->count++;
+	pthread_cond_signal(&w->filled);
+	pthread_mutex_unlock(&w->lock);
+}
+
+int
+ps_worker_push(ps_worker *w, uint64_t tag, const void *buf, size_t len,
+    ps_error *err)
+{
+	const unsigned char *p = buf;
+	struct slot *s;
+	size_t n;
+
+	do {
+		if ((s = free_slot(w, err)) == NULL)
+			return -1;
+		n = len < w->slot_size ? len : w->slot_size;
+		if (n > 0)
+			memcpy(s->data, p, n);
+		s->len = n;
+		s->tag = tag;
+		publish_slot(w);
+		p += n;
+		len -= n;
+	} while (len > 0);
+	return 0;
+}
+
+static void
+stop(ps_worker *w, int drop)
+{
+	if (!w->running)
+		return;
+	pthread_mutex_lock(&w->lock);
+	w->closing = 1;
+	w->dropping = drop;
+	pthread_cond_signal(&w->filled);
+	pthread_mutex_unlock(&w->lock);
+	pthread_join(w->thread, NULL);
+	w->running = 0;
+}
+
+int
+ps_worker_finish(ps_worker *w, ps_error *err)
+{
+	stop(w, 0);
+	if (!w->failed)
+		return 0;
+	*err = w->error;
+	return -1;
+}
+
+void
+ps_worker_free(ps_worker *w)
+{
+	size_t i;
+
+	if (w == NULL)
+		return;
+	stop(w, 1);
+	for (i = 0; w->ring != NULL && i < w->slots; i++)
+		free(w->ring[i].data);
+	free(w->ring);
+	pthread_mutex_destroy(&w->lock);
+	pthread_cond_destroy(&w->filled);
+	pthread_cond_destroy(&w->drained);
+	free(w);
+}
