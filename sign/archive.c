@@ -25,8 +25,11 @@
 #include "util/locale.h"
 #include "util/pathname.h"
 #include "util/sha256.h"
+#include "util/worker.h"
 
 #define READ_BUFFER (256 * 1024)
+#define HASHER_SLOTS 8
+enum { HASH_ARCHIVE, HASH_STREAM };
 
 struct reader {
 	const char *label;
@@ -36,6 +39,10 @@ struct reader {
 	unsigned char *buffer;
 	ps_sha256 *archive_hash;
 	ps_sha256 *stream_hash;     /* decompressed tar stream */
+	/* Both hashes run on a worker thread while the caller's parses
+	 * (records tagged HASH_ARCHIVE or HASH_STREAM). */
+	ps_worker *hasher;
+	ps_error hash_error;
 	int stream_is_file;         /* no compression: the stream is the file */
 	int hashing;                /* the current file's content is hashed */
 	/* Input stream bytes the canonical re-encoding has not yet matched. */
@@ -65,8 +72,8 @@ read_fd(struct archive *a, void *ctx, const void **out)
 		archive_set_error(a, errno, "read: %s", strerror(errno));
 		return -1;
 	}
-	if (r->hash_reads && n > 0 &&
-	    ps_sha256_update(r->archive_hash, r->buffer, (size_t)n) != 0) {
+	if (r->hash_reads && n > 0 && ps_worker_push(r->hasher, HASH_ARCHIVE,
+	    r->buffer, (size_t)n, &r->hash_error) != 0) {
 		archive_set_error(a, EIO, "SHA-256 failed");
 		return -1;
 	}
@@ -161,8 +168,8 @@ read_stream(struct archive *a, void *ctx, const void **out)
 		archive_set_error(a, EIO, "%s", archive_error_string(r->outer));
 		return -1;
 	}
-	if (!r->stream_is_file &&
-	    ps_sha256_update(r->stream_hash, *out, size) != 0) {
+	if (!r->stream_is_file && size > 0 && ps_worker_push(r->hasher,
+	    HASH_STREAM, *out, size, &r->hash_error) != 0) {
 		archive_set_error(a, EIO, "SHA-256 failed");
 		return -1;
 	}
@@ -579,6 +586,21 @@ make_digest(struct reader *r, ps_error *err)
 	return ps_digest_set_manifest(d, manifest, err);
 }
 
+/* On the hasher thread. */
+static int
+hash_record(void *ctx, uint64_t tag, const void *buf, size_t len,
+    ps_error *err)
+{
+	struct reader *r = ctx;
+
+	if (ps_sha256_update(tag == HASH_ARCHIVE ? r->archive_hash :
+	    r->stream_hash, buf, len) != 0)
+		return ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
+	return 0;
+}
+
+static const ps_worker_ops hash_ops = { hash_record, NULL, NULL };
+
 /* A zip is read with seeks, so its bytes are hashed in a pass of their own. */
 static int
 hash_whole_file(struct reader *r, ps_error *err)
@@ -602,12 +624,14 @@ read_archive(struct reader *r, ps_digest **out, ps_error *err)
 			return -1;
 	} else {
 		r->hash_reads = 1;
-		if (open_outer(r, err) != 0)
+		if (ps_worker_new(&hash_ops, r, READ_BUFFER, HASHER_SLOTS,
+		    &r->hasher, err) != 0 || open_outer(r, err) != 0)
 			return -1;
 	}
 	if (open_inner(r, err) != 0 || read_entries(r, err) != 0)
 		return -1;
-	if (r->kind != PS_SOURCE_ZIP && drain(r, err) != 0)
+	if (r->kind != PS_SOURCE_ZIP && (drain(r, err) != 0 ||
+	    ps_worker_finish(r->hasher, err) != 0))
 		return -1;
 	*out = make_digest(r, err);
 	return *out != NULL ? 0 : -1;
@@ -620,6 +644,7 @@ reader_free(struct reader *r)
 		archive_read_free(r->outer);
 	if (r->inner != NULL)
 		archive_read_free(r->inner);
+	ps_worker_free(r->hasher);
 	ps_tar_writer_free(r->rebuild);
 	ps_items_free(&r->items);
 	ps_sha256_free(r->archive_hash);

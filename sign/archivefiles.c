@@ -46,6 +46,8 @@ struct view {
 	size_t node_count;
 	int (*want_hash)(void *ctx, const char *path);
 	void *want_ctx;
+	const ps_archive_visitor *also;  /* sees the stream first (extraction) */
+	ps_pack_files fallback;          /* reads what was not kept, or zeroed */
 };
 
 static int
@@ -72,6 +74,7 @@ view_free(void *ctx)
 		free(v->nodes[i].path);
 	free(v->files);
 	free(v->nodes);
+	ps_pack_files_close(&v->fallback);
 	free(v);
 }
 
@@ -98,9 +101,37 @@ keep_budget(struct view *v, const char *path, uint64_t size)
 	size_t max = used == &v->kept_structured ? KEEP_STRUCTURED_MAX :
 	    KEEP_OTHER_MAX;
 
-	if (size > KEEP_FILE_MAX || *used + size > max)
+	/* With a tree to read back from, only the heads stay in memory. */
+	if (v->fallback.read != NULL || size > KEEP_FILE_MAX ||
+	    *used + size > max)
 		return NULL;
 	return used;
+}
+
+static int
+also_file(void *ctx, const ps_entry *entry, ps_error *err)
+{
+	const struct view *v = ctx;
+
+	return v->also == NULL ? 0 : v->also->file(v->also->ctx, entry, err);
+}
+
+static int
+also_data(void *ctx, const void *buf, size_t len, ps_error *err)
+{
+	const struct view *v = ctx;
+
+	return v->also == NULL ? 0 : v->also->data(v->also->ctx, buf, len, err);
+}
+
+static int
+also_dir(void *ctx, const char *path, ps_error *err)
+{
+	const struct view *v = ctx;
+
+	if (v->also == NULL || v->also->dir == NULL)
+		return 0;
+	return v->also->dir(v->also->ctx, path, err);
 }
 
 static int
@@ -112,6 +143,8 @@ on_file(void *ctx, const ps_entry *entry, ps_error *err)
 	struct kept *files, *k;
 	size_t capacity, *budget;
 
+	if (also_file(ctx, entry, err) != 0)
+		return -1;
 	if (v->count == v->capacity) {
 		capacity = v->capacity == 0 ? 64 : v->capacity * 2;
 		files = realloc(v->files, capacity * sizeof(*files));
@@ -142,6 +175,8 @@ on_data(void *ctx, const void *buf, size_t len, ps_error *err)
 	struct kept *k = ((struct view *)ctx)->current;
 	size_t take;
 
+	if (also_data(ctx, buf, len, err) != 0)
+		return -1;
 	/* libarchive hands an empty zip entry over as (NULL, 0), and memcpy
 	 * from NULL is undefined even for 0 bytes. */
 	if (len == 0)
@@ -310,6 +345,11 @@ view_read(void *ctx, const char *path, size_t max, char **data, size_t *len,
 		return ps_refuse(err, "pack_file_too_large", path,
 		    "file is %llu bytes, the limit is %zu",
 		    (unsigned long long)k->size, max);
+	if ((k->data == NULL || k->len != k->size) &&
+	    ((const struct view *)ctx)->fallback.read != NULL)
+		return ((const struct view *)ctx)->fallback.read(
+		    ((const struct view *)ctx)->fallback.ctx, path, max, data, len,
+		    err);
 	if (k->data == NULL || k->len != k->size)
 		return ps_fail(err, "archive_file_not_kept", path,
 		    "the archive holds more small files than packsign keeps in "
@@ -334,6 +374,11 @@ view_head(void *ctx, const char *path, unsigned char *buf, size_t n,
 
 	if (k == NULL)
 		return -1;
+	if (n > HEAD_MAX && k->data == NULL &&
+	    ((const struct view *)ctx)->fallback.head != NULL)
+		return ((const struct view *)ctx)->fallback.head(
+		    ((const struct view *)ctx)->fallback.ctx, path, buf, n, got,
+		    err);
 	if (n > HEAD_MAX && k->data != NULL)
 		*got = n < k->len ? n : k->len;
 	else
@@ -371,17 +416,34 @@ ps_pack_files_archive_open_selective(const char *path, ps_pack_files *files,
     ps_digest **digest_out, int (*want_hash)(void *ctx, const char *path),
     void *want_ctx, ps_error *err)
 {
+	return ps_pack_files_archive_open_with(path, NULL, NULL, files,
+	    digest_out, want_hash, want_ctx, err);
+}
+
+int
+ps_pack_files_archive_open_with(const char *path,
+    const ps_archive_visitor *also, const ps_pack_files *fallback,
+    ps_pack_files *files, ps_digest **digest_out,
+    int (*want_hash)(void *ctx, const char *path), void *want_ctx,
+    ps_error *err)
+{
 	struct view *v = calloc(1, sizeof(*v));
-	ps_archive_visitor visitor = { v, on_file, on_data, NULL, NULL };
+	ps_archive_visitor visitor = { v, on_file, on_data, also_dir, NULL };
 	ps_digest *d = NULL;
 
 	memset(files, 0, sizeof(*files));
 	if (digest_out != NULL)
 		*digest_out = NULL;
-	if (v == NULL)
+	if (v == NULL) {
+		if (fallback != NULL && fallback->close != NULL)
+			fallback->close(fallback->ctx);
 		return ps_fail_oom(err, path);
+	}
 	v->want_hash = want_hash;
 	v->want_ctx = want_ctx;
+	v->also = also;
+	if (fallback != NULL)
+		v->fallback = *fallback;
 	if (want_hash != NULL)
 		visitor.want_hash = view_want_hash;
 	if (ps_archive_read(path, &visitor, &d, err) != 0 ||

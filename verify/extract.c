@@ -18,6 +18,7 @@
 #include "util/error.h"
 #include "util/fdio.h"
 #include "util/pathname.h"
+#include "verify/extract.h"
 
 struct extract {
 	int root;
@@ -247,36 +248,84 @@ archive_size(const char *path, uint64_t *size, ps_error *err)
 	return 0;
 }
 
+struct ps_extractor {
+	struct extract x;
+	ps_archive_visitor visitor;
+};
+
+int
+ps_extractor_new(const char *path, int dest_fd,
+    const ps_extract_limits *limits, ps_extractor **out, ps_error *err)
+{
+	ps_extractor *e = calloc(1, sizeof(*e));
+
+	*out = NULL;
+	if (e == NULL)
+		return ps_fail_oom(err, path);
+	e->x.root = dest_fd;
+	e->x.limits = limits;
+	e->x.fd = -1;
+	e->x.dir_fd = -1;
+	e->visitor = (ps_archive_visitor){ &e->x, on_file, on_data, on_dir,
+	    NULL };
+	if (archive_size(path, &e->x.archive_size, err) != 0) {
+		free(e);
+		return -1;
+	}
+	*out = e;
+	return 0;
+}
+
+const ps_archive_visitor *
+ps_extractor_visitor(ps_extractor *e)
+{
+	return &e->visitor;
+}
+
+int
+ps_extractor_end(ps_extractor *e, int rc, ps_error *err)
+{
+	struct extract *x = &e->x;
+	int fd;
+
+	if (rc == 0 && x->fd >= 0) {
+		/* Only a successful run reports close(2)'s error; a refused or
+		 * failed one still closes the file it was writing. */
+		fd = x->fd;
+		x->fd = -1;
+		if (close(fd) != 0)
+			rc = ps_fail_errno(err, "io_error", x->path, "close",
+			    errno);
+	}
+	close_file(x);
+	close_dir(x);
+	return rc;
+}
+
+void
+ps_extractor_free(ps_extractor *e)
+{
+	if (e == NULL)
+		return;
+	(void)ps_extractor_end(e, -1, NULL);
+	free(e);
+}
+
 int
 ps_extract_archive(const char *path, int dest_fd,
     const ps_extract_limits *limits, ps_digest **digest_out, ps_error *err)
 {
-	struct extract x;
-	ps_archive_visitor visitor = { &x, on_file, on_data, on_dir, NULL };
+	ps_extractor *e;
 	ps_digest *d = NULL;
-	int rc, fd;
+	int rc;
 
 	if (digest_out != NULL)
 		*digest_out = NULL;
-	memset(&x, 0, sizeof(x));
-	x.root = dest_fd;
-	x.limits = limits;
-	x.fd = -1;
-	x.dir_fd = -1;
-	if (archive_size(path, &x.archive_size, err) != 0)
+	if (ps_extractor_new(path, dest_fd, limits, &e, err) != 0)
 		return -1;
-	rc = ps_archive_read(path, &visitor, &d, err);
-	if (rc == 0 && x.fd >= 0) {
-		/* Only a successful run reports close(2)'s error; a refused or
-		 * failed one still closes the file it was writing. */
-		fd = x.fd;
-		x.fd = -1;
-		if (close(fd) != 0)
-			rc = ps_fail_errno(err, "io_error", x.path, "close",
-			    errno);
-	}
-	close_file(&x);
-	close_dir(&x);
+	rc = ps_archive_read(path, ps_extractor_visitor(e), &d, err);
+	rc = ps_extractor_end(e, rc, err);
+	ps_extractor_free(e);
 	if (rc == 0 && digest_out != NULL)
 		*digest_out = d;
 	else

@@ -18,6 +18,7 @@
 #include "util/error.h"
 #include "util/fdio.h"
 #include "util/sha256.h"
+#include "verify/extract.h"
 #include "verify/verify.h"
 
 int
@@ -287,6 +288,34 @@ extracting(const ps_vctx *v)
 	return x != NULL && (x->wanted == NULL || x->wanted(x->ctx, v->st));
 }
 
+/* One read: the reader checks, hashes and keeps what the validators need
+ * while the extractor writes; anything else is read back from the tree. */
+static int
+verify_extracting(ps_vctx *v, ps_verify_extract *x, ps_pack_files *files,
+    ps_digest **d, ps_error *err)
+{
+	ps_extractor *e = NULL;
+	ps_pack_files tree;
+	int rc;
+
+	if (ps_extractor_new(v->path, x->dest_fd, x->limits, &e, err) != 0)
+		return -1;
+	if (ps_pack_files_dir_open(x->dest_path, &tree, err) != 0) {
+		ps_extractor_free(e);
+		return -1;
+	}
+	rc = ps_pack_files_archive_open_with(v->path, ps_extractor_visitor(e),
+	    &tree, files, d, NULL, NULL, err);
+	if (ps_extractor_end(e, rc, err) != 0 && rc == 0) {
+		ps_pack_files_close(files);
+		ps_digest_free(*d);
+		*d = NULL;
+		rc = -1;
+	}
+	ps_extractor_free(e);
+	return rc;
+}
+
 static int
 open_archive(ps_vctx *v, ps_pack_files *files, ps_digest **d, ps_error *err)
 {
@@ -296,9 +325,7 @@ open_archive(ps_vctx *v, ps_pack_files *files, ps_digest **d, ps_error *err)
 		return ps_pack_files_archive_open_selective(v->path, files, d,
 		    v->o->deep ? NULL : signed_file, v->st, err);
 	x->extracted = 1;
-	if (ps_extract_archive(v->path, x->dest_fd, x->limits, d, err) != 0)
-		return -1;
-	return ps_pack_files_dir_open(x->dest_path, files, err);
+	return verify_extracting(v, x, files, d, err);
 }
 
 /* Step 3: one read; the digest decides before anything is acted on. */
