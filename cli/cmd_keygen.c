@@ -5,12 +5,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "cli/cli.h"
 
 const char cmd_keygen_usage[] =
     "usage: packsign keygen -o NAME [--identity ID] [--no-passphrase]\n"
     "                       [--passphrase-file FILE | --passphrase-fd N]\n"
-    "                       [--kdf sensitive|interactive] [--force]\n"
+    "                       [--kdf sensitive|interactive] [--force] [--json]\n"
     "\n"
     "Writes NAME.pub (minisign public key) and NAME.key (minisign secret\n"
     "key, mode 0600, encrypted with scrypt unless --no-passphrase).\n"
@@ -24,6 +26,8 @@ const char cmd_keygen_usage[] =
     "  --kdf LEVEL          sensitive (default, minisign's ~1 GiB) or\n"
     "                       interactive (16 MiB, fast)\n"
     "  --force              replace existing files\n"
+    "  --json               print the key id, fingerprint and files as one\n"
+    "                       JSON object\n"
     "\n"
     "Without a passphrase option, PACKSIGN_PASSPHRASE is used, else the\n"
     "passphrase is asked twice on the terminal.\n";
@@ -33,12 +37,13 @@ struct keygen_args {
 	const char *identity;
 	int no_passphrase;
 	int force;
+	int json;
 	ps_kdf_level kdf;
 	struct cli_passphrase_opts pass;
 };
 
 enum { OPT_IDENTITY = 256, OPT_NO_PASS, OPT_PASS_FILE, OPT_PASS_FD,
-    OPT_KDF, OPT_FORCE };
+    OPT_KDF, OPT_FORCE, OPT_JSON };
 
 static const struct option keygen_options[] = {
 	{ "identity", required_argument, NULL, OPT_IDENTITY },
@@ -47,6 +52,7 @@ static const struct option keygen_options[] = {
 	{ "passphrase-fd", required_argument, NULL, OPT_PASS_FD },
 	{ "kdf", required_argument, NULL, OPT_KDF },
 	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "json", no_argument, NULL, OPT_JSON },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -75,6 +81,7 @@ parse_option(int c, struct keygen_args *a)
 	case OPT_PASS_FD: a->pass.fd = optarg; return EXIT_OK;
 	case OPT_KDF: return cli_parse_kdf("keygen", optarg, &a->kdf);
 	case OPT_FORCE: a->force = 1; return EXIT_OK;
+	case OPT_JSON: a->json = 1; return EXIT_OK;
 	case 'h': cli_print_help("keygen"); return -1;
 	default: return cli_usage_error("keygen", "unknown option");
 	}
@@ -135,13 +142,41 @@ write_files(const struct keygen_args *a, const char *pub_path,
 	return EXIT_OK;
 }
 
+/* What keygen wrote; the public half only, never the secret key. */
+static int
+print_result(const struct keygen_args *a, const ps_pubkey *pub,
+    const char *pub_path, const char *sec_path, int encrypted)
+{
+	char hex[PS_KEY_ID_HEX_LEN + 1], fp[PS_FINGERPRINT_MAX] = "";
+	json_t *root;
+	int rc;
+
+	ps_key_id_hex(pub->key_id, hex);
+	if (!a->json) {
+		printf("key id: %s\npublic key: %s\nsecret key: %s (%s)\n", hex,
+		    pub_path, sec_path, encrypted ? "encrypted" : "unencrypted");
+		return EXIT_OK;
+	}
+	ps_pubkey_fingerprint(pub, fp);
+	root = json_pack("{s:s, s:s, s:o, s:o, s:o, s:b}", "key_id", hex,
+	    "fingerprint", fp, "identity", cli_json_text(a->identity),
+	    "public_key", cli_json_text(pub_path),
+	    "secret_key", cli_json_text(sec_path), "encrypted", encrypted);
+	if (root == NULL)
+		return cli_fail("json_output", a->name,
+		    "cannot build the JSON output");
+	rc = cli_print_json(root);
+	json_decref(root);
+	return rc;
+}
+
 static int
 write_pair(const struct keygen_args *a, const char *pub_path,
     const char *sec_path, const ps_seckey *key, const ps_secret *pass)
 {
 	ps_secret *sec_text = NULL;
 	ps_pubkey *pub = NULL;
-	char *pub_text = NULL, hex[PS_KEY_ID_HEX_LEN + 1];
+	char *pub_text = NULL;
 	ps_error err;
 	int rc = EXIT_OK;
 
@@ -152,12 +187,8 @@ write_pair(const struct keygen_args *a, const char *pub_path,
 		rc = cli_report(&err);
 	if (rc == EXIT_OK)
 		rc = write_files(a, pub_path, pub_text, sec_path, sec_text);
-	if (rc == EXIT_OK) {
-		ps_key_id_hex(pub->key_id, hex);
-		printf("key id: %s\npublic key: %s\nsecret key: %s (%s)\n", hex,
-		    pub_path, sec_path, pass == NULL ? "unencrypted" :
-		    "encrypted");
-	}
+	if (rc == EXIT_OK)
+		rc = print_result(a, pub, pub_path, sec_path, pass != NULL);
 	ps_secret_free(sec_text);
 	ps_pubkey_free(pub);
 	free(pub_text);
