@@ -35,7 +35,7 @@ copy_tree() {
 	done
 }
 
-@test "check-error-codes fails on an undocumented code and on a stale row" {
+@test "check-error-codes fails on an undocumented code, a stale row, a wrong exit" {
 	tree=$(copy_tree)
 	cat >>"$tree/sign/digest.c" <<-'EOF'
 	int ps_drift_probe(ps_error *err);
@@ -45,7 +45,8 @@ copy_tree() {
 		return ps_refuse(err, "drift_probe_code", "x", "probe");
 	}
 	EOF
-	sed -i '/^| `rebuild_mismatch` /d' "$tree/docs/errors.md"
+	sed -i -e '/^| `rebuild_mismatch` /d' \
+	    -e 's/^| `key_corrupt` | 2 |/| `key_corrupt` | 1 |/' "$tree/docs/errors.md"
 	printf '| `never_made_code` | 1 | stale |\n' >>"$tree/docs/errors.md"
 	run "$tree/scripts/check-error-codes"
 	echo "$output"
@@ -53,6 +54,7 @@ copy_tree() {
 	[[ "$output" == *"undocumented: drift_probe_code (produced at sign/digest.c:"* ]]
 	[[ "$output" == *"undocumented: rebuild_mismatch"* ]]
 	[[ "$output" == *"never produced: never_made_code"* ]]
+	[[ "$output" == *"wrong exit: key_corrupt is produced with exit 2 ("*") but docs/errors.md line "*" says 1"* ]]
 }
 
 @test "check-error-codes refuses a code argument it cannot resolve" {
