@@ -82,18 +82,20 @@ copy_tree() {
 	[ -z "$output" ]
 }
 
-@test "check-man-page names an option, a variable and an exit status the page lacks" {
+@test "check-man-page names an option, a variable and an exit status the page lacks, and a stale option" {
 	command -v man >/dev/null || skip "man is not installed"
 	tree=$(copy_tree)
 	page="$tree/docs/packsign.1"
 	sed -i -e 's/Fl \\-deep//g' -e '/^\.It Ev PACKSIGN_DATA_DIR/,/^\.It Ev/{/^\.It Ev PACKSIGN_DATA_DIR/d}' \
-	    -e 's/^\.It 2$/.It 3/' "$page"
+	    -e 's/^\.It 2$/.It 3/' \
+	    -e 's/^\(\.It Nm Cm list .*\)$/\1 Op Fl \\-gone\\-option/' "$page"
 	run "$ROOT/scripts/check-man-page" "$PACKSIGN" "$page"
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"verify: option --deep (in 'packsign verify --help') is not in its COMMANDS entry"* ]]
 	[[ "$output" == *"environment variable PACKSIGN_DATA_DIR"* ]]
 	[[ "$output" == *"EXIT STATUS has no item for 2"* ]]
+	[[ "$output" == *"list: the synopsis 'packsign list"*"names --gone-option, which 'packsign list --help' does not list"* ]]
 }
 
 @test "every command's help that prints a report offers --json" {
