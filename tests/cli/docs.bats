@@ -44,6 +44,8 @@ copy_tree() {
 	{
 		return ps_refuse(err, "drift_probe_code", "x", "probe");
 	}
+	struct drift_row { const char *code; };
+	static const struct drift_row drift_table[] = { { .code = "drift_table_code" } };
 	EOF
 	sed -i -e '/^| `rebuild_mismatch` /d' \
 	    -e 's/^| `key_corrupt` | 2 |/| `key_corrupt` | 1 |/' "$tree/docs/errors.md"
@@ -53,6 +55,7 @@ copy_tree() {
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"undocumented: drift_probe_code (produced at sign/digest.c:"* ]]
 	[[ "$output" == *"undocumented: rebuild_mismatch"* ]]
+	[[ "$output" == *"undocumented: drift_table_code"* ]]
 	[[ "$output" == *"never produced: never_made_code"* ]]
 	[[ "$output" == *"wrong exit: key_corrupt is produced with exit 2 ("*") but docs/errors.md line "*" says 1"* ]]
 }
