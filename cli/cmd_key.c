@@ -538,31 +538,6 @@ key_export(struct key_args *a)
 
 /* ---------------------------------------------------------------- import */
 
-/* What import wrote; `sec_path` NULL for a public key. */
-static int
-print_import(const struct key_args *a, const ps_pubkey *pub,
-    const char *pub_path, const char *sec_path, int encrypted)
-{
-	char hex[PS_KEY_ID_HEX_LEN + 1], fp[PS_FINGERPRINT_MAX] = "";
-
-	ps_key_id_hex(pub->key_id, hex);
-	if (!a->json) {
-		printf("key id: %s\npublic key: %s\n", hex, pub_path);
-		if (sec_path != NULL)
-			printf("secret key: %s (%s)\n", sec_path, encrypted ?
-			    "encrypted" : "unencrypted");
-		return EXIT_OK;
-	}
-	ps_pubkey_fingerprint(pub, fp);
-	return print_report(json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}",
-	    "key_id", hex, "fingerprint", fp,
-	    "identity", cli_json_text(pub->identity),
-	    "public_key", cli_json_text(pub_path),
-	    "secret_key", cli_json_text(sec_path),
-	    "encrypted", sec_path != NULL ? json_boolean(encrypted) :
-	    json_null()), a->out);
-}
-
 static int
 import_write(struct key_args *a, const ps_seckey *key, const ps_pubkey *pub,
     const ps_secret *pass)
@@ -583,8 +558,8 @@ import_write(struct key_args *a, const ps_seckey *key, const ps_pubkey *pub,
 		rc = cli_write_output(pub_path, text, strlen(text), 0644,
 		    a->force);
 	if (rc == EXIT_OK)
-		rc = print_import(a, pub, pub_path, key != NULL ? sec_path :
-		    NULL, pass != NULL);
+		rc = cli_print_key_files(pub, pub_path, key != NULL ? sec_path :
+		    NULL, pass != NULL, a->json);
 	free(text);
 	free(sec_path);
 	free(pub_path);

@@ -5,8 +5,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <jansson.h>
-
 #include "cli/cli.h"
 
 const char cmd_keygen_usage[] =
@@ -142,34 +140,6 @@ write_files(const struct keygen_args *a, const char *pub_path,
 	return EXIT_OK;
 }
 
-/* What keygen wrote; the public half only, never the secret key. */
-static int
-print_result(const struct keygen_args *a, const ps_pubkey *pub,
-    const char *pub_path, const char *sec_path, int encrypted)
-{
-	char hex[PS_KEY_ID_HEX_LEN + 1], fp[PS_FINGERPRINT_MAX] = "";
-	json_t *root;
-	int rc;
-
-	ps_key_id_hex(pub->key_id, hex);
-	if (!a->json) {
-		printf("key id: %s\npublic key: %s\nsecret key: %s (%s)\n", hex,
-		    pub_path, sec_path, encrypted ? "encrypted" : "unencrypted");
-		return EXIT_OK;
-	}
-	ps_pubkey_fingerprint(pub, fp);
-	root = json_pack("{s:s, s:s, s:o, s:o, s:o, s:b}", "key_id", hex,
-	    "fingerprint", fp, "identity", cli_json_text(a->identity),
-	    "public_key", cli_json_text(pub_path),
-	    "secret_key", cli_json_text(sec_path), "encrypted", encrypted);
-	if (root == NULL)
-		return cli_fail("json_output", a->name,
-		    "cannot build the JSON output");
-	rc = cli_print_json(root);
-	json_decref(root);
-	return rc;
-}
-
 static int
 write_pair(const struct keygen_args *a, const char *pub_path,
     const char *sec_path, const ps_seckey *key, const ps_secret *pass)
@@ -188,7 +158,8 @@ write_pair(const struct keygen_args *a, const char *pub_path,
 	if (rc == EXIT_OK)
 		rc = write_files(a, pub_path, pub_text, sec_path, sec_text);
 	if (rc == EXIT_OK)
-		rc = print_result(a, pub, pub_path, sec_path, pass != NULL);
+		rc = cli_print_key_files(pub, pub_path, sec_path, pass != NULL,
+		    a->json);
 	ps_secret_free(sec_text);
 	ps_pubkey_free(pub);
 	free(pub_text);

@@ -48,7 +48,8 @@ print_json(const char *out, const ps_digest *d, const ps_pack_options *opt)
 
 	root = json_pack("{s:o, s:s, s:o, s:I, s:I, s:I, s:s, s:o, s:o}",
 	    "path", cli_json_text(out), "format", ps_format_name(d->format),
-	    "manifest", cli_json_text(d->manifest_path), "entries", (json_int_t)d->entry_count,
+	    "manifest", cli_json_text(d->manifest_path),
+	    "entries", (json_int_t)d->entry_count,
 	    "size", (json_int_t)d->total_size, "mtime", (json_int_t)opt->mtime,
 	    "compression", ps_compression_name(opt->compression),
 	    "tree_digest", cli_json_digest(1, d->tree_digest),
