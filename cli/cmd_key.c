@@ -18,13 +18,14 @@ const char cmd_key_usage[] =
     "       packsign key pubkey [-s KEY] [-o OUT] [--identity ID] [--force]\n"
     "       packsign key passwd -s KEY [--no-passphrase] [--kdf LEVEL]\n"
     "                           [--new-passphrase-file F | "
-    "--new-passphrase-fd N]\n"
+    "--new-passphrase-fd N] [--json]\n"
     "       packsign key export --pem [-s KEY] -o OUT [--no-passphrase] "
     "[--force]\n"
     "       packsign key export --pem-pub|--ssh-pub [-s KEY | -p PUB] "
     "[-o OUT]\n"
     "       packsign key import --pem FILE -o NAME [--identity ID]\n"
     "                           [--no-passphrase] [--kdf LEVEL] [--force]\n"
+    "                           [--json]\n"
     "\n"
     "show    prints a key file's type, key id, fingerprint (as ssh-keygen -l\n"
     "        prints it), identity and whether a secret key is encrypted.\n"
@@ -47,7 +48,8 @@ const char cmd_key_usage[] =
     "  --passphrase-fd N       the (current) passphrase from descriptor N\n"
     "  --kdf LEVEL             sensitive (default) or interactive\n"
     "  --force                 replace existing output files\n"
-    "  --json                  show: one JSON object\n"
+    "  --json                  show, passwd, import: print the result as\n"
+    "                          one JSON object\n"
     "\n"
     "Passphrases otherwise come from PACKSIGN_PASSPHRASE or the terminal.\n";
 
@@ -410,6 +412,32 @@ write_seckey(const char *path, const ps_seckey *key, const ps_secret *pass,
 	return rc;
 }
 
+/* Dumps a JSON report built here; a NULL object is reported. */
+static int
+print_report(json_t *root, const char *subject)
+{
+	int rc;
+
+	if (root == NULL)
+		return cli_fail("json_output", subject,
+		    "cannot build the JSON output");
+	rc = cli_print_json(root);
+	json_decref(root);
+	return rc;
+}
+
+static int
+print_passwd(const struct key_args *a, int encrypted)
+{
+	if (a->json)
+		return print_report(json_pack("{s:o, s:b}", "secret_key",
+		    cli_json_text(a->secret), "encrypted", encrypted),
+		    a->secret);
+	printf("%s: %s\n", a->secret, encrypted ? "passphrase changed" :
+	    "passphrase removed");
+	return EXIT_OK;
+}
+
 static int
 key_passwd(struct key_args *a)
 {
@@ -440,8 +468,7 @@ key_passwd(struct key_args *a)
 	if (rc == EXIT_OK)
 		rc = write_seckey(a->secret, key, newpass, a->kdf, 1);
 	if (rc == EXIT_OK)
-		printf("%s: %s\n", a->secret, newpass != NULL ?
-		    "passphrase changed" : "passphrase removed");
+		rc = print_passwd(a, newpass != NULL);
 	ps_secret_free(newpass);
 	ps_seckey_free(key);
 	return rc;
@@ -516,7 +543,6 @@ import_write(struct key_args *a, const ps_seckey *key, const ps_pubkey *pub,
     const ps_secret *pass)
 {
 	char *sec_path = NULL, *pub_path = NULL, *text = NULL;
-	char hex[PS_KEY_ID_HEX_LEN + 1];
 	ps_error err;
 	int rc = EXIT_OK;
 
@@ -531,12 +557,9 @@ import_write(struct key_args *a, const ps_seckey *key, const ps_pubkey *pub,
 	if (rc == EXIT_OK)
 		rc = cli_write_output(pub_path, text, strlen(text), 0644,
 		    a->force);
-	ps_key_id_hex(pub->key_id, hex);
 	if (rc == EXIT_OK)
-		printf("key id: %s\npublic key: %s\n", hex, pub_path);
-	if (rc == EXIT_OK && key != NULL)
-		printf("secret key: %s (%s)\n", sec_path, pass != NULL ?
-		    "encrypted" : "unencrypted");
+		rc = cli_print_key_files(pub, pub_path, key != NULL ? sec_path :
+		    NULL, pass != NULL, a->json);
 	free(text);
 	free(sec_path);
 	free(pub_path);
@@ -633,11 +656,11 @@ static const struct key_sub key_subs[] = {
 	{ "pubkey", key_pubkey, O_SECRET | O_OUT | O_IDENTITY | O_PASS |
 	    O_FORCE },
 	{ "passwd", key_passwd, O_SECRET | O_NOPASS | O_PASS | O_NEWPASS |
-	    O_KDF },
+	    O_KDF | O_JSON },
 	{ "export", key_export, O_SECRET | O_PUBLIC | O_OUT | O_NOPASS |
 	    O_PASS | O_FORCE | O_PEM | O_PEMPUB | O_SSHPUB },
 	{ "import", key_import, O_OUT | O_IDENTITY | O_NOPASS | O_PASS |
-	    O_KDF | O_FORCE | O_PEM },
+	    O_KDF | O_FORCE | O_PEM | O_JSON },
 };
 
 int

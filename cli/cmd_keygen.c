@@ -10,7 +10,7 @@
 const char cmd_keygen_usage[] =
     "usage: packsign keygen -o NAME [--identity ID] [--no-passphrase]\n"
     "                       [--passphrase-file FILE | --passphrase-fd N]\n"
-    "                       [--kdf sensitive|interactive] [--force]\n"
+    "                       [--kdf sensitive|interactive] [--force] [--json]\n"
     "\n"
     "Writes NAME.pub (minisign public key) and NAME.key (minisign secret\n"
     "key, mode 0600, encrypted with scrypt unless --no-passphrase).\n"
@@ -24,6 +24,8 @@ const char cmd_keygen_usage[] =
     "  --kdf LEVEL          sensitive (default, minisign's ~1 GiB) or\n"
     "                       interactive (16 MiB, fast)\n"
     "  --force              replace existing files\n"
+    "  --json               print the key id, fingerprint and files as one\n"
+    "                       JSON object\n"
     "\n"
     "Without a passphrase option, PACKSIGN_PASSPHRASE is used, else the\n"
     "passphrase is asked twice on the terminal.\n";
@@ -33,12 +35,13 @@ struct keygen_args {
 	const char *identity;
 	int no_passphrase;
 	int force;
+	int json;
 	ps_kdf_level kdf;
 	struct cli_passphrase_opts pass;
 };
 
 enum { OPT_IDENTITY = 256, OPT_NO_PASS, OPT_PASS_FILE, OPT_PASS_FD,
-    OPT_KDF, OPT_FORCE };
+    OPT_KDF, OPT_FORCE, OPT_JSON };
 
 static const struct option keygen_options[] = {
 	{ "identity", required_argument, NULL, OPT_IDENTITY },
@@ -47,6 +50,7 @@ static const struct option keygen_options[] = {
 	{ "passphrase-fd", required_argument, NULL, OPT_PASS_FD },
 	{ "kdf", required_argument, NULL, OPT_KDF },
 	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "json", no_argument, NULL, OPT_JSON },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -75,6 +79,7 @@ parse_option(int c, struct keygen_args *a)
 	case OPT_PASS_FD: a->pass.fd = optarg; return EXIT_OK;
 	case OPT_KDF: return cli_parse_kdf("keygen", optarg, &a->kdf);
 	case OPT_FORCE: a->force = 1; return EXIT_OK;
+	case OPT_JSON: a->json = 1; return EXIT_OK;
 	case 'h': cli_print_help("keygen"); return -1;
 	default: return cli_usage_error("keygen", "unknown option");
 	}
@@ -141,7 +146,7 @@ write_pair(const struct keygen_args *a, const char *pub_path,
 {
 	ps_secret *sec_text = NULL;
 	ps_pubkey *pub = NULL;
-	char *pub_text = NULL, hex[PS_KEY_ID_HEX_LEN + 1];
+	char *pub_text = NULL;
 	ps_error err;
 	int rc = EXIT_OK;
 
@@ -152,12 +157,9 @@ write_pair(const struct keygen_args *a, const char *pub_path,
 		rc = cli_report(&err);
 	if (rc == EXIT_OK)
 		rc = write_files(a, pub_path, pub_text, sec_path, sec_text);
-	if (rc == EXIT_OK) {
-		ps_key_id_hex(pub->key_id, hex);
-		printf("key id: %s\npublic key: %s\nsecret key: %s (%s)\n", hex,
-		    pub_path, sec_path, pass == NULL ? "unencrypted" :
-		    "encrypted");
-	}
+	if (rc == EXIT_OK)
+		rc = cli_print_key_files(pub, pub_path, sec_path, pass != NULL,
+		    a->json);
 	ps_secret_free(sec_text);
 	ps_pubkey_free(pub);
 	free(pub_text);

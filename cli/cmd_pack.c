@@ -4,10 +4,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <jansson.h>
+
 #include "cli/cli.h"
 
 const char cmd_pack_usage[] =
     "usage: packsign pack DIR -o OUT [--compress none|gzip|zstd] [--mtime N]\n"
+    "                     [--json]\n"
     "\n"
     "Builds the canonical, byte-reproducible archive of the pack directory\n"
     "DIR (docs/formats/canonical-tar.md).  OUT's suffix picks the\n"
@@ -19,6 +22,8 @@ const char cmd_pack_usage[] =
     "      --compress KIND   none, gzip or zstd (default: from OUT's suffix)\n"
     "      --mtime N         the one mtime of every entry, in seconds since\n"
     "                        the epoch (default: $SOURCE_DATE_EPOCH, else 0)\n"
+    "      --json            print what was written as one JSON object (not\n"
+    "                        with '-o -')\n"
     "  -h, --help            show this help\n";
 
 static void
@@ -32,6 +37,28 @@ print_summary(const char *out, const ps_digest *d)
 	    "tree_digest: %s\ntar_digest: %s\n", out,
 	    ps_format_name(d->format), d->entry_count,
 	    (unsigned long long)d->total_size, tree, tar);
+}
+
+/* The summary as JSON: the keys `packsign digest --json` uses. */
+static int
+print_json(const char *out, const ps_digest *d, const ps_pack_options *opt)
+{
+	json_t *root;
+	int rc;
+
+	root = json_pack("{s:o, s:s, s:o, s:I, s:I, s:I, s:s, s:o, s:o}",
+	    "path", cli_json_text(out), "format", ps_format_name(d->format),
+	    "manifest", cli_json_text(d->manifest_path),
+	    "entries", (json_int_t)d->entry_count,
+	    "size", (json_int_t)d->total_size, "mtime", (json_int_t)opt->mtime,
+	    "compression", ps_compression_name(opt->compression),
+	    "tree_digest", cli_json_digest(1, d->tree_digest),
+	    "tar_digest", cli_json_digest(d->has_tar_digest, d->tar_digest));
+	if (root == NULL)
+		return cli_fail("json_output", out, "cannot build the JSON output");
+	rc = cli_print_json(root);
+	json_decref(root);
+	return rc;
 }
 
 static int
@@ -48,11 +75,13 @@ pack_to_stdout(const char *dir, const ps_pack_options *opt)
 }
 
 static int
-pack_to_file(const char *dir, const char *out, const ps_pack_options *opt)
+pack_to_file(const char *dir, const char *out, const ps_pack_options *opt,
+    int json)
 {
 	ps_atomic_file *file = NULL;
 	ps_digest *d = NULL;
 	ps_error err;
+	int rc;
 
 	if (ps_atomic_open(out, 0644, 0, &file, &err) != 0)
 		return cli_report(&err);
@@ -68,9 +97,13 @@ pack_to_file(const char *dir, const char *out, const ps_pack_options *opt)
 		return cli_report(&err);
 	}
 	cli_remove_on_signal(NULL);
-	print_summary(out, d);
+	rc = EXIT_OK;
+	if (json)
+		rc = print_json(out, d, opt);
+	else
+		print_summary(out, d);
 	ps_digest_free(d);
-	return EXIT_OK;
+	return rc;
 }
 
 int
@@ -80,12 +113,13 @@ cmd_pack(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "compress", required_argument, NULL, 'c' },
 		{ "mtime", required_argument, NULL, 'm' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL, *compress = NULL, *mtime = NULL;
 	ps_pack_options opt;
-	int ch;
+	int ch, json = 0;
 
 	ps_pack_options_init(&opt);
 	optind = 0;
@@ -94,6 +128,7 @@ cmd_pack(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case 'c': compress = optarg; break;
 		case 'm': mtime = optarg; break;
+		case 'j': json = 1; break;
 		case 'h': return cli_print_help("pack");
 		default: return cli_usage_error("pack", "unknown option");
 		}
@@ -102,6 +137,9 @@ cmd_pack(int argc, char **argv)
 		return cli_usage_error("pack", "expected one pack directory");
 	if (out == NULL)
 		return cli_usage_error("pack", "-o OUT is required");
+	if (json && strcmp(out, "-") == 0)
+		return cli_usage_error("pack", "--json and '-o -' exclude each "
+		    "other: standard output carries the archive");
 	if (compress != NULL &&
 	    ps_compression_by_name(compress, &opt.compression) != 0)
 		return cli_usage_error("pack", "--compress must be none, gzip or "
@@ -115,5 +153,5 @@ cmd_pack(int argc, char **argv)
 		return EXIT_FAILED;
 	if (strcmp(out, "-") == 0)
 		return pack_to_stdout(argv[optind], &opt);
-	return pack_to_file(argv[optind], out, &opt);
+	return pack_to_file(argv[optind], out, &opt, json);
 }

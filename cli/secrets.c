@@ -319,6 +319,38 @@ cli_print_json(struct json_t *json)
 }
 
 int
+cli_print_key_files(const ps_pubkey *pub, const char *pub_path,
+    const char *sec_path, int encrypted, int json)
+{
+	char hex[PS_KEY_ID_HEX_LEN + 1], fp[PS_FINGERPRINT_MAX];
+	json_t *root;
+	int rc;
+
+	ps_key_id_hex(pub->key_id, hex);
+	if (!json) {
+		printf("key id: %s\npublic key: %s\n", hex, pub_path);
+		if (sec_path != NULL)
+			printf("secret key: %s (%s)\n", sec_path, encrypted ?
+			    "encrypted" : "unencrypted");
+		return EXIT_OK;
+	}
+	if (ps_pubkey_fingerprint(pub, fp) != 0)
+		return cli_fail("crypto_error", pub_path,
+		    "cannot compute the key's fingerprint");
+	root = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}", "key_id", hex,
+	    "fingerprint", fp, "identity", cli_json_text(pub->identity),
+	    "public_key", cli_json_text(pub_path),
+	    "secret_key", cli_json_text(sec_path), "encrypted",
+	    sec_path != NULL ? json_boolean(encrypted) : json_null());
+	if (root == NULL)
+		return cli_fail("json_output", pub_path,
+		    "cannot build the JSON output");
+	rc = cli_print_json(root);
+	json_decref(root);
+	return rc;
+}
+
+int
 cli_check_new_files(const char *first, const char *second, int force)
 {
 	struct stat st;

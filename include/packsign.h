@@ -1,14 +1,38 @@
 /*
  * packsign.h - the public interface of libpacksign.
  *
- * Conventions (every function follows them):
- * - Functions return 0 on success and -1 on failure.  On failure they fill
- *   the caller's `ps_error`, which says what was checked, what was expected
- *   and what was found, with a stable error code (see docs/errors.md).
- * - Objects come in _new/_free pairs; _free(NULL) is a no-op.
- * - Strings returned inside result objects are owned by that object.
+ * Conventions (every function follows them unless its comment says
+ * otherwise):
+ * - Functions that can fail return int: 0 on success, -1 on failure.
+ *   Predicates ("1 when ...") return 1 or 0 and never fail; functions
+ *   returning a pointer return NULL for "absent" or, where said, for
+ *   "out of memory".
+ * - On failure the last argument, a caller-owned `ps_error *err` (never
+ *   NULL; nothing to free), is filled: `status` is PS_STATUS_REFUSED (the
+ *   input was examined and refused: exit 1) or PS_STATUS_FAILED (the job
+ *   could not be done: exit 2); `code` is a stable ^[a-z][a-z0-9_]*$ code
+ *   listed with its exit in docs/errors.md; `subject` names the path or
+ *   object, `message` what was checked, `expected` and `found` the two
+ *   values compared (empty when there is no value to compare).
+ *   ps_error_format() gives the one-line form the CLI prints.  Problems a validator reports all at once go
+ *   to a `ps_diags` list instead, and the call itself succeeds.
+ * - Ownership: objects come in _new/_free pairs (or a function that
+ *   allocates and the matching _free, e.g. ps_verify() and
+ *   ps_verify_result_free()); every _free accepts NULL.  A `T **out`
+ *   receives a new object the caller owns on success; after a failure it
+ *   holds nothing to use or free, unless the comment says the result is
+ *   set on failure too (verify, install, sign: so a report can say how
+ *   far it got; free it then as well).  A `char **out`
+ *   is freed with free(); a `ps_secret **out` with ps_secret_free(), which
+ *   wipes it.  Strings and arrays inside a result object are owned by it
+ *   and die with it.  `const char *` arguments are only read during the
+ *   call, never kept, unless a field comment says otherwise (options
+ *   structures are read during the call only).
+ * - Buffers sized by a macro (PS_SHA256_STRING_LEN, PS_FINGERPRINT_MAX,
+ *   ...) are the caller's; functions that fill one return it.
  * - The library never writes to the terminal and touches the file system
- *   only through the paths and file descriptors it is handed.
+ *   only through the paths and file descriptors it is handed; it reads the
+ *   environment only in ps_data_dir_default().
  */
 #ifndef PACKSIGN_H
 #define PACKSIGN_H
@@ -44,7 +68,8 @@ typedef struct ps_error {
 	char found[PS_ERROR_VALUE_MAX];    /* empty when not applicable */
 } ps_error;
 
-/* Clears an error to the "no error" state. */
+/* Clears an error to the "no error" state (status PS_STATUS_OK, every
+ * text empty). */
 void ps_error_clear(ps_error *err);
 
 /*
@@ -81,12 +106,19 @@ typedef struct ps_diags {
 	size_t capacity;
 } ps_diags;
 
+/* An empty list; call before the first ps_diags_add() or before handing
+ * the list to a function that fills it. */
 void ps_diags_init(ps_diags *diags);
+/* Frees every item (not `diags` itself, which the caller owns) and leaves
+ * the list empty and reusable; NULL is a no-op. */
 void ps_diags_free(ps_diags *diags);
-/* Appends one problem; returns 0, or -1 when memory runs out. */
+/* Appends one problem; returns 0, or -1 when memory runs out (nothing else
+ * is reported: the caller records out_of_memory).  `file` and the message
+ * are copied. */
 int ps_diags_add(ps_diags *diags, ps_severity severity, const char *code,
     const char *file, unsigned line, unsigned column, const char *fmt, ...)
     __attribute__((format(printf, 7, 8)));
+/* How many items of `severity` the list holds. */
 size_t ps_diags_count(const ps_diags *diags, ps_severity severity);
 /* Stable sort by file, line, column. */
 void ps_diags_sort(ps_diags *diags);
@@ -161,6 +193,7 @@ typedef struct ps_digest {
 	ps_entry *entries;                   /* canonical (bytewise) order */
 } ps_digest;
 
+/* Frees the digest, its manifest path and its entries; NULL is a no-op. */
 void ps_digest_free(ps_digest *digest);
 
 /* Finds an entry by canonical path; NULL when absent. */
@@ -194,7 +227,13 @@ void ps_pack_options_init(ps_pack_options *options);
  * (never closed here).  When `digest_out` is not NULL it receives the
  * pack's digests (tar digest of the uncompressed stream, tree digest,
  * manifest), which the caller frees with ps_digest_free().  `out_fd` may be
- * -1 to compute the digests without writing anything.
+ * -1 to compute the digests without writing anything.  Refusals (exit 1):
+ * the packing codes of docs/errors.md ("Packing and digests":
+ * manifest_missing, symlink_refused, name_*, case_collision, ...);
+ * failures (exit 2): not_found, not_a_directory, invalid_mtime,
+ * file_changed, io_error, disk_full, archive_error, locale_unavailable,
+ * out_of_memory.  Bytes already written to `out_fd` stay there: write to
+ * a ps_atomic_open() file to keep a failure from leaving a partial one.
  */
 int ps_pack(const char *dir, int out_fd, const ps_pack_options *options,
     ps_digest **digest_out, ps_error *err);
@@ -202,7 +241,10 @@ int ps_pack(const char *dir, int out_fd, const ps_pack_options *options,
 /*
  * Computes the digests of `path`: a pack directory (its canonical tar is
  * built in memory-bounded streaming fashion, using `options` for the mtime)
- * or an archive (.tar, .tar.gz, .tgz, .tar.zst, .zip).
+ * or an archive (.tar, .tar.gz, .tgz, .tar.zst, .zip).  *digest_out is
+ * the caller's, freed with ps_digest_free().  Archive entries are checked
+ * as they are read: the packing codes refuse unsafe ones (exit 1), as do
+ * unsupported_archive and archive_corrupt.
  */
 int ps_digest_path(const char *path, const ps_pack_options *options,
     ps_digest **digest_out, ps_error *err);
@@ -229,13 +271,20 @@ typedef struct ps_atomic_file ps_atomic_file;
 /* Refuse to replace an existing target (checked again at commit). */
 #define PS_ATOMIC_NO_REPLACE 0x1
 
+/* Starts an output to `path` with permission bits `mode`; `flags` 0 or
+ * PS_ATOMIC_NO_REPLACE.  *out is ended by exactly one of
+ * ps_atomic_commit() or ps_atomic_abort(), which free it.  Codes:
+ * output_exists, io_error, out_of_memory (exit 2). */
 int ps_atomic_open(const char *path, unsigned mode, int flags,
     ps_atomic_file **out, ps_error *err);
+/* The descriptor to write to; owned by `file` (do not close it). */
 int ps_atomic_fd(const ps_atomic_file *file);
 /* The temporary file's path, for callers that clean up on signals (an
  * unnamed temporary file gets this name only during the commit). */
 const char *ps_atomic_temp_path(const ps_atomic_file *file);
-/* Flushes to disk, renames into place and frees `file`, whatever happens. */
+/* Flushes to disk, renames into place and frees `file`, whatever happens;
+ * on failure the target is as it was.  Codes: output_exists, io_error,
+ * disk_full (exit 2). */
 int ps_atomic_commit(ps_atomic_file *file, ps_error *err);
 /* Removes the temporary file and frees `file`. */
 void ps_atomic_abort(ps_atomic_file *file);
@@ -280,11 +329,16 @@ typedef struct ps_secret ps_secret;
 
 /* A buffer of `capacity` bytes, length 0; NULL when out of memory. */
 ps_secret *ps_secret_new(size_t capacity);
-/* Wipes and frees. */
+/* Wipes and frees; NULL is a no-op. */
 void ps_secret_free(ps_secret *secret);
+/* The buffer, writable up to the capacity; owned by `secret`.  Never copy
+ * the bytes into ordinary memory. */
 unsigned char *ps_secret_data(ps_secret *secret);
+/* The same, read-only: ps_secret_len() bytes are in use. */
 const unsigned char *ps_secret_bytes(const ps_secret *secret);
+/* Bytes in use. */
 size_t ps_secret_len(const ps_secret *secret);
+/* Bytes allocated. */
 size_t ps_secret_capacity(const ps_secret *secret);
 /* Sets the used length (<= capacity); 0 / -1. */
 int ps_secret_set_len(ps_secret *secret, size_t len);
@@ -295,10 +349,13 @@ ps_secret *ps_secret_from(const void *data, size_t len);
 /*
  * Reads `fd` (never closed here) to its end into a new secret, refusing
  * more than `max` bytes (code input_too_large).  `name` names the source.
+ * *out is the caller's (ps_secret_free()).  Failures are exit 2: the
+ * operator chose the source.
  */
 int ps_secret_read_fd(int fd, size_t max, const char *name,
     ps_secret **out, ps_error *err);
-/* Same for a regular file (symlinks followed; FIFOs and devices refused). */
+/* Same for a regular file (symlinks followed; FIFOs and devices refused
+ * with not_a_regular_file); also not_found, permission_denied, io_error. */
 int ps_secret_read_file(const char *path, size_t max, ps_secret **out,
     ps_error *err);
 /*
@@ -355,8 +412,13 @@ typedef struct ps_seckey_info {
 	unsigned long long memlimit;
 } ps_seckey_info;
 
+/* A zeroed key (minisign source, no identity), freed with
+ * ps_pubkey_free(); code out_of_memory. */
 int ps_pubkey_new(ps_pubkey **out, ps_error *err);
+/* Frees the key and its identity; NULL is a no-op. */
 void ps_pubkey_free(ps_pubkey *key);
+/* A deep copy (identity included), freed with ps_pubkey_free(); code
+ * out_of_memory. */
 int ps_pubkey_copy(const ps_pubkey *key, ps_pubkey **out, ps_error *err);
 /* 1 when both hold the same 32-byte public key. */
 int ps_pubkey_equal(const ps_pubkey *a, const ps_pubkey *b);
@@ -383,14 +445,18 @@ int ps_pubkey_load_file(const char *path, ps_pubkey **out, ps_error *err);
  */
 int ps_pubkey_format_minisign(const ps_pubkey *key, char **out,
     ps_error *err);
-/* The bare base64 line (no newline); caller frees. */
+/* The bare base64 line (no newline); caller frees with free().  The
+ * format functions fail only with out_of_memory (and io_error when
+ * OpenSSL cannot write the PEM). */
 int ps_pubkey_format_base64(const ps_pubkey *key, char **out, ps_error *err);
-/* "ssh-ed25519 AAAA...[ comment]" with a newline; caller frees. */
+/* "ssh-ed25519 AAAA...[ comment]" with a newline; `comment` may be NULL;
+ * caller frees with free(). */
 int ps_pubkey_format_ssh(const ps_pubkey *key, const char *comment,
     char **out, ps_error *err);
-/* PEM SubjectPublicKeyInfo; caller frees. */
+/* PEM SubjectPublicKeyInfo; caller frees with free(). */
 int ps_pubkey_format_pem(const ps_pubkey *key, char **out, ps_error *err);
-/* Sets (or with NULL clears) the identity; refuses an invalid one. */
+/* Sets (or with NULL clears) the identity, copied; refuses an invalid one
+ * (identity_invalid, exit 2). */
 int ps_pubkey_set_identity(ps_pubkey *key, const char *identity,
     ps_error *err);
 
@@ -401,24 +467,30 @@ void ps_key_id_hex(const unsigned char id[PS_KEY_ID_LEN],
  * "SHA256:" + unpadded base64 of SHA-256 over the OpenSSH wire encoding
  * (string "ssh-ed25519", string key): what `ssh-keygen -l` prints.
  */
+/* Returns 0, or -1 (out left empty) when hashing fails: no error object,
+ * the failure is an internal one. */
 int ps_pubkey_fingerprint(const ps_pubkey *key,
     char out[PS_FINGERPRINT_MAX]);
 /* 1 for 1..PS_IDENTITY_MAX bytes of [A-Za-z0-9._@+:/-], else 0. */
 int ps_identity_valid(const char *identity);
-/* "minisign", "ssh" or "pem". */
+/* "minisign", "ssh" or "pem" (static strings). */
 const char *ps_key_source_name(ps_key_source source);
 
-/* A fresh key pair with a random key id. */
+/* A fresh key pair with a random key id, in guarded memory; freed with
+ * ps_seckey_free(); code out_of_memory. */
 int ps_seckey_generate(ps_seckey **out, ps_error *err);
+/* Wipes and frees; NULL is a no-op. */
 void ps_seckey_free(ps_seckey *key);
-/* The public half (identity NULL); caller frees. */
+/* The public half (identity NULL); caller frees with ps_pubkey_free(). */
 int ps_seckey_public(const ps_seckey *key, ps_pubkey **out, ps_error *err);
+/* The PS_KEY_ID_LEN bytes of the key id, owned by `key`. */
 const unsigned char *ps_seckey_key_id(const ps_seckey *key);
 
 /*
  * Reads the header of a minisign secret key file's text.  Codes:
  * key_malformed, key_bad_base64, key_unsupported_algorithm,
- * key_unsupported_kdf, key_kdf_limits.
+ * key_unsupported_kdf, key_kdf_limits (all exit 2).  `info` is the
+ * caller's.
  */
 int ps_seckey_inspect(const unsigned char *text, size_t len,
     const char *name, ps_seckey_info *info, ps_error *err);
@@ -426,13 +498,15 @@ int ps_seckey_inspect(const unsigned char *text, size_t len,
  * Parses (and decrypts) a minisign secret key file's text.  `passphrase`
  * is needed only when the key is encrypted.  Codes as above plus
  * passphrase_required, wrong_passphrase (checksum mismatch after
- * decryption, exit 2), key_corrupt.
+ * decryption, exit 2), key_corrupt.  *out is freed with ps_seckey_free().
  */
 int ps_seckey_parse(const unsigned char *text, size_t len, const char *name,
     const ps_secret *passphrase, ps_seckey **out, ps_error *err);
 /*
  * The secret key file text; encrypted with `passphrase` at `level`, or
- * minisign's unencrypted variant when `passphrase` is NULL.
+ * minisign's unencrypted variant when `passphrase` is NULL.  *out is a
+ * secret: free it with ps_secret_free().  Codes: out_of_memory (scrypt's
+ * memory included), passphrase_invalid (exit 2).
  */
 int ps_seckey_format(const ps_seckey *key, const ps_secret *passphrase,
     ps_kdf_level level, ps_secret **out, ps_error *err);
@@ -441,11 +515,14 @@ int ps_seckey_format(const ps_seckey *key, const ps_secret *passphrase,
  * A PEM private key (PKCS#8, encrypted or not) as a secret key.  Its key
  * id is derived from the public key (keys.md).  Codes: key_malformed,
  * key_unsupported_algorithm, passphrase_required, wrong_passphrase.
+ * *out is freed with ps_seckey_free().
  */
 int ps_seckey_parse_pem(const unsigned char *text, size_t len,
     const char *name, const ps_secret *passphrase, ps_seckey **out,
     ps_error *err);
-/* PKCS#8 PEM, AES-256-CBC/PBKDF2 with `passphrase`, plain when NULL. */
+/* PKCS#8 PEM, AES-256-CBC/PBKDF2 with `passphrase`, plain when NULL;
+ * *out is freed with ps_secret_free().  Codes: passphrase_invalid,
+ * out_of_memory, io_error (OpenSSL could not write it; exit 2). */
 int ps_seckey_format_pem(const ps_seckey *key, const ps_secret *passphrase,
     ps_secret **out, ps_error *err);
 /* 1 when `text` holds a PEM private key block, else 0. */
@@ -456,7 +533,8 @@ int ps_pem_is_encrypted(const unsigned char *text, size_t len);
 /* 1 when `text` is a minisign secret key file or a PEM private key. */
 int ps_key_text_is_secret(const unsigned char *text, size_t len);
 
-/* Ed25519 over `msg` ("Ed" mode). */
+/* Ed25519 over `msg` ("Ed" mode) into the caller's `sig`.  The signing
+ * functions fail only with sign_failed (exit 2). */
 int ps_key_sign(const ps_seckey *key, const void *msg, size_t len,
     unsigned char sig[PS_ED25519_SIG_LEN], ps_error *err);
 /* Ed25519 over BLAKE2b-512(msg) (minisign's prehashed "ED" mode). */
@@ -469,6 +547,7 @@ int ps_key_sign_digest(const ps_seckey *key,
 /* 0 when valid, -1 otherwise (never fills an error: callers decide). */
 int ps_key_verify(const ps_pubkey *key, const void *msg, size_t len,
     const unsigned char sig[PS_ED25519_SIG_LEN]);
+/* The same for the prehashed mode and for a caller's BLAKE2b-512 digest. */
 int ps_key_verify_prehashed(const ps_pubkey *key, const void *msg,
     size_t len, const unsigned char sig[PS_ED25519_SIG_LEN]);
 int ps_key_verify_digest(const ps_pubkey *key,
@@ -520,22 +599,26 @@ typedef struct ps_trust {
 
 /*
  * Parses a policy.  Every error names "NAME:LINE:COL" as its subject and
- * fails with exit class 2.  Codes: trust_syntax (YAML), trust_version,
- * trust_unknown_field, trust_missing_field, trust_type, trust_key,
- * trust_date, trust_identity, trust_pattern, trust_window,
- * trust_duplicate_key, trust_duplicate_identity, trust_threshold, and the
- * safe YAML loader's codes.
+ * fails with exit class 2.  Codes: trust_version, trust_unknown_field,
+ * trust_missing_field, trust_type, trust_key, trust_date, trust_identity,
+ * trust_pattern, trust_window, trust_duplicate_key,
+ * trust_duplicate_identity, trust_threshold, and the safe YAML loader's
+ * codes (yaml_syntax, yaml_alias, ..., here exit 2).  *out is freed with
+ * ps_trust_free().
  */
 int ps_trust_load(const char *data, size_t len, const char *name,
     ps_trust **out, ps_error *err);
+/* The same for the file at `path`; also not_found, io_error. */
 int ps_trust_load_file(const char *path, ps_trust **out, ps_error *err);
 /*
  * "Trust exactly this key" (-p NAME.pub): one signer whose identity is the
  * key's identity or else its key id, every pack ("*"), no window,
- * threshold 1, not first-party.
+ * threshold 1, not first-party.  The key is copied; *out is freed with
+ * ps_trust_free(); code out_of_memory.
  */
 int ps_trust_from_pubkey(const ps_pubkey *key, const char *name,
     ps_trust **out, ps_error *err);
+/* Frees the policy and everything in it; NULL is a no-op. */
 void ps_trust_free(ps_trust *policy);
 
 /*
@@ -552,7 +635,8 @@ int ps_trust_lookup(const ps_trust *policy, const ps_pubkey *key,
 const ps_trust_signer *ps_trust_find_signer(const ps_trust *policy,
     const char *identity);
 
-/* Whole-string glob: `*` any run of bytes (including '/'), `?` one byte. */
+/* Whole-string glob: `*` any run of bytes (including '/'), `?` one byte;
+ * 1 when `text` matches, else 0. */
 int ps_glob_match(const char *pattern, const char *text);
 /*
  * RFC 3339 UTC "YYYY-MM-DDTHH:MM:SSZ" (also a lowercase t/z; numeric
@@ -561,6 +645,7 @@ int ps_glob_match(const char *pattern, const char *text);
 int ps_time_parse(const char *text, int64_t *out);
 /* The same form back; 0 / -1 (out of the years 0000..9999). */
 int ps_time_format(int64_t t, char out[PS_TIME_TEXT_LEN]);
+
 /* ------------------------------------------------------ pack file access */
 
 /*
@@ -629,7 +714,8 @@ int ps_pack_files_dir_open(const char *dir, ps_pack_files *files,
 int ps_pack_files_archive_open(const char *path, ps_pack_files *files,
     ps_digest **digest_out, ps_error *err);
 
-/* Calls files->close; a zeroed ps_pack_files is a no-op. */
+/* Calls files->close and zeroes `files`; a zeroed ps_pack_files is a
+ * no-op. */
 void ps_pack_files_close(ps_pack_files *files);
 
 /* -------------------------------------------------------------- manifests */
@@ -748,6 +834,7 @@ int ps_manifest_load(const ps_pack_files *files,
     const ps_validate_options *options, ps_manifest **out, ps_diags *diags,
     ps_error *err);
 
+/* Frees the model and every string and list in it; NULL is a no-op. */
 void ps_manifest_free(ps_manifest *manifest);
 
 /* 1 when `diags` holds no error (and, under `strict`, no warning). */
@@ -761,7 +848,8 @@ typedef enum ps_lang {
 /*
  * A plain-language summary of what the pack may do, in English or
  * Chinese, as an installer shows it before install: one sentence per
- * line, UTF-8, ending with a newline.  The caller frees *text.
+ * line, UTF-8, ending with a newline.  The caller frees *text with
+ * free(); code out_of_memory.
  */
 int ps_manifest_describe(const ps_manifest *manifest, ps_lang lang,
     char **text, ps_error *err);
@@ -784,10 +872,12 @@ typedef struct ps_inspection {
  * Reads the pack at `path` (a directory or an archive) once: its digests
  * (`pack` gives a directory's canonical tar mtime) and its manifest,
  * validated with `validate`.  Validation problems go to (*out)->diags;
- * the call fails only when the pack cannot be read or is unsafe.
+ * the call fails only when the pack cannot be read or is unsafe (the codes
+ * of ps_digest_path()).  *out is freed with ps_inspection_free().
  */
 int ps_inspect(const char *path, const ps_pack_options *pack,
     const ps_validate_options *validate, ps_inspection **out, ps_error *err);
+/* Frees the digest, the manifest and the diagnostics; NULL is a no-op. */
 void ps_inspection_free(ps_inspection *inspection);
 
 /* ----------------------------------------------------------- verification */
@@ -889,6 +979,7 @@ typedef struct ps_verify_result {
  */
 int ps_verify(const char *path, const ps_verify_options *options,
     ps_verify_result **out, ps_error *err);
+/* Frees the result and every string and array in it; NULL is a no-op. */
 void ps_verify_result_free(ps_verify_result *result);
 /* ------------------------------------------------------------- extraction */
 
@@ -910,6 +1001,7 @@ typedef struct ps_extract_limits {
 #define PS_EXTRACT_DEFAULT_MAX_RATIO 200ULL
 #define PS_EXTRACT_DEFAULT_RATIO_FLOOR (64ULL * 1024 * 1024)
 
+/* The PS_EXTRACT_DEFAULT_* limits. */
 void ps_extract_limits_init(ps_extract_limits *limits);
 
 /*
@@ -944,7 +1036,9 @@ int ps_extract_archive(const char *path, int dest_fd,
  */
 
 /* $PACKSIGN_DATA_DIR, else $XDG_DATA_HOME/packsign, else
- * $HOME/.local/share/packsign.  The caller frees *out. */
+ * $HOME/.local/share/packsign (XDG_DATA_HOME and HOME only when absolute).
+ * The caller frees *out with free().  Codes: data_dir_invalid (none of
+ * them is set), out_of_memory; exit 2.  Nothing is created. */
 int ps_data_dir_default(char **out, ps_error *err);
 
 /* What a confirmation callback is shown before anything is installed. */
@@ -1019,6 +1113,7 @@ typedef struct ps_install_result {
  */
 int ps_install(const char *archive, const ps_install_options *options,
     ps_install_result **out, ps_error *err);
+/* Frees the result, its verification and its strings; NULL is a no-op. */
 void ps_install_result_free(ps_install_result *result);
 
 /* One installed pack, as its receipt records it. */
@@ -1054,10 +1149,12 @@ typedef struct ps_installed_list {
 /*
  * Reads every receipt of `data_dir` whose tree exists.  A directory that
  * does not exist is an empty list.  A receipt that cannot be parsed fails
- * the call with receipt_invalid (exit 1), naming it.
+ * the call with receipt_invalid (exit 1), naming it.  *out is freed with
+ * ps_installed_list_free().
  */
 int ps_installed_list_load(const char *data_dir, ps_installed_list **out,
     ps_error *err);
+/* Frees the list and every receipt in it; NULL is a no-op. */
 void ps_installed_list_free(ps_installed_list *list);
 
 /* What re-checking an installed tree found. */
@@ -1084,6 +1181,7 @@ typedef struct ps_installed_check {
  */
 int ps_installed_verify(const char *path, const ps_trust *trust, int64_t at,
     ps_installed_check **out, ps_error *err);
+/* Frees the check and its receipt; NULL is a no-op. */
 void ps_installed_check_free(ps_installed_check *check);
 
 /*
@@ -1092,7 +1190,8 @@ void ps_installed_check_free(ps_installed_check *check);
  * (install_ambiguous) when the id is installed in two.  Each tree is
  * renamed away before its receipt is removed and it is deleted.  Refuses
  * not_installed when nothing matches.  `removed` (may be NULL) receives
- * the removed packs.
+ * the removed packs, freed with ps_installed_list_free().  Failures
+ * (exit 2): data_dir_invalid, lock_failed, io_error.
  */
 int ps_uninstall(const char *data_dir, ps_format format, const char *id,
     const char *version, ps_installed_list **removed, ps_error *err);
@@ -1160,11 +1259,11 @@ typedef struct ps_sign_result {
  * whenever it could be allocated, on failure too: an invalid manifest is
  * refused with code manifest_invalid and its diagnostics in (*out)->diags.
  * Refusals (exit 1): manifest_invalid, signed_by_mismatch, source_dirty,
- * source_commit_invalid, source_repository_mismatch, holon_source_missing,
- * the holon_ref_* codes, prompt_missing, append_mismatch, already_signed,
- * and the archive safety codes.  Failures (exit 2): key_pair_mismatch,
- * output_exists, sig_missing, file_changed, io_error and the envelope
- * codes of a corrupt OUT.sig given to --append.  Every output is written
+ * source_repository_mismatch, holon_source_missing, the holon_ref_* codes,
+ * prompt_missing, append_mismatch, already_signed, and the archive safety
+ * codes.  Failures (exit 2): source_commit_invalid, source_commit_missing,
+ * key_pair_mismatch, output_exists, sig_missing, file_changed, io_error
+ * and the envelope codes of a corrupt OUT.sig given to --append.  Every output is written
  * in full before the first rename; the archive is renamed before its .sig.
  * After a failure, OUT, OUT.sig and OUT.minisig are as they were: what this
  * run created is removed and an OUT it replaced is put back
@@ -1172,12 +1271,15 @@ typedef struct ps_sign_result {
  */
 int ps_sign(const char *path, const ps_seckey *key,
     const ps_sign_options *options, ps_sign_result **out, ps_error *err);
+/* Frees the result, its strings and diagnostics; NULL is a no-op. */
 void ps_sign_result_free(ps_sign_result *result);
 
 /*
  * A minisign signature file (docs/formats/keys.md) for a file whose
  * BLAKE2b-512 is `blake2b`, with `trusted_comment` (printable ASCII, at
- * most 1024 bytes): four lines, "ED" (prehashed) mode.  *out is malloc'd.
+ * most 1024 bytes): four lines, "ED" (prehashed) mode.  *out is the
+ * caller's, freed with free().  Codes: minisig_comment_invalid (exit 1),
+ * sign_failed, out_of_memory (exit 2).
  */
 int ps_minisig_format(const ps_seckey *key,
     const unsigned char blake2b[PS_BLAKE2B512_LEN],

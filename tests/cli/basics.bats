@@ -35,18 +35,6 @@ load helpers
 	[ "$status" -eq 2 ]
 }
 
-@test "every error code used in the code is documented in docs/errors.md" {
-	root="$BATS_TEST_DIRNAME/../.."
-	codes=$(cd "$root" && grep -rhE 'ps_refuse|ps_fail|ps_error_set|refuse_pair|refuse_kind|\? "[a-z]+_' \
-	    util sign verify keys formats cli 2>/dev/null |
-	    grep -oE '"[a-z][a-z0-9]*_[a-z0-9_]+"' | tr -d '"' | sort -u)
-	[ -n "$codes" ]
-	for c in $codes; do
-		grep -q "^| \`$c\` " "$root/docs/errors.md" || {
-			echo "undocumented error code: $c"; return 1; }
-	done
-}
-
 @test "the man page renders without warnings and covers every command" {
 	command -v man >/dev/null || skip "man is not installed"
 	page="$BATS_TEST_DIRNAME/../../docs/packsign.1"
