@@ -13,12 +13,12 @@ _packsign_options() {
 	    --require-source --allow-dirty --at"
 	local pass="--passphrase-file --passphrase-fd"
 	case $1 in
-	pack) echo "-o --output --compress --mtime" ;;
+	pack) echo "-o --output --compress --mtime --json" ;;
 	digest) echo "--json --files --mtime" ;;
 	sign) echo "-s --secret-key -o --output --identity --minisig
 	    --source-repo --source-commit --allow-dirty --append --force
 	    --mtime --compress --json $pass" ;;
-	keygen) echo "-o --identity --no-passphrase $pass --kdf --force" ;;
+	keygen) echo "-o --identity --no-passphrase $pass --kdf --force --json" ;;
 	key) _packsign_key_options "$2" ;;
 	verify) echo "$checks --rebuild-from --deep --installed --json" ;;
 	install) echo "$checks --data-dir --yes --allow-shell
@@ -39,11 +39,11 @@ _packsign_key_options() {
 	show) echo "--json $pass" ;;
 	pubkey) echo "-s -o --identity $pass --force" ;;
 	passwd) echo "-s --no-passphrase $pass --new-passphrase-file
-	    --new-passphrase-fd --kdf" ;;
+	    --new-passphrase-fd --kdf --json" ;;
 	export) echo "--pem --pem-pub --ssh-pub -s -p -o --no-passphrase
 	    $pass --force" ;;
 	import) echo "--pem -o --identity --no-passphrase $pass --kdf
-	    --force" ;;
+	    --force --json" ;;
 	esac
 }
 
