@@ -16,6 +16,7 @@ cli_check_flag(const char *command, int c, const char *arg,
 
 	switch (c) {
 	case 'p': checks->pubkey = arg; break;
+	case 'q': checks->quiet = 1; break;
 	case CLI_OPT_SIG: o->sig_path = arg; break;
 	case CLI_OPT_TRUST: checks->policy = arg; break;
 	case CLI_OPT_SIGNED_BY: o->signed_by = arg; break;

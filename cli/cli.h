@@ -43,6 +43,18 @@ cli_report(const ps_error *err)
 	return err->status == PS_STATUS_REFUSED ? EXIT_REFUSED : EXIT_FAILED;
 }
 
+/* Progress on a terminal (cli/progress.c). */
+struct cli_progress {
+	long long started, last;    /* monotonic ns */
+	long long interval;         /* ns between redraws */
+	int width, drawn, plain;
+};
+/* A sink for the library's progress, or an empty one when `quiet` or
+ * stderr is not a terminal. */
+ps_progress_sink cli_progress_start(struct cli_progress *p, int quiet);
+/* Erases the line if one is shown (also after a failure). */
+void cli_progress_end(struct cli_progress *p);
+
 /* Prints a usage error and the command's synopsis; returns EXIT_FAILED. */
 int cli_usage_error(const char *command, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -127,7 +139,7 @@ int cli_load_pack(const char *command, const char *path,
 
 /*
  * The check flags verify and install share.  CLI_CHECK_LONG_OPTIONS goes
- * into a getopt_long table (with "p:" in the short options); a command's
+ * into a getopt_long table (with "p:q" in the short options); a command's
  * own values start at CLI_OPT_NEXT.
  */
 enum { CLI_OPT_SIG = 256, CLI_OPT_TRUST, CLI_OPT_SIGNED_BY,
@@ -141,7 +153,8 @@ enum { CLI_OPT_SIG = 256, CLI_OPT_TRUST, CLI_OPT_SIGNED_BY,
 	{ "source-commit", required_argument, NULL, CLI_OPT_SOURCE_COMMIT }, \
 	{ "require-source", no_argument, NULL, CLI_OPT_REQUIRE_SOURCE }, \
 	{ "allow-dirty", no_argument, NULL, CLI_OPT_ALLOW_DIRTY }, \
-	{ "at", required_argument, NULL, CLI_OPT_AT }
+	{ "at", required_argument, NULL, CLI_OPT_AT }, \
+	{ "quiet", no_argument, NULL, 'q' }
 #define CLI_CHECK_FLAGS_HELP \
     "  --sig F              the signature (default ARCHIVE.sig)\n" \
     "  --trust POLICY       the trust policy (docs/formats/trust-policy.md)\n" \
@@ -156,6 +169,7 @@ struct cli_checks {
 	const char *policy;          /* --trust */
 	const char *pubkey;          /* -p */
 	ps_verify_options verify;    /* the other flags; trust once loaded */
+	int quiet;                   /* -q: no progress line */
 };
 
 /* Takes the shared flag `c` with its argument: EXIT_OK, a usage error's

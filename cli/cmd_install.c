@@ -18,7 +18,7 @@ const char cmd_install_usage[] =
     "           [--dry-run] [--json] [--signed-by ID] [--source-repo URL]\n"
     "           [--source-commit HASH] [--require-source] [--allow-dirty]\n"
     "           [--at TIME] [--max-size BYTES] [--max-entries N]\n"
-    "           [--max-ratio N] [--lang en|zh]\n"
+    "           [--max-ratio N] [--lang en|zh] [-q]\n"
     "\n"
     "Copies ARCHIVE (.tar, .tar.gz, .tgz, .tar.zst, .zip) and its signature\n"
     "into the data directory, verifies that copy as `packsign verify` does,\n"
@@ -48,6 +48,7 @@ const char cmd_install_usage[] =
     "                       64 MiB (default 200)\n"
     "  --lang en|zh         language of the summary shown before install\n"
     "  --json               print the result as one JSON object\n"
+    "  -q, --quiet          no progress line (shown only on a terminal)\n"
     "\n"
     "Exit status: 0 installed (or already installed, or a dry run passed),\n"
     "1 refused, 2 the job could not be done (no terminal to ask on, a bad\n"
@@ -141,7 +142,7 @@ parse_args(int argc, char **argv, struct install_args *a)
 	ps_install_options_init(&a->o);
 	a->checks.verify = a->o.verify;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "hp:", install_options, NULL)) !=
+	while ((c = getopt_long(argc, argv, "hp:q", install_options, NULL)) !=
 	    -1) {
 		if (c == 'h')
 			return cli_print_help("install") - 1;
@@ -341,6 +342,7 @@ static int
 install(struct install_args *a, const char *data_dir)
 {
 	struct confirm_ctx ctx = { 0 };
+	struct cli_progress progress;
 	ps_install_result *r = NULL;
 	ps_error err;
 	int rc, code;
@@ -350,8 +352,10 @@ install(struct install_args *a, const char *data_dir)
 	a->o.confirm = a->yes ? NULL : confirm;
 	a->o.confirm_ctx = &ctx;
 	a->o.waiting = waiting;
+	a->o.verify.progress = cli_progress_start(&progress, a->checks.quiet);
 	ps_error_clear(&err);
 	rc = ps_install(a->archive, &a->o, &r, &err);
+	cli_progress_end(&progress);
 	if (rc != 0 && ctx.no_terminal &&
 	    strcmp(err.code, "install_declined") == 0)
 		no_terminal_error(&err, a->archive);

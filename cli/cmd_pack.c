@@ -10,7 +10,7 @@
 
 const char cmd_pack_usage[] =
     "usage: packsign pack DIR -o OUT [--compress none|gzip|zstd] [--mtime N]\n"
-    "                     [--json]\n"
+    "                     [--json] [-q]\n"
     "\n"
     "Builds the canonical, byte-reproducible archive of the pack directory\n"
     "DIR (docs/formats/canonical-tar.md).  OUT's suffix picks the\n"
@@ -24,6 +24,7 @@ const char cmd_pack_usage[] =
     "                        the epoch (default: $SOURCE_DATE_EPOCH, else 0)\n"
     "      --json            print what was written as one JSON object (not\n"
     "                        with '-o -')\n"
+    "  -q, --quiet           no progress line (shown only on a terminal)\n"
     "  -h, --help            show this help\n";
 
 static void
@@ -114,18 +115,21 @@ cmd_pack(int argc, char **argv)
 		{ "compress", required_argument, NULL, 'c' },
 		{ "mtime", required_argument, NULL, 'm' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL, *compress = NULL, *mtime = NULL;
+	struct cli_progress progress;
 	ps_pack_options opt;
-	int ch, json = 0;
+	int ch, json = 0, quiet = 0, rc;
 
 	ps_pack_options_init(&opt);
 	optind = 0;
-	while ((ch = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "o:qh", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'o': out = optarg; break;
+		case 'q': quiet = 1; break;
 		case 'c': compress = optarg; break;
 		case 'm': mtime = optarg; break;
 		case 'j': json = 1; break;
@@ -151,7 +155,11 @@ cmd_pack(int argc, char **argv)
 		    "--compress", out);
 	if (cli_mtime_option("pack", mtime, &opt) != 0)
 		return EXIT_FAILED;
+	opt.progress = cli_progress_start(&progress, quiet);
 	if (strcmp(out, "-") == 0)
-		return pack_to_stdout(argv[optind], &opt);
-	return pack_to_file(argv[optind], out, &opt, json);
+		rc = pack_to_stdout(argv[optind], &opt);
+	else
+		rc = pack_to_file(argv[optind], out, &opt, json);
+	cli_progress_end(&progress);
+	return rc;
 }

@@ -12,7 +12,7 @@ const char cmd_sign_usage[] =
     "usage: packsign sign PATH [-s KEY] [-o OUT] [--identity ID] [--minisig]\n"
     "                     [--source-repo URL] [--source-commit HASH]\n"
     "                     [--allow-dirty] [--append] [--force] [--mtime N]\n"
-    "                     [--compress none|gzip|zstd] [--json]\n"
+    "                     [--compress none|gzip|zstd] [--json] [-q]\n"
     "                     [--passphrase-file FILE | --passphrase-fd N]\n"
     "\n"
     "PATH a pack directory: validates its manifest, writes its canonical\n"
@@ -42,6 +42,7 @@ const char cmd_sign_usage[] =
     "                        (-o, --mtime and --compress build the archive of\n"
     "                        a directory; an archive PATH is signed as is)\n"
     "      --json            print the result as JSON\n"
+    "  -q, --quiet           no progress line (shown only on a terminal)\n"
     "      --passphrase-file F, --passphrase-fd N\n"
     "                        where the key's passphrase comes from (default\n"
     "                        $PACKSIGN_PASSPHRASE, else the terminal)\n"
@@ -66,6 +67,7 @@ static const struct option sign_options[] = {
 	{ "mtime", required_argument, NULL, OPT_MTIME },
 	{ "compress", required_argument, NULL, OPT_COMPRESS },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "quiet", no_argument, NULL, 'q' },
 	{ "passphrase-file", required_argument, NULL, OPT_PASS_FILE },
 	{ "passphrase-fd", required_argument, NULL, OPT_PASS_FD },
 	{ "help", no_argument, NULL, 'h' },
@@ -74,7 +76,7 @@ static const struct option sign_options[] = {
 
 struct sign_args {
 	const char *path, *key, *mtime, *compress;
-	int json;
+	int json, quiet;
 	struct cli_passphrase_opts pass;
 	ps_sign_options o;
 };
@@ -95,6 +97,7 @@ parse_option(int c, struct sign_args *a)
 	case OPT_MTIME: a->mtime = optarg; break;
 	case OPT_COMPRESS: a->compress = optarg; break;
 	case OPT_JSON: a->json = 1; break;
+	case 'q': a->quiet = 1; break;
 	case OPT_PASS_FILE: a->pass.file = optarg; break;
 	case OPT_PASS_FD: a->pass.fd = optarg; break;
 	case 'h': cli_print_help("sign"); return -1;
@@ -152,7 +155,7 @@ parse_args(int argc, char **argv, struct sign_args *a)
 	ps_sign_options_init(&a->o);
 	a->pass.env = "PACKSIGN_PASSPHRASE";
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "s:o:h", sign_options, NULL)) != -1)
+	while ((c = getopt_long(argc, argv, "s:o:qh", sign_options, NULL)) != -1)
 		if ((rc = parse_option(c, a)) != EXIT_OK)
 			return rc;
 	if (argc - optind != 1)
@@ -283,12 +286,17 @@ print_json(const ps_sign_result *r)
 static int
 run_sign(struct sign_args *a, const ps_seckey *key)
 {
+	struct cli_progress progress;
 	ps_sign_result *r = NULL;
 	ps_error err;
-	int rc = EXIT_OK;
+	int rc, failed;
 
 	ps_error_clear(&err);
-	if (ps_sign(a->path, key, &a->o, &r, &err) != 0) {
+	a->o.pack.progress = cli_progress_start(&progress, a->quiet);
+	failed = ps_sign(a->path, key, &a->o, &r, &err) != 0;
+	cli_progress_end(&progress);
+	rc = EXIT_OK;
+	if (failed) {
 		if (r != NULL)
 			print_diags(&r->diags);
 		rc = cli_report(&err);

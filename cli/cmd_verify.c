@@ -12,7 +12,7 @@ const char cmd_verify_usage[] =
     "usage: packsign verify ARCHIVE... [--sig F] (--trust POLICY | -p KEY.pub)\n"
     "           [--signed-by ID] [--source-repo URL] [--source-commit HASH]\n"
     "           [--require-source] [--allow-dirty] [--rebuild-from GITDIR]\n"
-    "           [--deep] [--at TIME] [--json]\n"
+    "           [--deep] [--at TIME] [--json] [-q]\n"
     "       packsign verify DIR --sig F (--trust POLICY | -p KEY.pub) ...\n"
     "       packsign verify --installed PATH... [--trust POLICY | -p KEY.pub]\n"
     "           [--at TIME] [--json]\n"
@@ -40,7 +40,8 @@ const char cmd_verify_usage[] =
     "                       digest (default: the archive digest covers all)\n"
     "  --at TIME            judge key windows at TIME (YYYY-MM-DDTHH:MM:SSZ)\n"
     "  --installed          PATH... are installed trees, not archives\n"
-    "  --json               print the full report as one JSON object\n";
+    "  --json               print the full report as one JSON object\n"
+    "  -q, --quiet          no progress line (shown only on a terminal)\n";
 
 struct verify_args {
 	struct cli_checks checks;
@@ -130,7 +131,7 @@ parse_args(int argc, char **argv, struct verify_args *a)
 	memset(a, 0, sizeof(*a));
 	ps_verify_options_init(&a->checks.verify);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "hp:", verify_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hp:q", verify_options, NULL)) != -1) {
 		if (c == 'h')
 			return cli_print_help("verify") - 1;
 		if (take_option(a, c) != EXIT_OK)
@@ -192,12 +193,16 @@ print_good(const ps_verify_result *r)
 static int
 verify_one(const char *path, const struct verify_args *a, json_t *report)
 {
+	ps_verify_options o = a->checks.verify;
+	struct cli_progress progress;
 	ps_verify_result *r = NULL;
 	ps_error err;
 	int rc, code;
 
 	ps_error_clear(&err);
-	rc = ps_verify(path, &a->checks.verify, &r, &err);
+	o.progress = cli_progress_start(&progress, a->checks.quiet);
+	rc = ps_verify(path, &o, &r, &err);
+	cli_progress_end(&progress);
 	code = rc == 0 ? EXIT_OK : err.status == PS_STATUS_REFUSED ?
 	    EXIT_REFUSED : EXIT_FAILED;
 	if (a->json)

@@ -10,14 +10,14 @@ _packsign_commands="pack digest sign keygen key verify install list
 # subcommand); a trailing '=' is never used: values are separate words.
 _packsign_options() {
 	local checks="--sig --trust -p --signed-by --source-repo --source-commit
-	    --require-source --allow-dirty --at"
+	    --require-source --allow-dirty --at -q --quiet"
 	local pass="--passphrase-file --passphrase-fd"
 	case $1 in
-	pack) echo "-o --output --compress --mtime --json" ;;
+	pack) echo "-o --output --compress --mtime --json -q --quiet" ;;
 	digest) echo "--json --files --mtime" ;;
 	sign) echo "-s --secret-key -o --output --identity --minisig
 	    --source-repo --source-commit --allow-dirty --append --force
-	    --mtime --compress --json $pass" ;;
+	    --mtime --compress --json -q --quiet $pass" ;;
 	keygen) echo "-o --identity --no-passphrase $pass --kdf --force --json" ;;
 	key) _packsign_key_options "$2" ;;
 	verify) echo "$checks --rebuild-from --deep --installed --json" ;;

@@ -214,9 +214,28 @@ typedef enum ps_compression {
 /* The largest mtime a canonical archive records (ustar's 11 octal digits). */
 #define PS_MTIME_MAX 8589934591LL
 
+/*
+ * Progress of long work (packing, reading an archive), for a display: the
+ * library calls `fn` from the caller's thread after every file and every
+ * few hundred KiB; throttling and output are the caller's.  A total of 0
+ * means unknown.  The last call has `done` set.
+ */
+typedef struct ps_progress {
+	const char *what;           /* "packing", "reading" */
+	uint64_t files, files_total;
+	uint64_t bytes, bytes_total;
+	int done;
+} ps_progress;
+
+typedef struct ps_progress_sink {
+	void (*fn)(void *ctx, const ps_progress *progress);
+	void *ctx;
+} ps_progress_sink;
+
 typedef struct ps_pack_options {
 	int64_t mtime;              /* one mtime for every entry, 0..PS_MTIME_MAX */
 	ps_compression compression;
+	ps_progress_sink progress;  /* fn NULL: none */
 } ps_pack_options;
 
 /* Defaults: mtime 0, no compression. */
@@ -912,6 +931,7 @@ typedef struct ps_verify_options {
 	int deep;                   /* recorded; the tree digest is always
 	                             * compared (signature.md, section 3) */
 	int64_t at;                 /* seconds since the epoch: key windows */
+	ps_progress_sink progress;  /* reading the archive; fn NULL: none */
 } ps_verify_options;
 
 /* Defaults: everything NULL / 0, `at` the current time. */

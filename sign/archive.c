@@ -43,6 +43,7 @@ struct reader {
 	 * (records tagged HASH_ARCHIVE or HASH_STREAM). */
 	ps_worker *hasher;
 	ps_error hash_error;
+	ps_progress status;         /* bytes of the file, entries */
 	int stream_is_file;         /* no compression: the stream is the file */
 	int hashing;                /* the current file's content is hashed */
 	/* Input stream bytes the canonical re-encoding has not yet matched. */
@@ -61,6 +62,19 @@ struct reader {
 	int read_errno;             /* a failed read(2) of the archive */
 };
 
+static void
+report(struct reader *r, int done)
+{
+	const ps_progress_sink *s = r->visitor != NULL ?
+	    r->visitor->progress : NULL;
+
+	if (s == NULL || s->fn == NULL)
+		return;
+	r->status.what = "reading";
+	r->status.done = done;
+	s->fn(s->ctx, &r->status);
+}
+
 static la_ssize_t
 read_fd(struct archive *a, void *ctx, const void **out)
 {
@@ -78,6 +92,8 @@ read_fd(struct archive *a, void *ctx, const void **out)
 		return -1;
 	}
 	*out = r->buffer;
+	r->status.bytes += (uint64_t)n;
+	report(r, 0);
 	return n;
 }
 
@@ -456,6 +472,7 @@ read_entry(struct reader *r, struct archive_entry *e, ps_error *err)
 	if (item == NULL)
 		return -1;
 	r->entries_seen++;
+	r->status.files++;
 	if (changed)
 		not_canonical(r);
 	item->entry.executable = !is_dir && (archive_entry_perm(e) & 0100) != 0;
@@ -634,6 +651,8 @@ read_archive(struct reader *r, ps_digest **out, ps_error *err)
 	    ps_worker_finish(r->hasher, err) != 0))
 		return -1;
 	*out = make_digest(r, err);
+	if (*out != NULL)
+		report(r, 1);
 	return *out != NULL ? 0 : -1;
 }
 
@@ -684,6 +703,7 @@ open_archive_file(struct reader *r, const char *path, ps_error *err)
 		return ps_fail_errno(err, "io_error", path, "open", errno);
 	if (fstat(r->fd, &st) != 0 || !S_ISREG(st.st_mode))
 		return ps_fail(err, "not_a_file", path, "is not a regular file");
+	r->status.bytes_total = (uint64_t)st.st_size;
 	r->buffer = malloc(READ_BUFFER);
 	r->archive_hash = ps_sha256_new();
 	r->stream_hash = ps_sha256_new();

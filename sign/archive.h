@@ -24,6 +24,8 @@ typedef struct ps_archive_visitor {
 	 * covered otherwise, e.g. by a signed archive digest); the digest is
 	 * then `partial`.  NULL hashes every file. */
 	int (*want_hash)(void *ctx, const char *path);
+	/* Optional: bytes of the archive file read, entries seen. */
+	const ps_progress_sink *progress;
 } ps_archive_visitor;
 
 /* ps_pack_files_archive_open() hashing only the files `want_hash` names. */
@@ -41,9 +43,9 @@ int ps_pack_files_archive_open_selective(const char *path,
  */
 int ps_pack_files_archive_open_with(const char *path,
     const ps_archive_visitor *also, const ps_pack_files *fallback,
-    ps_pack_files *files, ps_digest **digest_out,
-    int (*want_hash)(void *ctx, const char *path), void *want_ctx,
-    ps_error *err);
+    const ps_progress_sink *progress, ps_pack_files *files,
+    ps_digest **digest_out, int (*want_hash)(void *ctx, const char *path),
+    void *want_ctx, ps_error *err);
 
 /* Digests of the archive at `path`, with `visitor` (may be NULL). */
 int ps_archive_read(const char *path, const ps_archive_visitor *visitor,

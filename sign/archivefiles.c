@@ -416,19 +416,20 @@ ps_pack_files_archive_open_selective(const char *path, ps_pack_files *files,
     ps_digest **digest_out, int (*want_hash)(void *ctx, const char *path),
     void *want_ctx, ps_error *err)
 {
-	return ps_pack_files_archive_open_with(path, NULL, NULL, files,
+	return ps_pack_files_archive_open_with(path, NULL, NULL, NULL, files,
 	    digest_out, want_hash, want_ctx, err);
 }
 
 int
 ps_pack_files_archive_open_with(const char *path,
     const ps_archive_visitor *also, const ps_pack_files *fallback,
-    ps_pack_files *files, ps_digest **digest_out,
-    int (*want_hash)(void *ctx, const char *path), void *want_ctx,
-    ps_error *err)
+    const ps_progress_sink *progress, ps_pack_files *files,
+    ps_digest **digest_out, int (*want_hash)(void *ctx, const char *path),
+    void *want_ctx, ps_error *err)
 {
 	struct view *v = calloc(1, sizeof(*v));
-	ps_archive_visitor visitor = { v, on_file, on_data, also_dir, NULL };
+	ps_archive_visitor visitor = { v, on_file, on_data, also_dir, NULL,
+	    progress };
 	ps_digest *d = NULL;
 
 	memset(files, 0, sizeof(*files));

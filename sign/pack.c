@@ -42,6 +42,8 @@ struct ps_packer {
 	ps_output_tap tap;
 	ps_worker *worker;
 	ps_locale_scope worker_locale;  /* the worker thread's */
+	ps_progress_sink progress;
+	ps_progress status;
 };
 
 void
@@ -164,6 +166,29 @@ worker_end(void *ctx)
 static const ps_worker_ops job_ops = { consume_job, worker_begin,
     worker_end };
 
+static void
+report(ps_packer *p, int done)
+{
+	if (p->progress.fn == NULL)
+		return;
+	p->status.done = done;
+	p->progress.fn(p->progress.ctx, &p->status);
+}
+
+static void
+count_totals(ps_packer *p)
+{
+	size_t i;
+
+	p->status.what = "packing";
+	for (i = 0; i < p->items.count; i++) {
+		if (p->items.items[i].entry.type == PS_ENTRY_FILE) {
+			p->status.files_total++;
+			p->status.bytes_total += p->items.items[i].entry.size;
+		}
+	}
+}
+
 /* Streams one file to the worker, checking it does not change size. */
 static int
 copy_data(ps_packer *p, size_t index, int fd, ps_error *err)
@@ -185,6 +210,8 @@ copy_data(ps_packer *p, size_t index, int fd, ps_error *err)
 		    p->buffer, want, err) != 0)
 			return -1;
 		left -= want;
+		p->status.bytes += want;
+		report(p, 0);
 	}
 	if (ps_read_full(fd, p->buffer, 1) != 0)
 		return refuse_changed(item, "the file grew", err);
@@ -208,6 +235,8 @@ write_item(ps_packer *p, size_t index, ps_error *err)
 	if (rc == 0)
 		rc = copy_data(p, index, fd, err);
 	close(fd);
+	p->status.files++;
+	report(p, 0);
 	return rc;
 }
 
@@ -310,6 +339,8 @@ write_in_locale(ps_packer *p, int out_fd, const ps_pack_options *options,
 	    &p->writer, err) != 0)
 		return -1;
 	ps_tar_writer_set_tap(p->writer, &p->tap);
+	p->progress = options->progress;
+	count_totals(p);
 	if (ps_worker_new(&job_ops, p, COPY_BUFFER, WORKER_SLOTS, &p->worker,
 	    err) != 0)
 		return -1;
@@ -321,6 +352,7 @@ write_in_locale(ps_packer *p, int out_fd, const ps_pack_options *options,
 	if (ps_worker_finish(p->worker, err) != 0 ||
 	    ps_tar_writer_finish(p->writer, tar_digest, err) != 0)
 		return -1;
+	report(p, 1);
 	if (digest_out == NULL)
 		return 0;
 	d = finish_digest(p, tar_digest, err);

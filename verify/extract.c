@@ -267,7 +267,7 @@ ps_extractor_new(const char *path, int dest_fd,
 	e->x.fd = -1;
 	e->x.dir_fd = -1;
 	e->visitor = (ps_archive_visitor){ &e->x, on_file, on_data, on_dir,
-	    NULL };
+	    NULL, NULL };
 	if (archive_size(path, &e->x.archive_size, err) != 0) {
 		free(e);
 		return -1;

@@ -305,7 +305,7 @@ verify_extracting(ps_vctx *v, ps_verify_extract *x, ps_pack_files *files,
 		return -1;
 	}
 	rc = ps_pack_files_archive_open_with(v->path, ps_extractor_visitor(e),
-	    &tree, files, d, NULL, NULL, err);
+	    &tree, &v->o->progress, files, d, NULL, NULL, err);
 	if (ps_extractor_end(e, rc, err) != 0 && rc == 0) {
 		ps_pack_files_close(files);
 		ps_digest_free(*d);
@@ -322,8 +322,9 @@ open_archive(ps_vctx *v, ps_pack_files *files, ps_digest **d, ps_error *err)
 	ps_verify_extract *x = v->extract;
 
 	if (!extracting(v))
-		return ps_pack_files_archive_open_selective(v->path, files, d,
-		    v->o->deep ? NULL : signed_file, v->st, err);
+		return ps_pack_files_archive_open_with(v->path, NULL, NULL,
+		    &v->o->progress, files, d, v->o->deep ? NULL : signed_file,
+		    v->st, err);
 	x->extracted = 1;
 	return verify_extracting(v, x, files, d, err);
 }

@@ -145,9 +145,9 @@ same_options() {
 	[ "$(bash_complete packsign key '' | grep -v -- --help)" = \
 	    "$(subcommands key | LC_ALL=C sort)" ]
 	[ "$(bash_complete packsign trust '' | grep -v -- --help)" = check ]
-	# Per subcommand: key show takes --json, key passwd does not.
+	# Per subcommand: key show takes --json, key pubkey does not.
 	bash_complete packsign key show - | grep -qx -- --json
-	! bash_complete packsign key passwd - | grep -qx -- --json
+	! bash_complete packsign key pubkey - | grep -qx -- --json
 }
 
 @test "bash completes the values of every choice option in a synopsis" {
