@@ -42,10 +42,14 @@ copy_string(char **dst, const char *src, ps_error *err)
 
 /* ------------------------------------------------- output hashing tap */
 
+/*
+ * The archive's own digests.  An uncompressed archive is its tar stream,
+ * whose SHA-256 the tar writer computes anyway: it is not hashed twice.
+ */
 struct output_hash {
 	ps_sha256 *sha;
 	crypto_generichash_state b2;
-	int want_b2;
+	int want_sha, want_b2;
 };
 
 static int
@@ -53,15 +57,17 @@ tap_bytes(void *ctx, const void *buf, size_t len, ps_error *err)
 {
 	struct output_hash *h = ctx;
 
-	if (ps_sha256_update(h->sha, buf, len) != 0 || (h->want_b2 &&
-	    crypto_generichash_update(&h->b2, buf, len) != 0))
+	if ((h->want_sha && ps_sha256_update(h->sha, buf, len) != 0) ||
+	    (h->want_b2 && crypto_generichash_update(&h->b2, buf, len) != 0))
 		return ps_fail(err, "crypto_error", NULL, "hashing failed");
 	return 0;
 }
 
 static int
-output_hash_start(struct output_hash *h, int want_b2, ps_error *err)
+output_hash_start(struct output_hash *h, int want_sha, int want_b2,
+    ps_error *err)
 {
+	h->want_sha = want_sha;
 	h->want_b2 = want_b2;
 	h->sha = ps_sha256_new();
 	if (h->sha == NULL || crypto_generichash_init(&h->b2, NULL, 0,
@@ -73,8 +79,11 @@ output_hash_start(struct output_hash *h, int want_b2, ps_error *err)
 static int
 output_hash_finish(struct output_hash *h, ps_sign_run *run, ps_error *err)
 {
-	if (ps_sha256_final(h->sha, run->r->archive_digest) != 0 ||
-	    (h->want_b2 && crypto_generichash_final(&h->b2, run->blake2b,
+	if (!h->want_sha)
+		memcpy(run->r->archive_digest, run->digest->tar_digest,
+		    PS_SHA256_LEN);
+	if ((h->want_sha && ps_sha256_final(h->sha, run->r->archive_digest) !=
+	    0) || (h->want_b2 && crypto_generichash_final(&h->b2, run->blake2b,
 	    PS_BLAKE2B512_LEN) != 0))
 		return ps_fail(err, "crypto_error", NULL, "hashing failed");
 	return 0;
@@ -226,14 +235,17 @@ write_archive(ps_sign_run *run, ps_error *err)
 		return -1;
 	if (run->o->temp_file_hook != NULL)
 		run->o->temp_file_hook(ps_atomic_temp_path(run->archive_tmp));
-	rc = output_hash_start(&h, run->o->minisig, err);
+	rc = output_hash_start(&h, run->o->pack.compression != PS_COMPRESS_NONE,
+	    run->o->minisig, err);
 	if (rc == 0)
 		rc = ps_packer_open(run->path, ps_atomic_fd(run->archive_tmp),
 		    &packer, err);
-	if (rc == 0) {
+	if (rc == 0 && (h.want_sha || h.want_b2)) {
 		tap.ctx = &h;
 		tap.bytes = tap_bytes;
 		ps_packer_set_tap(packer, &tap);
+	}
+	if (rc == 0) {
 		rc = ps_packer_write(packer, ps_atomic_fd(run->archive_tmp),
 		    &run->o->pack, &run->digest, err);
 	}
