@@ -337,7 +337,8 @@ static int
 view_read(void *ctx, const char *path, size_t max, char **data, size_t *len,
     ps_error *err)
 {
-	const struct kept *k = file_for(ctx, path, err);
+	const struct view *v = ctx;
+	const struct kept *k = file_for(v, path, err);
 
 	if (k == NULL)
 		return -1;
@@ -345,10 +346,8 @@ view_read(void *ctx, const char *path, size_t max, char **data, size_t *len,
 		return ps_refuse(err, "pack_file_too_large", path,
 		    "file is %llu bytes, the limit is %zu",
 		    (unsigned long long)k->size, max);
-	if ((k->data == NULL || k->len != k->size) &&
-	    ((const struct view *)ctx)->fallback.read != NULL)
-		return ((const struct view *)ctx)->fallback.read(
-		    ((const struct view *)ctx)->fallback.ctx, path, max, data, len,
+	if ((k->data == NULL || k->len != k->size) && v->fallback.read != NULL)
+		return v->fallback.read(v->fallback.ctx, path, max, data, len,
 		    err);
 	if (k->data == NULL || k->len != k->size)
 		return ps_fail(err, "archive_file_not_kept", path,
@@ -370,15 +369,13 @@ static int
 view_head(void *ctx, const char *path, unsigned char *buf, size_t n,
     size_t *got, ps_error *err)
 {
-	const struct kept *k = file_for(ctx, path, err);
+	const struct view *v = ctx;
+	const struct kept *k = file_for(v, path, err);
 
 	if (k == NULL)
 		return -1;
-	if (n > HEAD_MAX && k->data == NULL &&
-	    ((const struct view *)ctx)->fallback.head != NULL)
-		return ((const struct view *)ctx)->fallback.head(
-		    ((const struct view *)ctx)->fallback.ctx, path, buf, n, got,
-		    err);
+	if (n > HEAD_MAX && k->data == NULL && v->fallback.head != NULL)
+		return v->fallback.head(v->fallback.ctx, path, buf, n, got, err);
 	if (n > HEAD_MAX && k->data != NULL)
 		*got = n < k->len ? n : k->len;
 	else

@@ -83,15 +83,18 @@ struct ps_tar_writer {
 /* Start writing back every 8 MiB, so the final fsync has little to do. */
 #define WRITEBACK_CHUNK (8ULL * 1024 * 1024)
 
-/* libarchive reports an error; a callback's own error wins. */
+/* libarchive reports an error; its callback's own error wins: the tar
+ * writer's callback runs on the caller's thread (sink_*), the
+ * compressor's on the worker (out_*). */
 static int
 archive_failure(ps_tar_writer *w, struct archive *a, const char *what,
     ps_error *err)
 {
 	const char *msg = archive_error_string(a);
+	int failed = a == w->compressor ? w->out_failed : w->sink_failed;
 
-	if (w->sink_failed) {
-		*err = w->sink_error;
+	if (failed) {
+		*err = a == w->compressor ? w->out_error : w->sink_error;
 		return -1;
 	}
 	return ps_fail(err, "archive_error", NULL, "%s: %s", what,
@@ -134,17 +137,10 @@ static int
 compress(ps_tar_writer *w, const void *buf, size_t len, ps_error *err)
 {
 	la_ssize_t n = archive_write_data(w->compressor, buf, len);
-	const char *msg;
 
 	if (n >= 0 && (size_t)n == len)
 		return 0;
-	if (w->out_failed) {
-		*err = w->out_error;
-		return -1;
-	}
-	msg = archive_error_string(w->compressor);
-	return ps_fail(err, "archive_error", NULL, "compress: %s",
-	    msg != NULL ? msg : "libarchive failed");
+	return archive_failure(w, w->compressor, "compress", err);
 }
 
 /* On the worker: the tar stream's hash (or tap), then its output. */
@@ -338,13 +334,8 @@ ps_tar_writer_finish(ps_tar_writer *w, unsigned char digest[PS_SHA256_LEN],
 	if (w->worker != NULL && ps_worker_finish(w->worker, err) != 0)
 		return -1;
 	if (w->compressor != NULL &&
-	    archive_write_close(w->compressor) != ARCHIVE_OK) {
-		if (w->out_failed) {
-			*err = w->out_error;
-			return -1;
-		}
+	    archive_write_close(w->compressor) != ARCHIVE_OK)
 		return archive_failure(w, w->compressor, "finish compression", err);
-	}
 	if (w->stream_tap.bytes != NULL) {
 		memset(digest, 0, PS_SHA256_LEN);
 		return 0;
