@@ -198,23 +198,23 @@ copy_data(ps_packer *p, size_t index, int fd, ps_error *err)
 	size_t want;
 	ssize_t n;
 
-	while (left > 0) {
+	do {
 		want = left < COPY_BUFFER ? (size_t)left : COPY_BUFFER;
-		n = ps_read_full(fd, p->buffer, want);
+		n = want == left ? ps_read_last(fd, p->buffer, want) :
+		    ps_read_full(fd, p->buffer, want);
 		if (n < 0)
 			return ps_fail_errno(err, "io_error", item->entry.path,
 			    "read", errno);
 		if ((size_t)n != want)
-			return refuse_changed(item, "the file shrank", err);
-		if (ps_worker_push(p->worker, JOB_TAG(JOB_DATA, index),
-		    p->buffer, want, err) != 0)
+			return refuse_changed(item, (size_t)n < want ?
+			    "the file shrank" : "the file grew", err);
+		if (want > 0 && ps_worker_push(p->worker,
+		    JOB_TAG(JOB_DATA, index), p->buffer, want, err) != 0)
 			return -1;
 		left -= want;
 		p->status.bytes += want;
 		report(p, 0);
-	}
-	if (ps_read_full(fd, p->buffer, 1) != 0)
-		return refuse_changed(item, "the file grew", err);
+	} while (left > 0);
 	return ps_worker_push(p->worker, JOB_TAG(JOB_END, index), NULL, 0, err);
 }
 
@@ -379,7 +379,7 @@ ps_packer_write(ps_packer *p, int out_fd, const ps_pack_options *options,
 		    "a packer writes once");
 	p->written = 1;
 	p->file_hash = ps_sha256_new();
-	p->buffer = malloc(COPY_BUFFER);
+	p->buffer = malloc(COPY_BUFFER + 1);  /* + 1: see ps_read_last */
 	if (p->file_hash == NULL || p->buffer == NULL)
 		return ps_fail(err, "out_of_memory", NULL,
 		    "cannot allocate buffers");

@@ -15,6 +15,11 @@ int ps_write_all(int fd, const void *buf, size_t len, const char *label,
 /* Reads up to `len` bytes, fewer only at end of file; -1 on error. */
 ssize_t ps_read_full(int fd, void *buf, size_t len);
 
+/* Reads what should be the last `len` bytes of a regular file into `buf`
+ * (room for len + 1): returns the bytes read, len + 1 when the file goes
+ * on, fewer than len when it ended early; -1 on error. */
+ssize_t ps_read_last(int fd, void *buf, size_t len);
+
 
 
 /*

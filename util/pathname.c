@@ -28,12 +28,31 @@ terminate(uint8_t *bytes, size_t len)
 	return (char *)out;
 }
 
+/*
+ * Plain ASCII is its own NFC and folds by ASCII case alone, so most names
+ * skip libunistring (whose normalisation was a fifth of packing 100,000
+ * files, issue 8).
+ */
+static int
+is_plain_ascii(const char *text, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if ((unsigned char)text[i] >= 0x80 || text[i] == '\0')
+			return 0;
+	}
+	return 1;
+}
+
 char *
 ps_path_nfc(const char *text, size_t len)
 {
 	size_t nfc_len = 0;
 	uint8_t *nfc;
 
+	if (is_plain_ascii(text, len))
+		return strndup(text, len);
 	if (u8_check((const uint8_t *)text, len) != NULL ||
 	    memchr(text, '\0', len) != NULL) {
 		errno = EILSEQ;
@@ -44,27 +63,47 @@ ps_path_nfc(const char *text, size_t len)
 	return terminate(nfc, nfc_len);
 }
 
+static char *
+fold_ascii(const char *path, size_t len)
+{
+	char *out = malloc(len + 1);
+	size_t i;
+
+	if (out == NULL)
+		return NULL;
+	for (i = 0; i < len; i++)
+		out[i] = (char)(path[i] >= 'A' && path[i] <= 'Z' ?
+		    path[i] - 'A' + 'a' : path[i]);
+	out[len] = '\0';
+	return out;
+}
+
 char *
 ps_path_fold(const char *path)
 {
-	size_t len = 0;
-
+	size_t len = strlen(path), folded_len = 0;
 	uint8_t *folded;
 
-	folded = u8_casefold((const uint8_t *)path, strlen(path), NULL,
-	    UNINORM_NFC, NULL, &len);
-	return terminate(folded, len);
+	if (is_plain_ascii(path, len))
+		return fold_ascii(path, len);
+	folded = u8_casefold((const uint8_t *)path, len, NULL, UNINORM_NFC,
+	    NULL, &folded_len);
+	return terminate(folded, folded_len);
 }
 
 char *
 ps_path_join(const char *prefix, const char *name)
 {
-	char *out = NULL;
+	size_t plen = strlen(prefix), nlen = strlen(name);
+	char *out = malloc(plen + nlen + 2);
 
-	if (prefix[0] == '\0')
-		return strdup(name);
-	if (asprintf(&out, "%s/%s", prefix, name) < 0)
+	if (out == NULL)
 		return NULL;
+	if (plen > 0) {
+		memcpy(out, prefix, plen);
+		out[plen++] = '/';
+	}
+	memcpy(out + plen, name, nlen + 1);
 	return out;
 }
 
@@ -171,6 +210,8 @@ check_encoding(const char *path, size_t len, const char *label,
 	char *nfc;
 	int same;
 
+	if (is_plain_ascii(path, len))
+		return 0;
 	if (u8_check((const uint8_t *)path, len) != NULL)
 		return ps_refuse(err, "name_not_utf8", label,
 		    "path is not valid UTF-8");

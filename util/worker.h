@@ -32,8 +32,11 @@ int ps_worker_new(const ps_worker_ops *ops, void *ctx, size_t slot_size,
     size_t slots, ps_worker **out, ps_error *err);
 /* Copies `buf` into the ring as records of at most `slot_size` bytes,
  * each with `tag` (one empty record when len is 0), waiting while the
- * ring is full.  -1 once the consumer has failed: `err` then holds its
- * error. */
+ * ring is full.  Records are handed over a slot at a time: one may wait
+ * for later pushes or ps_worker_finish() before it is consumed, so the
+ * producer never waits on the consumer's result mid-stream.  -1 once the
+ * consumer has failed (seen when a slot is handed over): `err` then
+ * holds its error. */
 int ps_worker_push(ps_worker *w, uint64_t tag, const void *buf, size_t len,
     ps_error *err);
 /* Waits until every byte pushed is consumed and stops the thread; returns

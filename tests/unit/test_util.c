@@ -13,8 +13,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <unicase.h>
+#include <uninorm.h>
+
 #include "util/atomic.h"
 #include "util/error.h"
+#include "util/fdio.h"
+#include "util/pathname.h"
 #include "util/sha256.h"
 #include "util/worker.h"
 
@@ -226,6 +231,117 @@ worker_failure_reaches_the_producer(void **state)
 	ps_sha256_free(s.hash);
 }
 
+/* Records keep their tags and boundaries, even when many share a slot
+ * (a pushed record may be split, never merged with another). */
+struct records {
+	size_t count, bytes, misplaced;
+};
+
+static int
+check_record(void *ctx, uint64_t tag, const void *buf, size_t len,
+    ps_error *err)
+{
+	struct records *r = ctx;
+	const unsigned char *p = buf;
+	size_t i;
+
+	(void)err;
+	/* Record n holds n % 50 bytes, each equal to n & 0xff. */
+	if (len != tag % 50)
+		r->misplaced++;
+	for (i = 0; i < len; i++) {
+		if (p[i] != (unsigned char)(tag & 0xff))
+			r->misplaced++;
+	}
+	r->count++;
+	r->bytes += len;
+	return 0;
+}
+
+static const ps_worker_ops record_ops = { check_record, NULL, NULL };
+
+static void
+worker_keeps_record_boundaries(void **state)
+{
+	unsigned char buf[64];
+	struct records r = { 0, 0, 0 };
+	ps_worker *w = NULL;
+	ps_error err;
+	size_t n, want = 0;
+
+	(void)state;
+	assert_int_equal(ps_worker_new(&record_ops, &r, 4096, 3, &w, &err), 0);
+	for (n = 0; n < 20000; n++) {
+		memset(buf, (int)(n & 0xff), sizeof(buf));
+		assert_int_equal(ps_worker_push(w, n, buf, n % 50, &err), 0);
+		want += n % 50;
+	}
+	assert_int_equal(ps_worker_finish(w, &err), 0);
+	ps_worker_free(w);
+	assert_int_equal(r.count, 20000);
+	assert_int_equal(r.bytes, want);
+	assert_int_equal(r.misplaced, 0);
+}
+
+/* The ASCII shortcut gives exactly what libunistring gives. */
+static void
+path_fold_and_nfc_of_ascii_match_libunistring(void **state)
+{
+	char text[96], *ours;
+	uint8_t *theirs;
+	size_t i, len;
+
+	(void)state;
+	for (i = 0; i < 95; i++)
+		text[i] = (char)(0x20 + i);
+	text[95] = '\0';
+	ours = ps_path_fold(text);
+	len = 0;
+	theirs = u8_casefold((const uint8_t *)text, 95, NULL, UNINORM_NFC,
+	    NULL, &len);
+	assert_non_null(ours);
+	assert_non_null(theirs);
+	assert_int_equal(len, strlen(ours));
+	assert_memory_equal(ours, theirs, len);
+	free(ours);
+	free(theirs);
+	ours = ps_path_nfc(text, 95);
+	assert_string_equal(ours, text);
+	free(ours);
+	/* Not ASCII: still libunistring's (K: Kelvin sign folds to 'k'). */
+	ours = ps_path_fold("\xe2\x84\xaa" "B");
+	assert_string_equal(ours, "kb");
+	free(ours);
+	ours = ps_path_nfc("e\xcc\x81", 3);
+	assert_string_equal(ours, "\xc3\xa9");
+	free(ours);
+}
+
+/* ps_read_last: the tail, and whether the file ends where expected. */
+static void
+read_last_reports_growth_and_shrinking(void **state)
+{
+	char path[] = "/tmp/ps-readlast-XXXXXX", buf[16];
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "0123456789", 10), 10);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	assert_int_equal(ps_read_last(fd, buf, 10), 10);
+	assert_memory_equal(buf, "0123456789", 10);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	assert_int_equal(ps_read_last(fd, buf, 8), 9);    /* goes on */
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	assert_int_equal(ps_read_last(fd, buf, 12), 10);  /* ended early */
+	assert_int_equal(lseek(fd, 10, SEEK_SET), 10);
+	assert_int_equal(ps_read_last(fd, buf, 0), 0);    /* empty tail */
+	assert_int_equal(lseek(fd, 9, SEEK_SET), 9);
+	assert_int_equal(ps_read_last(fd, buf, 0), 1);
+	close(fd);
+	unlink(path);
+}
+
 int
 main(void)
 {
@@ -239,6 +355,9 @@ main(void)
 		cmocka_unit_test(atomic_uncommitted_output_has_no_name),
 		cmocka_unit_test(worker_consumes_in_order),
 		cmocka_unit_test(worker_failure_reaches_the_producer),
+		cmocka_unit_test(worker_keeps_record_boundaries),
+		cmocka_unit_test(path_fold_and_nfc_of_ascii_match_libunistring),
+		cmocka_unit_test(read_last_reports_growth_and_shrinking),
 	};
 	return cmocka_run_group_tests_name("util", tests, NULL, NULL);
 }
