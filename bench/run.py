@@ -3,7 +3,8 @@
 
 Every command runs under /usr/bin/time (GNU time), which gives wall-clock
 seconds and peak resident memory; each is run once to warm the page cache,
-then --runs times, and the median is reported.  packsign and its peers run
+then --runs times, and the median is reported; `sync` runs (untimed) before
+each run.  packsign and its peers run
 in the same session on the same data, interleaved, so the ratios compare
 like with like.  Nothing here is a pass/fail test: targets are read from the
 tables (issue 8, docs/performance.md).
@@ -41,6 +42,9 @@ def measure(cmd, runs, before=None):
     for i in range(runs + 1):
         if before:
             sh(before)
+        # No run pays for the previous run's writeback: tools that leave
+        # dirty pages (tar) would otherwise slow down whatever runs next.
+        sh("sync")
         res = subprocess.run(["/usr/bin/time", "-f", "%e %M", "sh", "-c",
                               cmd.replace("RUN", str(i))],
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -293,9 +297,12 @@ def report(path, results, runs, scale, started):
              "largest of the runs. \"packsign / tool\" is packsign's median divided "
              "by the tool's: below 1.00 packsign is faster. Keys are unencrypted; "
              "unlocking an scrypt-protected key costs what its owner chose and is "
-             "reported in its own table. Install runs each extract into a fresh "
-             "directory (ext4 slows down creating files right after deleting "
-             "many).%s" % (runs, "" if scale == 1.0 else
+             "reported in its own table. `sync` runs, untimed, before every run, so "
+             "that no run pays for the writeback of the one before; packsign "
+             "flushes what it writes (fsync before the rename that publishes "
+             "it) inside its timed run, GNU tar does not. Install runs each "
+             "extract into a fresh directory (ext4 slows down creating files "
+             "right after deleting many).%s" % (runs, "" if scale == 1.0 else
                                   " Datasets scaled by %.3g." % scale), "",
              "## Machine and tools", "", "| | |", "| --- | --- |"]
     lines += ["| %s | %s |" % kv for kv in machine()]

@@ -32,6 +32,7 @@ enum { JOB_DIR, JOB_FILE, JOB_DATA, JOB_END };
 struct ps_packer {
 	const char *label;       /* the directory as the user named it */
 	int rootfd;
+	ps_parent_cache parent;  /* the directory of the last file opened */
 	ps_items items;
 	size_t manifest;         /* index of the manifest in `items` */
 	ps_format format;
@@ -99,17 +100,24 @@ refuse_changed(const ps_item *item, const char *what, ps_error *err)
 }
 
 static int
-open_item(const ps_packer *p, const ps_item *item, ps_error *err)
+open_item(ps_packer *p, const ps_item *item, ps_error *err)
 {
 	const char *path = item->source != NULL ? item->source : item->entry.path;
+	const char *leaf;
 	struct stat st;
-	int fd;
+	int dirfd, fd = -1;
 
-	fd = ps_open_beneath(p->rootfd, path, O_RDONLY | O_NONBLOCK);
+	dirfd = ps_open_parent_cached(&p->parent, p->rootfd, path, &leaf);
+	if (dirfd >= 0)
+		fd = openat(dirfd, leaf, O_RDONLY | O_NONBLOCK | O_NOFOLLOW |
+		    O_CLOEXEC);
 	if (fd < 0 && errno == ENOENT)
 		return refuse_changed(item, "the file disappeared", err);
 	if (fd < 0 && (errno == ELOOP || errno == EXDEV))
 		return refuse_changed(item, "the file became a link", err);
+	if (fd < 0 && errno == ENOTDIR)
+		return refuse_changed(item, "a directory on its path was "
+		    "replaced", err);
 	if (fd < 0)
 		return ps_fail_errno(err, errno == EACCES ? "permission_denied" :
 		    "io_error", path, "open", errno);
@@ -317,6 +325,7 @@ ps_packer_open(const char *dir, int output_fd, ps_packer **out, ps_error *err)
 	if (p == NULL)
 		return ps_fail_oom(err, dir);
 	p->label = dir;
+	p->parent.fd = -1;
 	p->rootfd = open_root(dir, err);
 	if (p->rootfd < 0 || collect_in_locale(p, output_fd, err) != 0 ||
 	    ps_items_find_manifest(&p->items, p->label, &p->manifest,
@@ -412,6 +421,7 @@ ps_packer_free(ps_packer *p)
 		return;
 	ps_worker_free(p->worker);
 	ps_tar_writer_free(p->writer);
+	ps_parent_cache_clear(&p->parent);
 	ps_items_free(&p->items);
 	ps_sha256_free(p->file_hash);
 	free(p->buffer);

@@ -174,6 +174,47 @@ ps_open_parent_beneath(int rootfd, const char *relpath, const char **leaf)
 }
 
 int
+ps_open_parent_cached(ps_parent_cache *cache, int rootfd, const char *relpath,
+    const char **leaf)
+{
+	const char *slash = strrchr(relpath, '/');
+	size_t len = slash != NULL ? (size_t)(slash - relpath) : 0;
+	char *dir;
+	int fd;
+
+	*leaf = slash != NULL ? slash + 1 : relpath;
+	if (slash == NULL)
+		return rootfd;
+	if (cache->dir != NULL && strncmp(cache->dir, relpath, len) == 0 &&
+	    cache->dir[len] == '\0')
+		return cache->fd;
+	if ((dir = strndup(relpath, len)) == NULL)
+		return -1;
+	fd = ps_open_beneath(rootfd, dir, O_RDONLY | O_DIRECTORY);
+	if (fd < 0) {
+		int saved = errno;
+
+		free(dir);
+		errno = saved;
+		return -1;
+	}
+	ps_parent_cache_clear(cache);
+	cache->dir = dir;
+	cache->fd = fd;
+	return fd;
+}
+
+void
+ps_parent_cache_clear(ps_parent_cache *cache)
+{
+	if (cache->dir != NULL)
+		close(cache->fd);
+	free(cache->dir);
+	cache->dir = NULL;
+	cache->fd = -1;
+}
+
+int
 ps_unlink_beneath(int rootfd, const char *relpath, int flags)
 {
 	const char *leaf;

@@ -20,8 +20,6 @@ ssize_t ps_read_full(int fd, void *buf, size_t len);
  * on, fewer than len when it ended early; -1 on error. */
 ssize_t ps_read_last(int fd, void *buf, size_t len);
 
-
-
 /*
  * Opens `relpath` below the directory `rootfd` without following any
  * symbolic link and without leaving the directory (openat2 with
@@ -47,6 +45,23 @@ int ps_mkdir_beneath(int rootfd, const char *reldir, unsigned mode,
  */
 int ps_open_parent_beneath(int rootfd, const char *relpath,
     const char **leaf);
+
+/*
+ * ps_open_parent_beneath() for paths visited in sorted order: the last
+ * parent stays open and is reused while paths share it (a directory's
+ * files sort together), so each file costs one openat of one component
+ * instead of a walk from the root (issue 8).  The descriptor returned is
+ * borrowed from the cache (`rootfd` itself for a top-level name); -1 with
+ * errno.  Clear with ps_parent_cache_clear().
+ */
+typedef struct ps_parent_cache {
+	char *dir;                  /* relative path of fd; NULL: none */
+	int fd;
+} ps_parent_cache;
+
+int ps_open_parent_cached(ps_parent_cache *cache, int rootfd,
+    const char *relpath, const char **leaf);
+void ps_parent_cache_clear(ps_parent_cache *cache);
 
 /* unlinkat(2) of `relpath` below `rootfd` through its parent opened as
  * above; `flags` 0 or AT_REMOVEDIR.  0 / -1 with errno. */

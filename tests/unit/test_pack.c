@@ -354,6 +354,46 @@ file_changed_while_packing(void **state)
 	remove_pack(dir);
 }
 
+/* A directory swapped for a link after the walk is never followed: the
+ * file below it is refused as changed, the link's target never read. */
+static void
+directory_replaced_by_link_while_packing(void **state)
+{
+	char *dir = make_pack(), path[256], outside[] = "/tmp/ps-out-XXXXXX",
+	    target[300];
+	ps_pack_options opt;
+	ps_packer *p = NULL;
+	ps_error err;
+	int fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(outside));
+	snprintf(path, sizeof(path), "%s/prompts", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/prompts/a.md", dir);
+	fd = open(path, O_WRONLY | O_CREAT, 0644);
+	assert_int_equal(write(fd, "hello", 5), 5);
+	close(fd);
+	snprintf(target, sizeof(target), "%s/a.md", outside);
+	fd = open(target, O_WRONLY | O_CREAT, 0644);
+	assert_int_equal(write(fd, "HELLO", 5), 5);
+	close(fd);
+	ps_pack_options_init(&opt);
+	assert_int_equal(ps_packer_open(dir, -1, &p, &err), 0);
+	snprintf(path, sizeof(path), "%s/prompts/a.md", dir);
+	assert_int_equal(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/prompts", dir);
+	assert_int_equal(rmdir(path), 0);
+	assert_int_equal(symlink(outside, path), 0);
+	assert_int_equal(ps_packer_write(p, -1, &opt, NULL, &err), -1);
+	assert_string_equal(err.code, "file_changed");
+	assert_string_equal(err.subject, "prompts/a.md");
+	ps_packer_free(p);
+	remove_pack(dir);
+	assert_int_equal(unlink(target), 0);
+	assert_int_equal(rmdir(outside), 0);
+}
+
 static void
 packer_refuses_a_second_manifest(void **state)
 {
@@ -388,6 +428,7 @@ main(void)
 		cmocka_unit_test(empty_directory_detection),
 		cmocka_unit_test(walker_refuses_sockets),
 		cmocka_unit_test(file_changed_while_packing),
+		cmocka_unit_test(directory_replaced_by_link_while_packing),
 		cmocka_unit_test(packer_refuses_a_second_manifest),
 	};
 	return cmocka_run_group_tests_name("pack", tests, NULL, NULL);

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -283,6 +284,51 @@ worker_keeps_record_boundaries(void **state)
 	assert_int_equal(r.misplaced, 0);
 }
 
+/* The parent of the last path stays open; links are never followed. */
+static void
+parent_cache_reuses_and_refuses_links(void **state)
+{
+	char root[] = "/tmp/ps-parent-XXXXXX", path[128];
+	ps_parent_cache cache = { NULL, -1 };
+	const char *leaf;
+	int rootfd, a, again, b;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(path, sizeof(path), "%s/a", root);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/b", root);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/link", root);
+	assert_int_equal(symlink("a", path), 0);
+	rootfd = open(root, O_RDONLY | O_DIRECTORY);
+	assert_true(rootfd >= 0);
+	assert_int_equal(ps_open_parent_cached(&cache, rootfd, "top", &leaf),
+	    rootfd);
+	assert_string_equal(leaf, "top");
+	a = ps_open_parent_cached(&cache, rootfd, "a/x", &leaf);
+	assert_true(a >= 0 && a != rootfd);
+	assert_string_equal(leaf, "x");
+	again = ps_open_parent_cached(&cache, rootfd, "a/y", &leaf);
+	assert_int_equal(again, a);
+	b = ps_open_parent_cached(&cache, rootfd, "b/x", &leaf);
+	assert_true(b >= 0);
+	assert_int_equal(ps_open_parent_cached(&cache, rootfd, "ab/x", &leaf),
+	    -1);                        /* "a" is cached, "ab" is not it */
+	assert_int_equal(ps_open_parent_cached(&cache, rootfd, "link/x",
+	    &leaf), -1);
+	assert_true(errno == ELOOP || errno == ENOTDIR);
+	ps_parent_cache_clear(&cache);
+	assert_null(cache.dir);
+	close(rootfd);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/a", root);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/b", root);
+	rmdir(path);
+	assert_int_equal(rmdir(root), 0);
+}
+
 /* The ASCII shortcut gives exactly what libunistring gives. */
 static void
 path_fold_and_nfc_of_ascii_match_libunistring(void **state)
@@ -358,6 +404,7 @@ main(void)
 		cmocka_unit_test(worker_keeps_record_boundaries),
 		cmocka_unit_test(path_fold_and_nfc_of_ascii_match_libunistring),
 		cmocka_unit_test(read_last_reports_growth_and_shrinking),
+		cmocka_unit_test(parent_cache_reuses_and_refuses_links),
 	};
 	return cmocka_run_group_tests_name("util", tests, NULL, NULL);
 }
