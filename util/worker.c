@@ -9,8 +9,8 @@
  * A slot holds a batch of records, each a header and its bytes, so that
  * many small records (100,000 small files) cost one hand-over between
  * the threads instead of one each: on a 2-core VM every wake-up is a
- * context switch, and those were half of pack's time (issue 8).  For the
- * same reason a waiting side is woken only once half the ring is ready
+ * context switch, and those were a third of pack's profile (issue 8).  For
+ * the same reason a waiting side is woken only once half the ring is ready
  * for it (full slots for the consumer, free ones for the producer).
  */
 struct record {
