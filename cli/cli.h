@@ -106,6 +106,10 @@ int cli_load_seckey(const char *command, const char *path,
 /* Dumps `json` (sorted keys, indented) and a newline to stdout. */
 struct json_t;
 int cli_print_json(struct json_t *json);
+/* cli_print_json() of a report built by the caller, then freed; a NULL
+ * report (jansson ran out of memory) is a json_output failure about
+ * `subject`.  Exit code. */
+int cli_print_report(struct json_t *report, const char *subject);
 /* An RFC 3339 UTC time option (--at); exit code. */
 int cli_parse_time(const char *command, const char *text, int64_t *out);
 /* --kdf sensitive|interactive; exit code. */

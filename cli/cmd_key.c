@@ -412,25 +412,11 @@ write_seckey(const char *path, const ps_seckey *key, const ps_secret *pass,
 	return rc;
 }
 
-/* Dumps a JSON report built here; a NULL object is reported. */
-static int
-print_report(json_t *root, const char *subject)
-{
-	int rc;
-
-	if (root == NULL)
-		return cli_fail("json_output", subject,
-		    "cannot build the JSON output");
-	rc = cli_print_json(root);
-	json_decref(root);
-	return rc;
-}
-
 static int
 print_passwd(const struct key_args *a, int encrypted)
 {
 	if (a->json)
-		return print_report(json_pack("{s:o, s:b}", "secret_key",
+		return cli_print_report(json_pack("{s:o, s:b}", "secret_key",
 		    cli_json_text(a->secret), "encrypted", encrypted),
 		    a->secret);
 	printf("%s: %s\n", a->secret, encrypted ? "passphrase changed" :

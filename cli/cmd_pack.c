@@ -45,7 +45,6 @@ static int
 print_json(const char *out, const ps_digest *d, const ps_pack_options *opt)
 {
 	json_t *root;
-	int rc;
 
 	root = json_pack("{s:o, s:s, s:o, s:I, s:I, s:I, s:s, s:o, s:o}",
 	    "path", cli_json_text(out), "format", ps_format_name(d->format),
@@ -55,11 +54,7 @@ print_json(const char *out, const ps_digest *d, const ps_pack_options *opt)
 	    "compression", ps_compression_name(opt->compression),
 	    "tree_digest", cli_json_digest(1, d->tree_digest),
 	    "tar_digest", cli_json_digest(d->has_tar_digest, d->tar_digest));
-	if (root == NULL)
-		return cli_fail("json_output", out, "cannot build the JSON output");
-	rc = cli_print_json(root);
-	json_decref(root);
-	return rc;
+	return cli_print_report(root, out);
 }
 
 static int

@@ -319,12 +319,24 @@ cli_print_json(struct json_t *json)
 }
 
 int
+cli_print_report(struct json_t *report, const char *subject)
+{
+	int rc;
+
+	if (report == NULL)
+		return cli_fail("json_output", subject,
+		    "cannot build the JSON output");
+	rc = cli_print_json(report);
+	json_decref(report);
+	return rc;
+}
+
+int
 cli_print_key_files(const ps_pubkey *pub, const char *pub_path,
     const char *sec_path, int encrypted, int json)
 {
 	char hex[PS_KEY_ID_HEX_LEN + 1], fp[PS_FINGERPRINT_MAX];
 	json_t *root;
-	int rc;
 
 	ps_key_id_hex(pub->key_id, hex);
 	if (!json) {
@@ -342,12 +354,7 @@ cli_print_key_files(const ps_pubkey *pub, const char *pub_path,
 	    "public_key", cli_json_text(pub_path),
 	    "secret_key", cli_json_text(sec_path), "encrypted",
 	    sec_path != NULL ? json_boolean(encrypted) : json_null());
-	if (root == NULL)
-		return cli_fail("json_output", pub_path,
-		    "cannot build the JSON output");
-	rc = cli_print_json(root);
-	json_decref(root);
-	return rc;
+	return cli_print_report(root, pub_path);
 }
 
 int

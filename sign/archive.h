@@ -28,18 +28,13 @@ typedef struct ps_archive_visitor {
 	const ps_progress_sink *progress;
 } ps_archive_visitor;
 
-/* ps_pack_files_archive_open() hashing only the files `want_hash` names. */
-int ps_pack_files_archive_open_selective(const char *path,
-    ps_pack_files *files, ps_digest **digest_out,
-    int (*want_hash)(void *ctx, const char *path), void *want_ctx,
-    ps_error *err);
-
 /*
- * ps_pack_files_archive_open_selective() whose reader also hands the
- * stream to `also` (may be NULL; e.g. an extraction, which sees every
- * entry first), and whose `read` and `head` of a file not kept in memory
- * go to `fallback` (may be NULL; e.g. the extracted tree).  `fallback` is
- * owned by the view from then on, even on failure.
+ * ps_pack_files_archive_open() hashing only the files `want_hash` names
+ * (NULL: all), whose reader also hands the stream to `also` (may be NULL;
+ * e.g. an extraction, which sees every entry first), and whose `read` and
+ * `head` of a file not kept in memory go to `fallback` (may be NULL; e.g.
+ * the extracted tree).  `fallback` is owned by the view from then on,
+ * even on failure.  `progress` may be NULL.
  */
 int ps_pack_files_archive_open_with(const char *path,
     const ps_archive_visitor *also, const ps_pack_files *fallback,

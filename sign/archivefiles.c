@@ -346,16 +346,17 @@ view_read(void *ctx, const char *path, size_t max, char **data, size_t *len,
 		return ps_refuse(err, "pack_file_too_large", path,
 		    "file is %llu bytes, the limit is %zu",
 		    (unsigned long long)k->size, max);
-	if ((k->data == NULL || k->len != k->size) && v->fallback.read != NULL)
-		return v->fallback.read(v->fallback.ctx, path, max, data, len,
-		    err);
-	if (k->data == NULL || k->len != k->size)
+	if (k->data == NULL || k->len != k->size) {
+		if (v->fallback.read != NULL)
+			return v->fallback.read(v->fallback.ctx, path, max,
+			    data, len, err);
 		return ps_fail(err, "archive_file_not_kept", path,
 		    "the archive holds more small files than packsign keeps in "
 		    "memory (%d MiB named .yaml, .yml or .json, %d MiB of "
 		    "others, %d MiB each); verify the unpacked directory",
 		    KEEP_STRUCTURED_MAX / (1024 * 1024),
 		    KEEP_OTHER_MAX / (1024 * 1024), KEEP_FILE_MAX / (1024 * 1024));
+	}
 	*data = malloc(k->len + 1);
 	if (*data == NULL)
 		return ps_fail_oom(err, path);
@@ -404,17 +405,8 @@ int
 ps_pack_files_archive_open(const char *path, ps_pack_files *files,
     ps_digest **digest_out, ps_error *err)
 {
-	return ps_pack_files_archive_open_selective(path, files, digest_out,
-	    NULL, NULL, err);
-}
-
-int
-ps_pack_files_archive_open_selective(const char *path, ps_pack_files *files,
-    ps_digest **digest_out, int (*want_hash)(void *ctx, const char *path),
-    void *want_ctx, ps_error *err)
-{
 	return ps_pack_files_archive_open_with(path, NULL, NULL, NULL, files,
-	    digest_out, want_hash, want_ctx, err);
+	    digest_out, NULL, NULL, err);
 }
 
 int

@@ -188,14 +188,12 @@ ps_open_parent_cached(ps_parent_cache *cache, int rootfd, const char *relpath,
 	if (cache->dir != NULL && strncmp(cache->dir, relpath, len) == 0 &&
 	    cache->dir[len] == '\0')
 		return cache->fd;
-	if ((dir = strndup(relpath, len)) == NULL)
+	fd = ps_open_parent_beneath(rootfd, relpath, leaf);
+	if (fd < 0)
 		return -1;
-	fd = ps_open_beneath(rootfd, dir, O_RDONLY | O_DIRECTORY);
-	if (fd < 0) {
-		int saved = errno;
-
-		free(dir);
-		errno = saved;
+	if ((dir = strndup(relpath, len)) == NULL) {
+		close(fd);
+		errno = ENOMEM;
 		return -1;
 	}
 	ps_parent_cache_clear(cache);
