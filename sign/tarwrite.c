@@ -1,5 +1,3 @@
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +8,7 @@
 #include "sign/tarwrite.h"
 #include "util/error.h"
 #include "util/fdio.h"
+#include "util/flusher.h"
 #include "util/pathname.h"
 #include "util/sha256.h"
 #include "util/worker.h"
@@ -71,7 +70,7 @@ struct ps_tar_writer {
 	ps_error out_error;
 	int out_failed;
 	uint64_t written;           /* bytes sent to out_fd */
-	uint64_t flushed;           /* bytes whose writeback was started */
+	ps_flusher *flusher;        /* makes a regular file durable meanwhile */
 	ps_output_tap tap;          /* sees the output bytes; bytes NULL: none */
 	ps_output_tap stream_tap;   /* replaces the stream hash when set */
 };
@@ -79,9 +78,6 @@ struct ps_tar_writer {
 /* The ring between the tar writer and the worker: libarchive's blocks. */
 #define WORKER_SLOT (64 * 1024)
 #define WORKER_SLOTS 16
-
-/* Start writing back every 8 MiB, so the final fsync has little to do. */
-#define WRITEBACK_CHUNK (8ULL * 1024 * 1024)
 
 /* libarchive reports an error; its callback's own error wins: the tar
  * writer's callback runs on the caller's thread (sink_*), the
@@ -101,7 +97,7 @@ archive_failure(ps_tar_writer *w, struct archive *a, const char *what,
 	    msg != NULL ? msg : "libarchive failed");
 }
 
-/* The bytes that reach the output: tap, write, early writeback. */
+/* The bytes that reach the output: tap, write, background flush. */
 static int
 write_output(ps_tar_writer *w, const void *buf, size_t len, ps_error *err)
 {
@@ -110,13 +106,9 @@ write_output(ps_tar_writer *w, const void *buf, size_t len, ps_error *err)
 	if (ps_write_all(w->out_fd, buf, len, "output", err) != 0)
 		return -1;
 	w->written += len;
-	if (w->written - w->flushed >= WRITEBACK_CHUNK) {
-		/* Pipes and some file systems say no; that costs nothing. */
-		(void)sync_file_range(w->out_fd, (off64_t)w->flushed,
-		    (off64_t)(w->written - w->flushed), SYNC_FILE_RANGE_WRITE);
-		w->flushed = w->written;
-	}
-	return 0;
+	if (w->flusher == NULL)
+		return 0;
+	return ps_flusher_wrote(w->flusher, w->written, err);
 }
 
 /* libarchive's compressor hands its output here. */
@@ -264,6 +256,8 @@ ps_tar_writer_new(int out_fd, ps_compression compression, int64_t mtime,
 	if (w->stream_hash == NULL ||
 	    (out_fd >= 0 && compression != PS_COMPRESS_NONE &&
 	    open_compressor(w, compression, err) != 0) ||
+	    (out_fd >= 0 && ps_flusher_new(out_fd, "output", &w->flusher,
+	    err) != 0) ||
 	    (out_fd >= 0 && ps_worker_new(&stream_ops, w, WORKER_SLOT,
 	    WORKER_SLOTS, &w->worker, err) != 0) ||
 	    open_tar(w, err) != 0) {
@@ -336,6 +330,8 @@ ps_tar_writer_finish(ps_tar_writer *w, unsigned char digest[PS_SHA256_LEN],
 	if (w->compressor != NULL &&
 	    archive_write_close(w->compressor) != ARCHIVE_OK)
 		return archive_failure(w, w->compressor, "finish compression", err);
+	if (w->flusher != NULL && ps_flusher_finish(w->flusher, err) != 0)
+		return -1;
 	if (w->stream_tap.bytes != NULL) {
 		memset(digest, 0, PS_SHA256_LEN);
 		return 0;
@@ -371,6 +367,7 @@ ps_tar_writer_free(ps_tar_writer *w)
 	ps_worker_free(w->worker);
 	if (w->compressor != NULL)
 		archive_write_free(w->compressor);
+	ps_flusher_free(w->flusher);
 	archive_entry_free(w->entry);
 	ps_sha256_free(w->stream_hash);
 	free(w);

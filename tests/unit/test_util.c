@@ -20,6 +20,7 @@
 #include "util/atomic.h"
 #include "util/error.h"
 #include "util/fdio.h"
+#include "util/flusher.h"
 #include "util/pathname.h"
 #include "util/sha256.h"
 #include "util/worker.h"
@@ -388,6 +389,68 @@ read_last_reports_growth_and_shrinking(void **state)
 	unlink(path);
 }
 
+/* The flusher runs for regular files only, and is quiet when all is well. */
+static void
+flusher_only_for_regular_files(void **state)
+{
+	char path[] = "/tmp/ps-flusher-XXXXXX";
+	int fd = mkstemp(path), pipefd[2];
+	ps_flusher *f = NULL;
+	ps_error err;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(pipe(pipefd), 0);
+	assert_int_equal(ps_flusher_new(pipefd[1], "pipe", &f, &err), 0);
+	assert_null(f);
+	assert_int_equal(ps_flusher_new(fd, "file", &f, &err), 0);
+	assert_non_null(f);
+	assert_int_equal(write(fd, "data", 4), 4);
+	assert_int_equal(ps_flusher_wrote(f, 4, &err), 0);
+	assert_int_equal(ps_flusher_wrote(f, PS_FLUSH_EVERY, &err), 0);
+	assert_int_equal(ps_flusher_finish(f, &err), 0);
+	ps_flusher_free(f);
+	close(pipefd[0]);
+	close(pipefd[1]);
+	close(fd);
+	unlink(path);
+}
+
+/* A failed flush is the writer's error: the caller's final fsync on the
+ * same open file would no longer report it. */
+static void
+flusher_failure_reaches_the_writer(void **state)
+{
+	char path[] = "/tmp/ps-flusher-XXXXXX";
+	int fd = mkstemp(path), rc = 0, tries;
+	uint64_t total = 0;
+	ps_flusher *f = NULL;
+	ps_error err;
+
+	(void)state;
+	assert_true(fd >= 0);
+	unlink(path);
+	assert_int_equal(ps_flusher_new(fd, "out.tar", &f, &err), 0);
+	assert_non_null(f);
+	close(fd);  /* the flush now fails with EBADF */
+	/* The flush happens on the flusher's thread: wait for it (5 s at
+	 * most), telling it of another stretch each time. */
+	for (tries = 0; tries < 500 && rc == 0; tries++) {
+		total += PS_FLUSH_EVERY;
+		rc = ps_flusher_wrote(f, total, &err);
+		if (rc == 0)
+			usleep(10000);
+	}
+	assert_int_equal(rc, -1);
+	assert_string_equal(err.code, "io_error");
+	assert_string_equal(err.subject, "out.tar");
+	assert_non_null(strstr(err.message, "fdatasync"));
+	memset(&err, 0, sizeof(err));
+	assert_int_equal(ps_flusher_finish(f, &err), -1);
+	assert_string_equal(err.code, "io_error");
+	ps_flusher_free(f);
+}
+
 int
 main(void)
 {
@@ -405,6 +468,8 @@ main(void)
 		cmocka_unit_test(path_fold_and_nfc_of_ascii_match_libunistring),
 		cmocka_unit_test(read_last_reports_growth_and_shrinking),
 		cmocka_unit_test(parent_cache_reuses_and_refuses_links),
+		cmocka_unit_test(flusher_only_for_regular_files),
+		cmocka_unit_test(flusher_failure_reaches_the_writer),
 	};
 	return cmocka_run_group_tests_name("util", tests, NULL, NULL);
 }

@@ -1,0 +1,153 @@
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util/error.h"
+#include "util/flusher.h"
+
+struct ps_flusher {
+	int fd;
+	const char *label;
+	uint64_t noted;             /* the writer's: last total passed on */
+	uint64_t written, flushed;  /* under the lock */
+	int closing, failed, running;
+	ps_error error;             /* the flush's, once failed */
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	pthread_t thread;
+};
+
+/* The total to make durable next, or 0 when there is no more to do. */
+static uint64_t
+next_stretch(ps_flusher *f)
+{
+	uint64_t upto = 0;
+
+	pthread_mutex_lock(&f->lock);
+	while (f->written - f->flushed < PS_FLUSH_EVERY && !f->closing &&
+	    !f->failed)
+		pthread_cond_wait(&f->wake, &f->lock);
+	if (!f->closing && !f->failed)
+		upto = f->written;
+	pthread_mutex_unlock(&f->lock);
+	return upto;
+}
+
+/* A file that cannot be synced at all (EINVAL, EROFS) is left to the
+ * caller's own fsync, which reports it; any other error is the output's. */
+static int
+flush(ps_flusher *f, ps_error *err, int *give_up)
+{
+	*give_up = 0;
+	if (fdatasync(f->fd) == 0)
+		return 0;
+	if (errno == EINVAL || errno == EROFS) {
+		*give_up = 1;
+		return 0;
+	}
+	return ps_fail_errno(err, errno == ENOSPC || errno == EDQUOT ?
+	    "disk_full" : "io_error", f->label, "fdatasync", errno);
+}
+
+static void *
+run_flusher(void *arg)
+{
+	ps_flusher *f = arg;
+	ps_error err;
+	uint64_t upto;
+	int rc, give_up = 0;
+
+	while (!give_up && (upto = next_stretch(f)) > 0) {
+		rc = flush(f, &err, &give_up);
+		pthread_mutex_lock(&f->lock);
+		if (rc != 0) {
+			f->error = err;
+			f->failed = 1;
+		}
+		f->flushed = upto;
+		pthread_mutex_unlock(&f->lock);
+	}
+	return NULL;
+}
+
+int
+ps_flusher_wrote(ps_flusher *f, uint64_t total, ps_error *err)
+{
+	int failed;
+
+	if (total - f->noted < PS_FLUSH_EVERY)
+		return 0;
+	f->noted = total;
+	pthread_mutex_lock(&f->lock);
+	f->written = total;
+	pthread_cond_signal(&f->wake);
+	failed = f->failed;
+	if (failed)
+		*err = f->error;
+	pthread_mutex_unlock(&f->lock);
+	return failed ? -1 : 0;
+}
+
+static void
+stop(ps_flusher *f)
+{
+	if (!f->running)
+		return;
+	pthread_mutex_lock(&f->lock);
+	f->closing = 1;
+	pthread_cond_signal(&f->wake);
+	pthread_mutex_unlock(&f->lock);
+	pthread_join(f->thread, NULL);
+	f->running = 0;
+}
+
+int
+ps_flusher_finish(ps_flusher *f, ps_error *err)
+{
+	stop(f);
+	if (!f->failed)
+		return 0;
+	*err = f->error;
+	return -1;
+}
+
+void
+ps_flusher_free(ps_flusher *f)
+{
+	if (f == NULL)
+		return;
+	stop(f);
+	pthread_cond_destroy(&f->wake);
+	pthread_mutex_destroy(&f->lock);
+	free(f);
+}
+
+int
+ps_flusher_new(int fd, const char *label, ps_flusher **out, ps_error *err)
+{
+	struct stat st;
+	ps_flusher *f;
+	int rc;
+
+	*out = NULL;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return 0;
+	f = calloc(1, sizeof(*f));
+	if (f == NULL)
+		return ps_fail_oom(err, label);
+	f->fd = fd;
+	f->label = label;
+	pthread_mutex_init(&f->lock, NULL);
+	pthread_cond_init(&f->wake, NULL);
+	rc = pthread_create(&f->thread, NULL, run_flusher, f);
+	if (rc != 0) {
+		ps_flusher_free(f);
+		return ps_fail_errno(err, "io_error", label, "pthread_create",
+		    rc);
+	}
+	f->running = 1;
+	*out = f;
+	return 0;
+}
