@@ -59,6 +59,31 @@ compare_items(const void *a, const void *b)
 	    ((const ps_item *)b)->entry.path);
 }
 
+int
+ps_items_append(ps_items *list, ps_items *more, ps_error *err)
+{
+	ps_item *items;
+	size_t count = list->count + more->count;
+
+	if (count > PS_ITEMS_MAX)
+		return ps_refuse(err, "too_many_entries", NULL,
+		    "a pack holds at most %d entries", PS_ITEMS_MAX);
+	if (count > list->capacity) {
+		items = realloc(list->items, count * sizeof(*items));
+		if (items == NULL)
+			return ps_fail_oom(err, NULL);
+		list->items = items;
+		list->capacity = count;
+	}
+	if (more->count > 0)
+		memcpy(list->items + list->count, more->items,
+		    more->count * sizeof(*items));
+	list->count = count;
+	free(more->items);
+	memset(more, 0, sizeof(*more));
+	return 0;
+}
+
 void
 ps_items_sort(ps_items *list)
 {

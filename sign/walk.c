@@ -1,6 +1,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,15 +12,52 @@
 #include "sign/tarwrite.h"
 #include "sign/walk.h"
 #include "util/error.h"
+#include "util/fdio.h"
+#include "util/locale.h"
 #include "util/pathname.h"
 #include "util/strings.h"
 
+/*
+ * The walk reads directories on two threads (issue 8): with 100,000 files
+ * it was half a second of fstatat(2) calls on one core while the other
+ * idled.  Directories waiting to be read are shared; each thread adds the
+ * entries it finds to a list of its own, merged at the end (the caller
+ * sorts).  A directory is queued by path, not by descriptor, so a wide
+ * tree cannot exhaust descriptors; it is opened again below the root
+ * without following links and must still be the directory that was seen.
+ */
+#define WALK_THREADS 2
+
+struct dir_job {
+	char *disk;             /* below the root as on disk; "" the root */
+	const char *canon;      /* canonical path, owned by an item list */
+	dev_t dev;
+	ino_t ino;
+	struct dir_job *next;
+};
+
+struct walk_shared {
+	int rootfd;
+	const char *label;
+	const ps_ignore *ignore;
+	const struct stat *exclude;
+	ps_strings *odd;        /* survey: what a pack cannot hold (1 thread) */
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	struct dir_job *todo;   /* directories waiting to be read */
+	int reading;            /* directories being read */
+	atomic_int failed;
+	ps_error error;         /* the first failure's */
+};
+
+/* One thread's view: the shared state and its own entries. */
 struct walk {
+	struct walk_shared *s;
 	const char *label;
 	const ps_ignore *ignore;
 	const struct stat *exclude;
 	ps_items *items;
-	ps_strings *odd;    /* survey: what a pack cannot hold, by disk path */
+	ps_strings *odd;
 };
 
 static int
@@ -116,16 +155,33 @@ check_storable(const char *where, const char *canon, const struct stat *st,
 	return 0;
 }
 
-static int walk_dir(const struct walk *w, int dirfd, const char *dprefix,
-    const char *cprefix, ps_error *err);
+/* Queues a directory for whichever thread is free first. */
+static int
+queue_dir(struct walk_shared *s, const char *disk, const char *canon,
+    const struct stat *st, ps_error *err)
+{
+	struct dir_job *job = calloc(1, sizeof(*job));
+
+	if (job == NULL || (job->disk = strdup(disk)) == NULL) {
+		free(job);
+		return ps_fail_oom(err, disk);
+	}
+	job->canon = canon;
+	job->dev = st->st_dev;
+	job->ino = st->st_ino;
+	pthread_mutex_lock(&s->lock);
+	job->next = s->todo;
+	s->todo = job;
+	pthread_cond_signal(&s->changed);
+	pthread_mutex_unlock(&s->lock);
+	return 0;
+}
 
 static int
-add_entry(const struct walk *w, int dirfd, const char *name,
-    const struct stat *st, const char *disk, char *canon, ps_error *err)
+add_entry(const struct walk *w, const struct stat *st, const char *disk,
+    char *canon, ps_error *err)
 {
-	struct stat opened;
 	ps_item *item;
-	int fd, rc;
 
 	item = ps_items_add(w->items, canon, S_ISDIR(st->st_mode) ?
 	    PS_ENTRY_DIR : PS_ENTRY_FILE, err);
@@ -139,20 +195,8 @@ add_entry(const struct walk *w, int dirfd, const char *name,
 	}
 	if (strcmp(disk, canon) != 0 && (item->source = strdup(disk)) == NULL)
 		return ps_fail_oom(err, NULL);
-	if (!S_ISDIR(st->st_mode))
-		return 0;
-	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return ps_fail_errno(err, "io_error", disk, "open directory", errno);
-	if (fstat(fd, &opened) != 0 || opened.st_dev != st->st_dev ||
-	    opened.st_ino != st->st_ino) {
-		close(fd);
-		return ps_fail(err, "file_changed", disk, "the directory was "
-		    "replaced while it was being packed; pack again");
-	}
 	/* `canon` now belongs to the item list; it stays valid. */
-	rc = walk_dir(w, fd, disk, canon, err);
-	return rc;
+	return S_ISDIR(st->st_mode) ? queue_dir(w->s, disk, canon, st, err) : 0;
 }
 
 /* A survey notes what a pack cannot hold instead of refusing it. */
@@ -171,8 +215,8 @@ note_odd(const struct walk *w, const char *disk, const char *why,
 }
 
 static int
-visit_entry(const struct walk *w, int dirfd, const char *cprefix,
-    const char *disk, const char *name, const struct stat *st, ps_error *err)
+visit_entry(const struct walk *w, const char *cprefix, const char *disk,
+    const char *name, const struct stat *st, ps_error *err)
 {
 	char *canon = NULL;
 	ps_error why;
@@ -204,7 +248,7 @@ visit_entry(const struct walk *w, int dirfd, const char *cprefix,
 		free(canon);
 		return -1;
 	}
-	return add_entry(w, dirfd, name, st, disk, canon, err);
+	return add_entry(w, st, disk, canon, err);
 }
 
 static int
@@ -223,38 +267,193 @@ visit(const struct walk *w, int dirfd, const char *dprefix,
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
 		rc = ps_fail_errno(err, "io_error", disk, "stat", errno);
 	else
-		rc = visit_entry(w, dirfd, cprefix, disk, name, &st, err);
+		rc = visit_entry(w, cprefix, disk, name, &st, err);
 	free(disk);
 	return rc;
 }
 
+/* Opens a queued directory again: no link on the way, the same one. */
 static int
-walk_dir(const struct walk *w, int dirfd, const char *dprefix,
-    const char *cprefix, ps_error *err)
+open_dir(const struct walk *w, const struct dir_job *job, ps_error *err)
 {
-	DIR *dir = fdopendir(dirfd);
-	struct dirent *de;
-	int rc = 0;
+	struct stat st;
+	int fd;
 
+	fd = job->disk[0] == '\0' ? openat(w->s->rootfd, ".", O_RDONLY |
+	    O_DIRECTORY | O_CLOEXEC) : ps_open_beneath(w->s->rootfd, job->disk,
+	    O_RDONLY | O_DIRECTORY);
+	if (fd < 0)
+		return ps_fail_errno(err, "io_error", job->disk[0] == '\0' ?
+		    w->label : job->disk, "open directory", errno);
+	if (job->disk[0] != '\0' && (fstat(fd, &st) != 0 ||
+	    st.st_dev != job->dev || st.st_ino != job->ino)) {
+		close(fd);
+		return ps_fail(err, "file_changed", job->disk, "the directory was "
+		    "replaced while it was being packed; pack again");
+	}
+	return fd;
+}
+
+static int
+walk_dir(const struct walk *w, const struct dir_job *job, ps_error *err)
+{
+	int dirfd = open_dir(w, job, err), rc = 0;
+	struct dirent *de;
+	DIR *dir;
+
+	if (dirfd < 0)
+		return -1;
+	dir = fdopendir(dirfd);
 	if (dir == NULL) {
 		close(dirfd);
-		return ps_fail_errno(err, "io_error", dprefix, "read directory",
+		return ps_fail_errno(err, "io_error", job->disk, "read directory",
 		    errno);
 	}
 	for (;;) {
 		errno = 0;
 		de = readdir(dir);
-		if (de == NULL)
+		if (de == NULL || atomic_load(&w->s->failed))
 			break;
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
-		rc = visit(w, dirfd, dprefix, cprefix, de->d_name, err);
+		rc = visit(w, dirfd, job->disk, job->canon, de->d_name, err);
 		if (rc != 0)
 			break;
 	}
-	if (rc == 0 && errno != 0)
-		rc = ps_fail_errno(err, "io_error", dprefix, "read directory", errno);
+	if (rc == 0 && de == NULL && errno != 0)
+		rc = ps_fail_errno(err, "io_error", job->disk, "read directory",
+		    errno);
 	closedir(dir);
+	return rc;
+}
+
+/* The next directory to read, or NULL once all are read or one failed;
+ * `done` is the one just read (NULL at first). */
+static struct dir_job *
+next_dir(struct walk_shared *s, struct dir_job *done)
+{
+	struct dir_job *job = NULL;
+
+	pthread_mutex_lock(&s->lock);
+	if (done != NULL && --s->reading == 0)
+		pthread_cond_broadcast(&s->changed);
+	while (s->todo == NULL && s->reading > 0 && !atomic_load(&s->failed))
+		pthread_cond_wait(&s->changed, &s->lock);
+	if (s->todo != NULL && !atomic_load(&s->failed)) {
+		job = s->todo;
+		s->todo = job->next;
+		s->reading++;
+	}
+	pthread_mutex_unlock(&s->lock);
+	if (done != NULL) {
+		free(done->disk);
+		free(done);
+	}
+	return job;
+}
+
+static void
+record_failure(struct walk_shared *s, const ps_error *err)
+{
+	pthread_mutex_lock(&s->lock);
+	if (!atomic_load(&s->failed)) {
+		s->error = *err;
+		atomic_store(&s->failed, 1);
+	}
+	pthread_cond_broadcast(&s->changed);
+	pthread_mutex_unlock(&s->lock);
+}
+
+static void
+read_dirs(struct walk *w)
+{
+	struct dir_job *job = NULL;
+	ps_error err;
+
+	while ((job = next_dir(w->s, job)) != NULL) {
+		if (walk_dir(w, job, &err) != 0)
+			record_failure(w->s, &err);
+	}
+}
+
+/* The second thread: its own locale scope (ignore patterns) and list. */
+static void *
+run_helper(void *arg)
+{
+	struct walk *w = arg;
+	ps_locale_scope scope;
+	ps_error err;
+
+	if (ps_locale_enter(&scope, &err) != 0) {
+		record_failure(w->s, &err);
+		return NULL;
+	}
+	read_dirs(w);
+	ps_locale_leave(&scope);
+	return NULL;
+}
+
+static void
+shared_free(struct walk_shared *s)
+{
+	struct dir_job *job;
+
+	while ((job = s->todo) != NULL) {
+		s->todo = job->next;
+		free(job->disk);
+		free(job);
+	}
+	pthread_cond_destroy(&s->changed);
+	pthread_mutex_destroy(&s->lock);
+}
+
+/* Reads every directory, on a helper thread too unless surveying. */
+static int
+walk_tree(struct walk_shared *s, ps_items *items, ps_error *err)
+{
+	struct walk mine = { s, s->label, s->ignore, s->exclude, items, s->odd };
+	struct walk theirs = mine;
+	ps_items other = { NULL, 0, 0 };
+	pthread_t helper;
+	int helping = 0;
+	struct stat root = { 0 };
+
+	theirs.items = &other;
+	if (queue_dir(s, "", "", &root, err) != 0)
+		return -1;
+	if (s->odd == NULL && WALK_THREADS > 1)
+		helping = pthread_create(&helper, NULL, run_helper, &theirs) == 0;
+	read_dirs(&mine);
+	if (helping)
+		pthread_join(helper, NULL);
+	if (!atomic_load(&s->failed) && ps_items_append(items, &other, err) != 0)
+		record_failure(s, err);
+	ps_items_free(&other);
+	if (!atomic_load(&s->failed))
+		return 0;
+	*err = s->error;
+	return -1;
+}
+
+static int
+walk(int rootfd, const char *label, const ps_ignore *ignore,
+    const struct stat *exclude, ps_strings *odd, ps_items *items,
+    ps_error *err)
+{
+	struct walk_shared s;
+	int rc;
+
+	memset(&s, 0, sizeof(s));
+	s.rootfd = rootfd;
+	s.label = label;
+	s.ignore = ignore;
+	s.exclude = exclude;
+	s.odd = odd;
+	atomic_init(&s.failed, 0);
+	pthread_mutex_init(&s.lock, NULL);
+	pthread_cond_init(&s.changed, NULL);
+	rc = walk_tree(&s, items, err);
+	shared_free(&s);
 	return rc;
 }
 
@@ -262,32 +461,19 @@ int
 ps_walk(int rootfd, const char *label, const ps_ignore *ignore,
     ps_items *items, ps_error *err)
 {
-	return ps_walk_excluding(rootfd, label, ignore, NULL, items, err);
+	return walk(rootfd, label, ignore, NULL, NULL, items, err);
 }
 
 int
 ps_walk_excluding(int rootfd, const char *label, const ps_ignore *ignore,
     const struct stat *exclude, ps_items *items, ps_error *err)
 {
-	struct walk w = { label, ignore, exclude, items, NULL };
-	/* A descriptor of its own: readdir moves the directory offset. */
-	int fd = openat(rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-	if (fd < 0)
-		return ps_fail_errno(err, "io_error", label, "open directory",
-		    errno);
-	return walk_dir(&w, fd, "", "", err);
+	return walk(rootfd, label, ignore, exclude, NULL, items, err);
 }
 
 int
 ps_walk_survey(int rootfd, const char *label, ps_items *items,
     ps_strings *odd, ps_error *err)
 {
-	struct walk w = { label, NULL, NULL, items, odd };
-	int fd = openat(rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-	if (fd < 0)
-		return ps_fail_errno(err, "io_error", label, "open directory",
-		    errno);
-	return walk_dir(&w, fd, "", "", err);
+	return walk(rootfd, label, NULL, NULL, odd, items, err);
 }

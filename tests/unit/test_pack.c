@@ -17,6 +17,7 @@
 #include "sign/ignore.h"
 #include "sign/items.h"
 #include "sign/pack.h"
+#include "sign/walk.h"
 #include "util/pathname.h"
 #include "util/sha256.h"
 
@@ -394,6 +395,102 @@ directory_replaced_by_link_while_packing(void **state)
 	assert_int_equal(rmdir(outside), 0);
 }
 
+/* 48 directories of two levels, two files each: work for both threads. */
+#define WIDE_DIRS 48
+
+static void
+make_wide_tree(const char *dir)
+{
+	char path[300];
+	int i, fd;
+
+	for (i = 0; i < WIDE_DIRS; i++) {
+		snprintf(path, sizeof(path), "%s/d%02d", dir, i);
+		assert_int_equal(mkdir(path, 0755), 0);
+		snprintf(path, sizeof(path), "%s/d%02d/sub", dir, i);
+		assert_int_equal(mkdir(path, 0755), 0);
+		snprintf(path, sizeof(path), "%s/d%02d/f.md", dir, i);
+		fd = open(path, O_WRONLY | O_CREAT, 0644);
+		assert_true(fd >= 0);
+		close(fd);
+		snprintf(path, sizeof(path), "%s/d%02d/sub/g.md", dir, i);
+		fd = open(path, O_WRONLY | O_CREAT, 0644);
+		assert_true(fd >= 0);
+		close(fd);
+	}
+}
+
+static int
+walk_dir_at(const char *dir, ps_items *items, ps_error *err)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY), rc;
+	ps_ignore *ignore = NULL;
+
+	assert_true(fd >= 0);
+	assert_int_equal(ps_ignore_load(fd, &ignore, err), 0);
+	memset(items, 0, sizeof(*items));
+	rc = ps_walk(fd, "pack", ignore, items, err);
+	ps_ignore_free(ignore);
+	close(fd);
+	if (rc == 0)
+		ps_items_sort(items);
+	return rc;
+}
+
+/* The walk reads directories on two threads: every entry is found once,
+ * and the sorted list is the same whichever thread found what. */
+static void
+walk_of_many_directories_is_complete_and_repeatable(void **state)
+{
+	char *dir = make_pack();
+	ps_items first, again;
+	ps_error err;
+	size_t i;
+	int round;
+
+	(void)state;
+	make_wide_tree(dir);
+	assert_int_equal(walk_dir_at(dir, &first, &err), 0);
+	assert_int_equal(first.count, 1 + 4 * WIDE_DIRS);
+	assert_true(ps_items_find(&first, "d00/sub/g.md") >= 0);
+	assert_true(ps_items_find(&first, "d47/sub") >= 0);
+	for (i = 1; i < first.count; i++)
+		assert_true(strcmp(first.items[i - 1].entry.path,
+		    first.items[i].entry.path) < 0);
+	for (round = 0; round < 20; round++) {
+		assert_int_equal(walk_dir_at(dir, &again, &err), 0);
+		assert_int_equal(again.count, first.count);
+		for (i = 0; i < first.count; i++)
+			assert_string_equal(again.items[i].entry.path,
+			    first.items[i].entry.path);
+		ps_items_free(&again);
+	}
+	ps_items_free(&first);
+	remove_pack(dir);
+}
+
+/* A link deep in the tree is refused whichever thread meets it. */
+static void
+walk_refuses_a_link_deep_in_the_tree(void **state)
+{
+	char *dir = make_pack(), path[300];
+	ps_items items;
+	ps_error err;
+	int round;
+
+	(void)state;
+	make_wide_tree(dir);
+	snprintf(path, sizeof(path), "%s/d37/sub/link", dir);
+	assert_int_equal(symlink("/etc/passwd", path), 0);
+	for (round = 0; round < 20; round++) {
+		assert_int_equal(walk_dir_at(dir, &items, &err), -1);
+		assert_string_equal(err.code, "symlink_refused");
+		assert_string_equal(err.subject, "pack/d37/sub/link");
+		ps_items_free(&items);
+	}
+	remove_pack(dir);
+}
+
 static void
 packer_refuses_a_second_manifest(void **state)
 {
@@ -430,6 +527,8 @@ main(void)
 		cmocka_unit_test(file_changed_while_packing),
 		cmocka_unit_test(directory_replaced_by_link_while_packing),
 		cmocka_unit_test(packer_refuses_a_second_manifest),
+		cmocka_unit_test(walk_of_many_directories_is_complete_and_repeatable),
+		cmocka_unit_test(walk_refuses_a_link_deep_in_the_tree),
 	};
 	return cmocka_run_group_tests_name("pack", tests, NULL, NULL);
 }
