@@ -33,6 +33,7 @@ struct ps_packer {
 	const char *label;       /* the directory as the user named it */
 	int rootfd;
 	ps_parent_cache parent;  /* the directory of the last file opened */
+	ps_close_batch done;     /* files read, closed a batch at a time */
 	ps_items items;
 	size_t manifest;         /* index of the manifest in `items` */
 	ps_format format;
@@ -242,7 +243,7 @@ write_item(ps_packer *p, size_t index, ps_error *err)
 	    err);
 	if (rc == 0)
 		rc = copy_data(p, index, fd, err);
-	close(fd);
+	ps_close_later(&p->done, fd);
 	p->status.files++;
 	report(p, 0);
 	return rc;
@@ -252,15 +253,15 @@ write_item(ps_packer *p, size_t index, ps_error *err)
 static int
 write_all_items(ps_packer *p, ps_error *err)
 {
+	int rc = write_item(p, p->manifest, err);
 	size_t i;
 
-	if (write_item(p, p->manifest, err) != 0)
-		return -1;
-	for (i = 0; i < p->items.count; i++) {
-		if (i != p->manifest && write_item(p, i, err) != 0)
-			return -1;
+	for (i = 0; rc == 0 && i < p->items.count; i++) {
+		if (i != p->manifest)
+			rc = write_item(p, i, err);
 	}
-	return 0;
+	ps_close_batch_flush(&p->done);
+	return rc;
 }
 
 static int
@@ -422,6 +423,7 @@ ps_packer_free(ps_packer *p)
 	ps_worker_free(p->worker);
 	ps_tar_writer_free(p->writer);
 	ps_parent_cache_clear(&p->parent);
+	ps_close_batch_flush(&p->done);
 	ps_items_free(&p->items);
 	ps_sha256_free(p->file_hash);
 	free(p->buffer);

@@ -212,6 +212,47 @@ ps_parent_cache_clear(ps_parent_cache *cache)
 	cache->fd = -1;
 }
 
+/* Closes fds[0..n), which are consecutive numbers, as one range. */
+static void
+close_run(const int *fds, size_t n)
+{
+	size_t i;
+
+	if (n > 1 && close_range((unsigned)fds[0], (unsigned)fds[n - 1], 0) == 0)
+		return;
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+}
+
+void
+ps_close_batch_flush(ps_close_batch *batch)
+{
+	size_t i, j, run = 0;
+	int fd;
+
+	for (i = 1; i < batch->count; i++) {
+		fd = batch->fds[i];
+		for (j = i; j > 0 && batch->fds[j - 1] > fd; j--)
+			batch->fds[j] = batch->fds[j - 1];
+		batch->fds[j] = fd;
+	}
+	for (i = 1; i <= batch->count; i++) {
+		if (i == batch->count || batch->fds[i] != batch->fds[i - 1] + 1) {
+			close_run(batch->fds + run, i - run);
+			run = i;
+		}
+	}
+	batch->count = 0;
+}
+
+void
+ps_close_later(ps_close_batch *batch, int fd)
+{
+	batch->fds[batch->count++] = fd;
+	if (batch->count == PS_CLOSE_BATCH)
+		ps_close_batch_flush(batch);
+}
+
 int
 ps_unlink_beneath(int rootfd, const char *relpath, int flags)
 {

@@ -451,6 +451,38 @@ flusher_failure_reaches_the_writer(void **state)
 	ps_flusher_free(f);
 }
 
+/* A batch closes all of its descriptors and nothing else, even a
+ * descriptor whose number lies between two of its runs. */
+static void
+close_batch_closes_only_its_own(void **state)
+{
+	ps_close_batch batch = { .count = 0 };
+	int fds[PS_CLOSE_BATCH + 5], keep = -1, i, n = 0;
+
+	(void)state;
+	for (i = 0; i < PS_CLOSE_BATCH + 5; i++) {
+		fds[i] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		assert_true(fds[i] >= 0);
+	}
+	keep = fds[7];  /* not given to the batch: a gap in the numbers */
+	for (i = PS_CLOSE_BATCH + 4; i >= 0; i--) {
+		if (fds[i] == keep)
+			continue;
+		ps_close_later(&batch, fds[i]);  /* full at 32: closed then */
+		n++;
+	}
+	assert_int_equal(batch.count, (size_t)(n - PS_CLOSE_BATCH));
+	ps_close_batch_flush(&batch);
+	assert_int_equal(batch.count, 0);
+	for (i = 0; i < PS_CLOSE_BATCH + 5; i++) {
+		if (fds[i] == keep)
+			assert_int_equal(fcntl(keep, F_GETFD), FD_CLOEXEC);
+		else
+			assert_int_equal(fcntl(fds[i], F_GETFD), -1);
+	}
+	close(keep);
+}
+
 int
 main(void)
 {
@@ -470,6 +502,7 @@ main(void)
 		cmocka_unit_test(parent_cache_reuses_and_refuses_links),
 		cmocka_unit_test(flusher_only_for_regular_files),
 		cmocka_unit_test(flusher_failure_reaches_the_writer),
+		cmocka_unit_test(close_batch_closes_only_its_own),
 	};
 	return cmocka_run_group_tests_name("util", tests, NULL, NULL);
 }
