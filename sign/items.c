@@ -228,13 +228,6 @@ by_path(const void *a, const void *b)
 }
 
 static int
-by_key(const void *a, const void *b)
-{
-	return strcmp(((const struct name *)a)->key,
-	    ((const struct name *)b)->key);
-}
-
-static int
 refuse_pair(ps_error *err, const char *code, const char *label,
     const char *what, const char *a, const char *b)
 {
@@ -293,28 +286,122 @@ dedupe(struct names *n, const char *label, ps_error *err)
 	return 0;
 }
 
+/* ASCII without capitals: its case fold is itself. */
 static int
-check_folded(struct names *n, const char *label, ps_error *err)
+folds_to_itself(const char *path)
 {
-	size_t i;
+	const unsigned char *p;
 
+	for (p = (const unsigned char *)path; *p != '\0'; p++) {
+		if (*p >= 0x80 || (*p >= 'A' && *p <= 'Z'))
+			return 0;
+	}
+	return 1;
+}
+
+static const char *
+fold_of(const struct name *x)
+{
+	return x->key != NULL ? x->key : x->path;
+}
+
+/* By fold, then by path: a collision's names in path order. */
+static int
+by_fold(const void *a, const void *b)
+{
+	const struct name *x = *(const struct name *const *)a;
+	const struct name *y = *(const struct name *const *)b;
+	int c = strcmp(fold_of(x), fold_of(y));
+
+	return c != 0 ? c : strcmp(x->path, y->path);
+}
+
+/* The name whose path is `path` in the path-sorted list, or NULL. */
+static struct name *
+find_name(const struct names *n, const char *path)
+{
+	size_t lo = 0, hi = n->count, mid;
+	int c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = strcmp(n->items[mid].path, path);
+		if (c == 0)
+			return &n->items[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/*
+ * The names that can collide: every name that may fold to something else
+ * (capitals, non-ASCII), and each name its fold equals.  Two names whose
+ * folds are themselves cannot collide (paths are unique by now), so the
+ * common all-lowercase tree costs one scan instead of a fold and a sort
+ * of every name (issue 8).
+ */
+static int
+collect_candidates(struct names *n, struct name ***out, size_t *count,
+    ps_error *err)
+{
+	struct name **c, *same;
+	size_t i, k = 0, folding;
+
+	*out = NULL;
+	*count = 0;
 	for (i = 0; i < n->count; i++) {
+		if (folds_to_itself(n->items[i].path))
+			continue;
 		n->items[i].key = ps_path_fold(n->items[i].path);
 		if (n->items[i].key == NULL)
 			return ps_fail_errno(err, "out_of_memory", NULL,
 			    "case-fold", ENOMEM);
+		k++;
 	}
-	if (n->count < 2)
+	if (k == 0)
 		return 0;
-	qsort(n->items, n->count, sizeof(struct name), by_key);
-	for (i = 1; i < n->count; i++) {
-		if (strcmp(n->items[i - 1].key, n->items[i].key) == 0)
-			return refuse_pair(err, "case_collision", label,
+	c = calloc(2 * k, sizeof(*c));
+	if (c == NULL)
+		return ps_fail_oom(err, NULL);
+	for (i = 0, folding = 0; i < n->count; i++) {
+		if (n->items[i].key != NULL)
+			c[folding++] = &n->items[i];
+	}
+	for (i = 0, k = folding; i < folding; i++) {
+		same = find_name(n, c[i]->key);
+		if (same != NULL && same->key == NULL)
+			c[k++] = same;
+	}
+	*out = c;
+	*count = k;
+	return 0;
+}
+
+static int
+check_folded(struct names *n, const char *label, ps_error *err)
+{
+	struct name **c;
+	size_t i, count;
+	int rc = 0;
+
+	if (collect_candidates(n, &c, &count, err) != 0)
+		return -1;
+	if (count > 1)
+		qsort(c, count, sizeof(*c), by_fold);
+	for (i = 1; rc == 0 && i < count; i++) {
+		/* A name some folds equal is listed once per such fold. */
+		if (c[i] != c[i - 1] && strcmp(fold_of(c[i - 1]),
+		    fold_of(c[i])) == 0)
+			rc = refuse_pair(err, "case_collision", label,
 			    "two paths collide when case is folded (they would "
 			    "overwrite each other on macOS and Windows)",
-			    n->items[i - 1].origin, n->items[i].origin);
+			    c[i - 1]->origin, c[i]->origin);
 	}
-	return 0;
+	free(c);
+	return rc;
 }
 
 int

@@ -161,6 +161,49 @@ check_code(ps_items *list)
 	return err.code;
 }
 
+/* The message of a refused check of `paths` (all files), or "ok". */
+static const char *
+check_message(const char *const *paths)
+{
+	static ps_error err;
+	ps_items list = { 0 };
+	int rc;
+
+	for (; *paths != NULL; paths++)
+		add(&list, *paths, PS_ENTRY_FILE);
+	ps_items_sort(&list);
+	rc = ps_items_check(&list, "pack", &err);
+	ps_items_free(&list);
+	if (rc == 0)
+		return "ok";
+	assert_string_equal(err.code, "case_collision");
+	return err.message;
+}
+
+/* Only names that may fold to another are folded: collisions between
+ * them, with a lowercase name, through ancestors, and three at once
+ * (the first two in path order named), none among lowercase names. */
+static void
+case_collisions_among_folding_names(void **state)
+{
+	static const char *const kelvin[] = { "\xe2\x84\xaa.md", "k.md", NULL };
+	static const char *const ancestors[] = { "Docs/x.md", "DOCS/y.md",
+	    "docs-z.md", NULL };
+	static const char *const three[] = { "b.md", "b.MD", "B.md", NULL };
+	static const char *const accents[] = { "\xc3\xa9.md", "e.md",
+	    "\xc3\x89.txt", NULL };
+	static const char *const lower[] = { "a.md", "a/b.md", "a-b/c.md",
+	    NULL };
+
+	(void)state;
+	assert_non_null(strstr(check_message(kelvin), "'k.md' and"));
+	assert_non_null(strstr(check_message(ancestors),
+	    "'DOCS/y.md' and 'Docs/x.md'"));
+	assert_non_null(strstr(check_message(three), "'B.md' and 'b.MD'"));
+	assert_string_equal(check_message(accents), "ok");
+	assert_string_equal(check_message(lower), "ok");
+}
+
 /* Found in review: conflicts through ancestors that are not entries. */
 static void
 entry_conflicts_through_implied_directories(void **state)
@@ -519,6 +562,7 @@ main(void)
 		cmocka_unit_test(ignore_patterns),
 		cmocka_unit_test(ignore_refuses_unsupported_syntax),
 		cmocka_unit_test(entry_collisions),
+		cmocka_unit_test(case_collisions_among_folding_names),
 		cmocka_unit_test(entry_conflicts_through_implied_directories),
 		cmocka_unit_test(conflict_after_repeated_directories_frees_each_name_once),
 		cmocka_unit_test(tree_digest_encoding),
