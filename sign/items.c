@@ -60,27 +60,31 @@ compare_items(const void *a, const void *b)
 }
 
 int
-ps_items_append(ps_items *list, ps_items *more, ps_error *err)
+ps_items_merge(ps_items *list, ps_items *more, ps_error *err)
 {
-	ps_item *items;
-	size_t count = list->count + more->count;
+	ps_item *all;
+	size_t i = 0, j = 0, k = 0, count = list->count + more->count;
 
 	if (count > PS_ITEMS_MAX)
 		return ps_refuse(err, "too_many_entries", NULL,
 		    "a pack holds at most %d entries", PS_ITEMS_MAX);
-	if (count > list->capacity) {
-		items = realloc(list->items, count * sizeof(*items));
-		if (items == NULL)
-			return ps_fail_oom(err, NULL);
-		list->items = items;
-		list->capacity = count;
+	if (more->count == 0)
+		return 0;
+	all = malloc(count * sizeof(*all));
+	if (all == NULL)
+		return ps_fail_oom(err, NULL);
+	while (i < list->count || j < more->count) {
+		if (j == more->count || (i < list->count &&
+		    compare_items(&list->items[i], &more->items[j]) <= 0))
+			all[k++] = list->items[i++];
+		else
+			all[k++] = more->items[j++];
 	}
-	if (more->count > 0)
-		memcpy(list->items + list->count, more->items,
-		    more->count * sizeof(*items));
-	list->count = count;
+	free(list->items);
 	free(more->items);
 	memset(more, 0, sizeof(*more));
+	list->items = all;
+	list->count = list->capacity = count;
 	return 0;
 }
 

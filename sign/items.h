@@ -30,9 +30,9 @@ void ps_items_free(ps_items *list);
 /* Appends an entry taking ownership of `path`; returns it, or NULL. */
 ps_item *ps_items_add(ps_items *list, char *path, ps_entry_type type,
     ps_error *err);
-/* Moves every entry of `more` to the end of `list` (`more` is left
+/* Merges the sorted `more` into the sorted `list` (`more` is left
  * empty); -1 when the two would exceed PS_ITEMS_MAX or memory is short. */
-int ps_items_append(ps_items *list, ps_items *more, ps_error *err);
+int ps_items_merge(ps_items *list, ps_items *more, ps_error *err);
 void ps_items_sort(ps_items *list);
 /* Duplicates, case-fold collisions and file-versus-directory conflicts. */
 int ps_items_check(const ps_items *list, const char *label, ps_error *err);

@@ -279,7 +279,6 @@ collect(ps_packer *p, int output_fd, ps_error *err)
 	ps_ignore_free(ignore);
 	if (rc != 0)
 		return -1;
-	ps_items_sort(&p->items);
 	return ps_items_check(&p->items, p->label, err);
 }
 

@@ -146,10 +146,8 @@ survey(const ps_datadir *dd, const char *rel, ps_items *items,
 		return ps_fail_errno(err, "io_error", c->receipt->path, "open",
 		    errno);
 	rc = ps_walk_survey(fd, c->receipt->path, items, &c->added, err);
-	if (rc == 0) {
-		ps_items_sort(items);
+	if (rc == 0)
 		rc = hash_items(fd, items, err);
-	}
 	close(fd);
 	if (rc == 0 && c->added.count == 0 &&
 	    ps_items_tree_digest(items, c->tree_digest, err) == 0)
