@@ -40,7 +40,6 @@ struct ps_packer {
 	int written;
 	ps_tar_writer *writer;
 	ps_sha256 *file_hash;
-	unsigned char *buffer;
 	ps_output_tap tap;
 	ps_worker *worker;
 	ps_locale_scope worker_locale;  /* the worker thread's */
@@ -198,28 +197,34 @@ count_totals(ps_packer *p)
 	}
 }
 
-/* Streams one file to the worker, checking it does not change size. */
+/* Streams one file to the worker, read straight into its ring (one copy
+ * of the bytes fewer), checking it does not change size. */
 static int
 copy_data(ps_packer *p, size_t index, int fd, ps_error *err)
 {
 	const ps_item *item = &p->items.items[index];
 	uint64_t left = item->entry.size;
+	unsigned char *room;
 	size_t want;
 	ssize_t n;
 
 	do {
 		want = left < COPY_BUFFER ? (size_t)left : COPY_BUFFER;
-		n = want == left ? ps_read_last(fd, p->buffer, want) :
-		    ps_read_full(fd, p->buffer, want);
+		/* + 1: see ps_read_last */
+		room = ps_worker_reserve(p->worker, want + 1, err);
+		if (room == NULL)
+			return -1;
+		n = want == left ? ps_read_last(fd, room, want) :
+		    ps_read_full(fd, room, want);
 		if (n < 0)
 			return ps_fail_errno(err, "io_error", item->entry.path,
 			    "read", errno);
 		if ((size_t)n != want)
 			return refuse_changed(item, (size_t)n < want ?
 			    "the file shrank" : "the file grew", err);
-		if (want > 0 && ps_worker_push(p->worker,
-		    JOB_TAG(JOB_DATA, index), p->buffer, want, err) != 0)
-			return -1;
+		if (want > 0)
+			ps_worker_commit(p->worker, JOB_TAG(JOB_DATA, index),
+			    want);
 		left -= want;
 		p->status.bytes += want;
 		report(p, 0);
@@ -350,8 +355,8 @@ write_in_locale(ps_packer *p, int out_fd, const ps_pack_options *options,
 	ps_tar_writer_set_tap(p->writer, &p->tap);
 	p->progress = options->progress;
 	count_totals(p);
-	if (ps_worker_new(&job_ops, p, COPY_BUFFER, WORKER_SLOTS, &p->worker,
-	    err) != 0)
+	if (ps_worker_new(&job_ops, p, COPY_BUFFER + 1, WORKER_SLOTS,
+	    &p->worker, err) != 0)
 		return -1;
 	/* The worker's error, if it stopped first, is the one to report. */
 	if (write_all_items(p, err) != 0) {
@@ -388,10 +393,8 @@ ps_packer_write(ps_packer *p, int out_fd, const ps_pack_options *options,
 		    "a packer writes once");
 	p->written = 1;
 	p->file_hash = ps_sha256_new();
-	p->buffer = malloc(COPY_BUFFER + 1);  /* + 1: see ps_read_last */
-	if (p->file_hash == NULL || p->buffer == NULL)
-		return ps_fail(err, "out_of_memory", NULL,
-		    "cannot allocate buffers");
+	if (p->file_hash == NULL)
+		return ps_fail(err, "crypto_error", NULL, "cannot start SHA-256");
 	if (ps_locale_enter(&scope, err) != 0)
 		return -1;
 	rc = write_in_locale(p, out_fd, options, digest_out, err);
@@ -425,7 +428,6 @@ ps_packer_free(ps_packer *p)
 	ps_close_batch_flush(&p->done);
 	ps_items_free(&p->items);
 	ps_sha256_free(p->file_hash);
-	free(p->buffer);
 	if (p->rootfd >= 0)
 		close(p->rootfd);
 	free(p);

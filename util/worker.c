@@ -222,25 +222,40 @@ room_for(ps_worker *w, size_t len, ps_error *err)
 	return w->open;
 }
 
+void *
+ps_worker_reserve(ps_worker *w, size_t len, ps_error *err)
+{
+	struct slot *s = room_for(w, len, err);
+
+	return s != NULL ? s->data + s->used + HEADER : NULL;
+}
+
+void
+ps_worker_commit(ps_worker *w, uint64_t tag, size_t len)
+{
+	struct record r = { tag, len };
+
+	memcpy(w->open->data + w->open->used, &r, HEADER);
+	w->open->used += HEADER + len;
+}
+
 int
 ps_worker_push(ps_worker *w, uint64_t tag, const void *buf, size_t len,
     ps_error *err)
 {
 	const unsigned char *p = buf;
-	struct record r;
-	struct slot *s;
+	unsigned char *room;
+	size_t n;
 
 	do {
-		if ((s = room_for(w, len, err)) == NULL)
+		n = len < w->slot_size ? len : w->slot_size;
+		if ((room = ps_worker_reserve(w, n, err)) == NULL)
 			return -1;
-		r.tag = tag;
-		r.len = len < w->slot_size ? len : w->slot_size;
-		memcpy(s->data + s->used, &r, HEADER);
-		if (r.len > 0)
-			memcpy(s->data + s->used + HEADER, p, r.len);
-		s->used += HEADER + r.len;
-		p += r.len;
-		len -= r.len;
+		if (n > 0)
+			memcpy(room, p, n);
+		ps_worker_commit(w, tag, n);
+		p += n;
+		len -= n;
 	} while (len > 0);
 	return 0;
 }

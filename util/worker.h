@@ -39,6 +39,11 @@ int ps_worker_new(const ps_worker_ops *ops, void *ctx, size_t slot_size,
  * holds its error. */
 int ps_worker_push(ps_worker *w, uint64_t tag, const void *buf, size_t len,
     ps_error *err);
+/* Room to write one record of up to `len` bytes (len <= slot_size) in
+ * place; NULL (err filled) once the consumer failed. */
+void *ps_worker_reserve(ps_worker *w, size_t len, ps_error *err);
+/* Queues the record last reserved: `tag` and its first `len` bytes. */
+void ps_worker_commit(ps_worker *w, uint64_t tag, size_t len);
 /* Waits until every byte pushed is consumed and stops the thread; returns
  * `fn`'s result (its error in `err`).  Called once. */
 int ps_worker_finish(ps_worker *w, ps_error *err);
