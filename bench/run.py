@@ -5,8 +5,8 @@ Every command runs under /usr/bin/time (GNU time), which gives wall-clock
 seconds and peak resident memory; each is run once to warm the page cache,
 then --runs times, and the median is reported; `sync` runs (untimed) before
 each run.  packsign and its peers run
-in the same session on the same data, interleaved, so the ratios compare
-like with like.  Nothing here is a pass/fail test: targets are read from the
+in the same session on the same data, taking turns run by run, so the
+ratios compare like with like.  Nothing here is a pass/fail test: targets are read from the
 tables (issue 8, docs/performance.md).
 
 usage: bench/run.py [--runs N] [--dir DIR] [--scale F] [--out FILE] [--only NAME,...]
@@ -33,30 +33,40 @@ def sh(cmd, **kw):
     return subprocess.run(cmd, shell=True, check=True, **kw)
 
 
-def measure(cmd, runs, before=None):
-    """Median wall seconds and peak RSS (KiB) of `cmd` over `runs` runs.
+def run_once(cmd):
+    """Wall seconds and peak RSS (KiB) of one run of `cmd`."""
+    # No run pays for the previous run's writeback: tools that leave
+    # dirty pages (tar) would otherwise slow down whatever runs next.
+    sh("sync")
+    res = subprocess.run(["/usr/bin/time", "-f", "%e %M", "sh", "-c", cmd],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         text=True)
+    if res.returncode != 0:
+        sys.exit("bench: command failed (%d): %s\n%s" %
+                 (res.returncode, cmd, res.stderr))
+    wall, peak = res.stderr.strip().splitlines()[-1].split()
+    return float(wall), int(peak)
 
-    RUN in `cmd` becomes the run's number, so that each run can write to a
-    fresh directory."""
-    times, rss = [], []
+
+def measure(cmds, runs, before=None):
+    """Median wall seconds and peak RSS (KiB) of each of `cmds` over `runs`
+    runs, taken in turn (A B A B ...): a slow spell of the machine (this
+    VM's disk has them) falls on every tool alike, not on one tool's block
+    of runs.
+
+    RUN in a command becomes the run's number, so that each run can write
+    to a fresh directory."""
+    times = [[] for _ in cmds]
+    rss = [[] for _ in cmds]
     for i in range(runs + 1):
-        if before:
-            sh(before)
-        # No run pays for the previous run's writeback: tools that leave
-        # dirty pages (tar) would otherwise slow down whatever runs next.
-        sh("sync")
-        res = subprocess.run(["/usr/bin/time", "-f", "%e %M", "sh", "-c",
-                              cmd.replace("RUN", str(i))],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                             text=True)
-        if res.returncode != 0:
-            sys.exit("bench: command failed (%d): %s\n%s" %
-                     (res.returncode, cmd, res.stderr))
-        wall, peak = res.stderr.strip().splitlines()[-1].split()
-        if i > 0:                       # the first run warms the cache
-            times.append(float(wall))
-            rss.append(int(peak))
-    return statistics.median(times), max(rss)
+        for k, cmd in enumerate(cmds):
+            if before:
+                sh(before)
+            wall, peak = run_once(cmd.replace("RUN", str(i)))
+            if i > 0:                   # the first run warms the cache
+                times[k].append(wall)
+                rss[k].append(peak)
+    return [(statistics.median(t), max(r)) for t, r in zip(times, rss)]
 
 
 # ------------------------------------------------------------- datasets
@@ -140,10 +150,11 @@ def suite(name, src, work, runs):
         "PS", PACKSIGN).replace("W", work).replace("RECIPE", TAR_RECIPE)
 
     def pair(op, ours, peers, before=None):
-        s, r = measure(q(ours), runs, q(before) if before else None)
+        got = measure([q(ours)] + [q(cmd) for _, cmd in peers], runs,
+                      q(before) if before else None)
+        s, r = got[0]
         rows.append(Row(op, "packsign", s, r))
-        for tool, cmd in peers:
-            ps, pr = measure(q(cmd), runs, q(before) if before else None)
+        for (tool, _), (ps, pr) in zip(peers, got[1:]):
             rows.append(Row(op, tool, ps, pr, base=s))
 
     # packsign flushes its output before publishing it; "+ sync" is the
@@ -202,8 +213,8 @@ def unlock(work, runs):
         if not os.path.exists(key + ".key"):
             sh("%s keygen -o %s --identity bench --kdf %s "
                "--passphrase-file %s/pw >/dev/null" % (PACKSIGN, key, kdf, work))
-        s, r = measure("%s key show %s.key --passphrase-file %s/pw" %
-                       (PACKSIGN, key, work), runs)
+        [(s, r)] = measure(["%s key show %s.key --passphrase-file %s/pw" %
+                            (PACKSIGN, key, work)], runs)
         rows.append(Row("unlock (--kdf %s)" % kdf, "packsign key show", s, r))
     return rows
 
@@ -296,7 +307,8 @@ def report(path, results, runs, scale, started):
              "Written by `make bench` (bench/run.py) on %s; do not edit by hand." %
              time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(started)), "",
              "Each figure is the median of %d runs after one warm-up run (page cache "
-             "warm), measured with GNU time in the same session; peak RSS is the "
+             "warm), measured with GNU time in the same session, packsign and "
+             "the tools it is compared with taking turns run by run; peak RSS is the "
              "largest of the runs. \"packsign / tool\" is packsign's median divided "
              "by the tool's: below 1.00 packsign is faster. Keys are unencrypted; "
              "unlocking an scrypt-protected key costs what its owner chose and is "
