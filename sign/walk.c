@@ -21,12 +21,13 @@
  * The walk reads directories on two threads (issue 8): with 100,000 files
  * it was half a second of fstatat(2) calls on one core while the other
  * idled.  Directories waiting to be read are shared; each thread adds the
- * entries it finds to a list of its own, merged at the end (the caller
- * sorts).  A directory is queued by path, not by descriptor, so a wide
- * tree cannot exhaust descriptors; it is opened again below the root
- * without following links and must still be the directory that was seen.
- * Each thread sorts its own list, and the two are merged: the sort of
- * 100,000 entries was most of what remained on one core before packing.
+ * entries it finds to a list of its own and sorts it, and the two sorted
+ * lists are merged (one sort of 100,000 entries had been most of what
+ * remained on one core before packing).  A directory is queued by path,
+ * not by descriptor, so a wide tree cannot exhaust descriptors; it is
+ * opened again below the root without following links and must still be
+ * the directory that was seen.  When both threads meet a problem, the
+ * first one recorded is reported.
  */
 #define WALK_THREADS 2
 
@@ -48,6 +49,7 @@ struct walk_shared {
 	pthread_cond_t changed;
 	struct dir_job *todo;   /* directories waiting to be read */
 	int reading;            /* directories being read */
+	atomic_size_t entries;  /* found so far by both threads */
 	atomic_int failed;
 	ps_error error;         /* the first failure's */
 };
@@ -185,6 +187,13 @@ add_entry(const struct walk *w, const struct stat *st, const char *disk,
 {
 	ps_item *item;
 
+	/* The limit holds for both threads' lists together, so memory stays
+	 * bounded by it before they are merged. */
+	if (atomic_fetch_add(&w->s->entries, 1) >= PS_ITEMS_MAX) {
+		free(canon);
+		return ps_refuse(err, "too_many_entries", NULL,
+		    "a pack holds at most %d entries", PS_ITEMS_MAX);
+	}
 	item = ps_items_add(w->items, canon, S_ISDIR(st->st_mode) ?
 	    PS_ENTRY_DIR : PS_ENTRY_FILE, err);
 	if (item == NULL)
@@ -455,6 +464,7 @@ walk(int rootfd, const char *label, const ps_ignore *ignore,
 	s.ignore = ignore;
 	s.exclude = exclude;
 	s.odd = odd;
+	atomic_init(&s.entries, 0);
 	atomic_init(&s.failed, 0);
 	pthread_mutex_init(&s.lock, NULL);
 	pthread_cond_init(&s.changed, NULL);
