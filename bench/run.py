@@ -10,6 +10,7 @@ ratios compare like with like.  Nothing here is a pass/fail test: targets are re
 tables (issue 8, docs/performance.md).
 
 usage: bench/run.py [--runs N] [--dir DIR] [--scale F] [--out FILE] [--only NAME,...]
+                    [--verbose]
 """
 import argparse
 import os
@@ -48,6 +49,9 @@ def run_once(cmd):
     return float(wall), int(peak)
 
 
+VERBOSE = False  # --verbose: every run's time on stderr
+
+
 def measure(cmds, runs, before=None):
     """Median wall seconds and peak RSS (KiB) of each of `cmds` over `runs`
     runs, taken in turn (A B A B ...): a slow spell of the machine (this
@@ -63,6 +67,9 @@ def measure(cmds, runs, before=None):
             if before:
                 sh(before)
             wall, peak = run_once(cmd.replace("RUN", str(i)))
+            if VERBOSE:
+                print("bench:   %6.2f s  %s" % (wall, cmd[:90]),
+                      file=sys.stderr, flush=True)
             if i > 0:                   # the first run warms the cache
                 times[k].append(wall)
                 rss[k].append(peak)
@@ -340,7 +347,11 @@ def main():
     ap.add_argument("--scale", type=float, default=1.0)
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "performance.md"))
     ap.add_argument("--only", default="")
+    ap.add_argument("--verbose", action="store_true",
+                    help="print every run's time on stderr")
     a = ap.parse_args()
+    global VERBOSE
+    VERBOSE = a.verbose
     started = time.time()
     os.makedirs(a.dir, exist_ok=True)
     work = os.path.join(a.dir, "work")
