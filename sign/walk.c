@@ -236,9 +236,14 @@ visit_entry(const struct walk *w, const char *cprefix, const char *disk,
 	if (is_excluded(w, st))
 		return 0;
 	if (canonical_path(w, cprefix, disk, name, &canon,
-	    w->odd != NULL ? &why : err) != 0)
-		return w->odd != NULL && why.status == PS_STATUS_REFUSED ?
-		    note_odd(w, disk, why.code, err) : -1;
+	    w->odd != NULL ? &why : err) != 0) {
+		if (w->odd == NULL)
+			return -1;
+		if (why.status == PS_STATUS_REFUSED)
+			return note_odd(w, disk, why.code, err);
+		*err = why;             /* out of memory: the survey's error */
+		return -1;
+	}
 	if (w->odd != NULL && strcmp(strrchr(canon, '/') != NULL ?
 	    strrchr(canon, '/') + 1 : canon, name) != 0) {
 		free(canon);            /* renamed to another normal form */
@@ -383,6 +388,7 @@ read_dirs(struct walk *w)
 	struct dir_job *job = NULL;
 	ps_error err;
 
+	ps_error_clear(&err);
 	while ((job = next_dir(w->s, job)) != NULL) {
 		if (walk_dir(w, job, &err) != 0)
 			record_failure(w->s, &err);

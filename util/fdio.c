@@ -73,6 +73,21 @@ ps_read_last(int fd, void *buf, size_t len)
 }
 
 static int
+has_dotdot(const char *relpath)
+{
+	const char *p = relpath;
+
+	for (;;) {
+		if (p[0] == '.' && p[1] == '.' && (p[2] == '/' || p[2] == '\0'))
+			return 1;
+		p = strchr(p, '/');
+		if (p == NULL)
+			return 0;
+		p++;
+	}
+}
+
+static int
 open_by_components(int rootfd, const char *relpath, int flags)
 {
 	char *copy = strdup(relpath), *comp, *slash;
@@ -110,9 +125,14 @@ ps_open_beneath(int rootfd, const char *relpath, int flags)
 	how.flags = (uint64_t)(flags | O_NOFOLLOW | O_CLOEXEC);
 	how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH;
 	fd = syscall(SYS_openat2, rootfd, relpath, &how, sizeof(how));
-	if (fd >= 0 || (errno != ENOSYS && errno != EPERM))
+	if (fd >= 0)
 		return (int)fd;
-	return open_by_components(rootfd, relpath, flags);
+	/* Without openat2, or past PATH_MAX (a deep installed tree): one
+	 * component at a time, which cannot leave rootfd without "..". */
+	if (errno == ENOSYS || errno == EPERM ||
+	    (errno == ENAMETOOLONG && !has_dotdot(relpath)))
+		return open_by_components(rootfd, relpath, flags);
+	return -1;
 }
 
 /* One component: created if missing, then opened without following. */

@@ -19,6 +19,7 @@
 #include "sign/pack.h"
 #include "sign/walk.h"
 #include "util/pathname.h"
+#include "util/strings.h"
 #include "util/sha256.h"
 
 static const char *
@@ -532,6 +533,49 @@ walk_refuses_a_link_deep_in_the_tree(void **state)
 	remove_pack(dir);
 }
 
+/* Found in review: the survey of an installed tree reopens each queued
+ * directory by its path, and a path of 4096 bytes (the name rules' limit)
+ * is too long for one openat2; it is opened a component at a time. */
+static void
+survey_reaches_a_directory_at_the_path_limit(void **state)
+{
+	char root[] = "/tmp/ps-deep-XXXXXX", name[256];
+	static const size_t lengths[] = { 255, 255, 255, 255, 255, 255, 255,
+	    255, 255, 255, 255, 255, 255, 255, 255, 200, 55 };
+	ps_strings odd = { NULL, 0 };
+	ps_items items = { 0 };
+	ps_error err;
+	size_t i, total = 0;
+	int rootfd, fd, next;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	rootfd = open(root, O_RDONLY | O_DIRECTORY);
+	assert_true(rootfd >= 0);
+	fd = dup(rootfd);
+	for (i = 0; i < sizeof(lengths) / sizeof(lengths[0]); i++) {
+		memset(name, 'a' + (int)i, lengths[i]);
+		name[lengths[i]] = '\0';
+		assert_int_equal(mkdirat(fd, name, 0755), 0);
+		next = openat(fd, name, O_RDONLY | O_DIRECTORY);
+		assert_true(next >= 0);
+		close(fd);
+		fd = next;
+		total += lengths[i] + (i > 0);
+	}
+	close(fd);
+	assert_int_equal(total, 4096);
+	assert_int_equal(ps_walk_survey(rootfd, "installed", &items, &odd, &err),
+	    0);
+	assert_int_equal(items.count, 17);
+	assert_int_equal(strlen(items.items[16].entry.path), 4096);
+	assert_int_equal(odd.count, 0);
+	ps_items_free(&items);
+	ps_strings_clear(&odd);
+	close(rootfd);
+	remove_pack(strdup(root));
+}
+
 static void
 packer_refuses_a_second_manifest(void **state)
 {
@@ -571,6 +615,7 @@ main(void)
 		cmocka_unit_test(packer_refuses_a_second_manifest),
 		cmocka_unit_test(walk_of_many_directories_is_complete_and_repeatable),
 		cmocka_unit_test(walk_refuses_a_link_deep_in_the_tree),
+		cmocka_unit_test(survey_reaches_a_directory_at_the_path_limit),
 	};
 	return cmocka_run_group_tests_name("pack", tests, NULL, NULL);
 }
