@@ -320,24 +320,10 @@ by_fold(const void *a, const void *b)
 	return c != 0 ? c : strcmp(x->path, y->path);
 }
 
-/* The name whose path is `path` in the path-sorted list, or NULL. */
-static struct name *
-find_name(const struct names *n, const char *path)
+static int
+path_of_name(const void *path, const void *name)
 {
-	size_t lo = 0, hi = n->count, mid;
-	int c;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		c = strcmp(n->items[mid].path, path);
-		if (c == 0)
-			return &n->items[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return strcmp(path, ((const struct name *)name)->path);
 }
 
 /*
@@ -375,7 +361,8 @@ collect_candidates(struct names *n, struct name ***out, size_t *count,
 			c[folding++] = &n->items[i];
 	}
 	for (i = 0, k = folding; i < folding; i++) {
-		same = find_name(n, c[i]->key);
+		same = bsearch(c[i]->key, n->items, n->count, sizeof(*n->items),
+		    path_of_name);
 		if (same != NULL && same->key == NULL)
 			c[k++] = same;
 	}

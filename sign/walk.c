@@ -29,8 +29,6 @@
  * the directory that was seen.  When both threads meet a problem, the
  * first one recorded is reported.
  */
-#define WALK_THREADS 2
-
 struct dir_job {
 	char *disk;             /* below the root as on disk; "" the root */
 	const char *canon;      /* canonical path, owned by an item list */
@@ -57,18 +55,14 @@ struct walk_shared {
 /* One thread's view: the shared state and its own entries. */
 struct walk {
 	struct walk_shared *s;
-	const char *label;
-	const ps_ignore *ignore;
-	const struct stat *exclude;
 	ps_items *items;
-	ps_strings *odd;
 };
 
 static int
 is_excluded(const struct walk *w, const struct stat *st)
 {
-	return w->exclude != NULL && st->st_dev == w->exclude->st_dev &&
-	    st->st_ino == w->exclude->st_ino;
+	return w->s->exclude != NULL && st->st_dev == w->s->exclude->st_dev &&
+	    st->st_ino == w->s->exclude->st_ino;
 }
 
 int
@@ -100,7 +94,7 @@ refuse_kind(const struct walk *w, const char *path, mode_t mode,
 {
 	char where[PS_ERROR_TEXT_MAX];
 
-	snprintf(where, sizeof(where), "%s/%s", w->label, path);
+	snprintf(where, sizeof(where), "%s/%s", w->s->label, path);
 	ps_refuse(err, S_ISLNK(mode) ? "symlink_refused" : "special_file_refused",
 	    where, "is %s; packs hold only regular files and directories",
 	    kind_of(mode));
@@ -113,7 +107,7 @@ refuse_kind(const struct walk *w, const char *path, mode_t mode,
 static int
 name_subject(const struct walk *w, const char *disk, ps_error *err)
 {
-	snprintf(err->subject, sizeof(err->subject), "%s/%s", w->label, disk);
+	snprintf(err->subject, sizeof(err->subject), "%s/%s", w->s->label, disk);
 	return -1;
 }
 
@@ -220,7 +214,7 @@ note_odd(const struct walk *w, const char *disk, const char *why,
 
 	if (asprintf(&line, "%s (%s)", disk, why) < 0)
 		return ps_fail_oom(err, disk);
-	rc = ps_strings_add(w->odd, line);
+	rc = ps_strings_add(w->s->odd, line);
 	free(line);
 	return rc == 0 ? 0 : ps_fail_oom(err, disk);
 }
@@ -236,20 +230,20 @@ visit_entry(const struct walk *w, const char *cprefix, const char *disk,
 	if (is_excluded(w, st))
 		return 0;
 	if (canonical_path(w, cprefix, disk, name, &canon,
-	    w->odd != NULL ? &why : err) != 0) {
-		if (w->odd == NULL)
+	    w->s->odd != NULL ? &why : err) != 0) {
+		if (w->s->odd == NULL)
 			return -1;
 		if (why.status == PS_STATUS_REFUSED)
 			return note_odd(w, disk, why.code, err);
 		*err = why;             /* out of memory: the survey's error */
 		return -1;
 	}
-	if (w->odd != NULL && strcmp(strrchr(canon, '/') != NULL ?
+	if (w->s->odd != NULL && strcmp(strrchr(canon, '/') != NULL ?
 	    strrchr(canon, '/') + 1 : canon, name) != 0) {
 		free(canon);            /* renamed to another normal form */
 		return note_odd(w, disk, "name not in NFC", err);
 	}
-	if (w->odd == NULL && ps_ignore_match(w->ignore, canon,
+	if (w->s->odd == NULL && ps_ignore_match(w->s->ignore, canon,
 	    S_ISDIR(st->st_mode)) && strcmp(canon, PS_IGNORE_FILE) != 0 &&
 	    ps_format_by_manifest(canon) == PS_FORMAT_UNKNOWN) {
 		free(canon);
@@ -257,10 +251,10 @@ visit_entry(const struct walk *w, const char *cprefix, const char *disk,
 	}
 	if (!S_ISREG(st->st_mode) && !S_ISDIR(st->st_mode)) {
 		free(canon);
-		return w->odd != NULL ? note_odd(w, disk, kind_of(st->st_mode),
+		return w->s->odd != NULL ? note_odd(w, disk, kind_of(st->st_mode),
 		    err) : refuse_kind(w, disk, st->st_mode, err);
 	}
-	if (w->odd == NULL && check_storable(disk, canon, st, err) != 0) {
+	if (w->s->odd == NULL && check_storable(disk, canon, st, err) != 0) {
 		free(canon);
 		return -1;
 	}
@@ -275,7 +269,7 @@ visit(const struct walk *w, int dirfd, const char *dprefix,
 	char *disk;
 	int rc;
 
-	if (w->odd == NULL && ps_is_vcs_name(name))
+	if (w->s->odd == NULL && ps_is_vcs_name(name))
 		return 0;
 	disk = ps_path_join(dprefix, name);
 	if (disk == NULL)
@@ -300,7 +294,7 @@ open_dir(const struct walk *w, const struct dir_job *job, ps_error *err)
 	    O_RDONLY | O_DIRECTORY);
 	if (fd < 0)
 		return ps_fail_errno(err, "io_error", job->disk[0] == '\0' ?
-		    w->label : job->disk, "open directory", errno);
+		    w->s->label : job->disk, "open directory", errno);
 	if (job->disk[0] != '\0' && (fstat(fd, &st) != 0 ||
 	    st.st_dev != job->dev || st.st_ino != job->ino)) {
 		close(fd);
@@ -432,17 +426,15 @@ shared_free(struct walk_shared *s)
 static int
 walk_tree(struct walk_shared *s, ps_items *items, ps_error *err)
 {
-	struct walk mine = { s, s->label, s->ignore, s->exclude, items, s->odd };
-	struct walk theirs = mine;
 	ps_items other = { NULL, 0, 0 };
+	struct walk mine = { s, items }, theirs = { s, &other };
 	pthread_t helper;
 	int helping = 0;
 	struct stat root = { 0 };
 
-	theirs.items = &other;
 	if (queue_dir(s, "", "", &root, err) != 0)
 		return -1;
-	if (s->odd == NULL && WALK_THREADS > 1)
+	if (s->odd == NULL)
 		helping = pthread_create(&helper, NULL, run_helper, &theirs) == 0;
 	read_dirs(&mine);
 	if (helping)

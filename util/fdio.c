@@ -244,18 +244,20 @@ close_run(const int *fds, size_t n)
 		close(fds[i]);
 }
 
+static int
+by_number(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
 void
 ps_close_batch_flush(ps_close_batch *batch)
 {
-	size_t i, j, run = 0;
-	int fd;
+	size_t i, run = 0;
 
-	for (i = 1; i < batch->count; i++) {
-		fd = batch->fds[i];
-		for (j = i; j > 0 && batch->fds[j - 1] > fd; j--)
-			batch->fds[j] = batch->fds[j - 1];
-		batch->fds[j] = fd;
-	}
+	qsort(batch->fds, batch->count, sizeof(batch->fds[0]), by_number);
 	for (i = 1; i <= batch->count; i++) {
 		if (i == batch->count || batch->fds[i] != batch->fds[i - 1] + 1) {
 			close_run(batch->fds + run, i - run);
