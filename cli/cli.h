@@ -1,6 +1,7 @@
-/* The command-line layer: argument parsing and output only. */
-#ifndef PS_CLI_H
-#define PS_CLI_H
+/* Internal header of cli/: argument parsing and output only.
+ */
+#ifndef CLI_CLI_H
+#define CLI_CLI_H
 
 #include <stdio.h>
 

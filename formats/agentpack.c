@@ -28,43 +28,43 @@ id_valid(const char *s)
 }
 
 static void
-check_identity(ps_check *ck, const ps_yaml_node *root)
+check_identity(formats_check *ck, const util_yaml_node *root)
 {
-	const char *id = ps_check_string(ck, root, "id", 1);
-	const ps_yaml_node *desc = ps_yaml_get(root, "description");
+	const char *id = formats_check_string(ck, root, "id", 1);
+	const util_yaml_node *desc = util_yaml_get(root, "description");
 
 	if (id != NULL && id_valid(id) != 0)
-		ps_check_error(ck, ps_yaml_get(root, "id"), "agentpack_id",
+		formats_check_error(ck, util_yaml_get(root, "id"), "agentpack_id",
 		    "id '%s' must match ^[a-z0-9]([a-z0-9.-]*[a-z0-9])?$ "
 		    "(reverse-dotted, e.g. research.top-journal-reviewer)", id);
 	else
-		ck->m->id = ps_check_strdup(ck, id);
+		ck->m->id = formats_check_strdup(ck, id);
 	if (ck->m->id != NULL && strchr(ck->m->id, '.') == NULL)
-		ps_check_warn(ck, ps_yaml_get(root, "id"), "agentpack_id_not_dotted",
+		formats_check_warn(ck, util_yaml_get(root, "id"), "agentpack_id_not_dotted",
 		    "id '%s' is not reverse-dotted (domain.name), as the "
 		    "specification recommends", id);
-	ck->m->name = ps_check_strdup(ck, ps_check_string(ck, root, "name", 1));
-	ck->m->domain = ps_check_strdup(ck, ps_check_string(ck, root, "domain",
+	ck->m->name = formats_check_strdup(ck, formats_check_string(ck, root, "name", 1));
+	ck->m->domain = formats_check_strdup(ck, formats_check_string(ck, root, "domain",
 	    1));
-	ps_check_semver(ck, root, 0);
+	formats_check_semver(ck, root, 0);
 	if (desc != NULL)
-		ck->m->description = ps_check_strdup(ck,
-		    ps_check_node_string(ck, desc, "'description'"));
-	ps_check_string(ck, root, "author", 0);
-	ps_check_string(ck, root, "homepage", 0);
-	ck->m->license = ps_check_strdup(ck,
-	    ps_check_string(ck, root, "license", 0));
+		ck->m->description = formats_check_strdup(ck,
+		    formats_check_node_string(ck, desc, "'description'"));
+	formats_check_string(ck, root, "author", 0);
+	formats_check_string(ck, root, "homepage", 0);
+	ck->m->license = formats_check_strdup(ck,
+	    formats_check_string(ck, root, "license", 0));
 }
 
 static void
-check_string_list(ps_check *ck, const ps_yaml_node *list, const char *what,
+check_string_list(formats_check *ck, const util_yaml_node *list, const char *what,
     int provider_model)
 {
 	const char *s, *slash;
 	size_t i;
 
 	for (i = 0; list != NULL && i < list->count; i++) {
-		s = ps_check_node_string(ck, list->items[i], what);
+		s = formats_check_node_string(ck, list->items[i], what);
 		if (s == NULL || provider_model == 0)
 			continue;
 		slash = strchr(s, '/');
@@ -72,57 +72,57 @@ check_string_list(ps_check *ck, const ps_yaml_node *list, const char *what,
 		    strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 		    "0123456789._-") != (size_t)(slash - s) ||
 		    strpbrk(slash + 1, " \t") != NULL)
-			ps_check_error(ck, list->items[i], "agentpack_model",
+			formats_check_error(ck, list->items[i], "agentpack_model",
 			    "model.recommended entry '%s' must be provider/model, "
 			    "e.g. anthropic/claude-sonnet", s);
 	}
 }
 
 static void
-check_informational(ps_check *ck, const ps_yaml_node *root)
+check_informational(formats_check *ck, const util_yaml_node *root)
 {
-	const ps_yaml_node *model;
+	const util_yaml_node *model;
 
-	check_string_list(ck, ps_check_sequence(ck, root, "audience", 0),
+	check_string_list(ck, formats_check_sequence(ck, root, "audience", 0),
 	    "an audience entry", 0);
-	model = ps_check_mapping(ck, root, "model", 0);
-	check_string_list(ck, ps_check_sequence(ck, model, "recommended", 0),
+	model = formats_check_mapping(ck, root, "model", 0);
+	check_string_list(ck, formats_check_sequence(ck, model, "recommended", 0),
 	    "a model.recommended entry", 1);
 }
 
 static void
-check_permissions(ps_check *ck, const ps_yaml_node *root)
+check_permissions(formats_check *ck, const util_yaml_node *root)
 {
-	const ps_yaml_node *perms = ps_check_mapping(ck, root, "permissions", 1);
+	const util_yaml_node *perms = formats_check_mapping(ck, root, "permissions", 1);
 	ps_permissions *p = &ck->m->permissions;
 	const char *fw;
 
 	if (perms == NULL)
 		return;
 	p->declared = 1;
-	ps_check_known(ck, perms, permission_fields, "permissions");
+	formats_check_known(ck, perms, permission_fields, "permissions");
 	/* A permission not declared is denied: the fields stay 0. */
-	if (ps_check_bool(ck, perms, "network", &p->network) < 0)
+	if (formats_check_bool(ck, perms, "network", &p->network) < 0)
 		p->network = 0;
-	if (ps_check_bool(ck, perms, "shell", &p->shell) < 0)
+	if (formats_check_bool(ck, perms, "shell", &p->shell) < 0)
 		p->shell = 0;
-	if (ps_check_bool(ck, perms, "read_knowledge", &p->read_knowledge) < 0)
+	if (formats_check_bool(ck, perms, "read_knowledge", &p->read_knowledge) < 0)
 		p->read_knowledge = 0;
-	if (ps_check_bool(ck, perms, "read_filesystem", &p->read_filesystem) < 0)
+	if (formats_check_bool(ck, perms, "read_filesystem", &p->read_filesystem) < 0)
 		p->read_filesystem = 0;
 	if (p->shell == 1)
-		ps_check_warn(ck, ps_yaml_get(perms, "shell"), "agentpack_shell",
+		formats_check_warn(ck, util_yaml_get(perms, "shell"), "agentpack_shell",
 		    "shell: true; installers refuse a third-party pack that "
 		    "runs shell commands unless the user passes --allow-shell");
-	fw = ps_check_string(ck, perms, "file_write", 0);
+	fw = formats_check_string(ck, perms, "file_write", 0);
 	if (fw != NULL && strcmp(fw, "none") != 0 &&
 	    strcmp(fw, "workspace") != 0 && strcmp(fw, "knowledge") != 0) {
-		ps_check_error(ck, ps_yaml_get(perms, "file_write"),
+		formats_check_error(ck, util_yaml_get(perms, "file_write"),
 		    "agentpack_file_write", "permissions.file_write must be none, "
 		    "workspace or knowledge, found '%s'", fw);
 		fw = NULL;
 	}
-	p->file_write = ps_check_strdup(ck, fw != NULL ? fw : "none");
+	p->file_write = formats_check_strdup(ck, fw != NULL ? fw : "none");
 }
 
 /* Resolves a `config:` reference of an agent file against the pack root. */
@@ -130,60 +130,60 @@ check_permissions(ps_check *ck, const ps_yaml_node *root)
 #define MAX_CONFIG_FILES 1024
 
 static void
-check_config_ref(ps_check *ck, const char *file, const ps_yaml_node *at,
+check_config_ref(formats_check *ck, const char *file, const util_yaml_node *at,
     ps_strings *referenced)
 {
-	const char *text = ps_yaml_string(at);
-	char path[PS_PATH_MAX];
+	const char *text = util_yaml_string(at);
+	char path[UTIL_PATH_MAX];
 	ps_entry_type type;
 	int rc;
 
 	if (text == NULL) {
-		ps_check_report_in(ck, PS_SEVERITY_ERROR, file, at->line,
+		formats_check_report_in(ck, PS_SEVERITY_ERROR, file, at->line,
 		    at->column, "field_type", "config must be a path string, "
-		    "found %s", ps_yaml_describe(at));
+		    "found %s", util_yaml_describe(at));
 		return;
 	}
-	switch (ps_path_normalize(text, path, sizeof(path))) {
-	case PS_PATH_OK:
+	switch (formats_path_normalize(text, path, sizeof(path))) {
+	case FORMATS_PATH_OK:
 		break;
-	case PS_PATH_ABSOLUTE:
-		ps_check_report_in(ck, PS_SEVERITY_ERROR, file, at->line,
+	case FORMATS_PATH_ABSOLUTE:
+		formats_check_report_in(ck, PS_SEVERITY_ERROR, file, at->line,
 		    at->column, "path_absolute", "config '%s' is absolute; it "
 		    "is resolved relative to the pack root", text);
 		return;
-	case PS_PATH_ESCAPES:
-		ps_check_report_in(ck, PS_SEVERITY_ERROR, file, at->line,
+	case FORMATS_PATH_ESCAPES:
+		formats_check_report_in(ck, PS_SEVERITY_ERROR, file, at->line,
 		    at->column, "path_escapes", "config '%s' escapes the pack "
 		    "root", text);
 		return;
 	default:
-		ps_check_report_in(ck, PS_SEVERITY_ERROR, file, at->line,
+		formats_check_report_in(ck, PS_SEVERITY_ERROR, file, at->line,
 		    at->column, "path_invalid", "config '%s' is not a usable "
 		    "path", text);
 		return;
 	}
-	rc = ps_check_stat(ck, path, &type);
+	rc = formats_check_stat(ck, path, &type);
 	if (rc > 0 || (rc == 0 && type != PS_ENTRY_FILE))
-		ps_check_report_in(ck, PS_SEVERITY_ERROR, file, at->line,
+		formats_check_report_in(ck, PS_SEVERITY_ERROR, file, at->line,
 		    at->column, "path_missing", "config '%s' does not name a "
 		    "file in the pack (references resolve from the pack root)",
 		    text);
 	else if (rc == 0)
-		ps_check_strings_add(ck, referenced, path);
+		formats_check_strings_add(ck, referenced, path);
 }
 
 /* Every `config:` key anywhere in an agent file's tree. */
 static void
-find_config_refs(ps_check *ck, const char *file, const ps_yaml_node *node,
+find_config_refs(formats_check *ck, const char *file, const util_yaml_node *node,
     ps_strings *referenced)
 {
 	size_t i;
 
-	if (node == NULL || node->kind == PS_YAML_SCALAR)
+	if (node == NULL || node->kind == UTIL_YAML_SCALAR)
 		return;
 	for (i = 0; i < node->count; i++) {
-		if (node->kind == PS_YAML_MAPPING &&
+		if (node->kind == UTIL_YAML_MAPPING &&
 		    strcmp(node->keys[i]->value, "config") == 0)
 			check_config_ref(ck, file, node->items[i], referenced);
 		else
@@ -192,14 +192,14 @@ find_config_refs(ps_check *ck, const char *file, const ps_yaml_node *node,
 }
 
 static void
-check_agent_file(ps_check *ck, const char *path, ps_strings *referenced)
+check_agent_file(formats_check *ck, const char *path, ps_strings *referenced)
 {
-	ps_yaml_doc *doc = ps_check_load_yaml(ck, path);
+	util_yaml_doc *doc = formats_check_load_yaml(ck, path);
 
 	if (doc == NULL)
 		return;
-	find_config_refs(ck, path, ps_yaml_root(doc), referenced);
-	ps_yaml_free(doc);
+	find_config_refs(ck, path, util_yaml_root(doc), referenced);
+	util_yaml_free(doc);
 }
 
 static int
@@ -220,7 +220,7 @@ listed(const ps_strings *list, size_t n, const char *path)
  * none reached from the entrypoint can point outside the pack.
  */
 static void
-check_agent_files(ps_check *ck, ps_strings *files)
+check_agent_files(formats_check *ck, ps_strings *files)
 {
 	size_t i;
 
@@ -228,7 +228,7 @@ check_agent_files(ps_check *ck, ps_strings *files)
 		if (listed(files, i, files->items[i]))
 			continue;            /* reached twice: checked already */
 		if (i >= MAX_CONFIG_FILES) {
-			ps_check_report_in(ck, PS_SEVERITY_ERROR, files->items[i], 0,
+			formats_check_report_in(ck, PS_SEVERITY_ERROR, files->items[i], 0,
 			    0, "agentpack_config_limit", "more than %d agent configs "
 			    "are reached through config: references",
 			    MAX_CONFIG_FILES);
@@ -263,12 +263,12 @@ pickle_extension(const char *path)
 }
 
 struct pack_walk {
-	ps_check *ck;
+	formats_check *ck;
 	ps_strings agents;
 };
 
 static void
-check_pickle(ps_check *ck, const char *path, uint64_t size)
+check_pickle(formats_check *ck, const char *path, uint64_t size)
 {
 	unsigned char head[2];
 	const char *ext = pickle_extension(path);
@@ -276,7 +276,7 @@ check_pickle(ps_check *ck, const char *path, uint64_t size)
 	ps_error err;
 
 	if (ext != NULL) {
-		ps_check_report_in(ck, PS_SEVERITY_ERROR, path, 0, 0,
+		formats_check_report_in(ck, PS_SEVERITY_ERROR, path, 0, 0,
 		    "agentpack_pickle", "pickle files are forbidden in packs "
 		    "(the .%s extension names a pickle-based format)", ext);
 		return;
@@ -285,11 +285,11 @@ check_pickle(ps_check *ck, const char *path, uint64_t size)
 		return;
 	ps_error_clear(&err);
 	if (ck->files->head(ck->files->ctx, path, head, 2, &got, &err) != 0) {
-		ps_check_pack_error(ck, &err);
+		formats_check_pack_error(ck, &err);
 		return;
 	}
 	if (got == 2 && head[0] == 0x80 && head[1] >= 2 && head[1] <= 5)
-		ps_check_report_in(ck, PS_SEVERITY_ERROR, path, 0, 0,
+		formats_check_report_in(ck, PS_SEVERITY_ERROR, path, 0, 0,
 		    "agentpack_pickle", "pickle files are forbidden in packs "
 		    "(content starts with pickle protocol %u)", head[1]);
 }
@@ -316,28 +316,28 @@ pack_visit(void *arg, const char *path, ps_entry_type type, uint64_t size,
 		return 0;
 	check_pickle(w->ck, path, size);
 	if (is_agent_yaml(path) != 0) {
-		ps_check_prompt(w->ck, path, NULL);
-		ps_check_strings_add(w->ck, &w->agents, path);
+		formats_check_prompt(w->ck, path, NULL);
+		formats_check_strings_add(w->ck, &w->agents, path);
 	} else if (strncmp(path, "prompts/", 8) == 0) {
-		ps_check_prompt(w->ck, path, NULL);
+		formats_check_prompt(w->ck, path, NULL);
 	}
 	return w->ck->failed != 0 ? -1 : 0;
 }
 
 /* The entrypoint first, then the agents/ configs, then what they name. */
 static void
-walk_pack(ps_check *ck, const char *entrypoint)
+walk_pack(formats_check *ck, const char *entrypoint)
 {
 	struct pack_walk w = { ck, { NULL, 0 } };
 	ps_error err;
 	size_t i;
 
 	if (entrypoint != NULL)
-		ps_check_strings_add(ck, &w.agents, entrypoint);
+		formats_check_strings_add(ck, &w.agents, entrypoint);
 	ps_error_clear(&err);
 	if (ck->files->list(ck->files->ctx, pack_visit, &w, &err) != 0 &&
 	    ck->failed == 0)
-		ps_check_pack_error(ck, &err);
+		formats_check_pack_error(ck, &err);
 	check_agent_files(ck, &w.agents);
 	for (i = 0; i < w.agents.count; i++)
 		free(w.agents.items[i]);
@@ -345,27 +345,27 @@ walk_pack(ps_check *ck, const char *entrypoint)
 }
 
 void
-ps_agentpack_check(ps_check *ck, const ps_yaml_node *root)
+formats_agentpack_check(formats_check *ck, const util_yaml_node *root)
 {
-	const ps_yaml_node *at;
+	const util_yaml_node *at;
 	const char *entry;
-	char path[PS_PATH_MAX];
+	char path[UTIL_PATH_MAX];
 	ps_entry_type type;
 	int rc, have_entry = 0;
 
-	ps_check_known(ck, root, top_fields, "");
+	formats_check_known(ck, root, top_fields, "");
 	check_identity(ck, root);
 	check_informational(ck, root);
 	check_permissions(ck, root);
-	rc = ps_check_stat(ck, "agents", &type);
+	rc = formats_check_stat(ck, "agents", &type);
 	if (rc > 0 || (rc == 0 && type != PS_ENTRY_DIR))
-		ps_check_error(ck, root, "agentpack_agents_dir", "the pack must "
+		formats_check_error(ck, root, "agentpack_agents_dir", "the pack must "
 		    "have an agents/ directory holding its agent configs");
-	entry = ps_check_string(ck, root, "entrypoint", 1);
-	at = ps_yaml_get(root, "entrypoint");
-	if (entry != NULL && ps_check_path(ck, at, entry, PS_WANT_FILE,
+	entry = formats_check_string(ck, root, "entrypoint", 1);
+	at = util_yaml_get(root, "entrypoint");
+	if (entry != NULL && formats_check_path(ck, at, entry, FORMATS_WANT_FILE,
 	    "entrypoint", path, sizeof(path)) == 0) {
-		ps_check_prompt(ck, path, at);
+		formats_check_prompt(ck, path, at);
 		have_entry = 1;
 	}
 	walk_pack(ck, have_entry != 0 ? path : NULL);

@@ -13,36 +13,36 @@
 #include "util/error.h"
 
 void
-ps_check_oom(ps_check *ck)
+formats_check_oom(formats_check *ck)
 {
 	if (ck->failed == 0)
-		ps_fail(ck->err, "out_of_memory", ck->file, "out of memory");
+		util_fail(ck->err, "out_of_memory", ck->file, "out of memory");
 	ck->failed = 1;
 }
 
 static void
-vreport(ps_check *ck, ps_severity severity, const char *file, unsigned line,
+vreport(formats_check *ck, ps_severity severity, const char *file, unsigned line,
     unsigned column, const char *code, const char *fmt, va_list ap)
     __attribute__((format(printf, 7, 0)));
 
 static void
-vreport(ps_check *ck, ps_severity severity, const char *file, unsigned line,
+vreport(formats_check *ck, ps_severity severity, const char *file, unsigned line,
     unsigned column, const char *code, const char *fmt, va_list ap)
 {
 	char *msg = NULL;
 
 	if (vasprintf(&msg, fmt, ap) < 0) {
-		ps_check_oom(ck);
+		formats_check_oom(ck);
 		return;
 	}
 	if (ps_diags_add(ck->diags, severity, code, file, line, column, "%s",
 	    msg) != 0)
-		ps_check_oom(ck);
+		formats_check_oom(ck);
 	free(msg);
 }
 
 void
-ps_check_report(ps_check *ck, ps_severity severity, const ps_yaml_node *at,
+formats_check_report(formats_check *ck, ps_severity severity, const util_yaml_node *at,
     const char *code, const char *fmt, ...)
 {
 	va_list ap;
@@ -54,14 +54,14 @@ ps_check_report(ps_check *ck, ps_severity severity, const ps_yaml_node *at,
 }
 
 void
-ps_check_report_in(ps_check *ck, ps_severity severity, const char *path,
+formats_check_report_in(formats_check *ck, ps_severity severity, const char *path,
     unsigned line, unsigned column, const char *code, const char *fmt, ...)
 {
 	char *file = NULL;
 	va_list ap;
 
 	if (asprintf(&file, "%s%s", ck->prefix, path) < 0) {
-		ps_check_oom(ck);
+		formats_check_oom(ck);
 		return;
 	}
 	va_start(ap, fmt);
@@ -71,22 +71,22 @@ ps_check_report_in(ps_check *ck, ps_severity severity, const char *path,
 }
 
 char *
-ps_check_strdup(ps_check *ck, const char *s)
+formats_check_strdup(formats_check *ck, const char *s)
 {
 	char *copy;
 
 	if (s == NULL)
 		return NULL;
 	if ((copy = strdup(s)) == NULL)
-		ps_check_oom(ck);
+		formats_check_oom(ck);
 	return copy;
 }
 
 void
-ps_check_strings_add(ps_check *ck, ps_strings *list, const char *s)
+formats_check_strings_add(formats_check *ck, ps_strings *list, const char *s)
 {
-	if (s != NULL && ps_strings_add(list, s) != 0)
-		ps_check_oom(ck);
+	if (s != NULL && util_strings_add(list, s) != 0)
+		formats_check_oom(ck);
 }
 
 /*
@@ -106,7 +106,7 @@ is_invisible_control(const unsigned char *p)
 }
 
 void
-ps_check_scrub(char *s)
+formats_check_scrub(char *s)
 {
 	unsigned char *p = (unsigned char *)s;
 
@@ -126,7 +126,7 @@ ps_check_scrub(char *s)
 }
 
 void
-ps_check_egress_add(ps_check *ck, const char *host, unsigned port,
+formats_check_egress_add(formats_check *ck, const char *host, unsigned port,
     const char *protocol)
 {
 	ps_egress *grown;
@@ -134,60 +134,60 @@ ps_check_egress_add(ps_check *ck, const char *host, unsigned port,
 	grown = realloc(ck->m->egress, (ck->m->egress_count + 1) *
 	    sizeof(*grown));
 	if (grown == NULL) {
-		ps_check_oom(ck);
+		formats_check_oom(ck);
 		return;
 	}
 	ck->m->egress = grown;
 	grown += ck->m->egress_count++;
-	grown->host = ps_check_strdup(ck, host);
+	grown->host = formats_check_strdup(ck, host);
 	grown->port = port;
-	grown->protocol = ps_check_strdup(ck, protocol);
+	grown->protocol = formats_check_strdup(ck, protocol);
 }
 
-const ps_yaml_node *
-ps_check_field(ps_check *ck, const ps_yaml_node *map, const char *key,
+const util_yaml_node *
+formats_check_field(formats_check *ck, const util_yaml_node *map, const char *key,
     int required)
 {
-	const ps_yaml_node *value;
+	const util_yaml_node *value;
 
-	if (map == NULL || map->kind != PS_YAML_MAPPING)
+	if (map == NULL || map->kind != UTIL_YAML_MAPPING)
 		return NULL;
-	value = ps_yaml_get(map, key);
+	value = util_yaml_get(map, key);
 	if (value == NULL && required != 0)
-		ps_check_error(ck, map, "field_missing",
+		formats_check_error(ck, map, "field_missing",
 		    "required field '%s' is missing", key);
 	return value;
 }
 
-static const ps_yaml_node *
-check_kind(ps_check *ck, const ps_yaml_node *map, const char *key,
-    int required, ps_yaml_kind kind, const char *expected)
+static const util_yaml_node *
+check_kind(formats_check *ck, const util_yaml_node *map, const char *key,
+    int required, util_yaml_kind kind, const char *expected)
 {
-	const ps_yaml_node *value = ps_check_field(ck, map, key, required);
+	const util_yaml_node *value = formats_check_field(ck, map, key, required);
 
 	if (value == NULL)
 		return NULL;
 	if (value->kind != kind) {
-		ps_check_error(ck, value, "field_type",
+		formats_check_error(ck, value, "field_type",
 		    "'%s' must be a %s, found %s", key, expected,
-		    ps_yaml_describe(value));
+		    util_yaml_describe(value));
 		return NULL;
 	}
 	return value;
 }
 
-const ps_yaml_node *
-ps_check_mapping(ps_check *ck, const ps_yaml_node *map, const char *key,
+const util_yaml_node *
+formats_check_mapping(formats_check *ck, const util_yaml_node *map, const char *key,
     int required)
 {
-	return check_kind(ck, map, key, required, PS_YAML_MAPPING, "mapping");
+	return check_kind(ck, map, key, required, UTIL_YAML_MAPPING, "mapping");
 }
 
-const ps_yaml_node *
-ps_check_sequence(ps_check *ck, const ps_yaml_node *map, const char *key,
+const util_yaml_node *
+formats_check_sequence(formats_check *ck, const util_yaml_node *map, const char *key,
     int required)
 {
-	return check_kind(ck, map, key, required, PS_YAML_SEQUENCE,
+	return check_kind(ck, map, key, required, UTIL_YAML_SEQUENCE,
 	    "list");
 }
 
@@ -202,36 +202,36 @@ is_blank(const char *s)
 }
 
 const char *
-ps_check_node_string(ps_check *ck, const ps_yaml_node *node,
+formats_check_node_string(formats_check *ck, const util_yaml_node *node,
     const char *what)
 {
-	const char *text = ps_yaml_string(node);
+	const char *text = util_yaml_string(node);
 
 	if (text == NULL) {
-		ps_check_error(ck, node, "field_type",
+		formats_check_error(ck, node, "field_type",
 		    "%s must be a string, found %s%s", what,
-		    ps_yaml_describe(node), node->kind == PS_YAML_SCALAR ?
+		    util_yaml_describe(node), node->kind == UTIL_YAML_SCALAR ?
 		    " (quote it to make it a string)" : "");
 		return NULL;
 	}
 	if (is_blank(text) != 0) {
-		ps_check_error(ck, node, "field_empty", "%s is empty", what);
+		formats_check_error(ck, node, "field_empty", "%s is empty", what);
 		return NULL;
 	}
 	return text;
 }
 
 const char *
-ps_check_string(ps_check *ck, const ps_yaml_node *map, const char *key,
+formats_check_string(formats_check *ck, const util_yaml_node *map, const char *key,
     int required)
 {
-	const ps_yaml_node *value = ps_check_field(ck, map, key, required);
+	const util_yaml_node *value = formats_check_field(ck, map, key, required);
 	char what[128];
 
 	if (value == NULL)
 		return NULL;
 	snprintf(what, sizeof(what), "'%s'", key);
-	return ps_check_node_string(ck, value, what);
+	return formats_check_node_string(ck, value, what);
 }
 
 /* YAML 1.1 booleans that YAML 1.2 reads as strings. */
@@ -250,34 +250,34 @@ is_yaml11_bool(const char *s)
 }
 
 int
-ps_check_bool(ps_check *ck, const ps_yaml_node *map, const char *key,
+formats_check_bool(formats_check *ck, const util_yaml_node *map, const char *key,
     int *out)
 {
-	const ps_yaml_node *value = ps_check_field(ck, map, key, 0);
+	const util_yaml_node *value = formats_check_field(ck, map, key, 0);
 
 	if (value == NULL)
 		return 0;
-	if (ps_yaml_bool(value, out) == 0)
+	if (util_yaml_bool(value, out) == 0)
 		return 1;
-	if (value->kind == PS_YAML_SCALAR && value->type == PS_YAML_STRING &&
+	if (value->kind == UTIL_YAML_SCALAR && value->type == UTIL_YAML_STRING &&
 	    is_yaml11_bool(value->value) != 0)
-		ps_check_error(ck, value, "field_not_boolean",
+		formats_check_error(ck, value, "field_not_boolean",
 		    "'%s' must be a boolean: '%s' is a string in YAML 1.2, "
 		    "write true or false", key, value->value);
 	else
-		ps_check_error(ck, value, "field_not_boolean",
+		formats_check_error(ck, value, "field_not_boolean",
 		    "'%s' must be a boolean (true or false), found %s", key,
-		    ps_yaml_describe(value));
+		    util_yaml_describe(value));
 	return -1;
 }
 
 void
-ps_check_known(ps_check *ck, const ps_yaml_node *map,
+formats_check_known(formats_check *ck, const util_yaml_node *map,
     const char *const *known, const char *where)
 {
 	size_t i, j;
 
-	if (map == NULL || map->kind != PS_YAML_MAPPING)
+	if (map == NULL || map->kind != UTIL_YAML_MAPPING)
 		return;
 	for (i = 0; i < map->count; i++) {
 		for (j = 0; known[j] != NULL; j++) {
@@ -285,7 +285,7 @@ ps_check_known(ps_check *ck, const ps_yaml_node *map,
 				break;
 		}
 		if (known[j] == NULL)
-			ps_check_warn(ck, map->keys[i], "field_unknown",
+			formats_check_warn(ck, map->keys[i], "field_unknown",
 			    "unknown field '%s'%s%s; it is not checked",
 			    map->keys[i]->value, where[0] != '\0' ? " in " : "",
 			    where);
@@ -324,20 +324,20 @@ identity_valid(const char *s)
 }
 
 static void
-signed_by_one(ps_check *ck, const ps_yaml_node *node)
+signed_by_one(formats_check *ck, const util_yaml_node *node)
 {
-	const char *s = ps_yaml_string(node);
+	const char *s = util_yaml_string(node);
 	size_t i;
 
 	if (s == NULL) {
-		ps_check_error(ck, node, "signed_by_invalid",
+		formats_check_error(ck, node, "signed_by_invalid",
 		    "'signed_by' entries must be strings, found %s",
-		    ps_yaml_describe(node));
+		    util_yaml_describe(node));
 		return;
 	}
 	if (strncmp(s, "SHA256:", 7) == 0 ? fingerprint_valid(s) != 0 :
 	    identity_valid(s) != 0) {
-		ps_check_error(ck, node, "signed_by_invalid",
+		formats_check_error(ck, node, "signed_by_invalid",
 		    "'signed_by' entry '%s' is neither an identity name (1-128 "
 		    "printable characters) nor a key fingerprint "
 		    "(SHA256: and 43 base64 characters)", s);
@@ -345,70 +345,70 @@ signed_by_one(ps_check *ck, const ps_yaml_node *node)
 	}
 	for (i = 0; i < ck->m->signed_by.count; i++) {
 		if (strcmp(ck->m->signed_by.items[i], s) == 0) {
-			ps_check_warn(ck, node, "signed_by_duplicate",
+			formats_check_warn(ck, node, "signed_by_duplicate",
 			    "'signed_by' names '%s' twice", s);
 			return;
 		}
 	}
-	ps_check_strings_add(ck, &ck->m->signed_by, s);
+	formats_check_strings_add(ck, &ck->m->signed_by, s);
 }
 
 void
-ps_check_signed_by(ps_check *ck, const ps_yaml_node *root)
+formats_check_signed_by(formats_check *ck, const util_yaml_node *root)
 {
-	const ps_yaml_node *value = ps_check_field(ck, root, "signed_by", 0);
+	const util_yaml_node *value = formats_check_field(ck, root, "signed_by", 0);
 	size_t i;
 
 	if (value == NULL)
 		return;
-	if (value->kind == PS_YAML_SEQUENCE && value->count > PS_SIGNED_BY_MAX) {
-		ps_check_error(ck, value, "signed_by_invalid", "'signed_by' lists "
+	if (value->kind == UTIL_YAML_SEQUENCE && value->count > FORMATS_SIGNED_BY_MAX) {
+		formats_check_error(ck, value, "signed_by_invalid", "'signed_by' lists "
 		    "%zu entries; at most %d are allowed", value->count,
-		    PS_SIGNED_BY_MAX);
+		    FORMATS_SIGNED_BY_MAX);
 		return;
 	}
-	if (value->kind == PS_YAML_SEQUENCE) {
+	if (value->kind == UTIL_YAML_SEQUENCE) {
 		for (i = 0; i < value->count; i++)
 			signed_by_one(ck, value->items[i]);
 		return;
 	}
-	if (value->kind == PS_YAML_SCALAR) {
+	if (value->kind == UTIL_YAML_SCALAR) {
 		signed_by_one(ck, value);
 		return;
 	}
-	ps_check_error(ck, value, "signed_by_invalid",
+	formats_check_error(ck, value, "signed_by_invalid",
 	    "'signed_by' must be a string or a list of strings, found %s",
-	    ps_yaml_describe(value));
+	    util_yaml_describe(value));
 }
 
 const char *
-ps_check_semver(ps_check *ck, const ps_yaml_node *root, int allow_prerelease)
+formats_check_semver(formats_check *ck, const util_yaml_node *root, int allow_prerelease)
 {
-	const char *text = ps_check_string(ck, root, "version", 1);
-	const ps_yaml_node *at = ps_yaml_get(root, "version");
-	ps_semver v;
+	const char *text = formats_check_string(ck, root, "version", 1);
+	const util_yaml_node *at = util_yaml_get(root, "version");
+	formats_semver v;
 
 	if (text == NULL)
 		return NULL;
-	if (ps_semver_parse(text, &v) != 0) {
-		ps_check_error(ck, at, "version_invalid",
+	if (formats_semver_parse(text, &v) != 0) {
+		formats_check_error(ck, at, "version_invalid",
 		    "version '%s' is not SemVer 2.0.0 (MAJOR.MINOR.PATCH, no "
 		    "leading zeros, optional -pre-release and +build)", text);
 		return NULL;
 	}
 	if (allow_prerelease == 0 && (v.prerelease[0] != '\0' ||
 	    v.build[0] != '\0')) {
-		ps_check_error(ck, at, "version_invalid",
+		formats_check_error(ck, at, "version_invalid",
 		    "version '%s' must be plain MAJOR.MINOR.PATCH, without "
 		    "pre-release or build parts", text);
 		return NULL;
 	}
-	ck->m->version = ps_check_strdup(ck, text);
+	ck->m->version = formats_check_strdup(ck, text);
 	return text;
 }
 
 int
-ps_label_valid(const char *s, size_t n, size_t max)
+formats_label_valid(const char *s, size_t n, size_t max)
 {
 	size_t i;
 

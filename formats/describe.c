@@ -30,7 +30,7 @@ v(text *t, const char *s)
 
 	if (s == NULL)
 		return "?";
-	/* Fast path: nothing ps_check_scrub would change (C0, DEL, and
+	/* Fast path: nothing formats_check_scrub would change (C0, DEL, and
 	 * the lead bytes of C1 and of the invisible controls). */
 	if (strpbrk(s, "\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r"
 	    "\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b"
@@ -44,7 +44,7 @@ v(text *t, const char *s)
 		return "?";
 	}
 	t->owned = grown;
-	ps_check_scrub(copy);
+	formats_check_scrub(copy);
 	t->owned[t->count++] = copy;
 	return copy;
 }
@@ -275,7 +275,7 @@ render(const ps_manifest *m, ps_lang lang,
 
 	*out = NULL;
 	if ((t.f = open_memstream(out, &len)) == NULL)
-		return ps_fail(err, "out_of_memory", "", "out of memory");
+		return util_fail(err, "out_of_memory", "", "out of memory");
 	write(&t, m);
 	bad = ferror(t.f) != 0 || t.oom != 0;
 	bad = fclose(t.f) != 0 || bad;
@@ -285,7 +285,7 @@ render(const ps_manifest *m, ps_lang lang,
 	if (bad != 0) {
 		free(*out);
 		*out = NULL;
-		return ps_fail(err, "out_of_memory", "", "out of memory");
+		return util_fail(err, "out_of_memory", "", "out of memory");
 	}
 	return 0;
 }

@@ -23,50 +23,50 @@ code_valid(const char *s)
 }
 
 static void
-check_identity(ps_check *ck, const ps_yaml_node *root)
+check_identity(formats_check *ck, const util_yaml_node *root)
 {
-	const char *id = ps_check_string(ck, root, "id", 1);
-	const char *license = ps_check_string(ck, root, "license", 1);
+	const char *id = formats_check_string(ck, root, "id", 1);
+	const char *license = formats_check_string(ck, root, "license", 1);
 	const char *slash = id != NULL ? strchr(id, '/') : NULL;
 
-	if (id != NULL && (slash == NULL || ps_label_valid(id, (size_t)(slash - id),
-	    39) != 0 || ps_label_valid(slash + 1, strlen(slash + 1), 63) != 0))
-		ps_check_error(ck, ps_yaml_get(root, "id"), "holon_id",
+	if (id != NULL && (slash == NULL || formats_label_valid(id, (size_t)(slash - id),
+	    39) != 0 || formats_label_valid(slash + 1, strlen(slash + 1), 63) != 0))
+		formats_check_error(ck, util_yaml_get(root, "id"), "holon_id",
 		    "id '%s' must be yourhandle/name (lowercase letters, digits "
 		    "and inner hyphens on each side of one '/')", id);
 	else
-		ck->m->id = ps_check_strdup(ck, id);
-	ps_check_semver(ck, root, 1);
-	ck->m->name = ps_check_strdup(ck, ps_check_string(ck, root, "name", 1));
-	ck->m->description = ps_check_strdup(ck,
-	    ps_check_string(ck, root, "summary", 1));
+		ck->m->id = formats_check_strdup(ck, id);
+	formats_check_semver(ck, root, 1);
+	ck->m->name = formats_check_strdup(ck, formats_check_string(ck, root, "name", 1));
+	ck->m->description = formats_check_strdup(ck,
+	    formats_check_string(ck, root, "summary", 1));
 	if (license == NULL)
 		return;
-	ck->m->license = ps_check_strdup(ck, license);
-	if (ps_license_is_osi(license) == 0)
-		ps_check_error(ck, ps_yaml_get(root, "license"),
+	ck->m->license = formats_check_strdup(ck, license);
+	if (formats_license_is_osi(license) == 0)
+		formats_check_error(ck, util_yaml_get(root, "license"),
 		    "license_not_osi", "license '%s' is not an OSI-approved "
 		    "license (write its SPDX id, e.g. Apache-2.0, MIT)", license);
 }
 
 static void
-check_authors(ps_check *ck, const ps_yaml_node *root)
+check_authors(formats_check *ck, const util_yaml_node *root)
 {
-	const ps_yaml_node *authors = ps_check_sequence(ck, root, "authors", 1);
-	const ps_yaml_node *a;
+	const util_yaml_node *authors = formats_check_sequence(ck, root, "authors", 1);
+	const util_yaml_node *a;
 	size_t i;
 
 	if (authors == NULL)
 		return;
 	if (authors->count == 0)
-		ps_check_error(ck, authors, "holon_authors",
+		formats_check_error(ck, authors, "holon_authors",
 		    "authors must name at least one author");
 	for (i = 0; i < authors->count; i++) {
 		a = authors->items[i];
-		if (a->kind == PS_YAML_MAPPING)
-			ps_check_string(ck, a, "name", 1);
+		if (a->kind == UTIL_YAML_MAPPING)
+			formats_check_string(ck, a, "name", 1);
 		else
-			ps_check_node_string(ck, a, "an author");
+			formats_check_node_string(ck, a, "an author");
 	}
 }
 
@@ -82,36 +82,36 @@ commit_valid(const char *s)
 }
 
 static void
-check_source(ps_check *ck, const ps_yaml_node *root)
+check_source(formats_check *ck, const util_yaml_node *root)
 {
-	const ps_yaml_node *source = ps_check_mapping(ck, root, "source", 1);
-	const char *repo = ps_check_string(ck, source, "repository", 1);
-	const char *ref = ps_check_string(ck, source, "ref", 1);
+	const util_yaml_node *source = formats_check_mapping(ck, root, "source", 1);
+	const char *repo = formats_check_string(ck, source, "repository", 1);
+	const char *ref = formats_check_string(ck, source, "ref", 1);
 	char why[256];
 	size_t n;
 
-	if (repo != NULL && ps_url_check(repo, 0, why, sizeof(why)) != 0)
-		ps_check_error(ck, ps_yaml_get(source, "repository"),
+	if (repo != NULL && formats_url_check(repo, 0, why, sizeof(why)) != 0)
+		formats_check_error(ck, util_yaml_get(source, "repository"),
 		    "holon_source_repository", "source.repository '%s' must be "
 		    "an https URL: %s", repo, why);
 	else
-		ck->m->source_repository = ps_check_strdup(ck, repo);
+		ck->m->source_repository = formats_check_strdup(ck, repo);
 	if (ref == NULL)
 		return;
 	n = strlen(ref);
 	if (commit_valid(ref) == 0) {
-		ck->m->source_commit = ps_check_strdup(ck, ref);
+		ck->m->source_commit = formats_check_strdup(ck, ref);
 		return;
 	}
 	if ((n == 40 || n == 64) && strspn(ref, "0123456789abcdefABCDEF") == n)
-		ps_check_error(ck, ps_yaml_get(source, "ref"), "holon_source_ref",
+		formats_check_error(ck, util_yaml_get(source, "ref"), "holon_source_ref",
 		    "source.ref '%s' must be written in lowercase hex", ref);
 	else if (n >= 4 && n < 40 && strspn(ref, "0123456789abcdef") == n)
-		ps_check_error(ck, ps_yaml_get(source, "ref"), "holon_source_ref",
+		formats_check_error(ck, util_yaml_get(source, "ref"), "holon_source_ref",
 		    "source.ref '%s' is an abbreviated commit hash; write all "
 		    "40 (SHA-1) or 64 (SHA-256) hex digits", ref);
 	else
-		ps_check_error(ck, ps_yaml_get(source, "ref"), "holon_source_ref",
+		formats_check_error(ck, util_yaml_get(source, "ref"), "holon_source_ref",
 		    "source.ref '%s' is not a commit hash: a branch or tag moves, "
 		    "so callers could not know which code runs; write the full "
 		    "40 or 64 hex digit commit", ref);
@@ -119,15 +119,15 @@ check_source(ps_check *ck, const ps_yaml_node *root)
 
 /* The declared error codes, sorted by text then line. */
 struct codes {
-	const ps_yaml_node **items;
+	const util_yaml_node **items;
 	size_t count;
 };
 
 static int
 code_compare(const void *a, const void *b)
 {
-	const ps_yaml_node *x = *(const ps_yaml_node *const *)a;
-	const ps_yaml_node *y = *(const ps_yaml_node *const *)b;
+	const util_yaml_node *x = *(const util_yaml_node *const *)a;
+	const util_yaml_node *y = *(const util_yaml_node *const *)b;
 	int c = strcmp(x->value, y->value);
 
 	if (c != 0)
@@ -136,39 +136,39 @@ code_compare(const void *a, const void *b)
 }
 
 /* One interface.errors entry: its code node when well formed, else NULL. */
-static const ps_yaml_node *
-error_entry(ps_check *ck, const ps_yaml_node *e)
+static const util_yaml_node *
+error_entry(formats_check *ck, const util_yaml_node *e)
 {
 	const char *code;
 
-	if (e->kind != PS_YAML_MAPPING) {
-		ps_check_error(ck, e, "field_type", "interface.errors entries "
-		    "must be mappings with a code, found %s", ps_yaml_describe(e));
+	if (e->kind != UTIL_YAML_MAPPING) {
+		formats_check_error(ck, e, "field_type", "interface.errors entries "
+		    "must be mappings with a code, found %s", util_yaml_describe(e));
 		return NULL;
 	}
-	if ((code = ps_check_string(ck, e, "code", 1)) == NULL)
+	if ((code = formats_check_string(ck, e, "code", 1)) == NULL)
 		return NULL;
 	if (code_valid(code) != 0) {
-		ps_check_error(ck, ps_yaml_get(e, "code"), "holon_error_code",
+		formats_check_error(ck, util_yaml_get(e, "code"), "holon_error_code",
 		    "error code '%s' must match ^[a-z][a-z0-9_]*$", code);
 		return NULL;
 	}
-	return ps_yaml_get(e, "code");
+	return util_yaml_get(e, "code");
 }
 
 /* Sorting finds duplicates in n log n, whatever the manifest's size. */
 static void
-check_errors(ps_check *ck, const ps_yaml_node *iface, struct codes *codes)
+check_errors(formats_check *ck, const util_yaml_node *iface, struct codes *codes)
 {
-	const ps_yaml_node *errors = ps_check_sequence(ck, iface, "errors", 0);
-	const ps_yaml_node *code;
+	const util_yaml_node *errors = formats_check_sequence(ck, iface, "errors", 0);
+	const util_yaml_node *code;
 	size_t i, first = 0;
 
 	if (errors == NULL || errors->count == 0)
 		return;
 	codes->items = calloc(errors->count, sizeof(*codes->items));
 	if (codes->items == NULL) {
-		ps_check_oom(ck);
+		formats_check_oom(ck);
 		return;
 	}
 	for (i = 0; i < errors->count; i++) {
@@ -181,111 +181,111 @@ check_errors(ps_check *ck, const ps_yaml_node *iface, struct codes *codes)
 			first = i;
 			continue;
 		}
-		ps_check_error(ck, codes->items[i], "holon_error_code_duplicate",
+		formats_check_error(ck, codes->items[i], "holon_error_code_duplicate",
 		    "error code '%s' is declared twice (first at line %u)",
 		    codes->items[i]->value, codes->items[first]->line);
 	}
 }
 
 /* Returns the schema at `key` when it is a well-formed schema, else NULL. */
-static const ps_yaml_node *
-check_schema(ps_check *ck, const ps_yaml_node *iface, const char *key)
+static const util_yaml_node *
+check_schema(formats_check *ck, const util_yaml_node *iface, const char *key)
 {
-	const ps_yaml_node *schema = ps_check_mapping(ck, iface, key, 1);
+	const util_yaml_node *schema = formats_check_mapping(ck, iface, key, 1);
 
 	if (schema == NULL)
 		return NULL;
-	return ps_jsonschema_check(schema, ck->file, ck->diags) == 0 ? schema :
+	return formats_jsonschema_check(schema, ck->file, ck->diags) == 0 ? schema :
 	    NULL;
 }
 
 static void
-check_capabilities(ps_check *ck, const ps_yaml_node *root)
+check_capabilities(formats_check *ck, const util_yaml_node *root)
 {
-	const ps_yaml_node *caps = ps_check_sequence(ck, root, "capabilities", 1);
+	const util_yaml_node *caps = formats_check_sequence(ck, root, "capabilities", 1);
 	const char *cls;
 	size_t i;
 
 	if (caps == NULL)
 		return;
 	if (caps->count == 0)
-		ps_check_error(ck, caps, "holon_capability_class",
+		formats_check_error(ck, caps, "holon_capability_class",
 		    "capabilities must declare at least one class");
 	for (i = 0; i < caps->count; i++) {
-		if (caps->items[i]->kind != PS_YAML_MAPPING) {
-			ps_check_error(ck, caps->items[i], "field_type",
+		if (caps->items[i]->kind != UTIL_YAML_MAPPING) {
+			formats_check_error(ck, caps->items[i], "field_type",
 			    "capabilities entries must be mappings with a class");
 			continue;
 		}
-		cls = ps_check_string(ck, caps->items[i], "class", 1);
+		cls = formats_check_string(ck, caps->items[i], "class", 1);
 		if (cls == NULL)
 			continue;
 		if (islower((unsigned char)cls[0]) == 0 || strspn(cls,
 		    "abcdefghijklmnopqrstuvwxyz0123456789_.") != strlen(cls) ||
 		    strstr(cls, "..") != NULL || cls[strlen(cls) - 1] == '.') {
-			ps_check_error(ck, ps_yaml_get(caps->items[i], "class"),
+			formats_check_error(ck, util_yaml_get(caps->items[i], "class"),
 			    "holon_capability_class", "capability class '%s' must "
 			    "be dotted lowercase words, e.g. data.profile", cls);
 			continue;
 		}
-		ps_check_strings_add(ck, &ck->m->capabilities, cls);
+		formats_check_strings_add(ck, &ck->m->capabilities, cls);
 	}
 	if (ck->m->capabilities.count > 0)
-		ck->m->kind = ps_check_strdup(ck, ck->m->capabilities.items[0]);
+		ck->m->kind = formats_check_strdup(ck, ck->m->capabilities.items[0]);
 }
 
 /* A non-negative finite number at `key`; 1 present, 0 absent, -1 bad. */
 static int
-price_number(ps_check *ck, const ps_yaml_node *pricing, const char *key,
+price_number(formats_check *ck, const util_yaml_node *pricing, const char *key,
     double *out)
 {
-	const ps_yaml_node *n = ps_check_field(ck, pricing, key, 0);
+	const util_yaml_node *n = formats_check_field(ck, pricing, key, 0);
 
 	if (n == NULL)
 		return 0;
-	if (ps_yaml_number(n, out) != 0 || isfinite(*out) == 0 || *out < 0) {
-		ps_check_error(ck, n, "holon_pricing_amount", "pricing.%s must "
+	if (util_yaml_number(n, out) != 0 || isfinite(*out) == 0 || *out < 0) {
+		formats_check_error(ck, n, "holon_pricing_amount", "pricing.%s must "
 		    "be a non-negative number, found %s", key,
-		    ps_yaml_describe(n));
+		    util_yaml_describe(n));
 		return -1;
 	}
 	return 1;
 }
 
 static void
-price_summary(ps_check *ck, const char *model, double worst,
+price_summary(formats_check *ck, const char *model, double worst,
     const char *currency, const char *charge_on)
 {
 	char *text = NULL;
 
 	if (asprintf(&text, "%g %s", worst, currency) < 0) {
-		ps_check_oom(ck);
+		formats_check_oom(ck);
 		return;
 	}
 	ck->m->price_worst_case = text;
-	ck->m->pricing_model = ps_check_strdup(ck, model);
-	ck->m->charge_on = ps_check_strdup(ck, charge_on);
+	ck->m->pricing_model = formats_check_strdup(ck, model);
+	ck->m->charge_on = formats_check_strdup(ck, charge_on);
 }
 
 /* Decides the worst case from the amounts read; reports when it cannot. */
 static int
-worst_case(ps_check *ck, const ps_yaml_node *pricing, const char *model,
+worst_case(formats_check *ck, const util_yaml_node *pricing, const char *model,
     int has_amount, double amount, int has_max, double max, double *worst)
 {
 	if (has_amount == 0 && has_max == 0) {
-		ps_check_error(ck, pricing, "holon_pricing_worst_case",
+		formats_check_error(ck, pricing, "holon_pricing_worst_case",
 		    "pricing needs 'amount' or 'max' so callers can compute the "
 		    "worst case");
 		return -1;
 	}
 	if (strcmp(model, "per_call") != 0 && has_max == 0) {
-		ps_check_error(ck, pricing, "holon_pricing_worst_case",
+		formats_check_error(ck, pricing, "holon_pricing_worst_case",
 		    "pricing model '%s' is not a fixed price per call: declare "
 		    "'max', the most one call can cost", model);
 		return -1;
 	}
 	if (has_amount == 1 && has_max == 1 && amount > max) {
-		ps_check_error(ck, ps_yaml_get(pricing, "amount"),
+		formats_check_error(ck, util_yaml_get(pricing, "amount"),
 		    "holon_pricing_worst_case", "pricing amount %g exceeds max %g",
 		    amount, max);
 		return -1;
@@ -295,12 +295,12 @@ worst_case(ps_check *ck, const ps_yaml_node *pricing, const char *model,
 }
 
 static void
-check_pricing(ps_check *ck, const ps_yaml_node *root)
+check_pricing(formats_check *ck, const util_yaml_node *root)
 {
-	const ps_yaml_node *pricing = ps_check_mapping(ck, root, "pricing", 1);
-	const char *model = ps_check_string(ck, pricing, "model", 1);
-	const char *currency = ps_check_string(ck, pricing, "currency", 1);
-	const char *charge_on = ps_check_string(ck, pricing, "charge_on", 1);
+	const util_yaml_node *pricing = formats_check_mapping(ck, root, "pricing", 1);
+	const char *model = formats_check_string(ck, pricing, "model", 1);
+	const char *currency = formats_check_string(ck, pricing, "currency", 1);
+	const char *charge_on = formats_check_string(ck, pricing, "charge_on", 1);
 	double amount = 0, max = 0, worst;
 	int has_amount, has_max;
 
@@ -310,7 +310,7 @@ check_pricing(ps_check *ck, const ps_yaml_node *root)
 	has_max = price_number(ck, pricing, "max", &max);
 	if (currency != NULL && (strlen(currency) != 3 ||
 	    strspn(currency, "ABCDEFGHIJKLMNOPQRSTUVWXYZ") != 3)) {
-		ps_check_error(ck, ps_yaml_get(pricing, "currency"),
+		formats_check_error(ck, util_yaml_get(pricing, "currency"),
 		    "holon_pricing_currency", "currency '%s' must be an ISO 4217 "
 		    "code such as USD or EUR", currency);
 		currency = NULL;
@@ -323,58 +323,58 @@ check_pricing(ps_check *ck, const ps_yaml_node *root)
 }
 
 static void
-check_tool(ps_check *ck, const ps_yaml_node *rt)
+check_tool(formats_check *ck, const util_yaml_node *rt)
 {
-	const ps_yaml_node *tool = ps_check_field(ck, rt, "tool", 1);
+	const util_yaml_node *tool = formats_check_field(ck, rt, "tool", 1);
 
-	if (tool != NULL && tool->kind == PS_YAML_SEQUENCE)
-		ps_check_error(ck, tool, "holon_one_tool", "runtime.tool lists "
+	if (tool != NULL && tool->kind == UTIL_YAML_SEQUENCE)
+		formats_check_error(ck, tool, "holon_one_tool", "runtime.tool lists "
 		    "%zu tools; an agent version exposes exactly one tool",
 		    tool->count);
 	else if (tool != NULL)
-		ck->m->tool = ps_check_strdup(ck,
-		    ps_check_node_string(ck, tool, "'tool'"));
-	if (ps_check_field(ck, rt, "tools", 0) != NULL)
-		ps_check_error(ck, ps_yaml_get_key(rt, "tools"), "holon_one_tool",
+		ck->m->tool = formats_check_strdup(ck,
+		    formats_check_node_string(ck, tool, "'tool'"));
+	if (formats_check_field(ck, rt, "tools", 0) != NULL)
+		formats_check_error(ck, util_yaml_get_key(rt, "tools"), "holon_one_tool",
 		    "runtime.tools: an agent version exposes exactly one tool, "
 		    "named by runtime.tool");
 }
 
 static void
-check_timeout(ps_check *ck, const ps_yaml_node *rt)
+check_timeout(formats_check *ck, const util_yaml_node *rt)
 {
-	const ps_yaml_node *limits = ps_check_mapping(ck, rt, "limits", 1);
-	const ps_yaml_node *t = ps_check_field(ck, limits, "timeout_s", 1);
+	const util_yaml_node *limits = formats_check_mapping(ck, rt, "limits", 1);
+	const util_yaml_node *t = formats_check_field(ck, limits, "timeout_s", 1);
 	long long timeout;
 
 	if (t == NULL)
 		return;
-	if (ps_yaml_int(t, &timeout) != 0 || timeout < 1 || timeout > 300) {
-		ps_check_error(ck, t, "holon_timeout", "limits.timeout_s must be "
+	if (util_yaml_int(t, &timeout) != 0 || timeout < 1 || timeout > 300) {
+		formats_check_error(ck, t, "holon_timeout", "limits.timeout_s must be "
 		    "an integer from 1 to 300 seconds, found %s '%s'",
-		    ps_yaml_describe(t), t->kind == PS_YAML_SCALAR ? t->value : "");
+		    util_yaml_describe(t), t->kind == UTIL_YAML_SCALAR ? t->value : "");
 		return;
 	}
 	ck->m->timeout_s = timeout;
 }
 
 static void
-check_runtime(ps_check *ck, const ps_yaml_node *root)
+check_runtime(formats_check *ck, const util_yaml_node *root)
 {
-	const ps_yaml_node *rt = ps_check_mapping(ck, root, "runtime", 1);
-	const char *kind = ps_check_string(ck, rt, "kind", 1);
-	const char *endpoint = ps_check_string(ck, rt, "endpoint", 1);
+	const util_yaml_node *rt = formats_check_mapping(ck, root, "runtime", 1);
+	const char *kind = formats_check_string(ck, rt, "kind", 1);
+	const char *endpoint = formats_check_string(ck, rt, "endpoint", 1);
 	char why[256];
 
 	if (kind != NULL && strcmp(kind, "mcp") != 0)
-		ps_check_error(ck, ps_yaml_get(rt, "kind"), "holon_runtime_kind",
+		formats_check_error(ck, util_yaml_get(rt, "kind"), "holon_runtime_kind",
 		    "runtime.kind must be mcp, found '%s'", kind);
-	if (endpoint != NULL && ps_url_check(endpoint, 1, why, sizeof(why)) != 0)
-		ps_check_error(ck, ps_yaml_get(rt, "endpoint"), "holon_endpoint",
+	if (endpoint != NULL && formats_url_check(endpoint, 1, why, sizeof(why)) != 0)
+		formats_check_error(ck, util_yaml_get(rt, "endpoint"), "holon_endpoint",
 		    "runtime.endpoint '%s' must be a public https URL: %s",
 		    endpoint, why);
 	else
-		ck->m->endpoint = ps_check_strdup(ck, endpoint);
+		ck->m->endpoint = formats_check_strdup(ck, endpoint);
 	check_tool(ck, rt);
 	check_timeout(ck, rt);
 }
@@ -427,41 +427,41 @@ iso_duration_valid(const char *s)
 }
 
 static void
-check_data_egress(ps_check *ck, const ps_yaml_node *data)
+check_data_egress(formats_check *ck, const util_yaml_node *data)
 {
-	const ps_yaml_node *egress = ps_check_sequence(ck, data, "egress", 1);
+	const util_yaml_node *egress = formats_check_sequence(ck, data, "egress", 1);
 	const char *host;
 	size_t i;
 
 	for (i = 0; egress != NULL && i < egress->count; i++) {
-		host = ps_check_node_string(ck, egress->items[i],
+		host = formats_check_node_string(ck, egress->items[i],
 		    "a data.egress host");
 		if (host == NULL)
 			continue;
-		if (ps_hostname_valid(host) != 0)
-			ps_check_error(ck, egress->items[i], "holon_data_egress",
+		if (formats_hostname_valid(host) != 0)
+			formats_check_error(ck, egress->items[i], "holon_data_egress",
 			    "data.egress entry '%s' is not a host name", host);
 		else
-			ps_check_egress_add(ck, host, 0, NULL);
+			formats_check_egress_add(ck, host, 0, NULL);
 	}
 }
 
 static void
-check_data(ps_check *ck, const ps_yaml_node *root)
+check_data(formats_check *ck, const util_yaml_node *root)
 {
-	const ps_yaml_node *data = ps_check_mapping(ck, root, "data", 1);
-	const char *retention = ps_check_string(ck, data, "retention", 1);
+	const util_yaml_node *data = formats_check_mapping(ck, root, "data", 1);
+	const char *retention = formats_check_string(ck, data, "retention", 1);
 	int training;
 
 	if (retention != NULL && strcmp(retention, "none") != 0 &&
 	    iso_duration_valid(retention) != 0)
-		ps_check_error(ck, ps_yaml_get(data, "retention"),
+		formats_check_error(ck, util_yaml_get(data, "retention"),
 		    "holon_data_retention", "data.retention must be 'none' or an "
 		    "ISO 8601 duration such as P7D or PT12H, found '%s'", retention);
 	else
-		ck->m->retention = ps_check_strdup(ck, retention);
-	if (data != NULL && ps_check_field(ck, data, "training_use", 1) != NULL &&
-	    ps_check_bool(ck, data, "training_use", &training) == 1)
+		ck->m->retention = formats_check_strdup(ck, retention);
+	if (data != NULL && formats_check_field(ck, data, "training_use", 1) != NULL &&
+	    formats_check_bool(ck, data, "training_use", &training) == 1)
 		ck->m->training_use = training;
 	check_data_egress(ck, data);
 }
@@ -469,56 +469,56 @@ check_data(ps_check *ck, const ps_yaml_node *root)
 static int
 code_key_compare(const void *key, const void *item)
 {
-	return strcmp(key, (*(const ps_yaml_node *const *)item)->value);
+	return strcmp(key, (*(const util_yaml_node *const *)item)->value);
 }
 
 static void
-check_error_example(ps_check *ck, const struct codes *codes,
-    const ps_yaml_node *error, const char *name)
+check_error_example(formats_check *ck, const struct codes *codes,
+    const util_yaml_node *error, const char *name)
 {
-	const ps_yaml_node *at = error;
-	const char *code = ps_yaml_string(error);
+	const util_yaml_node *at = error;
+	const char *code = util_yaml_string(error);
 
-	if (error->kind == PS_YAML_MAPPING) {
-		at = ps_yaml_get(error, "code");
-		code = ps_check_string(ck, error, "code", 1);
+	if (error->kind == UTIL_YAML_MAPPING) {
+		at = util_yaml_get(error, "code");
+		code = formats_check_string(ck, error, "code", 1);
 		if (code == NULL)
 			return;
 	}
 	if (code == NULL) {
-		ps_check_error(ck, error, "holon_example", "example '%s': error "
+		formats_check_error(ck, error, "holon_example", "example '%s': error "
 		    "must be a code or a mapping with a code", name);
 		return;
 	}
 	if (codes != NULL && (codes->count == 0 || bsearch(code, codes->items,
 	    codes->count, sizeof(*codes->items), code_key_compare) == NULL))
-		ps_check_error(ck, at, "holon_example_error_code", "example '%s' "
+		formats_check_error(ck, at, "holon_example_error_code", "example '%s' "
 		    "returns error '%s', which interface.errors does not declare",
 		    name, code);
 }
 
 static void
-check_example(ps_check *ck, const ps_yaml_node *ex, size_t index,
-    const struct codes *codes, const ps_yaml_node *in,
-    const ps_yaml_node *out, int *successes)
+check_example(formats_check *ck, const util_yaml_node *ex, size_t index,
+    const struct codes *codes, const util_yaml_node *in,
+    const util_yaml_node *out, int *successes)
 {
-	const ps_yaml_node *input, *output, *error;
-	const char *name = ps_yaml_string(ps_yaml_get(ex, "name"));
+	const util_yaml_node *input, *output, *error;
+	const char *name = util_yaml_string(util_yaml_get(ex, "name"));
 	char label[160], fallback[32];
 
 	snprintf(fallback, sizeof(fallback), "#%zu", index + 1);
 	name = name != NULL ? name : fallback;
-	input = ps_check_field(ck, ex, "input", 1);
-	output = ps_yaml_get(ex, "output");
-	error = ps_yaml_get(ex, "error");
+	input = formats_check_field(ck, ex, "input", 1);
+	output = util_yaml_get(ex, "output");
+	error = util_yaml_get(ex, "error");
 	if ((output == NULL) == (error == NULL)) {
-		ps_check_error(ck, ex, "holon_example", "example '%s' must have "
+		formats_check_error(ck, ex, "holon_example", "example '%s' must have "
 		    "exactly one of 'output' (a success) or 'error'", name);
 		return;
 	}
 	snprintf(label, sizeof(label), "example %.100s input", name);
 	if (input != NULL && in != NULL)
-		ps_jsonschema_validate(in, input, ck->file, label,
+		formats_jsonschema_validate(in, input, ck->file, label,
 		    PS_SEVERITY_ERROR, ck->diags);
 	if (error != NULL) {
 		check_error_example(ck, codes, error, name);
@@ -527,24 +527,24 @@ check_example(ps_check *ck, const ps_yaml_node *ex, size_t index,
 	(*successes)++;
 	snprintf(label, sizeof(label), "example %.100s output", name);
 	if (out != NULL)
-		ps_jsonschema_validate(out, output, ck->file, label,
+		formats_jsonschema_validate(out, output, ck->file, label,
 		    PS_SEVERITY_ERROR, ck->diags);
 }
 
 static void
-check_examples(ps_check *ck, const ps_yaml_node *root,
-    const struct codes *codes, const ps_yaml_node *in,
-    const ps_yaml_node *out)
+check_examples(formats_check *ck, const util_yaml_node *root,
+    const struct codes *codes, const util_yaml_node *in,
+    const util_yaml_node *out)
 {
-	const ps_yaml_node *examples = ps_check_sequence(ck, root, "examples", 1);
+	const util_yaml_node *examples = formats_check_sequence(ck, root, "examples", 1);
 	size_t i;
 	int successes = 0;
 
 	if (examples == NULL)
 		return;
 	for (i = 0; i < examples->count; i++) {
-		if (examples->items[i]->kind != PS_YAML_MAPPING) {
-			ps_check_error(ck, examples->items[i], "holon_example",
+		if (examples->items[i]->kind != UTIL_YAML_MAPPING) {
+			formats_check_error(ck, examples->items[i], "holon_example",
 			    "examples entries must be mappings with input and "
 			    "output or error");
 			continue;
@@ -553,21 +553,21 @@ check_examples(ps_check *ck, const ps_yaml_node *root,
 		    &successes);
 	}
 	if (successes == 0)
-		ps_check_error(ck, examples, "holon_example_success",
+		formats_check_error(ck, examples, "holon_example_success",
 		    "at least one example must be a success (with 'output')");
 }
 
 void
-ps_holon_check(ps_check *ck, const ps_yaml_node *root)
+formats_holon_check(formats_check *ck, const util_yaml_node *root)
 {
-	const ps_yaml_node *iface, *in = NULL, *out = NULL;
+	const util_yaml_node *iface, *in = NULL, *out = NULL;
 	struct codes codes = { NULL, 0 };
 
-	ps_check_known(ck, root, top_fields, "");
+	formats_check_known(ck, root, top_fields, "");
 	check_identity(ck, root);
 	check_authors(ck, root);
 	check_source(ck, root);
-	iface = ps_check_mapping(ck, root, "interface", 1);
+	iface = formats_check_mapping(ck, root, "interface", 1);
 	if (iface != NULL) {
 		in = check_schema(ck, iface, "input");
 		out = check_schema(ck, iface, "output");

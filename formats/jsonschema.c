@@ -1,8 +1,8 @@
 /*
- * A JSON Schema subset over YAML trees.  ps_jsonschema_check reports a
+ * A JSON Schema subset over YAML trees.  formats_jsonschema_check reports a
  * malformed schema (schema_invalid) and every keyword outside the subset
  * (schema_keyword_unsupported, a warning: never silently ignored);
- * ps_jsonschema_validate reports each mismatch (schema_mismatch).
+ * formats_jsonschema_validate reports each mismatch (schema_mismatch).
  * docs/formats/manifests.md, "JSON Schema subset", is the specification.
  */
 #include <locale.h>
@@ -65,51 +65,51 @@ is_one_of(const char *s, const char *const *list, size_t n)
 #define IS_ONE_OF(s, list) is_one_of((s), (list), sizeof(list) / sizeof((list)[0]))
 
 static int
-is_kind(const ps_yaml_node *n, ps_yaml_kind kind)
+is_kind(const util_yaml_node *n, util_yaml_kind kind)
 {
 	return n != NULL && n->kind == kind;
 }
 
 static int
-is_string(const ps_yaml_node *n)
+is_string(const util_yaml_node *n)
 {
-	return ps_yaml_string(n) != NULL;
+	return util_yaml_string(n) != NULL;
 }
 
 static int
-is_numeric(const ps_yaml_node *n)
+is_numeric(const util_yaml_node *n)
 {
-	return is_kind(n, PS_YAML_SCALAR) && (n->type == PS_YAML_INT ||
-	    n->type == PS_YAML_FLOAT);
+	return is_kind(n, UTIL_YAML_SCALAR) && (n->type == UTIL_YAML_INT ||
+	    n->type == UTIL_YAML_FLOAT);
 }
 
 static int
-is_bool(const ps_yaml_node *n)
+is_bool(const util_yaml_node *n)
 {
-	return is_kind(n, PS_YAML_SCALAR) && n->type == PS_YAML_BOOL;
+	return is_kind(n, UTIL_YAML_SCALAR) && n->type == UTIL_YAML_BOOL;
 }
 
 static int
-is_false(const ps_yaml_node *n)
+is_false(const util_yaml_node *n)
 {
 	int b;
 
-	return ps_yaml_bool(n, &b) == 0 && b == 0;
+	return util_yaml_bool(n, &b) == 0 && b == 0;
 }
 
 /* A value for a message: strings quoted and cut, collections by kind. */
 static void
-quote_value(const ps_yaml_node *n, char *out, size_t size)
+quote_value(const util_yaml_node *n, char *out, size_t size)
 {
 	size_t i, len, o = 0;
 	int quote;
 
-	if (n == NULL || n->kind != PS_YAML_SCALAR) {
+	if (n == NULL || n->kind != UTIL_YAML_SCALAR) {
 		snprintf(out, size, "%s", n == NULL ? "nothing" :
-		    n->kind == PS_YAML_MAPPING ? "an object" : "an array");
+		    n->kind == UTIL_YAML_MAPPING ? "an object" : "an array");
 		return;
 	}
-	quote = n->type == PS_YAML_STRING;
+	quote = n->type == UTIL_YAML_STRING;
 	len = n->length < JS_QUOTE_MAX ? n->length : JS_QUOTE_MAX;
 	while (len < n->length && len > 0 &&
 	    ((unsigned char)n->value[len] & 0xC0) == 0x80)
@@ -131,20 +131,20 @@ quote_value(const ps_yaml_node *n, char *out, size_t size)
 
 /* The JSON Schema type name of an instance node. */
 static const char *
-instance_type(const ps_yaml_node *n)
+instance_type(const util_yaml_node *n)
 {
-	if (n->kind == PS_YAML_MAPPING)
+	if (n->kind == UTIL_YAML_MAPPING)
 		return "object";
-	if (n->kind == PS_YAML_SEQUENCE)
+	if (n->kind == UTIL_YAML_SEQUENCE)
 		return "array";
 	switch (n->type) {
-	case PS_YAML_NULL:
+	case UTIL_YAML_NULL:
 		return "null";
-	case PS_YAML_BOOL:
+	case UTIL_YAML_BOOL:
 		return "boolean";
-	case PS_YAML_INT:
+	case UTIL_YAML_INT:
 		return "integer";
-	case PS_YAML_FLOAT:
+	case UTIL_YAML_FLOAT:
 		return "number";
 	default:
 		return "string";
@@ -152,19 +152,19 @@ instance_type(const ps_yaml_node *n)
 }
 
 static int
-is_integral_float(const ps_yaml_node *n)
+is_integral_float(const util_yaml_node *n)
 {
 	double d;
 
-	return is_kind(n, PS_YAML_SCALAR) && n->type == PS_YAML_FLOAT &&
-	    ps_yaml_number(n, &d) == 0 && isfinite(d) && floor(d) == d;
+	return is_kind(n, UTIL_YAML_SCALAR) && n->type == UTIL_YAML_FLOAT &&
+	    util_yaml_number(n, &d) == 0 && isfinite(d) && floor(d) == d;
 }
 
 static int
-type_matches(const char *type, const ps_yaml_node *n)
+type_matches(const char *type, const util_yaml_node *n)
 {
 	if (strcmp(type, "integer") == 0)
-		return (is_kind(n, PS_YAML_SCALAR) && n->type == PS_YAML_INT) ||
+		return (is_kind(n, UTIL_YAML_SCALAR) && n->type == UTIL_YAML_INT) ||
 		    is_integral_float(n);
 	if (strcmp(type, "number") == 0)
 		return is_numeric(n);
@@ -173,15 +173,15 @@ type_matches(const char *type, const ps_yaml_node *n)
 
 /* <0, 0, >0; exact for two 64-bit integers.  NaN compares as unordered. */
 static int
-compare_numbers(const ps_yaml_node *a, const ps_yaml_node *b, int *unordered)
+compare_numbers(const util_yaml_node *a, const util_yaml_node *b, int *unordered)
 {
 	long long x, y;
 	double dx, dy;
 
 	*unordered = 0;
-	if (ps_yaml_int(a, &x) == 0 && ps_yaml_int(b, &y) == 0)
+	if (util_yaml_int(a, &x) == 0 && util_yaml_int(b, &y) == 0)
 		return x < y ? -1 : (x > y);
-	if (ps_yaml_number(a, &dx) != 0 || ps_yaml_number(b, &dy) != 0 ||
+	if (util_yaml_number(a, &dx) != 0 || util_yaml_number(b, &dy) != 0 ||
 	    isnan(dx) || isnan(dy)) {
 		*unordered = 1;
 		return 0;
@@ -191,23 +191,23 @@ compare_numbers(const ps_yaml_node *a, const ps_yaml_node *b, int *unordered)
 
 /* JSON equality: numbers by value (1 == 1.0), objects ignore key order. */
 static int
-json_equal(const ps_yaml_node *a, const ps_yaml_node *b, unsigned depth)
+json_equal(const util_yaml_node *a, const util_yaml_node *b, unsigned depth)
 {
 	size_t i;
 	int unordered, bx, by;
 
 	if (depth > JS_MAX_DEPTH || a->kind != b->kind)
 		return 0;
-	if (a->kind == PS_YAML_SEQUENCE) {
+	if (a->kind == UTIL_YAML_SEQUENCE) {
 		for (i = 0; i < a->count && a->count == b->count; i++) {
 			if (!json_equal(a->items[i], b->items[i], depth + 1))
 				return 0;
 		}
 		return a->count == b->count;
 	}
-	if (a->kind == PS_YAML_MAPPING) {
+	if (a->kind == UTIL_YAML_MAPPING) {
 		for (i = 0; i < a->count && a->count == b->count; i++) {
-			const ps_yaml_node *v = ps_yaml_get(b, a->keys[i]->value);
+			const util_yaml_node *v = util_yaml_get(b, a->keys[i]->value);
 			if (v == NULL || !json_equal(a->items[i], v, depth + 1))
 				return 0;
 		}
@@ -217,8 +217,8 @@ json_equal(const ps_yaml_node *a, const ps_yaml_node *b, unsigned depth)
 		return compare_numbers(a, b, &unordered) == 0 && !unordered;
 	if (a->type != b->type)
 		return 0;
-	if (a->type == PS_YAML_BOOL)
-		return ps_yaml_bool(a, &bx) == 0 && ps_yaml_bool(b, &by) == 0 &&
+	if (a->type == UTIL_YAML_BOOL)
+		return util_yaml_bool(a, &bx) == 0 && util_yaml_bool(b, &by) == 0 &&
 		    bx == by;
 	return a->length == b->length &&
 	    memcmp(a->value, b->value, a->length) == 0;
@@ -567,11 +567,11 @@ format_ok(const char *format, const char *s)
 
 /* ------------------------------------------------------ schema checking */
 
-static void schema_error(js_check *c, const ps_yaml_node *at,
+static void schema_error(js_check *c, const util_yaml_node *at,
     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static void
-schema_error(js_check *c, const ps_yaml_node *at, const char *fmt, ...)
+schema_error(js_check *c, const util_yaml_node *at, const char *fmt, ...)
 {
 	char msg[PS_ERROR_TEXT_MAX];
 	va_list ap;
@@ -584,10 +584,10 @@ schema_error(js_check *c, const ps_yaml_node *at, const char *fmt, ...)
 	    at != NULL ? at->line : 0, at != NULL ? at->column : 0, "%s", msg);
 }
 
-static void check_schema(js_check *c, const ps_yaml_node *s, unsigned depth);
+static void check_schema(js_check *c, const util_yaml_node *s, unsigned depth);
 
 static void
-check_type(js_check *c, const ps_yaml_node *v)
+check_type(js_check *c, const util_yaml_node *v)
 {
 	size_t i;
 
@@ -598,9 +598,9 @@ check_type(js_check *c, const ps_yaml_node *v)
 			    "object)", v->value);
 		return;
 	}
-	if (!is_kind(v, PS_YAML_SEQUENCE) || v->count == 0) {
+	if (!is_kind(v, UTIL_YAML_SEQUENCE) || v->count == 0) {
 		schema_error(c, v, "schema: 'type' must be a type name or a "
-		    "non-empty list of them, found %s", ps_yaml_describe(v));
+		    "non-empty list of them, found %s", util_yaml_describe(v));
 		return;
 	}
 	for (i = 0; i < v->count; i++) {
@@ -613,13 +613,13 @@ check_type(js_check *c, const ps_yaml_node *v)
 }
 
 static void
-check_properties(js_check *c, const ps_yaml_node *v, unsigned depth)
+check_properties(js_check *c, const util_yaml_node *v, unsigned depth)
 {
 	size_t i;
 
-	if (!is_kind(v, PS_YAML_MAPPING)) {
+	if (!is_kind(v, UTIL_YAML_MAPPING)) {
 		schema_error(c, v, "schema: 'properties' must be a mapping of "
-		    "schemas, found %s", ps_yaml_describe(v));
+		    "schemas, found %s", util_yaml_describe(v));
 		return;
 	}
 	for (i = 0; i < v->count; i++)
@@ -627,35 +627,35 @@ check_properties(js_check *c, const ps_yaml_node *v, unsigned depth)
 }
 
 static void
-check_required(js_check *c, const ps_yaml_node *v)
+check_required(js_check *c, const util_yaml_node *v)
 {
 	size_t i;
 
-	if (!is_kind(v, PS_YAML_SEQUENCE)) {
+	if (!is_kind(v, UTIL_YAML_SEQUENCE)) {
 		schema_error(c, v, "schema: 'required' must be a list of "
-		    "property names, found %s", ps_yaml_describe(v));
+		    "property names, found %s", util_yaml_describe(v));
 		return;
 	}
 	for (i = 0; i < v->count; i++) {
 		if (!is_string(v->items[i]))
 			schema_error(c, v->items[i], "schema: 'required' entry "
 			    "must be a string, found %s",
-			    ps_yaml_describe(v->items[i]));
+			    util_yaml_describe(v->items[i]));
 	}
 }
 
 static void
-check_count(js_check *c, const char *keyword, const ps_yaml_node *v)
+check_count(js_check *c, const char *keyword, const util_yaml_node *v)
 {
 	long long n;
 
-	if (ps_yaml_int(v, &n) != 0 || n < 0)
+	if (util_yaml_int(v, &n) != 0 || n < 0)
 		schema_error(c, v, "schema: '%s' must be a non-negative "
-		    "integer, found %s", keyword, ps_yaml_describe(v));
+		    "integer, found %s", keyword, util_yaml_describe(v));
 }
 
 static void
-check_number(js_check *c, const char *keyword, const ps_yaml_node *v)
+check_number(js_check *c, const char *keyword, const util_yaml_node *v)
 {
 	double d;
 
@@ -667,20 +667,20 @@ check_number(js_check *c, const char *keyword, const ps_yaml_node *v)
 		    "maximum");
 		return;
 	}
-	if (ps_yaml_number(v, &d) != 0 || !isfinite(d))
+	if (util_yaml_number(v, &d) != 0 || !isfinite(d))
 		schema_error(c, v, "schema: '%s' must be a finite number, "
-		    "found %s", keyword, ps_yaml_describe(v));
+		    "found %s", keyword, util_yaml_describe(v));
 }
 
 static void
-check_pattern(js_check *c, const ps_yaml_node *v)
+check_pattern(js_check *c, const util_yaml_node *v)
 {
 	regex_t re;
 	char why[256];
 
 	if (!is_string(v)) {
 		schema_error(c, v, "schema: 'pattern' must be a string, found "
-		    "%s", ps_yaml_describe(v));
+		    "%s", util_yaml_describe(v));
 		return;
 	}
 	if (pattern_compile(v->value, &re, why, sizeof(why)) != 0) {
@@ -692,11 +692,11 @@ check_pattern(js_check *c, const ps_yaml_node *v)
 }
 
 static void
-check_format(js_check *c, const ps_yaml_node *v)
+check_format(js_check *c, const util_yaml_node *v)
 {
 	if (!is_string(v)) {
 		schema_error(c, v, "schema: 'format' must be a string, found "
-		    "%s", ps_yaml_describe(v));
+		    "%s", util_yaml_describe(v));
 		return;
 	}
 	if (!IS_ONE_OF(v->value, known_formats))
@@ -708,7 +708,7 @@ check_format(js_check *c, const ps_yaml_node *v)
 
 /* One keyword; returns 0 when it belongs to the subset. */
 static int
-check_keyword(js_check *c, const char *k, const ps_yaml_node *v,
+check_keyword(js_check *c, const char *k, const util_yaml_node *v,
     unsigned depth)
 {
 	if (strcmp(k, "type") == 0)
@@ -721,9 +721,9 @@ check_keyword(js_check *c, const char *k, const ps_yaml_node *v,
 	    strcmp(k, "items") == 0)
 		check_schema(c, v, depth + 1);
 	else if (strcmp(k, "enum") == 0) {
-		if (!is_kind(v, PS_YAML_SEQUENCE) || v->count == 0)
+		if (!is_kind(v, UTIL_YAML_SEQUENCE) || v->count == 0)
 			schema_error(c, v, "schema: 'enum' must be a non-empty "
-			    "list, found %s", ps_yaml_describe(v));
+			    "list, found %s", util_yaml_describe(v));
 	} else if (strcmp(k, "minimum") == 0 || strcmp(k, "maximum") == 0 ||
 	    strcmp(k, "exclusiveMinimum") == 0 ||
 	    strcmp(k, "exclusiveMaximum") == 0)
@@ -742,10 +742,10 @@ check_keyword(js_check *c, const char *k, const ps_yaml_node *v,
 
 /* A schema is a mapping of keywords, or true / false. */
 static void
-check_schema(js_check *c, const ps_yaml_node *s, unsigned depth)
+check_schema(js_check *c, const util_yaml_node *s, unsigned depth)
 {
 	size_t i;
-	const ps_yaml_node *key;
+	const util_yaml_node *key;
 
 	if (depth > JS_MAX_DEPTH) {
 		schema_error(c, s, "schema: nested deeper than %d levels",
@@ -754,9 +754,9 @@ check_schema(js_check *c, const ps_yaml_node *s, unsigned depth)
 	}
 	if (is_bool(s))
 		return;
-	if (!is_kind(s, PS_YAML_MAPPING)) {
+	if (!is_kind(s, UTIL_YAML_MAPPING)) {
 		schema_error(c, s, "schema: expected a mapping of keywords (or "
-		    "true/false), found %s", ps_yaml_describe(s));
+		    "true/false), found %s", util_yaml_describe(s));
 		return;
 	}
 	for (i = 0; i < s->count; i++) {
@@ -770,7 +770,7 @@ check_schema(js_check *c, const ps_yaml_node *s, unsigned depth)
 }
 
 size_t
-ps_jsonschema_check(const ps_yaml_node *schema, const char *file,
+formats_jsonschema_check(const util_yaml_node *schema, const char *file,
     ps_diags *diags)
 {
 	js_check c;
@@ -784,12 +784,12 @@ ps_jsonschema_check(const ps_yaml_node *schema, const char *file,
 
 /* ----------------------------------------------------------- validation */
 
-static void mismatch(js_validate *v, const ps_yaml_node *at,
+static void mismatch(js_validate *v, const util_yaml_node *at,
     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* "LABEL /ptr: DETAIL"; after JS_MAX_REPORTS only counted. */
 static void
-mismatch(js_validate *v, const ps_yaml_node *at, const char *fmt, ...)
+mismatch(js_validate *v, const util_yaml_node *at, const char *fmt, ...)
 {
 	char detail[PS_ERROR_TEXT_MAX];
 	va_list ap;
@@ -836,11 +836,11 @@ pointer_pop(js_validate *v, size_t saved)
 	v->pointer[saved] = '\0';
 }
 
-static void validate_node(js_validate *v, const ps_yaml_node *s,
-    const ps_yaml_node *n, unsigned depth);
+static void validate_node(js_validate *v, const util_yaml_node *s,
+    const util_yaml_node *n, unsigned depth);
 
 static void
-validate_type(js_validate *v, const ps_yaml_node *t, const ps_yaml_node *n)
+validate_type(js_validate *v, const util_yaml_node *t, const util_yaml_node *n)
 {
 	char want[256], found[JS_QUOTE_MAX + 8];
 	size_t i;
@@ -853,7 +853,7 @@ validate_type(js_validate *v, const ps_yaml_node *t, const ps_yaml_node *n)
 		}
 		return;
 	}
-	if (!is_kind(t, PS_YAML_SEQUENCE))
+	if (!is_kind(t, UTIL_YAML_SEQUENCE))
 		return;
 	want[0] = '\0';
 	for (i = 0; i < t->count; i++) {
@@ -870,23 +870,23 @@ validate_type(js_validate *v, const ps_yaml_node *t, const ps_yaml_node *n)
 }
 
 static void
-validate_object(js_validate *v, const ps_yaml_node *s, const ps_yaml_node *n,
+validate_object(js_validate *v, const util_yaml_node *s, const util_yaml_node *n,
     unsigned depth)
 {
-	const ps_yaml_node *props = ps_yaml_get(s, "properties");
-	const ps_yaml_node *req = ps_yaml_get(s, "required");
-	const ps_yaml_node *extra = ps_yaml_get(s, "additionalProperties");
+	const util_yaml_node *props = util_yaml_get(s, "properties");
+	const util_yaml_node *req = util_yaml_get(s, "required");
+	const util_yaml_node *extra = util_yaml_get(s, "additionalProperties");
 	size_t i, saved;
 
-	for (i = 0; is_kind(req, PS_YAML_SEQUENCE) && i < req->count; i++) {
+	for (i = 0; is_kind(req, UTIL_YAML_SEQUENCE) && i < req->count; i++) {
 		if (is_string(req->items[i]) &&
-		    ps_yaml_get_key(n, req->items[i]->value) == NULL)
+		    util_yaml_get_key(n, req->items[i]->value) == NULL)
 			mismatch(v, n, "missing required property '%s'",
 			    req->items[i]->value);
 	}
 	for (i = 0; i < n->count; i++) {
 		const char *key = n->keys[i]->value;
-		const ps_yaml_node *sub = ps_yaml_get(props, key);
+		const util_yaml_node *sub = util_yaml_get(props, key);
 
 		saved = pointer_push(v, key);
 		if (sub != NULL)
@@ -901,10 +901,10 @@ validate_object(js_validate *v, const ps_yaml_node *s, const ps_yaml_node *n,
 }
 
 static void
-validate_array(js_validate *v, const ps_yaml_node *s, const ps_yaml_node *n,
+validate_array(js_validate *v, const util_yaml_node *s, const util_yaml_node *n,
     unsigned depth)
 {
-	const ps_yaml_node *items = ps_yaml_get(s, "items");
+	const util_yaml_node *items = util_yaml_get(s, "items");
 	char index[32];
 	size_t i, saved;
 
@@ -920,25 +920,25 @@ validate_array(js_validate *v, const ps_yaml_node *s, const ps_yaml_node *n,
 
 /* minItems, maxItems, minLength, maxLength. */
 static void
-validate_count(js_validate *v, const ps_yaml_node *s, const ps_yaml_node *n,
+validate_count(js_validate *v, const util_yaml_node *s, const util_yaml_node *n,
     size_t count, const char *unit)
 {
 	const char *kmin = unit[0] == 'c' ? "minLength" : "minItems";
 	const char *kmax = unit[0] == 'c' ? "maxLength" : "maxItems";
 	long long lo, hi;
 
-	if (ps_yaml_int(ps_yaml_get(s, kmin), &lo) == 0 &&
+	if (util_yaml_int(util_yaml_get(s, kmin), &lo) == 0 &&
 	    (long long)count < lo)
 		mismatch(v, n, "expected at least %lld %s, found %zu", lo, unit,
 		    count);
-	if (ps_yaml_int(ps_yaml_get(s, kmax), &hi) == 0 && hi >= 0 &&
+	if (util_yaml_int(util_yaml_get(s, kmax), &hi) == 0 && hi >= 0 &&
 	    count > (unsigned long long)hi)
 		mismatch(v, n, "expected at most %lld %s, found %zu", hi, unit,
 		    count);
 }
 
 static void
-validate_bound(js_validate *v, const ps_yaml_node *s, const ps_yaml_node *n,
+validate_bound(js_validate *v, const util_yaml_node *s, const util_yaml_node *n,
     const char *keyword)
 {
 	static const struct {
@@ -950,7 +950,7 @@ validate_bound(js_validate *v, const ps_yaml_node *s, const ps_yaml_node *n,
 		{ "exclusiveMinimum", "more than", -1, 1 },
 		{ "exclusiveMaximum", "less than", 1, 1 },
 	};
-	const ps_yaml_node *b = ps_yaml_get(s, keyword);
+	const util_yaml_node *b = util_yaml_get(s, keyword);
 	size_t i;
 	int c, unordered;
 
@@ -965,10 +965,10 @@ validate_bound(js_validate *v, const ps_yaml_node *s, const ps_yaml_node *n,
 }
 
 static void
-validate_string(js_validate *v, const ps_yaml_node *s, const ps_yaml_node *n)
+validate_string(js_validate *v, const util_yaml_node *s, const util_yaml_node *n)
 {
-	const ps_yaml_node *pat = ps_yaml_get(s, "pattern");
-	const ps_yaml_node *fmt = ps_yaml_get(s, "format");
+	const util_yaml_node *pat = util_yaml_get(s, "pattern");
+	const util_yaml_node *fmt = util_yaml_get(s, "format");
 	char found[JS_QUOTE_MAX + 8], why[256];
 	regex_t re;
 
@@ -991,7 +991,7 @@ validate_string(js_validate *v, const ps_yaml_node *s, const ps_yaml_node *n)
 }
 
 static void
-list_values(const ps_yaml_node *list, char *out, size_t size)
+list_values(const util_yaml_node *list, char *out, size_t size)
 {
 	char one[JS_QUOTE_MAX + 8];
 	size_t i;
@@ -1005,16 +1005,16 @@ list_values(const ps_yaml_node *list, char *out, size_t size)
 }
 
 static void
-validate_enum_const(js_validate *v, const ps_yaml_node *s,
-    const ps_yaml_node *n, unsigned depth)
+validate_enum_const(js_validate *v, const util_yaml_node *s,
+    const util_yaml_node *n, unsigned depth)
 {
-	const ps_yaml_node *e = ps_yaml_get(s, "enum");
-	const ps_yaml_node *k = ps_yaml_get(s, "const");
+	const util_yaml_node *e = util_yaml_get(s, "enum");
+	const util_yaml_node *k = util_yaml_get(s, "const");
 	char want[512], found[JS_QUOTE_MAX + 8];
 	size_t i;
 
 	quote_value(n, found, sizeof(found));
-	if (is_kind(e, PS_YAML_SEQUENCE) && e->count > 0) {
+	if (is_kind(e, UTIL_YAML_SEQUENCE) && e->count > 0) {
 		for (i = 0; i < e->count; i++) {
 			if (json_equal(e->items[i], n, depth))
 				break;
@@ -1032,7 +1032,7 @@ validate_enum_const(js_validate *v, const ps_yaml_node *s,
 }
 
 static void
-validate_node(js_validate *v, const ps_yaml_node *s, const ps_yaml_node *n,
+validate_node(js_validate *v, const util_yaml_node *s, const util_yaml_node *n,
     unsigned depth)
 {
 	char found[JS_QUOTE_MAX + 8];
@@ -1044,14 +1044,14 @@ validate_node(js_validate *v, const ps_yaml_node *s, const ps_yaml_node *n,
 		mismatch(v, n, "no value is allowed here, found %s", found);
 		return;
 	}
-	if (!is_kind(s, PS_YAML_MAPPING))
+	if (!is_kind(s, UTIL_YAML_MAPPING))
 		return;
-	if (ps_yaml_get(s, "type") != NULL)
-		validate_type(v, ps_yaml_get(s, "type"), n);
+	if (util_yaml_get(s, "type") != NULL)
+		validate_type(v, util_yaml_get(s, "type"), n);
 	validate_enum_const(v, s, n, 0);
-	if (n->kind == PS_YAML_MAPPING)
+	if (n->kind == UTIL_YAML_MAPPING)
 		validate_object(v, s, n, depth);
-	else if (n->kind == PS_YAML_SEQUENCE) {
+	else if (n->kind == UTIL_YAML_SEQUENCE) {
 		validate_count(v, s, n, n->count, "items");
 		validate_array(v, s, n, depth);
 	} else if (is_numeric(n)) {
@@ -1064,12 +1064,12 @@ validate_node(js_validate *v, const ps_yaml_node *s, const ps_yaml_node *n,
 }
 
 size_t
-ps_jsonschema_validate(const ps_yaml_node *schema,
-    const ps_yaml_node *instance, const char *file, const char *label,
+formats_jsonschema_validate(const util_yaml_node *schema,
+    const util_yaml_node *instance, const char *file, const char *label,
     ps_severity severity, ps_diags *diags)
 {
-	static const ps_yaml_node null_node = { .kind = PS_YAML_SCALAR,
-	    .value = "", .type = PS_YAML_NULL };
+	static const util_yaml_node null_node = { .kind = UTIL_YAML_SCALAR,
+	    .value = "", .type = UTIL_YAML_NULL };
 	js_validate v;
 
 	memset(&v, 0, sizeof(v));

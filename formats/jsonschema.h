@@ -1,15 +1,17 @@
-/*
+/* Internal header of formats/: the JSON Schema subset.
+ *
  * A documented subset of JSON Schema applied to YAML trees: type,
  * properties, required, additionalProperties, items, enum, const,
  * minimum/maximum, exclusiveMinimum/exclusiveMaximum, minLength/maxLength,
  * minItems/maxItems, pattern (POSIX ERE), format uri/email/date-time.
  * Annotations (title, description, default, examples, $schema, $id,
- * $comment, deprecated, readOnly, writeOnly) are ignored; any other keyword
- * draws a warning (schema_keyword_unsupported).  docs/formats/manifests.md,
- * "JSON Schema subset", gives the exact semantics.
+ * $comment, deprecated, readOnly, writeOnly) are ignored; any other
+ * keyword draws a warning (schema_keyword_unsupported).
+ * docs/formats/manifests.md, "JSON Schema subset", gives the exact
+ * semantics.
  */
-#ifndef PS_FORMATS_JSONSCHEMA_H
-#define PS_FORMATS_JSONSCHEMA_H
+#ifndef FORMATS_JSONSCHEMA_H
+#define FORMATS_JSONSCHEMA_H
 
 #include "packsign.h"
 #include "util/yaml.h"
@@ -19,7 +21,7 @@
  * to `diags` at the schema nodes' positions in `file`.  Returns the number
  * of errors added.
  */
-size_t ps_jsonschema_check(const ps_yaml_node *schema, const char *file,
+size_t formats_jsonschema_check(const util_yaml_node *schema, const char *file,
     ps_diags *diags);
 
 /*
@@ -28,8 +30,8 @@ size_t ps_jsonschema_check(const ps_yaml_node *schema, const char *file,
  * starting with `label` (e.g. "example short_blog input").  Returns the
  * number of mismatches.
  */
-size_t ps_jsonschema_validate(const ps_yaml_node *schema,
-    const ps_yaml_node *instance, const char *file, const char *label,
+size_t formats_jsonschema_validate(const util_yaml_node *schema,
+    const util_yaml_node *instance, const char *file, const char *label,
     ps_severity severity, ps_diags *diags);
 
 #endif

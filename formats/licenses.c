@@ -764,13 +764,13 @@ listed(const char *id, const char *const *ids, size_t count)
 }
 
 int
-ps_license_is_osi(const char *id)
+formats_license_is_osi(const char *id)
 {
 	return listed(id, osi_ids, COUNT(osi_ids));
 }
 
 int
-ps_license_spdx(const char *id, const char **canonical)
+formats_license_spdx(const char *id, const char **canonical)
 {
 	size_t i;
 

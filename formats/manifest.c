@@ -175,12 +175,12 @@ free_lists(ps_manifest *m)
 		free(m->egress[i].protocol);
 	}
 	free(m->egress);
-	ps_strings_clear(&m->signed_by);
-	ps_strings_clear(&m->fs_read);
-	ps_strings_clear(&m->fs_write);
-	ps_strings_clear(&m->capabilities);
-	ps_strings_clear(&m->services);
-	ps_strings_clear(&m->tasks);
+	util_strings_clear(&m->signed_by);
+	util_strings_clear(&m->fs_read);
+	util_strings_clear(&m->fs_write);
+	util_strings_clear(&m->capabilities);
+	util_strings_clear(&m->services);
+	util_strings_clear(&m->tasks);
 }
 
 void
@@ -249,13 +249,13 @@ sort_prompts(ps_manifest *m)
 
 /* file_id: the id with '/' replaced by '-'. */
 static void
-fill_file_id(ps_check *ck)
+fill_file_id(formats_check *ck)
 {
 	char *p;
 
 	if (ck->m->id == NULL)
 		return;
-	if ((ck->m->file_id = ps_check_strdup(ck, ck->m->id)) == NULL)
+	if ((ck->m->file_id = formats_check_strdup(ck, ck->m->id)) == NULL)
 		return;
 	for (p = ck->m->file_id; *p != '\0'; p++) {
 		if (*p == '/')
@@ -264,71 +264,71 @@ fill_file_id(ps_check *ck)
 }
 
 static void
-run_module(ps_check *ck, const ps_yaml_node *root)
+run_module(formats_check *ck, const util_yaml_node *root)
 {
-	if (root == NULL || root->kind != PS_YAML_MAPPING) {
-		ps_check_error(ck, root, "manifest_not_mapping",
+	if (root == NULL || root->kind != UTIL_YAML_MAPPING) {
+		formats_check_error(ck, root, "manifest_not_mapping",
 		    "the manifest must be a mapping of fields, found %s",
-		    root == NULL ? "an empty document" : ps_yaml_describe(root));
+		    root == NULL ? "an empty document" : util_yaml_describe(root));
 		return;
 	}
 	switch (ck->m->format) {
 	case PS_FORMAT_SOYAPACK:
-		ps_soyapack_check(ck, root);
+		formats_soyapack_check(ck, root);
 		break;
 	case PS_FORMAT_HOLON:
-		ps_holon_check(ck, root);
+		formats_holon_check(ck, root);
 		break;
 	case PS_FORMAT_AUTOGRAPH:
-		ps_autograph_check(ck, root);
+		formats_autograph_check(ck, root);
 		break;
 	default:
-		ps_agentpack_check(ck, root);
+		formats_agentpack_check(ck, root);
 		break;
 	}
-	ps_check_signed_by(ck, root);
+	formats_check_signed_by(ck, root);
 	fill_file_id(ck);
 	sort_prompts(ck->m);
 }
 
 /* Reads and checks the manifest of a known format. */
 static int
-check_manifest(ps_check *ck)
+check_manifest(formats_check *ck)
 {
-	ps_yaml_doc *doc = NULL;
+	util_yaml_doc *doc = NULL;
 	ps_error yerr;
 	char *data = NULL;
 	size_t len = 0;
 
 	ps_error_clear(&yerr);
 	if (ck->files->read(ck->files->ctx, ck->m->manifest_path,
-	    PS_YAML_MAX_BYTES + 1, &data, &len, &yerr) != 0) {
-		ps_check_yaml_error(ck, ck->m->manifest_path,
+	    UTIL_YAML_MAX_BYTES + 1, &data, &len, &yerr) != 0) {
+		formats_check_yaml_error(ck, ck->m->manifest_path,
 		    ck->m->manifest_path, &yerr);
 		return ck->failed != 0 ? -1 : 0;
 	}
-	if (ps_yaml_load(data, len, ck->m->manifest_path, &doc, &yerr) != 0) {
+	if (util_yaml_load(data, len, ck->m->manifest_path, &doc, &yerr) != 0) {
 		free(data);
-		ps_check_yaml_error(ck, ck->m->manifest_path,
+		formats_check_yaml_error(ck, ck->m->manifest_path,
 		    ck->m->manifest_path, &yerr);
 		return ck->failed != 0 ? -1 : 1;
 	}
 	free(data);
-	run_module(ck, ps_yaml_root(doc));
-	ps_yaml_free(doc);
+	run_module(ck, util_yaml_root(doc));
+	util_yaml_free(doc);
 	return ck->failed != 0 ? -1 : 0;
 }
 
 static int
 check_options(const ps_validate_options *opt, ps_error *err)
 {
-	ps_semver v;
+	formats_semver v;
 
 	if (opt->engine_version != NULL &&
-	    ps_semver_parse(opt->engine_version, &v) != 0) {
-		ps_fail(err, "engine_version_invalid", opt->engine_version,
+	    formats_semver_parse(opt->engine_version, &v) != 0) {
+		util_fail(err, "engine_version_invalid", opt->engine_version,
 		    "the engine version to check against is not SemVer 2.0.0");
-		return ps_error_expect(err, "a version like 1.4.0",
+		return util_error_expect(err, "a version like 1.4.0",
 		    opt->engine_version);
 	}
 	return 0;
@@ -364,7 +364,7 @@ ps_manifest_load(const ps_pack_files *files,
     ps_error *err)
 {
 	ps_validate_options defaults;
-	ps_check ck;
+	formats_check ck;
 	ps_format format;
 	size_t first = diags->count;
 	int rc;
@@ -390,17 +390,17 @@ ps_manifest_load(const ps_pack_files *files,
 	if (ck.m == NULL || asprintf(&ck.file, "%s%s", ck.prefix,
 	    formats[format - 1].manifest) < 0) {
 		free(ck.m);
-		return ps_fail(err, "out_of_memory", "", "out of memory");
+		return util_fail(err, "out_of_memory", "", "out of memory");
 	}
 	ck.m->format = format;
 	ck.m->training_use = -1;
-	ck.m->manifest_path = ps_check_strdup(&ck,
+	ck.m->manifest_path = formats_check_strdup(&ck,
 	    ps_format_manifest_name(format));
 	rc = ck.failed != 0 ? -1 : check_manifest(&ck);
 	free(ck.file);
 	/* Messages quote manifest values: never let them drive a terminal. */
 	for (; first < diags->count; first++)
-		ps_check_scrub(diags->items[first].message);
+		formats_check_scrub(diags->items[first].message);
 	if (rc != 0) {
 		ps_manifest_free(ck.m);
 		return rc < 0 ? -1 : 0;

@@ -11,66 +11,66 @@
  * on paper, "link/../x" names the pack's x while a runtime opening the
  * path follows the link out of the pack.
  */
-static ps_path_status
+static formats_path_status
 push_component(char *out, size_t size, size_t *len, const char *c, size_t n)
 {
 	if (n == 0 || (n == 1 && c[0] == '.'))
-		return PS_PATH_OK;
+		return FORMATS_PATH_OK;
 	if (n == 2 && c[0] == '.' && c[1] == '.')
-		return PS_PATH_ESCAPES;
+		return FORMATS_PATH_ESCAPES;
 	if (*len + n + 2 > size)
-		return PS_PATH_INVALID;
+		return FORMATS_PATH_INVALID;
 	if (*len > 0)
 		out[(*len)++] = '/';
 	memcpy(out + *len, c, n);
 	*len += n;
 	out[*len] = '\0';
-	return PS_PATH_OK;
+	return FORMATS_PATH_OK;
 }
 
-ps_path_status
-ps_path_normalize(const char *in, char *out, size_t size)
+formats_path_status
+formats_path_normalize(const char *in, char *out, size_t size)
 {
 	const char *p, *start;
 	size_t len = 0;
-	ps_path_status st;
+	formats_path_status st;
 
 	if (size == 0)
-		return PS_PATH_INVALID;
+		return FORMATS_PATH_INVALID;
 	out[0] = '\0';
 	if (in[0] == '/')
-		return PS_PATH_ABSOLUTE;
-	if (strlen(in) >= PS_PATH_MAX)
-		return PS_PATH_INVALID;
+		return FORMATS_PATH_ABSOLUTE;
+	if (strlen(in) >= UTIL_PATH_MAX)
+		return FORMATS_PATH_INVALID;
 	for (p = in; *p != '\0'; p++) {
 		if (*p == '\\' || (unsigned char)*p < 0x20 || *p == 0x7f)
-			return PS_PATH_INVALID;
+			return FORMATS_PATH_INVALID;
 	}
 	for (start = p = in;; p++) {
 		if (*p != '/' && *p != '\0')
 			continue;
 		st = push_component(out, size, &len, start, (size_t)(p - start));
-		if (st != PS_PATH_OK)
+		if (st != FORMATS_PATH_OK)
 			return st;
 		if (*p == '\0')
 			break;
 		start = p + 1;
 	}
-	return len == 0 ? PS_PATH_INVALID : PS_PATH_OK;
+	return len == 0 ? FORMATS_PATH_INVALID : FORMATS_PATH_OK;
 }
 
 int
-ps_path_is_canonical(const char *path)
+formats_path_is_canonical(const char *path)
 {
-	char buf[PS_PATH_MAX];
+	char buf[UTIL_PATH_MAX];
 
-	if (ps_path_normalize(path, buf, sizeof(buf)) != PS_PATH_OK)
+	if (formats_path_normalize(path, buf, sizeof(buf)) != FORMATS_PATH_OK)
 		return -1;
 	return strcmp(buf, path) == 0 ? 0 : -1;
 }
 
 int
-ps_check_stat(ps_check *ck, const char *path, ps_entry_type *type)
+formats_check_stat(formats_check *ck, const char *path, ps_entry_type *type)
 {
 	ps_error err;
 	uint64_t size;
@@ -87,26 +87,26 @@ ps_check_stat(ps_check *ck, const char *path, ps_entry_type *type)
 }
 
 static int
-path_syntax(ps_check *ck, const ps_yaml_node *at, const char *text,
+path_syntax(formats_check *ck, const util_yaml_node *at, const char *text,
     const char *what, char *out, size_t size)
 {
-	switch (ps_path_normalize(text, out, size)) {
-	case PS_PATH_OK:
+	switch (formats_path_normalize(text, out, size)) {
+	case FORMATS_PATH_OK:
 		return 0;
-	case PS_PATH_ABSOLUTE:
-		ps_check_error(ck, at, "path_absolute",
+	case FORMATS_PATH_ABSOLUTE:
+		formats_check_error(ck, at, "path_absolute",
 		    "%s '%s' is absolute; paths are relative to the pack root",
 		    what, text);
 		break;
-	case PS_PATH_ESCAPES:
-		ps_check_error(ck, at, "path_escapes",
+	case FORMATS_PATH_ESCAPES:
+		formats_check_error(ck, at, "path_escapes",
 		    "%s '%s' escapes the pack root", what, text);
 		break;
 	default:
-		ps_check_error(ck, at, "path_invalid",
+		formats_check_error(ck, at, "path_invalid",
 		    "%s '%s' is not a usable path (empty, a backslash, a "
 		    "control character or over %d bytes)", what, text,
-		    PS_PATH_MAX);
+		    UTIL_PATH_MAX);
 		break;
 	}
 	return -1;
@@ -114,7 +114,7 @@ path_syntax(ps_check *ck, const ps_yaml_node *at, const char *text,
 
 /* Explains why `path` is not there: missing or a special file. */
 static void
-path_absent(ps_check *ck, const ps_yaml_node *at, const char *what,
+path_absent(formats_check *ck, const util_yaml_node *at, const char *what,
     const char *path)
 {
 	ps_error err;
@@ -124,37 +124,37 @@ path_absent(ps_check *ck, const ps_yaml_node *at, const char *what,
 	ps_error_clear(&err);
 	ck->files->stat(ck->files->ctx, path, &type, &size, &err);
 	if (strcmp(err.code, "pack_path_special") == 0)
-		ps_check_error(ck, at, "path_special",
+		formats_check_error(ck, at, "path_special",
 		    "%s '%s' is a symbolic link or special file (or lies under "
 		    "one); links are never followed", what, path);
 	else
-		ps_check_error(ck, at, "path_missing",
+		formats_check_error(ck, at, "path_missing",
 		    "%s '%s' does not exist in the pack", what, path);
 }
 
 int
-ps_check_path(ps_check *ck, const ps_yaml_node *at, const char *text,
-    ps_path_want want, const char *what, char *out, size_t size)
+formats_check_path(formats_check *ck, const util_yaml_node *at, const char *text,
+    formats_path_want want, const char *what, char *out, size_t size)
 {
 	ps_entry_type type;
 	int rc;
 
 	if (path_syntax(ck, at, text, what, out, size) != 0)
 		return -1;
-	rc = ps_check_stat(ck, out, &type);
+	rc = formats_check_stat(ck, out, &type);
 	if (rc < 0)
 		return -1;
 	if (rc > 0) {
 		path_absent(ck, at, what, out);
 		return -1;
 	}
-	if (want == PS_WANT_FILE && type != PS_ENTRY_FILE) {
-		ps_check_error(ck, at, "path_not_file",
+	if (want == FORMATS_WANT_FILE && type != PS_ENTRY_FILE) {
+		formats_check_error(ck, at, "path_not_file",
 		    "%s '%s' is a directory, expected a file", what, text);
 		return -1;
 	}
-	if (want == PS_WANT_DIR && type != PS_ENTRY_DIR) {
-		ps_check_error(ck, at, "path_not_dir",
+	if (want == FORMATS_WANT_DIR && type != PS_ENTRY_DIR) {
+		formats_check_error(ck, at, "path_not_dir",
 		    "%s '%s' is a file, expected a directory", what, text);
 		return -1;
 	}
@@ -162,7 +162,7 @@ ps_check_path(ps_check *ck, const ps_yaml_node *at, const char *text,
 }
 
 void
-ps_check_prompt(ps_check *ck, const char *path, const ps_yaml_node *at)
+formats_check_prompt(formats_check *ck, const char *path, const util_yaml_node *at)
 {
 	ps_manifest *m = ck->m;
 	ps_prompt_file *grown;
@@ -170,13 +170,13 @@ ps_check_prompt(ps_check *ck, const char *path, const ps_yaml_node *at)
 	/* Duplicates are removed once, after sorting (ps_manifest_load). */
 	grown = realloc(m->prompts, (m->prompt_count + 1) * sizeof(*grown));
 	if (grown == NULL) {
-		ps_check_oom(ck);
+		formats_check_oom(ck);
 		return;
 	}
 	m->prompts = grown;
 	grown = &m->prompts[m->prompt_count];
 	memset(grown, 0, sizeof(*grown));
-	if ((grown->path = ps_check_strdup(ck, path)) == NULL)
+	if ((grown->path = formats_check_strdup(ck, path)) == NULL)
 		return;
 	grown->line = at != NULL ? at->line : 0;
 	grown->column = at != NULL ? at->column : 0;
@@ -216,7 +216,7 @@ read_refusal_code(const char *code)
 }
 
 void
-ps_check_yaml_error(ps_check *ck, const char *path, const char *name,
+formats_check_yaml_error(formats_check *ck, const char *path, const char *name,
     const ps_error *yerr)
 {
 	unsigned line = 0, column = 0;
@@ -229,24 +229,24 @@ ps_check_yaml_error(ps_check *ck, const char *path, const char *name,
 		return;
 	}
 	if (strcmp(yerr->code, "pack_file_too_large") == 0) {
-		ps_check_report_in(ck, PS_SEVERITY_ERROR, path, 0, 0, code,
+		formats_check_report_in(ck, PS_SEVERITY_ERROR, path, 0, 0, code,
 		    "YAML file is too large: expected at most %d bytes",
-		    PS_YAML_MAX_BYTES);
+		    UTIL_YAML_MAX_BYTES);
 		return;
 	}
 	if (strncmp(yerr->subject, name, strlen(name)) == 0)
 		subject_position(yerr->subject + strlen(name), &line, &column);
 	if (yerr->expected[0] != '\0')
-		ps_check_report_in(ck, PS_SEVERITY_ERROR, path, line, column,
+		formats_check_report_in(ck, PS_SEVERITY_ERROR, path, line, column,
 		    code, "%s: expected %s, found %s", yerr->message,
 		    yerr->expected, yerr->found);
 	else
-		ps_check_report_in(ck, PS_SEVERITY_ERROR, path, line, column,
+		formats_check_report_in(ck, PS_SEVERITY_ERROR, path, line, column,
 		    code, "%s", yerr->message);
 }
 
 void
-ps_check_pack_error(ps_check *ck, const ps_error *perr)
+formats_check_pack_error(formats_check *ck, const ps_error *perr)
 {
 	if (perr->status != PS_STATUS_REFUSED) {
 		if (ck->failed == 0)
@@ -254,26 +254,26 @@ ps_check_pack_error(ps_check *ck, const ps_error *perr)
 		ck->failed = 1;
 		return;
 	}
-	ps_check_report_in(ck, PS_SEVERITY_ERROR, perr->subject, 0, 0,
+	formats_check_report_in(ck, PS_SEVERITY_ERROR, perr->subject, 0, 0,
 	    read_refusal_code(perr->code), "%s", perr->message);
 }
 
-ps_yaml_doc *
-ps_check_load_yaml(ps_check *ck, const char *path)
+util_yaml_doc *
+formats_check_load_yaml(formats_check *ck, const char *path)
 {
-	ps_yaml_doc *doc = NULL;
+	util_yaml_doc *doc = NULL;
 	ps_error err;
 	char *data = NULL;
 	size_t len = 0;
 
 	ps_error_clear(&err);
-	if (ck->files->read(ck->files->ctx, path, PS_YAML_MAX_BYTES + 1, &data,
+	if (ck->files->read(ck->files->ctx, path, UTIL_YAML_MAX_BYTES + 1, &data,
 	    &len, &err) != 0) {
-		ps_check_yaml_error(ck, path, path, &err);
+		formats_check_yaml_error(ck, path, path, &err);
 		return NULL;
 	}
-	if (ps_yaml_load(data, len, path, &doc, &err) != 0) {
-		ps_check_yaml_error(ck, path, path, &err);
+	if (util_yaml_load(data, len, path, &doc, &err) != 0) {
+		formats_check_yaml_error(ck, path, path, &err);
 		doc = NULL;
 	}
 	free(data);

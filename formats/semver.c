@@ -24,7 +24,7 @@ typedef enum cmp_op { OP_LT, OP_LE, OP_GT, OP_GE, OP_EQ } cmp_op;
 
 typedef struct comparator {
 	cmp_op op;
-	ps_semver version;
+	formats_semver version;
 } comparator;
 
 typedef struct comparator_set {
@@ -32,7 +32,7 @@ typedef struct comparator_set {
 	size_t count;
 } comparator_set;
 
-struct ps_semver_range {
+struct formats_semver_range {
 	comparator comps[RANGE_MAX_COMPARATORS];
 	size_t ncomps;
 	comparator_set sets[RANGE_MAX_SETS];
@@ -49,11 +49,11 @@ typedef struct span {
 typedef struct partial {
 	int wild_major, wild_minor, wild_patch;
 	uint64_t major, minor, patch;
-	char prerelease[sizeof(((ps_semver *)0)->prerelease)];
+	char prerelease[sizeof(((formats_semver *)0)->prerelease)];
 } partial;
 
 typedef struct range_parser {
-	ps_semver_range *range;
+	formats_semver_range *range;
 	char *why;
 	size_t why_size;
 } range_parser;
@@ -169,9 +169,9 @@ expect_dot(span *s)
 }
 
 static int
-parse_version_span(span s, ps_semver *out)
+parse_version_span(span s, formats_semver *out)
 {
-	ps_semver v;
+	formats_semver v;
 
 	memset(&v, 0, sizeof(v));
 	if (parse_number(&s, &v.major) != 0 || expect_dot(&s) != 0 ||
@@ -186,7 +186,7 @@ parse_version_span(span s, ps_semver *out)
 }
 
 int
-ps_semver_parse(const char *text, ps_semver *out)
+formats_semver_parse(const char *text, formats_semver *out)
 {
 	span s;
 
@@ -250,7 +250,7 @@ compare_prerelease(const char *a, const char *b)
 }
 
 int
-ps_semver_compare(const ps_semver *a, const ps_semver *b)
+formats_semver_compare(const formats_semver *a, const formats_semver *b)
 {
 	int c;
 
@@ -333,7 +333,7 @@ parse_xr(span *s, int *wild, uint64_t *n)
 static int
 parse_partial(span s, partial *out)
 {
-	char build[sizeof(((ps_semver *)0)->build)];
+	char build[sizeof(((formats_semver *)0)->build)];
 
 	memset(out, 0, sizeof(*out));
 	out->wild_minor = out->wild_patch = 1;
@@ -645,7 +645,7 @@ parse_alternatives(range_parser *rp, const char *text, size_t len)
 }
 
 int
-ps_semver_range_parse(const char *text, ps_semver_range **out, char *why,
+formats_semver_range_parse(const char *text, formats_semver_range **out, char *why,
     size_t why_size)
 {
 	range_parser rp;
@@ -672,7 +672,7 @@ ps_semver_range_parse(const char *text, ps_semver_range **out, char *why,
 }
 
 void
-ps_semver_range_free(ps_semver_range *range)
+formats_semver_range_free(formats_semver_range *range)
 {
 	free(range);
 }
@@ -680,9 +680,9 @@ ps_semver_range_free(ps_semver_range *range)
 /* ---------------------------------------------------------- satisfaction */
 
 static int
-comparator_test(const comparator *c, const ps_semver *v)
+comparator_test(const comparator *c, const formats_semver *v)
 {
-	int cmp = ps_semver_compare(v, &c->version);
+	int cmp = formats_semver_compare(v, &c->version);
 
 	switch (c->op) {
 	case OP_LT:
@@ -699,7 +699,7 @@ comparator_test(const comparator *c, const ps_semver *v)
 }
 
 static int
-same_tuple(const ps_semver *a, const ps_semver *b)
+same_tuple(const formats_semver *a, const formats_semver *b)
 {
 	return a->major == b->major && a->minor == b->minor &&
 	    a->patch == b->patch;
@@ -710,7 +710,7 @@ same_tuple(const ps_semver *a, const ps_semver *b)
  * [major, minor, patch] with a comparator that has a pre-release.
  */
 static int
-set_test(const comparator *comps, size_t count, const ps_semver *v)
+set_test(const comparator *comps, size_t count, const formats_semver *v)
 {
 	size_t i;
 
@@ -729,8 +729,8 @@ set_test(const comparator *comps, size_t count, const ps_semver *v)
 }
 
 int
-ps_semver_range_satisfies(const ps_semver_range *range,
-    const ps_semver *version)
+formats_semver_range_satisfies(const formats_semver_range *range,
+    const formats_semver *version)
 {
 	size_t i;
 
@@ -769,9 +769,9 @@ format_comparator(const comparator *c, char *out, size_t size)
 }
 
 char *
-ps_semver_range_format(const ps_semver_range *range, char *buf, size_t size)
+formats_semver_range_format(const formats_semver_range *range, char *buf, size_t size)
 {
-	char one[sizeof(((ps_semver *)0)->prerelease) + 80];
+	char one[sizeof(((formats_semver *)0)->prerelease) + 80];
 	size_t used = 0, i, j;
 	const comparator_set *set;
 

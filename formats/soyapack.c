@@ -16,7 +16,7 @@ static const char *const top_fields[] = { "apiVersion", "kind", "name",
 /* Reports a --strict lint finding; silent otherwise. */
 #define strict_finding(ck, at, code, ...) do { \
 	if ((ck)->opt->strict != 0) \
-		ps_check_error((ck), (at), (code), __VA_ARGS__); \
+		formats_check_error((ck), (at), (code), __VA_ARGS__); \
 } while (0)
 
 /* GitHub handle: alphanumerics and single inner hyphens, at most 39. */
@@ -37,44 +37,44 @@ github_handle(const char *s)
 }
 
 static void
-check_identity(ps_check *ck, const ps_yaml_node *root)
+check_identity(formats_check *ck, const util_yaml_node *root)
 {
-	const char *api = ps_check_string(ck, root, "apiVersion", 1);
-	const char *kind = ps_check_string(ck, root, "kind", 1);
-	const char *name = ps_check_string(ck, root, "name", 1);
-	const char *owner = ps_check_string(ck, root, "owner", 1);
+	const char *api = formats_check_string(ck, root, "apiVersion", 1);
+	const char *kind = formats_check_string(ck, root, "kind", 1);
+	const char *name = formats_check_string(ck, root, "name", 1);
+	const char *owner = formats_check_string(ck, root, "owner", 1);
 	char *id = NULL;
 
 	if (api != NULL && strcmp(api, "soyaos.ai/v0") != 0 &&
 	    strcmp(api, "soyaos.ai/v1") != 0)
-		ps_check_error(ck, ps_yaml_get(root, "apiVersion"),
+		formats_check_error(ck, util_yaml_get(root, "apiVersion"),
 		    "soyapack_api_version", "apiVersion must be soyaos.ai/v0 "
 		    "(or soyaos.ai/v1), found '%s'", api);
 	if (kind != NULL && strcmp(kind, "Agent") != 0 &&
 	    strcmp(kind, "Tool") != 0 && strcmp(kind, "Skill") != 0 &&
 	    strcmp(kind, "Model") != 0) {
-		ps_check_error(ck, ps_yaml_get(root, "kind"), "soyapack_kind",
+		formats_check_error(ck, util_yaml_get(root, "kind"), "soyapack_kind",
 		    "kind must be one of Agent, Tool, Skill, Model, found '%s'",
 		    kind);
 		kind = NULL;
 	}
-	ck->m->kind = ps_check_strdup(ck, kind);
-	if (name != NULL && ps_label_valid(name, strlen(name), 63) != 0) {
-		ps_check_error(ck, ps_yaml_get(root, "name"), "soyapack_name",
+	ck->m->kind = formats_check_strdup(ck, kind);
+	if (name != NULL && formats_label_valid(name, strlen(name), 63) != 0) {
+		formats_check_error(ck, util_yaml_get(root, "name"), "soyapack_name",
 		    "name '%s' is not a DNS label (RFC 1123: lowercase letters, "
 		    "digits and inner hyphens, at most 63)", name);
 		name = NULL;
 	}
 	if (owner != NULL && github_handle(owner) != 0) {
-		ps_check_error(ck, ps_yaml_get(root, "owner"), "soyapack_owner",
+		formats_check_error(ck, util_yaml_get(root, "owner"), "soyapack_owner",
 		    "owner '%s' is not a GitHub handle or organisation "
 		    "(letters, digits, single inner hyphens, at most 39)", owner);
 		owner = NULL;
 	}
-	ck->m->name = ps_check_strdup(ck, name);
+	ck->m->name = formats_check_strdup(ck, name);
 	if (name != NULL && owner != NULL) {
 		if (asprintf(&id, "%s/%s", owner, name) < 0)
-			ps_check_oom(ck);
+			formats_check_oom(ck);
 		else
 			ck->m->id = id;
 	}
@@ -110,52 +110,52 @@ license_ref_valid(const char *s)
 }
 
 static void
-check_description(ps_check *ck, const ps_yaml_node *root, int agent)
+check_description(formats_check *ck, const util_yaml_node *root, int agent)
 {
-	const char *vmid = ps_check_string(ck, root, "virtual_model_id", agent);
-	const char *license = ps_check_string(ck, root, "license", 1);
+	const char *vmid = formats_check_string(ck, root, "virtual_model_id", agent);
+	const char *license = formats_check_string(ck, root, "license", 1);
 	const char *canonical;
 	int listed;
 
-	ck->m->description = ps_check_strdup(ck,
-	    ps_check_string(ck, root, "description", 1));
+	ck->m->description = formats_check_strdup(ck,
+	    formats_check_string(ck, root, "description", 1));
 	if (vmid != NULL && virtual_model_id_valid(vmid) != 0)
-		ps_check_error(ck, ps_yaml_get(root, "virtual_model_id"),
+		formats_check_error(ck, util_yaml_get(root, "virtual_model_id"),
 		    "soyapack_virtual_model_id", "virtual_model_id must be "
 		    "soya:<id> (lowercase letters, digits, '.', '-', '_'), found "
 		    "'%s'", vmid);
 	if (license == NULL)
 		return;
-	ck->m->license = ps_check_strdup(ck, license);
-	listed = ps_license_spdx(license, &canonical);
+	ck->m->license = formats_check_strdup(ck, license);
+	listed = formats_license_spdx(license, &canonical);
 	if (listed == 0 && license_ref_valid(license) != 0)
-		ps_check_error(ck, ps_yaml_get(root, "license"),
+		formats_check_error(ck, util_yaml_get(root, "license"),
 		    "license_not_spdx", "license '%s' is not an SPDX license "
 		    "identifier (e.g. MIT, Apache-2.0; expressions with AND/OR/"
 		    "WITH are not single identifiers)", license);
 	else if (listed != 0 && strcmp(canonical, license) != 0)
-		ps_check_warn(ck, ps_yaml_get(root, "license"),
+		formats_check_warn(ck, util_yaml_get(root, "license"),
 		    "license_case", "license '%s' is listed by SPDX as '%s'",
 		    license, canonical);
 	else if (listed == 2)
-		ps_check_warn(ck, ps_yaml_get(root, "license"),
+		formats_check_warn(ck, util_yaml_get(root, "license"),
 		    "license_deprecated", "license '%s' is a deprecated SPDX "
 		    "identifier", license);
 }
 
 /* The egress port, 1-65535; 0 after reporting a problem. */
 static unsigned
-egress_port(ps_check *ck, const ps_yaml_node *e)
+egress_port(formats_check *ck, const util_yaml_node *e)
 {
-	const ps_yaml_node *pn = ps_check_field(ck, e, "port", 1);
+	const util_yaml_node *pn = formats_check_field(ck, e, "port", 1);
 	long long port = 0;
 
 	if (pn == NULL)
 		return 0;
-	if (ps_yaml_int(pn, &port) != 0 || port < 1 || port > 65535) {
-		ps_check_error(ck, pn, "soyapack_egress_port", "egress port "
+	if (util_yaml_int(pn, &port) != 0 || port < 1 || port > 65535) {
+		formats_check_error(ck, pn, "soyapack_egress_port", "egress port "
 		    "must be an integer from 1 to 65535, found %s '%s'",
-		    ps_yaml_describe(pn), pn->kind == PS_YAML_SCALAR ?
+		    util_yaml_describe(pn), pn->kind == UTIL_YAML_SCALAR ?
 		    pn->value : "");
 		return 0;
 	}
@@ -163,14 +163,14 @@ egress_port(ps_check *ck, const ps_yaml_node *e)
 }
 
 static const char *
-egress_protocol(ps_check *ck, const ps_yaml_node *e)
+egress_protocol(formats_check *ck, const util_yaml_node *e)
 {
-	const char *proto = ps_check_string(ck, e, "protocol", 1);
+	const char *proto = formats_check_string(ck, e, "protocol", 1);
 
 	if (proto != NULL && (islower((unsigned char)proto[0]) == 0 ||
 	    strspn(proto, "abcdefghijklmnopqrstuvwxyz0123456789+.-") !=
 	    strlen(proto))) {
-		ps_check_error(ck, ps_yaml_get(e, "protocol"),
+		formats_check_error(ck, util_yaml_get(e, "protocol"),
 		    "soyapack_egress_protocol", "egress protocol '%s' is not a "
 		    "protocol name like https, http, grpc or tcp", proto);
 		return NULL;
@@ -179,10 +179,10 @@ egress_protocol(ps_check *ck, const ps_yaml_node *e)
 }
 
 static const char *
-egress_host(ps_check *ck, const ps_yaml_node *e)
+egress_host(formats_check *ck, const util_yaml_node *e)
 {
-	const char *host = ps_check_string(ck, e, "host", 1);
-	const ps_yaml_node *at = ps_yaml_get(e, "host");
+	const char *host = formats_check_string(ck, e, "host", 1);
+	const util_yaml_node *at = util_yaml_get(e, "host");
 	int wildcard;
 
 	if (host == NULL)
@@ -192,31 +192,31 @@ egress_host(ps_check *ck, const ps_yaml_node *e)
 		strict_finding(ck, at, "soyapack_egress_wildcard", "wildcard "
 		    "egress host '%s' (--strict: list the exact hosts)", host);
 	if (strcmp(host, "*") == 0 ||
-	    ps_hostname_valid(wildcard != 0 ? host + 2 : host) == 0)
+	    formats_hostname_valid(wildcard != 0 ? host + 2 : host) == 0)
 		return host;
-	ps_check_error(ck, at, "soyapack_egress_host", "egress host '%s' is "
+	formats_check_error(ck, at, "soyapack_egress_host", "egress host '%s' is "
 	    "not a host name (letters, digits, hyphens and dots; no scheme, "
 	    "path or port)", host);
 	return NULL;
 }
 
 static void
-check_egress_entry(ps_check *ck, const ps_yaml_node *e)
+check_egress_entry(formats_check *ck, const util_yaml_node *e)
 {
 	const char *host, *proto;
 	unsigned port;
 
-	if (e->kind != PS_YAML_MAPPING) {
-		ps_check_error(ck, e, "field_type", "egress entries must be "
+	if (e->kind != UTIL_YAML_MAPPING) {
+		formats_check_error(ck, e, "field_type", "egress entries must be "
 		    "mappings with host, port and protocol, found %s",
-		    ps_yaml_describe(e));
+		    util_yaml_describe(e));
 		return;
 	}
 	host = egress_host(ck, e);
 	port = egress_port(ck, e);
 	proto = egress_protocol(ck, e);
 	if (host != NULL)
-		ps_check_egress_add(ck, host, port, proto);
+		formats_check_egress_add(ck, host, port, proto);
 }
 
 /* An absolute sandbox path without "." or ".." components. */
@@ -236,10 +236,10 @@ sandbox_path_valid(const char *p)
 }
 
 static void
-check_fs_list(ps_check *ck, const ps_yaml_node *fs, const char *key,
+check_fs_list(formats_check *ck, const util_yaml_node *fs, const char *key,
     ps_strings *out)
 {
-	const ps_yaml_node *list = ps_check_sequence(ck, fs, key, 0);
+	const util_yaml_node *list = formats_check_sequence(ck, fs, key, 0);
 	const char *p;
 	size_t i;
 	char what[32];
@@ -248,57 +248,57 @@ check_fs_list(ps_check *ck, const ps_yaml_node *fs, const char *key,
 		return;
 	snprintf(what, sizeof(what), "fs.%s entry", key);
 	for (i = 0; i < list->count; i++) {
-		p = ps_check_node_string(ck, list->items[i], what);
+		p = formats_check_node_string(ck, list->items[i], what);
 		if (p == NULL)
 			continue;
 		if (sandbox_path_valid(p) != 0) {
-			ps_check_error(ck, list->items[i], "soyapack_fs_path",
+			formats_check_error(ck, list->items[i], "soyapack_fs_path",
 			    "fs.%s path '%s' must be absolute inside the sandbox "
 			    "(start with '/', no '.' or '..' components)", key, p);
 			continue;
 		}
-		ps_check_strings_add(ck, out, p);
+		formats_check_strings_add(ck, out, p);
 	}
 }
 
 static void
-check_capabilities(ps_check *ck, const ps_yaml_node *root)
+check_capabilities(formats_check *ck, const util_yaml_node *root)
 {
 	static const char *const known[] = { "egress", "fs",
 	    "determinism_tier", NULL };
 	static const char *const fs_known[] = { "read", "write", NULL };
-	const ps_yaml_node *caps = ps_check_mapping(ck, root, "capabilities", 1);
-	const ps_yaml_node *egress, *fs;
+	const util_yaml_node *caps = formats_check_mapping(ck, root, "capabilities", 1);
+	const util_yaml_node *egress, *fs;
 	const char *tier;
 	size_t i;
 
 	if (caps == NULL)
 		return;
-	ps_check_known(ck, caps, known, "capabilities");
-	if ((egress = ps_check_sequence(ck, caps, "egress", 0)) != NULL) {
+	formats_check_known(ck, caps, known, "capabilities");
+	if ((egress = formats_check_sequence(ck, caps, "egress", 0)) != NULL) {
 		for (i = 0; i < egress->count; i++)
 			check_egress_entry(ck, egress->items[i]);
 	}
-	if ((fs = ps_check_mapping(ck, caps, "fs", 0)) != NULL) {
-		ps_check_known(ck, fs, fs_known, "capabilities.fs");
+	if ((fs = formats_check_mapping(ck, caps, "fs", 0)) != NULL) {
+		formats_check_known(ck, fs, fs_known, "capabilities.fs");
 		check_fs_list(ck, fs, "read", &ck->m->fs_read);
 		check_fs_list(ck, fs, "write", &ck->m->fs_write);
 	}
-	tier = ps_check_string(ck, caps, "determinism_tier", 1);
+	tier = formats_check_string(ck, caps, "determinism_tier", 1);
 	if (tier == NULL)
 		return;
 	if (strcmp(tier, "read-only") != 0 && strcmp(tier, "side-effect") != 0 &&
 	    strcmp(tier, "unrestricted") != 0) {
-		ps_check_error(ck, ps_yaml_get(caps, "determinism_tier"),
+		formats_check_error(ck, util_yaml_get(caps, "determinism_tier"),
 		    "soyapack_determinism_tier", "determinism_tier must be "
 		    "read-only, side-effect or unrestricted, found '%s'", tier);
 		return;
 	}
 	if (strcmp(tier, "unrestricted") == 0)
-		strict_finding(ck, ps_yaml_get(caps, "determinism_tier"),
+		strict_finding(ck, util_yaml_get(caps, "determinism_tier"),
 		    "soyapack_unrestricted_tier", "determinism_tier "
 		    "'unrestricted' is the escape hatch (--strict)");
-	ck->m->determinism_tier = ps_check_strdup(ck, tier);
+	ck->m->determinism_tier = formats_check_strdup(ck, tier);
 }
 
 /* name.vN: a lowercase name (dots, hyphens, underscores), ".v", a number. */
@@ -326,19 +326,19 @@ schema_id_valid(const char *s)
 }
 
 static void
-check_outputs(ps_check *ck, const ps_yaml_node *root)
+check_outputs(formats_check *ck, const util_yaml_node *root)
 {
-	const ps_yaml_node *outputs = ps_check_mapping(ck, root, "outputs", 1);
+	const util_yaml_node *outputs = formats_check_mapping(ck, root, "outputs", 1);
 	const char *id;
 	size_t i;
 
 	if (outputs == NULL)
 		return;
 	for (i = 0; i < outputs->count; i++) {
-		id = ps_check_node_string(ck, outputs->items[i],
+		id = formats_check_node_string(ck, outputs->items[i],
 		    "an output schema id");
 		if (id != NULL && schema_id_valid(id) != 0)
-			ps_check_error(ck, outputs->items[i],
+			formats_check_error(ck, outputs->items[i],
 			    "soyapack_output_schema", "output '%s' names schema "
 			    "'%s'; a schema id is name.vN (e.g. summary.v1)",
 			    outputs->keys[i]->value, id);
@@ -347,11 +347,11 @@ check_outputs(ps_check *ck, const ps_yaml_node *root)
 
 /* A map of name to file path: every file must exist; each is a prompt. */
 static void
-check_file_map(ps_check *ck, const ps_yaml_node *root, const char *key,
+check_file_map(formats_check *ck, const util_yaml_node *root, const char *key,
     int required)
 {
-	const ps_yaml_node *map = ps_check_mapping(ck, root, key, required);
-	char what[160], path[PS_PATH_MAX];
+	const util_yaml_node *map = formats_check_mapping(ck, root, key, required);
+	char what[160], path[UTIL_PATH_MAX];
 	const char *text;
 	size_t i;
 
@@ -360,10 +360,10 @@ check_file_map(ps_check *ck, const ps_yaml_node *root, const char *key,
 	for (i = 0; i < map->count; i++) {
 		snprintf(what, sizeof(what), "%s.%.100s", key,
 		    map->keys[i]->value);
-		text = ps_check_node_string(ck, map->items[i], what);
-		if (text != NULL && ps_check_path(ck, map->items[i], text,
-		    PS_WANT_FILE, what, path, sizeof(path)) == 0)
-			ps_check_prompt(ck, path, map->items[i]);
+		text = formats_check_node_string(ck, map->items[i], what);
+		if (text != NULL && formats_check_path(ck, map->items[i], text,
+		    FORMATS_WANT_FILE, what, path, sizeof(path)) == 0)
+			formats_check_prompt(ck, path, map->items[i]);
 	}
 }
 
@@ -384,10 +384,10 @@ tool_kind_valid(const char *kind)
 }
 
 static void
-check_tools(ps_check *ck, const ps_yaml_node *root)
+check_tools(formats_check *ck, const util_yaml_node *root)
 {
-	const ps_yaml_node *tools = ps_check_mapping(ck, root, "tools", 0);
-	const ps_yaml_node *decl;
+	const util_yaml_node *tools = formats_check_mapping(ck, root, "tools", 0);
+	const util_yaml_node *decl;
 	const char *kind;
 	size_t i;
 
@@ -395,15 +395,15 @@ check_tools(ps_check *ck, const ps_yaml_node *root)
 		return;
 	for (i = 0; i < tools->count; i++) {
 		decl = tools->items[i];
-		if (decl->kind != PS_YAML_MAPPING) {
-			ps_check_error(ck, decl, "soyapack_tool_kind", "tool '%s' "
+		if (decl->kind != UTIL_YAML_MAPPING) {
+			formats_check_error(ck, decl, "soyapack_tool_kind", "tool '%s' "
 			    "must be a mapping with a kind, found %s",
-			    tools->keys[i]->value, ps_yaml_describe(decl));
+			    tools->keys[i]->value, util_yaml_describe(decl));
 			continue;
 		}
-		kind = ps_check_string(ck, decl, "kind", 1);
+		kind = formats_check_string(ck, decl, "kind", 1);
 		if (kind != NULL && tool_kind_valid(kind) != 0)
-			ps_check_error(ck, ps_yaml_get(decl, "kind"),
+			formats_check_error(ck, util_yaml_get(decl, "kind"),
 			    "soyapack_tool_kind", "tool '%s' kind '%s' is neither "
 			    "builtin.<name> nor an external kind (a lowercase "
 			    "name of letters, digits, '.', '-', '_')",
@@ -413,39 +413,39 @@ check_tools(ps_check *ck, const ps_yaml_node *root)
 
 /* The input of an example: inline `input`, or a fixture file. */
 static void
-check_fixture(ps_check *ck, const ps_yaml_node *inputs, const char *name,
-    const ps_yaml_node *at, const char *text, ps_severity sev)
+check_fixture(formats_check *ck, const util_yaml_node *inputs, const char *name,
+    const util_yaml_node *at, const char *text, ps_severity sev)
 {
-	char path[PS_PATH_MAX], label[160];
-	const ps_yaml_node *root, *input;
-	ps_yaml_doc *doc;
+	char path[UTIL_PATH_MAX], label[160];
+	const util_yaml_node *root, *input;
+	util_yaml_doc *doc;
 
-	if (ps_check_path(ck, at, text, PS_WANT_FILE, "example fixture", path,
-	    sizeof(path)) != 0 || (doc = ps_check_load_yaml(ck, path)) == NULL)
+	if (formats_check_path(ck, at, text, FORMATS_WANT_FILE, "example fixture", path,
+	    sizeof(path)) != 0 || (doc = formats_check_load_yaml(ck, path)) == NULL)
 		return;
-	root = ps_yaml_root(doc);
-	input = ps_yaml_get(root, "input") != NULL ? ps_yaml_get(root, "input")
+	root = util_yaml_root(doc);
+	input = util_yaml_get(root, "input") != NULL ? util_yaml_get(root, "input")
 	    : root;
 	snprintf(label, sizeof(label), "example %.100s input", name);
 	if (inputs != NULL && input != NULL) {
 		char *file = NULL;
 
 		if (asprintf(&file, "%s%s", ck->prefix, path) < 0)
-			ps_check_oom(ck);
+			formats_check_oom(ck);
 		else
-			ps_jsonschema_validate(inputs, input, file, label, sev,
+			formats_jsonschema_validate(inputs, input, file, label, sev,
 			    ck->diags);
 		free(file);
 	}
-	ps_yaml_free(doc);
+	util_yaml_free(doc);
 }
 
 static void
-check_examples(ps_check *ck, const ps_yaml_node *root,
-    const ps_yaml_node *inputs)
+check_examples(formats_check *ck, const util_yaml_node *root,
+    const util_yaml_node *inputs)
 {
-	const ps_yaml_node *examples = ps_check_mapping(ck, root, "examples", 0);
-	const ps_yaml_node *ex, *input;
+	const util_yaml_node *examples = formats_check_mapping(ck, root, "examples", 0);
+	const util_yaml_node *ex, *input;
 	ps_severity sev = ck->opt->strict != 0 ? PS_SEVERITY_ERROR :
 	    PS_SEVERITY_WARNING;
 	char label[160];
@@ -455,14 +455,14 @@ check_examples(ps_check *ck, const ps_yaml_node *root,
 		return;
 	for (i = 0; i < examples->count; i++) {
 		ex = examples->items[i];
-		if (ex->kind == PS_YAML_SCALAR && ps_yaml_string(ex) != NULL) {
+		if (ex->kind == UTIL_YAML_SCALAR && util_yaml_string(ex) != NULL) {
 			check_fixture(ck, inputs, examples->keys[i]->value, ex,
 			    ex->value, sev);
 			continue;
 		}
-		if (ex->kind != PS_YAML_MAPPING ||
-		    (input = ps_yaml_get(ex, "input")) == NULL) {
-			ps_check_error(ck, ex, "soyapack_example", "example '%s' "
+		if (ex->kind != UTIL_YAML_MAPPING ||
+		    (input = util_yaml_get(ex, "input")) == NULL) {
+			formats_check_error(ck, ex, "soyapack_example", "example '%s' "
 			    "must be a fixture file path or a mapping with "
 			    "'input'", examples->keys[i]->value);
 			continue;
@@ -470,32 +470,32 @@ check_examples(ps_check *ck, const ps_yaml_node *root,
 		snprintf(label, sizeof(label), "example %.100s input",
 		    examples->keys[i]->value);
 		if (inputs != NULL)
-			ps_jsonschema_validate(inputs, input, ck->file, label, sev,
+			formats_jsonschema_validate(inputs, input, ck->file, label, sev,
 			    ck->diags);
 	}
 }
 
 void
-ps_soyapack_check(ps_check *ck, const ps_yaml_node *root)
+formats_soyapack_check(formats_check *ck, const util_yaml_node *root)
 {
-	const ps_yaml_node *inputs;
+	const util_yaml_node *inputs;
 	const char *version;
-	ps_semver v;
+	formats_semver v;
 	int agent;
 
-	ps_check_known(ck, root, top_fields, "");
+	formats_check_known(ck, root, top_fields, "");
 	check_identity(ck, root);
 	agent = ck->m->kind != NULL && strcmp(ck->m->kind, "Agent") == 0;
-	version = ps_check_semver(ck, root, 1);
-	if (version != NULL && ps_semver_parse(version, &v) == 0 &&
+	version = formats_check_semver(ck, root, 1);
+	if (version != NULL && formats_semver_parse(version, &v) == 0 &&
 	    v.prerelease[0] != '\0')
-		strict_finding(ck, ps_yaml_get(root, "version"),
+		strict_finding(ck, util_yaml_get(root, "version"),
 		    "soyapack_prerelease", "pre-release version '%s' "
 		    "(--strict: promote it before release)", version);
 	check_description(ck, root, agent);
 	check_capabilities(ck, root);
-	inputs = ps_check_mapping(ck, root, "inputs", 1);
-	if (inputs != NULL && ps_jsonschema_check(inputs, ck->file,
+	inputs = formats_check_mapping(ck, root, "inputs", 1);
+	if (inputs != NULL && formats_jsonschema_check(inputs, ck->file,
 	    ck->diags) > 0)
 		inputs = NULL;
 	check_outputs(ck, root);

@@ -14,7 +14,7 @@
 #define HOST_MAX 253
 
 int
-ps_hostname_valid(const char *host)
+formats_hostname_valid(const char *host)
 {
 	size_t len = strlen(host), label = 0, i;
 	unsigned char c;
@@ -185,7 +185,7 @@ check_public_name(const char *host, char *buf, size_t size)
 		    "dotted-quad address or a name", host);
 		return -1;
 	}
-	if (ps_hostname_valid(host) != 0) {
+	if (formats_hostname_valid(host) != 0) {
 		snprintf(buf, size, "host '%s' is not a valid host name (letters, "
 		    "digits, hyphens; write international names in punycode)",
 		    host);
@@ -280,13 +280,13 @@ check_authority(const char *auth, int public, char *buf, size_t size)
 		return check_ipv6(host, public, buf, size);
 	if (public != 0)
 		return check_public_name(host, buf, size);
-	if (ps_hostname_valid(host) == 0 || inet_pton(AF_INET, host, a4) == 1)
+	if (formats_hostname_valid(host) == 0 || inet_pton(AF_INET, host, a4) == 1)
 		return 0;
 	return why(buf, size, "not a valid host name");
 }
 
 int
-ps_url_check(const char *url, int public, char *buf, size_t size)
+formats_url_check(const char *url, int public, char *buf, size_t size)
 {
 	char auth[HOST_MAX + 16];
 	const char *p, *end;

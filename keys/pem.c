@@ -49,7 +49,7 @@ openssl_fail(ps_error *err, const char *code, const char *name,
 	if (e != 0)
 		ERR_error_string_n(e, reason, sizeof(reason));
 	ERR_clear_error();
-	return ps_fail(err, code, name, "%s%s%s", what, reason[0] != '\0' ?
+	return util_fail(err, code, name, "%s%s%s", what, reason[0] != '\0' ?
 	    ": " : "", reason);
 }
 
@@ -58,9 +58,9 @@ check_ed25519(EVP_PKEY *pkey, const char *name, ps_error *err)
 {
 	if (EVP_PKEY_get_base_id(pkey) == EVP_PKEY_ED25519)
 		return 0;
-	ps_fail(err, "key_unsupported_algorithm", name,
+	util_fail(err, "key_unsupported_algorithm", name,
 	    "checked the PEM key's algorithm");
-	return ps_error_expect(err, "ED25519", EVP_PKEY_get0_type_name(pkey) !=
+	return util_error_expect(err, "ED25519", EVP_PKEY_get0_type_name(pkey) !=
 	    NULL ? EVP_PKEY_get0_type_name(pkey) : "another algorithm");
 }
 
@@ -90,7 +90,7 @@ ps_pem_is_encrypted(const unsigned char *text, size_t len)
 }
 
 /* OWASP 2023 guidance for PBKDF2-HMAC-SHA256; OpenSSL defaults to 2048. */
-#define PS_PEM_PBKDF2_ITERATIONS 600000
+#define KEYS_PEM_PBKDF2_ITERATIONS 600000
 
 static int
 only_space(const unsigned char *p, const unsigned char *end)
@@ -121,13 +121,13 @@ check_single_block(const unsigned char *text, size_t len, const char *type,
 	if (b == NULL || e == NULL || !only_space(text, b) ||
 	    !only_space(e + strlen(end), stop) ||
 	    memmem(b + 1, (size_t)(stop - b - 1), "-----BEGIN ", 11) != NULL)
-		return ps_fail(err, "key_malformed", name, "expected exactly one "
+		return util_fail(err, "key_malformed", name, "expected exactly one "
 		    "'%s' block and nothing else", begin);
 	return 0;
 }
 
 int
-ps_pubkey_parse_pem(const char *text, size_t len, const char *name,
+keys_pubkey_parse_pem(const char *text, size_t len, const char *name,
     ps_pubkey **out, ps_error *err)
 {
 	EVP_PKEY *pkey = NULL;
@@ -136,7 +136,7 @@ ps_pubkey_parse_pem(const char *text, size_t len, const char *name,
 
 	*out = NULL;
 	if (ps_pem_is_private((const unsigned char *)text, len))
-		return ps_fail(err, "key_malformed", name,
+		return util_fail(err, "key_malformed", name,
 		    "this is a private key; a public key was expected");
 	if (check_single_block((const unsigned char *)text, len, "PUBLIC KEY",
 	    name, err) != 0)
@@ -151,7 +151,7 @@ ps_pubkey_parse_pem(const char *text, size_t len, const char *name,
 	if (check_ed25519(pkey, name, err) != 0 ||
 	    ps_pubkey_new(out, err) != 0 ||
 	    EVP_PKEY_get_raw_public_key(pkey, (*out)->key, &klen) != 1 ||
-	    ps_key_derived_id((*out)->key, (*out)->key_id) != 0) {
+	    keys_derived_id((*out)->key, (*out)->key_id) != 0) {
 		if (*out != NULL)
 			openssl_fail(err, "key_malformed", name,
 			    "cannot read the ed25519 public key");
@@ -174,10 +174,10 @@ read_private(const unsigned char *text, size_t len, const char *name,
 
 	*pkey = NULL;
 	if (len > PS_KEY_FILE_MAX)
-		return ps_fail(err, "input_too_large", name,
+		return util_fail(err, "input_too_large", name,
 		    "a key file is at most %d bytes", PS_KEY_FILE_MAX);
 	if (encrypted && passphrase == NULL)
-		return ps_fail(err, "passphrase_required", name,
+		return util_fail(err, "passphrase_required", name,
 		    "the PEM key is encrypted and no passphrase was given");
 	if (check_single_block(text, len, encrypted ? "ENCRYPTED PRIVATE KEY" :
 	    "PRIVATE KEY", name, err) != 0)
@@ -202,7 +202,7 @@ ps_seckey_parse_pem(const unsigned char *text, size_t len, const char *name,
 {
 	unsigned char *seed = NULL, pk[PS_ED25519_PUBLIC_LEN];
 	unsigned char id[PS_KEY_ID_LEN];
-	size_t slen = PS_ED25519_SEED_LEN;
+	size_t slen = KEYS_ED25519_SEED_LEN;
 	EVP_PKEY *pkey;
 	int rc = -1;
 
@@ -211,17 +211,17 @@ ps_seckey_parse_pem(const unsigned char *text, size_t len, const char *name,
 		EVP_PKEY_free(pkey);
 		return -1;
 	}
-	seed = sodium_malloc(PS_ED25519_SEED_LEN);
+	seed = sodium_malloc(KEYS_ED25519_SEED_LEN);
 	if (seed == NULL)
-		ps_fail_oom(err, name);
+		util_fail_oom(err, name);
 	else if (EVP_PKEY_get_raw_private_key(pkey, seed, &slen) != 1 ||
-	    slen != PS_ED25519_SEED_LEN)
+	    slen != KEYS_ED25519_SEED_LEN)
 		openssl_fail(err, "key_malformed", name,
 		    "cannot read the ed25519 private key");
-	else if (ps_seckey_from_seed(seed, (unsigned char[PS_KEY_ID_LEN]){0},
+	else if (keys_seckey_from_seed(seed, (unsigned char[PS_KEY_ID_LEN]){0},
 	    out, err) == 0) {
 		crypto_sign_ed25519_sk_to_pk(pk, (*out)->sk);
-		rc = ps_key_derived_id(pk, id);
+		rc = keys_derived_id(pk, id);
 		memcpy((*out)->key_id, id, PS_KEY_ID_LEN);
 	}
 	sodium_free(seed);
@@ -236,10 +236,10 @@ bio_to_secret(BIO *bio, ps_secret **out, ps_error *err)
 	long n = BIO_get_mem_data(bio, &data);
 
 	if (n <= 0 || data == NULL)
-		return ps_fail(err, "io_error", "", "OpenSSL wrote no PEM");
+		return util_fail(err, "io_error", "", "OpenSSL wrote no PEM");
 	*out = ps_secret_from(data, (size_t)n);
 	if (*out == NULL)
-		return ps_fail_oom(err, "");
+		return util_fail_oom(err, "");
 	return 0;
 }
 
@@ -253,7 +253,7 @@ write_encrypted_pkcs8(BIO *bio, EVP_PKEY *pkey, const ps_secret *passphrase)
 	int ok = 0;
 
 	if (info != NULL)
-		pbe = PKCS5_pbe2_set_iv(EVP_aes_256_cbc(), PS_PEM_PBKDF2_ITERATIONS,
+		pbe = PKCS5_pbe2_set_iv(EVP_aes_256_cbc(), KEYS_PEM_PBKDF2_ITERATIONS,
 		    NULL, 0, NULL, NID_hmacWithSHA256);
 	if (pbe != NULL)
 		p8 = PKCS8_set0_pbe((const char *)ps_secret_bytes(passphrase),
@@ -277,9 +277,9 @@ ps_seckey_format_pem(const ps_seckey *key, const ps_secret *passphrase,
 
 	*out = NULL;
 	if (passphrase != NULL && ps_secret_len(passphrase) > INT_MAX)
-		return ps_fail(err, "passphrase_invalid", "", "too long");
+		return util_fail(err, "passphrase_invalid", "", "too long");
 	pkey = EVP_PKEY_new_raw_private_key(EVP_PKEY_ED25519, NULL, key->sk,
-	    PS_ED25519_SEED_LEN);
+	    KEYS_ED25519_SEED_LEN);
 	/* A secure BIO: OpenSSL's memory BIO copies are wiped on free. */
 	bio = BIO_new(BIO_s_secmem());
 	if (pkey == NULL || bio == NULL) {

@@ -55,29 +55,29 @@ static int
 decode_minisign_line(const char *b64, size_t n, const char *name,
     ps_pubkey *key, ps_error *err)
 {
-	unsigned char raw[PS_MINISIGN_PUBKEY_LEN];
+	unsigned char raw[KEYS_MINISIGN_PUBKEY_LEN];
 	char found[32];
 	size_t got;
 	int rc;
 
-	rc = ps_key_base64_exact(b64, n, raw, sizeof(raw), &got);
+	rc = keys_base64_exact(b64, n, raw, sizeof(raw), &got);
 	if (rc == -1)
-		return ps_fail(err, "key_bad_base64", name,
+		return util_fail(err, "key_bad_base64", name,
 		    "the key line is not valid base64");
-	if (rc == -2 && got == PS_MINISIGN_SECKEY_LEN)
-		return ps_fail(err, "key_malformed", name,
+	if (rc == -2 && got == KEYS_MINISIGN_SECKEY_LEN)
+		return util_fail(err, "key_malformed", name,
 		    "this is a secret key; a public key was expected");
 	if (rc == -2) {
 		snprintf(found, sizeof(found), "%zu bytes", got);
-		ps_fail(err, "key_malformed", name,
+		util_fail(err, "key_malformed", name,
 		    "checked the decoded key length");
-		return ps_error_expect(err, "42 bytes", found);
+		return util_error_expect(err, "42 bytes", found);
 	}
 	if (raw[0] != 'E' || raw[1] != 'd') {
 		snprintf(found, sizeof(found), "0x%02x%02x", raw[0], raw[1]);
-		ps_fail(err, "key_unsupported_algorithm", name,
+		util_fail(err, "key_unsupported_algorithm", name,
 		    "checked the signature algorithm");
-		return ps_error_expect(err, "\"Ed\" (ed25519)", found);
+		return util_error_expect(err, "\"Ed\" (ed25519)", found);
 	}
 	key->source = PS_KEY_SOURCE_MINISIGN;
 	memcpy(key->key_id, raw + 2, PS_KEY_ID_LEN);
@@ -98,45 +98,45 @@ comment_identity(const char *comment, size_t n, const char *name,
 	ps_key_id_hex(key->key_id, hex);
 	if (n < plen + PS_KEY_ID_HEX_LEN ||
 	    memcmp(comment + plen, hex, PS_KEY_ID_HEX_LEN) != 0) {
-		ps_fail(err, "key_comment_mismatch", name,
+		util_fail(err, "key_comment_mismatch", name,
 		    "the comment names another key id than the key");
-		return ps_error_expect(err, hex, "another key id");
+		return util_error_expect(err, hex, "another key id");
 	}
 	comment += plen + PS_KEY_ID_HEX_LEN;
 	n -= plen + PS_KEY_ID_HEX_LEN;
 	if (n == 0)
 		return 0;
 	if (!starts_with(comment, n, " for ") || n - 5 > PS_IDENTITY_MAX)
-		return ps_fail(err, "key_malformed", name, "the comment must "
+		return util_fail(err, "key_malformed", name, "the comment must "
 		    "read 'packsign public key <KEY ID> for <ID>'");
 	memcpy(id, comment + 5, n - 5);
 	id[n - 5] = '\0';
 	return ps_pubkey_set_identity(key, id, err) == 0 ? 0 :
-	    ps_fail(err, "key_malformed", name, "the identity in the comment "
+	    util_fail(err, "key_malformed", name, "the identity in the comment "
 	    "is not 1 to %d characters from A-Z a-z 0-9 . _ @ + : / -",
 	    PS_IDENTITY_MAX);
 }
 
 int
-ps_key_split_file(const char *text, size_t len, const char *name,
-    ps_key_lines *lines, ps_error *err)
+keys_split_file(const char *text, size_t len, const char *name,
+    keys_lines *lines, ps_error *err)
 {
 	const char *nl = memchr(text, '\n', len), *rest;
 	size_t rest_len;
 
 	if (len > PS_KEY_FILE_MAX)
-		return ps_fail(err, "input_too_large", name,
+		return util_fail(err, "input_too_large", name,
 		    "a key file is at most %d bytes", PS_KEY_FILE_MAX);
-	if (!starts_with(text, len, PS_COMMENT_PREFIX) || nl == NULL)
-		return ps_fail(err, "key_malformed", name, "expected a line "
-		    "'" PS_COMMENT_PREFIX "...' and a base64 key line");
-	lines->comment = text + strlen(PS_COMMENT_PREFIX);
+	if (!starts_with(text, len, KEYS_COMMENT_PREFIX) || nl == NULL)
+		return util_fail(err, "key_malformed", name, "expected a line "
+		    "'" KEYS_COMMENT_PREFIX "...' and a base64 key line");
+	lines->comment = text + strlen(KEYS_COMMENT_PREFIX);
 	lines->comment_len = (size_t)(nl - lines->comment);
 	if (lines->comment_len > 0 && lines->comment[lines->comment_len - 1] == '\r')
 		lines->comment_len--;
-	if (lines->comment_len > PS_COMMENT_MAX)
-		return ps_fail(err, "key_malformed", name,
-		    "the comment line is longer than %d bytes", PS_COMMENT_MAX);
+	if (lines->comment_len > KEYS_COMMENT_MAX)
+		return util_fail(err, "key_malformed", name,
+		    "the comment line is longer than %d bytes", KEYS_COMMENT_MAX);
 	lines->line = nl + 1;
 	lines->line_len = len - (size_t)(lines->line - text);
 	rest = memchr(lines->line, '\n', lines->line_len);
@@ -145,7 +145,7 @@ ps_key_split_file(const char *text, size_t len, const char *name,
 		lines->line_len = (size_t)(rest - lines->line);
 		trim(&rest, &rest_len);
 		if (rest_len != 0)
-			return ps_fail(err, "key_malformed", name,
+			return util_fail(err, "key_malformed", name,
 			    "unexpected text after the key line");
 	}
 	trim(&lines->line, &lines->line_len);
@@ -156,9 +156,9 @@ static int
 parse_minisign_file(const char *text, size_t len, const char *name,
     ps_pubkey *key, ps_error *err)
 {
-	ps_key_lines lines;
+	keys_lines lines;
 
-	if (ps_key_split_file(text, len, name, &lines, err) != 0 ||
+	if (keys_split_file(text, len, name, &lines, err) != 0 ||
 	    decode_minisign_line(lines.line, lines.line_len, name, key, err) != 0)
 		return -1;
 	return comment_identity(lines.comment, lines.comment_len, name, key,
@@ -175,9 +175,9 @@ check_ssh_type(const char *text, size_t type_len, const char *name,
 		return 0;
 	snprintf(found, sizeof(found), "%.*s",
 	    (int)(type_len < 40 ? type_len : 40), text);
-	ps_fail(err, "key_unsupported_algorithm", name,
+	util_fail(err, "key_unsupported_algorithm", name,
 	    "checked the OpenSSH key type");
-	return ps_error_expect(err, "ssh-ed25519", found);
+	return util_error_expect(err, "ssh-ed25519", found);
 }
 
 /* The 32-byte key inside a base64 OpenSSH wire blob. */
@@ -185,29 +185,29 @@ static int
 decode_ssh_blob(const char *b64, size_t len, const char *name,
     unsigned char pk[PS_ED25519_PUBLIC_LEN], ps_error *err)
 {
-	unsigned char wire[PS_SSH_WIRE_LEN], expect[PS_SSH_WIRE_LEN];
+	unsigned char wire[KEYS_SSH_WIRE_LEN], expect[KEYS_SSH_WIRE_LEN];
 	size_t got;
 
-	switch (ps_key_base64_exact(b64, len, wire, sizeof(wire), &got)) {
+	switch (keys_base64_exact(b64, len, wire, sizeof(wire), &got)) {
 	case -1:
-		return ps_fail(err, "key_bad_base64", name,
+		return util_fail(err, "key_bad_base64", name,
 		    "the OpenSSH key blob is not valid base64");
 	case -2:
-		return ps_fail(err, "key_malformed", name,
+		return util_fail(err, "key_malformed", name,
 		    "the OpenSSH key blob is %zu bytes, expected %d", got,
-		    PS_SSH_WIRE_LEN);
+		    KEYS_SSH_WIRE_LEN);
 	}
-	memcpy(pk, wire + PS_SSH_WIRE_LEN - PS_ED25519_PUBLIC_LEN,
+	memcpy(pk, wire + KEYS_SSH_WIRE_LEN - PS_ED25519_PUBLIC_LEN,
 	    PS_ED25519_PUBLIC_LEN);
-	ps_key_ssh_wire(pk, expect);
-	if (memcmp(wire, expect, PS_SSH_WIRE_LEN) != 0)
-		return ps_fail(err, "key_malformed", name,
+	keys_ssh_wire(pk, expect);
+	if (memcmp(wire, expect, KEYS_SSH_WIRE_LEN) != 0)
+		return util_fail(err, "key_malformed", name,
 		    "the OpenSSH key blob does not encode an ssh-ed25519 key");
 	return 0;
 }
 
 int
-ps_pubkey_parse_ssh(const char *text, size_t len, const char *name,
+keys_pubkey_parse_ssh(const char *text, size_t len, const char *name,
     ps_pubkey **out, ps_error *err)
 {
 	unsigned char pk[PS_ED25519_PUBLIC_LEN];
@@ -217,7 +217,7 @@ ps_pubkey_parse_ssh(const char *text, size_t len, const char *name,
 	*out = NULL;
 	trim(&text, &len);
 	if (memchr(text, '\n', len) != NULL)
-		return ps_fail(err, "key_malformed", name,
+		return util_fail(err, "key_malformed", name,
 		    "an OpenSSH public key is one line");
 	type_len = token_len(text, len);
 	if (check_ssh_type(text, type_len, name, err) != 0)
@@ -231,10 +231,10 @@ ps_pubkey_parse_ssh(const char *text, size_t len, const char *name,
 		return -1;
 	(*out)->source = PS_KEY_SOURCE_SSH;
 	memcpy((*out)->key, pk, PS_ED25519_PUBLIC_LEN);
-	if (ps_key_derived_id((*out)->key, (*out)->key_id) != 0) {
+	if (keys_derived_id((*out)->key, (*out)->key_id) != 0) {
 		ps_pubkey_free(*out);
 		*out = NULL;
-		return ps_fail(err, "out_of_memory", name, "SHA-256 failed");
+		return util_fail(err, "out_of_memory", name, "SHA-256 failed");
 	}
 	return 0;
 }
@@ -245,7 +245,7 @@ parse_minisign(const char *text, size_t len, const char *name,
 {
 	if (ps_pubkey_new(out, err) != 0)
 		return -1;
-	if (starts_with(text, len, PS_COMMENT_PREFIX) ?
+	if (starts_with(text, len, KEYS_COMMENT_PREFIX) ?
 	    parse_minisign_file(text, len, name, *out, err) :
 	    decode_minisign_line(text, len, name, *out, err)) {
 		ps_pubkey_free(*out);
@@ -261,10 +261,10 @@ ps_pubkey_parse(const char *text, size_t len, const char *name,
 {
 	*out = NULL;
 	if (memchr(text, '\0', len) != NULL)
-		return ps_fail(err, "key_malformed", name,
+		return util_fail(err, "key_malformed", name,
 		    "a key file is text; found a NUL byte");
 	if (len > PS_KEY_FILE_MAX)
-		return ps_fail(err, "input_too_large", name,
+		return util_fail(err, "input_too_large", name,
 		    "a key is at most %d bytes", PS_KEY_FILE_MAX);
 	/* Leading blanks are skipped for YAML block scalars and pastes. */
 	while (len > 0 && is_blank(*text)) {
@@ -272,15 +272,15 @@ ps_pubkey_parse(const char *text, size_t len, const char *name,
 		len--;
 	}
 	if (starts_with(text, len, "-----BEGIN "))
-		return ps_pubkey_parse_pem(text, len, name, out, err);
+		return keys_pubkey_parse_pem(text, len, name, out, err);
 	if (starts_with(text, len, "ssh-") || starts_with(text, len, "ecdsa-") ||
 	    starts_with(text, len, "sk-"))
-		return ps_pubkey_parse_ssh(text, len, name, out, err);
-	if (starts_with(text, len, PS_COMMENT_PREFIX))
+		return keys_pubkey_parse_ssh(text, len, name, out, err);
+	if (starts_with(text, len, KEYS_COMMENT_PREFIX))
 		return parse_minisign(text, len, name, out, err);
 	trim(&text, &len);
 	if (memchr(text, '\n', len) != NULL)
-		return ps_fail(err, "key_malformed", name, "expected a minisign "
+		return util_fail(err, "key_malformed", name, "expected a minisign "
 		    "key file, a base64 key line, an ssh-ed25519 line or PEM");
 	return parse_minisign(text, len, name, out, err);
 }
@@ -293,7 +293,7 @@ ps_pubkey_load_file(const char *path, ps_pubkey **out, ps_error *err)
 	int rc;
 
 	*out = NULL;
-	if (ps_key_read_file(path, PS_KEY_FILE_MAX, &data, &len, err) != 0)
+	if (keys_read_file(path, PS_KEY_FILE_MAX, &data, &len, err) != 0)
 		return -1;
 	rc = ps_pubkey_parse(data, len, path, out, err);
 	free(data);
@@ -303,13 +303,13 @@ ps_pubkey_load_file(const char *path, ps_pubkey **out, ps_error *err)
 int
 ps_pubkey_format_base64(const ps_pubkey *key, char **out, ps_error *err)
 {
-	unsigned char raw[PS_MINISIGN_PUBKEY_LEN];
+	unsigned char raw[KEYS_MINISIGN_PUBKEY_LEN];
 	size_t size = sodium_base64_ENCODED_LEN(sizeof(raw),
 	    sodium_base64_VARIANT_ORIGINAL);
 
 	*out = malloc(size);
 	if (*out == NULL)
-		return ps_fail_oom(err, "");
+		return util_fail_oom(err, "");
 	raw[0] = 'E';
 	raw[1] = 'd';
 	memcpy(raw + 2, key->key_id, PS_KEY_ID_LEN);
@@ -329,13 +329,13 @@ ps_pubkey_format_minisign(const ps_pubkey *key, char **out, ps_error *err)
 	if (ps_pubkey_format_base64(key, &line, err) != 0)
 		return -1;
 	ps_key_id_hex(key->key_id, hex);
-	n = asprintf(out, PS_COMMENT_PREFIX "%s%s%s%s\n%s\n", packsign_comment,
+	n = asprintf(out, KEYS_COMMENT_PREFIX "%s%s%s%s\n%s\n", packsign_comment,
 	    hex, key->identity != NULL ? " for " : "",
 	    key->identity != NULL ? key->identity : "", line);
 	free(line);
 	if (n < 0) {
 		*out = NULL;
-		return ps_fail_oom(err, "");
+		return util_fail_oom(err, "");
 	}
 	return 0;
 }
@@ -344,17 +344,17 @@ int
 ps_pubkey_format_ssh(const ps_pubkey *key, const char *comment, char **out,
     ps_error *err)
 {
-	unsigned char wire[PS_SSH_WIRE_LEN];
-	char b64[sodium_base64_ENCODED_LEN(PS_SSH_WIRE_LEN,
+	unsigned char wire[KEYS_SSH_WIRE_LEN];
+	char b64[sodium_base64_ENCODED_LEN(KEYS_SSH_WIRE_LEN,
 	    sodium_base64_VARIANT_ORIGINAL)];
 
-	ps_key_ssh_wire(key->key, wire);
+	keys_ssh_wire(key->key, wire);
 	sodium_bin2base64(b64, sizeof(b64), wire, sizeof(wire),
 	    sodium_base64_VARIANT_ORIGINAL);
 	if (asprintf(out, "ssh-ed25519 %s%s%s\n", b64,
 	    comment != NULL ? " " : "", comment != NULL ? comment : "") < 0) {
 		*out = NULL;
-		return ps_fail_oom(err, "");
+		return util_fail_oom(err, "");
 	}
 	return 0;
 }

@@ -20,7 +20,7 @@ ps_pubkey_new(ps_pubkey **out, ps_error *err)
 {
 	*out = calloc(1, sizeof(**out));
 	if (*out == NULL)
-		return ps_fail_oom(err, "");
+		return util_fail_oom(err, "");
 	return 0;
 }
 
@@ -72,12 +72,12 @@ ps_pubkey_set_identity(ps_pubkey *key, const char *identity, ps_error *err)
 
 	if (identity != NULL) {
 		if (!ps_identity_valid(identity))
-			return ps_fail(err, "identity_invalid", identity,
+			return util_fail(err, "identity_invalid", identity,
 			    "an identity is 1 to %d characters from "
 			    "A-Z a-z 0-9 . _ @ + : / -", PS_IDENTITY_MAX);
 		copy = strdup(identity);
 		if (copy == NULL)
-			return ps_fail_errno(err, "out_of_memory", "",
+			return util_fail_errno(err, "out_of_memory", "",
 			    "allocate", ENOMEM);
 	}
 	free(key->identity);
@@ -113,8 +113,8 @@ ps_key_id_hex(const unsigned char id[PS_KEY_ID_LEN],
 }
 
 void
-ps_key_ssh_wire(const unsigned char pk[PS_ED25519_PUBLIC_LEN],
-    unsigned char out[PS_SSH_WIRE_LEN])
+keys_ssh_wire(const unsigned char pk[PS_ED25519_PUBLIC_LEN],
+    unsigned char out[KEYS_SSH_WIRE_LEN])
 {
 	static const unsigned char head[] = {
 		0, 0, 0, 11, 's', 's', 'h', '-', 'e', 'd', '2', '5', '5', '1',
@@ -126,13 +126,13 @@ ps_key_ssh_wire(const unsigned char pk[PS_ED25519_PUBLIC_LEN],
 }
 
 int
-ps_key_derived_id(const unsigned char pk[PS_ED25519_PUBLIC_LEN],
+keys_derived_id(const unsigned char pk[PS_ED25519_PUBLIC_LEN],
     unsigned char id[PS_KEY_ID_LEN])
 {
-	unsigned char wire[PS_SSH_WIRE_LEN], digest[PS_SHA256_LEN];
+	unsigned char wire[KEYS_SSH_WIRE_LEN], digest[PS_SHA256_LEN];
 
-	ps_key_ssh_wire(pk, wire);
-	if (ps_sha256_buffer(wire, sizeof(wire), digest) != 0)
+	keys_ssh_wire(pk, wire);
+	if (util_sha256_buffer(wire, sizeof(wire), digest) != 0)
 		return -1;
 	memcpy(id, digest, PS_KEY_ID_LEN);
 	return 0;
@@ -141,10 +141,10 @@ ps_key_derived_id(const unsigned char pk[PS_ED25519_PUBLIC_LEN],
 int
 ps_pubkey_fingerprint(const ps_pubkey *key, char out[PS_FINGERPRINT_MAX])
 {
-	unsigned char wire[PS_SSH_WIRE_LEN], digest[PS_SHA256_LEN];
+	unsigned char wire[KEYS_SSH_WIRE_LEN], digest[PS_SHA256_LEN];
 
-	ps_key_ssh_wire(key->key, wire);
-	if (ps_sha256_buffer(wire, sizeof(wire), digest) != 0)
+	keys_ssh_wire(key->key, wire);
+	if (util_sha256_buffer(wire, sizeof(wire), digest) != 0)
 		return -1;
 	memcpy(out, "SHA256:", 7);
 	sodium_bin2base64(out + 7, PS_FINGERPRINT_MAX - 7, digest,
@@ -153,7 +153,7 @@ ps_pubkey_fingerprint(const ps_pubkey *key, char out[PS_FINGERPRINT_MAX])
 }
 
 int
-ps_key_base64_exact(const char *b64, size_t b64_len, unsigned char *bin,
+keys_base64_exact(const char *b64, size_t b64_len, unsigned char *bin,
     size_t want, size_t *got)
 {
 	unsigned char *tmp;

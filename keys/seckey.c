@@ -16,11 +16,11 @@
 #define OFF_KDF 2
 #define OFF_CHK 4
 #define OFF_SALT 6
-#define OFF_OPS (OFF_SALT + PS_MINISIGN_SALT_LEN)
+#define OFF_OPS (OFF_SALT + KEYS_MINISIGN_SALT_LEN)
 #define OFF_MEM (OFF_OPS + 8)
 #define OFF_KEYID (OFF_MEM + 8)
 #define OFF_SK (OFF_KEYID + PS_KEY_ID_LEN)
-#define OFF_SUM (OFF_SK + PS_ED25519_SECRET_LEN)
+#define OFF_SUM (OFF_SK + KEYS_ED25519_SECRET_LEN)
 
 #define OPSLIMIT_MAX crypto_pwhash_scryptsalsa208sha256_OPSLIMIT_SENSITIVE
 #define MEMLIMIT_MAX crypto_pwhash_scryptsalsa208sha256_MEMLIMIT_SENSITIVE
@@ -28,7 +28,7 @@
 static int
 oom(ps_error *err)
 {
-	return ps_fail_oom(err, "");
+	return util_fail_oom(err, "");
 }
 
 static ps_seckey *
@@ -53,7 +53,7 @@ ps_seckey_key_id(const ps_seckey *key)
 }
 
 int
-ps_seckey_from_seed(const unsigned char seed[PS_ED25519_SEED_LEN],
+keys_seckey_from_seed(const unsigned char seed[KEYS_ED25519_SEED_LEN],
     const unsigned char id[PS_KEY_ID_LEN], ps_seckey **out, ps_error *err)
 {
 	unsigned char pk[PS_ED25519_PUBLIC_LEN];
@@ -112,15 +112,15 @@ load_le64(const unsigned char *p)
 
 /* BLAKE2b-256("Ed" || key id || secret key), as minisign computes it. */
 static void
-checksum(const unsigned char *raw, unsigned char out[PS_MINISIGN_CHECKSUM_LEN])
+checksum(const unsigned char *raw, unsigned char out[KEYS_MINISIGN_CHECKSUM_LEN])
 {
 	crypto_generichash_state st;
 
-	crypto_generichash_init(&st, NULL, 0, PS_MINISIGN_CHECKSUM_LEN);
+	crypto_generichash_init(&st, NULL, 0, KEYS_MINISIGN_CHECKSUM_LEN);
 	crypto_generichash_update(&st, raw, 2);
 	crypto_generichash_update(&st, raw + OFF_KEYID, PS_KEY_ID_LEN);
-	crypto_generichash_update(&st, raw + OFF_SK, PS_ED25519_SECRET_LEN);
-	crypto_generichash_final(&st, out, PS_MINISIGN_CHECKSUM_LEN);
+	crypto_generichash_update(&st, raw + OFF_SK, KEYS_ED25519_SECRET_LEN);
+	crypto_generichash_final(&st, out, KEYS_MINISIGN_CHECKSUM_LEN);
 	sodium_memzero(&st, sizeof(st));
 }
 
@@ -128,52 +128,52 @@ checksum(const unsigned char *raw, unsigned char out[PS_MINISIGN_CHECKSUM_LEN])
 static int
 kdf_xor(unsigned char *raw, const ps_secret *passphrase)
 {
-	unsigned char *stream = sodium_malloc(PS_MINISIGN_ENCRYPTED_LEN);
+	unsigned char *stream = sodium_malloc(KEYS_MINISIGN_ENCRYPTED_LEN);
 	size_t i;
 
 	if (stream == NULL)
 		return -1;
 	if (crypto_pwhash_scryptsalsa208sha256(stream,
-	    PS_MINISIGN_ENCRYPTED_LEN, (const char *)ps_secret_bytes(passphrase),
+	    KEYS_MINISIGN_ENCRYPTED_LEN, (const char *)ps_secret_bytes(passphrase),
 	    ps_secret_len(passphrase), raw + OFF_SALT,
 	    load_le64(raw + OFF_OPS), (size_t)load_le64(raw + OFF_MEM)) != 0) {
 		sodium_free(stream);
 		return -1;
 	}
-	for (i = 0; i < PS_MINISIGN_ENCRYPTED_LEN; i++)
+	for (i = 0; i < KEYS_MINISIGN_ENCRYPTED_LEN; i++)
 		raw[OFF_KEYID + i] ^= stream[i];
 	sodium_free(stream);
 	return 0;
 }
 
-/* Decodes the base64 line into `raw` (PS_MINISIGN_SECKEY_LEN bytes). */
+/* Decodes the base64 line into `raw` (KEYS_MINISIGN_SECKEY_LEN bytes). */
 static int
 decode_seckey(const unsigned char *text, size_t len, const char *name,
     unsigned char *raw, ps_error *err)
 {
-	ps_key_lines lines;
+	keys_lines lines;
 	char found[32];
 	size_t got;
 	int rc;
 
 	if (memchr(text, '\0', len) != NULL)
-		return ps_fail(err, "key_malformed", name,
+		return util_fail(err, "key_malformed", name,
 		    "a key file is text; found a NUL byte");
-	if (ps_key_split_file((const char *)text, len, name, &lines, err) != 0)
+	if (keys_split_file((const char *)text, len, name, &lines, err) != 0)
 		return -1;
-	rc = ps_key_base64_exact(lines.line, lines.line_len, raw,
-	    PS_MINISIGN_SECKEY_LEN, &got);
+	rc = keys_base64_exact(lines.line, lines.line_len, raw,
+	    KEYS_MINISIGN_SECKEY_LEN, &got);
 	if (rc == -1)
-		return ps_fail(err, "key_bad_base64", name,
+		return util_fail(err, "key_bad_base64", name,
 		    "the secret key line is not valid base64");
-	if (rc == -2 && got == PS_MINISIGN_PUBKEY_LEN)
-		return ps_fail(err, "key_malformed", name,
+	if (rc == -2 && got == KEYS_MINISIGN_PUBKEY_LEN)
+		return util_fail(err, "key_malformed", name,
 		    "this is a public key; a secret key was expected");
 	if (rc == -2) {
 		snprintf(found, sizeof(found), "%zu bytes", got);
-		ps_fail(err, "key_malformed", name,
+		util_fail(err, "key_malformed", name,
 		    "checked the decoded secret key length");
-		return ps_error_expect(err, "158 bytes", found);
+		return util_error_expect(err, "158 bytes", found);
 	}
 	return 0;
 }
@@ -193,26 +193,26 @@ check_algorithms(const unsigned char *raw, const char *name,
     ps_seckey_info *info, ps_error *err)
 {
 	if (memcmp(raw, "Ed", 2) != 0)
-		return ps_fail(err, "key_unsupported_algorithm", name,
+		return util_fail(err, "key_unsupported_algorithm", name,
 		    "the signature algorithm is not \"Ed\" (ed25519)");
 	if (memcmp(raw + OFF_CHK, "B2", 2) != 0)
-		return ps_fail(err, "key_unsupported_algorithm", name,
+		return util_fail(err, "key_unsupported_algorithm", name,
 		    "the checksum algorithm is not \"B2\" (BLAKE2b-256)");
 	if (memcmp(raw + OFF_KDF, "Sc", 2) == 0)
 		info->encrypted = 1;
 	else if (raw[OFF_KDF] == 0 && raw[OFF_KDF + 1] == 0)
 		info->encrypted = 0;
 	else
-		return ps_fail(err, "key_unsupported_kdf", name, "the key "
+		return util_fail(err, "key_unsupported_kdf", name, "the key "
 		    "derivation function is neither \"Sc\" (scrypt) nor none");
 	info->opslimit = load_le64(raw + OFF_OPS);
 	info->memlimit = load_le64(raw + OFF_MEM);
 	if (!info->encrypted && !all_zero(raw + OFF_SALT, OFF_KEYID - OFF_SALT))
-		return ps_fail(err, "key_malformed", name, "an unencrypted key "
+		return util_fail(err, "key_malformed", name, "an unencrypted key "
 		    "has a salt or scrypt limits; minisign writes zeros there");
 	if (info->encrypted && (info->opslimit == 0 || info->memlimit == 0 ||
 	    info->opslimit > OPSLIMIT_MAX || info->memlimit > MEMLIMIT_MAX))
-		return ps_fail(err, "key_kdf_limits", name, "scrypt limits "
+		return util_fail(err, "key_kdf_limits", name, "scrypt limits "
 		    "opslimit %llu, memlimit %llu are outside 1..%llu, 1..%llu "
 		    "(minisign's own limits)", info->opslimit, info->memlimit,
 		    (unsigned long long)OPSLIMIT_MAX,
@@ -224,7 +224,7 @@ int
 ps_seckey_inspect(const unsigned char *text, size_t len, const char *name,
     ps_seckey_info *info, ps_error *err)
 {
-	unsigned char *raw = sodium_malloc(PS_MINISIGN_SECKEY_LEN);
+	unsigned char *raw = sodium_malloc(KEYS_MINISIGN_SECKEY_LEN);
 	int rc = -1;
 
 	memset(info, 0, sizeof(*info));
@@ -244,16 +244,16 @@ is_zero(const unsigned char *p, size_t n)
 
 /* 1 when the stored public half is the one the seed derives. */
 static int
-seed_matches(const unsigned char sk[PS_ED25519_SECRET_LEN])
+seed_matches(const unsigned char sk[KEYS_ED25519_SECRET_LEN])
 {
 	unsigned char pk[PS_ED25519_PUBLIC_LEN], *derived;
 	int same;
 
-	derived = sodium_malloc(PS_ED25519_SECRET_LEN);
+	derived = sodium_malloc(KEYS_ED25519_SECRET_LEN);
 	if (derived == NULL)
 		return -1;
 	crypto_sign_seed_keypair(pk, derived, sk);
-	same = memcmp(pk, sk + PS_ED25519_SEED_LEN, sizeof(pk)) == 0;
+	same = memcmp(pk, sk + KEYS_ED25519_SEED_LEN, sizeof(pk)) == 0;
 	sodium_free(derived);
 	return same;
 }
@@ -263,23 +263,23 @@ static int
 check_integrity(const unsigned char *raw, int encrypted, const char *name,
     ps_error *err)
 {
-	unsigned char sum[PS_MINISIGN_CHECKSUM_LEN];
+	unsigned char sum[KEYS_MINISIGN_CHECKSUM_LEN];
 
 	checksum(raw, sum);
 	/* minisign -W writes an all-zero checksum for unencrypted keys. */
 	if (sodium_memcmp(sum, raw + OFF_SUM, sizeof(sum)) != 0 &&
-	    (encrypted || !is_zero(raw + OFF_SUM, PS_MINISIGN_CHECKSUM_LEN))) {
+	    (encrypted || !is_zero(raw + OFF_SUM, KEYS_MINISIGN_CHECKSUM_LEN))) {
 		sodium_memzero(sum, sizeof(sum));
 		if (encrypted)
-			return ps_fail(err, "wrong_passphrase", name, "the "
+			return util_fail(err, "wrong_passphrase", name, "the "
 			    "checksum does not match after decryption: wrong "
 			    "passphrase");
-		return ps_fail(err, "key_corrupt", name,
+		return util_fail(err, "key_corrupt", name,
 		    "the secret key checksum does not match");
 	}
 	sodium_memzero(sum, sizeof(sum));
 	if (seed_matches(raw + OFF_SK) != 1)
-		return ps_fail(err, "key_corrupt", name, "the secret key's "
+		return util_fail(err, "key_corrupt", name, "the secret key's "
 		    "public half does not match its seed");
 	return 0;
 }
@@ -291,10 +291,10 @@ decrypt(unsigned char *raw, const ps_seckey_info *info,
 	if (!info->encrypted)
 		return 0;
 	if (passphrase == NULL)
-		return ps_fail(err, "passphrase_required", name,
+		return util_fail(err, "passphrase_required", name,
 		    "the secret key is encrypted and no passphrase was given");
 	if (kdf_xor(raw, passphrase) != 0)
-		return ps_fail(err, "out_of_memory", name, "scrypt could not "
+		return util_fail(err, "out_of_memory", name, "scrypt could not "
 		    "run with memlimit %llu", info->memlimit);
 	return 0;
 }
@@ -303,7 +303,7 @@ int
 ps_seckey_parse(const unsigned char *text, size_t len, const char *name,
     const ps_secret *passphrase, ps_seckey **out, ps_error *err)
 {
-	unsigned char *raw = sodium_malloc(PS_MINISIGN_SECKEY_LEN);
+	unsigned char *raw = sodium_malloc(KEYS_MINISIGN_SECKEY_LEN);
 	ps_seckey_info info;
 	int rc = -1;
 
@@ -317,7 +317,7 @@ ps_seckey_parse(const unsigned char *text, size_t len, const char *name,
 		*out = seckey_alloc();
 		if (*out != NULL) {
 			memcpy((*out)->key_id, raw + OFF_KEYID, PS_KEY_ID_LEN);
-			memcpy((*out)->sk, raw + OFF_SK, PS_ED25519_SECRET_LEN);
+			memcpy((*out)->sk, raw + OFF_SK, KEYS_ED25519_SECRET_LEN);
 			rc = 0;
 		} else {
 			oom(err);
@@ -347,18 +347,18 @@ build_raw(const ps_seckey *key, const ps_secret *passphrase,
 {
 	unsigned long long ops = 0, mem = 0;
 
-	memset(raw, 0, PS_MINISIGN_SECKEY_LEN);
+	memset(raw, 0, KEYS_MINISIGN_SECKEY_LEN);
 	memcpy(raw, "Ed", 2);
 	memcpy(raw + OFF_CHK, "B2", 2);
 	if (passphrase != NULL) {
 		memcpy(raw + OFF_KDF, "Sc", 2);
-		randombytes_buf(raw + OFF_SALT, PS_MINISIGN_SALT_LEN);
+		randombytes_buf(raw + OFF_SALT, KEYS_MINISIGN_SALT_LEN);
 		kdf_limits(level, &ops, &mem);
 	}
 	store_le64(raw + OFF_OPS, ops);
 	store_le64(raw + OFF_MEM, mem);
 	memcpy(raw + OFF_KEYID, key->key_id, PS_KEY_ID_LEN);
-	memcpy(raw + OFF_SK, key->sk, PS_ED25519_SECRET_LEN);
+	memcpy(raw + OFF_SK, key->sk, KEYS_ED25519_SECRET_LEN);
 	checksum(raw, raw + OFF_SUM);
 	return passphrase != NULL ? kdf_xor(raw, passphrase) : 0;
 }
@@ -367,13 +367,13 @@ static int
 encode_file(const unsigned char *raw, int encrypted, ps_secret **out,
     ps_error *err)
 {
-	static const char enc[] = PS_COMMENT_PREFIX
+	static const char enc[] = KEYS_COMMENT_PREFIX
 	    "packsign encrypted secret key\n";
-	static const char plain[] = PS_COMMENT_PREFIX
+	static const char plain[] = KEYS_COMMENT_PREFIX
 	    "packsign unencrypted secret key\n";
 	const char *comment = encrypted ? enc : plain;
 	size_t clen = strlen(comment), b64 = sodium_base64_ENCODED_LEN(
-	    PS_MINISIGN_SECKEY_LEN, sodium_base64_VARIANT_ORIGINAL);
+	    KEYS_MINISIGN_SECKEY_LEN, sodium_base64_VARIANT_ORIGINAL);
 	char *text;
 
 	*out = ps_secret_new(clen + b64 + 1);
@@ -381,7 +381,7 @@ encode_file(const unsigned char *raw, int encrypted, ps_secret **out,
 		return oom(err);
 	text = (char *)ps_secret_data(*out);
 	memcpy(text, comment, clen);
-	sodium_bin2base64(text + clen, b64, raw, PS_MINISIGN_SECKEY_LEN,
+	sodium_bin2base64(text + clen, b64, raw, KEYS_MINISIGN_SECKEY_LEN,
 	    sodium_base64_VARIANT_ORIGINAL);
 	clen += strlen(text + clen);
 	text[clen++] = '\n';
@@ -392,7 +392,7 @@ int
 ps_seckey_format(const ps_seckey *key, const ps_secret *passphrase,
     ps_kdf_level level, ps_secret **out, ps_error *err)
 {
-	unsigned char *raw = sodium_malloc(PS_MINISIGN_SECKEY_LEN);
+	unsigned char *raw = sodium_malloc(KEYS_MINISIGN_SECKEY_LEN);
 	int rc;
 
 	*out = NULL;
@@ -400,12 +400,12 @@ ps_seckey_format(const ps_seckey *key, const ps_secret *passphrase,
 		return oom(err);
 	if (passphrase != NULL && ps_secret_len(passphrase) == 0) {
 		sodium_free(raw);
-		return ps_fail(err, "passphrase_invalid", "",
+		return util_fail(err, "passphrase_invalid", "",
 		    "the passphrase is empty");
 	}
 	if (build_raw(key, passphrase, level, raw) != 0) {
 		sodium_free(raw);
-		return ps_fail(err, "out_of_memory", "",
+		return util_fail(err, "out_of_memory", "",
 		    "scrypt could not run");
 	}
 	rc = encode_file(raw, passphrase != NULL, out, err);

@@ -109,17 +109,17 @@ ps_secret_read_fd(int fd, size_t max, const char *name, ps_secret **out,
 	/* One byte more than allowed tells "too large" from "exactly max". */
 	secret = ps_secret_new(max + 1);
 	if (secret == NULL)
-		return ps_fail_oom(err, name);
-	n = ps_read_full(fd, secret->data, max + 1);
+		return util_fail_oom(err, name);
+	n = util_read_full(fd, secret->data, max + 1);
 	if (n < 0) {
 		int saved = errno;
 		ps_secret_free(secret);
-		return ps_fail_errno(err, "io_error", name, "read", saved);
+		return util_fail_errno(err, "io_error", name, "read", saved);
 	}
 	got = (size_t)n;
 	if (got > max) {
 		ps_secret_free(secret);
-		return ps_fail(err, "input_too_large", name,
+		return util_fail(err, "input_too_large", name,
 		    "input is larger than %zu bytes", max);
 	}
 	secret->len = got;
@@ -135,11 +135,11 @@ open_regular(const char *path, ps_error *err)
 
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
-		return ps_fail_errno(err, errno == ENOENT ? "not_found" :
+		return util_fail_errno(err, errno == ENOENT ? "not_found" :
 		    "io_error", path, "open", errno);
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return ps_fail(err, "not_a_regular_file", path,
+		return util_fail(err, "not_a_regular_file", path,
 		    "expected a regular file");
 	}
 	return fd;
@@ -161,7 +161,7 @@ ps_secret_read_file(const char *path, size_t max, ps_secret **out,
 }
 
 int
-ps_key_read_file(const char *path, size_t max, char **data, size_t *len,
+keys_read_file(const char *path, size_t max, char **data, size_t *len,
     ps_error *err)
 {
 	ps_secret *secret;
@@ -173,7 +173,7 @@ ps_key_read_file(const char *path, size_t max, char **data, size_t *len,
 	*data = malloc(secret->len + 1);
 	if (*data == NULL) {
 		ps_secret_free(secret);
-		return ps_fail_oom(err, path);
+		return util_fail_oom(err, path);
 	}
 	memcpy(*data, secret->data, secret->len);
 	(*data)[secret->len] = '\0';
@@ -196,10 +196,10 @@ ps_secret_passphrase_line(ps_secret *secret, const char *name, ps_error *err)
 	sodium_memzero(secret->data + len, secret->capacity - len);
 	secret->len = len;
 	if (len == 0)
-		return ps_fail(err, "passphrase_invalid", name,
+		return util_fail(err, "passphrase_invalid", name,
 		    "the passphrase is empty");
 	if (memchr(secret->data, '\0', len) != NULL)
-		return ps_fail(err, "passphrase_invalid", name,
+		return util_fail(err, "passphrase_invalid", name,
 		    "the passphrase contains a NUL byte");
 	return 0;
 }
@@ -231,7 +231,7 @@ fill_output(ps_atomic_file *file, const ps_key_output *o, ps_error *err)
 	    fsync(ps_atomic_fd(file)) == 0)
 		return 0;
 	saved = errno;
-	return ps_fail_errno(err, saved == ENOSPC ? "disk_full" : "io_error",
+	return util_fail_errno(err, saved == ENOSPC ? "disk_full" : "io_error",
 	    o->path, "write", saved);
 }
 
@@ -270,7 +270,7 @@ ps_key_files_write(const ps_key_output *outs, size_t count, int flags,
 	size_t i;
 
 	if (count == 0 || count > PS_KEY_FILES_MAX)
-		return ps_fail(err, "io_error", NULL, "%zu key files at once",
+		return util_fail(err, "io_error", NULL, "%zu key files at once",
 		    count);
 	for (i = 0; i < count; i++) {
 		if (ps_atomic_open(outs[i].path, outs[i].mode,

@@ -23,12 +23,12 @@ typedef struct trust_ctx {
 } trust_ctx;
 
 static int
-at(trust_ctx *ctx, const ps_yaml_node *node, const char *code,
+at(trust_ctx *ctx, const util_yaml_node *node, const char *code,
     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /* A policy error at `node`: subject NAME:LINE:COL, exit class 2. */
 static int
-at(trust_ctx *ctx, const ps_yaml_node *node, const char *code,
+at(trust_ctx *ctx, const util_yaml_node *node, const char *code,
     const char *fmt, ...)
 {
 	char subject[PS_ERROR_TEXT_MAX], msg[PS_ERROR_TEXT_MAX];
@@ -39,19 +39,19 @@ at(trust_ctx *ctx, const ps_yaml_node *node, const char *code,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return ps_fail(ctx->err, code, subject, "%s", msg);
+	return util_fail(ctx->err, code, subject, "%s", msg);
 }
 
 static int
 oom(trust_ctx *ctx)
 {
-	return ps_fail_errno(ctx->err, "out_of_memory", ctx->name, "allocate",
+	return util_fail_errno(ctx->err, "out_of_memory", ctx->name, "allocate",
 	    ENOMEM);
 }
 
 /* Refuses keys of `map` outside the NULL-terminated `allowed` list. */
 static int
-only_fields(trust_ctx *ctx, const ps_yaml_node *map, const char *what,
+only_fields(trust_ctx *ctx, const util_yaml_node *map, const char *what,
     const char *const *allowed)
 {
 	size_t i, j;
@@ -70,25 +70,25 @@ only_fields(trust_ctx *ctx, const ps_yaml_node *map, const char *what,
 }
 
 static int
-expect_kind(trust_ctx *ctx, const ps_yaml_node *node, ps_yaml_kind kind,
+expect_kind(trust_ctx *ctx, const util_yaml_node *node, util_yaml_kind kind,
     const char *what)
 {
 	static const char *const names[] = { "a string", "a list",
 	    "a mapping" };
 
-	if (node->kind == kind && (kind != PS_YAML_SCALAR ||
-	    node->type == PS_YAML_STRING))
+	if (node->kind == kind && (kind != UTIL_YAML_SCALAR ||
+	    node->type == UTIL_YAML_STRING))
 		return 0;
 	return at(ctx, node, "trust_type", "%s must be %s, found %s", what,
-	    names[kind], ps_yaml_describe(node));
+	    names[kind], util_yaml_describe(node));
 }
 
 /* A required field of `map`; reports it missing at the mapping. */
-static const ps_yaml_node *
-field(trust_ctx *ctx, const ps_yaml_node *map, const char *key,
+static const util_yaml_node *
+field(trust_ctx *ctx, const util_yaml_node *map, const char *key,
     const char *what)
 {
-	const ps_yaml_node *node = ps_yaml_get(map, key);
+	const util_yaml_node *node = util_yaml_get(map, key);
 
 	if (node == NULL)
 		at(ctx, map, "trust_missing_field", "%s needs the field '%s'",
@@ -122,12 +122,12 @@ grow(trust_ctx *ctx, void **items, size_t *count, size_t size)
 }
 
 static int
-parse_key(trust_ctx *ctx, const ps_yaml_node *node, ps_pubkey **out)
+parse_key(trust_ctx *ctx, const util_yaml_node *node, ps_pubkey **out)
 {
 	ps_error inner;
 
 	*out = NULL;
-	if (expect_kind(ctx, node, PS_YAML_SCALAR, "'key'") != 0)
+	if (expect_kind(ctx, node, UTIL_YAML_SCALAR, "'key'") != 0)
 		return -1;
 	if (ps_pubkey_parse(node->value, node->length, "key", out, &inner) != 0)
 		return at(ctx, node, "trust_key", "not a usable ed25519 public "
@@ -136,19 +136,19 @@ parse_key(trust_ctx *ctx, const ps_yaml_node *node, ps_pubkey **out)
 }
 
 static int
-parse_time(trust_ctx *ctx, const ps_yaml_node *map, const char *key,
+parse_time(trust_ctx *ctx, const util_yaml_node *map, const char *key,
     int64_t *out)
 {
-	const ps_yaml_node *node = ps_yaml_get(map, key);
+	const util_yaml_node *node = util_yaml_get(map, key);
 
 	if (node == NULL)
 		return 0;
-	if (node->kind != PS_YAML_SCALAR || node->type != PS_YAML_STRING ||
+	if (node->kind != UTIL_YAML_SCALAR || node->type != UTIL_YAML_STRING ||
 	    ps_time_parse(node->value, out) != 0)
 		return at(ctx, node, "trust_date", "'%s' must be an RFC 3339 "
 		    "UTC time YYYY-MM-DDTHH:MM:SSZ, found '%.64s'", key,
-		    node->kind == PS_YAML_SCALAR ? node->value :
-		    ps_yaml_describe(node));
+		    node->kind == UTIL_YAML_SCALAR ? node->value :
+		    util_yaml_describe(node));
 	return 0;
 }
 
@@ -171,7 +171,7 @@ owner_of(const ps_trust *policy, const ps_pubkey *key,
 }
 
 static int
-check_unique_key(trust_ctx *ctx, const ps_yaml_node *node,
+check_unique_key(trust_ctx *ctx, const util_yaml_node *node,
     const ps_pubkey *key)
 {
 	const ps_trust_signer *owner;
@@ -188,19 +188,19 @@ check_unique_key(trust_ctx *ctx, const ps_yaml_node *node,
 }
 
 static int
-parse_signer_key(trust_ctx *ctx, const ps_yaml_node *map,
+parse_signer_key(trust_ctx *ctx, const util_yaml_node *map,
     ps_trust_key *tk)
 {
 	static const char *const fields[] = { "key", "not_before",
 	    "not_after", NULL };
-	const ps_yaml_node *node;
+	const util_yaml_node *node;
 	ps_pubkey *key;
 
 	tk->not_before = PS_TIME_NONE_BEFORE;
 	tk->not_after = PS_TIME_NONE_AFTER;
 	tk->line = map->line;
 	tk->column = map->column;
-	if (expect_kind(ctx, map, PS_YAML_MAPPING, "a 'keys' item") != 0 ||
+	if (expect_kind(ctx, map, UTIL_YAML_MAPPING, "a 'keys' item") != 0 ||
 	    only_fields(ctx, map, "a key", fields) != 0 ||
 	    (node = field(ctx, map, "key", "a key")) == NULL)
 		return -1;
@@ -215,20 +215,20 @@ parse_signer_key(trust_ctx *ctx, const ps_yaml_node *map,
 	    parse_time(ctx, map, "not_after", &tk->not_after) != 0)
 		return -1;
 	if (tk->not_before > tk->not_after)
-		return at(ctx, ps_yaml_get(map, "not_after"), "trust_window",
+		return at(ctx, util_yaml_get(map, "not_after"), "trust_window",
 		    "not_after is before not_before: the key would never be "
 		    "valid");
 	return 0;
 }
 
 static int
-parse_signer_keys(trust_ctx *ctx, const ps_yaml_node *list,
+parse_signer_keys(trust_ctx *ctx, const util_yaml_node *list,
     ps_trust_signer *signer)
 {
 	ps_trust_key *tk;
 	size_t i;
 
-	if (expect_kind(ctx, list, PS_YAML_SEQUENCE, "'keys'") != 0)
+	if (expect_kind(ctx, list, UTIL_YAML_SEQUENCE, "'keys'") != 0)
 		return -1;
 	if (list->count == 0)
 		return at(ctx, list, "trust_missing_field",
@@ -259,21 +259,21 @@ valid_pattern(const char *p)
 }
 
 static int
-parse_packs(trust_ctx *ctx, const ps_yaml_node *list,
+parse_packs(trust_ctx *ctx, const util_yaml_node *list,
     ps_trust_signer *signer)
 {
-	const ps_yaml_node *item;
+	const util_yaml_node *item;
 	char **slot;
 	size_t i;
 
-	if (expect_kind(ctx, list, PS_YAML_SEQUENCE, "'packs'") != 0)
+	if (expect_kind(ctx, list, UTIL_YAML_SEQUENCE, "'packs'") != 0)
 		return -1;
 	if (list->count == 0)
 		return at(ctx, list, "trust_missing_field", "'packs' must list "
 		    "at least one pattern (\"*\" for every pack)");
 	for (i = 0; i < list->count; i++) {
 		item = list->items[i];
-		if (expect_kind(ctx, item, PS_YAML_SCALAR, "a pack pattern") != 0)
+		if (expect_kind(ctx, item, UTIL_YAML_SCALAR, "a pack pattern") != 0)
 			return -1;
 		if (!valid_pattern(item->value))
 			return at(ctx, item, "trust_pattern", "pattern '%.64s' "
@@ -288,13 +288,13 @@ parse_packs(trust_ctx *ctx, const ps_yaml_node *list,
 }
 
 static int
-parse_identity(trust_ctx *ctx, const ps_yaml_node *map,
+parse_identity(trust_ctx *ctx, const util_yaml_node *map,
     ps_trust_signer *signer)
 {
-	const ps_yaml_node *node = field(ctx, map, "identity", "a signer");
+	const util_yaml_node *node = field(ctx, map, "identity", "a signer");
 
 	if (node == NULL ||
-	    expect_kind(ctx, node, PS_YAML_SCALAR, "'identity'") != 0)
+	    expect_kind(ctx, node, UTIL_YAML_SCALAR, "'identity'") != 0)
 		return -1;
 	if (!ps_identity_valid(node->value))
 		return at(ctx, node, "trust_identity", "identity '%.64s' must be "
@@ -309,16 +309,16 @@ parse_identity(trust_ctx *ctx, const ps_yaml_node *map,
 }
 
 static int
-parse_signer(trust_ctx *ctx, const ps_yaml_node *map,
+parse_signer(trust_ctx *ctx, const util_yaml_node *map,
     ps_trust_signer *signer)
 {
 	static const char *const fields[] = { "identity", "keys", "packs",
 	    "first_party", NULL };
-	const ps_yaml_node *node;
+	const util_yaml_node *node;
 
 	signer->line = map->line;
 	signer->column = map->column;
-	if (expect_kind(ctx, map, PS_YAML_MAPPING, "a signer") != 0 ||
+	if (expect_kind(ctx, map, UTIL_YAML_MAPPING, "a signer") != 0 ||
 	    only_fields(ctx, map, "a signer", fields) != 0 ||
 	    parse_identity(ctx, map, signer) != 0 ||
 	    (node = field(ctx, map, "keys", "a signer")) == NULL ||
@@ -326,21 +326,21 @@ parse_signer(trust_ctx *ctx, const ps_yaml_node *map,
 	    (node = field(ctx, map, "packs", "a signer")) == NULL ||
 	    parse_packs(ctx, node, signer) != 0)
 		return -1;
-	node = ps_yaml_get(map, "first_party");
-	if (node != NULL && ps_yaml_bool(node, &signer->first_party) != 0)
+	node = util_yaml_get(map, "first_party");
+	if (node != NULL && util_yaml_bool(node, &signer->first_party) != 0)
 		return at(ctx, node, "trust_type", "'first_party' must be true "
-		    "or false, found %s", ps_yaml_describe(node));
+		    "or false, found %s", util_yaml_describe(node));
 	return 0;
 }
 
 static int
-parse_signers(trust_ctx *ctx, const ps_yaml_node *list)
+parse_signers(trust_ctx *ctx, const util_yaml_node *list)
 {
 	ps_trust *policy = ctx->policy;
 	ps_trust_signer *signer;
 	size_t i;
 
-	if (expect_kind(ctx, list, PS_YAML_SEQUENCE, "'signers'") != 0)
+	if (expect_kind(ctx, list, UTIL_YAML_SEQUENCE, "'signers'") != 0)
 		return -1;
 	if (list->count == 0)
 		return at(ctx, list, "trust_missing_field",
@@ -370,21 +370,21 @@ has_control_chars(const char *s)
 }
 
 static int
-parse_revoked_item(trust_ctx *ctx, const ps_yaml_node *map,
+parse_revoked_item(trust_ctx *ctx, const util_yaml_node *map,
     ps_trust_revoked *rev)
 {
 	static const char *const fields[] = { "key", "reason", NULL };
-	const ps_yaml_node *node;
+	const util_yaml_node *node;
 
-	if (expect_kind(ctx, map, PS_YAML_MAPPING, "a 'revoked' item") != 0 ||
+	if (expect_kind(ctx, map, UTIL_YAML_MAPPING, "a 'revoked' item") != 0 ||
 	    only_fields(ctx, map, "a revoked key", fields) != 0 ||
 	    (node = field(ctx, map, "key", "a revoked key")) == NULL ||
 	    parse_key(ctx, node, &rev->key) != 0)
 		return -1;
-	node = ps_yaml_get(map, "reason");
+	node = util_yaml_get(map, "reason");
 	if (node == NULL)
 		return 0;
-	if (expect_kind(ctx, node, PS_YAML_SCALAR, "'reason'") != 0)
+	if (expect_kind(ctx, node, UTIL_YAML_SCALAR, "'reason'") != 0)
 		return -1;
 	if (node->length > REASON_MAX)
 		return at(ctx, node, "trust_type", "'reason' is longer than %d "
@@ -397,7 +397,7 @@ parse_revoked_item(trust_ctx *ctx, const ps_yaml_node *map,
 }
 
 static int
-parse_revoked(trust_ctx *ctx, const ps_yaml_node *list)
+parse_revoked(trust_ctx *ctx, const util_yaml_node *list)
 {
 	ps_trust *policy = ctx->policy;
 	ps_trust_revoked *rev;
@@ -405,7 +405,7 @@ parse_revoked(trust_ctx *ctx, const ps_yaml_node *list)
 
 	if (list == NULL)
 		return 0;
-	if (expect_kind(ctx, list, PS_YAML_SEQUENCE, "'revoked'") != 0)
+	if (expect_kind(ctx, list, UTIL_YAML_SEQUENCE, "'revoked'") != 0)
 		return -1;
 	for (i = 0; i < list->count; i++) {
 		rev = grow(ctx, (void **)&policy->revoked,
@@ -418,31 +418,31 @@ parse_revoked(trust_ctx *ctx, const ps_yaml_node *list)
 }
 
 static int
-parse_version(trust_ctx *ctx, const ps_yaml_node *root)
+parse_version(trust_ctx *ctx, const util_yaml_node *root)
 {
-	const ps_yaml_node *node = field(ctx, root, "version", "the policy");
+	const util_yaml_node *node = field(ctx, root, "version", "the policy");
 	long long version;
 
 	if (node == NULL)
 		return -1;
-	if (ps_yaml_int(node, &version) != 0 || version != 1) {
+	if (util_yaml_int(node, &version) != 0 || version != 1) {
 		at(ctx, node, "trust_version", "unsupported policy version");
-		return ps_error_expect(ctx->err, "1", node->kind ==
-		    PS_YAML_SCALAR ? node->value : ps_yaml_describe(node));
+		return util_error_expect(ctx->err, "1", node->kind ==
+		    UTIL_YAML_SCALAR ? node->value : util_yaml_describe(node));
 	}
 	return 0;
 }
 
 static int
-parse_threshold(trust_ctx *ctx, const ps_yaml_node *root)
+parse_threshold(trust_ctx *ctx, const util_yaml_node *root)
 {
-	const ps_yaml_node *node = ps_yaml_get(root, "threshold");
+	const util_yaml_node *node = util_yaml_get(root, "threshold");
 	long long n;
 
 	ctx->policy->threshold = 1;
 	if (node == NULL)
 		return 0;
-	if (ps_yaml_int(node, &n) != 0 || n < 1)
+	if (util_yaml_int(node, &n) != 0 || n < 1)
 		return at(ctx, node, "trust_threshold", "'threshold' must be "
 		    "a whole number of identities, at least 1");
 	if ((unsigned long long)n > ctx->policy->signer_count)
@@ -454,21 +454,21 @@ parse_threshold(trust_ctx *ctx, const ps_yaml_node *root)
 }
 
 static int
-parse_root(trust_ctx *ctx, const ps_yaml_node *root)
+parse_root(trust_ctx *ctx, const util_yaml_node *root)
 {
 	static const char *const fields[] = { "version", "signers", "revoked",
 	    "threshold", NULL };
-	const ps_yaml_node *node;
+	const util_yaml_node *node;
 
 	if (root == NULL)
 		return at(ctx, NULL, "trust_missing_field",
 		    "the policy is empty; it needs 'version' and 'signers'");
-	if (expect_kind(ctx, root, PS_YAML_MAPPING, "the policy") != 0 ||
+	if (expect_kind(ctx, root, UTIL_YAML_MAPPING, "the policy") != 0 ||
 	    parse_version(ctx, root) != 0 ||
 	    only_fields(ctx, root, "the policy", fields) != 0 ||
 	    (node = field(ctx, root, "signers", "the policy")) == NULL ||
 	    parse_signers(ctx, node) != 0 ||
-	    parse_revoked(ctx, ps_yaml_get(root, "revoked")) != 0)
+	    parse_revoked(ctx, util_yaml_get(root, "revoked")) != 0)
 		return -1;
 	return parse_threshold(ctx, root);
 }
@@ -509,12 +509,12 @@ trust_alloc(const char *name, ps_error *err)
 	if (policy != NULL && (policy->name = strdup(name)) != NULL)
 		return policy;
 	free(policy);
-	ps_fail_oom(err, name);
+	util_fail_oom(err, name);
 	return NULL;
 }
 
 static int
-finish_load(ps_yaml_doc *doc, const char *name, ps_trust **out,
+finish_load(util_yaml_doc *doc, const char *name, ps_trust **out,
     ps_error *err)
 {
 	trust_ctx ctx;
@@ -522,12 +522,12 @@ finish_load(ps_yaml_doc *doc, const char *name, ps_trust **out,
 	ctx.name = name;
 	ctx.err = err;
 	ctx.policy = trust_alloc(name, err);
-	if (ctx.policy == NULL || parse_root(&ctx, ps_yaml_root(doc)) != 0) {
+	if (ctx.policy == NULL || parse_root(&ctx, util_yaml_root(doc)) != 0) {
 		ps_trust_free(ctx.policy);
-		ps_yaml_free(doc);
+		util_yaml_free(doc);
 		return -1;
 	}
-	ps_yaml_free(doc);
+	util_yaml_free(doc);
 	*out = ctx.policy;
 	return 0;
 }
@@ -545,10 +545,10 @@ int
 ps_trust_load(const char *data, size_t len, const char *name,
     ps_trust **out, ps_error *err)
 {
-	ps_yaml_doc *doc = NULL;
+	util_yaml_doc *doc = NULL;
 
 	*out = NULL;
-	if (ps_yaml_load(data, len, name, &doc, err) != 0)
+	if (util_yaml_load(data, len, name, &doc, err) != 0)
 		return yaml_failed(err);
 	return finish_load(doc, name, out, err);
 }
@@ -556,10 +556,10 @@ ps_trust_load(const char *data, size_t len, const char *name,
 int
 ps_trust_load_file(const char *path, ps_trust **out, ps_error *err)
 {
-	ps_yaml_doc *doc = NULL;
+	util_yaml_doc *doc = NULL;
 
 	*out = NULL;
-	if (ps_yaml_load_file(path, path, &doc, err) != 0)
+	if (util_yaml_load_file(path, path, &doc, err) != 0)
 		return yaml_failed(err);
 	return finish_load(doc, path, out, err);
 }
@@ -589,7 +589,7 @@ ps_trust_from_pubkey(const ps_pubkey *key, const char *name, ps_trust **out,
 	    (s->identity = strdup(key->identity != NULL ? key->identity :
 	    hex)) == NULL || ps_pubkey_copy(key, &s->keys[0].key, err) != 0) {
 		ps_trust_free(policy);
-		return ps_fail_oom(err, name);
+		return util_fail_oom(err, name);
 	}
 	s->keys[0].not_before = PS_TIME_NONE_BEFORE;
 	s->keys[0].not_after = PS_TIME_NONE_AFTER;
@@ -630,10 +630,10 @@ check_revoked(const ps_trust *policy, const ps_pubkey *key, const char *desc,
 	for (i = 0; i < policy->revoked_count; i++) {
 		if (!ps_pubkey_equal(policy->revoked[i].key, key))
 			continue;
-		ps_refuse(err, "key_revoked", policy->name, "key %s is "
+		util_refuse(err, "key_revoked", policy->name, "key %s is "
 		    "revoked (%s)", desc, policy->revoked[i].reason != NULL ?
 		    policy->revoked[i].reason : "no reason given");
-		return ps_error_expect(err, "a key that is not revoked", desc);
+		return util_error_expect(err, "a key that is not revoked", desc);
 	}
 	return 0;
 }
@@ -649,15 +649,15 @@ check_window(const ps_trust *policy, const ps_trust_key *tk, int64_t now,
 	snprintf(text, sizeof(text), "time %s", when);
 	if (now < tk->not_before) {
 		ps_time_format(tk->not_before, bound);
-		ps_refuse(err, "key_not_yet_valid", policy->name,
+		util_refuse(err, "key_not_yet_valid", policy->name,
 		    "key %s is not valid yet", desc);
-		return ps_error_expect(err, bound, text);
+		return util_error_expect(err, bound, text);
 	}
 	if (now > tk->not_after) {
 		ps_time_format(tk->not_after, bound);
-		ps_refuse(err, "key_expired", policy->name, "key %s has "
+		util_refuse(err, "key_expired", policy->name, "key %s has "
 		    "expired (no signing time is trusted)", desc);
-		return ps_error_expect(err, bound, text);
+		return util_error_expect(err, bound, text);
 	}
 	return 0;
 }
@@ -677,9 +677,9 @@ check_scope(const ps_trust *policy, const ps_trust_signer *signer,
 			    sizeof(expected) - used, "%s%s", i > 0 ? " or " : "",
 			    signer->packs[i]);
 	}
-	ps_refuse(err, "pack_out_of_scope", policy->name, "identity '%s' may "
+	util_refuse(err, "pack_out_of_scope", policy->name, "identity '%s' may "
 	    "not sign this pack", signer->identity);
-	return ps_error_expect(err, expected, pack_id);
+	return util_error_expect(err, expected, pack_id);
 }
 
 int
@@ -693,16 +693,16 @@ ps_trust_lookup(const ps_trust *policy, const ps_pubkey *key,
 
 	*signer = NULL;
 	if (pack_id == NULL)
-		return ps_fail(err, "usage", policy->name,
+		return util_fail(err, "usage", policy->name,
 		    "a trust lookup needs the pack id");
 	describe_key(key, desc, sizeof(desc));
 	if (check_revoked(policy, key, desc, err) != 0)
 		return -1;
 	owner = owner_of(policy, key, &tk);
 	if (owner == NULL) {
-		ps_refuse(err, "key_untrusted", policy->name, "checked the "
+		util_refuse(err, "key_untrusted", policy->name, "checked the "
 		    "signing key against the policy's signers");
-		return ps_error_expect(err, "a key listed for an identity",
+		return util_error_expect(err, "a key listed for an identity",
 		    desc);
 	}
 	if (check_window(policy, tk, now, desc, err) != 0 ||

@@ -18,23 +18,23 @@ struct dsse_signature {
 	size_t sig_len;
 };
 
-struct ps_dsse_envelope {
+struct sign_dsse_envelope {
 	char *payload_type;
 	unsigned char *payload;
 	size_t payload_len;
-	struct dsse_signature sigs[PS_DSSE_MAX_SIGNATURES];
+	struct dsse_signature sigs[SIGN_DSSE_MAX_SIGNATURES];
 	size_t sig_count;
 };
 
 static int
 malformed(ps_error *err, const char *label, const char *what)
 {
-	return ps_refuse(err, "envelope_malformed", label,
+	return util_refuse(err, "envelope_malformed", label,
 	    "not a valid DSSE envelope: %s", what);
 }
 
 int
-ps_dsse_pae(const char *payload_type, const unsigned char *payload,
+sign_dsse_pae(const char *payload_type, const unsigned char *payload,
     size_t payload_len, unsigned char **out, size_t *out_len, ps_error *err)
 {
 	size_t type_len = strlen(payload_type), head_len;
@@ -45,13 +45,13 @@ ps_dsse_pae(const char *payload_type, const unsigned char *payload,
 	*out = NULL;
 	n = snprintf(head, sizeof(head), "DSSEv1 %zu ", type_len);
 	if (n < 0 || (size_t)n >= sizeof(head))
-		return ps_fail(err, "internal_error", NULL, "PAE header");
+		return util_fail(err, "internal_error", NULL, "PAE header");
 	head_len = (size_t)n;
-	if (payload_len > PS_DSSE_MAX_BYTES || type_len > PS_DSSE_MAX_BYTES)
-		return ps_fail(err, "invalid_argument", NULL, "PAE input too large");
+	if (payload_len > SIGN_DSSE_MAX_BYTES || type_len > SIGN_DSSE_MAX_BYTES)
+		return util_fail(err, "invalid_argument", NULL, "PAE input too large");
 	buf = malloc(head_len + type_len + 2 * 24 + payload_len);
 	if (buf == NULL)
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	memcpy(buf, head, head_len);
 	memcpy(buf + head_len, payload_type, type_len);
 	n = snprintf((char *)buf + head_len + type_len, 48, " %zu ", payload_len);
@@ -68,38 +68,38 @@ check_payload_type(const char *type, ps_error *err)
 {
 	size_t i, len = strlen(type);
 
-	if (len == 0 || len > PS_DSSE_MAX_PAYLOAD_TYPE)
-		return ps_fail(err, "invalid_argument", NULL,
-		    "payload type must be 1 to %d bytes", PS_DSSE_MAX_PAYLOAD_TYPE);
+	if (len == 0 || len > SIGN_DSSE_MAX_PAYLOAD_TYPE)
+		return util_fail(err, "invalid_argument", NULL,
+		    "payload type must be 1 to %d bytes", SIGN_DSSE_MAX_PAYLOAD_TYPE);
 	for (i = 0; i < len; i++) {
 		if (type[i] < 0x21 || type[i] > 0x7e)
-			return ps_fail(err, "invalid_argument", NULL,
+			return util_fail(err, "invalid_argument", NULL,
 			    "payload type must be printable ASCII without spaces");
 	}
 	return 0;
 }
 
 int
-ps_dsse_new(const char *payload_type, const unsigned char *payload,
-    size_t payload_len, ps_dsse_envelope **out, ps_error *err)
+sign_dsse_new(const char *payload_type, const unsigned char *payload,
+    size_t payload_len, sign_dsse_envelope **out, ps_error *err)
 {
-	ps_dsse_envelope *env;
+	sign_dsse_envelope *env;
 
 	*out = NULL;
 	if (check_payload_type(payload_type, err) != 0)
 		return -1;
-	if (payload_len > PS_DSSE_MAX_BYTES / 2)
-		return ps_fail(err, "invalid_argument", NULL,
+	if (payload_len > SIGN_DSSE_MAX_BYTES / 2)
+		return util_fail(err, "invalid_argument", NULL,
 		    "payload of %zu bytes would not fit a %d-byte envelope",
-		    payload_len, PS_DSSE_MAX_BYTES);
+		    payload_len, SIGN_DSSE_MAX_BYTES);
 	env = calloc(1, sizeof(*env));
 	if (env == NULL)
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	env->payload_type = strdup(payload_type);
 	env->payload = malloc(payload_len > 0 ? payload_len : 1);
 	if (env->payload_type == NULL || env->payload == NULL) {
-		ps_dsse_free(env);
-		return ps_fail_oom(err, NULL);
+		sign_dsse_free(env);
+		return util_fail_oom(err, NULL);
 	}
 	if (payload_len > 0)
 		memcpy(env->payload, payload, payload_len);
@@ -109,7 +109,7 @@ ps_dsse_new(const char *payload_type, const unsigned char *payload,
 }
 
 void
-ps_dsse_free(ps_dsse_envelope *env)
+sign_dsse_free(sign_dsse_envelope *env)
 {
 	size_t i;
 
@@ -125,10 +125,10 @@ ps_dsse_free(ps_dsse_envelope *env)
 }
 
 static int
-pae_of(const ps_dsse_envelope *env, unsigned char **pae, size_t *pae_len,
+pae_of(const sign_dsse_envelope *env, unsigned char **pae, size_t *pae_len,
     ps_error *err)
 {
-	return ps_dsse_pae(env->payload_type, env->payload, env->payload_len,
+	return sign_dsse_pae(env->payload_type, env->payload, env->payload_len,
 	    pae, pae_len, err);
 }
 
@@ -136,7 +136,7 @@ static int
 verify_entry(const struct dsse_signature *s, const unsigned char *pae,
     size_t pae_len, const unsigned char *public_key)
 {
-	if (s->sig_len != PS_DSSE_SIG_LEN)
+	if (s->sig_len != SIGN_DSSE_SIG_LEN)
 		return 0;
 	return crypto_sign_verify_detached(s->sig, pae, pae_len,
 	    public_key) == 0;
@@ -147,12 +147,12 @@ check_keyid(const char *keyid, ps_error *err)
 {
 	size_t i, len = strlen(keyid);
 
-	if (len > PS_DSSE_MAX_KEYID)
-		return ps_fail(err, "invalid_argument", NULL,
-		    "key id over %d bytes", PS_DSSE_MAX_KEYID);
+	if (len > SIGN_DSSE_MAX_KEYID)
+		return util_fail(err, "invalid_argument", NULL,
+		    "key id over %d bytes", SIGN_DSSE_MAX_KEYID);
 	for (i = 0; i < len; i++) {
 		if (keyid[i] < 0x20 || keyid[i] > 0x7e)
-			return ps_fail(err, "invalid_argument", NULL,
+			return util_fail(err, "invalid_argument", NULL,
 			    "key id must be printable ASCII");
 	}
 	return 0;
@@ -160,7 +160,7 @@ check_keyid(const char *keyid, ps_error *err)
 
 /* One key signs once: Ed25519 is deterministic, a second entry adds nothing. */
 static int
-refuse_resign(const ps_dsse_envelope *env, const unsigned char *pae,
+refuse_resign(const sign_dsse_envelope *env, const unsigned char *pae,
     size_t pae_len, const unsigned char *secret_key, ps_error *err)
 {
 	const unsigned char *public_key = secret_key + 32;
@@ -168,7 +168,7 @@ refuse_resign(const ps_dsse_envelope *env, const unsigned char *pae,
 
 	for (i = 0; i < env->sig_count; i++) {
 		if (verify_entry(&env->sigs[i], pae, pae_len, public_key))
-			return ps_refuse(err, "already_signed", env->sigs[i].keyid,
+			return util_refuse(err, "already_signed", env->sigs[i].keyid,
 			    "this key already signed the envelope (signature %zu)",
 			    i + 1);
 	}
@@ -176,34 +176,34 @@ refuse_resign(const ps_dsse_envelope *env, const unsigned char *pae,
 }
 
 static int
-append_signature(ps_dsse_envelope *env, const unsigned char *pae,
+append_signature(sign_dsse_envelope *env, const unsigned char *pae,
     size_t pae_len, const unsigned char *secret_key, const char *keyid,
     ps_error *err)
 {
 	struct dsse_signature *s = &env->sigs[env->sig_count];
 
-	s->sig = malloc(PS_DSSE_SIG_LEN);
+	s->sig = malloc(SIGN_DSSE_SIG_LEN);
 	s->keyid = strdup(keyid);
 	if (s->sig == NULL || s->keyid == NULL) {
 		free(s->sig);
 		free(s->keyid);
 		memset(s, 0, sizeof(*s));
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	}
 	if (crypto_sign_detached(s->sig, NULL, pae, pae_len, secret_key) != 0) {
 		free(s->sig);
 		free(s->keyid);
 		memset(s, 0, sizeof(*s));
-		return ps_fail(err, "crypto_error", NULL, "Ed25519 signing failed");
+		return util_fail(err, "crypto_error", NULL, "Ed25519 signing failed");
 	}
-	s->sig_len = PS_DSSE_SIG_LEN;
+	s->sig_len = SIGN_DSSE_SIG_LEN;
 	env->sig_count++;
 	return 0;
 }
 
 int
-ps_dsse_sign(ps_dsse_envelope *env,
-    const unsigned char secret_key[PS_DSSE_SECRET_KEY_LEN], const char *keyid,
+sign_dsse_sign(sign_dsse_envelope *env,
+    const unsigned char secret_key[SIGN_DSSE_SECRET_KEY_LEN], const char *keyid,
     ps_error *err)
 {
 	unsigned char *pae = NULL;
@@ -214,12 +214,12 @@ ps_dsse_sign(ps_dsse_envelope *env,
 		keyid = "";
 	if (check_keyid(keyid, err) != 0)
 		return -1;
-	if (env->sig_count >= PS_DSSE_MAX_SIGNATURES)
-		return ps_refuse(err, "too_many_signatures", NULL,
+	if (env->sig_count >= SIGN_DSSE_MAX_SIGNATURES)
+		return util_refuse(err, "too_many_signatures", NULL,
 		    "an envelope holds at most %d signatures",
-		    PS_DSSE_MAX_SIGNATURES);
+		    SIGN_DSSE_MAX_SIGNATURES);
 	if (sodium_init() < 0)
-		return ps_fail(err, "crypto_error", NULL, "libsodium failed");
+		return util_fail(err, "crypto_error", NULL, "libsodium failed");
 	if (pae_of(env, &pae, &pae_len, err) != 0)
 		return -1;
 	rc = refuse_resign(env, pae, pae_len, secret_key, err);
@@ -248,7 +248,7 @@ base64_string(const unsigned char *bin, size_t len)
 }
 
 static json_t *
-signatures_json(const ps_dsse_envelope *env)
+signatures_json(const sign_dsse_envelope *env)
 {
 	json_t *list = json_array(), *entry;
 	size_t i;
@@ -270,7 +270,7 @@ signatures_json(const ps_dsse_envelope *env)
 }
 
 static json_t *
-envelope_json(const ps_dsse_envelope *env)
+envelope_json(const sign_dsse_envelope *env)
 {
 	json_t *root = json_object();
 
@@ -288,7 +288,7 @@ envelope_json(const ps_dsse_envelope *env)
 }
 
 int
-ps_dsse_serialize(const ps_dsse_envelope *env, char **out, size_t *out_len,
+sign_dsse_serialize(const sign_dsse_envelope *env, char **out, size_t *out_len,
     ps_error *err)
 {
 	json_t *root;
@@ -297,20 +297,20 @@ ps_dsse_serialize(const ps_dsse_envelope *env, char **out, size_t *out_len,
 
 	*out = NULL;
 	if (env->sig_count == 0)
-		return ps_fail(err, "invalid_argument", NULL,
+		return util_fail(err, "invalid_argument", NULL,
 		    "an envelope without signatures is not written");
 	root = envelope_json(env);
 	if (root == NULL)
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	text = json_dumps(root, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENSURE_ASCII);
 	json_decref(root);
 	if (text == NULL)
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	len = strlen(text);
 	line = realloc(text, len + 2);
 	if (line == NULL) {
 		free(text);
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	}
 	line[len] = '\n';
 	line[len + 1] = '\0';
@@ -381,7 +381,7 @@ get_base64(json_t *obj, const char *key, const char *label,
 		return -1;
 	rc = decode_base64(text, strlen(text), out, out_len);
 	if (rc == -2)
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	if (rc != 0) {
 		snprintf(what, sizeof(what), "\"%s\" is not base64 (standard or "
 		    "URL-safe)", key);
@@ -391,7 +391,7 @@ get_base64(json_t *obj, const char *key, const char *label,
 }
 
 static int
-parse_signature(ps_dsse_envelope *env, json_t *entry, const char *label,
+parse_signature(sign_dsse_envelope *env, json_t *entry, const char *label,
     ps_error *err)
 {
 	struct dsse_signature *s = &env->sigs[env->sig_count];
@@ -401,19 +401,19 @@ parse_signature(ps_dsse_envelope *env, json_t *entry, const char *label,
 		return malformed(err, label, "a signature is not an object");
 	if (get_string(entry, "keyid", 0, label, &keyid, err) != 0)
 		return -1;
-	if (keyid != NULL && strlen(keyid) > PS_DSSE_MAX_KEYID)
+	if (keyid != NULL && strlen(keyid) > SIGN_DSSE_MAX_KEYID)
 		return malformed(err, label, "a keyid is too long");
 	if (get_base64(entry, "sig", label, &s->sig, &s->sig_len, err) != 0)
 		return -1;
 	env->sig_count++;
-	if (s->sig_len == 0 || s->sig_len > PS_DSSE_MAX_SIG)
+	if (s->sig_len == 0 || s->sig_len > SIGN_DSSE_MAX_SIG)
 		return malformed(err, label, "a sig is empty or too long");
 	s->keyid = strdup(keyid != NULL ? keyid : "");
-	return s->keyid == NULL ? ps_fail_oom(err, NULL) : 0;
+	return s->keyid == NULL ? util_fail_oom(err, NULL) : 0;
 }
 
 static int
-parse_signatures(ps_dsse_envelope *env, json_t *root, const char *label,
+parse_signatures(sign_dsse_envelope *env, json_t *root, const char *label,
     ps_error *err)
 {
 	json_t *list = json_object_get(root, "signatures");
@@ -423,9 +423,9 @@ parse_signatures(ps_dsse_envelope *env, json_t *root, const char *label,
 		return malformed(err, label, list == NULL ?
 		    "\"signatures\" is missing" : "\"signatures\" is not a list");
 	n = json_array_size(list);
-	if (n == 0 || n > PS_DSSE_MAX_SIGNATURES) {
+	if (n == 0 || n > SIGN_DSSE_MAX_SIGNATURES) {
 		malformed(err, label, "wrong number of signatures");
-		return ps_error_expect(err, "1 to 64 signatures",
+		return util_error_expect(err, "1 to 64 signatures",
 		    n == 0 ? "none" : "more than 64");
 	}
 	for (i = 0; i < n; i++) {
@@ -436,7 +436,7 @@ parse_signatures(ps_dsse_envelope *env, json_t *root, const char *label,
 }
 
 static int
-parse_root(ps_dsse_envelope *env, json_t *root, const char *label,
+parse_root(sign_dsse_envelope *env, json_t *root, const char *label,
     ps_error *err)
 {
 	const char *type;
@@ -445,11 +445,11 @@ parse_root(ps_dsse_envelope *env, json_t *root, const char *label,
 		return malformed(err, label, "the top level is not an object");
 	if (get_string(root, "payloadType", 1, label, &type, err) != 0)
 		return -1;
-	if (type[0] == '\0' || strlen(type) > PS_DSSE_MAX_PAYLOAD_TYPE)
+	if (type[0] == '\0' || strlen(type) > SIGN_DSSE_MAX_PAYLOAD_TYPE)
 		return malformed(err, label, "\"payloadType\" is empty or too long");
 	env->payload_type = strdup(type);
 	if (env->payload_type == NULL)
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	if (get_base64(root, "payload", label, &env->payload, &env->payload_len,
 	    err) != 0)
 		return -1;
@@ -457,19 +457,19 @@ parse_root(ps_dsse_envelope *env, json_t *root, const char *label,
 }
 
 int
-ps_dsse_parse(const void *bytes, size_t len, const char *label,
-    ps_dsse_envelope **out, ps_error *err)
+sign_dsse_parse(const void *bytes, size_t len, const char *label,
+    sign_dsse_envelope **out, ps_error *err)
 {
-	ps_dsse_envelope *env;
+	sign_dsse_envelope *env;
 	json_error_t jerr;
 	json_t *root;
 	char what[256];
 
 	*out = NULL;
-	if (len > PS_DSSE_MAX_BYTES)
-		return ps_refuse(err, "envelope_too_large", label,
+	if (len > SIGN_DSSE_MAX_BYTES)
+		return util_refuse(err, "envelope_too_large", label,
 		    "the envelope is %zu bytes; the limit is %d", len,
-		    PS_DSSE_MAX_BYTES);
+		    SIGN_DSSE_MAX_BYTES);
 	root = json_loadb(bytes, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (root == NULL) {
 		snprintf(what, sizeof(what), "JSON error at line %d column %d: %s",
@@ -479,11 +479,11 @@ ps_dsse_parse(const void *bytes, size_t len, const char *label,
 	env = calloc(1, sizeof(*env));
 	if (env == NULL) {
 		json_decref(root);
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	}
 	if (parse_root(env, root, label, err) != 0) {
 		json_decref(root);
-		ps_dsse_free(env);
+		sign_dsse_free(env);
 		return -1;
 	}
 	json_decref(root);
@@ -492,27 +492,27 @@ ps_dsse_parse(const void *bytes, size_t len, const char *label,
 }
 
 int
-ps_dsse_read_fd(int fd, const char *label, ps_dsse_envelope **out,
+sign_dsse_read_fd(int fd, const char *label, sign_dsse_envelope **out,
     ps_error *err)
 {
-	unsigned char *buf = malloc(PS_DSSE_MAX_BYTES + 1);
+	unsigned char *buf = malloc(SIGN_DSSE_MAX_BYTES + 1);
 	ssize_t n;
 	int rc;
 
 	*out = NULL;
 	if (buf == NULL)
-		return ps_fail_oom(err, NULL);
-	n = ps_read_full(fd, buf, PS_DSSE_MAX_BYTES + 1);
+		return util_fail_oom(err, NULL);
+	n = util_read_full(fd, buf, SIGN_DSSE_MAX_BYTES + 1);
 	if (n < 0) {
 		free(buf);
-		return ps_fail_errno(err, "io_error", label, "read", errno);
+		return util_fail_errno(err, "io_error", label, "read", errno);
 	}
-	if (n > PS_DSSE_MAX_BYTES) {
+	if (n > SIGN_DSSE_MAX_BYTES) {
 		free(buf);
-		return ps_refuse(err, "envelope_too_large", label,
-		    "the envelope is over %d bytes", PS_DSSE_MAX_BYTES);
+		return util_refuse(err, "envelope_too_large", label,
+		    "the envelope is over %d bytes", SIGN_DSSE_MAX_BYTES);
 	}
-	rc = ps_dsse_parse(buf, (size_t)n, label, out, err);
+	rc = sign_dsse_parse(buf, (size_t)n, label, out, err);
 	free(buf);
 	return rc;
 }
@@ -520,27 +520,27 @@ ps_dsse_read_fd(int fd, const char *label, ps_dsse_envelope **out,
 /* ----------------------------------------------------------- accessors */
 
 size_t
-ps_dsse_signature_count(const ps_dsse_envelope *env)
+sign_dsse_signature_count(const sign_dsse_envelope *env)
 {
 	return env->sig_count;
 }
 
 const char *
-ps_dsse_keyid(const ps_dsse_envelope *env, size_t i)
+sign_dsse_keyid(const sign_dsse_envelope *env, size_t i)
 {
 	return i < env->sig_count ? env->sigs[i].keyid : NULL;
 }
 
 const char *
-ps_dsse_payload_type(const ps_dsse_envelope *env)
+sign_dsse_payload_type(const sign_dsse_envelope *env)
 {
 	return env->payload_type;
 }
 
 int
-ps_dsse_verify(const ps_dsse_envelope *env,
-    const unsigned char public_key[PS_DSSE_PUBLIC_KEY_LEN],
-    ps_dsse_verification *out, ps_error *err)
+sign_dsse_verify(const sign_dsse_envelope *env,
+    const unsigned char public_key[SIGN_DSSE_PUBLIC_KEY_LEN],
+    sign_dsse_verification *out, ps_error *err)
 {
 	unsigned char *pae = NULL;
 	size_t pae_len = 0, i;
@@ -548,7 +548,7 @@ ps_dsse_verify(const ps_dsse_envelope *env,
 	memset(out, 0, sizeof(*out));
 	out->signature_count = env->sig_count;
 	if (sodium_init() < 0)
-		return ps_fail(err, "crypto_error", NULL, "libsodium failed");
+		return util_fail(err, "crypto_error", NULL, "libsodium failed");
 	if (pae_of(env, &pae, &pae_len, err) != 0)
 		return -1;
 	for (i = 0; i < env->sig_count; i++) {
@@ -558,10 +558,10 @@ ps_dsse_verify(const ps_dsse_envelope *env,
 	}
 	free(pae);
 	if (out->verified_count == 0) {
-		ps_refuse(err, "signature_invalid", NULL,
+		util_refuse(err, "signature_invalid", NULL,
 		    "none of the %zu signatures verifies with this key",
 		    env->sig_count);
-		return ps_error_expect(err, "a valid Ed25519 signature over the "
+		return util_error_expect(err, "a valid Ed25519 signature over the "
 		    "DSSE v1 PAE", "none");
 	}
 	out->payload = env->payload;
@@ -571,7 +571,7 @@ ps_dsse_verify(const ps_dsse_envelope *env,
 }
 
 int
-ps_dsse_payload_equal(const ps_dsse_envelope *env, const char *payload_type,
+sign_dsse_payload_equal(const sign_dsse_envelope *env, const char *payload_type,
     const unsigned char *payload, size_t payload_len)
 {
 	return strcmp(env->payload_type, payload_type) == 0 &&
@@ -580,10 +580,10 @@ ps_dsse_payload_equal(const ps_dsse_envelope *env, const char *payload_type,
 }
 
 int
-ps_dsse_payload_to_cosign(const ps_dsse_envelope *env,
+sign_dsse_payload_to_cosign(const sign_dsse_envelope *env,
     const unsigned char **payload, size_t *len)
 {
-	if (strcmp(env->payload_type, PS_DSSE_INTOTO_TYPE) != 0)
+	if (strcmp(env->payload_type, SIGN_DSSE_INTOTO_TYPE) != 0)
 		return -1;
 	*payload = env->payload;
 	*len = env->payload_len;

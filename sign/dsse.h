@@ -1,29 +1,30 @@
-/*
+/* Internal header of sign/: DSSE envelopes.
+ *
  * DSSE v1 envelopes signed with Ed25519 (docs/formats/signature.md).
  *
  * An envelope is opaque: its payload can be read only through
- * ps_dsse_verify(), which hands it out after a signature verified over the
- * pre-authentication encoding, so callers parse exactly the bytes that
+ * sign_dsse_verify(), which hands it out after a signature verified over
+ * the pre-authentication encoding, so callers parse exactly the bytes that
  * were authenticated.  Key ids are unauthenticated hints: they are carried
  * and shown, never used to decide anything.
  */
-#ifndef PS_SIGN_DSSE_H
-#define PS_SIGN_DSSE_H
+#ifndef SIGN_DSSE_H
+#define SIGN_DSSE_H
 
 #include <stddef.h>
 
 #include "packsign.h"
 
-#define PS_DSSE_MAX_BYTES (4 * 1024 * 1024)   /* whole envelope */
-#define PS_DSSE_MAX_SIGNATURES 64
-#define PS_DSSE_MAX_KEYID 256                 /* bytes */
-#define PS_DSSE_MAX_PAYLOAD_TYPE 256          /* bytes */
-#define PS_DSSE_MAX_SIG 1024                  /* decoded signature bytes */
-#define PS_DSSE_PUBLIC_KEY_LEN 32             /* Ed25519 */
-#define PS_DSSE_SECRET_KEY_LEN 64             /* libsodium: seed || public */
-#define PS_DSSE_SIG_LEN 64                    /* Ed25519 */
+#define SIGN_DSSE_MAX_BYTES (4 * 1024 * 1024)   /* whole envelope */
+#define SIGN_DSSE_MAX_SIGNATURES 64
+#define SIGN_DSSE_MAX_KEYID 256                 /* bytes */
+#define SIGN_DSSE_MAX_PAYLOAD_TYPE 256          /* bytes */
+#define SIGN_DSSE_MAX_SIG 1024                  /* decoded signature bytes */
+#define SIGN_DSSE_PUBLIC_KEY_LEN 32             /* Ed25519 */
+#define SIGN_DSSE_SECRET_KEY_LEN 64             /* libsodium: seed || public */
+#define SIGN_DSSE_SIG_LEN 64                    /* Ed25519 */
 
-typedef struct ps_dsse_envelope ps_dsse_envelope;
+typedef struct sign_dsse_envelope sign_dsse_envelope;
 
 /*
  * The outcome of verifying an envelope with one public key.  `verified[i]`
@@ -31,26 +32,26 @@ typedef struct ps_dsse_envelope ps_dsse_envelope;
  * point into the envelope (valid while it lives) and are set only when at
  * least one entry verified; otherwise they are NULL.
  */
-typedef struct ps_dsse_verification {
+typedef struct sign_dsse_verification {
 	size_t signature_count;
 	size_t verified_count;
-	unsigned char verified[PS_DSSE_MAX_SIGNATURES];
+	unsigned char verified[SIGN_DSSE_MAX_SIGNATURES];
 	const unsigned char *payload;
 	size_t payload_len;
 	const char *payload_type;
-} ps_dsse_verification;
+} sign_dsse_verification;
 
 /*
  * PAE(type, body) = "DSSEv1" SP LEN(type) SP type SP LEN(body) SP body,
  * LEN in ASCII decimal.  `*out` is malloc'ed; the caller frees it.
  */
-int ps_dsse_pae(const char *payload_type, const unsigned char *payload,
+int sign_dsse_pae(const char *payload_type, const unsigned char *payload,
     size_t payload_len, unsigned char **out, size_t *out_len, ps_error *err);
 
 /* An unsigned envelope holding a copy of the payload. */
-int ps_dsse_new(const char *payload_type, const unsigned char *payload,
-    size_t payload_len, ps_dsse_envelope **out, ps_error *err);
-void ps_dsse_free(ps_dsse_envelope *env);
+int sign_dsse_new(const char *payload_type, const unsigned char *payload,
+    size_t payload_len, sign_dsse_envelope **out, ps_error *err);
+void sign_dsse_free(sign_dsse_envelope *env);
 
 /*
  * Signs PAE(payloadType, payload) with an Ed25519 secret key and appends
@@ -58,8 +59,8 @@ void ps_dsse_free(ps_dsse_envelope *env);
  * is never re-encoded, so co-signing a parsed envelope keeps its bytes.
  * Refuses a key that already signed (already_signed) and a 65th signature.
  */
-int ps_dsse_sign(ps_dsse_envelope *env,
-    const unsigned char secret_key[PS_DSSE_SECRET_KEY_LEN], const char *keyid,
+int sign_dsse_sign(sign_dsse_envelope *env,
+    const unsigned char secret_key[SIGN_DSSE_SECRET_KEY_LEN], const char *keyid,
     ps_error *err);
 
 /*
@@ -67,34 +68,34 @@ int ps_dsse_sign(ps_dsse_envelope *env,
  * [{"keyid":...,"sig":...}]} with no whitespace, standard padded base64,
  * non-ASCII escaped, then one LF.  `*out` is malloc'ed.
  */
-int ps_dsse_serialize(const ps_dsse_envelope *env, char **out,
+int sign_dsse_serialize(const sign_dsse_envelope *env, char **out,
     size_t *out_len, ps_error *err);
 
 /*
- * Parses an envelope of `len` bytes (at most PS_DSSE_MAX_BYTES).  Refuses
+ * Parses an envelope of `len` bytes (at most SIGN_DSSE_MAX_BYTES).  Refuses
  * (envelope_malformed) invalid JSON, duplicate keys, missing or mistyped
  * fields, bad base64 in either alphabet, and an empty or over-long
  * signature list; ignores unknown fields.  `label` names the input in
  * errors.
  */
-int ps_dsse_parse(const void *bytes, size_t len, const char *label,
-    ps_dsse_envelope **out, ps_error *err);
-/* Reads `fd` to its end, refusing more than PS_DSSE_MAX_BYTES, and parses. */
-int ps_dsse_read_fd(int fd, const char *label, ps_dsse_envelope **out,
+int sign_dsse_parse(const void *bytes, size_t len, const char *label,
+    sign_dsse_envelope **out, ps_error *err);
+/* Reads `fd` to its end, refusing more than SIGN_DSSE_MAX_BYTES, and parses. */
+int sign_dsse_read_fd(int fd, const char *label, sign_dsse_envelope **out,
     ps_error *err);
 
-size_t ps_dsse_signature_count(const ps_dsse_envelope *env);
+size_t sign_dsse_signature_count(const sign_dsse_envelope *env);
 /* The unauthenticated key id of entry `i` ("" when absent); NULL past the end. */
-const char *ps_dsse_keyid(const ps_dsse_envelope *env, size_t i);
+const char *sign_dsse_keyid(const sign_dsse_envelope *env, size_t i);
 /* The payload type as written: not authenticated until verified. */
-const char *ps_dsse_payload_type(const ps_dsse_envelope *env);
+const char *sign_dsse_payload_type(const sign_dsse_envelope *env);
 
 /*
  * 1 when the envelope carries exactly this payload type and these payload
  * bytes, else 0.  A comparison, not a read: co-signing (sign --append)
  * checks that it signs the statement it would have written itself.
  */
-int ps_dsse_payload_equal(const ps_dsse_envelope *env, const char *payload_type,
+int sign_dsse_payload_equal(const sign_dsse_envelope *env, const char *payload_type,
     const unsigned char *payload, size_t payload_len);
 
 /*
@@ -103,18 +104,18 @@ int ps_dsse_payload_equal(const ps_dsse_envelope *env, const char *payload_type,
  * at least one entry verified, else refuses (signature_invalid) and leaves
  * out->payload NULL.
  */
-int ps_dsse_verify(const ps_dsse_envelope *env,
-    const unsigned char public_key[PS_DSSE_PUBLIC_KEY_LEN],
-    ps_dsse_verification *out, ps_error *err);
+int sign_dsse_verify(const sign_dsse_envelope *env,
+    const unsigned char public_key[SIGN_DSSE_PUBLIC_KEY_LEN],
+    sign_dsse_verification *out, ps_error *err);
 
 /*
  * For a co-signer only: the payload of an in-toto envelope, unverified.
  * The co-signer must check every field it vouches for against the
  * archive before adding its own signature (sign/sign.c does).  Verifiers
- * never use this: they get the payload from ps_dsse_verify().
+ * never use this: they get the payload from sign_dsse_verify().
  */
-#define PS_DSSE_INTOTO_TYPE "application/vnd.in-toto+json"
-int ps_dsse_payload_to_cosign(const ps_dsse_envelope *env,
+#define SIGN_DSSE_INTOTO_TYPE "application/vnd.in-toto+json"
+int sign_dsse_payload_to_cosign(const sign_dsse_envelope *env,
     const unsigned char **payload, size_t *len);
 
 #endif

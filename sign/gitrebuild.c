@@ -1,5 +1,5 @@
 /*
- * ps_git_rebuild: the canonical tar of a pack read straight from a
+ * sign_git_rebuild: the canonical tar of a pack read straight from a
  * commit's tree objects, with the same rules as the directory walker
  * (walk.c) and writer (pack.c), so the bytes equal `packsign pack` of a
  * clean checkout.  Blobs are written as stored: paths whose attributes
@@ -12,11 +12,11 @@
 
 #include <git2.h>
 
-#include "sign/ignore.h"
-#include "sign/items.h"
+#include "pack/ignore.h"
+#include "pack/items.h"
 #include "sign/provenance.h"
-#include "sign/tarwrite.h"
-#include "sign/walk.h"
+#include "pack/tarwrite.h"
+#include "pack/walk.h"
 #include "util/error.h"
 #include "util/locale.h"
 #include "util/pathname.h"
@@ -27,11 +27,11 @@ struct rebuild {
 	git_oid commit;
 	const char *pack_path;        /* in the repository; "" at the root */
 	git_tree *root;               /* the pack's tree */
-	ps_ignore *ignore;
-	ps_items items;
+	pack_ignore *ignore;
+	pack_items items;
 	size_t manifest;
 	ps_format format;
-	ps_tar_writer *writer;
+	pack_tar_writer *writer;
 };
 
 static const char *const refused_attrs[] = {
@@ -60,16 +60,16 @@ check_attributes(const struct rebuild *r, const char *gitpath, ps_error *err)
 	git_oid_cpy(&opts.attr_commit_id, &r->commit);
 	if (git_attr_get_many_ext(values, r->repo, &opts, where, REFUSED_ATTRS,
 	    (const char **)refused_attrs) != 0)
-		return ps_git_failed(err, where, "read git attributes");
+		return sign_git_failed(err, where, "read git attributes");
 	for (i = 0; i < REFUSED_ATTRS; i++) {
 		if (GIT_ATTR_IS_UNSPECIFIED(values[i]) || GIT_ATTR_IS_FALSE(values[i]))
 			continue;
-		ps_refuse(err, "git_attributes_refused", where,
+		util_refuse(err, "git_attributes_refused", where,
 		    "git attribute '%s' is set: checkout may change the bytes "
 		    "(filter, LFS, eol conversion), so the commit's blob is not "
 		    "the packed file; unset it for the pack (e.g. '-text')",
 		    refused_attrs[i]);
-		return ps_error_expect(err, "unspecified or unset",
+		return util_error_expect(err, "unspecified or unset",
 		    GIT_ATTR_IS_TRUE(values[i]) ? "set" : values[i]);
 	}
 	return 0;
@@ -79,18 +79,18 @@ static int
 refuse_mode(const char *where, git_filemode_t mode, ps_error *err)
 {
 	if (mode == GIT_FILEMODE_LINK) {
-		ps_refuse(err, "symlink_refused", where, "is a symbolic link in "
+		util_refuse(err, "symlink_refused", where, "is a symbolic link in "
 		    "the commit; packs hold only regular files and directories");
-		return ps_error_expect(err, "a regular file or a directory",
+		return util_error_expect(err, "a regular file or a directory",
 		    "a symbolic link");
 	}
 	if (mode == GIT_FILEMODE_COMMIT) {
-		ps_refuse(err, "submodule_refused", where, "is a git submodule; "
+		util_refuse(err, "submodule_refused", where, "is a git submodule; "
 		    "its files are not in this commit");
-		return ps_error_expect(err, "a regular file or a directory",
+		return util_error_expect(err, "a regular file or a directory",
 		    "a submodule");
 	}
-	return ps_refuse(err, "special_file_refused", where,
+	return util_refuse(err, "special_file_refused", where,
 	    "has an unknown git file mode %06o", (unsigned)mode);
 }
 
@@ -104,11 +104,11 @@ blob_size(const struct rebuild *r, const git_tree_entry *te, uint64_t *size,
 	int rc;
 
 	if (git_repository_odb(&odb, r->repo) != 0)
-		return ps_git_failed(err, NULL, "open object database");
+		return sign_git_failed(err, NULL, "open object database");
 	rc = git_odb_read_header(&len, &type, odb, git_tree_entry_id(te));
 	git_odb_free(odb);
 	if (rc != 0 || type != GIT_OBJECT_BLOB)
-		return ps_git_failed(err, git_tree_entry_name(te), "read blob header");
+		return sign_git_failed(err, git_tree_entry_name(te), "read blob header");
 	*size = (uint64_t)len;
 	return 0;
 }
@@ -121,17 +121,17 @@ canonical(const struct rebuild *r, const char *cprefix, const char *gitpath,
 	char where[PS_ERROR_TEXT_MAX], *nfc;
 
 	repo_path(r, gitpath, where, sizeof(where));
-	nfc = ps_path_nfc(name, strlen(name));
+	nfc = util_path_nfc(name, strlen(name));
 	if (nfc == NULL && errno == EILSEQ)
-		return ps_refuse(err, "name_not_utf8", where,
+		return util_refuse(err, "name_not_utf8", where,
 		    "file name is not valid UTF-8");
 	if (nfc == NULL)
-		return ps_fail_oom(err, NULL);
-	*out = ps_path_join(cprefix, nfc);
+		return util_fail_oom(err, NULL);
+	*out = util_path_join(cprefix, nfc);
 	free(nfc);
 	if (*out == NULL)
-		return ps_fail_oom(err, NULL);
-	if (ps_path_check(*out, where, err) != 0) {
+		return util_fail_oom(err, NULL);
+	if (util_path_check(*out, where, err) != 0) {
 		free(*out);
 		return -1;
 	}
@@ -144,8 +144,8 @@ static int walk_tree(struct rebuild *r, const git_tree *tree,
 static int
 ignored(const struct rebuild *r, const char *canon, int is_dir)
 {
-	return ps_ignore_match(r->ignore, canon, is_dir) &&
-	    strcmp(canon, PS_IGNORE_FILE) != 0 &&
+	return pack_ignore_match(r->ignore, canon, is_dir) &&
+	    strcmp(canon, PACK_IGNORE_FILE) != 0 &&
 	    ps_format_by_manifest(canon) == PS_FORMAT_UNKNOWN;
 }
 
@@ -154,7 +154,7 @@ add_file(struct rebuild *r, const git_tree_entry *te, const char *gitpath,
     char *canon, ps_error *err)
 {
 	char where[PS_ERROR_TEXT_MAX];
-	ps_item *item;
+	pack_item *item;
 	uint64_t size = 0;
 
 	repo_path(r, gitpath, where, sizeof(where));
@@ -163,20 +163,20 @@ add_file(struct rebuild *r, const git_tree_entry *te, const char *gitpath,
 		free(canon);
 		return -1;
 	}
-	if (!ps_tar_path_fits(canon, 0) || size >= PS_TAR_SIZE_LIMIT) {
+	if (!pack_tar_path_fits(canon, 0) || size >= PACK_TAR_SIZE_LIMIT) {
 		free(canon);
-		return ps_refuse(err, size >= PS_TAR_SIZE_LIMIT ? "file_too_large" :
+		return util_refuse(err, size >= PACK_TAR_SIZE_LIMIT ? "file_too_large" :
 		    "name_too_long", where, "cannot be stored in a canonical tar "
 		    "(see canonical-tar.md)");
 	}
-	item = ps_items_add(&r->items, canon, PS_ENTRY_FILE, err);
+	item = pack_items_add(&r->items, canon, PS_ENTRY_FILE, err);
 	if (item == NULL)
 		return -1;
 	item->entry.size = size;
 	item->entry.executable =
 	    git_tree_entry_filemode(te) == GIT_FILEMODE_BLOB_EXECUTABLE;
 	if (strcmp(gitpath, canon) != 0 && (item->source = strdup(gitpath)) == NULL)
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	return 0;
 }
 
@@ -189,15 +189,15 @@ add_dir(struct rebuild *r, const git_tree_entry *te, const char *gitpath,
 	int rc;
 
 	repo_path(r, gitpath, where, sizeof(where));
-	if (!ps_tar_path_fits(canon, 1)) {
+	if (!pack_tar_path_fits(canon, 1)) {
 		free(canon);
-		return ps_refuse(err, "name_too_long", where, "path does not fit "
+		return util_refuse(err, "name_too_long", where, "path does not fit "
 		    "a tar header without truncation");
 	}
-	if (ps_items_add(&r->items, canon, PS_ENTRY_DIR, err) == NULL)
+	if (pack_items_add(&r->items, canon, PS_ENTRY_DIR, err) == NULL)
 		return -1;
 	if (git_tree_lookup(&sub, r->repo, git_tree_entry_id(te)) != 0)
-		return ps_git_failed(err, where, "read tree");
+		return sign_git_failed(err, where, "read tree");
 	/* `canon` belongs to the item list now and stays valid. */
 	rc = walk_tree(r, sub, gitpath, canon, err);
 	git_tree_free(sub);
@@ -213,11 +213,11 @@ visit(struct rebuild *r, const git_tree_entry *te, const char *gprefix,
 	char where[PS_ERROR_TEXT_MAX], *gitpath, *canon = NULL;
 	int rc, is_dir = mode == GIT_FILEMODE_TREE;
 
-	if (ps_is_vcs_name(name))
+	if (pack_is_vcs_name(name))
 		return 0;
-	gitpath = ps_path_join(gprefix, name);
+	gitpath = util_path_join(gprefix, name);
 	if (gitpath == NULL)
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	repo_path(r, gitpath, where, sizeof(where));
 	if (canonical(r, cprefix, gitpath, name, &canon, err) != 0)
 		rc = -1;
@@ -254,22 +254,22 @@ walk_tree(struct rebuild *r, const git_tree *tree, const char *gprefix,
 static int
 load_ignore(struct rebuild *r, ps_error *err)
 {
-	const git_tree_entry *te = git_tree_entry_byname(r->root, PS_IGNORE_FILE);
+	const git_tree_entry *te = git_tree_entry_byname(r->root, PACK_IGNORE_FILE);
 	git_blob *blob = NULL;
 	int rc;
 
 	if (te == NULL)
-		return ps_ignore_parse("", 0, &r->ignore, err);
+		return pack_ignore_parse("", 0, &r->ignore, err);
 	if (git_tree_entry_filemode(te) == GIT_FILEMODE_LINK)
-		return ps_refuse(err, "symlink_refused", PS_IGNORE_FILE,
+		return util_refuse(err, "symlink_refused", PACK_IGNORE_FILE,
 		    "is a symbolic link");
 	if (git_tree_entry_type(te) != GIT_OBJECT_BLOB ||
 	    git_tree_entry_filemode(te) == GIT_FILEMODE_COMMIT)
-		return ps_refuse(err, "ignore_syntax", PS_IGNORE_FILE,
+		return util_refuse(err, "ignore_syntax", PACK_IGNORE_FILE,
 		    "not a regular file");
 	if (git_blob_lookup(&blob, r->repo, git_tree_entry_id(te)) != 0)
-		return ps_git_failed(err, PS_IGNORE_FILE, "read blob");
-	rc = ps_ignore_parse(git_blob_rawcontent(blob),
+		return sign_git_failed(err, PACK_IGNORE_FILE, "read blob");
+	rc = pack_ignore_parse(git_blob_rawcontent(blob),
 	    (size_t)git_blob_rawsize(blob), &r->ignore, err);
 	git_blob_free(blob);
 	return rc;
@@ -278,7 +278,7 @@ load_ignore(struct rebuild *r, ps_error *err)
 /* ------------------------------------------------------------- writing */
 
 static int
-write_blob(struct rebuild *r, ps_item *item, ps_error *err)
+write_blob(struct rebuild *r, pack_item *item, ps_error *err)
 {
 	const char *path = item->source != NULL ? item->source : item->entry.path;
 	git_tree_entry *te = NULL;
@@ -288,30 +288,30 @@ write_blob(struct rebuild *r, ps_item *item, ps_error *err)
 	if (git_tree_entry_bypath(&te, r->root, path) != 0 ||
 	    git_blob_lookup(&blob, r->repo, git_tree_entry_id(te)) != 0) {
 		git_tree_entry_free(te);
-		return ps_git_failed(err, path, "read blob");
+		return sign_git_failed(err, path, "read blob");
 	}
 	git_tree_entry_free(te);
 	if ((uint64_t)git_blob_rawsize(blob) != item->entry.size) {
 		git_blob_free(blob);
-		return ps_fail(err, "internal_error", path, "blob size changed");
+		return util_fail(err, "internal_error", path, "blob size changed");
 	}
-	rc = ps_tar_write_file(r->writer, item->entry.path, item->entry.size,
+	rc = pack_tar_write_file(r->writer, item->entry.path, item->entry.size,
 	    item->entry.executable, err);
 	if (rc == 0)
-		rc = ps_tar_write_data(r->writer, git_blob_rawcontent(blob),
+		rc = pack_tar_write_data(r->writer, git_blob_rawcontent(blob),
 		    (size_t)item->entry.size, err);
-	if (rc == 0 && ps_sha256_buffer(git_blob_rawcontent(blob),
+	if (rc == 0 && util_sha256_buffer(git_blob_rawcontent(blob),
 	    (size_t)item->entry.size, item->entry.sha256) != 0)
-		rc = ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
+		rc = util_fail(err, "crypto_error", NULL, "SHA-256 failed");
 	git_blob_free(blob);
 	return rc;
 }
 
 static int
-write_item(struct rebuild *r, ps_item *item, ps_error *err)
+write_item(struct rebuild *r, pack_item *item, ps_error *err)
 {
 	if (item->entry.type == PS_ENTRY_DIR)
-		return ps_tar_write_dir(r->writer, item->entry.path, err);
+		return pack_tar_write_dir(r->writer, item->entry.path, err);
 	return write_blob(r, item, err);
 }
 
@@ -319,13 +319,13 @@ static int
 write_tar(struct rebuild *r, int out_fd, const ps_pack_options *options,
     unsigned char tar_digest[PS_SHA256_LEN], ps_error *err)
 {
-	ps_locale_scope scope;
+	util_locale_scope scope;
 	size_t i;
 	int rc;
 
-	if (ps_locale_enter(&scope, err) != 0)
+	if (util_locale_enter(&scope, err) != 0)
 		return -1;
-	rc = ps_tar_writer_new(out_fd, options->compression, options->mtime,
+	rc = pack_tar_writer_new(out_fd, options->compression, options->mtime,
 	    &r->writer, err);
 	if (rc == 0)
 		rc = write_item(r, &r->items.items[r->manifest], err);
@@ -334,8 +334,8 @@ write_tar(struct rebuild *r, int out_fd, const ps_pack_options *options,
 			rc = write_item(r, &r->items.items[i], err);
 	}
 	if (rc == 0)
-		rc = ps_tar_writer_finish(r->writer, tar_digest, err);
-	ps_locale_leave(&scope);
+		rc = pack_tar_writer_finish(r->writer, tar_digest, err);
+	util_locale_leave(&scope);
 	return rc;
 }
 
@@ -346,9 +346,9 @@ make_digest(struct rebuild *r, const unsigned char tar[PS_SHA256_LEN],
 	unsigned char tree[PS_SHA256_LEN];
 	ps_digest *d;
 
-	if (ps_items_tree_digest(&r->items, tree, err) != 0)
+	if (pack_items_tree_digest(&r->items, tree, err) != 0)
 		return -1;
-	d = ps_items_to_digest(&r->items, err);
+	d = pack_items_to_digest(&r->items, err);
 	if (d == NULL)
 		return -1;
 	d->source = PS_SOURCE_DIRECTORY;
@@ -360,7 +360,7 @@ make_digest(struct rebuild *r, const unsigned char tar[PS_SHA256_LEN],
 	memcpy(d->manifest_sha256, d->entries[r->manifest].sha256, PS_SHA256_LEN);
 	if (d->manifest_path == NULL) {
 		ps_digest_free(d);
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	}
 	*out = d;
 	return 0;
@@ -381,23 +381,23 @@ open_commit(struct rebuild *r, const char *repo_dir, const char *commit,
 		;
 	if (len != GIT_OID_HEXSZ || i != len ||
 	    git_oid_fromstr(&r->commit, commit) != 0) {
-		ps_refuse(err, "commit_invalid", "commit", "not a full commit id");
-		return ps_error_expect(err, "40 lowercase hex digits", commit);
+		util_refuse(err, "commit_invalid", "commit", "not a full commit id");
+		return util_error_expect(err, "40 lowercase hex digits", commit);
 	}
 	if (git_repository_open(&r->repo, repo_dir) != 0)
-		return ps_fail(err, "repository_unavailable", repo_dir,
+		return util_fail(err, "repository_unavailable", repo_dir,
 		    "cannot open the git repository: %s", git_error_last() != NULL ?
 		    git_error_last()->message : "?");
 	rc = git_commit_lookup(&c, r->repo, &r->commit);
 	if (rc == GIT_ENOTFOUND)
-		return ps_fail(err, "commit_missing", commit,
+		return util_fail(err, "commit_missing", commit,
 		    "the repository %s has no such commit (fetch it first)",
 		    repo_dir);
 	if (rc != 0)
-		return ps_git_failed(err, commit, "read commit");
+		return sign_git_failed(err, commit, "read commit");
 	rc = git_commit_tree(&r->root, c);
 	git_commit_free(c);
-	return rc == 0 ? 0 : ps_git_failed(err, commit, "read commit tree");
+	return rc == 0 ? 0 : sign_git_failed(err, commit, "read commit tree");
 }
 
 static int
@@ -409,23 +409,23 @@ enter_pack(struct rebuild *r, const char *commit, ps_error *err)
 
 	if (r->pack_path[0] == '\0')
 		return 0;
-	if (ps_path_check(r->pack_path, "pack path", err) != 0)
+	if (util_path_check(r->pack_path, "pack path", err) != 0)
 		return -1;
 	rc = git_tree_entry_bypath(&te, r->root, r->pack_path);
 	if (rc == GIT_ENOTFOUND || (rc == 0 &&
 	    git_tree_entry_type(te) != GIT_OBJECT_TREE)) {
 		git_tree_entry_free(te);
-		ps_refuse(err, "pack_path_missing", r->pack_path,
+		util_refuse(err, "pack_path_missing", r->pack_path,
 		    "the commit %.12s has no directory at this path", commit);
-		return ps_error_expect(err, "a directory", rc == 0 ? "a file" :
+		return util_error_expect(err, "a directory", rc == 0 ? "a file" :
 		    "nothing");
 	}
 	if (rc != 0)
-		return ps_git_failed(err, r->pack_path, "read tree");
+		return sign_git_failed(err, r->pack_path, "read tree");
 	rc = git_tree_lookup(&sub, r->repo, git_tree_entry_id(te));
 	git_tree_entry_free(te);
 	if (rc != 0)
-		return ps_git_failed(err, r->pack_path, "read tree");
+		return sign_git_failed(err, r->pack_path, "read tree");
 	git_tree_free(r->root);
 	r->root = sub;
 	return 0;
@@ -436,10 +436,10 @@ collect(struct rebuild *r, const char *label, ps_error *err)
 {
 	if (load_ignore(r, err) != 0 || walk_tree(r, r->root, "", "", err) != 0)
 		return -1;
-	ps_items_sort(&r->items);
-	if (ps_items_check(&r->items, label, err) != 0)
+	pack_items_sort(&r->items);
+	if (pack_items_check(&r->items, label, err) != 0)
 		return -1;
-	return ps_items_find_manifest(&r->items, label, &r->manifest, &r->format,
+	return pack_items_find_manifest(&r->items, label, &r->manifest, &r->format,
 	    err);
 }
 
@@ -452,7 +452,7 @@ rebuild(struct rebuild *r, const char *repo_dir, const char *commit,
 	const char *label = r->pack_path[0] != '\0' ? r->pack_path : repo_dir;
 
 	if (options->mtime < 0 || options->mtime > PS_MTIME_MAX)
-		return ps_fail(err, "invalid_mtime", NULL,
+		return util_fail(err, "invalid_mtime", NULL,
 		    "mtime must be between 0 and %lld", PS_MTIME_MAX);
 	if (open_commit(r, repo_dir, commit, err) != 0 ||
 	    enter_pack(r, commit, err) != 0 || collect(r, label, err) != 0)
@@ -464,7 +464,7 @@ rebuild(struct rebuild *r, const char *repo_dir, const char *commit,
 }
 
 int
-ps_git_rebuild(const char *repo_dir, const char *commit,
+sign_git_rebuild(const char *repo_dir, const char *commit,
     const char *pack_path, int out_fd, const ps_pack_options *options,
     ps_digest **digest_out, ps_error *err)
 {
@@ -476,11 +476,11 @@ ps_git_rebuild(const char *repo_dir, const char *commit,
 	memset(&r, 0, sizeof(r));
 	r.pack_path = pack_path;
 	if (git_libgit2_init() < 0)
-		return ps_fail(err, "git_error", repo_dir, "libgit2 failed to start");
+		return util_fail(err, "git_error", repo_dir, "libgit2 failed to start");
 	rc = rebuild(&r, repo_dir, commit, out_fd, options, digest_out, err);
-	ps_tar_writer_free(r.writer);
-	ps_items_free(&r.items);
-	ps_ignore_free(r.ignore);
+	pack_tar_writer_free(r.writer);
+	pack_items_free(&r.items);
+	pack_ignore_free(r.ignore);
 	git_tree_free(r.root);
 	git_repository_free(r.repo);
 	git_libgit2_shutdown();

@@ -35,7 +35,7 @@ global_signature(const ps_seckey *key, const unsigned char sig[PS_ED25519_SIG_LE
 	int rc;
 
 	if (msg == NULL)
-		return ps_fail(err, "out_of_memory", NULL, "allocate");
+		return util_fail(err, "out_of_memory", NULL, "allocate");
 	memcpy(msg, sig, PS_ED25519_SIG_LEN);
 	memcpy(msg + PS_ED25519_SIG_LEN, comment, clen);
 	rc = ps_key_sign(key, msg, PS_ED25519_SIG_LEN + clen, out, err);
@@ -58,7 +58,7 @@ ps_minisig_format(const ps_seckey *key,
 	*out = NULL;
 	if (strlen(trusted_comment) > TRUSTED_COMMENT_MAX ||
 	    !comment_printable(trusted_comment))
-		return ps_refuse(err, "minisig_comment_invalid", trusted_comment,
+		return util_refuse(err, "minisig_comment_invalid", trusted_comment,
 		    "a trusted comment is at most %d printable ASCII bytes",
 		    TRUSTED_COMMENT_MAX);
 	memcpy(blob, "ED", 2);
@@ -76,7 +76,7 @@ ps_minisig_format(const ps_seckey *key,
 	    "key %s\n%s\ntrusted comment: %s\n%s\n", hex, b64_blob,
 	    trusted_comment, b64_global) < 0) {
 		*out = NULL;
-		return ps_fail(err, "out_of_memory", NULL, "allocate");
+		return util_fail(err, "out_of_memory", NULL, "allocate");
 	}
 	return 0;
 }

@@ -15,18 +15,18 @@
 
 #include <git2.h>
 
-#include "sign/ignore.h"
+#include "pack/ignore.h"
 #include "sign/provenance.h"
-#include "sign/walk.h"
+#include "pack/walk.h"
 #include "util/error.h"
 #include "util/pathname.h"
 
 int
-ps_git_failed(ps_error *err, const char *subject, const char *what)
+sign_git_failed(ps_error *err, const char *subject, const char *what)
 {
 	const git_error *e = git_error_last();
 
-	return ps_fail(err, "git_error", subject, "%s: %s", what,
+	return util_fail(err, "git_error", subject, "%s: %s", what,
 	    e != NULL && e->message != NULL ? e->message : "libgit2 failed");
 }
 
@@ -46,9 +46,9 @@ struct url_parts {
 static int
 url_refuse(ps_error *err, const char *url, const char *why)
 {
-	ps_refuse(err, "source_url_invalid", "origin",
+	util_refuse(err, "source_url_invalid", "origin",
 	    "cannot normalise the repository URL: %s", why);
-	return ps_error_expect(err, "https://, ssh://, git:// or "
+	return util_error_expect(err, "https://, ssh://, git:// or "
 	    "[user@]host:path", url);
 }
 
@@ -119,7 +119,7 @@ check_credentials(const struct url_parts *p, const char *url, ps_error *err)
 	if (ssh && p->user_len > 0 && memchr(p->user, ':', p->user_len) == NULL)
 		return 0;
 	(void)url;
-	return ps_refuse(err, "source_url_credentials", "origin",
+	return util_refuse(err, "source_url_credentials", "origin",
 	    "the repository URL carries credentials; remove them from the "
 	    "remote (git remote set-url origin ...)");
 }
@@ -202,7 +202,7 @@ clean_path(const char *path, const char *url, char **out, ps_error *err)
 		start = i + 1;
 	}
 	*out = strndup(path, len);
-	return *out == NULL ? ps_fail_oom(err, NULL) : 0;
+	return *out == NULL ? util_fail_oom(err, NULL) : 0;
 }
 
 static int
@@ -226,7 +226,7 @@ assemble(const struct url_parts *p, long port, const char *path, char **out,
 	    portbuf, path);
 	if (n < 0) {
 		*out = NULL;
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	}
 	for (i = 8; i < 8 + p->host_len; i++)
 		(*out)[i] = (char)tolower((unsigned char)(*out)[i]);
@@ -234,7 +234,7 @@ assemble(const struct url_parts *p, long port, const char *path, char **out,
 }
 
 int
-ps_git_url_normalize(const char *url, char **out, ps_error *err)
+sign_git_url_normalize(const char *url, char **out, ps_error *err)
 {
 	struct url_parts p;
 	char *path = NULL;
@@ -243,7 +243,7 @@ ps_git_url_normalize(const char *url, char **out, ps_error *err)
 	int rc;
 
 	*out = NULL;
-	if (len == 0 || len > PS_GIT_URL_MAX)
+	if (len == 0 || len > SIGN_GIT_URL_MAX)
 		return url_refuse(err, "(empty or too long)", "empty or over 2048 "
 		    "bytes");
 	for (i = 0; i < len; i++) {
@@ -267,7 +267,7 @@ ps_git_url_normalize(const char *url, char **out, ps_error *err)
 /* ---------------------------------------------------------- discovery */
 
 void
-ps_git_source_free(ps_git_source *src)
+sign_git_source_free(sign_git_source *src)
 {
 	if (src == NULL)
 		return;
@@ -297,54 +297,54 @@ relative_to(const char *root, const char *dir)
 static int
 check_pack_path(const char *path, ps_error *err)
 {
-	char copy[PS_PATH_MAX + 1], *part, *save = NULL;
+	char copy[UTIL_PATH_MAX + 1], *part, *save = NULL;
 
 	if (path[0] == '\0')
 		return 0;
-	if (ps_path_check(path, "pack path in repository", err) != 0)
+	if (util_path_check(path, "pack path in repository", err) != 0)
 		return -1;
 	snprintf(copy, sizeof(copy), "%s", path);
 	for (part = strtok_r(copy, "/", &save); part != NULL;
 	    part = strtok_r(NULL, "/", &save)) {
-		if (ps_is_vcs_name(part))
-			return ps_refuse(err, "source_path_invalid", path,
+		if (pack_is_vcs_name(part))
+			return util_refuse(err, "source_path_invalid", path,
 			    "the pack is inside the repository's metadata");
 	}
 	return 0;
 }
 
 static int
-locate(ps_git_source *src, git_repository *repo, const char *dir,
+locate(sign_git_source *src, git_repository *repo, const char *dir,
     ps_error *err)
 {
 	char real_dir[PATH_MAX], real_root[PATH_MAX];
 	const char *workdir = git_repository_workdir(repo);
 
 	if (realpath(dir, real_dir) == NULL)
-		return ps_fail_errno(err, "io_error", dir, "realpath", errno);
+		return util_fail_errno(err, "io_error", dir, "realpath", errno);
 	if (realpath(workdir, real_root) == NULL)
-		return ps_fail_errno(err, "io_error", workdir, "realpath", errno);
+		return util_fail_errno(err, "io_error", workdir, "realpath", errno);
 	src->workdir = strdup(real_root);
 	src->pack_path = relative_to(real_root, real_dir);
 	if (src->workdir == NULL)
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	if (src->pack_path == NULL)
-		return ps_refuse(err, "source_path_invalid", dir,
+		return util_refuse(err, "source_path_invalid", dir,
 		    "the directory is not inside the work tree %s", real_root);
 	return check_pack_path(src->pack_path, err);
 }
 
 static int
-read_head(ps_git_source *src, git_repository *repo, ps_error *err)
+read_head(sign_git_source *src, git_repository *repo, ps_error *err)
 {
 	git_oid oid;
 	int rc = git_repository_head_unborn(repo);
 
 	if (rc == 1)
-		return ps_refuse(err, "source_no_commit", src->workdir,
+		return util_refuse(err, "source_no_commit", src->workdir,
 		    "the repository has no commit yet; commit the pack first");
 	if (rc < 0 || git_reference_name_to_id(&oid, repo, "HEAD") != 0)
-		return ps_git_failed(err, src->workdir, "read HEAD");
+		return sign_git_failed(err, src->workdir, "read HEAD");
 	git_oid_tostr(src->commit, sizeof(src->commit), &oid);
 	return 0;
 }
@@ -356,21 +356,21 @@ read_head(ps_git_source *src, git_repository *repo, ps_error *err)
  * repository.
  */
 static int
-read_origin(ps_git_source *src, git_repository *repo, ps_error *err)
+read_origin(sign_git_source *src, git_repository *repo, ps_error *err)
 {
 	git_config *cfg = NULL;
 	const char *url = NULL;
 	int rc;
 
 	if (git_repository_config_snapshot(&cfg, repo) != 0)
-		return ps_git_failed(err, src->workdir, "read the repository config");
+		return sign_git_failed(err, src->workdir, "read the repository config");
 	rc = git_config_get_string(&url, cfg, "remote.origin.url");
 	if (rc == GIT_ENOTFOUND)
 		rc = 0;
 	else if (rc != 0)
-		rc = ps_git_failed(err, src->workdir, "read remote.origin.url");
+		rc = sign_git_failed(err, src->workdir, "read remote.origin.url");
 	else
-		rc = ps_git_url_normalize(url, &src->origin_url, err);
+		rc = sign_git_url_normalize(url, &src->origin_url, err);
 	git_config_free(cfg);
 	return rc;
 }
@@ -386,11 +386,11 @@ open_containing(const char *dir, git_repository **repo, ps_error *err)
 	if (rc == GIT_ENOTFOUND)
 		return 0;
 	if (rc != 0)
-		return ps_git_failed(err, dir, "find the git repository");
+		return sign_git_failed(err, dir, "find the git repository");
 	rc = git_repository_open(repo, root.ptr);
 	git_buf_dispose(&root);
 	if (rc != 0)
-		return ps_fail(err, "repository_unavailable", dir,
+		return util_fail(err, "repository_unavailable", dir,
 		    "cannot open the git repository: %s",
 		    git_error_last() != NULL ? git_error_last()->message : "?");
 	if (git_repository_is_bare(*repo)) {
@@ -401,10 +401,10 @@ open_containing(const char *dir, git_repository **repo, ps_error *err)
 }
 
 static int
-discover_in(const char *dir, ps_git_source **out, ps_error *err)
+discover_in(const char *dir, sign_git_source **out, ps_error *err)
 {
 	git_repository *repo = NULL;
-	ps_git_source *src;
+	sign_git_source *src;
 	int rc;
 
 	rc = open_containing(dir, &repo, err);
@@ -413,7 +413,7 @@ discover_in(const char *dir, ps_git_source **out, ps_error *err)
 	src = calloc(1, sizeof(*src));
 	if (src == NULL) {
 		git_repository_free(repo);
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	}
 	rc = locate(src, repo, dir, err);
 	if (rc == 0)
@@ -422,20 +422,20 @@ discover_in(const char *dir, ps_git_source **out, ps_error *err)
 		rc = read_origin(src, repo, err);
 	git_repository_free(repo);
 	if (rc != 0)
-		ps_git_source_free(src);
+		sign_git_source_free(src);
 	else
 		*out = src;
 	return rc;
 }
 
 int
-ps_git_discover(const char *dir, ps_git_source **out, ps_error *err)
+sign_git_discover(const char *dir, sign_git_source **out, ps_error *err)
 {
 	int rc;
 
 	*out = NULL;
 	if (git_libgit2_init() < 0)
-		return ps_fail(err, "git_error", dir, "libgit2 failed to start");
+		return util_fail(err, "git_error", dir, "libgit2 failed to start");
 	rc = discover_in(dir, out, err);
 	git_libgit2_shutdown();
 	return rc;
@@ -444,23 +444,23 @@ ps_git_discover(const char *dir, ps_git_source **out, ps_error *err)
 /* ------------------------------------------------------------ dirty */
 
 struct dirty {
-	const ps_git_source *src;
-	ps_ignore *ignore;
+	const sign_git_source *src;
+	pack_ignore *ignore;
 	size_t count;
 	char shown[PS_ERROR_TEXT_MAX];
 };
 
 /* 0 when `packpath` names something `packsign pack` would leave out. */
 static int
-would_pack(const ps_ignore *ignore, const char *packpath)
+would_pack(const pack_ignore *ignore, const char *packpath)
 {
-	char *nfc = ps_path_nfc(packpath, strlen(packpath)), *start, *slash;
+	char *nfc = util_path_nfc(packpath, strlen(packpath)), *start, *slash;
 	int packed = 1;
 
 	if (nfc == NULL)
 		return 1;
 	if (ps_format_by_manifest(nfc) != PS_FORMAT_UNKNOWN ||
-	    strcmp(nfc, PS_IGNORE_FILE) == 0) {
+	    strcmp(nfc, PACK_IGNORE_FILE) == 0) {
 		free(nfc);
 		return 1;
 	}
@@ -468,8 +468,8 @@ would_pack(const ps_ignore *ignore, const char *packpath)
 		slash = strchr(start, '/');
 		if (slash != NULL)
 			*slash = '\0';
-		if (ps_is_vcs_name(start) ||
-		    ps_ignore_match(ignore, nfc, slash != NULL))
+		if (pack_is_vcs_name(start) ||
+		    pack_ignore_match(ignore, nfc, slash != NULL))
 			packed = 0;
 		if (slash == NULL || !packed)
 			break;
@@ -496,7 +496,7 @@ note_dirty(struct dirty *d, const char *path)
 	size_t used = strlen(d->shown);
 
 	d->count++;
-	if (d->count <= PS_GIT_DIRTY_SHOWN)
+	if (d->count <= SIGN_GIT_DIRTY_SHOWN)
 		snprintf(d->shown + used, sizeof(d->shown) - used, "%s%s",
 		    used > 0 ? ", " : "", path);
 }
@@ -513,7 +513,7 @@ scan_status(struct dirty *d, git_status_list *list)
 		path = e != NULL ? status_path(e) : NULL;
 		if (path == NULL || e->status == GIT_STATUS_CURRENT)
 			continue;
-		if (pack[0] != '\0' && !ps_path_is_under(path, pack))
+		if (pack[0] != '\0' && !util_path_is_under(path, pack))
 			continue;
 		rel = pack[0] == '\0' ? path : path + strlen(pack) + 1;
 		if (strcmp(path, pack) == 0 || !would_pack(d->ignore, rel))
@@ -530,7 +530,7 @@ status_of(struct dirty *d, git_repository *repo, ps_error *err)
 	char *spec = (char *)d->src->pack_path;
 
 	if (git_status_options_init(&opts, GIT_STATUS_OPTIONS_VERSION) != 0)
-		return ps_git_failed(err, d->src->workdir, "git status");
+		return sign_git_failed(err, d->src->workdir, "git status");
 
 	opts.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
 	opts.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED |
@@ -542,7 +542,7 @@ status_of(struct dirty *d, git_repository *repo, ps_error *err)
 		opts.pathspec.count = 1;
 	}
 	if (git_status_list_new(&list, repo, &opts) != 0)
-		return ps_git_failed(err, d->src->workdir, "git status");
+		return sign_git_failed(err, d->src->workdir, "git status");
 	scan_status(d, list);
 	git_status_list_free(list);
 	return 0;
@@ -555,15 +555,15 @@ load_pack_ignore(struct dirty *d, ps_error *err)
 	int fd, rc;
 
 	if (asprintf(&dir, "%s/%s", d->src->workdir, d->src->pack_path) < 0)
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {
-		rc = ps_fail_errno(err, "io_error", dir, "open", errno);
+		rc = util_fail_errno(err, "io_error", dir, "open", errno);
 		free(dir);
 		return rc;
 	}
 	free(dir);
-	rc = ps_ignore_load(fd, &d->ignore, err);
+	rc = pack_ignore_load(fd, &d->ignore, err);
 	close(fd);
 	return rc;
 }
@@ -577,25 +577,25 @@ check_clean_in(struct dirty *d, int *dirty, ps_error *err)
 	if (load_pack_ignore(d, err) != 0)
 		return -1;
 	if (git_repository_open(&repo, d->src->workdir) != 0)
-		return ps_fail(err, "repository_unavailable", d->src->workdir,
+		return util_fail(err, "repository_unavailable", d->src->workdir,
 		    "cannot open the git repository");
 	rc = status_of(d, repo, err);
 	git_repository_free(repo);
 	if (rc != 0 || d->count == 0)
 		return rc;
 	*dirty = 1;
-	ps_refuse(err, "source_dirty", d->src->pack_path[0] != '\0' ?
+	util_refuse(err, "source_dirty", d->src->pack_path[0] != '\0' ?
 	    d->src->pack_path : d->src->workdir,
 	    "%zu file%s inside the pack differ%s from commit %.12s (modified, "
 	    "staged, deleted, untracked or ignored): %s%s; commit them, or sign "
 	    "with --allow-dirty", d->count, d->count == 1 ? "" : "s",
 	    d->count == 1 ? "s" : "", d->src->commit, d->shown,
-	    d->count > PS_GIT_DIRTY_SHOWN ? ", ..." : "");
-	return ps_error_expect(err, "a clean pack directory", "changes");
+	    d->count > SIGN_GIT_DIRTY_SHOWN ? ", ..." : "");
+	return util_error_expect(err, "a clean pack directory", "changes");
 }
 
 int
-ps_git_check_clean(const ps_git_source *src, int *dirty, ps_error *err)
+sign_git_check_clean(const sign_git_source *src, int *dirty, ps_error *err)
 {
 	struct dirty d;
 	int rc;
@@ -604,10 +604,10 @@ ps_git_check_clean(const ps_git_source *src, int *dirty, ps_error *err)
 	memset(&d, 0, sizeof(d));
 	d.src = src;
 	if (git_libgit2_init() < 0)
-		return ps_fail(err, "git_error", src->workdir,
+		return util_fail(err, "git_error", src->workdir,
 		    "libgit2 failed to start");
 	rc = check_clean_in(&d, dirty, err);
-	ps_ignore_free(d.ignore);
+	pack_ignore_free(d.ignore);
 	git_libgit2_shutdown();
 	return rc;
 }
@@ -626,8 +626,8 @@ parse_oid(git_oid *oid, const char *hex, const char *what, const char *code,
 			break;
 	}
 	if (len != GIT_OID_HEXSZ || i != len || git_oid_fromstr(oid, hex) != 0) {
-		ps_refuse(err, code, what, "not a full commit id");
-		return ps_error_expect(err, "40 lowercase hex digits (this "
+		util_refuse(err, code, what, "not a full commit id");
+		return util_error_expect(err, "40 lowercase hex digits (this "
 		    "libgit2 reads SHA-1 repositories only)", hex);
 	}
 	return 0;
@@ -641,13 +641,13 @@ commit_tree(git_repository *repo, const git_oid *oid, const char *hex,
 	int rc = git_commit_lookup(&commit, repo, oid);
 
 	if (rc == GIT_ENOTFOUND)
-		return ps_fail(err, "commit_missing", hex,
+		return util_fail(err, "commit_missing", hex,
 		    "the repository has no such commit (fetch it first)");
 	if (rc != 0)
-		return ps_git_failed(err, hex, "read commit");
+		return sign_git_failed(err, hex, "read commit");
 	rc = git_commit_tree(tree, commit);
 	git_commit_free(commit);
-	return rc == 0 ? 0 : ps_git_failed(err, hex, "read commit tree");
+	return rc == 0 ? 0 : sign_git_failed(err, hex, "read commit tree");
 }
 
 struct holon_diff {
@@ -664,7 +664,7 @@ holon_delta(const git_diff_delta *delta, float progress, void *payload)
 	    delta->old_file.path;
 
 	(void)progress;
-	if (h->pack_path[0] != '\0' && !ps_path_is_under(path, h->pack_path))
+	if (h->pack_path[0] != '\0' && !util_path_is_under(path, h->pack_path))
 		return 0;
 	if (strcmp(path, h->manifest) == 0 && delta->status == GIT_DELTA_MODIFIED)
 		return 0;
@@ -682,22 +682,22 @@ holon_trees_differ(git_repository *repo, git_tree *from, git_tree *to,
 	int rc;
 
 	if (git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION) != 0)
-		return ps_git_failed(err, h->pack_path, "diff");
+		return sign_git_failed(err, h->pack_path, "diff");
 	opts.flags = GIT_DIFF_DISABLE_PATHSPEC_MATCH;
 	if (spec[0] != '\0') {
 		opts.pathspec.strings = &spec;
 		opts.pathspec.count = 1;
 	}
 	if (git_diff_tree_to_tree(&diff, repo, from, to, &opts) != 0)
-		return ps_git_failed(err, h->pack_path, "diff");
+		return sign_git_failed(err, h->pack_path, "diff");
 	rc = git_diff_foreach(diff, holon_delta, NULL, NULL, NULL, h);
 	if (rc < 0)
-		rc = ps_git_failed(err, h->pack_path, "diff");
+		rc = sign_git_failed(err, h->pack_path, "diff");
 	else if (h->changed != NULL) {
-		ps_refuse(err, "holon_ref_changed", h->changed,
+		util_refuse(err, "holon_ref_changed", h->changed,
 		    "changed between source.ref and the signed commit; only "
 		    "%s may differ", h->manifest);
-		ps_error_expect(err, "only the manifest changed", h->changed);
+		util_error_expect(err, "only the manifest changed", h->changed);
 		rc = -1;
 	}
 	git_diff_free(diff);
@@ -711,19 +711,19 @@ holon_ancestor(git_repository *repo, const git_oid *ref, const git_oid *head,
 	int rc = git_graph_descendant_of(repo, head, ref);
 
 	if (rc < 0)
-		return ps_git_failed(err, ref_hex, "compare commits");
+		return sign_git_failed(err, ref_hex, "compare commits");
 	if (rc == 0) {
-		ps_refuse(err, "holon_ref_not_ancestor", "source.ref",
+		util_refuse(err, "holon_ref_not_ancestor", "source.ref",
 		    "the manifest's source.ref is neither the signed commit nor "
 		    "one of its ancestors");
-		return ps_error_expect(err, head_hex, ref_hex);
+		return util_error_expect(err, head_hex, ref_hex);
 	}
 	return 0;
 }
 
 static int
 holon_check(git_repository *repo, const char *pack_path, const char *ref,
-    const char *commit, ps_git_ref_relation *relation, ps_error *err)
+    const char *commit, sign_git_ref_relation *relation, ps_error *err)
 {
 	struct holon_diff h = { pack_path, NULL, NULL };
 	git_oid ref_oid, head_oid;
@@ -735,7 +735,7 @@ holon_check(git_repository *repo, const char *pack_path, const char *ref,
 	    err) != 0)
 		return -1;
 	if (git_oid_equal(&ref_oid, &head_oid)) {
-		*relation = PS_GIT_REF_SAME;
+		*relation = SIGN_GIT_REF_SAME;
 		return 0;
 	}
 	if (commit_tree(repo, &ref_oid, ref, &from, err) != 0 ||
@@ -748,28 +748,28 @@ holon_check(git_repository *repo, const char *pack_path, const char *ref,
 	if (asprintf(&h.manifest, "%s%sholon.yaml", pack_path,
 	    pack_path[0] != '\0' ? "/" : "") < 0)
 		h.manifest = NULL;
-	rc = h.manifest == NULL ? ps_fail_oom(err, NULL) :
+	rc = h.manifest == NULL ? util_fail_oom(err, NULL) :
 	    holon_trees_differ(repo, from, to, &h, err);
 	free(h.manifest);
 	git_tree_free(from);
 	git_tree_free(to);
 	if (rc == 0)
-		*relation = PS_GIT_REF_ANCESTOR;
+		*relation = SIGN_GIT_REF_ANCESTOR;
 	return rc;
 }
 
 int
-ps_git_check_holon_ref(const char *repo_dir, const char *pack_path,
-    const char *ref, const char *commit, ps_git_ref_relation *relation,
+sign_git_check_holon_ref(const char *repo_dir, const char *pack_path,
+    const char *ref, const char *commit, sign_git_ref_relation *relation,
     ps_error *err)
 {
 	git_repository *repo = NULL;
 	int rc;
 
 	if (git_libgit2_init() < 0)
-		return ps_fail(err, "git_error", repo_dir, "libgit2 failed to start");
+		return util_fail(err, "git_error", repo_dir, "libgit2 failed to start");
 	if (git_repository_open(&repo, repo_dir) != 0)
-		rc = ps_fail(err, "repository_unavailable", repo_dir,
+		rc = util_fail(err, "repository_unavailable", repo_dir,
 		    "cannot open the git repository: %s", git_error_last() != NULL ?
 		    git_error_last()->message : "?");
 	else

@@ -1,23 +1,24 @@
-/*
+/* Internal header of sign/: git provenance.
+ *
  * Git provenance of a pack through libgit2 (docs/formats/signature.md,
  * "Provenance"): where the pack lives in its repository, whether its files
  * match the commit, the holon source.ref rule, and rebuilding the
  * canonical tar straight from a commit's tree objects.
  */
-#ifndef PS_SIGN_PROVENANCE_H
-#define PS_SIGN_PROVENANCE_H
+#ifndef SIGN_PROVENANCE_H
+#define SIGN_PROVENANCE_H
 
 #include "packsign.h"
 
-#define PS_GIT_URL_MAX 2048
-#define PS_GIT_DIRTY_SHOWN 5     /* dirty paths named in the error */
+#define SIGN_GIT_URL_MAX 2048
+#define SIGN_GIT_DIRTY_SHOWN 5     /* dirty paths named in the error */
 
-typedef struct ps_git_source {
+typedef struct sign_git_source {
 	char *workdir;           /* the work tree's root, absolute, no final '/' */
 	char *pack_path;         /* the pack's path in the work tree; "" at root */
 	char commit[65];         /* HEAD: 40 (or 64) lowercase hex */
 	char *origin_url;        /* `origin` normalised to https; NULL: no origin */
-} ps_git_source;
+} sign_git_source;
 
 /*
  * Finds the git work tree containing the directory `dir`.  Sets `*out` to
@@ -25,8 +26,8 @@ typedef struct ps_git_source {
  * repository without a commit (source_no_commit), an origin URL that
  * cannot be normalised, and a pack path breaking the name rules.
  */
-int ps_git_discover(const char *dir, ps_git_source **out, ps_error *err);
-void ps_git_source_free(ps_git_source *src);
+int sign_git_discover(const char *dir, sign_git_source **out, ps_error *err);
+void sign_git_source_free(sign_git_source *src);
 
 /*
  * `url` in its https form: "https://" host [":" port] "/" path, host
@@ -35,7 +36,7 @@ void ps_git_source_free(ps_git_source *src);
  * paths, credentials, queries and odd characters (source_url_invalid,
  * source_url_credentials).  Pure: no I/O.  `*out` is malloc'ed.
  */
-int ps_git_url_normalize(const char *url, char **out, ps_error *err);
+int sign_git_url_normalize(const char *url, char **out, ps_error *err);
 
 /*
  * Compares the files below the pack path with HEAD and the index:
@@ -44,12 +45,12 @@ int ps_git_url_normalize(const char *url, char **out, ps_error *err);
  * *dirty = 1 and a source_dirty refusal naming the first paths; -1 with
  * *dirty = 0 when the check itself failed.
  */
-int ps_git_check_clean(const ps_git_source *src, int *dirty, ps_error *err);
+int sign_git_check_clean(const sign_git_source *src, int *dirty, ps_error *err);
 
-typedef enum ps_git_ref_relation {
-	PS_GIT_REF_SAME = 0,      /* source.ref is the recorded commit */
-	PS_GIT_REF_ANCESTOR = 1   /* an ancestor; only the manifest changed */
-} ps_git_ref_relation;
+typedef enum sign_git_ref_relation {
+	SIGN_GIT_REF_SAME = 0,      /* source.ref is the recorded commit */
+	SIGN_GIT_REF_ANCESTOR = 1   /* an ancestor; only the manifest changed */
+} sign_git_ref_relation;
 
 /*
  * The holon rule: `ref` (the manifest's source.ref, a full commit id) must
@@ -57,8 +58,8 @@ typedef enum ps_git_ref_relation {
  * only `<pack_path>/holon.yaml` differs between the two trees.  Refuses
  * with holon_ref_invalid, holon_ref_not_ancestor or holon_ref_changed.
  */
-int ps_git_check_holon_ref(const char *repo_dir, const char *pack_path,
-    const char *ref, const char *commit, ps_git_ref_relation *relation,
+int sign_git_check_holon_ref(const char *repo_dir, const char *pack_path,
+    const char *ref, const char *commit, sign_git_ref_relation *relation,
     ps_error *err);
 
 /*
@@ -70,11 +71,11 @@ int ps_git_check_holon_ref(const char *repo_dir, const char *pack_path,
  * (git_attributes_refused).  `digest_out` receives the tar and tree
  * digests as ps_pack() gives them.
  */
-int ps_git_rebuild(const char *repo_dir, const char *commit,
+int sign_git_rebuild(const char *repo_dir, const char *commit,
     const char *pack_path, int out_fd, const ps_pack_options *options,
     ps_digest **digest_out, ps_error *err);
 
 /* A libgit2 call failed: "WHAT: <libgit2's message>", git_error, exit 2. */
-int ps_git_failed(ps_error *err, const char *subject, const char *what);
+int sign_git_failed(ps_error *err, const char *subject, const char *what);
 
 #endif

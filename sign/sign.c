@@ -17,7 +17,7 @@
 
 #include "keys/keys.h"
 #include "sign/dsse.h"
-#include "sign/pack.h"
+#include "pack/pack.h"
 #include "sign/provenance.h"
 #include "sign/signrun.h"
 #include "sign/statement.h"
@@ -56,7 +56,7 @@ ps_sign_result_free(ps_sign_result *r)
 static int
 no_memory(ps_error *err)
 {
-	return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+	return util_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
 }
 
 static int
@@ -74,7 +74,7 @@ set_string(char **dst, const char *src, ps_error *err)
 
 /* The public key file beside the secret key, when one was named. */
 static int
-load_public_file(ps_sign_run *run, ps_pubkey **file_key, ps_error *err)
+load_public_file(sign_run *run, ps_pubkey **file_key, ps_error *err)
 {
 	const char *path = run->o->public_key_path;
 	ps_error quiet;
@@ -91,14 +91,14 @@ load_public_file(ps_sign_run *run, ps_pubkey **file_key, ps_error *err)
 	if (!ps_pubkey_equal(*file_key, run->pub)) {
 		ps_pubkey_free(*file_key);
 		*file_key = NULL;
-		return ps_fail(err, "key_pair_mismatch", path, "this public key "
+		return util_fail(err, "key_pair_mismatch", path, "this public key "
 		    "is not the public half of the secret key given");
 	}
 	return 0;
 }
 
 static int
-resolve_identity(ps_sign_run *run, ps_error *err)
+resolve_identity(sign_run *run, ps_error *err)
 {
 	ps_pubkey *file_key = NULL;
 	const char *identity = run->o->identity;
@@ -107,9 +107,9 @@ resolve_identity(ps_sign_run *run, ps_error *err)
 	if (ps_seckey_public(run->key, &run->pub, err) != 0)
 		return -1;
 	if (ps_pubkey_fingerprint(run->pub, run->r->fingerprint) != 0)
-		return ps_fail(err, "crypto_error", NULL, "fingerprint failed");
+		return util_fail(err, "crypto_error", NULL, "fingerprint failed");
 	if (identity != NULL && !ps_identity_valid(identity))
-		return ps_fail(err, "identity_invalid", identity, "an identity is "
+		return util_fail(err, "identity_invalid", identity, "an identity is "
 		    "1 to %d characters from A-Z a-z 0-9 . _ @ + : / -",
 		    PS_IDENTITY_MAX);
 	if (load_public_file(run, &file_key, err) != 0)
@@ -123,7 +123,7 @@ resolve_identity(ps_sign_run *run, ps_error *err)
 
 /* The manifest's signed_by, when present, names the identity or key. */
 static int
-check_signed_by(ps_sign_run *run, ps_error *err)
+check_signed_by(sign_run *run, ps_error *err)
 {
 	const ps_strings *list = &run->manifest->signed_by;
 	const char *identity = run->r->identity;
@@ -144,28 +144,28 @@ check_signed_by(ps_sign_run *run, ps_error *err)
 	snprintf(found, sizeof(found), "%s%s (%s)", identity != NULL ?
 	    "identity " : "no identity", identity != NULL ? identity : "",
 	    run->r->fingerprint);
-	ps_refuse(err, "signed_by_mismatch", run->manifest->manifest_path,
+	util_refuse(err, "signed_by_mismatch", run->manifest->manifest_path,
 	    "the signing key is not one the manifest's signed_by names%s",
 	    identity == NULL ? " (give --identity or keep NAME.pub beside "
 	    "NAME.key)" : "");
-	return ps_error_expect(err, expected, found);
+	return util_error_expect(err, expected, found);
 }
 
 /* ------------------------------------------------------------ manifest */
 
 static int
-require_valid(ps_sign_run *run, ps_error *err)
+require_valid(sign_run *run, ps_error *err)
 {
 	if (run->manifest != NULL && ps_manifest_valid(&run->r->diags, 0))
 		return 0;
-	ps_refuse(err, "manifest_invalid", run->path, "the manifest does not "
+	util_refuse(err, "manifest_invalid", run->path, "the manifest does not "
 	    "validate: %zu error(s)", ps_diags_count(&run->r->diags,
 	    PS_SEVERITY_ERROR));
 	return -1;
 }
 
 static int
-record_manifest(ps_sign_run *run, ps_error *err)
+record_manifest(sign_run *run, ps_error *err)
 {
 	run->r->format = run->manifest->format;
 	run->r->prompt_count = run->manifest->prompt_count;
@@ -178,7 +178,7 @@ record_manifest(ps_sign_run *run, ps_error *err)
 /* ----------------------------------------------------------- statement */
 
 static int
-add_prompts(ps_sign_run *run, ps_error *err)
+add_prompts(sign_run *run, ps_error *err)
 {
 	const ps_entry *e;
 	size_t i;
@@ -186,19 +186,19 @@ add_prompts(ps_sign_run *run, ps_error *err)
 	for (i = 0; i < run->manifest->prompt_count; i++) {
 		e = ps_digest_find(run->digest, run->manifest->prompts[i].path);
 		if (e == NULL || e->type != PS_ENTRY_FILE)
-			return ps_refuse(err, "prompt_missing",
+			return util_refuse(err, "prompt_missing",
 			    run->manifest->prompts[i].path, "a prompt file the "
 			    "manifest declares is not a file of the pack");
-		if (ps_statement_add_prompt(run->st, e->path, e->sha256, err) != 0)
+		if (sign_statement_add_prompt(run->st, e->path, e->sha256, err) != 0)
 			return -1;
 	}
 	return 0;
 }
 
 static int
-set_source(ps_sign_run *run, ps_error *err)
+set_source(sign_run *run, ps_error *err)
 {
-	ps_statement *st = run->st;
+	sign_statement *st = run->st;
 	const ps_sign_result *r = run->r;
 
 	st->has_source = r->has_source;
@@ -222,16 +222,16 @@ base_name(const char *path)
 }
 
 static int
-build_statement(ps_sign_run *run, ps_error *err)
+build_statement(sign_run *run, ps_error *err)
 {
-	ps_statement *st;
+	sign_statement *st;
 
-	if (ps_statement_new(&run->st, err) != 0)
+	if (sign_statement_new(&run->st, err) != 0)
 		return -1;
 	st = run->st;
-	if (ps_statement_add_subject(st, base_name(run->r->archive_path),
+	if (sign_statement_add_subject(st, base_name(run->r->archive_path),
 	    run->r->archive_digest, err) != 0 ||
-	    ps_statement_set_digest(st, run->digest, err) != 0 ||
+	    sign_statement_set_digest(st, run->digest, err) != 0 ||
 	    set_string(&st->pack_id, run->manifest->id, err) != 0 ||
 	    set_string(&st->pack_version, run->manifest->version, err) != 0 ||
 	    set_string(&st->pack_name, run->manifest->name, err) != 0 ||
@@ -244,11 +244,11 @@ build_statement(ps_sign_run *run, ps_error *err)
 		if (set_string(&st->packsign_version, PS_VERSION, err) != 0)
 			return -1;
 	}
-	return ps_statement_serialize(st, &run->payload, &run->payload_len, err);
+	return sign_statement_serialize(st, &run->payload, &run->payload_len, err);
 }
 
 static int
-same_files(const ps_statement_file *a, size_t na, const ps_statement_file *b,
+same_files(const sign_statement_file *a, size_t na, const sign_statement_file *b,
     size_t nb)
 {
 	size_t i;
@@ -270,7 +270,7 @@ same_files(const ps_statement_file *a, size_t na, const ps_statement_file *b,
  * with `packsign verify --rebuild-from`.
  */
 static int
-same_content(const ps_statement *a, const ps_statement *b)
+same_content(const sign_statement *a, const sign_statement *b)
 {
 	return a->format == b->format &&
 	    strcmp(a->pack_id, b->pack_id) == 0 &&
@@ -292,75 +292,75 @@ same_content(const ps_statement *a, const ps_statement *b)
  * once everything it says about the archive checks out.
  */
 static int
-check_append(ps_sign_run *run, ps_error *err)
+check_append(sign_run *run, ps_error *err)
 {
 	char want[PS_SHA256_STRING_LEN + 64], digest[PS_SHA256_STRING_LEN];
 	const unsigned char *theirs_bytes;
-	ps_statement *theirs = NULL;
+	sign_statement *theirs = NULL;
 	size_t theirs_len;
 	int same;
 
-	if (ps_dsse_payload_equal(run->existing, PS_INTOTO_PAYLOAD_TYPE,
+	if (sign_dsse_payload_equal(run->existing, SIGN_INTOTO_PAYLOAD_TYPE,
 	    run->payload, run->payload_len))
 		return 0;
 	if (!run->is_dir &&
-	    ps_dsse_payload_to_cosign(run->existing, &theirs_bytes,
+	    sign_dsse_payload_to_cosign(run->existing, &theirs_bytes,
 	    &theirs_len) == 0 &&
-	    ps_statement_parse(theirs_bytes, theirs_len, &theirs, err) == 0) {
+	    sign_statement_parse(theirs_bytes, theirs_len, &theirs, err) == 0) {
 		same = same_content(theirs, run->st);
-		ps_statement_free(theirs);
+		sign_statement_free(theirs);
 		if (same)
 			return 0;
 	}
-	ps_refuse(err, "append_mismatch", run->r->sig_path, "the existing "
+	util_refuse(err, "append_mismatch", run->r->sig_path, "the existing "
 	    "signature is over another statement than this run's (a "
 	    "different archive, pack, prompt files%s)", run->is_dir ?
 	    ", source, mtime or compression" : "");
 	snprintf(want, sizeof(want), "a statement for this archive (subject %s)",
 	    ps_sha256_string(run->r->archive_digest, digest));
-	return ps_error_expect(err, want, "another payload");
+	return util_error_expect(err, want, "another payload");
 }
 
 /* The envelope: a new one, or the existing OUT.sig when appending. */
 static int
-sign_envelope(ps_sign_run *run, ps_error *err)
+sign_envelope(sign_run *run, ps_error *err)
 {
 	if (run->existing != NULL) {
 		if (check_append(run, err) != 0)
 			return -1;
 		run->env = run->existing;
 		run->existing = NULL;
-	} else if (ps_dsse_new(PS_INTOTO_PAYLOAD_TYPE, run->payload,
+	} else if (sign_dsse_new(SIGN_INTOTO_PAYLOAD_TYPE, run->payload,
 	    run->payload_len, &run->env, err) != 0) {
 		return -1;
 	}
-	if (ps_dsse_sign(run->env, run->key->sk, run->r->fingerprint, err) != 0)
+	if (sign_dsse_sign(run->env, run->key->sk, run->r->fingerprint, err) != 0)
 		return -1;
-	run->r->signature_count = ps_dsse_signature_count(run->env);
+	run->r->signature_count = sign_dsse_signature_count(run->env);
 	return 0;
 }
 
 /* ------------------------------------------------------------- outputs */
 
 static int
-read_existing(ps_sign_run *run, ps_error *err)
+read_existing(sign_run *run, ps_error *err)
 {
 	int fd = open(run->r->sig_path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW), rc;
 
 	if (fd < 0 && errno == ENOENT)
-		return ps_fail(err, "sig_missing", run->r->sig_path,
+		return util_fail(err, "sig_missing", run->r->sig_path,
 		    "--append adds a signature to an existing file");
 	if (fd < 0)
-		return ps_fail_errno(err, "io_error", run->r->sig_path, "open",
+		return util_fail_errno(err, "io_error", run->r->sig_path, "open",
 		    errno);
-	rc = ps_dsse_read_fd(fd, run->r->sig_path, &run->existing, err);
+	rc = sign_dsse_read_fd(fd, run->r->sig_path, &run->existing, err);
 	close(fd);
 	return rc;
 }
 
 /* Checks the signature files' targets before anything is written. */
 static int
-check_sig_targets(ps_sign_run *run, ps_error *err)
+check_sig_targets(sign_run *run, ps_error *err)
 {
 	const char *taken = NULL;
 	struct stat sb;
@@ -376,12 +376,12 @@ check_sig_targets(ps_sign_run *run, ps_error *err)
 		taken = run->r->minisig_path;
 	if (taken == NULL)
 		return 0;
-	return ps_fail(err, "output_exists", taken, "refusing to replace a "
+	return util_fail(err, "output_exists", taken, "refusing to replace a "
 	    "signature (use --append to co-sign, or --force)");
 }
 
 static int
-set_output_paths(ps_sign_run *run, const char *archive, ps_error *err)
+set_output_paths(sign_run *run, const char *archive, ps_error *err)
 {
 	ps_sign_result *r = run->r;
 
@@ -407,18 +407,18 @@ stage_text(const char *path, const char *text, size_t len, int replace,
 	if (ps_atomic_open(path, 0644, replace ? 0 : PS_ATOMIC_NO_REPLACE, out,
 	    err) != 0)
 		return -1;
-	if (ps_write_all(ps_atomic_fd(*out), text, len, path, err) != 0)
+	if (util_write_all(ps_atomic_fd(*out), text, len, path, err) != 0)
 		return -1;
 	if (fsync(ps_atomic_fd(*out)) != 0)
-		return ps_fail_errno(err, errno == ENOSPC ? "disk_full" :
+		return util_fail_errno(err, errno == ENOSPC ? "disk_full" :
 		    "io_error", path, "flush output", errno);
 	return 0;
 }
 
 static int
-stage_minisig(ps_sign_run *run, ps_error *err)
+stage_minisig(sign_run *run, ps_error *err)
 {
-	char comment[PS_STATEMENT_MAX_STRING * 2 + PS_SHA256_STRING_LEN + 32];
+	char comment[SIGN_STATEMENT_MAX_STRING * 2 + PS_SHA256_STRING_LEN + 32];
 	char tree[PS_SHA256_STRING_LEN], *text = NULL;
 	int rc;
 
@@ -436,13 +436,13 @@ stage_minisig(ps_sign_run *run, ps_error *err)
 }
 
 static int
-stage_sig(ps_sign_run *run, ps_error *err)
+stage_sig(sign_run *run, ps_error *err)
 {
 	char *text = NULL;
 	size_t len = 0;
 	int rc;
 
-	if (ps_dsse_serialize(run->env, &text, &len, err) != 0)
+	if (sign_dsse_serialize(run->env, &text, &len, err) != 0)
 		return -1;
 	rc = stage_text(run->r->sig_path, text, len,
 	    run->o->force || run->o->append, &run->sig_tmp, err);
@@ -473,7 +473,7 @@ second_name(const char *path, const ps_atomic_file *tmp)
 }
 
 static int
-commit_archive(ps_sign_run *run, ps_error *err)
+commit_archive(sign_run *run, ps_error *err)
 {
 	ps_atomic_file *tmp = run->archive_tmp;
 	int rc;
@@ -482,11 +482,11 @@ commit_archive(ps_sign_run *run, ps_error *err)
 		return 0;
 	/* Flushed first, so the second name lives only while renaming. */
 	if (fsync(ps_atomic_fd(tmp)) != 0)
-		return ps_fail_errno(err, errno == ENOSPC ? "disk_full" :
+		return util_fail_errno(err, errno == ENOSPC ? "disk_full" :
 		    "io_error", run->r->archive_path, "flush output", errno);
 	run->archive_backup = second_name(run->r->archive_path, tmp);
 	run->archive_tmp = NULL;
-	rc = ps_atomic_commit_unsynced(tmp, err);
+	rc = util_atomic_commit_unsynced(tmp, err);
 	if (run->o->temp_file_hook != NULL)
 		run->o->temp_file_hook(NULL);
 	if (rc != 0)
@@ -498,7 +498,7 @@ commit_archive(ps_sign_run *run, ps_error *err)
 }
 
 static int
-commit_minisig(ps_sign_run *run, ps_error *err)
+commit_minisig(sign_run *run, ps_error *err)
 {
 	ps_atomic_file *tmp = run->minisig_tmp;
 	struct stat sb;
@@ -509,7 +509,7 @@ commit_minisig(ps_sign_run *run, ps_error *err)
 	existed = lstat(run->r->minisig_path, &sb) == 0;
 	run->minisig_backup = second_name(run->r->minisig_path, tmp);
 	run->minisig_tmp = NULL;
-	if (ps_atomic_commit_unsynced(tmp, err) != 0)
+	if (util_atomic_commit_unsynced(tmp, err) != 0)
 		return -1;
 	run->minisig_created = !existed;
 	run->minisig_replaced = existed;
@@ -533,7 +533,7 @@ drop_second_name(char **name)
  * place and a crash between two renames is as unlikely as can be.
  */
 static int
-sign_and_write(ps_sign_run *run, ps_error *err)
+sign_and_write(sign_run *run, ps_error *err)
 {
 	ps_atomic_file *sig;
 
@@ -543,12 +543,12 @@ sign_and_write(ps_sign_run *run, ps_error *err)
 		return -1;
 	sig = run->sig_tmp;
 	run->sig_tmp = NULL;
-	if (ps_atomic_commit_unsynced(sig, err) != 0)
+	if (util_atomic_commit_unsynced(sig, err) != 0)
 		return -1;
 	drop_second_name(&run->archive_backup);
 	drop_second_name(&run->minisig_backup);
 	/* One directory sync makes every rename above durable. */
-	(void)ps_atomic_sync_parent(run->r->sig_path);
+	(void)util_atomic_sync_parent(run->r->sig_path);
 	return 0;
 }
 
@@ -570,7 +570,7 @@ put_back(char **name, int replaced, const char *path)
 /* Removes what this run created after a failure, and puts back what it
  * replaced. */
 static void
-roll_back(ps_sign_run *run)
+roll_back(sign_run *run)
 {
 	if (run->archive_tmp != NULL) {
 		ps_atomic_abort(run->archive_tmp);
@@ -592,33 +592,33 @@ roll_back(ps_sign_run *run)
 }
 
 static void
-run_free(ps_sign_run *run)
+run_free(sign_run *run)
 {
 	ps_pubkey_free(run->pub);
 	ps_manifest_free(run->manifest);
 	ps_digest_free(run->digest);
-	ps_statement_free(run->st);
+	sign_statement_free(run->st);
 	free(run->payload);
-	ps_dsse_free(run->env);
-	ps_dsse_free(run->existing);
-	ps_git_source_free(run->git);
+	sign_dsse_free(run->env);
+	sign_dsse_free(run->existing);
+	sign_git_source_free(run->git);
 	free(run->archive_backup);
 	free(run->minisig_backup);
 }
 
 static int
-sign_path(ps_sign_run *run, ps_error *err)
+sign_path(sign_run *run, ps_error *err)
 {
 	struct stat sb;
 
 	if (resolve_identity(run, err) != 0)
 		return -1;
 	if (stat(run->path, &sb) != 0)
-		return ps_fail_errno(err, errno == ENOENT ? "not_found" :
+		return util_fail_errno(err, errno == ENOENT ? "not_found" :
 		    "io_error", run->path, "stat", errno);
 	run->is_dir = S_ISDIR(sb.st_mode);
-	if (run->is_dir ? ps_sign_prepare_dir(run, err) != 0 :
-	    ps_sign_prepare_archive(run, err) != 0)
+	if (run->is_dir ? sign_prepare_dir(run, err) != 0 :
+	    sign_prepare_archive(run, err) != 0)
 		return -1;
 	return sign_and_write(run, err);
 }
@@ -627,12 +627,12 @@ int
 ps_sign(const char *path, const ps_seckey *key, const ps_sign_options *o,
     ps_sign_result **out, ps_error *err)
 {
-	ps_sign_run run;
+	sign_run run;
 	int rc;
 
 	*out = NULL;
 	if (sodium_init() < 0)
-		return ps_fail(err, "crypto_error", NULL, "libsodium failed");
+		return util_fail(err, "crypto_error", NULL, "libsodium failed");
 	memset(&run, 0, sizeof(run));
 	run.path = path;
 	run.key = key;
@@ -651,13 +651,13 @@ ps_sign(const char *path, const ps_seckey *key, const ps_sign_options *o,
 
 /* Called by the preparers once OUT is known. */
 int
-ps_sign_set_outputs(ps_sign_run *run, const char *archive, ps_error *err)
+sign_set_outputs(sign_run *run, const char *archive, ps_error *err)
 {
 	return set_output_paths(run, archive, err);
 }
 
 int
-ps_sign_record_manifest(ps_sign_run *run, ps_error *err)
+sign_record_manifest(sign_run *run, ps_error *err)
 {
 	if (require_valid(run, err) != 0)
 		return -1;

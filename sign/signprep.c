@@ -15,7 +15,7 @@
 
 #include <sodium.h>
 
-#include "sign/pack.h"
+#include "pack/pack.h"
 #include "sign/signrun.h"
 #include "util/error.h"
 #include "util/fdio.h"
@@ -26,7 +26,7 @@
 static int
 no_memory(ps_error *err)
 {
-	return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+	return util_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
 }
 
 static int
@@ -47,7 +47,7 @@ copy_string(char **dst, const char *src, ps_error *err)
  * whose SHA-256 the tar writer computes anyway: it is not hashed twice.
  */
 struct output_hash {
-	ps_sha256 *sha;
+	util_sha256 *sha;
 	crypto_generichash_state b2;
 	int want_sha, want_b2;
 };
@@ -57,9 +57,9 @@ tap_bytes(void *ctx, const void *buf, size_t len, ps_error *err)
 {
 	struct output_hash *h = ctx;
 
-	if ((h->want_sha && ps_sha256_update(h->sha, buf, len) != 0) ||
+	if ((h->want_sha && util_sha256_update(h->sha, buf, len) != 0) ||
 	    (h->want_b2 && crypto_generichash_update(&h->b2, buf, len) != 0))
-		return ps_fail(err, "crypto_error", NULL, "hashing failed");
+		return util_fail(err, "crypto_error", NULL, "hashing failed");
 	return 0;
 }
 
@@ -69,23 +69,23 @@ output_hash_start(struct output_hash *h, int want_sha, int want_b2,
 {
 	h->want_sha = want_sha;
 	h->want_b2 = want_b2;
-	h->sha = ps_sha256_new();
+	h->sha = util_sha256_new();
 	if (h->sha == NULL || crypto_generichash_init(&h->b2, NULL, 0,
 	    PS_BLAKE2B512_LEN) != 0)
-		return ps_fail(err, "crypto_error", NULL, "cannot start hashing");
+		return util_fail(err, "crypto_error", NULL, "cannot start hashing");
 	return 0;
 }
 
 static int
-output_hash_finish(struct output_hash *h, ps_sign_run *run, ps_error *err)
+output_hash_finish(struct output_hash *h, sign_run *run, ps_error *err)
 {
 	if (!h->want_sha)
 		memcpy(run->r->archive_digest, run->digest->tar_digest,
 		    PS_SHA256_LEN);
-	if ((h->want_sha && ps_sha256_final(h->sha, run->r->archive_digest) !=
+	if ((h->want_sha && util_sha256_final(h->sha, run->r->archive_digest) !=
 	    0) || (h->want_b2 && crypto_generichash_final(&h->b2, run->blake2b,
 	    PS_BLAKE2B512_LEN) != 0))
-		return ps_fail(err, "crypto_error", NULL, "hashing failed");
+		return util_fail(err, "crypto_error", NULL, "hashing failed");
 	return 0;
 }
 
@@ -116,8 +116,8 @@ rem_read(void *ctx, const char *path, size_t max, char **data, size_t *len,
 		return -1;
 	if (ps_format_by_manifest(path) != PS_FORMAT_UNKNOWN &&
 	    strchr(path, '/') == NULL) {
-		if (ps_sha256_buffer(*data, *len, m->manifest_sha256) != 0)
-			return ps_fail(err, "crypto_error", path, "SHA-256 failed");
+		if (util_sha256_buffer(*data, *len, m->manifest_sha256) != 0)
+			return util_fail(err, "crypto_error", path, "SHA-256 failed");
 		m->seen = 1;
 	}
 	return 0;
@@ -155,7 +155,7 @@ remembering_wrap(struct remembering *m, ps_pack_files *outer)
 /* ---------------------------------------------------------- validation */
 
 static int
-load_manifest(ps_sign_run *run, const ps_pack_files *files, ps_error *err)
+load_manifest(sign_run *run, const ps_pack_files *files, ps_error *err)
 {
 	ps_validate_options vo;
 	char *prefix = NULL;
@@ -174,7 +174,7 @@ load_manifest(ps_sign_run *run, const ps_pack_files *files, ps_error *err)
 }
 
 static int
-validate_dir(ps_sign_run *run, struct remembering *rem, ps_error *err)
+validate_dir(sign_run *run, struct remembering *rem, ps_error *err)
 {
 	ps_pack_files outer;
 	int rc;
@@ -187,19 +187,19 @@ validate_dir(ps_sign_run *run, struct remembering *rem, ps_error *err)
 	ps_pack_files_close(&rem->inner);
 	if (rc != 0)
 		return -1;
-	return ps_sign_record_manifest(run, err);
+	return sign_record_manifest(run, err);
 }
 
 /* ------------------------------------------------------------- writing */
 
 static int
-default_name(ps_sign_run *run, char **out, ps_error *err)
+default_name(sign_run *run, char **out, ps_error *err)
 {
 	static const char *const suffix[] = { ".tar", ".tar.gz", ".tar.zst" };
 	unsigned c = (unsigned)run->o->pack.compression;
 
 	if (c > 2)
-		return ps_fail(err, "invalid_argument", NULL, "unknown compression");
+		return util_fail(err, "invalid_argument", NULL, "unknown compression");
 	if (asprintf(out, "%s-%s%s", run->manifest->file_id,
 	    run->manifest->version, suffix[c]) < 0) {
 		*out = NULL;
@@ -210,23 +210,23 @@ default_name(ps_sign_run *run, char **out, ps_error *err)
 
 /* What was validated is what was packed: same manifest bytes. */
 static int
-check_same_manifest(ps_sign_run *run, const struct remembering *rem,
+check_same_manifest(sign_run *run, const struct remembering *rem,
     ps_error *err)
 {
 	if (rem->seen && run->digest->format == run->manifest->format &&
 	    memcmp(rem->manifest_sha256, run->digest->manifest_sha256,
 	    PS_SHA256_LEN) == 0)
 		return 0;
-	return ps_fail(err, "file_changed", run->manifest->manifest_path,
+	return util_fail(err, "file_changed", run->manifest->manifest_path,
 	    "the manifest changed between validation and packing; sign again");
 }
 
 static int
-write_archive(ps_sign_run *run, ps_error *err)
+write_archive(sign_run *run, ps_error *err)
 {
-	ps_packer *packer = NULL;
+	pack_packer *packer = NULL;
 	struct output_hash h;
-	ps_output_tap tap;
+	pack_output_tap tap;
 	int rc;
 
 	memset(&h, 0, sizeof(h));
@@ -238,26 +238,26 @@ write_archive(ps_sign_run *run, ps_error *err)
 	rc = output_hash_start(&h, run->o->pack.compression != PS_COMPRESS_NONE,
 	    run->o->minisig, err);
 	if (rc == 0)
-		rc = ps_packer_open(run->path, ps_atomic_fd(run->archive_tmp),
+		rc = pack_packer_open(run->path, ps_atomic_fd(run->archive_tmp),
 		    &packer, err);
 	if (rc == 0 && (h.want_sha || h.want_b2)) {
 		tap.ctx = &h;
 		tap.bytes = tap_bytes;
-		ps_packer_set_tap(packer, &tap);
+		pack_packer_set_tap(packer, &tap);
 	}
 	if (rc == 0) {
-		rc = ps_packer_write(packer, ps_atomic_fd(run->archive_tmp),
+		rc = pack_packer_write(packer, ps_atomic_fd(run->archive_tmp),
 		    &run->o->pack, &run->digest, err);
 	}
 	if (rc == 0)
 		rc = output_hash_finish(&h, run, err);
-	ps_packer_free(packer);
-	ps_sha256_free(h.sha);
+	pack_packer_free(packer);
+	util_sha256_free(h.sha);
 	return rc;
 }
 
 int
-ps_sign_prepare_dir(ps_sign_run *run, ps_error *err)
+sign_prepare_dir(sign_run *run, ps_error *err)
 {
 	struct remembering rem;
 	struct stat sb;
@@ -265,11 +265,11 @@ ps_sign_prepare_dir(ps_sign_run *run, ps_error *err)
 	int rc;
 
 	if (validate_dir(run, &rem, err) != 0 ||
-	    ps_sign_provenance(run, err) != 0)
+	    sign_provenance(run, err) != 0)
 		return -1;
 	if (run->o->output == NULL && default_name(run, &name, err) != 0)
 		return -1;
-	rc = ps_sign_set_outputs(run, name != NULL ? name : run->o->output, err);
+	rc = sign_set_outputs(run, name != NULL ? name : run->o->output, err);
 	free(name);
 	if (rc != 0)
 		return -1;
@@ -298,36 +298,36 @@ check_archive_name(const char *path, ps_error *err)
 	    ends_with(path, ".tgz") || ends_with(path, ".tar.zst") ||
 	    ends_with(path, ".zip"))
 		return 0;
-	ps_fail(err, "archive_unsupported", path, "not a pack directory nor "
+	util_fail(err, "archive_unsupported", path, "not a pack directory nor "
 	    "an archive packsign reads");
-	return ps_error_expect(err, ".tar, .tar.gz, .tgz, .tar.zst or .zip",
+	return util_error_expect(err, ".tar, .tar.gz, .tgz, .tar.zst or .zip",
 	    path);
 }
 
 static int
-hash_file_fd(int fd, ps_sign_run *run, unsigned char sha[PS_SHA256_LEN],
+hash_file_fd(int fd, sign_run *run, unsigned char sha[PS_SHA256_LEN],
     ps_error *err)
 {
 	crypto_generichash_state b2;
 	unsigned char *buf = malloc(REHASH_BUFFER);
-	ps_sha256 *h = ps_sha256_new();
+	util_sha256 *h = util_sha256_new();
 	ssize_t n;
 	int rc = 0;
 
 	if (buf == NULL || h == NULL ||
 	    crypto_generichash_init(&b2, NULL, 0, PS_BLAKE2B512_LEN) != 0)
-		rc = ps_fail(err, "out_of_memory", NULL, "cannot start hashing");
-	while (rc == 0 && (n = ps_read_full(fd, buf, REHASH_BUFFER)) != 0) {
+		rc = util_fail(err, "out_of_memory", NULL, "cannot start hashing");
+	while (rc == 0 && (n = util_read_full(fd, buf, REHASH_BUFFER)) != 0) {
 		if (n < 0)
-			rc = ps_fail_errno(err, "io_error", run->path, "read", errno);
-		else if (ps_sha256_update(h, buf, (size_t)n) != 0 ||
+			rc = util_fail_errno(err, "io_error", run->path, "read", errno);
+		else if (util_sha256_update(h, buf, (size_t)n) != 0 ||
 		    crypto_generichash_update(&b2, buf, (size_t)n) != 0)
-			rc = ps_fail(err, "crypto_error", NULL, "hashing failed");
+			rc = util_fail(err, "crypto_error", NULL, "hashing failed");
 	}
-	if (rc == 0 && (ps_sha256_final(h, sha) != 0 ||
+	if (rc == 0 && (util_sha256_final(h, sha) != 0 ||
 	    crypto_generichash_final(&b2, run->blake2b, PS_BLAKE2B512_LEN) != 0))
-		rc = ps_fail(err, "crypto_error", NULL, "hashing failed");
-	ps_sha256_free(h);
+		rc = util_fail(err, "crypto_error", NULL, "hashing failed");
+	util_sha256_free(h);
 	free(buf);
 	return rc;
 }
@@ -337,24 +337,24 @@ hash_file_fd(int fd, ps_sign_run *run, unsigned char sha[PS_SHA256_LEN],
  * the SHA-256 the inspection computed so both signatures cover one file.
  */
 static int
-blake2b_of_archive(ps_sign_run *run, ps_error *err)
+blake2b_of_archive(sign_run *run, ps_error *err)
 {
 	unsigned char sha[PS_SHA256_LEN];
 	int fd = open(run->path, O_RDONLY | O_CLOEXEC), rc;
 
 	if (fd < 0)
-		return ps_fail_errno(err, "io_error", run->path, "open", errno);
+		return util_fail_errno(err, "io_error", run->path, "open", errno);
 	rc = hash_file_fd(fd, run, sha, err);
 	close(fd);
 	if (rc == 0 && memcmp(sha, run->r->archive_digest, PS_SHA256_LEN) != 0)
-		rc = ps_fail(err, "file_changed", run->path, "the archive changed "
+		rc = util_fail(err, "file_changed", run->path, "the archive changed "
 		    "while it was being signed; sign again");
 	return rc;
 }
 
 /* The run takes the inspection's manifest, digests and diagnostics. */
 static void
-take_inspection(ps_sign_run *run, ps_inspection *in)
+take_inspection(sign_run *run, ps_inspection *in)
 {
 	ps_diags swap = run->r->diags;
 
@@ -368,7 +368,7 @@ take_inspection(ps_sign_run *run, ps_inspection *in)
 }
 
 static int
-inspect_archive(ps_sign_run *run, ps_error *err)
+inspect_archive(sign_run *run, ps_error *err)
 {
 	ps_validate_options vo;
 	ps_inspection *in = NULL;
@@ -385,7 +385,7 @@ inspect_archive(ps_sign_run *run, ps_error *err)
 	free(prefix);
 	take_inspection(run, in);
 	if (!run->digest->has_archive_digest)
-		return ps_fail(err, "internal_error", run->path,
+		return util_fail(err, "internal_error", run->path,
 		    "no archive digest");
 	memcpy(run->r->archive_digest, run->digest->archive_digest,
 	    PS_SHA256_LEN);
@@ -394,16 +394,16 @@ inspect_archive(ps_sign_run *run, ps_error *err)
 }
 
 int
-ps_sign_prepare_archive(ps_sign_run *run, ps_error *err)
+sign_prepare_archive(sign_run *run, ps_error *err)
 {
 	if (run->o->output != NULL)
-		return ps_fail(err, "invalid_argument", run->path, "an archive is "
+		return util_fail(err, "invalid_argument", run->path, "an archive is "
 		    "signed where it is: -o applies to pack directories only");
 	if (check_archive_name(run->path, err) != 0 ||
 	    inspect_archive(run, err) != 0 ||
-	    ps_sign_record_manifest(run, err) != 0 ||
-	    ps_sign_provenance(run, err) != 0 ||
-	    ps_sign_set_outputs(run, run->path, err) != 0)
+	    sign_record_manifest(run, err) != 0 ||
+	    sign_provenance(run, err) != 0 ||
+	    sign_set_outputs(run, run->path, err) != 0)
 		return -1;
 	return run->o->minisig ? blake2b_of_archive(run, err) : 0;
 }
@@ -411,12 +411,12 @@ ps_sign_prepare_archive(ps_sign_run *run, ps_error *err)
 /* ----------------------------------------------------------- provenance */
 
 static int
-record_git(ps_sign_run *run, ps_error *err)
+record_git(sign_run *run, ps_error *err)
 {
 	ps_sign_result *r = run->r;
 	int dirty = 0;
 
-	if (ps_git_check_clean(run->git, &dirty, err) != 0) {
+	if (sign_git_check_clean(run->git, &dirty, err) != 0) {
 		if (!dirty || !run->o->allow_dirty)
 			return -1;
 		ps_error_clear(err);
@@ -444,22 +444,22 @@ full_commit(const char *s)
 }
 
 static int
-apply_overrides(ps_sign_run *run, ps_error *err)
+apply_overrides(sign_run *run, ps_error *err)
 {
 	ps_sign_result *r = run->r;
 	char *url = NULL;
 
 	if (run->o->source_repo != NULL) {
-		if (ps_git_url_normalize(run->o->source_repo, &url, err) != 0)
+		if (sign_git_url_normalize(run->o->source_repo, &url, err) != 0)
 			return -1;
 		free(r->source_repository);
 		r->source_repository = url;
 	}
 	if (run->o->source_commit != NULL) {
 		if (!full_commit(run->o->source_commit)) {
-			ps_fail(err, "source_commit_invalid", "--source-commit",
+			util_fail(err, "source_commit_invalid", "--source-commit",
 			    "not a full commit id");
-			return ps_error_expect(err, "40 or 64 lowercase hex digits",
+			return util_error_expect(err, "40 or 64 lowercase hex digits",
 			    run->o->source_commit);
 		}
 		r->has_source = 1;
@@ -469,27 +469,27 @@ apply_overrides(ps_sign_run *run, ps_error *err)
 			return -1;
 	}
 	if (!r->has_source && r->source_repository != NULL)
-		return ps_fail(err, "source_commit_missing", "--source-repo",
+		return util_fail(err, "source_commit_missing", "--source-repo",
 		    "outside a git work tree a repository needs --source-commit");
 	return 0;
 }
 
 static int
-check_holon_repository(ps_sign_run *run, ps_error *err)
+check_holon_repository(sign_run *run, ps_error *err)
 {
 	const char *recorded = run->r->source_repository;
 	char *declared = NULL;
 	int same;
 
-	if (ps_git_url_normalize(run->manifest->source_repository, &declared,
+	if (sign_git_url_normalize(run->manifest->source_repository, &declared,
 	    err) != 0)
 		return -1;
 	same = recorded != NULL && strcmp(declared, recorded) == 0;
 	if (!same) {
-		ps_refuse(err, "source_repository_mismatch",
+		util_refuse(err, "source_repository_mismatch",
 		    run->manifest->manifest_path, "source.repository is not the "
 		    "repository being recorded (normalised)");
-		ps_error_expect(err, declared, recorded != NULL ? recorded :
+		util_error_expect(err, declared, recorded != NULL ? recorded :
 		    "no repository (no origin remote; give --source-repo)");
 	}
 	free(declared);
@@ -497,41 +497,41 @@ check_holon_repository(ps_sign_run *run, ps_error *err)
 }
 
 static int
-check_holon_ref(ps_sign_run *run, ps_error *err)
+check_holon_ref(sign_run *run, ps_error *err)
 {
 	const char *ref = run->manifest->source_commit;
-	ps_git_ref_relation rel = PS_GIT_REF_SAME;
+	sign_git_ref_relation rel = SIGN_GIT_REF_SAME;
 
 	if (!full_commit(ref)) {
-		ps_refuse(err, "holon_ref_invalid", run->manifest->manifest_path,
+		util_refuse(err, "holon_ref_invalid", run->manifest->manifest_path,
 		    "source.ref must be a full commit id, not a branch or tag");
-		return ps_error_expect(err, "40 or 64 lowercase hex digits", ref);
+		return util_error_expect(err, "40 or 64 lowercase hex digits", ref);
 	}
 	if (strcmp(ref, run->r->source_commit) == 0)
 		return 0;
 	if (run->git == NULL) {
-		ps_refuse(err, "holon_ref_unchecked", run->manifest->manifest_path,
+		util_refuse(err, "holon_ref_unchecked", run->manifest->manifest_path,
 		    "source.ref differs from the recorded commit and there is no "
 		    "repository to check that it is a manifest-only ancestor");
-		return ps_error_expect(err, run->r->source_commit, ref);
+		return util_error_expect(err, run->r->source_commit, ref);
 	}
-	if (ps_git_check_holon_ref(run->git->workdir, run->git->pack_path, ref,
+	if (sign_git_check_holon_ref(run->git->workdir, run->git->pack_path, ref,
 	    run->r->source_commit, &rel, err) != 0)
 		return -1;
-	return rel == PS_GIT_REF_ANCESTOR ?
+	return rel == SIGN_GIT_REF_ANCESTOR ?
 	    copy_string(&run->r->source_manifest_ref, ref, err) : 0;
 }
 
 static int
-check_holon(ps_sign_run *run, ps_error *err)
+check_holon(sign_run *run, ps_error *err)
 {
 	if (run->manifest->source_repository == NULL ||
 	    run->manifest->source_commit == NULL)
-		return ps_refuse(err, "holon_source_missing",
+		return util_refuse(err, "holon_source_missing",
 		    run->manifest->manifest_path, "a holon manifest must declare "
 		    "source.repository and source.ref");
 	if (!run->r->has_source)
-		return ps_refuse(err, "holon_source_missing", run->path,
+		return util_refuse(err, "holon_source_missing", run->path,
 		    "a holon pack is signed from its git work tree or with "
 		    "--source-repo and --source-commit");
 	if (check_holon_repository(run, err) != 0)
@@ -540,9 +540,9 @@ check_holon(ps_sign_run *run, ps_error *err)
 }
 
 int
-ps_sign_provenance(ps_sign_run *run, ps_error *err)
+sign_provenance(sign_run *run, ps_error *err)
 {
-	if (run->is_dir && ps_git_discover(run->path, &run->git, err) != 0)
+	if (run->is_dir && sign_git_discover(run->path, &run->git, err) != 0)
 		return -1;
 	if (run->git != NULL && record_git(run, err) != 0)
 		return -1;

@@ -15,7 +15,7 @@
 static int
 invalid(ps_error *err, const char *field, const char *what)
 {
-	return ps_refuse(err, "statement_invalid", field,
+	return util_refuse(err, "statement_invalid", field,
 	    "not a valid packsign statement: %s", what);
 }
 
@@ -44,14 +44,14 @@ ps_compression_by_name(const char *name, ps_compression *out)
 }
 
 int
-ps_statement_new(ps_statement **out, ps_error *err)
+sign_statement_new(sign_statement **out, ps_error *err)
 {
 	*out = calloc(1, sizeof(**out));
-	return *out == NULL ? ps_fail_oom(err, NULL) : 0;
+	return *out == NULL ? util_fail_oom(err, NULL) : 0;
 }
 
 static void
-free_files(ps_statement_file *files, size_t count)
+free_files(sign_statement_file *files, size_t count)
 {
 	size_t i;
 
@@ -61,7 +61,7 @@ free_files(ps_statement_file *files, size_t count)
 }
 
 void
-ps_statement_free(ps_statement *st)
+sign_statement_free(sign_statement *st)
 {
 	if (st == NULL)
 		return;
@@ -80,52 +80,52 @@ ps_statement_free(ps_statement *st)
 }
 
 static int
-add_file(ps_statement_file **files, size_t *count, const char *path,
+add_file(sign_statement_file **files, size_t *count, const char *path,
     const unsigned char sha256[PS_SHA256_LEN], ps_error *err)
 {
-	ps_statement_file *grown;
+	sign_statement_file *grown;
 
-	if (*count >= PS_STATEMENT_MAX_ITEMS)
-		return ps_refuse(err, "statement_invalid", path,
+	if (*count >= SIGN_STATEMENT_MAX_ITEMS)
+		return util_refuse(err, "statement_invalid", path,
 		    "a statement lists at most %d subjects or prompt files",
-		    PS_STATEMENT_MAX_ITEMS);
+		    SIGN_STATEMENT_MAX_ITEMS);
 	grown = realloc(*files, (*count + 1) * sizeof(**files));
 	if (grown == NULL)
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	*files = grown;
 	grown[*count].path = strdup(path);
 	if (grown[*count].path == NULL)
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	memcpy(grown[*count].sha256, sha256, PS_SHA256_LEN);
 	(*count)++;
 	return 0;
 }
 
 int
-ps_statement_add_subject(ps_statement *st, const char *name,
+sign_statement_add_subject(sign_statement *st, const char *name,
     const unsigned char sha256[PS_SHA256_LEN], ps_error *err)
 {
 	return add_file(&st->subjects, &st->subject_count, name, sha256, err);
 }
 
 int
-ps_statement_add_prompt(ps_statement *st, const char *path,
+sign_statement_add_prompt(sign_statement *st, const char *path,
     const unsigned char sha256[PS_SHA256_LEN], ps_error *err)
 {
 	return add_file(&st->prompts, &st->prompt_count, path, sha256, err);
 }
 
 int
-ps_statement_set_digest(ps_statement *st, const ps_digest *digest,
+sign_statement_set_digest(sign_statement *st, const ps_digest *digest,
     ps_error *err)
 {
 	if (digest->manifest_path == NULL)
-		return ps_fail(err, "invalid_argument", NULL,
+		return util_fail(err, "invalid_argument", NULL,
 		    "the statement needs a manifest");
 	free(st->manifest_path);
 	st->manifest_path = strdup(digest->manifest_path);
 	if (st->manifest_path == NULL)
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	st->format = digest->format;
 	st->no_tar_digest = !digest->has_tar_digest;
 	memcpy(st->tar_digest, digest->tar_digest, PS_SHA256_LEN);
@@ -149,7 +149,7 @@ check_text(const char *field, const char *s, int required, size_t max,
 		return invalid(err, field, "empty");
 	if (len > max) {
 		invalid(err, field, "too long");
-		return ps_error_expect(err, "a shorter string", "over the limit");
+		return util_error_expect(err, "a shorter string", "over the limit");
 	}
 	if (u8_check((const uint8_t *)s, len) != NULL)
 		return invalid(err, field, "not valid UTF-8");
@@ -178,7 +178,7 @@ check_commit(const char *field, const char *s, ps_error *err)
 		return invalid(err, field, "missing");
 	if (!is_commit_hex(s)) {
 		invalid(err, field, "not a full git commit id");
-		return ps_error_expect(err, "40 or 64 lowercase hex digits", s);
+		return util_error_expect(err, "40 or 64 lowercase hex digits", s);
 	}
 	return 0;
 }
@@ -191,15 +191,15 @@ check_path(const char *field, const char *path, ps_error *err)
 	if (path == NULL)
 		return invalid(err, field, "missing");
 	snprintf(label, sizeof(label), "%s", field);
-	return ps_path_check(path, label, err);
+	return util_path_check(path, label, err);
 }
 
 static int
-check_subjects(const ps_statement *st, ps_error *err)
+check_subjects(const sign_statement *st, ps_error *err)
 {
 	size_t i;
 
-	if (st->subject_count == 0 || st->subject_count > PS_STATEMENT_MAX_ITEMS)
+	if (st->subject_count == 0 || st->subject_count > SIGN_STATEMENT_MAX_ITEMS)
 		return invalid(err, "subject", "1 to 10000 subjects are needed");
 	for (i = 0; i < st->subject_count; i++) {
 		if (check_path("subject.name", st->subjects[i].path, err) != 0)
@@ -211,11 +211,11 @@ check_subjects(const ps_statement *st, ps_error *err)
 }
 
 static int
-check_prompts(const ps_statement *st, ps_error *err)
+check_prompts(const sign_statement *st, ps_error *err)
 {
 	size_t i;
 
-	if (st->prompt_count > PS_STATEMENT_MAX_ITEMS)
+	if (st->prompt_count > SIGN_STATEMENT_MAX_ITEMS)
 		return invalid(err, "predicate.prompts", "over 10000 entries");
 	for (i = 0; i < st->prompt_count; i++) {
 		if (check_path("predicate.prompts.path", st->prompts[i].path,
@@ -225,7 +225,7 @@ check_prompts(const ps_statement *st, ps_error *err)
 		    st->prompts[i].path) >= 0) {
 			invalid(err, "predicate.prompts",
 			    "paths not in ascending bytewise order or repeated");
-			return ps_error_expect(err, st->prompts[i - 1].path,
+			return util_error_expect(err, st->prompts[i - 1].path,
 			    st->prompts[i].path);
 		}
 	}
@@ -233,13 +233,13 @@ check_prompts(const ps_statement *st, ps_error *err)
 }
 
 static int
-check_source(const ps_statement *st, ps_error *err)
+check_source(const sign_statement *st, ps_error *err)
 {
 	if (!st->has_source)
 		return 0;
 	if (st->source_repository != NULL &&
 	    check_text("predicate.source.repository", st->source_repository, 1,
-	    PS_STATEMENT_MAX_URL, err) != 0)
+	    SIGN_STATEMENT_MAX_URL, err) != 0)
 		return -1;
 	if (st->source_repository != NULL &&
 	    strncmp(st->source_repository, "https://", 8) != 0)
@@ -261,34 +261,34 @@ check_source(const ps_statement *st, ps_error *err)
 }
 
 static int
-check_pack(const ps_statement *st, ps_error *err)
+check_pack(const sign_statement *st, ps_error *err)
 {
 	if (ps_format_manifest_name(st->format) == NULL)
 		return invalid(err, "predicate.format", "unknown pack format");
 	if (check_text("predicate.pack.id", st->pack_id, 1,
-	    PS_STATEMENT_MAX_STRING, err) != 0 ||
+	    SIGN_STATEMENT_MAX_STRING, err) != 0 ||
 	    check_text("predicate.pack.version", st->pack_version, 1,
-	    PS_STATEMENT_MAX_STRING, err) != 0 ||
+	    SIGN_STATEMENT_MAX_STRING, err) != 0 ||
 	    check_text("predicate.pack.name", st->pack_name, 0,
-	    PS_STATEMENT_MAX_STRING, err) != 0)
+	    SIGN_STATEMENT_MAX_STRING, err) != 0)
 		return -1;
 	if (st->manifest_path == NULL ||
 	    ps_format_by_manifest(st->manifest_path) != st->format) {
 		invalid(err, "predicate.manifest.path",
 		    "not the manifest of the stated format");
-		return ps_error_expect(err, ps_format_manifest_name(st->format),
+		return util_error_expect(err, ps_format_manifest_name(st->format),
 		    st->manifest_path != NULL ? st->manifest_path : "nothing");
 	}
 	return 0;
 }
 
 static int
-check_build(const ps_statement *st, ps_error *err)
+check_build(const sign_statement *st, ps_error *err)
 {
 	if (st->no_build)
 		return 0;
 	if (check_text("predicate.build.packsignVersion", st->packsign_version,
-	    1, PS_STATEMENT_MAX_STRING, err) != 0)
+	    1, SIGN_STATEMENT_MAX_STRING, err) != 0)
 		return -1;
 	if (st->mtime < 0 || st->mtime > PS_MTIME_MAX)
 		return invalid(err, "predicate.build.mtime",
@@ -300,7 +300,7 @@ check_build(const ps_statement *st, ps_error *err)
 }
 
 int
-ps_statement_check(const ps_statement *st, ps_error *err)
+sign_statement_check(const sign_statement *st, ps_error *err)
 {
 	if (check_subjects(st, err) != 0 || check_pack(st, err) != 0 ||
 	    check_prompts(st, err) != 0 || check_source(st, err) != 0 ||
@@ -327,7 +327,7 @@ commit_set(const char *hex)
 }
 
 static json_t *
-files_json(const ps_statement_file *files, size_t count, const char *key)
+files_json(const sign_statement_file *files, size_t count, const char *key)
 {
 	json_t *list = json_array();
 	size_t i;
@@ -344,7 +344,7 @@ files_json(const ps_statement_file *files, size_t count, const char *key)
 }
 
 static json_t *
-source_json(const ps_statement *st)
+source_json(const sign_statement *st)
 {
 	json_t *src = json_pack("{s:o,s:s,s:b}", "digest",
 	    commit_set(st->source_commit), "path", st->source_path, "dirty",
@@ -366,7 +366,7 @@ source_json(const ps_statement *st)
 }
 
 static json_t *
-pack_json(const ps_statement *st)
+pack_json(const sign_statement *st)
 {
 	json_t *pack = json_pack("{s:s,s:s}", "id", st->pack_id, "version",
 	    st->pack_version);
@@ -380,7 +380,7 @@ pack_json(const ps_statement *st)
 }
 
 static json_t *
-predicate_json(const ps_statement *st)
+predicate_json(const sign_statement *st)
 {
 	json_t *pred;
 
@@ -415,12 +415,12 @@ predicate_json(const ps_statement *st)
 static int
 compare_files(const void *a, const void *b)
 {
-	return strcmp(((const ps_statement_file *)a)->path,
-	    ((const ps_statement_file *)b)->path);
+	return strcmp(((const sign_statement_file *)a)->path,
+	    ((const sign_statement_file *)b)->path);
 }
 
 int
-ps_statement_serialize(ps_statement *st, unsigned char **out,
+sign_statement_serialize(sign_statement *st, unsigned char **out,
     size_t *out_len, ps_error *err)
 {
 	json_t *root;
@@ -430,17 +430,17 @@ ps_statement_serialize(ps_statement *st, unsigned char **out,
 	if (st->prompt_count > 1)
 		qsort(st->prompts, st->prompt_count, sizeof(*st->prompts),
 		    compare_files);
-	if (ps_statement_check(st, err) != 0)
+	if (sign_statement_check(st, err) != 0)
 		return -1;
-	root = json_pack("{s:s,s:o,s:s,s:o}", "_type", PS_STATEMENT_TYPE,
+	root = json_pack("{s:s,s:o,s:s,s:o}", "_type", SIGN_STATEMENT_TYPE,
 	    "subject", files_json(st->subjects, st->subject_count, "name"),
-	    "predicateType", PS_PREDICATE_TYPE, "predicate", predicate_json(st));
+	    "predicateType", SIGN_PREDICATE_TYPE, "predicate", predicate_json(st));
 	if (root == NULL)
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	text = json_dumps(root, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENSURE_ASCII);
 	json_decref(root);
 	if (text == NULL)
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	*out = (unsigned char *)text;
 	*out_len = strlen(text);
 	return 0;
@@ -463,7 +463,7 @@ only_keys(json_t *obj, const char *field, const char *const *allowed,
 		}
 		if (allowed[i] == NULL) {
 			invalid(err, field, "unknown field");
-			return ps_error_expect(err, "only the fields of predicate v1",
+			return util_error_expect(err, "only the fields of predicate v1",
 			    key);
 		}
 	}
@@ -492,10 +492,10 @@ take_string(json_t *obj, const char *key, const char *field, int required,
 		return required ? invalid(err, field, "missing") : 0;
 	if (!json_is_string(v))
 		return invalid(err, field, "not a string");
-	if (json_string_length(v) > PS_STATEMENT_MAX_URL + PS_PATH_MAX)
+	if (json_string_length(v) > SIGN_STATEMENT_MAX_URL + UTIL_PATH_MAX)
 		return invalid(err, field, "too long");
 	*out = strdup(json_string_value(v));
-	return *out == NULL ? ps_fail_oom(err, NULL) : 0;
+	return *out == NULL ? util_fail_oom(err, NULL) : 0;
 }
 
 static int
@@ -528,11 +528,11 @@ take_sha256(json_t *parent, const char *key, const char *field, int others_ok,
 	if (v == NULL || !json_is_string(v) ||
 	    !is_lower_hex(json_string_value(v), 2 * PS_SHA256_LEN)) {
 		invalid(err, field, "no valid sha256 digest");
-		return ps_error_expect(err, "64 lowercase hex digits",
+		return util_error_expect(err, "64 lowercase hex digits",
 		    v != NULL && json_is_string(v) ? json_string_value(v) :
 		    "no string");
 	}
-	return ps_hex_decode(json_string_value(v), out, PS_SHA256_LEN) == 0 ? 0 :
+	return util_hex_decode(json_string_value(v), out, PS_SHA256_LEN) == 0 ? 0 :
 	    invalid(err, field, "bad hex");
 }
 
@@ -552,7 +552,7 @@ take_commit(json_t *parent, const char *key, const char *field, char **out,
 
 static int
 parse_files(json_t *list, const char *field, const char *name_key,
-    int others_ok, ps_statement_file **files, size_t *count, ps_error *err)
+    int others_ok, sign_statement_file **files, size_t *count, ps_error *err)
 {
 	static const char *const keys[] = { "path", "digest", NULL };
 	unsigned char sha[PS_SHA256_LEN];
@@ -562,7 +562,7 @@ parse_files(json_t *list, const char *field, const char *name_key,
 
 	if (list == NULL || !json_is_array(list))
 		return invalid(err, field, list == NULL ? "missing" : "not a list");
-	if (json_array_size(list) > PS_STATEMENT_MAX_ITEMS)
+	if (json_array_size(list) > SIGN_STATEMENT_MAX_ITEMS)
 		return invalid(err, field, "over 10000 entries");
 	json_array_foreach(list, i, entry) {
 		path = NULL;
@@ -581,7 +581,7 @@ parse_files(json_t *list, const char *field, const char *name_key,
 }
 
 static int
-parse_pack(ps_statement *st, json_t *pred, ps_error *err)
+parse_pack(sign_statement *st, json_t *pred, ps_error *err)
 {
 	static const char *const keys[] = { "id", "version", "name", NULL };
 	static const char *const mkeys[] = { "path", "digest", NULL };
@@ -616,7 +616,7 @@ parse_pack(ps_statement *st, json_t *pred, ps_error *err)
 }
 
 static int
-parse_source(ps_statement *st, json_t *pred, ps_error *err)
+parse_source(sign_statement *st, json_t *pred, ps_error *err)
 {
 	static const char *const keys[] = { "repository", "digest", "path",
 	    "dirty", "manifestRef", NULL };
@@ -648,7 +648,7 @@ parse_source(ps_statement *st, json_t *pred, ps_error *err)
 }
 
 static int
-parse_build(ps_statement *st, json_t *pred, ps_error *err)
+parse_build(sign_statement *st, json_t *pred, ps_error *err)
 {
 	static const char *const keys[] = { "packsignVersion", "mtime",
 	    "compression", NULL };
@@ -679,7 +679,7 @@ parse_build(ps_statement *st, json_t *pred, ps_error *err)
 }
 
 static int
-parse_predicate(ps_statement *st, json_t *root, ps_error *err)
+parse_predicate(sign_statement *st, json_t *root, ps_error *err)
 {
 	static const char *const keys[] = { "format", "pack", "tarDigest",
 	    "treeDigest", "manifest", "prompts", "source", "build", NULL };
@@ -711,18 +711,18 @@ check_type(json_t *root, const char *key, const char *want, const char *code,
 
 	if (strcmp(found, want) == 0)
 		return 0;
-	ps_refuse(err, code, key, "unsupported %s", key);
-	return ps_error_expect(err, want, found);
+	util_refuse(err, code, key, "unsupported %s", key);
+	return util_error_expect(err, want, found);
 }
 
 static int
-parse_root(ps_statement *st, json_t *root, ps_error *err)
+parse_root(sign_statement *st, json_t *root, ps_error *err)
 {
 	if (!json_is_object(root))
 		return invalid(err, "statement", "the top level is not an object");
-	if (check_type(root, "_type", PS_STATEMENT_TYPE,
+	if (check_type(root, "_type", SIGN_STATEMENT_TYPE,
 	    "statement_type_unknown", err) != 0 ||
-	    check_type(root, "predicateType", PS_PREDICATE_TYPE,
+	    check_type(root, "predicateType", SIGN_PREDICATE_TYPE,
 	    "predicate_type_unknown", err) != 0)
 		return -1;
 	/* in-toto subjects may carry other algorithms and fields. */
@@ -730,20 +730,20 @@ parse_root(ps_statement *st, json_t *root, ps_error *err)
 	    &st->subjects, &st->subject_count, err) != 0 ||
 	    parse_predicate(st, root, err) != 0)
 		return -1;
-	return ps_statement_check(st, err);
+	return sign_statement_check(st, err);
 }
 
 int
-ps_statement_parse(const unsigned char *bytes, size_t len,
-    ps_statement **out, ps_error *err)
+sign_statement_parse(const unsigned char *bytes, size_t len,
+    sign_statement **out, ps_error *err)
 {
-	ps_statement *st;
+	sign_statement *st;
 	json_error_t jerr;
 	json_t *root;
 	char what[256];
 
 	*out = NULL;
-	if (len > PS_DSSE_MAX_BYTES)
+	if (len > SIGN_DSSE_MAX_BYTES)
 		return invalid(err, "statement", "over 4 MiB");
 	root = json_loadb((const char *)bytes, len, JSON_REJECT_DUPLICATES,
 	    &jerr);
@@ -752,13 +752,13 @@ ps_statement_parse(const unsigned char *bytes, size_t len,
 		    jerr.line, jerr.column, jerr.text);
 		return invalid(err, "statement", what);
 	}
-	if (ps_statement_new(&st, err) != 0) {
+	if (sign_statement_new(&st, err) != 0) {
 		json_decref(root);
 		return -1;
 	}
 	if (parse_root(st, root, err) != 0) {
 		json_decref(root);
-		ps_statement_free(st);
+		sign_statement_free(st);
 		return -1;
 	}
 	json_decref(root);
@@ -767,25 +767,25 @@ ps_statement_parse(const unsigned char *bytes, size_t len,
 }
 
 int
-ps_statement_from_verified(const ps_dsse_verification *verified,
-    ps_statement **out, ps_error *err)
+sign_statement_from_verified(const sign_dsse_verification *verified,
+    sign_statement **out, ps_error *err)
 {
 	*out = NULL;
 	if (verified->payload == NULL || verified->verified_count == 0)
-		return ps_fail(err, "internal_error", NULL,
+		return util_fail(err, "internal_error", NULL,
 		    "a statement is parsed only from a verified payload");
-	if (strcmp(verified->payload_type, PS_INTOTO_PAYLOAD_TYPE) != 0) {
-		ps_refuse(err, "payload_type_unknown", "payloadType",
+	if (strcmp(verified->payload_type, SIGN_INTOTO_PAYLOAD_TYPE) != 0) {
+		util_refuse(err, "payload_type_unknown", "payloadType",
 		    "the signed payload is not an in-toto statement");
-		return ps_error_expect(err, PS_INTOTO_PAYLOAD_TYPE,
+		return util_error_expect(err, SIGN_INTOTO_PAYLOAD_TYPE,
 		    verified->payload_type);
 	}
-	return ps_statement_parse(verified->payload, verified->payload_len, out,
+	return sign_statement_parse(verified->payload, verified->payload_len, out,
 	    err);
 }
 
-const ps_statement_file *
-ps_statement_find_subject(const ps_statement *st, const char *name)
+const sign_statement_file *
+sign_statement_find_subject(const sign_statement *st, const char *name)
 {
 	size_t i;
 

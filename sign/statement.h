@@ -1,12 +1,13 @@
-/*
+/* Internal header of sign/: the in-toto statement.
+ *
  * The in-toto Statement v1 packsign signs, with its pack predicate
  * (docs/formats/signature.md).  The builder writes canonical JSON (sorted
  * keys, no whitespace, non-ASCII escaped): the same struct always gives
  * the same bytes.  The parser is strict: unknown statement types,
  * predicate types and predicate fields are refused.
  */
-#ifndef PS_SIGN_STATEMENT_H
-#define PS_SIGN_STATEMENT_H
+#ifndef SIGN_STATEMENT_H
+#define SIGN_STATEMENT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -14,23 +15,23 @@
 #include "packsign.h"
 #include "sign/dsse.h"
 
-#define PS_STATEMENT_TYPE "https://in-toto.io/Statement/v1"
+#define SIGN_STATEMENT_TYPE "https://in-toto.io/Statement/v1"
 /* An identifier, not a URL to fetch. */
-#define PS_PREDICATE_TYPE "https://packsign.dev/attestation/pack/v1"
-#define PS_INTOTO_PAYLOAD_TYPE "application/vnd.in-toto+json"
+#define SIGN_PREDICATE_TYPE "https://packsign.dev/attestation/pack/v1"
+#define SIGN_INTOTO_PAYLOAD_TYPE "application/vnd.in-toto+json"
 
-#define PS_STATEMENT_MAX_ITEMS 10000     /* subjects, prompt files */
-#define PS_STATEMENT_MAX_STRING 1024     /* id, version, name, versions */
-#define PS_STATEMENT_MAX_URL 2048
-#define PS_GIT_COMMIT_MAX_HEX 64
+#define SIGN_STATEMENT_MAX_ITEMS 10000     /* subjects, prompt files */
+#define SIGN_STATEMENT_MAX_STRING 1024     /* id, version, name, versions */
+#define SIGN_STATEMENT_MAX_URL 2048
+#define SIGN_GIT_COMMIT_MAX_HEX 64
 
-typedef struct ps_statement_file {
+typedef struct sign_statement_file {
 	char *path;                          /* subject: the archive's file name */
 	unsigned char sha256[PS_SHA256_LEN];
-} ps_statement_file;
+} sign_statement_file;
 
-typedef struct ps_statement {
-	ps_statement_file *subjects;
+typedef struct sign_statement {
+	sign_statement_file *subjects;
 	size_t subject_count;
 	ps_format format;
 	char *pack_id;
@@ -42,7 +43,7 @@ typedef struct ps_statement {
 	unsigned char tree_digest[PS_SHA256_LEN];
 	char *manifest_path;
 	unsigned char manifest_sha256[PS_SHA256_LEN];
-	ps_statement_file *prompts;          /* kept sorted by path */
+	sign_statement_file *prompts;          /* kept sorted by path */
 	size_t prompt_count;
 	/* source: all NULL/0 when the pack was not in a git work tree */
 	int has_source;
@@ -57,45 +58,45 @@ typedef struct ps_statement {
 	char *packsign_version;
 	int64_t mtime;
 	ps_compression compression;
-} ps_statement;
+} sign_statement;
 
-int ps_statement_new(ps_statement **out, ps_error *err);
-void ps_statement_free(ps_statement *st);
+int sign_statement_new(sign_statement **out, ps_error *err);
+void sign_statement_free(sign_statement *st);
 
 /* Copies `name` and the digest; names must be plain file names. */
-int ps_statement_add_subject(ps_statement *st, const char *name,
+int sign_statement_add_subject(sign_statement *st, const char *name,
     const unsigned char sha256[PS_SHA256_LEN], ps_error *err);
 /* Copies `path`; the list is sorted when the statement is written. */
-int ps_statement_add_prompt(ps_statement *st, const char *path,
+int sign_statement_add_prompt(sign_statement *st, const char *path,
     const unsigned char sha256[PS_SHA256_LEN], ps_error *err);
 /* Copies format, tar and tree digests, manifest path and hash; a digest
  * without a tar digest (a .zip) sets no_tar_digest. */
-int ps_statement_set_digest(ps_statement *st, const ps_digest *digest,
+int sign_statement_set_digest(sign_statement *st, const ps_digest *digest,
     ps_error *err);
 
 /* Applies every rule the parser applies (so what is written parses). */
-int ps_statement_check(const ps_statement *st, ps_error *err);
+int sign_statement_check(const sign_statement *st, ps_error *err);
 
 /*
  * The statement as canonical JSON (no trailing newline): the payload to
- * sign with payload type PS_INTOTO_PAYLOAD_TYPE.  Sorts the prompt list.
+ * sign with payload type SIGN_INTOTO_PAYLOAD_TYPE.  Sorts the prompt list.
  */
-int ps_statement_serialize(ps_statement *st, unsigned char **out,
+int sign_statement_serialize(sign_statement *st, unsigned char **out,
     size_t *out_len, ps_error *err);
 
 /* Strict parser of statement bytes; refuses with statement_invalid. */
-int ps_statement_parse(const unsigned char *bytes, size_t len,
-    ps_statement **out, ps_error *err);
+int sign_statement_parse(const unsigned char *bytes, size_t len,
+    sign_statement **out, ps_error *err);
 
 /*
- * Parses exactly the payload a successful ps_dsse_verify() authenticated,
+ * Parses exactly the payload a successful sign_dsse_verify() authenticated,
  * after checking its payload type (payload_type_unknown).
  */
-int ps_statement_from_verified(const ps_dsse_verification *verified,
-    ps_statement **out, ps_error *err);
+int sign_statement_from_verified(const sign_dsse_verification *verified,
+    sign_statement **out, ps_error *err);
 
 /* The subject named `name`, or NULL. */
-const ps_statement_file *ps_statement_find_subject(const ps_statement *st,
+const sign_statement_file *sign_statement_find_subject(const sign_statement *st,
     const char *name);
 
 

@@ -114,29 +114,29 @@ ps_atomic_open(const char *path, unsigned mode, int flags,
 
 	*out = NULL;
 	if ((flags & PS_ATOMIC_NO_REPLACE) != 0 && lstat(path, &st) == 0)
-		return ps_fail(err, "output_exists", path,
+		return util_fail(err, "output_exists", path,
 		    "refusing to overwrite an existing file (use --force)");
 	file = calloc(1, sizeof(*file));
 	if (file == NULL)
-		return ps_fail_oom(err, path);
+		return util_fail_oom(err, path);
 	file->fd = -1;
 	file->flags = flags;
 	file->path = strdup(path);
 	file->temp = temp_name_for(path);
 	if (file->path == NULL || file->temp == NULL) {
 		atomic_free(file);
-		return ps_fail_oom(err, path);
+		return util_fail_oom(err, path);
 	}
 	if (open_unnamed(file) != 0 && open_named(file) != 0) {
 		int saved = errno;
 		atomic_free(file);
-		return ps_fail_errno(err, "io_error", path,
+		return util_fail_errno(err, "io_error", path,
 		    "create temporary output", saved);
 	}
 	if (fchmod(file->fd, (mode_t)mode) != 0) {
 		int saved = errno;
 		ps_atomic_abort(file);
-		return ps_fail_errno(err, "io_error", path, "set mode", saved);
+		return util_fail_errno(err, "io_error", path, "set mode", saved);
 	}
 	*out = file;
 	return 0;
@@ -155,7 +155,7 @@ ps_atomic_temp_path(const ps_atomic_file *file)
 }
 
 int
-ps_atomic_sync_parent(const char *path)
+util_atomic_sync_parent(const char *path)
 {
 	char *copy = strdup(path);
 	int fd, rc = -1;
@@ -246,14 +246,14 @@ commit(ps_atomic_file *file, int sync_dir, ps_error *err)
 	(void)close(file->fd);
 	file->fd = -1;
 	if (saved != 0) {
-		ps_fail_errno(err, saved == ENOSPC || saved == EDQUOT ?
+		util_fail_errno(err, saved == ENOSPC || saved == EDQUOT ?
 		    "disk_full" : saved == EEXIST ? "output_exists" : "io_error",
 		    file->path, step, saved);
 		ps_atomic_abort(file);
 		return -1;
 	}
 	if (sync_dir)
-		(void)ps_atomic_sync_parent(file->path);
+		(void)util_atomic_sync_parent(file->path);
 	atomic_free(file);
 	return 0;
 }
@@ -265,7 +265,7 @@ ps_atomic_commit(ps_atomic_file *file, ps_error *err)
 }
 
 int
-ps_atomic_commit_unsynced(ps_atomic_file *file, ps_error *err)
+util_atomic_commit_unsynced(ps_atomic_file *file, ps_error *err)
 {
 	return commit(file, 0, err);
 }

@@ -13,7 +13,7 @@ ps_error_clear(ps_error *err)
 }
 
 void
-ps_error_record(ps_error *err, ps_status status, const char *code,
+util_error_record(ps_error *err, ps_status status, const char *code,
     const char *subject, const char *fmt, ...)
 {
 	va_list ap;
@@ -31,7 +31,7 @@ ps_error_record(ps_error *err, ps_status status, const char *code,
 }
 
 void
-ps_error_record_expect(ps_error *err, const char *expected, const char *found)
+util_error_record_expect(ps_error *err, const char *expected, const char *found)
 {
 	if (err == NULL)
 		return;

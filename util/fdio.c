@@ -14,7 +14,7 @@
 #include "util/fdio.h"
 
 int
-ps_write_all(int fd, const void *buf, size_t len, const char *label,
+util_write_all(int fd, const void *buf, size_t len, const char *label,
     ps_error *err)
 {
 	const char *p = buf;
@@ -25,7 +25,7 @@ ps_write_all(int fd, const void *buf, size_t len, const char *label,
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return ps_fail_errno(err, errno == ENOSPC ? "disk_full" :
+			return util_fail_errno(err, errno == ENOSPC ? "disk_full" :
 			    "io_error", label, "write", errno);
 		p += n;
 		len -= (size_t)n;
@@ -34,7 +34,7 @@ ps_write_all(int fd, const void *buf, size_t len, const char *label,
 }
 
 ssize_t
-ps_read_full(int fd, void *buf, size_t len)
+util_read_full(int fd, void *buf, size_t len)
 {
 	char *p = buf;
 	size_t done = 0;
@@ -59,7 +59,7 @@ ps_read_full(int fd, void *buf, size_t len)
  * system call per small file instead of two (issue 8).
  */
 ssize_t
-ps_read_last(int fd, void *buf, size_t len)
+util_read_last(int fd, void *buf, size_t len)
 {
 	ssize_t n, more;
 
@@ -68,7 +68,7 @@ ps_read_last(int fd, void *buf, size_t len)
 	} while (n < 0 && errno == EINTR);
 	if (n < 0 || (size_t)n >= len)
 		return n;
-	more = ps_read_full(fd, (char *)buf + n, len + 1 - (size_t)n);
+	more = util_read_full(fd, (char *)buf + n, len + 1 - (size_t)n);
 	return more < 0 ? -1 : n + more;
 }
 
@@ -116,7 +116,7 @@ out:
 }
 
 int
-ps_open_beneath(int rootfd, const char *relpath, int flags)
+util_open_beneath(int rootfd, const char *relpath, int flags)
 {
 	struct open_how how;
 	long fd;
@@ -149,7 +149,7 @@ mkdir_one(int at, const char *name, unsigned mode, uint64_t *created)
 }
 
 int
-ps_mkdir_beneath(int rootfd, const char *reldir, unsigned mode,
+util_mkdir_beneath(int rootfd, const char *reldir, unsigned mode,
     uint64_t *created)
 {
 	char *copy = strdup(reldir), *comp, *slash;
@@ -175,7 +175,7 @@ ps_mkdir_beneath(int rootfd, const char *reldir, unsigned mode,
 }
 
 int
-ps_open_parent_beneath(int rootfd, const char *relpath, const char **leaf)
+util_open_parent_beneath(int rootfd, const char *relpath, const char **leaf)
 {
 	const char *slash = strrchr(relpath, '/');
 	char *dir;
@@ -186,7 +186,7 @@ ps_open_parent_beneath(int rootfd, const char *relpath, const char **leaf)
 		return openat(rootfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if ((dir = strndup(relpath, (size_t)(slash - relpath))) == NULL)
 		return -1;
-	fd = ps_open_beneath(rootfd, dir, O_RDONLY | O_DIRECTORY);
+	fd = util_open_beneath(rootfd, dir, O_RDONLY | O_DIRECTORY);
 	saved = errno;
 	free(dir);
 	errno = saved;
@@ -194,7 +194,7 @@ ps_open_parent_beneath(int rootfd, const char *relpath, const char **leaf)
 }
 
 int
-ps_open_parent_cached(ps_parent_cache *cache, int rootfd, const char *relpath,
+util_open_parent_cached(util_parent_cache *cache, int rootfd, const char *relpath,
     const char **leaf)
 {
 	const char *slash = strrchr(relpath, '/');
@@ -208,7 +208,7 @@ ps_open_parent_cached(ps_parent_cache *cache, int rootfd, const char *relpath,
 	if (cache->dir != NULL && strncmp(cache->dir, relpath, len) == 0 &&
 	    cache->dir[len] == '\0')
 		return cache->fd;
-	fd = ps_open_parent_beneath(rootfd, relpath, leaf);
+	fd = util_open_parent_beneath(rootfd, relpath, leaf);
 	if (fd < 0)
 		return -1;
 	if ((dir = strndup(relpath, len)) == NULL) {
@@ -216,14 +216,14 @@ ps_open_parent_cached(ps_parent_cache *cache, int rootfd, const char *relpath,
 		errno = ENOMEM;
 		return -1;
 	}
-	ps_parent_cache_clear(cache);
+	util_parent_cache_clear(cache);
 	cache->dir = dir;
 	cache->fd = fd;
 	return fd;
 }
 
 void
-ps_parent_cache_clear(ps_parent_cache *cache)
+util_parent_cache_clear(util_parent_cache *cache)
 {
 	if (cache->dir != NULL)
 		close(cache->fd);
@@ -253,7 +253,7 @@ by_number(const void *a, const void *b)
 }
 
 void
-ps_close_batch_flush(ps_close_batch *batch)
+util_close_batch_flush(util_close_batch *batch)
 {
 	size_t i, run = 0;
 
@@ -268,18 +268,18 @@ ps_close_batch_flush(ps_close_batch *batch)
 }
 
 void
-ps_close_later(ps_close_batch *batch, int fd)
+util_close_later(util_close_batch *batch, int fd)
 {
 	batch->fds[batch->count++] = fd;
-	if (batch->count == PS_CLOSE_BATCH)
-		ps_close_batch_flush(batch);
+	if (batch->count == UTIL_CLOSE_BATCH)
+		util_close_batch_flush(batch);
 }
 
 int
-ps_unlink_beneath(int rootfd, const char *relpath, int flags)
+util_unlink_beneath(int rootfd, const char *relpath, int flags)
 {
 	const char *leaf;
-	int fd = ps_open_parent_beneath(rootfd, relpath, &leaf), rc, saved;
+	int fd = util_open_parent_beneath(rootfd, relpath, &leaf), rc, saved;
 
 	if (fd < 0)
 		return -1;
@@ -310,7 +310,7 @@ open_for_removal(int dirfd, const char *name)
 }
 
 int
-ps_remove_tree_at(int dirfd, const char *name)
+util_remove_tree_at(int dirfd, const char *name)
 {
 	int fd, rc;
 
@@ -346,7 +346,7 @@ remove_entries(int fd)
 	while (rc == 0 && (errno = 0, de = readdir(dir)) != NULL) {
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
-		rc = ps_remove_tree_at(dirfd(dir), de->d_name);
+		rc = util_remove_tree_at(dirfd(dir), de->d_name);
 	}
 	if (rc == 0 && errno != 0)
 		rc = -1;

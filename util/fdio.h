@@ -1,6 +1,9 @@
-/* Whole reads and writes on file descriptors, retrying on EINTR. */
-#ifndef PS_UTIL_FDIO_H
-#define PS_UTIL_FDIO_H
+/* Internal header of util/: file descriptor I/O.
+ *
+ * Whole reads and writes on file descriptors, retrying on EINTR.
+ */
+#ifndef UTIL_FDIO_H
+#define UTIL_FDIO_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -9,16 +12,16 @@
 #include "packsign.h"
 
 /* Writes all of `buf`; ENOSPC is reported as disk_full. */
-int ps_write_all(int fd, const void *buf, size_t len, const char *label,
+int util_write_all(int fd, const void *buf, size_t len, const char *label,
     ps_error *err);
 
 /* Reads up to `len` bytes, fewer only at end of file; -1 on error. */
-ssize_t ps_read_full(int fd, void *buf, size_t len);
+ssize_t util_read_full(int fd, void *buf, size_t len);
 
 /* Reads what should be the last `len` bytes of a regular file into `buf`
  * (room for len + 1): returns the bytes read, len + 1 when the file goes
  * on, fewer than len when it ended early; -1 on error. */
-ssize_t ps_read_last(int fd, void *buf, size_t len);
+ssize_t util_read_last(int fd, void *buf, size_t len);
 
 /*
  * Opens `relpath` below the directory `rootfd` without following any
@@ -26,7 +29,7 @@ ssize_t ps_read_last(int fd, void *buf, size_t len);
  * RESOLVE_NO_SYMLINKS | RESOLVE_BENEATH, or a component-by-component walk
  * with O_NOFOLLOW where openat2 is missing).  Returns an fd or -1 (errno).
  */
-int ps_open_beneath(int rootfd, const char *relpath, int flags);
+int util_open_beneath(int rootfd, const char *relpath, int flags);
 
 /*
  * Opens the directory `reldir` ("a/b/c", no "." or ".." components) below
@@ -35,33 +38,33 @@ int ps_open_beneath(int rootfd, const char *relpath, int flags);
  * (may be NULL).  Returns an fd, or -1 with errno (ENOTDIR or ELOOP when a
  * component exists and is not a directory).  "" opens `rootfd` again.
  */
-int ps_mkdir_beneath(int rootfd, const char *reldir, unsigned mode,
+int util_mkdir_beneath(int rootfd, const char *reldir, unsigned mode,
     uint64_t *created);
 
 /*
- * Opens the directory holding `relpath` below `rootfd` as ps_open_beneath()
+ * Opens the directory holding `relpath` below `rootfd` as util_open_beneath()
  * would (no symbolic link anywhere on the way) and points *leaf at the
  * last component.  Returns an fd, or -1 with errno.
  */
-int ps_open_parent_beneath(int rootfd, const char *relpath,
+int util_open_parent_beneath(int rootfd, const char *relpath,
     const char **leaf);
 
 /*
- * ps_open_parent_beneath() for paths visited in sorted order: the last
+ * util_open_parent_beneath() for paths visited in sorted order: the last
  * parent stays open and is reused while paths share it (a directory's
  * files sort together), so each file costs one openat of one component
  * instead of a walk from the root (issue 8).  The descriptor returned is
  * borrowed from the cache (`rootfd` itself for a top-level name); -1 with
- * errno.  Clear with ps_parent_cache_clear().
+ * errno.  Clear with util_parent_cache_clear().
  */
-typedef struct ps_parent_cache {
+typedef struct util_parent_cache {
 	char *dir;                  /* relative path of fd; NULL: none */
 	int fd;
-} ps_parent_cache;
+} util_parent_cache;
 
-int ps_open_parent_cached(ps_parent_cache *cache, int rootfd,
+int util_open_parent_cached(util_parent_cache *cache, int rootfd,
     const char *relpath, const char **leaf);
-void ps_parent_cache_clear(ps_parent_cache *cache);
+void util_parent_cache_clear(util_parent_cache *cache);
 
 /*
  * Descriptors closed a batch at a time (issue 8): packing 100,000 small
@@ -72,21 +75,21 @@ void ps_parent_cache_clear(ps_parent_cache *cache);
  * being read sits among the files' numbers, hence runs, not one range.)
  * Initialise with { .count = 0 }.
  */
-#define PS_CLOSE_BATCH 32
+#define UTIL_CLOSE_BATCH 32
 
-typedef struct ps_close_batch {
-	int fds[PS_CLOSE_BATCH];
+typedef struct util_close_batch {
+	int fds[UTIL_CLOSE_BATCH];
 	size_t count;
-} ps_close_batch;
+} util_close_batch;
 
 /* Adds `fd`, closing the whole batch once it is full. */
-void ps_close_later(ps_close_batch *batch, int fd);
+void util_close_later(util_close_batch *batch, int fd);
 /* Closes what the batch holds now. */
-void ps_close_batch_flush(ps_close_batch *batch);
+void util_close_batch_flush(util_close_batch *batch);
 
 /* unlinkat(2) of `relpath` below `rootfd` through its parent opened as
  * above; `flags` 0 or AT_REMOVEDIR.  0 / -1 with errno. */
-int ps_unlink_beneath(int rootfd, const char *relpath, int flags);
+int util_unlink_beneath(int rootfd, const char *relpath, int flags);
 
 /*
  * Removes `name` below `dirfd` and, when it is a directory, everything in
@@ -95,5 +98,5 @@ int ps_unlink_beneath(int rootfd, const char *relpath, int flags);
  * (its owner's bits) first.  A missing `name` is success.  0 / -1 with
  * errno.
  */
-int ps_remove_tree_at(int dirfd, const char *name);
+int util_remove_tree_at(int dirfd, const char *name);
 #endif

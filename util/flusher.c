@@ -7,7 +7,7 @@
 #include "util/error.h"
 #include "util/flusher.h"
 
-struct ps_flusher {
+struct util_flusher {
 	int fd;
 	const char *label;
 	uint64_t noted;             /* the writer's: last total passed on */
@@ -21,12 +21,12 @@ struct ps_flusher {
 
 /* The total to make durable next, or 0 when there is no more to do. */
 static uint64_t
-next_stretch(ps_flusher *f)
+next_stretch(util_flusher *f)
 {
 	uint64_t upto = 0;
 
 	pthread_mutex_lock(&f->lock);
-	while (f->written - f->flushed < PS_FLUSH_EVERY && !f->closing &&
+	while (f->written - f->flushed < UTIL_FLUSH_EVERY && !f->closing &&
 	    !f->failed)
 		pthread_cond_wait(&f->wake, &f->lock);
 	if (!f->closing && !f->failed)
@@ -38,7 +38,7 @@ next_stretch(ps_flusher *f)
 /* A file that cannot be synced at all (EINVAL, EROFS) is left to the
  * caller's own fsync, which reports it; any other error is the output's. */
 static int
-flush(ps_flusher *f, ps_error *err, int *give_up)
+flush(util_flusher *f, ps_error *err, int *give_up)
 {
 	*give_up = 0;
 	if (fdatasync(f->fd) == 0)
@@ -47,14 +47,14 @@ flush(ps_flusher *f, ps_error *err, int *give_up)
 		*give_up = 1;
 		return 0;
 	}
-	return ps_fail_errno(err, errno == ENOSPC || errno == EDQUOT ?
+	return util_fail_errno(err, errno == ENOSPC || errno == EDQUOT ?
 	    "disk_full" : "io_error", f->label, "fdatasync", errno);
 }
 
 static void *
 run_flusher(void *arg)
 {
-	ps_flusher *f = arg;
+	util_flusher *f = arg;
 	ps_error err;
 	uint64_t upto;
 	int rc, give_up = 0;
@@ -73,11 +73,11 @@ run_flusher(void *arg)
 }
 
 int
-ps_flusher_wrote(ps_flusher *f, uint64_t total, ps_error *err)
+util_flusher_wrote(util_flusher *f, uint64_t total, ps_error *err)
 {
 	int failed;
 
-	if (total - f->noted < PS_FLUSH_EVERY)
+	if (total - f->noted < UTIL_FLUSH_EVERY)
 		return 0;
 	f->noted = total;
 	pthread_mutex_lock(&f->lock);
@@ -91,7 +91,7 @@ ps_flusher_wrote(ps_flusher *f, uint64_t total, ps_error *err)
 }
 
 static void
-stop(ps_flusher *f)
+stop(util_flusher *f)
 {
 	if (!f->running)
 		return;
@@ -104,7 +104,7 @@ stop(ps_flusher *f)
 }
 
 int
-ps_flusher_finish(ps_flusher *f, ps_error *err)
+util_flusher_finish(util_flusher *f, ps_error *err)
 {
 	stop(f);
 	if (!f->failed)
@@ -114,7 +114,7 @@ ps_flusher_finish(ps_flusher *f, ps_error *err)
 }
 
 void
-ps_flusher_free(ps_flusher *f)
+util_flusher_free(util_flusher *f)
 {
 	if (f == NULL)
 		return;
@@ -125,10 +125,10 @@ ps_flusher_free(ps_flusher *f)
 }
 
 int
-ps_flusher_new(int fd, const char *label, ps_flusher **out, ps_error *err)
+util_flusher_new(int fd, const char *label, util_flusher **out, ps_error *err)
 {
 	struct stat st;
-	ps_flusher *f;
+	util_flusher *f;
 	int rc;
 
 	*out = NULL;
@@ -136,15 +136,15 @@ ps_flusher_new(int fd, const char *label, ps_flusher **out, ps_error *err)
 		return 0;
 	f = calloc(1, sizeof(*f));
 	if (f == NULL)
-		return ps_fail_oom(err, label);
+		return util_fail_oom(err, label);
 	f->fd = fd;
 	f->label = label;
 	pthread_mutex_init(&f->lock, NULL);
 	pthread_cond_init(&f->wake, NULL);
 	rc = pthread_create(&f->thread, NULL, run_flusher, f);
 	if (rc != 0) {
-		ps_flusher_free(f);
-		return ps_fail_errno(err, "io_error", label, "pthread_create",
+		util_flusher_free(f);
+		return util_fail_errno(err, "io_error", label, "pthread_create",
 		    rc);
 	}
 	f->running = 1;

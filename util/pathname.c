@@ -46,7 +46,7 @@ is_plain_ascii(const char *text, size_t len)
 }
 
 char *
-ps_path_nfc(const char *text, size_t len)
+util_path_nfc(const char *text, size_t len)
 {
 	size_t nfc_len = 0;
 	uint8_t *nfc;
@@ -79,7 +79,7 @@ fold_ascii(const char *path, size_t len)
 }
 
 char *
-ps_path_fold(const char *path)
+util_path_fold(const char *path)
 {
 	size_t len = strlen(path), folded_len = 0;
 	uint8_t *folded;
@@ -92,7 +92,7 @@ ps_path_fold(const char *path)
 }
 
 char *
-ps_path_join(const char *prefix, const char *name)
+util_path_join(const char *prefix, const char *name)
 {
 	size_t plen = strlen(prefix), nlen = strlen(name);
 	char *out = malloc(plen + nlen + 2);
@@ -108,7 +108,7 @@ ps_path_join(const char *prefix, const char *name)
 }
 
 int
-ps_path_is_under(const char *path, const char *dir)
+util_path_is_under(const char *path, const char *dir)
 {
 	size_t n = strlen(dir);
 
@@ -171,33 +171,33 @@ check_component(const char *comp, size_t len, const char *label,
 	ucs4_t uc;
 
 	if (len == 0)
-		return ps_refuse(err, "name_empty_component", label,
+		return util_refuse(err, "name_empty_component", label,
 		    "path has an empty component ('//' or a trailing '/')");
 	if ((len == 1 && comp[0] == '.') ||
 	    (len == 2 && comp[0] == '.' && comp[1] == '.'))
-		return ps_refuse(err, "name_dot_component", label,
+		return util_refuse(err, "name_dot_component", label,
 		    "path has a '%.*s' component", (int)len, comp);
-	if (len > PS_NAME_MAX)
-		return ps_refuse(err, "name_too_long", label,
+	if (len > UTIL_NAME_MAX)
+		return util_refuse(err, "name_too_long", label,
 		    "a path component is %zu bytes long, the limit is %d",
-		    len, PS_NAME_MAX);
+		    len, UTIL_NAME_MAX);
 	if (memchr(comp, '\\', len) != NULL)
-		return ps_refuse(err, "name_forbidden_char", label,
+		return util_refuse(err, "name_forbidden_char", label,
 		    "path contains a backslash");
 	if (strcspn(comp, WINDOWS_FORBIDDEN) < len)
-		return ps_refuse(err, "name_forbidden_char", label,
+		return util_refuse(err, "name_forbidden_char", label,
 		    "path contains '%c', which Windows does not allow in names",
 		    comp[strcspn(comp, WINDOWS_FORBIDDEN)]);
 	if (has_control(comp, len, &uc))
-		return ps_refuse(err, "name_forbidden_char", label,
+		return util_refuse(err, "name_forbidden_char", label,
 		    "path contains the control character U+%04X",
 		    (unsigned)uc);
 	if (comp[len - 1] == '.' || comp[len - 1] == ' ')
-		return ps_refuse(err, "name_reserved", label,
+		return util_refuse(err, "name_reserved", label,
 		    "a path component ends in a %s, which Windows drops",
 		    comp[len - 1] == '.' ? "dot" : "space");
 	if (is_reserved(comp, len))
-		return ps_refuse(err, "name_reserved", label,
+		return util_refuse(err, "name_reserved", label,
 		    "'%.*s' is a reserved device name on Windows", (int)len,
 		    comp);
 	return 0;
@@ -213,22 +213,22 @@ check_encoding(const char *path, size_t len, const char *label,
 	if (is_plain_ascii(path, len))
 		return 0;
 	if (u8_check((const uint8_t *)path, len) != NULL)
-		return ps_refuse(err, "name_not_utf8", label,
+		return util_refuse(err, "name_not_utf8", label,
 		    "path is not valid UTF-8");
-	nfc = ps_path_nfc(path, len);
+	nfc = util_path_nfc(path, len);
 	if (nfc == NULL)
-		return ps_fail_errno(err, "out_of_memory", label, "normalise",
+		return util_fail_errno(err, "out_of_memory", label, "normalise",
 		    ENOMEM);
 	same = strcmp(nfc, path) == 0;
 	free(nfc);
 	if (!same)
-		return ps_refuse(err, "name_not_nfc", label,
+		return util_refuse(err, "name_not_nfc", label,
 		    "path is not in Unicode normalisation form C");
 	return 0;
 }
 
 int
-ps_path_check(const char *path, const char *label, ps_error *err)
+util_path_check(const char *path, const char *label, ps_error *err)
 {
 	size_t len = strlen(path), depth = 0;
 	const char *comp = path, *slash;
@@ -236,21 +236,21 @@ ps_path_check(const char *path, const char *label, ps_error *err)
 	if (label == NULL)
 		label = path;
 	if (len == 0)
-		return ps_refuse(err, "name_empty_component", label,
+		return util_refuse(err, "name_empty_component", label,
 		    "path is empty");
 	if (path[0] == '/')
-		return ps_refuse(err, "name_absolute", label,
+		return util_refuse(err, "name_absolute", label,
 		    "path is absolute");
-	if (len > PS_PATH_MAX)
-		return ps_refuse(err, "name_too_long", label,
-		    "path is %zu bytes long, the limit is %d", len, PS_PATH_MAX);
+	if (len > UTIL_PATH_MAX)
+		return util_refuse(err, "name_too_long", label,
+		    "path is %zu bytes long, the limit is %d", len, UTIL_PATH_MAX);
 	if (check_encoding(path, len, label, err) != 0)
 		return -1;
 	for (;;) {
 		slash = strchr(comp, '/');
-		if (++depth > PS_DEPTH_MAX)
-			return ps_refuse(err, "path_too_deep", label,
-			    "path has more than %d components", PS_DEPTH_MAX);
+		if (++depth > UTIL_DEPTH_MAX)
+			return util_refuse(err, "path_too_deep", label,
+			    "path has more than %d components", UTIL_DEPTH_MAX);
 		if (check_component(comp, slash != NULL ?
 		    (size_t)(slash - comp) : strlen(comp), label, err) != 0)
 			return -1;

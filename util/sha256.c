@@ -7,27 +7,27 @@
 #include "util/fdio.h"
 #include "util/sha256.h"
 
-struct ps_sha256 {
+struct util_sha256 {
 	EVP_MD_CTX *md;
 };
 
-ps_sha256 *
-ps_sha256_new(void)
+util_sha256 *
+util_sha256_new(void)
 {
-	ps_sha256 *ctx = calloc(1, sizeof(*ctx));
+	util_sha256 *ctx = calloc(1, sizeof(*ctx));
 
 	if (ctx == NULL)
 		return NULL;
 	ctx->md = EVP_MD_CTX_new();
-	if (ctx->md == NULL || ps_sha256_reset(ctx) != 0) {
-		ps_sha256_free(ctx);
+	if (ctx->md == NULL || util_sha256_reset(ctx) != 0) {
+		util_sha256_free(ctx);
 		return NULL;
 	}
 	return ctx;
 }
 
 void
-ps_sha256_free(ps_sha256 *ctx)
+util_sha256_free(util_sha256 *ctx)
 {
 	if (ctx == NULL)
 		return;
@@ -36,13 +36,13 @@ ps_sha256_free(ps_sha256 *ctx)
 }
 
 int
-ps_sha256_reset(ps_sha256 *ctx)
+util_sha256_reset(util_sha256 *ctx)
 {
 	return EVP_DigestInit_ex(ctx->md, EVP_sha256(), NULL) == 1 ? 0 : -1;
 }
 
 int
-ps_sha256_update(ps_sha256 *ctx, const void *data, size_t len)
+util_sha256_update(util_sha256 *ctx, const void *data, size_t len)
 {
 	if (len == 0)
 		return 0;
@@ -50,7 +50,7 @@ ps_sha256_update(ps_sha256 *ctx, const void *data, size_t len)
 }
 
 int
-ps_sha256_final(ps_sha256 *ctx, unsigned char out[PS_SHA256_LEN])
+util_sha256_final(util_sha256 *ctx, unsigned char out[PS_SHA256_LEN])
 {
 	unsigned int len = 0;
 
@@ -60,7 +60,7 @@ ps_sha256_final(ps_sha256 *ctx, unsigned char out[PS_SHA256_LEN])
 }
 
 int
-ps_sha256_buffer(const void *data, size_t len, unsigned char out[PS_SHA256_LEN])
+util_sha256_buffer(const void *data, size_t len, unsigned char out[PS_SHA256_LEN])
 {
 	unsigned int outlen = 0;
 
@@ -72,18 +72,18 @@ ps_sha256_buffer(const void *data, size_t len, unsigned char out[PS_SHA256_LEN])
 #define FD_BUFFER (256 * 1024)
 
 int
-ps_sha256_fd(int fd, unsigned char out[PS_SHA256_LEN], uint64_t *size)
+util_sha256_fd(int fd, unsigned char out[PS_SHA256_LEN], uint64_t *size)
 {
 	unsigned char *buf = malloc(FD_BUFFER);
-	ps_sha256 *h = ps_sha256_new();
+	util_sha256 *h = util_sha256_new();
 	ssize_t n = -1;
 	int saved;
 
 	*size = 0;
 	if (buf != NULL && h != NULL) {
-		while ((n = ps_read_full(fd, buf, FD_BUFFER)) > 0) {
+		while ((n = util_read_full(fd, buf, FD_BUFFER)) > 0) {
 			*size += (uint64_t)n;
-			if (ps_sha256_update(h, buf, (size_t)n) != 0) {
+			if (util_sha256_update(h, buf, (size_t)n) != 0) {
 				errno = EIO;
 				n = -1;
 				break;
@@ -92,12 +92,12 @@ ps_sha256_fd(int fd, unsigned char out[PS_SHA256_LEN], uint64_t *size)
 	} else {
 		errno = ENOMEM;
 	}
-	if (n == 0 && ps_sha256_final(h, out) != 0) {
+	if (n == 0 && util_sha256_final(h, out) != 0) {
 		errno = EIO;
 		n = -1;
 	}
 	saved = errno;
-	ps_sha256_free(h);
+	util_sha256_free(h);
 	free(buf);
 	errno = saved;
 	return n == 0 ? 0 : -1;
@@ -129,7 +129,7 @@ hex_value(char c)
 }
 
 int
-ps_hex_decode(const char *hex, unsigned char *bytes, size_t len)
+util_hex_decode(const char *hex, unsigned char *bytes, size_t len)
 {
 	size_t i;
 	int hi, lo;

@@ -4,7 +4,7 @@
 #include "util/strings.h"
 
 int
-ps_strings_add(ps_strings *list, const char *s)
+util_strings_add(ps_strings *list, const char *s)
 {
 	char **items, *copy = strdup(s);
 
@@ -21,7 +21,7 @@ ps_strings_add(ps_strings *list, const char *s)
 }
 
 void
-ps_strings_clear(ps_strings *list)
+util_strings_clear(ps_strings *list)
 {
 	size_t i;
 

@@ -27,8 +27,8 @@ struct slot {
 	size_t used;
 };
 
-struct ps_worker {
-	ps_worker_ops ops;
+struct util_worker {
+	util_worker_ops ops;
 	void *ctx;
 	struct slot *ring;
 	size_t slots, slot_size, capacity;
@@ -45,7 +45,7 @@ struct ps_worker {
 /* The slot to consume next, or NULL when closing with nothing left;
  * *drop when the producer gave up and pending bytes are thrown away. */
 static struct slot *
-next_slot(ps_worker *w, int *drop)
+next_slot(util_worker *w, int *drop)
 {
 	struct slot *s = NULL;
 
@@ -60,7 +60,7 @@ next_slot(ps_worker *w, int *drop)
 }
 
 static void
-release_slot(ps_worker *w, int failed, const ps_error *err)
+release_slot(util_worker *w, int failed, const ps_error *err)
 {
 	pthread_mutex_lock(&w->lock);
 	if (failed && !w->failed) {
@@ -76,7 +76,7 @@ release_slot(ps_worker *w, int failed, const ps_error *err)
 
 /* A failure of `begin` with nothing pushed is recorded here too. */
 static void
-record_failure(ps_worker *w, const ps_error *err)
+record_failure(util_worker *w, const ps_error *err)
 {
 	pthread_mutex_lock(&w->lock);
 	if (!w->failed) {
@@ -89,7 +89,7 @@ record_failure(ps_worker *w, const ps_error *err)
 
 /* One slot's records in order; 0, or -1 at the first that fails. */
 static int
-consume_slot(ps_worker *w, const struct slot *s, ps_error *err)
+consume_slot(util_worker *w, const struct slot *s, ps_error *err)
 {
 	struct record r;
 	size_t at = 0;
@@ -107,7 +107,7 @@ consume_slot(ps_worker *w, const struct slot *s, ps_error *err)
 static void *
 consume(void *arg)
 {
-	ps_worker *w = arg;
+	util_worker *w = arg;
 	struct slot *s;
 	ps_error err;
 	int failed = 0, drop;
@@ -129,29 +129,29 @@ consume(void *arg)
 }
 
 static int
-alloc_ring(ps_worker *w, ps_error *err)
+alloc_ring(util_worker *w, ps_error *err)
 {
 	size_t i;
 
 	w->ring = calloc(w->slots, sizeof(*w->ring));
 	if (w->ring == NULL)
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	for (i = 0; i < w->slots; i++) {
 		if ((w->ring[i].data = malloc(w->capacity)) == NULL)
-			return ps_fail_oom(err, NULL);
+			return util_fail_oom(err, NULL);
 	}
 	return 0;
 }
 
 int
-ps_worker_new(const ps_worker_ops *ops, void *ctx, size_t slot_size,
-    size_t slots, ps_worker **out, ps_error *err)
+util_worker_new(const util_worker_ops *ops, void *ctx, size_t slot_size,
+    size_t slots, util_worker **out, ps_error *err)
 {
-	ps_worker *w = calloc(1, sizeof(*w));
+	util_worker *w = calloc(1, sizeof(*w));
 
 	*out = NULL;
 	if (w == NULL)
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	w->ops = *ops;
 	w->ctx = ctx;
 	w->slots = slots;
@@ -162,12 +162,12 @@ ps_worker_new(const ps_worker_ops *ops, void *ctx, size_t slot_size,
 	pthread_cond_init(&w->filled, NULL);
 	pthread_cond_init(&w->drained, NULL);
 	if (alloc_ring(w, err) != 0) {
-		ps_worker_free(w);
+		util_worker_free(w);
 		return -1;
 	}
 	if (pthread_create(&w->thread, NULL, consume, w) != 0) {
-		ps_worker_free(w);
-		return ps_fail(err, "out_of_memory", NULL, "cannot start a thread");
+		util_worker_free(w);
+		return util_fail(err, "out_of_memory", NULL, "cannot start a thread");
 	}
 	w->running = 1;
 	*out = w;
@@ -177,7 +177,7 @@ ps_worker_new(const ps_worker_ops *ops, void *ctx, size_t slot_size,
 /* Waits for a free slot to fill; NULL (err filled) once the consumer
  * failed. */
 static struct slot *
-free_slot(ps_worker *w, ps_error *err)
+free_slot(util_worker *w, ps_error *err)
 {
 	struct slot *s = NULL;
 
@@ -196,7 +196,7 @@ free_slot(ps_worker *w, ps_error *err)
 
 /* Hands the open slot, if it holds anything, to the consumer. */
 static void
-publish(ps_worker *w)
+publish(util_worker *w)
 {
 	if (w->open == NULL || w->open->used == 0)
 		return;
@@ -211,7 +211,7 @@ publish(ps_worker *w)
 /* An open slot with room for a header and `len` bytes (at most
  * slot_size of them); a record is split only when no slot holds it. */
 static struct slot *
-room_for(ps_worker *w, size_t len, ps_error *err)
+room_for(util_worker *w, size_t len, ps_error *err)
 {
 	size_t want = HEADER + (len < w->slot_size ? len : w->slot_size);
 
@@ -223,7 +223,7 @@ room_for(ps_worker *w, size_t len, ps_error *err)
 }
 
 void *
-ps_worker_reserve(ps_worker *w, size_t len, ps_error *err)
+util_worker_reserve(util_worker *w, size_t len, ps_error *err)
 {
 	struct slot *s = room_for(w, len, err);
 
@@ -231,7 +231,7 @@ ps_worker_reserve(ps_worker *w, size_t len, ps_error *err)
 }
 
 void
-ps_worker_commit(ps_worker *w, uint64_t tag, size_t len)
+util_worker_commit(util_worker *w, uint64_t tag, size_t len)
 {
 	struct record r = { tag, len };
 
@@ -240,7 +240,7 @@ ps_worker_commit(ps_worker *w, uint64_t tag, size_t len)
 }
 
 int
-ps_worker_push(ps_worker *w, uint64_t tag, const void *buf, size_t len,
+util_worker_push(util_worker *w, uint64_t tag, const void *buf, size_t len,
     ps_error *err)
 {
 	const unsigned char *p = buf;
@@ -249,11 +249,11 @@ ps_worker_push(ps_worker *w, uint64_t tag, const void *buf, size_t len,
 
 	do {
 		n = len < w->slot_size ? len : w->slot_size;
-		if ((room = ps_worker_reserve(w, n, err)) == NULL)
+		if ((room = util_worker_reserve(w, n, err)) == NULL)
 			return -1;
 		if (n > 0)
 			memcpy(room, p, n);
-		ps_worker_commit(w, tag, n);
+		util_worker_commit(w, tag, n);
 		p += n;
 		len -= n;
 	} while (len > 0);
@@ -261,7 +261,7 @@ ps_worker_push(ps_worker *w, uint64_t tag, const void *buf, size_t len,
 }
 
 static void
-stop(ps_worker *w, int drop)
+stop(util_worker *w, int drop)
 {
 	if (!w->running)
 		return;
@@ -275,7 +275,7 @@ stop(ps_worker *w, int drop)
 }
 
 int
-ps_worker_finish(ps_worker *w, ps_error *err)
+util_worker_finish(util_worker *w, ps_error *err)
 {
 	publish(w);
 	stop(w, 0);
@@ -286,7 +286,7 @@ ps_worker_finish(ps_worker *w, ps_error *err)
 }
 
 void
-ps_worker_free(ps_worker *w)
+util_worker_free(util_worker *w)
 {
 	size_t i;
 

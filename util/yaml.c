@@ -23,8 +23,8 @@
 #include "util/error.h"
 #include "util/yaml.h"
 
-struct ps_yaml_doc {
-	ps_yaml_node *root;
+struct util_yaml_doc {
+	util_yaml_node *root;
 };
 
 typedef struct yaml_ctx {
@@ -39,7 +39,7 @@ typedef struct yaml_ctx {
 /* ------------------------------------------------------------ node tree */
 
 static void
-node_free(ps_yaml_node *node)
+node_free(util_yaml_node *node)
 {
 	size_t i;
 
@@ -57,7 +57,7 @@ node_free(ps_yaml_node *node)
 }
 
 void
-ps_yaml_free(ps_yaml_doc *doc)
+util_yaml_free(util_yaml_doc *doc)
 {
 	if (doc == NULL)
 		return;
@@ -65,8 +65,8 @@ ps_yaml_free(ps_yaml_doc *doc)
 	free(doc);
 }
 
-const ps_yaml_node *
-ps_yaml_root(const ps_yaml_doc *doc)
+const util_yaml_node *
+util_yaml_root(const util_yaml_doc *doc)
 {
 	return doc != NULL ? doc->root : NULL;
 }
@@ -89,7 +89,7 @@ refuse_at(yaml_ctx *ctx, const char *code, size_t line, size_t column,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return ps_refuse(ctx->err, code, subject, "%s", msg);
+	return util_refuse(ctx->err, code, subject, "%s", msg);
 }
 
 /* Refusal at an event's start (libyaml marks are 0-based). */
@@ -118,7 +118,7 @@ syntax_error(yaml_ctx *ctx)
 	char what[PS_ERROR_TEXT_MAX];
 
 	if (p->error == YAML_MEMORY_ERROR)
-		return ps_fail(ctx->err, "out_of_memory", ctx->name,
+		return util_fail(ctx->err, "out_of_memory", ctx->name,
 		    "out of memory while parsing YAML");
 	if (p->context != NULL)
 		snprintf(what, sizeof(what), "%s %s",
@@ -287,7 +287,7 @@ is_core_float(const char *s)
 	return *s == '\0';
 }
 
-static ps_yaml_type
+static util_yaml_type
 resolve_plain(const char *s)
 {
 	static const char *const nulls[] = { "", "~", "null", "Null", "NULL" };
@@ -297,31 +297,31 @@ resolve_plain(const char *s)
 
 	for (i = 0; i < sizeof(nulls) / sizeof(nulls[0]); i++) {
 		if (strcmp(s, nulls[i]) == 0)
-			return PS_YAML_NULL;
+			return UTIL_YAML_NULL;
 	}
 	for (i = 0; i < sizeof(bools) / sizeof(bools[0]); i++) {
 		if (strcmp(s, bools[i]) == 0)
-			return PS_YAML_BOOL;
+			return UTIL_YAML_BOOL;
 	}
 	if (is_core_int(s))
-		return PS_YAML_INT;
+		return UTIL_YAML_INT;
 	if (is_core_float(s))
-		return PS_YAML_FLOAT;
-	return PS_YAML_STRING;
+		return UTIL_YAML_FLOAT;
+	return UTIL_YAML_STRING;
 }
 
 /* ------------------------------------------------------------ the parser */
 
 static int parse_node(yaml_ctx *ctx, yaml_event_t *ev, unsigned depth,
-    ps_yaml_node **out);
+    util_yaml_node **out);
 
-static ps_yaml_node *
-node_new(yaml_ctx *ctx, const yaml_event_t *ev, ps_yaml_kind kind)
+static util_yaml_node *
+node_new(yaml_ctx *ctx, const yaml_event_t *ev, util_yaml_kind kind)
 {
-	ps_yaml_node *node = calloc(1, sizeof(*node));
+	util_yaml_node *node = calloc(1, sizeof(*node));
 
 	if (node == NULL) {
-		ps_fail(ctx->err, "out_of_memory", ctx->name,
+		util_fail(ctx->err, "out_of_memory", ctx->name,
 		    "out of memory while building the YAML tree");
 		return NULL;
 	}
@@ -364,20 +364,20 @@ scalar_text_ok(yaml_ctx *ctx, const yaml_event_t *ev)
 }
 
 static int
-parse_scalar(yaml_ctx *ctx, yaml_event_t *ev, ps_yaml_node **out)
+parse_scalar(yaml_ctx *ctx, yaml_event_t *ev, util_yaml_node **out)
 {
-	ps_yaml_node *node;
+	util_yaml_node *node;
 	char *value;
 
 	if (check_properties(ctx, ev, ev->data.scalar.anchor,
 	    ev->data.scalar.tag) != 0 || scalar_text_ok(ctx, ev) != 0)
 		return -1;
-	if ((node = node_new(ctx, ev, PS_YAML_SCALAR)) == NULL)
+	if ((node = node_new(ctx, ev, UTIL_YAML_SCALAR)) == NULL)
 		return -1;
 	value = malloc(ev->data.scalar.length + 1);
 	if (value == NULL) {
 		free(node);
-		return ps_fail(ctx->err, "out_of_memory", ctx->name,
+		return util_fail(ctx->err, "out_of_memory", ctx->name,
 		    "out of memory while building the YAML tree");
 	}
 	memcpy(value, ev->data.scalar.value, ev->data.scalar.length);
@@ -385,17 +385,17 @@ parse_scalar(yaml_ctx *ctx, yaml_event_t *ev, ps_yaml_node **out)
 	node->value = value;
 	node->length = ev->data.scalar.length;
 	node->type = ev->data.scalar.style == YAML_PLAIN_SCALAR_STYLE ?
-	    resolve_plain(value) : PS_YAML_STRING;
+	    resolve_plain(value) : UTIL_YAML_STRING;
 	*out = node;
 	return 0;
 }
 
 /* Appends `item` (and `key` for mappings) to `node`, growing by doubling. */
 static int
-node_append(yaml_ctx *ctx, ps_yaml_node *node, size_t *cap,
-    ps_yaml_node *key, ps_yaml_node *item)
+node_append(yaml_ctx *ctx, util_yaml_node *node, size_t *cap,
+    util_yaml_node *key, util_yaml_node *item)
 {
-	ps_yaml_node **items, **keys;
+	util_yaml_node **items, **keys;
 	size_t n = *cap == 0 ? 8 : *cap * 2;
 
 	if (node->count == *cap) {
@@ -403,18 +403,18 @@ node_append(yaml_ctx *ctx, ps_yaml_node *node, size_t *cap,
 		if (items != NULL)
 			node->items = items;
 		keys = NULL;
-		if (items != NULL && node->kind == PS_YAML_MAPPING) {
+		if (items != NULL && node->kind == UTIL_YAML_MAPPING) {
 			keys = realloc(node->keys, n * sizeof(*keys));
 			if (keys != NULL)
 				node->keys = keys;
 		}
-		if (items == NULL || (node->kind == PS_YAML_MAPPING &&
+		if (items == NULL || (node->kind == UTIL_YAML_MAPPING &&
 		    keys == NULL))
-			return ps_fail(ctx->err, "out_of_memory", ctx->name,
+			return util_fail(ctx->err, "out_of_memory", ctx->name,
 			    "out of memory while building the YAML tree");
 		*cap = n;
 	}
-	if (node->kind == PS_YAML_MAPPING)
+	if (node->kind == UTIL_YAML_MAPPING)
 		node->keys[node->count] = key;
 	node->items[node->count++] = item;
 	return 0;
@@ -422,7 +422,7 @@ node_append(yaml_ctx *ctx, ps_yaml_node *node, size_t *cap,
 
 /* Reads the next event and parses the node it starts. */
 static int
-parse_next(yaml_ctx *ctx, unsigned depth, ps_yaml_node **out)
+parse_next(yaml_ctx *ctx, unsigned depth, util_yaml_node **out)
 {
 	yaml_event_t ev;
 	int rc;
@@ -445,10 +445,10 @@ at_end(yaml_ctx *ctx, yaml_event_type_t end, yaml_event_t *ev, int *done)
 }
 
 static int
-parse_sequence_items(yaml_ctx *ctx, ps_yaml_node *seq, unsigned depth)
+parse_sequence_items(yaml_ctx *ctx, util_yaml_node *seq, unsigned depth)
 {
 	yaml_event_t ev;
-	ps_yaml_node *item;
+	util_yaml_node *item;
 	size_t cap = 0;
 	int done, rc;
 
@@ -468,7 +468,7 @@ parse_sequence_items(yaml_ctx *ctx, ps_yaml_node *seq, unsigned depth)
 }
 
 typedef struct key_ref {
-	const ps_yaml_node *key;
+	const util_yaml_node *key;
 	size_t index;
 } key_ref;
 
@@ -488,15 +488,15 @@ key_ref_cmp(const void *a, const void *b)
 }
 
 static int
-same_text(const ps_yaml_node *a, const ps_yaml_node *b)
+same_text(const util_yaml_node *a, const util_yaml_node *b)
 {
 	return a->length == b->length &&
 	    memcmp(a->value, b->value, a->length) == 0;
 }
 
 static int
-refuse_duplicate(yaml_ctx *ctx, const ps_yaml_node *first,
-    const ps_yaml_node *again)
+refuse_duplicate(yaml_ctx *ctx, const util_yaml_node *first,
+    const util_yaml_node *again)
 {
 	char quoted[KEY_QUOTE_MAX + 4], msg[PS_ERROR_TEXT_MAX];
 
@@ -513,16 +513,16 @@ refuse_duplicate(yaml_ctx *ctx, const ps_yaml_node *first,
  * refusal names the earliest repeated key.
  */
 static int
-check_duplicates(yaml_ctx *ctx, const ps_yaml_node *map)
+check_duplicates(yaml_ctx *ctx, const util_yaml_node *map)
 {
 	key_ref *refs;
 	size_t i, best = SIZE_MAX;
-	const ps_yaml_node *first = NULL;
+	const util_yaml_node *first = NULL;
 
 	if (map->count < 2)
 		return 0;
 	if ((refs = calloc(map->count, sizeof(*refs))) == NULL)
-		return ps_fail(ctx->err, "out_of_memory", ctx->name,
+		return util_fail(ctx->err, "out_of_memory", ctx->name,
 		    "out of memory while checking keys");
 	for (i = 0; i < map->count; i++) {
 		refs[i].key = map->keys[i];
@@ -545,7 +545,7 @@ check_duplicates(yaml_ctx *ctx, const ps_yaml_node *map)
 }
 
 static int
-parse_key(yaml_ctx *ctx, yaml_event_t *ev, ps_yaml_node **key)
+parse_key(yaml_ctx *ctx, yaml_event_t *ev, util_yaml_node **key)
 {
 	if (ev->type == YAML_SEQUENCE_START_EVENT ||
 	    ev->type == YAML_MAPPING_START_EVENT)
@@ -555,10 +555,10 @@ parse_key(yaml_ctx *ctx, yaml_event_t *ev, ps_yaml_node **key)
 }
 
 static int
-parse_mapping_pairs(yaml_ctx *ctx, ps_yaml_node *map, unsigned depth)
+parse_mapping_pairs(yaml_ctx *ctx, util_yaml_node *map, unsigned depth)
 {
 	yaml_event_t ev;
-	ps_yaml_node *key, *value;
+	util_yaml_node *key, *value;
 	size_t cap = 0;
 	int done, rc;
 
@@ -582,10 +582,10 @@ parse_mapping_pairs(yaml_ctx *ctx, ps_yaml_node *map, unsigned depth)
 
 static int
 parse_collection(yaml_ctx *ctx, yaml_event_t *ev, unsigned depth,
-    ps_yaml_node **out)
+    util_yaml_node **out)
 {
 	int is_map = ev->type == YAML_MAPPING_START_EVENT;
-	ps_yaml_node *node;
+	util_yaml_node *node;
 	int rc;
 
 	rc = is_map ? check_properties(ctx, ev, ev->data.mapping_start.anchor,
@@ -593,11 +593,11 @@ parse_collection(yaml_ctx *ctx, yaml_event_t *ev, unsigned depth,
 	    ev->data.sequence_start.anchor, ev->data.sequence_start.tag);
 	if (rc != 0)
 		return -1;
-	if (depth > PS_YAML_MAX_DEPTH)
+	if (depth > UTIL_YAML_MAX_DEPTH)
 		return refuse_event(ctx, ev, "yaml_too_deep",
 		    "collections nested deeper than %d levels",
-		    PS_YAML_MAX_DEPTH);
-	node = node_new(ctx, ev, is_map ? PS_YAML_MAPPING : PS_YAML_SEQUENCE);
+		    UTIL_YAML_MAX_DEPTH);
+	node = node_new(ctx, ev, is_map ? UTIL_YAML_MAPPING : UTIL_YAML_SEQUENCE);
 	if (node == NULL)
 		return -1;
 	rc = is_map ? parse_mapping_pairs(ctx, node, depth) :
@@ -613,7 +613,7 @@ parse_collection(yaml_ctx *ctx, yaml_event_t *ev, unsigned depth,
 /* `depth` counts the collections enclosing this node. */
 static int
 parse_node(yaml_ctx *ctx, yaml_event_t *ev, unsigned depth,
-    ps_yaml_node **out)
+    util_yaml_node **out)
 {
 	switch (ev->type) {
 	case YAML_SCALAR_EVENT:
@@ -657,7 +657,7 @@ check_document_start(yaml_ctx *ctx, yaml_event_t *ev)
 }
 
 static int
-parse_document(yaml_ctx *ctx, yaml_event_t *ev, ps_yaml_node **root)
+parse_document(yaml_ctx *ctx, yaml_event_t *ev, util_yaml_node **root)
 {
 	yaml_event_t end;
 
@@ -679,7 +679,7 @@ parse_document(yaml_ctx *ctx, yaml_event_t *ev, ps_yaml_node **root)
 }
 
 static int
-parse_stream(yaml_ctx *ctx, ps_yaml_node **root)
+parse_stream(yaml_ctx *ctx, util_yaml_node **root)
 {
 	yaml_event_t ev;
 	int rc = 0;
@@ -708,18 +708,18 @@ refuse_too_large(const char *name, size_t len, ps_error *err)
 	char expected[64], found[64];
 
 	snprintf(expected, sizeof(expected), "at most %d bytes",
-	    PS_YAML_MAX_BYTES);
+	    UTIL_YAML_MAX_BYTES);
 	snprintf(found, sizeof(found), "%zu bytes", len);
-	ps_refuse(err, "yaml_too_large", name, "YAML text is too large");
-	return ps_error_expect(err, expected, found);
+	util_refuse(err, "yaml_too_large", name, "YAML text is too large");
+	return util_error_expect(err, expected, found);
 }
 
 int
-ps_yaml_load(const char *data, size_t len, const char *name,
-    ps_yaml_doc **out, ps_error *err)
+util_yaml_load(const char *data, size_t len, const char *name,
+    util_yaml_doc **out, ps_error *err)
 {
 	yaml_ctx ctx;
-	ps_yaml_doc *doc;
+	util_yaml_doc *doc;
 	int rc;
 
 	*out = NULL;
@@ -727,19 +727,19 @@ ps_yaml_load(const char *data, size_t len, const char *name,
 	ctx.name = name != NULL ? name : "<yaml>";
 	ctx.err = err;
 	if (data == NULL && len != 0)
-		return ps_fail(err, "invalid_argument", ctx.name,
+		return util_fail(err, "invalid_argument", ctx.name,
 		    "no YAML text given");
 	if (data == NULL)
 		data = "";
-	if (len > PS_YAML_MAX_BYTES)
+	if (len > UTIL_YAML_MAX_BYTES)
 		return refuse_too_large(ctx.name, len, err);
 	if (check_input(&ctx, data, len) != 0)
 		return -1;
 	if ((doc = calloc(1, sizeof(*doc))) == NULL)
-		return ps_fail(err, "out_of_memory", ctx.name, "out of memory");
+		return util_fail(err, "out_of_memory", ctx.name, "out of memory");
 	if (yaml_parser_initialize(&ctx.parser) == 0) {
 		free(doc);
-		return ps_fail(err, "out_of_memory", ctx.name, "out of memory");
+		return util_fail(err, "out_of_memory", ctx.name, "out of memory");
 	}
 	yaml_parser_set_encoding(&ctx.parser, YAML_UTF8_ENCODING);
 	yaml_parser_set_input_string(&ctx.parser, (const unsigned char *)data,
@@ -747,7 +747,7 @@ ps_yaml_load(const char *data, size_t len, const char *name,
 	rc = parse_stream(&ctx, &doc->root);
 	yaml_parser_delete(&ctx.parser);
 	if (rc != 0) {
-		ps_yaml_free(doc);
+		util_yaml_free(doc);
 		return -1;
 	}
 	*out = doc;
@@ -765,21 +765,21 @@ read_open(const char *path, const char *name, ps_error *err)
 	/* O_NONBLOCK: opening a FIFO must not hang; cleared for reading. */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
-		return ps_fail_errno(err, errno == ENOENT ? "not_found" :
+		return util_fail_errno(err, errno == ENOENT ? "not_found" :
 		    "io_error", name, "cannot open", errno);
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return ps_fail(err, "io_error", name, "not a regular file");
+		return util_fail(err, "io_error", name, "not a regular file");
 	}
 	flags = fcntl(fd, F_GETFL);
 	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
 		close(fd);
-		return ps_fail_errno(err, "io_error", name, "fcntl", errno);
+		return util_fail_errno(err, "io_error", name, "fcntl", errno);
 	}
 	return fd;
 }
 
-/* Reads at most PS_YAML_MAX_BYTES + 1 bytes: one more means too large. */
+/* Reads at most UTIL_YAML_MAX_BYTES + 1 bytes: one more means too large. */
 static int
 read_bounded(int fd, const char *name, char *buf, size_t *len, ps_error *err)
 {
@@ -787,26 +787,26 @@ read_bounded(int fd, const char *name, char *buf, size_t *len, ps_error *err)
 	ssize_t n;
 
 	*len = 0;
-	while (*len <= PS_YAML_MAX_BYTES) {
-		n = read(fd, buf + *len, PS_YAML_MAX_BYTES + 1 - *len);
+	while (*len <= UTIL_YAML_MAX_BYTES) {
+		n = read(fd, buf + *len, UTIL_YAML_MAX_BYTES + 1 - *len);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return ps_fail_errno(err, "io_error", name, "read",
+			return util_fail_errno(err, "io_error", name, "read",
 			    errno);
 		if (n == 0)
 			return 0;
 		*len += (size_t)n;
 	}
 	snprintf(expected, sizeof(expected), "at most %d bytes",
-	    PS_YAML_MAX_BYTES);
-	snprintf(found, sizeof(found), "more than %d bytes", PS_YAML_MAX_BYTES);
-	ps_refuse(err, "yaml_too_large", name, "YAML file is too large");
-	return ps_error_expect(err, expected, found);
+	    UTIL_YAML_MAX_BYTES);
+	snprintf(found, sizeof(found), "more than %d bytes", UTIL_YAML_MAX_BYTES);
+	util_refuse(err, "yaml_too_large", name, "YAML file is too large");
+	return util_error_expect(err, expected, found);
 }
 
 int
-ps_yaml_load_file(const char *path, const char *name, ps_yaml_doc **out,
+util_yaml_load_file(const char *path, const char *name, util_yaml_doc **out,
     ps_error *err)
 {
 	char *buf;
@@ -818,14 +818,14 @@ ps_yaml_load_file(const char *path, const char *name, ps_yaml_doc **out,
 		name = path;
 	if ((fd = read_open(path, name, err)) < 0)
 		return -1;
-	if ((buf = malloc(PS_YAML_MAX_BYTES + 1)) == NULL) {
+	if ((buf = malloc(UTIL_YAML_MAX_BYTES + 1)) == NULL) {
 		close(fd);
-		return ps_fail(err, "out_of_memory", name, "out of memory");
+		return util_fail(err, "out_of_memory", name, "out of memory");
 	}
 	rc = read_bounded(fd, name, buf, &len, err);
 	close(fd);
 	if (rc == 0)
-		rc = ps_yaml_load(buf, len, name, out, err);
+		rc = util_yaml_load(buf, len, name, out, err);
 	free(buf);
 	return rc;
 }
@@ -834,11 +834,11 @@ ps_yaml_load_file(const char *path, const char *name, ps_yaml_doc **out,
 
 /* Index of `key` in `map`, or -1. */
 static long
-key_index(const ps_yaml_node *map, const char *key)
+key_index(const util_yaml_node *map, const char *key)
 {
 	size_t i, len;
 
-	if (map == NULL || map->kind != PS_YAML_MAPPING || key == NULL)
+	if (map == NULL || map->kind != UTIL_YAML_MAPPING || key == NULL)
 		return -1;
 	len = strlen(key);
 	for (i = 0; i < map->count; i++) {
@@ -849,16 +849,16 @@ key_index(const ps_yaml_node *map, const char *key)
 	return -1;
 }
 
-const ps_yaml_node *
-ps_yaml_get_key(const ps_yaml_node *map, const char *key)
+const util_yaml_node *
+util_yaml_get_key(const util_yaml_node *map, const char *key)
 {
 	long i = key_index(map, key);
 
 	return i < 0 ? NULL : map->keys[i];
 }
 
-const ps_yaml_node *
-ps_yaml_get(const ps_yaml_node *map, const char *key)
+const util_yaml_node *
+util_yaml_get(const util_yaml_node *map, const char *key)
 {
 	long i = key_index(map, key);
 
@@ -866,16 +866,16 @@ ps_yaml_get(const ps_yaml_node *map, const char *key)
 }
 
 const char *
-ps_yaml_describe(const ps_yaml_node *node)
+util_yaml_describe(const util_yaml_node *node)
 {
 	static const char *const types[] = { "null", "boolean", "integer",
 	    "float", "string" };
 
 	if (node == NULL)
 		return "nothing";
-	if (node->kind == PS_YAML_SEQUENCE)
+	if (node->kind == UTIL_YAML_SEQUENCE)
 		return "sequence";
-	if (node->kind == PS_YAML_MAPPING)
+	if (node->kind == UTIL_YAML_MAPPING)
 		return "mapping";
 	if ((unsigned)node->type < sizeof(types) / sizeof(types[0]))
 		return types[node->type];
@@ -883,16 +883,16 @@ ps_yaml_describe(const ps_yaml_node *node)
 }
 
 static int
-is_scalar_of(const ps_yaml_node *node, ps_yaml_type type)
+is_scalar_of(const util_yaml_node *node, util_yaml_type type)
 {
-	return node != NULL && node->kind == PS_YAML_SCALAR &&
+	return node != NULL && node->kind == UTIL_YAML_SCALAR &&
 	    node->type == type;
 }
 
 int
-ps_yaml_bool(const ps_yaml_node *node, int *out)
+util_yaml_bool(const util_yaml_node *node, int *out)
 {
-	if (!is_scalar_of(node, PS_YAML_BOOL))
+	if (!is_scalar_of(node, UTIL_YAML_BOOL))
 		return -1;
 	*out = node->value[0] == 't' || node->value[0] == 'T';
 	return 0;
@@ -923,11 +923,11 @@ parse_integer(const char *digits, int base, int negative, long long *out)
 }
 
 int
-ps_yaml_int(const ps_yaml_node *node, long long *out)
+util_yaml_int(const util_yaml_node *node, long long *out)
 {
 	const char *s;
 
-	if (!is_scalar_of(node, PS_YAML_INT))
+	if (!is_scalar_of(node, UTIL_YAML_INT))
 		return -1;
 	s = node->value;
 	if (strncmp(s, "0o", 2) == 0)
@@ -971,12 +971,12 @@ special_float(const char *s, double *out)
 }
 
 int
-ps_yaml_number(const ps_yaml_node *node, double *out)
+util_yaml_number(const util_yaml_node *node, double *out)
 {
 	long long i;
 
-	if (is_scalar_of(node, PS_YAML_INT)) {
-		if (ps_yaml_int(node, &i) == 0) {
+	if (is_scalar_of(node, UTIL_YAML_INT)) {
+		if (util_yaml_int(node, &i) == 0) {
 			*out = (double)i;
 			return 0;
 		}
@@ -986,7 +986,7 @@ ps_yaml_number(const ps_yaml_node *node, double *out)
 			return -1;
 		return strtod_c(node->value, out);
 	}
-	if (!is_scalar_of(node, PS_YAML_FLOAT))
+	if (!is_scalar_of(node, UTIL_YAML_FLOAT))
 		return -1;
 	if (special_float(node->value, out) == 0)
 		return 0;
@@ -994,7 +994,7 @@ ps_yaml_number(const ps_yaml_node *node, double *out)
 }
 
 const char *
-ps_yaml_string(const ps_yaml_node *node)
+util_yaml_string(const util_yaml_node *node)
 {
-	return is_scalar_of(node, PS_YAML_STRING) ? node->value : NULL;
+	return is_scalar_of(node, UTIL_YAML_STRING) ? node->value : NULL;
 }

@@ -39,7 +39,7 @@ set_reason(ps_verify_signature *s, const char *code, const char *reason,
 	s->reason = strdup(reason);
 	s->counted = 0;
 	if (s->reason == NULL)
-		return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+		return util_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
 	return 0;
 }
 
@@ -73,7 +73,7 @@ owner_of(const ps_trust *policy, const ps_pubkey *key)
 }
 
 static int
-open_envelope(ps_vctx *v, ps_error *err)
+open_envelope(verify_vctx *v, ps_error *err)
 {
 	const char *sig = v->res->sig_path;
 	struct stat st;
@@ -81,18 +81,18 @@ open_envelope(ps_vctx *v, ps_error *err)
 
 	fd = open(sig, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0 && errno == ENOENT && v->o->sig_path == NULL) {
-		ps_refuse(err, "signature_missing", v->path, "looked for the "
+		util_refuse(err, "signature_missing", v->path, "looked for the "
 		    "signature beside the archive");
-		return ps_error_expect(err, sig, "no such file");
+		return util_error_expect(err, sig, "no such file");
 	}
 	if (fd < 0)
-		return ps_fail_errno(err, errno == ENOENT ? "not_found" :
+		return util_fail_errno(err, errno == ENOENT ? "not_found" :
 		    "io_error", sig, "open", errno);
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return ps_fail(err, "not_a_file", sig, "is not a regular file");
+		return util_fail(err, "not_a_file", sig, "is not a regular file");
 	}
-	rc = ps_dsse_read_fd(fd, sig, &v->env, err);
+	rc = sign_dsse_read_fd(fd, sig, &v->env, err);
 	close(fd);
 	return rc;
 }
@@ -121,15 +121,15 @@ policy_keys(const ps_trust *policy, size_t *count)
 }
 
 static int
-hinted(const ps_dsse_envelope *env, const ps_pubkey *key)
+hinted(const sign_dsse_envelope *env, const ps_pubkey *key)
 {
 	char fp[PS_FINGERPRINT_MAX];
 	size_t i;
 
 	if (ps_pubkey_fingerprint(key, fp) != 0)
 		return 0;
-	for (i = 0; i < ps_dsse_signature_count(env); i++) {
-		if (strcmp(ps_dsse_keyid(env, i), fp) == 0)
+	for (i = 0; i < sign_dsse_signature_count(env); i++) {
+		if (strcmp(sign_dsse_keyid(env, i), fp) == 0)
 			return 1;
 	}
 	return 0;
@@ -137,7 +137,7 @@ hinted(const ps_dsse_envelope *env, const ps_pubkey *key)
 
 /* Keys whose fingerprint an entry names go first: a hint, nothing more. */
 static void
-hints_first(const ps_dsse_envelope *env, const ps_pubkey **keys, size_t n)
+hints_first(const sign_dsse_envelope *env, const ps_pubkey **keys, size_t n)
 {
 	size_t i, front = 0;
 	const ps_pubkey *k;
@@ -155,7 +155,7 @@ hints_first(const ps_dsse_envelope *env, const ps_pubkey **keys, size_t n)
 /* Revoked, unknown or out-of-window keys are judged before any parsing;
  * scope needs the pack id and waits for the statement. */
 static int
-judge_key(ps_vctx *v, ps_verify_signature *s, const ps_pubkey *key,
+judge_key(verify_vctx *v, ps_verify_signature *s, const ps_pubkey *key,
     ps_error *err)
 {
 	const ps_trust_signer *signer, *owner = owner_of(v->o->trust, key);
@@ -163,7 +163,7 @@ judge_key(ps_vctx *v, ps_verify_signature *s, const ps_pubkey *key,
 
 	ps_error_clear(&e);
 	if (owner != NULL && (s->identity = strdup(owner->identity)) == NULL)
-		return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+		return util_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
 	if (ps_trust_lookup(v->o->trust, key, "", v->o->at, &signer, &e) == 0 ||
 	    strcmp(e.code, "pack_out_of_scope") == 0)
 		return 0;
@@ -175,14 +175,14 @@ judge_key(ps_vctx *v, ps_verify_signature *s, const ps_pubkey *key,
 }
 
 static int
-attribute(ps_vctx *v, const ps_pubkey *key, size_t *left, ps_error *err)
+attribute(verify_vctx *v, const ps_pubkey *key, size_t *left, ps_error *err)
 {
 	ps_verify_signature *s;
-	ps_dsse_verification ver;
+	sign_dsse_verification ver;
 	ps_error ignored;
 	size_t i;
 
-	if (ps_dsse_verify(v->env, key->key, &ver, &ignored) != 0)
+	if (sign_dsse_verify(v->env, key->key, &ver, &ignored) != 0)
 		return 0;
 	for (i = 0; i < v->res->signature_count; i++) {
 		s = &v->res->signatures[i];
@@ -202,7 +202,7 @@ attribute(ps_vctx *v, const ps_pubkey *key, size_t *left, ps_error *err)
 /* An entry no policy key verifies: bad bytes under a key it names, or an
  * unknown key. */
 static int
-unverified(ps_vctx *v, ps_verify_signature *s, const ps_pubkey **keys,
+unverified(verify_vctx *v, ps_verify_signature *s, const ps_pubkey **keys,
     size_t n, ps_error *err)
 {
 	char fp[PS_FINGERPRINT_MAX], text[PS_ERROR_TEXT_MAX];
@@ -225,39 +225,39 @@ unverified(ps_vctx *v, ps_verify_signature *s, const ps_pubkey **keys,
 }
 
 static int
-new_entries(ps_vctx *v, ps_error *err)
+new_entries(verify_vctx *v, ps_error *err)
 {
-	size_t i, n = ps_dsse_signature_count(v->env);
+	size_t i, n = sign_dsse_signature_count(v->env);
 
 	v->res->signatures = calloc(n, sizeof(ps_verify_signature));
 	v->entry_key = calloc(n, sizeof(*v->entry_key));
 	if (v->res->signatures == NULL || v->entry_key == NULL)
-		return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+		return util_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
 	v->res->signature_count = n;
 	for (i = 0; i < n; i++) {
 		v->res->signatures[i].index = i;
-		v->res->signatures[i].keyid = strdup(ps_dsse_keyid(v->env, i));
+		v->res->signatures[i].keyid = strdup(sign_dsse_keyid(v->env, i));
 		if (v->res->signatures[i].keyid == NULL)
-			return ps_fail_errno(err, "out_of_memory", NULL,
+			return util_fail_errno(err, "out_of_memory", NULL,
 			    "allocate", ENOMEM);
 	}
 	return 0;
 }
 
 static int
-count_identities(ps_vctx *v, ps_error *err);
+count_identities(verify_vctx *v, ps_error *err);
 static int
-refuse_threshold(ps_vctx *v, ps_error *err);
+refuse_threshold(verify_vctx *v, ps_error *err);
 
 static int
-attribute_all(ps_vctx *v, ps_error *err)
+attribute_all(verify_vctx *v, ps_error *err)
 {
 	size_t i, n = 0, left = v->res->signature_count;
 	const ps_pubkey **keys = policy_keys(v->o->trust, &n);
 	int rc = 0;
 
 	if (keys == NULL)
-		return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+		return util_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
 	hints_first(v->env, keys, n);
 	for (i = 0; i < n && left > 0 && rc == 0; i++)
 		rc = attribute(v, keys[i], &left, err);
@@ -270,7 +270,7 @@ attribute_all(ps_vctx *v, ps_error *err)
 }
 
 int
-ps_verify_signatures(ps_vctx *v, ps_error *err)
+verify_signatures(verify_vctx *v, ps_error *err)
 {
 	if (open_envelope(v, err) != 0 || new_entries(v, err) != 0 ||
 	    attribute_all(v, err) != 0)
@@ -281,7 +281,7 @@ ps_verify_signatures(ps_vctx *v, ps_error *err)
 }
 
 int
-ps_verify_scope(ps_vctx *v, ps_error *err)
+verify_scope(verify_vctx *v, ps_error *err)
 {
 	const ps_trust_signer *signer;
 	ps_verify_signature *s;
@@ -326,7 +326,7 @@ add_identity(ps_verify_result *res, const ps_verify_signature *s,
 	id = &res->identities[res->identity_count];
 	id->identity = strdup(s->identity);
 	if (id->identity == NULL)
-		return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+		return util_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
 	memcpy(id->fingerprint, s->fingerprint, sizeof(id->fingerprint));
 	res->identity_count++;
 	return 0;
@@ -346,7 +346,7 @@ clear_identities(ps_verify_result *res)
 
 /* Rebuilds the list of the distinct identities that count. */
 static int
-count_identities(ps_vctx *v, ps_error *err)
+count_identities(verify_vctx *v, ps_error *err)
 {
 	ps_verify_result *res = v->res;
 	size_t i;
@@ -355,7 +355,7 @@ count_identities(ps_vctx *v, ps_error *err)
 	res->identities = calloc(res->signature_count + 1,
 	    sizeof(ps_verify_identity));
 	if (res->identities == NULL)
-		return ps_fail_errno(err, "out_of_memory", NULL, "allocate",
+		return util_fail_errno(err, "out_of_memory", NULL, "allocate",
 		    ENOMEM);
 	for (i = 0; i < res->signature_count; i++) {
 		if (res->signatures[i].counted &&
@@ -369,13 +369,13 @@ count_identities(ps_vctx *v, ps_error *err)
 static void
 found_identities(const ps_verify_result *res, char *out, size_t size)
 {
-	const char *names[PS_DSSE_MAX_SIGNATURES];
+	const char *names[SIGN_DSSE_MAX_SIGNATURES];
 	char list[PS_ERROR_VALUE_MAX - 32];
 	size_t i;
 
-	for (i = 0; i < res->identity_count && i < PS_DSSE_MAX_SIGNATURES; i++)
+	for (i = 0; i < res->identity_count && i < SIGN_DSSE_MAX_SIGNATURES; i++)
 		names[i] = res->identities[i].identity;
-	ps_verify_join(list, sizeof(list), names, i);
+	verify_join(list, sizeof(list), names, i);
 	snprintf(out, size, "%zu%s%s", res->identity_count,
 	    res->identity_count > 0 ? ": " : "", list);
 }
@@ -419,7 +419,7 @@ describe_rejections(const ps_verify_result *res, char *out, size_t size)
 /* With threshold 1 and no identity left, the code is that of the
  * signature that got furthest; otherwise threshold_not_met. */
 static int
-refuse_threshold(ps_vctx *v, ps_error *err)
+refuse_threshold(verify_vctx *v, ps_error *err)
 {
 	const ps_verify_signature *best = furthest_rejected(v->res);
 	unsigned threshold = v->o->trust->threshold;
@@ -433,8 +433,8 @@ refuse_threshold(ps_vctx *v, ps_error *err)
 	describe_rejections(v->res, text, sizeof(text));
 	snprintf(expected, sizeof(expected), "threshold %u", threshold);
 	found_identities(v->res, found, sizeof(found));
-	ps_refuse(err, code, v->res->sig_path, "%s", text);
-	return ps_error_expect(err, expected, found);
+	util_refuse(err, code, v->res->sig_path, "%s", text);
+	return util_error_expect(err, expected, found);
 }
 
 static int
@@ -451,7 +451,7 @@ listed(const ps_strings *list, const char *a, const char *b)
 }
 
 static int
-drop_unlisted(ps_vctx *v, const char *wanted, ps_error *err)
+drop_unlisted(verify_vctx *v, const char *wanted, ps_error *err)
 {
 	char text[PS_ERROR_TEXT_MAX];
 	ps_verify_signature *s;
@@ -472,7 +472,7 @@ drop_unlisted(ps_vctx *v, const char *wanted, ps_error *err)
 }
 
 static int
-require_signer(ps_vctx *v, ps_error *err)
+require_signer(verify_vctx *v, ps_error *err)
 {
 	char found[PS_ERROR_VALUE_MAX];
 	size_t i;
@@ -482,19 +482,19 @@ require_signer(ps_vctx *v, ps_error *err)
 			return 0;
 	}
 	found_identities(v->res, found, sizeof(found));
-	ps_refuse(err, "signer_missing", v->res->sig_path, "--signed-by "
+	util_refuse(err, "signer_missing", v->res->sig_path, "--signed-by "
 	    "demands a counted signature by this identity");
-	return ps_error_expect(err, v->o->signed_by, found);
+	return util_error_expect(err, v->o->signed_by, found);
 }
 
 int
-ps_verify_signed_by(ps_vctx *v, ps_error *err)
+verify_signed_by(verify_vctx *v, ps_error *err)
 {
 	const ps_strings *sb = &v->manifest->signed_by;
 	char wanted[PS_ERROR_VALUE_MAX];
 
 	if (sb->count > 0) {
-		ps_verify_join(wanted, sizeof(wanted),
+		verify_join(wanted, sizeof(wanted),
 		    (const char *const *)sb->items, sb->count);
 		if (drop_unlisted(v, wanted, err) != 0 ||
 		    count_identities(v, err) != 0)

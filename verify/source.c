@@ -14,7 +14,7 @@
 #include "verify/verify.h"
 
 static const char *
-why_source_needed(const ps_vctx *v)
+why_source_needed(const verify_vctx *v)
 {
 	if (v->o->require_source)
 		return "--require-source";
@@ -28,21 +28,21 @@ why_source_needed(const ps_vctx *v)
 }
 
 static int
-check_commit(const ps_vctx *v, ps_error *err)
+check_commit(const verify_vctx *v, ps_error *err)
 {
 	const char *recorded = v->st->source_commit;
 
-	if (!ps_verify_commit_hex(recorded) ||
+	if (!verify_commit_hex(recorded) ||
 	    strspn(recorded, "0123456789abcdef") != strlen(recorded)) {
-		ps_refuse(err, "commit_invalid", v->res->sig_path, "the recorded "
+		util_refuse(err, "commit_invalid", v->res->sig_path, "the recorded "
 		    "source commit must be a full lowercase commit id");
-		return ps_error_expect(err, "40 or 64 hex digits", recorded);
+		return util_error_expect(err, "40 or 64 hex digits", recorded);
 	}
 	if (v->o->source_commit != NULL &&
 	    strcasecmp(v->o->source_commit, recorded) != 0) {
-		ps_refuse(err, "source_commit_mismatch", v->path, "compared the "
+		util_refuse(err, "source_commit_mismatch", v->path, "compared the "
 		    "recorded source commit with --source-commit");
-		return ps_error_expect(err, v->o->source_commit, recorded);
+		return util_error_expect(err, v->o->source_commit, recorded);
 	}
 	return 0;
 }
@@ -50,7 +50,7 @@ check_commit(const ps_vctx *v, ps_error *err)
 /* holon: source.ref names the recorded commit or its recorded
  * manifest-only ancestor (signature.md, section 6.3). */
 static int
-check_holon_ref(const ps_vctx *v, ps_error *err)
+check_holon_ref(const verify_vctx *v, ps_error *err)
 {
 	const char *ref = v->manifest->source_commit;
 	const char *ancestor = v->st->source_manifest_commit;
@@ -61,25 +61,25 @@ check_holon_ref(const ps_vctx *v, ps_error *err)
 		return 0;
 	snprintf(expected, sizeof(expected), "%s%s%s", v->st->source_commit,
 	    ancestor != NULL ? " or " : "", ancestor != NULL ? ancestor : "");
-	ps_refuse(err, "source_ref_mismatch", v->path, "compared the manifest's "
+	util_refuse(err, "source_ref_mismatch", v->path, "compared the manifest's "
 	    "source.ref with the recorded commit");
-	return ps_error_expect(err, expected, ref);
+	return util_error_expect(err, expected, ref);
 }
 
 static int
-compare_repo(const ps_vctx *v, const char *what, const char *url,
+compare_repo(const verify_vctx *v, const char *what, const char *url,
     ps_error *err)
 {
 	const char *recorded = v->st->source_repository;
 	char *normal = NULL;
 	int rc = 0;
 
-	if (ps_git_url_normalize(url, &normal, err) != 0)
+	if (sign_git_url_normalize(url, &normal, err) != 0)
 		return -1;
 	if (recorded == NULL || strcmp(normal, recorded) != 0) {
-		ps_refuse(err, "source_repo_mismatch", v->path, "compared the "
+		util_refuse(err, "source_repo_mismatch", v->path, "compared the "
 		    "recorded source repository with %s", what);
-		rc = ps_error_expect(err, normal, recorded != NULL ? recorded :
+		rc = util_error_expect(err, normal, recorded != NULL ? recorded :
 		    "no repository recorded");
 	}
 	free(normal);
@@ -87,7 +87,7 @@ compare_repo(const ps_vctx *v, const char *what, const char *url,
 }
 
 static int
-check_repo(const ps_vctx *v, ps_error *err)
+check_repo(const verify_vctx *v, ps_error *err)
 {
 	if (v->manifest->source_repository != NULL &&
 	    compare_repo(v, "the manifest's source.repository",
@@ -102,19 +102,19 @@ check_repo(const ps_vctx *v, ps_error *err)
 /* With the repository at hand, the recorded manifestRef is checked too:
  * an ancestor from which only the manifest changed in the pack. */
 static int
-check_manifest_ref(const ps_vctx *v, ps_error *err)
+check_manifest_ref(const verify_vctx *v, ps_error *err)
 {
-	ps_git_ref_relation relation;
+	sign_git_ref_relation relation;
 
 	if (v->st->source_manifest_commit == NULL)
 		return 0;
-	return ps_git_check_holon_ref(v->o->rebuild_from, v->st->source_path,
+	return sign_git_check_holon_ref(v->o->rebuild_from, v->st->source_path,
 	    v->st->source_manifest_commit, v->st->source_commit, &relation,
 	    err);
 }
 
 static int
-check_rebuild(ps_vctx *v, ps_error *err)
+check_rebuild(verify_vctx *v, ps_error *err)
 {
 	char expected[PS_SHA256_STRING_LEN], found[PS_SHA256_STRING_LEN];
 	ps_pack_options po;
@@ -126,15 +126,15 @@ check_rebuild(ps_vctx *v, ps_error *err)
 	ps_pack_options_init(&po);
 	po.mtime = v->st->mtime;
 	po.compression = v->st->compression;
-	if (ps_git_rebuild(v->o->rebuild_from, v->st->source_commit,
+	if (sign_git_rebuild(v->o->rebuild_from, v->st->source_commit,
 	    v->st->source_path, -1, &po, &d, err) != 0)
 		return -1;
 	if (memcmp(d->tar_digest, v->st->tar_digest, PS_SHA256_LEN) != 0) {
-		ps_refuse(err, "rebuild_mismatch", v->o->rebuild_from,
+		util_refuse(err, "rebuild_mismatch", v->o->rebuild_from,
 		    "rebuilt the canonical tar from commit %s at '%s' and compared "
 		    "its tar digest with the signed one", v->st->source_commit,
 		    v->st->source_path);
-		rc = ps_error_expect(err, ps_sha256_string(v->st->tar_digest,
+		rc = util_error_expect(err, ps_sha256_string(v->st->tar_digest,
 		    expected), ps_sha256_string(d->tar_digest, found));
 	}
 	ps_digest_free(d);
@@ -143,7 +143,7 @@ check_rebuild(ps_vctx *v, ps_error *err)
 }
 
 static int
-needed(const ps_vctx *v)
+needed(const verify_vctx *v)
 {
 	return v->st->has_source || v->manifest->source_repository != NULL ||
 	    v->manifest->source_commit != NULL || v->o->require_source ||
@@ -152,25 +152,25 @@ needed(const ps_vctx *v)
 }
 
 int
-ps_verify_source(ps_vctx *v, ps_error *err)
+verify_source(verify_vctx *v, ps_error *err)
 {
 	if (!needed(v))
 		return 0;
 	v->res->source_checked = 1;
 	if (!v->st->has_source) {
-		ps_refuse(err, "source_missing", v->res->sig_path, "%s asks for "
+		util_refuse(err, "source_missing", v->res->sig_path, "%s asks for "
 		    "the source the signature records", why_source_needed(v));
-		return ps_error_expect(err, "a recorded source (repository and "
+		return util_error_expect(err, "a recorded source (repository and "
 		    "commit)", "no source recorded");
 	}
 	if (check_commit(v, err) != 0 || check_holon_ref(v, err) != 0 ||
 	    check_repo(v, err) != 0)
 		return -1;
 	if (v->st->source_dirty && !v->o->allow_dirty) {
-		ps_refuse(err, "source_dirty", v->path, "the pack was signed from "
+		util_refuse(err, "source_dirty", v->path, "the pack was signed from "
 		    "a work tree that differed from the commit (--allow-dirty "
 		    "accepts it)");
-		return ps_error_expect(err, "a clean source", "dirty: true");
+		return util_error_expect(err, "a clean source", "dirty: true");
 	}
 	if (v->o->rebuild_from != NULL)
 		return check_rebuild(v, err);

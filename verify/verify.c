@@ -18,11 +18,11 @@
 #include "util/error.h"
 #include "util/fdio.h"
 #include "util/sha256.h"
-#include "verify/extract.h"
+#include "install/extract.h"
 #include "verify/verify.h"
 
 int
-ps_verify_commit_hex(const char *s)
+verify_commit_hex(const char *s)
 {
 	size_t n = s != NULL ? strlen(s) : 0;
 
@@ -31,7 +31,7 @@ ps_verify_commit_hex(const char *s)
 }
 
 void
-ps_verify_join(char *out, size_t size, const char *const *items,
+verify_join(char *out, size_t size, const char *const *items,
     size_t count)
 {
 	size_t i, used;
@@ -82,14 +82,14 @@ ps_verify_result_free(ps_verify_result *r)
 }
 
 int
-ps_verify_refuse_digest(ps_error *err, const char *code, const char *subject,
+verify_refuse_digest(ps_error *err, const char *code, const char *subject,
     const char *what, const unsigned char want[PS_SHA256_LEN],
     const unsigned char got[PS_SHA256_LEN])
 {
 	char e[PS_SHA256_STRING_LEN], f[PS_SHA256_STRING_LEN];
 
-	ps_refuse(err, code, subject, "%s", what);
-	return ps_error_expect(err, ps_sha256_string(want, e),
+	util_refuse(err, code, subject, "%s", what);
+	return util_error_expect(err, ps_sha256_string(want, e),
 	    ps_sha256_string(got, f));
 }
 
@@ -101,18 +101,18 @@ check_options(const char *path, const ps_verify_options *o, ps_error *err)
 	ps_error e;
 
 	if (o->trust == NULL)
-		return ps_fail(err, "invalid_argument", path,
+		return util_fail(err, "invalid_argument", path,
 		    "verification needs a trust policy");
-	if (o->source_commit != NULL && !ps_verify_commit_hex(o->source_commit)) {
-		ps_fail(err, "source_commit_invalid", "--source-commit",
+	if (o->source_commit != NULL && !verify_commit_hex(o->source_commit)) {
+		util_fail(err, "source_commit_invalid", "--source-commit",
 		    "must be a full commit id, not a branch, tag or prefix");
-		return ps_error_expect(err, "40 or 64 hex digits",
+		return util_error_expect(err, "40 or 64 hex digits",
 		    o->source_commit);
 	}
 	if (o->source_repo == NULL)
 		return 0;
-	if (ps_git_url_normalize(o->source_repo, &normal, &e) != 0) {
-		ps_fail(err, "source_repo_invalid", "--source-repo", "%s [%s]",
+	if (sign_git_url_normalize(o->source_repo, &normal, &e) != 0) {
+		util_fail(err, "source_repo_invalid", "--source-repo", "%s [%s]",
 		    e.message, e.code);
 		return -1;
 	}
@@ -121,11 +121,11 @@ check_options(const char *path, const ps_verify_options *o, ps_error *err)
 }
 
 int
-ps_verify_dup(char **out, const char *s, ps_error *err)
+verify_dup(char **out, const char *s, ps_error *err)
 {
 	*out = NULL;
 	if (s != NULL && (*out = strdup(s)) == NULL)
-		return ps_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+		return util_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
 	return 0;
 }
 
@@ -137,41 +137,41 @@ new_result(const char *path, const ps_verify_options *o,
 
 	*out = r;
 	if (r == NULL)
-		return ps_fail_errno(err, "out_of_memory", path, "allocate", ENOMEM);
+		return util_fail_errno(err, "out_of_memory", path, "allocate", ENOMEM);
 	r->deep = o->deep;
 	r->threshold = o->trust != NULL ? o->trust->threshold : 0;
-	if (ps_verify_dup(&r->path, path, err) != 0)
+	if (verify_dup(&r->path, path, err) != 0)
 		return -1;
 	if (o->sig_path != NULL)
-		return ps_verify_dup(&r->sig_path, o->sig_path, err);
+		return verify_dup(&r->sig_path, o->sig_path, err);
 	if (asprintf(&r->sig_path, "%s.sig", path) < 0) {
 		r->sig_path = NULL;
-		return ps_fail_errno(err, "out_of_memory", path, "allocate", ENOMEM);
+		return util_fail_errno(err, "out_of_memory", path, "allocate", ENOMEM);
 	}
 	return 0;
 }
 
 /* Step 2, and what the statement says goes into the result. */
 static int
-parse_statement(ps_vctx *v, ps_error *err)
+parse_statement(verify_vctx *v, ps_error *err)
 {
 	ps_verify_result *r = v->res;
-	const ps_statement *st;
+	const sign_statement *st;
 
-	if (ps_statement_from_verified(&v->verified, &v->st, err) != 0)
+	if (sign_statement_from_verified(&v->verified, &v->st, err) != 0)
 		return -1;
 	st = v->st;
 	r->format = st->format;
-	if (ps_verify_dup(&r->id, st->pack_id, err) != 0 ||
-	    ps_verify_dup(&r->version, st->pack_version, err) != 0 ||
-	    ps_verify_dup(&r->name, st->pack_name, err) != 0)
+	if (verify_dup(&r->id, st->pack_id, err) != 0 ||
+	    verify_dup(&r->version, st->pack_version, err) != 0 ||
+	    verify_dup(&r->name, st->pack_name, err) != 0)
 		return -1;
 	r->has_source = st->has_source;
 	r->source_dirty = st->source_dirty;
-	if (ps_verify_dup(&r->source_repository, st->source_repository, err) != 0 ||
-	    ps_verify_dup(&r->source_commit, st->source_commit, err) != 0 ||
-	    ps_verify_dup(&r->source_path, st->source_path, err) != 0 ||
-	    ps_verify_dup(&r->source_manifest_ref, st->source_manifest_commit,
+	if (verify_dup(&r->source_repository, st->source_repository, err) != 0 ||
+	    verify_dup(&r->source_commit, st->source_commit, err) != 0 ||
+	    verify_dup(&r->source_path, st->source_path, err) != 0 ||
+	    verify_dup(&r->source_manifest_ref, st->source_manifest_commit,
 	    err) != 0)
 		return -1;
 	return 0;
@@ -185,15 +185,15 @@ base_name(const char *path)
 	return slash != NULL ? slash + 1 : path;
 }
 
-static const ps_statement_file *
-find_subject(const ps_vctx *v, ps_error *err)
+static const sign_statement_file *
+find_subject(const verify_vctx *v, ps_error *err)
 {
-	const ps_statement_file *s;
+	const sign_statement_file *s;
 	const char *names[16];
 	char found[PS_ERROR_VALUE_MAX];
 	size_t i;
 
-	s = ps_statement_find_subject(v->st, base_name(v->path));
+	s = sign_statement_find_subject(v->st, base_name(v->path));
 	if (s == NULL && v->st->subject_count == 1)
 		s = &v->st->subjects[0];
 	if (s != NULL)
@@ -202,10 +202,10 @@ find_subject(const ps_vctx *v, ps_error *err)
 		/* the statement parser gives subjects for every subject_count. */
 		/* NOLINTNEXTLINE(clang-analyzer-core.NullDereference) */
 		names[i] = v->st->subjects[i].path;
-	ps_verify_join(found, sizeof(found), names, i);
-	ps_refuse(err, "subject_missing", v->path, "looked for the signed "
+	verify_join(found, sizeof(found), names, i);
+	util_refuse(err, "subject_missing", v->path, "looked for the signed "
 	    "subject named after the archive");
-	ps_error_expect(err, base_name(v->path), found);
+	util_error_expect(err, base_name(v->path), found);
 	return NULL;
 }
 
@@ -221,7 +221,7 @@ hash_file(const char *path, unsigned char out[PS_SHA256_LEN])
 
 	if (fd < 0)
 		return -1;
-	rc = ps_sha256_fd(fd, out, &size);
+	rc = util_sha256_fd(fd, out, &size);
 	close(fd);
 	return rc;
 }
@@ -234,7 +234,7 @@ hash_file(const char *path, unsigned char out[PS_SHA256_LEN])
 static int
 signed_file(void *ctx, const char *path)
 {
-	const ps_statement *st = ctx;
+	const sign_statement *st = ctx;
 	size_t lo = 0, hi = st->prompt_count, mid;
 	int c;
 
@@ -260,7 +260,7 @@ signed_file(void *ctx, const char *path)
  * read linearly, so its one pass does both.
  */
 static int
-subject_first(ps_vctx *v, const ps_statement_file *subject, ps_error *err)
+subject_first(verify_vctx *v, const sign_statement_file *subject, ps_error *err)
 {
 	unsigned char got[PS_SHA256_LEN];
 	ps_compression c = PS_COMPRESS_NONE;
@@ -271,19 +271,19 @@ subject_first(ps_vctx *v, const ps_statement_file *subject, ps_error *err)
 	    c == PS_COMPRESS_NONE))
 		return 0;
 	else if (hash_file(v->path, got) != 0)
-		return ps_fail_errno(err, "io_error", v->path, "read", errno);
+		return util_fail_errno(err, "io_error", v->path, "read", errno);
 	if (memcmp(got, subject->sha256, PS_SHA256_LEN) == 0)
 		return 0;
-	return ps_verify_refuse_digest(err, "subject_mismatch", v->path, "compared the "
+	return verify_refuse_digest(err, "subject_mismatch", v->path, "compared the "
 	    "SHA-256 of the archive's bytes with the signed subject",
 	    subject->sha256, got);
 }
 
 /* Extraction hashes every file: the tree digest is compared too. */
 static int
-extracting(const ps_vctx *v)
+extracting(const verify_vctx *v)
 {
-	ps_verify_extract *x = v->extract;
+	verify_extract *x = v->extract;
 
 	return x != NULL && (x->wanted == NULL || x->wanted(x->ctx, v->st));
 }
@@ -291,38 +291,38 @@ extracting(const ps_vctx *v)
 /* One read: the reader checks, hashes and keeps what the validators need
  * while the extractor writes; anything else is read back from the tree. */
 static int
-verify_extracting(ps_vctx *v, ps_verify_extract *x, ps_pack_files *files,
+verify_extracting(verify_vctx *v, verify_extract *x, ps_pack_files *files,
     ps_digest **d, ps_error *err)
 {
-	ps_extractor *e = NULL;
+	install_extractor *e = NULL;
 	ps_pack_files tree;
 	int rc;
 
-	if (ps_extractor_new(v->path, x->dest_fd, x->limits, &e, err) != 0)
+	if (install_extractor_new(v->path, x->dest_fd, x->limits, &e, err) != 0)
 		return -1;
 	if (ps_pack_files_dir_open(x->dest_path, &tree, err) != 0) {
-		ps_extractor_free(e);
+		install_extractor_free(e);
 		return -1;
 	}
-	rc = ps_pack_files_archive_open_with(v->path, ps_extractor_visitor(e),
+	rc = pack_files_archive_open_with(v->path, install_extractor_visitor(e),
 	    &tree, &v->o->progress, files, d, NULL, NULL, err);
-	if (ps_extractor_end(e, rc, err) != 0 && rc == 0) {
+	if (install_extractor_end(e, rc, err) != 0 && rc == 0) {
 		ps_pack_files_close(files);
 		ps_digest_free(*d);
 		*d = NULL;
 		rc = -1;
 	}
-	ps_extractor_free(e);
+	install_extractor_free(e);
 	return rc;
 }
 
 static int
-open_archive(ps_vctx *v, ps_pack_files *files, ps_digest **d, ps_error *err)
+open_archive(verify_vctx *v, ps_pack_files *files, ps_digest **d, ps_error *err)
 {
-	ps_verify_extract *x = v->extract;
+	verify_extract *x = v->extract;
 
 	if (!extracting(v))
-		return ps_pack_files_archive_open_with(v->path, NULL, NULL,
+		return pack_files_archive_open_with(v->path, NULL, NULL,
 		    &v->o->progress, files, d, v->o->deep ? NULL : signed_file,
 		    v->st, err);
 	x->extracted = 1;
@@ -331,9 +331,9 @@ open_archive(ps_vctx *v, ps_pack_files *files, ps_digest **d, ps_error *err)
 
 /* Step 3: one read; the digest decides before anything is acted on. */
 static int
-read_archive(ps_vctx *v, ps_pack_files *files, ps_digest **d, ps_error *err)
+read_archive(verify_vctx *v, ps_pack_files *files, ps_digest **d, ps_error *err)
 {
-	const ps_statement_file *subject = find_subject(v, err);
+	const sign_statement_file *subject = find_subject(v, err);
 	unsigned char got[PS_SHA256_LEN];
 	const char *what = "compared the SHA-256 of the archive's bytes with "
 	    "the signed subject";
@@ -345,7 +345,7 @@ read_archive(ps_vctx *v, ps_pack_files *files, ps_digest **d, ps_error *err)
 	if (open_archive(v, files, d, &e) != 0) {
 		if (e.status == PS_STATUS_REFUSED && hash_file(v->path, got) == 0 &&
 		    memcmp(got, subject->sha256, PS_SHA256_LEN) != 0)
-			return ps_verify_refuse_digest(err, "subject_mismatch", v->path, what,
+			return verify_refuse_digest(err, "subject_mismatch", v->path, what,
 			    subject->sha256, got);
 		*err = e;
 		return -1;
@@ -353,34 +353,34 @@ read_archive(ps_vctx *v, ps_pack_files *files, ps_digest **d, ps_error *err)
 	v->res->has_archive_digest = 1;
 	memcpy(v->res->archive_digest, (*d)->archive_digest, PS_SHA256_LEN);
 	if (memcmp((*d)->archive_digest, subject->sha256, PS_SHA256_LEN) != 0)
-		return ps_verify_refuse_digest(err, "subject_mismatch", v->path, what,
+		return verify_refuse_digest(err, "subject_mismatch", v->path, what,
 		    subject->sha256, (*d)->archive_digest);
 	v->res->subject_checked = 1;
 	return 0;
 }
 
 static int
-check_manifest_digest(ps_vctx *v, const ps_digest *d, ps_error *err)
+check_manifest_digest(verify_vctx *v, const ps_digest *d, ps_error *err)
 {
 	if (d->manifest_path == NULL ||
 	    strcmp(d->manifest_path, v->st->manifest_path) != 0) {
-		ps_refuse(err, "manifest_mismatch", v->path, "compared the pack's "
+		util_refuse(err, "manifest_mismatch", v->path, "compared the pack's "
 		    "manifest with the signed manifest path");
-		return ps_error_expect(err, v->st->manifest_path,
+		return util_error_expect(err, v->st->manifest_path,
 		    d->manifest_path != NULL ? d->manifest_path : "none");
 	}
 	if (memcmp(d->manifest_sha256, v->st->manifest_sha256,
 	    PS_SHA256_LEN) != 0)
-		return ps_verify_refuse_digest(err, "manifest_digest_mismatch",
+		return verify_refuse_digest(err, "manifest_digest_mismatch",
 		    d->manifest_path, "compared the manifest's SHA-256 with the "
 		    "signed one", v->st->manifest_sha256, d->manifest_sha256);
 	return 0;
 }
 
 static int
-check_prompts(ps_vctx *v, const ps_digest *d, ps_error *err)
+check_prompts(verify_vctx *v, const ps_digest *d, ps_error *err)
 {
-	const ps_statement_file *p;
+	const sign_statement_file *p;
 	const ps_entry *e;
 	char want[PS_SHA256_STRING_LEN];
 	size_t i;
@@ -389,13 +389,13 @@ check_prompts(ps_vctx *v, const ps_digest *d, ps_error *err)
 		p = &v->st->prompts[i];
 		e = ps_digest_find(d, p->path);
 		if (e == NULL || e->type != PS_ENTRY_FILE) {
-			ps_refuse(err, "prompt_digest_mismatch", p->path,
+			util_refuse(err, "prompt_digest_mismatch", p->path,
 			    "looked for a signed prompt file in the pack");
-			return ps_error_expect(err, ps_sha256_string(p->sha256,
+			return util_error_expect(err, ps_sha256_string(p->sha256,
 			    want), e == NULL ? "no such file" : "a directory");
 		}
 		if (memcmp(e->sha256, p->sha256, PS_SHA256_LEN) != 0)
-			return ps_verify_refuse_digest(err, "prompt_digest_mismatch", p->path,
+			return verify_refuse_digest(err, "prompt_digest_mismatch", p->path,
 			    "compared the prompt file's SHA-256 with the signed "
 			    "one", p->sha256, e->sha256);
 	}
@@ -403,14 +403,14 @@ check_prompts(ps_vctx *v, const ps_digest *d, ps_error *err)
 }
 
 static int
-check_tree(ps_vctx *v, const ps_digest *d, ps_error *err)
+check_tree(verify_vctx *v, const ps_digest *d, ps_error *err)
 {
 	if (d->partial)
 		return 0;         /* without --deep: not computed */
 	v->res->has_tree_digest = 1;
 	memcpy(v->res->tree_digest, d->tree_digest, PS_SHA256_LEN);
 	if (memcmp(d->tree_digest, v->st->tree_digest, PS_SHA256_LEN) != 0)
-		return ps_verify_refuse_digest(err, "tree_digest_mismatch", v->path,
+		return verify_refuse_digest(err, "tree_digest_mismatch", v->path,
 		    "recomputed the tree digest and compared it with the signed "
 		    "one", v->st->tree_digest, d->tree_digest);
 	v->res->tree_checked = 1;
@@ -423,29 +423,29 @@ check_tree(ps_vctx *v, const ps_digest *d, ps_error *err)
  * was found gets the safety rules only.
  */
 static int
-check_tar(ps_vctx *v, const ps_digest *d, ps_error *err)
+check_tar(verify_vctx *v, const ps_digest *d, ps_error *err)
 {
 	if (d->source != PS_SOURCE_TAR)
 		return 0;
 	v->res->has_tar_digest = d->has_tar_digest;
 	memcpy(v->res->tar_digest, d->tar_digest, PS_SHA256_LEN);
 	if (v->st->no_tar_digest) {
-		ps_refuse(err, "tar_digest_mismatch", v->path, "the signed "
+		util_refuse(err, "tar_digest_mismatch", v->path, "the signed "
 		    "statement records no tar digest, but this is a tar");
-		return ps_error_expect(err, "a tarDigest for a tar", "none");
+		return util_error_expect(err, "a tarDigest for a tar", "none");
 	}
 	if (!d->has_tar_digest ||
 	    memcmp(d->tar_digest, v->st->tar_digest, PS_SHA256_LEN) != 0)
-		return ps_verify_refuse_digest(err, "tar_digest_mismatch", v->path,
+		return verify_refuse_digest(err, "tar_digest_mismatch", v->path,
 		    "compared the SHA-256 of the uncompressed tar stream with the "
 		    "signed tar digest", v->st->tar_digest, d->tar_digest);
 	if (v->st->no_build)
 		return 0;
 	if (!d->canonical) {
-		ps_refuse(err, "not_canonical", v->path, "checked the canonical "
+		util_refuse(err, "not_canonical", v->path, "checked the canonical "
 		    "rules of canonical-tar.md (the predicate says packsign built "
 		    "this tar)");
-		return ps_error_expect(err, "a canonical tar", "a tar that "
+		return util_error_expect(err, "a canonical tar", "a tar that "
 		    "breaks them (packsign digest shows canonical: no)");
 	}
 	v->res->canonical_checked = 1;
@@ -453,7 +453,7 @@ check_tar(ps_vctx *v, const ps_digest *d, ps_error *err)
 }
 
 static int
-check_entries(ps_vctx *v, const ps_digest *d, ps_error *err)
+check_entries(verify_vctx *v, const ps_digest *d, ps_error *err)
 {
 	if (check_manifest_digest(v, d, err) != 0 ||
 	    check_prompts(v, d, err) != 0 || check_tar(v, d, err) != 0 ||
@@ -464,7 +464,7 @@ check_entries(ps_vctx *v, const ps_digest *d, ps_error *err)
 }
 
 static int
-refuse_manifest(ps_vctx *v, const ps_diags *diags, ps_error *err)
+refuse_manifest(verify_vctx *v, const ps_diags *diags, ps_error *err)
 {
 	char line[PS_ERROR_TEXT_MAX] = "no manifest could be parsed";
 	size_t i;
@@ -475,24 +475,24 @@ refuse_manifest(ps_vctx *v, const ps_diags *diags, ps_error *err)
 			break;
 		}
 	}
-	ps_refuse(err, "manifest_invalid", v->path, "validated the manifest "
+	util_refuse(err, "manifest_invalid", v->path, "validated the manifest "
 	    "(%zu errors; packsign validate lists them): %s",
 	    ps_diags_count(diags, PS_SEVERITY_ERROR), line);
 	return -1;
 }
 
 static int
-refuse_pack(ps_vctx *v, const char *field, const char *want,
+refuse_pack(verify_vctx *v, const char *field, const char *want,
     const char *got, ps_error *err)
 {
-	ps_refuse(err, "pack_mismatch", v->path, "compared the manifest's %s "
+	util_refuse(err, "pack_mismatch", v->path, "compared the manifest's %s "
 	    "with the signed one", field);
-	return ps_error_expect(err, want, got != NULL ? got : "none");
+	return util_error_expect(err, want, got != NULL ? got : "none");
 }
 
 /* Every prompt file the manifest declares must be covered. */
 static int
-check_prompts_signed(ps_vctx *v, ps_error *err)
+check_prompts_signed(verify_vctx *v, ps_error *err)
 {
 	const ps_manifest *m = v->manifest;
 	size_t i, j;
@@ -503,10 +503,10 @@ check_prompts_signed(ps_vctx *v, ps_error *err)
 				break;
 		}
 		if (j == v->st->prompt_count) {
-			ps_refuse(err, "prompt_unsigned", m->prompts[i].path,
+			util_refuse(err, "prompt_unsigned", m->prompts[i].path,
 			    "the manifest declares this prompt file, the signature "
 			    "does not cover it");
-			return ps_error_expect(err, "a signed prompt file",
+			return util_error_expect(err, "a signed prompt file",
 			    "not in the predicate");
 		}
 	}
@@ -515,7 +515,7 @@ check_prompts_signed(ps_vctx *v, ps_error *err)
 
 /* Step 5. */
 static int
-load_manifest(ps_vctx *v, const ps_pack_files *files, ps_error *err)
+load_manifest(verify_vctx *v, const ps_pack_files *files, ps_error *err)
 {
 	ps_validate_options vo;
 	ps_diags diags;
@@ -541,7 +541,7 @@ load_manifest(ps_vctx *v, const ps_pack_files *files, ps_error *err)
 
 /* verify DIR --sig F: the tree digest stands in for the archive digest. */
 static int
-read_directory(ps_vctx *v, ps_pack_files *files, ps_digest **d,
+read_directory(verify_vctx *v, ps_pack_files *files, ps_digest **d,
     ps_error *err)
 {
 	ps_pack_options po;
@@ -564,14 +564,14 @@ is_directory(const char *path, int *dir, ps_error *err)
 	struct stat st;
 
 	if (stat(path, &st) != 0)
-		return ps_fail_errno(err, errno == ENOENT ? "not_found" :
+		return util_fail_errno(err, errno == ENOENT ? "not_found" :
 		    "io_error", path, "stat", errno);
 	*dir = S_ISDIR(st.st_mode);
 	return 0;
 }
 
 static int
-check_pack(ps_vctx *v, ps_error *err)
+check_pack(verify_vctx *v, ps_error *err)
 {
 	ps_pack_files files;
 	ps_digest *d = NULL;
@@ -597,22 +597,22 @@ check_pack(ps_vctx *v, ps_error *err)
 }
 
 static int
-run(ps_vctx *v, ps_error *err)
+run(verify_vctx *v, ps_error *err)
 {
 	if (check_options(v->path, v->o, err) != 0 ||
-	    ps_verify_signatures(v, err) != 0 || parse_statement(v, err) != 0 ||
-	    ps_verify_scope(v, err) != 0 || check_pack(v, err) != 0 ||
-	    ps_verify_signed_by(v, err) != 0)
+	    verify_signatures(v, err) != 0 || parse_statement(v, err) != 0 ||
+	    verify_scope(v, err) != 0 || check_pack(v, err) != 0 ||
+	    verify_signed_by(v, err) != 0)
 		return -1;
-	return ps_verify_source(v, err);
+	return verify_source(v, err);
 }
 
 int
-ps_verify_keep(const char *path, const ps_verify_options *options,
-    ps_verify_extract *extract, ps_verify_result **out,
-    ps_manifest **manifest, ps_statement **st, ps_error *err)
+verify_keep(const char *path, const ps_verify_options *options,
+    verify_extract *extract, ps_verify_result **out,
+    ps_manifest **manifest, sign_statement **st, ps_error *err)
 {
-	ps_vctx v;
+	verify_vctx v;
 	int rc;
 
 	ps_error_clear(err);
@@ -633,8 +633,8 @@ ps_verify_keep(const char *path, const ps_verify_options *options,
 		v.st = NULL;
 	}
 	ps_manifest_free(v.manifest);
-	ps_statement_free(v.st);
-	ps_dsse_free(v.env);
+	sign_statement_free(v.st);
+	sign_dsse_free(v.env);
 	free(v.entry_key);
 	return rc;
 }
@@ -643,5 +643,5 @@ int
 ps_verify(const char *path, const ps_verify_options *options,
     ps_verify_result **out, ps_error *err)
 {
-	return ps_verify_keep(path, options, NULL, out, NULL, NULL, err);
+	return verify_keep(path, options, NULL, out, NULL, NULL, err);
 }

@@ -11,12 +11,13 @@ ROOT="$BATS_TEST_DIRNAME/../.."
 copy_tree() {
 	local dst="$BATS_TEST_TMPDIR/tree"
 	mkdir -p "$dst/scripts" "$dst/docs" "$dst/include"
-	cp -R "$ROOT"/util "$ROOT"/keys "$ROOT"/formats "$ROOT"/sign \
-	    "$ROOT"/verify "$ROOT"/cli "$dst/"
+	for room in $("$ROOT/scripts/check-layers" --rooms); do
+		cp -R "$ROOT/$room" "$dst/"
+	done
 	cp "$ROOT/include/packsign.h" "$dst/include/"
 	cp "$ROOT/docs/errors.md" "$ROOT/docs/packsign.1" "$dst/docs/"
 	cp "$ROOT/scripts/check-error-codes" "$ROOT/scripts/check-man-page" \
-	    "$dst/scripts/"
+	    "$ROOT/scripts/check-layers" "$dst/scripts/"
 	echo "$dst"
 }
 
@@ -37,12 +38,12 @@ copy_tree() {
 
 @test "check-error-codes fails on an undocumented code, a stale row, a wrong exit" {
 	tree=$(copy_tree)
-	cat >>"$tree/sign/digest.c" <<-'EOF'
+	cat >>"$tree/pack/digest.c" <<-'EOF'
 	int ps_drift_probe(ps_error *err);
 	int
 	ps_drift_probe(ps_error *err)
 	{
-		return ps_refuse(err, "drift_probe_code", "x", "probe");
+		return util_refuse(err, "drift_probe_code", "x", "probe");
 	}
 	struct drift_row { const char *code; };
 	static const struct drift_row drift_table[] = { { .code = "drift_table_code" } };
@@ -53,7 +54,7 @@ copy_tree() {
 	run "$tree/scripts/check-error-codes"
 	echo "$output"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"undocumented: drift_probe_code (produced at sign/digest.c:"* ]]
+	[[ "$output" == *"undocumented: drift_probe_code (produced at pack/digest.c:"* ]]
 	[[ "$output" == *"undocumented: rebuild_mismatch"* ]]
 	[[ "$output" == *"undocumented: drift_table_code"* ]]
 	[[ "$output" == *"never produced: never_made_code"* ]]
@@ -62,18 +63,18 @@ copy_tree() {
 
 @test "check-error-codes refuses a code argument it cannot resolve" {
 	tree=$(copy_tree)
-	cat >>"$tree/sign/digest.c" <<-'EOF'
+	cat >>"$tree/pack/digest.c" <<-'EOF'
 	int ps_drift_probe(ps_error *err, const char *(*pick)(void));
 	int
 	ps_drift_probe(ps_error *err, const char *(*pick)(void))
 	{
-		return ps_fail(err, pick(), "x", "probe");
+		return util_fail(err, pick(), "x", "probe");
 	}
 	EOF
 	run "$tree/scripts/check-error-codes"
 	echo "$output"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"unresolved: sign/digest.c:"*"cannot resolve the code argument 'pick()'"* ]]
+	[[ "$output" == *"unresolved: pack/digest.c:"*"cannot resolve the code argument 'pick()'"* ]]
 }
 
 @test "the man page documents every command, option, environment variable and exit status" {

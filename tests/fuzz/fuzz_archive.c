@@ -1,9 +1,9 @@
 /*
  * The archive reader and the digest of an archive (one target: for an
- * archive, ps_digest_path() is ps_archive_read() without a visitor).  Byte
+ * archive, ps_digest_path() is pack_archive_read() without a visitor).  Byte
  * 0 picks the name (.tar, .tar.gz, .tar.zst, .zip); the rest is written to
  * a temporary file.  The archive is read three ways -- ps_digest_path(),
- * ps_archive_read() with a visitor, and ps_pack_files_archive_open()
+ * pack_archive_read() with a visitor, and ps_pack_files_archive_open()
  * followed by manifest validation, as verify reads it -- which must agree.
  */
 #include <stdint.h>
@@ -13,7 +13,7 @@
 
 #include "fuzz.h"
 #include "formats/manifest.h"
-#include "sign/archive.h"
+#include "pack/archive.h"
 
 struct visit {
 	size_t files, dirs;
@@ -29,7 +29,7 @@ visit_file(void *ctx, const ps_entry *entry, ps_error *err)
 	(void)err;
 	if (v->open && v->seen != v->declared)
 		fuzz_fail("visitor", "file data shorter than its size");
-	if (ps_path_is_canonical(entry->path) != 0)
+	if (formats_path_is_canonical(entry->path) != 0)
 		fuzz_fail("visitor", "non-canonical path handed out");
 	v->files++;
 	v->declared = entry->size;
@@ -58,7 +58,7 @@ visit_dir(void *ctx, const char *path, ps_error *err)
 	struct visit *v = ctx;
 
 	(void)err;
-	if (ps_path_is_canonical(path) != 0)
+	if (formats_path_is_canonical(path) != 0)
 		fuzz_fail("visitor", "non-canonical directory handed out");
 	v->dirs++;
 	return 0;
@@ -71,7 +71,7 @@ check_digest(const ps_digest *d)
 	size_t i;
 
 	for (i = 0; i < d->entry_count; i++) {
-		if (ps_path_is_canonical(d->entries[i].path) != 0)
+		if (formats_path_is_canonical(d->entries[i].path) != 0)
 			fuzz_fail("digest", "non-canonical entry path");
 		if (i > 0 && strcmp(d->entries[i - 1].path,
 		    d->entries[i].path) >= 0)
@@ -104,7 +104,7 @@ check_same(const ps_digest *a, const ps_digest *b, const char *what)
 static void
 check_visited(const char *path, const ps_digest *d)
 {
-	ps_archive_visitor visitor;
+	pack_archive_visitor visitor;
 	struct visit v;
 	ps_digest *d2 = NULL;
 	ps_error err;
@@ -116,11 +116,11 @@ check_visited(const char *path, const ps_digest *d)
 	visitor.data = visit_data;
 	visitor.dir = visit_dir;
 	ps_error_clear(&err);
-	if (ps_archive_read(path, &visitor, &d2, &err) != 0)
-		fuzz_fail("ps_archive_read with a visitor", err.code);
+	if (pack_archive_read(path, &visitor, &d2, &err) != 0)
+		fuzz_fail("pack_archive_read with a visitor", err.code);
 	if (v.total != d->total_size)
 		fuzz_fail("visitor", "bytes seen differ from total size");
-	check_same(d, d2, "ps_archive_read with a visitor");
+	check_same(d, d2, "pack_archive_read with a visitor");
 	ps_digest_free(d2);
 }
 

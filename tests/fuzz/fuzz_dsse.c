@@ -15,8 +15,8 @@
 #include "sign/dsse.h"
 #include "sign/statement.h"
 
-static unsigned char fuzz_pk[PS_DSSE_PUBLIC_KEY_LEN];
-static unsigned char fuzz_sk[PS_DSSE_SECRET_KEY_LEN];
+static unsigned char fuzz_pk[SIGN_DSSE_PUBLIC_KEY_LEN];
+static unsigned char fuzz_sk[SIGN_DSSE_SECRET_KEY_LEN];
 
 static void
 fixed_key(void)
@@ -35,113 +35,113 @@ fixed_key(void)
 static void
 check_statement(const unsigned char *bytes, size_t len)
 {
-	ps_statement *st = NULL, *again = NULL;
+	sign_statement *st = NULL, *again = NULL;
 	unsigned char *out1 = NULL, *out2 = NULL;
 	size_t len1 = 0, len2 = 0;
 	ps_error err;
 
 	ps_error_clear(&err);
-	if (ps_statement_parse(bytes, len, &st, &err) != 0) {
-		fuzz_check_error(&err, "ps_statement_parse");
+	if (sign_statement_parse(bytes, len, &st, &err) != 0) {
+		fuzz_check_error(&err, "sign_statement_parse");
 		return;
 	}
-	fuzz_note("ps_statement_parse", "ok");
-	if (ps_statement_check(st, &err) != 0)
-		fuzz_fail("ps_statement_check after parse", err.code);
-	if (ps_statement_serialize(st, &out1, &len1, &err) != 0)
-		fuzz_fail("ps_statement_serialize", err.code);
-	if (ps_statement_parse(out1, len1, &again, &err) != 0)
+	fuzz_note("sign_statement_parse", "ok");
+	if (sign_statement_check(st, &err) != 0)
+		fuzz_fail("sign_statement_check after parse", err.code);
+	if (sign_statement_serialize(st, &out1, &len1, &err) != 0)
+		fuzz_fail("sign_statement_serialize", err.code);
+	if (sign_statement_parse(out1, len1, &again, &err) != 0)
 		fuzz_fail("statement re-parse", err.code);
-	if (ps_statement_serialize(again, &out2, &len2, &err) != 0)
-		fuzz_fail("ps_statement_serialize again", err.code);
+	if (sign_statement_serialize(again, &out2, &len2, &err) != 0)
+		fuzz_fail("sign_statement_serialize again", err.code);
 	if (len1 != len2 || memcmp(out1, out2, len1) != 0)
 		fuzz_fail("statement round trip", "bytes differ");
 	free(out1);
 	free(out2);
-	ps_statement_free(st);
-	ps_statement_free(again);
+	sign_statement_free(st);
+	sign_statement_free(again);
 }
 
 static void
-check_roundtrip(const ps_dsse_envelope *env)
+check_roundtrip(const sign_dsse_envelope *env)
 {
-	ps_dsse_envelope *again = NULL;
+	sign_dsse_envelope *again = NULL;
 	char *out1 = NULL, *out2 = NULL;
 	size_t len1 = 0, len2 = 0, i;
 	ps_error err;
 
 	ps_error_clear(&err);
-	if (ps_dsse_serialize(env, &out1, &len1, &err) != 0)
-		fuzz_fail("ps_dsse_serialize", err.code);
-	if (ps_dsse_parse(out1, len1, "again", &again, &err) != 0)
+	if (sign_dsse_serialize(env, &out1, &len1, &err) != 0)
+		fuzz_fail("sign_dsse_serialize", err.code);
+	if (sign_dsse_parse(out1, len1, "again", &again, &err) != 0)
 		fuzz_fail("envelope re-parse", err.code);
-	if (ps_dsse_serialize(again, &out2, &len2, &err) != 0)
-		fuzz_fail("ps_dsse_serialize again", err.code);
+	if (sign_dsse_serialize(again, &out2, &len2, &err) != 0)
+		fuzz_fail("sign_dsse_serialize again", err.code);
 	if (len1 != len2 || memcmp(out1, out2, len1) != 0)
 		fuzz_fail("envelope round trip", "bytes differ");
-	if (ps_dsse_signature_count(env) != ps_dsse_signature_count(again))
+	if (sign_dsse_signature_count(env) != sign_dsse_signature_count(again))
 		fuzz_fail("envelope round trip", "signature count");
-	for (i = 0; i < ps_dsse_signature_count(env); i++)
-		if (strcmp(ps_dsse_keyid(env, i), ps_dsse_keyid(again, i)) != 0)
+	for (i = 0; i < sign_dsse_signature_count(env); i++)
+		if (strcmp(sign_dsse_keyid(env, i), sign_dsse_keyid(again, i)) != 0)
 			fuzz_fail("envelope round trip", "keyid");
-	if (strcmp(ps_dsse_payload_type(env), ps_dsse_payload_type(again)) != 0)
+	if (strcmp(sign_dsse_payload_type(env), sign_dsse_payload_type(again)) != 0)
 		fuzz_fail("envelope round trip", "payload type");
 	free(out1);
 	free(out2);
-	ps_dsse_free(again);
+	sign_dsse_free(again);
 }
 
 /* Co-signs with the fixed key, which must then verify. */
 static void
-check_cosign(ps_dsse_envelope *env)
+check_cosign(sign_dsse_envelope *env)
 {
-	ps_dsse_verification v;
-	ps_statement *st = NULL;
+	sign_dsse_verification v;
+	sign_statement *st = NULL;
 	ps_error err;
 
 	ps_error_clear(&err);
-	if (ps_dsse_verify(env, fuzz_pk, &v, &err) == 0)
+	if (sign_dsse_verify(env, fuzz_pk, &v, &err) == 0)
 		return;        /* the input carries our own signature */
-	fuzz_check_error(&err, "ps_dsse_verify");
+	fuzz_check_error(&err, "sign_dsse_verify");
 	if (v.payload != NULL)
-		fuzz_fail("ps_dsse_verify", "payload handed out unverified");
-	if (ps_dsse_signature_count(env) >= PS_DSSE_MAX_SIGNATURES) {
-		if (ps_dsse_sign(env, fuzz_sk, "fuzz", &err) == 0)
-			fuzz_fail("ps_dsse_sign", "65th signature accepted");
+		fuzz_fail("sign_dsse_verify", "payload handed out unverified");
+	if (sign_dsse_signature_count(env) >= SIGN_DSSE_MAX_SIGNATURES) {
+		if (sign_dsse_sign(env, fuzz_sk, "fuzz", &err) == 0)
+			fuzz_fail("sign_dsse_sign", "65th signature accepted");
 		return;
 	}
 	ps_error_clear(&err);
-	if (ps_dsse_sign(env, fuzz_sk, "fuzz", &err) != 0)
-		fuzz_fail("ps_dsse_sign", err.code);
-	if (ps_dsse_verify(env, fuzz_pk, &v, &err) != 0)
+	if (sign_dsse_sign(env, fuzz_sk, "fuzz", &err) != 0)
+		fuzz_fail("sign_dsse_sign", err.code);
+	if (sign_dsse_verify(env, fuzz_pk, &v, &err) != 0)
 		fuzz_fail("verify after sign", err.code);
 	if (v.verified_count != 1 || v.payload == NULL ||
-	    strcmp(v.payload_type, ps_dsse_payload_type(env)) != 0)
+	    strcmp(v.payload_type, sign_dsse_payload_type(env)) != 0)
 		fuzz_fail("verify after sign", "wrong verification");
-	if (ps_statement_from_verified(&v, &st, &err) != 0)
-		fuzz_check_error(&err, "ps_statement_from_verified");
-	ps_statement_free(st);
+	if (sign_statement_from_verified(&v, &st, &err) != 0)
+		fuzz_check_error(&err, "sign_statement_from_verified");
+	sign_statement_free(st);
 	check_statement(v.payload, v.payload_len);
 }
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	ps_dsse_envelope *env = NULL;
+	sign_dsse_envelope *env = NULL;
 	ps_error err;
 
 	fixed_key();
 	ps_error_clear(&err);
-	if (ps_dsse_parse(data, size, "fuzz.sig", &env, &err) != 0) {
-		fuzz_check_error(&err, "ps_dsse_parse");
+	if (sign_dsse_parse(data, size, "fuzz.sig", &env, &err) != 0) {
+		fuzz_check_error(&err, "sign_dsse_parse");
 		if (env != NULL)
-			fuzz_fail("ps_dsse_parse", "envelope set on failure");
+			fuzz_fail("sign_dsse_parse", "envelope set on failure");
 	} else {
-		fuzz_note("ps_dsse_parse", "ok");
+		fuzz_note("sign_dsse_parse", "ok");
 		check_roundtrip(env);
 		check_cosign(env);
 		check_roundtrip(env);
-		ps_dsse_free(env);
+		sign_dsse_free(env);
 	}
 	check_statement(data, size);
 	return 0;

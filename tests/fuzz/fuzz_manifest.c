@@ -78,8 +78,8 @@ mem_stat(void *ctx, const char *path, ps_entry_type *type, uint64_t *size,
 {
 	const struct mem_file *f;
 
-	if (ps_path_is_canonical(path) != 0)
-		return ps_refuse(err, "pack_path_invalid", path, "not canonical");
+	if (formats_path_is_canonical(path) != 0)
+		return util_refuse(err, "pack_path_invalid", path, "not canonical");
 	if ((f = find_file(ctx, path)) != NULL) {
 		*type = PS_ENTRY_FILE;
 		*size = f->len;
@@ -90,7 +90,7 @@ mem_stat(void *ctx, const char *path, ps_entry_type *type, uint64_t *size,
 		*size = 0;
 		return 0;
 	}
-	return ps_refuse(err, "pack_path_missing", path, "no such file");
+	return util_refuse(err, "pack_path_missing", path, "no such file");
 }
 
 static int
@@ -99,15 +99,15 @@ mem_read(void *ctx, const char *path, size_t max, char **data, size_t *len,
 {
 	const struct mem_file *f;
 
-	if (ps_path_is_canonical(path) != 0)
-		return ps_refuse(err, "pack_path_invalid", path, "not canonical");
+	if (formats_path_is_canonical(path) != 0)
+		return util_refuse(err, "pack_path_invalid", path, "not canonical");
 	if ((f = find_file(ctx, path)) == NULL)
-		return ps_refuse(err, is_dir(ctx, path) ? "pack_not_file" :
+		return util_refuse(err, is_dir(ctx, path) ? "pack_not_file" :
 		    "pack_path_missing", path, "no such file");
 	if (f->len > max)
-		return ps_refuse(err, "pack_file_too_large", path, "too large");
+		return util_refuse(err, "pack_file_too_large", path, "too large");
 	if ((*data = malloc(f->len + 1)) == NULL)
-		return ps_fail(err, "out_of_memory", path, "out of memory");
+		return util_fail(err, "out_of_memory", path, "out of memory");
 	if (f->len > 0)
 		memcpy(*data, f->data, f->len);
 	(*data)[f->len] = '\0';
@@ -122,7 +122,7 @@ mem_head(void *ctx, const char *path, unsigned char *buf, size_t n,
 	const struct mem_file *f;
 
 	if ((f = find_file(ctx, path)) == NULL)
-		return ps_refuse(err, "pack_path_missing", path, "no such file");
+		return util_refuse(err, "pack_path_missing", path, "no such file");
 	*got = f->len < n ? f->len : n;
 	if (*got > 0)
 		memcpy(buf, f->data, *got);
@@ -184,7 +184,7 @@ add_file(struct mem_pack *p, char *path, const char *data, size_t len)
 {
 	size_t i, n;
 
-	if (p->count == MAX_FILES || ps_path_is_canonical(path) != 0 ||
+	if (p->count == MAX_FILES || formats_path_is_canonical(path) != 0 ||
 	    find_file(p, path) != NULL || is_dir(p, path)) {
 		free(path);
 		return;
@@ -227,18 +227,18 @@ split_input(struct mem_pack *p, const char *manifest_name, const char *text,
 static void
 check_yaml(const char *text, size_t len)
 {
-	ps_yaml_doc *doc = NULL;
+	util_yaml_doc *doc = NULL;
 	ps_error err;
 
 	ps_error_clear(&err);
-	if (ps_yaml_load(text, len, "fuzz.yaml", &doc, &err) != 0) {
-		fuzz_check_error(&err, "ps_yaml_load");
+	if (util_yaml_load(text, len, "fuzz.yaml", &doc, &err) != 0) {
+		fuzz_check_error(&err, "util_yaml_load");
 		if (doc != NULL)
-			fuzz_fail("ps_yaml_load", "document set on failure");
+			fuzz_fail("util_yaml_load", "document set on failure");
 		return;
 	}
-	(void)ps_yaml_describe(ps_yaml_root(doc));
-	ps_yaml_free(doc);
+	(void)util_yaml_describe(util_yaml_root(doc));
+	util_yaml_free(doc);
 }
 
 static void

@@ -119,7 +119,7 @@ parse_args(int argc, char **argv, struct args *a)
 }
 
 static void
-add_source(ps_statement *st, const struct args *a)
+add_source(sign_statement *st, const struct args *a)
 {
 	if (a->commit == NULL)
 		return;
@@ -133,7 +133,7 @@ add_source(ps_statement *st, const struct args *a)
 }
 
 static void
-add_prompts(ps_statement *st, const ps_manifest *m, const ps_digest *d)
+add_prompts(sign_statement *st, const ps_manifest *m, const ps_digest *d)
 {
 	const ps_entry *e;
 	ps_error err;
@@ -141,7 +141,7 @@ add_prompts(ps_statement *st, const ps_manifest *m, const ps_digest *d)
 
 	for (i = 0; i < m->prompt_count; i++) {
 		e = ps_digest_find(d, m->prompts[i].path);
-		if (e != NULL && ps_statement_add_prompt(st, e->path, e->sha256,
+		if (e != NULL && sign_statement_add_prompt(st, e->path, e->sha256,
 		    &err) != 0)
 			die(&err);
 	}
@@ -152,19 +152,19 @@ static void
 hash_file(const char *path, unsigned char out[PS_SHA256_LEN])
 {
 	unsigned char buf[64 * 1024];
-	ps_sha256 *h = ps_sha256_new();
+	util_sha256 *h = util_sha256_new();
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
 
 	if (h == NULL || fd < 0)
 		usage("--raw-from: cannot read ARCHIVE");
-	while ((n = ps_read_full(fd, buf, sizeof(buf))) > 0)
-		if (ps_sha256_update(h, buf, (size_t)n) != 0)
+	while ((n = util_read_full(fd, buf, sizeof(buf))) > 0)
+		if (util_sha256_update(h, buf, (size_t)n) != 0)
 			usage("--raw-from: SHA-256 failed");
-	if (n < 0 || ps_sha256_final(h, out) != 0)
+	if (n < 0 || util_sha256_final(h, out) != 0)
 		usage("--raw-from: cannot read ARCHIVE");
 	close(fd);
-	ps_sha256_free(h);
+	util_sha256_free(h);
 }
 
 /* --raw-from: GOOD's digest `d` takes ARCHIVE's subject digest, and its
@@ -186,13 +186,13 @@ raw_digests(const struct args *a, ps_digest *d)
 	ps_digest_free(own);
 }
 
-static ps_statement *
+static sign_statement *
 build_statement(const struct args *a)
 {
 	ps_validate_options vo;
 	ps_pack_files files;
 	ps_manifest *m = NULL;
-	ps_statement *st;
+	sign_statement *st;
 	ps_digest *d = NULL;
 	ps_diags diags;
 	ps_error err;
@@ -213,9 +213,9 @@ build_statement(const struct args *a)
 		d->has_tar_digest = 1;
 		memset(d->tar_digest, 0, sizeof(d->tar_digest));
 	}
-	if (ps_statement_new(&st, &err) != 0 ||
-	    ps_statement_set_digest(st, d, &err) != 0 ||
-	    ps_statement_add_subject(st, a->subject != NULL ? a->subject :
+	if (sign_statement_new(&st, &err) != 0 ||
+	    sign_statement_set_digest(st, d, &err) != 0 ||
+	    sign_statement_add_subject(st, a->subject != NULL ? a->subject :
 	    base != NULL ? base + 1 : a->archive, d->archive_digest, &err) != 0)
 		die(&err);
 	st->pack_id = strdup(m->id);
@@ -287,16 +287,16 @@ edit(json_t *root, const char *spec, int del)
 static char *
 payload_of(const struct args *a, size_t *len)
 {
-	ps_statement *st = build_statement(a);
+	sign_statement *st = build_statement(a);
 	unsigned char *bytes;
 	json_t *root;
 	ps_error err;
 	char *out;
 	int i;
 
-	if (ps_statement_serialize(st, &bytes, len, &err) != 0)
+	if (sign_statement_serialize(st, &bytes, len, &err) != 0)
 		die(&err);
-	ps_statement_free(st);
+	sign_statement_free(st);
 	root = json_loadb((const char *)bytes, *len, 0, NULL);
 	free(bytes);
 	for (i = 0; i < a->nsets; i++)
@@ -330,14 +330,14 @@ load_key(const struct args *a)
 	return key;
 }
 
-static ps_dsse_envelope *
+static sign_dsse_envelope *
 existing_envelope(const struct args *a, const char *out)
 {
-	ps_dsse_envelope *env = NULL;
+	sign_dsse_envelope *env = NULL;
 	ps_error err;
 	int fd = open(out, O_RDONLY);
 
-	if (fd < 0 || ps_dsse_read_fd(fd, out, &env, &err) != 0)
+	if (fd < 0 || sign_dsse_read_fd(fd, out, &env, &err) != 0)
 		usage("--append: cannot read the existing signature");
 	close(fd);
 	(void)a;
@@ -357,7 +357,7 @@ int
 main(int argc, char **argv)
 {
 	char fp[PS_FINGERPRINT_MAX], *out, *payload, *json;
-	ps_dsse_envelope *env;
+	sign_dsse_envelope *env;
 	ps_pubkey *pub;
 	ps_seckey *key;
 	ps_error err;
@@ -387,19 +387,19 @@ main(int argc, char **argv)
 		env = existing_envelope(&a, out);
 	else {
 		payload = payload_of(&a, &len);
-		if (ps_dsse_new(a.payload_type != NULL ? a.payload_type :
-		    PS_INTOTO_PAYLOAD_TYPE, (unsigned char *)payload, len, &env,
+		if (sign_dsse_new(a.payload_type != NULL ? a.payload_type :
+		    SIGN_INTOTO_PAYLOAD_TYPE, (unsigned char *)payload, len, &env,
 		    &err) != 0)
 			die(&err);
 		free(payload);
 	}
-	if (ps_dsse_sign(env, key->sk, a.keyid != NULL ? a.keyid : fp,
-	    &err) != 0 || ps_dsse_serialize(env, &json, &len, &err) != 0)
+	if (sign_dsse_sign(env, key->sk, a.keyid != NULL ? a.keyid : fp,
+	    &err) != 0 || sign_dsse_serialize(env, &json, &len, &err) != 0)
 		die(&err);
 	write_file(out, json, len);
 	/* Freed so that the CLI tests' leak checker sees a clean exit. */
 	free(json);
-	ps_dsse_free(env);
+	sign_dsse_free(env);
 	ps_seckey_free(key);
 	free(out);
 	return 0;

@@ -31,27 +31,27 @@ test_key(struct keypair *k, unsigned char fill)
 	assert_int_equal(crypto_sign_seed_keypair(k->pk, k->sk, seed), 0);
 }
 
-static ps_dsse_envelope *
+static sign_dsse_envelope *
 signed_envelope(const char *payload, const struct keypair *k,
     const char *keyid)
 {
-	ps_dsse_envelope *env = NULL;
+	sign_dsse_envelope *env = NULL;
 	ps_error err;
 
-	assert_int_equal(ps_dsse_new("application/vnd.in-toto+json",
+	assert_int_equal(sign_dsse_new("application/vnd.in-toto+json",
 	    (const unsigned char *)payload, strlen(payload), &env, &err), 0);
-	assert_int_equal(ps_dsse_sign(env, k->sk, keyid, &err), 0);
+	assert_int_equal(sign_dsse_sign(env, k->sk, keyid, &err), 0);
 	return env;
 }
 
 static char *
-serialize(const ps_dsse_envelope *env)
+serialize(const sign_dsse_envelope *env)
 {
 	char *text = NULL;
 	size_t len;
 	ps_error err;
 
-	assert_int_equal(ps_dsse_serialize(env, &text, &len, &err), 0);
+	assert_int_equal(sign_dsse_serialize(env, &text, &len, &err), 0);
 	assert_int_equal(strlen(text), len);
 	return text;
 }
@@ -61,10 +61,10 @@ static const char *
 parse_code(const char *text)
 {
 	static ps_error err;
-	ps_dsse_envelope *env = NULL;
+	sign_dsse_envelope *env = NULL;
 
-	if (ps_dsse_parse(text, strlen(text), "t.sig", &env, &err) == 0) {
-		ps_dsse_free(env);
+	if (sign_dsse_parse(text, strlen(text), "t.sig", &env, &err) == 0) {
+		sign_dsse_free(env);
 		return "ok";
 	}
 	assert_null(env);
@@ -81,12 +81,12 @@ pae_test_vector(void **state)
 	const char *want = "DSSEv1 29 http://example.com/HelloWorld 11 hello world";
 
 	(void)state;
-	assert_int_equal(ps_dsse_pae("http://example.com/HelloWorld",
+	assert_int_equal(sign_dsse_pae("http://example.com/HelloWorld",
 	    (const unsigned char *)"hello world", 11, &pae, &len, &err), 0);
 	assert_int_equal(len, strlen(want));
 	assert_memory_equal(pae, want, len);
 	free(pae);
-	assert_int_equal(ps_dsse_pae("t", NULL, 0, &pae, &len, &err), 0);
+	assert_int_equal(sign_dsse_pae("t", NULL, 0, &pae, &len, &err), 0);
 	assert_int_equal(len, strlen("DSSEv1 1 t 0 "));
 	assert_memory_equal(pae, "DSSEv1 1 t 0 ", len);
 	free(pae);
@@ -96,8 +96,8 @@ static void
 sign_serialize_parse_verify(void **state)
 {
 	struct keypair a;
-	ps_dsse_envelope *env, *back = NULL;
-	ps_dsse_verification v;
+	sign_dsse_envelope *env, *back = NULL;
+	sign_dsse_verification v;
 	ps_error err;
 	char *text, *again;
 
@@ -109,10 +109,10 @@ sign_serialize_parse_verify(void **state)
 	assert_non_null(strstr(text, "{\"payload\":\"eyJ4IjoxfQ==\","
 	    "\"payloadType\":\"application/vnd.in-toto+json\",\"signatures\":"
 	    "[{\"keyid\":\"key-a\",\"sig\":\""));
-	assert_int_equal(ps_dsse_parse(text, strlen(text), "t", &back, &err), 0);
+	assert_int_equal(sign_dsse_parse(text, strlen(text), "t", &back, &err), 0);
 	again = serialize(back);
 	assert_string_equal(text, again);      /* deterministic, round trip */
-	assert_int_equal(ps_dsse_verify(back, a.pk, &v, &err), 0);
+	assert_int_equal(sign_dsse_verify(back, a.pk, &v, &err), 0);
 	assert_int_equal(v.verified_count, 1);
 	assert_int_equal(v.verified[0], 1);
 	assert_int_equal(v.payload_len, 7);
@@ -120,32 +120,32 @@ sign_serialize_parse_verify(void **state)
 	assert_string_equal(v.payload_type, "application/vnd.in-toto+json");
 	free(text);
 	free(again);
-	ps_dsse_free(env);
-	ps_dsse_free(back);
+	sign_dsse_free(env);
+	sign_dsse_free(back);
 }
 
 static void
 wrong_key_or_tampered_payload_fails(void **state)
 {
 	struct keypair a, b;
-	ps_dsse_envelope *env, *other;
-	ps_dsse_verification v;
+	sign_dsse_envelope *env, *other;
+	sign_dsse_verification v;
 	ps_error err;
 
 	(void)state;
 	test_key(&a, 1);
 	test_key(&b, 2);
 	env = signed_envelope("payload", &a, "");
-	assert_int_equal(ps_dsse_verify(env, b.pk, &v, &err), -1);
+	assert_int_equal(sign_dsse_verify(env, b.pk, &v, &err), -1);
 	assert_string_equal(err.code, "signature_invalid");
 	assert_int_equal(err.status, PS_STATUS_REFUSED);
 	assert_null(v.payload);
 	assert_int_equal(v.verified_count, 0);
 	/* The same signature over another payload does not verify. */
 	other = signed_envelope("payloaD", &b, "");
-	assert_int_equal(ps_dsse_verify(other, a.pk, &v, &err), -1);
-	ps_dsse_free(env);
-	ps_dsse_free(other);
+	assert_int_equal(sign_dsse_verify(other, a.pk, &v, &err), -1);
+	sign_dsse_free(env);
+	sign_dsse_free(other);
 }
 
 /* The signature covers the payload type too (PAE). */
@@ -153,8 +153,8 @@ static void
 payload_type_is_authenticated(void **state)
 {
 	struct keypair a;
-	ps_dsse_envelope *env, *back = NULL;
-	ps_dsse_verification v;
+	sign_dsse_envelope *env, *back = NULL;
+	sign_dsse_verification v;
 	ps_error err;
 	char *text, *at;
 
@@ -165,19 +165,19 @@ payload_type_is_authenticated(void **state)
 	at = strstr(text, "in-toto+json");
 	assert_non_null(at);
 	at[0] = 'j';                    /* "jn-toto+json" */
-	assert_int_equal(ps_dsse_parse(text, strlen(text), "t", &back, &err), 0);
-	assert_int_equal(ps_dsse_verify(back, a.pk, &v, &err), -1);
+	assert_int_equal(sign_dsse_parse(text, strlen(text), "t", &back, &err), 0);
+	assert_int_equal(sign_dsse_verify(back, a.pk, &v, &err), -1);
 	free(text);
-	ps_dsse_free(env);
-	ps_dsse_free(back);
+	sign_dsse_free(env);
+	sign_dsse_free(back);
 }
 
 static void
 cosigning_keeps_payload_and_refuses_the_same_key(void **state)
 {
 	struct keypair a, b;
-	ps_dsse_envelope *env, *back = NULL;
-	ps_dsse_verification v;
+	sign_dsse_envelope *env, *back = NULL;
+	sign_dsse_verification v;
 	ps_error err;
 	char *one, *two;
 
@@ -186,24 +186,24 @@ cosigning_keeps_payload_and_refuses_the_same_key(void **state)
 	test_key(&b, 2);
 	env = signed_envelope("{\"s\":\"payload\"}", &a, "A");
 	one = serialize(env);
-	assert_int_equal(ps_dsse_parse(one, strlen(one), "t", &back, &err), 0);
-	assert_int_equal(ps_dsse_sign(back, b.sk, "B", &err), 0);
-	assert_int_equal(ps_dsse_sign(back, a.sk, "A2", &err), -1);
+	assert_int_equal(sign_dsse_parse(one, strlen(one), "t", &back, &err), 0);
+	assert_int_equal(sign_dsse_sign(back, b.sk, "B", &err), 0);
+	assert_int_equal(sign_dsse_sign(back, a.sk, "A2", &err), -1);
 	assert_string_equal(err.code, "already_signed");
 	two = serialize(back);
 	/* Same payload field, first signature kept byte for byte. */
 	assert_memory_equal(one, two, strlen(one) - 3);
-	assert_int_equal(ps_dsse_signature_count(back), 2);
-	assert_string_equal(ps_dsse_keyid(back, 1), "B");
-	assert_null(ps_dsse_keyid(back, 2));
-	assert_int_equal(ps_dsse_verify(back, a.pk, &v, &err), 0);
+	assert_int_equal(sign_dsse_signature_count(back), 2);
+	assert_string_equal(sign_dsse_keyid(back, 1), "B");
+	assert_null(sign_dsse_keyid(back, 2));
+	assert_int_equal(sign_dsse_verify(back, a.pk, &v, &err), 0);
 	assert_int_equal(v.verified[0] + 2 * v.verified[1], 1);
-	assert_int_equal(ps_dsse_verify(back, b.pk, &v, &err), 0);
+	assert_int_equal(sign_dsse_verify(back, b.pk, &v, &err), 0);
 	assert_int_equal(v.verified[0] + 2 * v.verified[1], 2);
 	free(one);
 	free(two);
-	ps_dsse_free(env);
-	ps_dsse_free(back);
+	sign_dsse_free(env);
+	sign_dsse_free(back);
 }
 
 /* A keyid naming another key decides nothing. */
@@ -211,17 +211,17 @@ static void
 keyid_is_only_a_hint(void **state)
 {
 	struct keypair a, b;
-	ps_dsse_envelope *env;
-	ps_dsse_verification v;
+	sign_dsse_envelope *env;
+	sign_dsse_verification v;
 	ps_error err;
 
 	(void)state;
 	test_key(&a, 1);
 	test_key(&b, 2);
 	env = signed_envelope("p", &b, "this-is-key-a");
-	assert_int_equal(ps_dsse_verify(env, a.pk, &v, &err), -1);
-	assert_int_equal(ps_dsse_verify(env, b.pk, &v, &err), 0);
-	ps_dsse_free(env);
+	assert_int_equal(sign_dsse_verify(env, a.pk, &v, &err), -1);
+	assert_int_equal(sign_dsse_verify(env, b.pk, &v, &err), 0);
+	sign_dsse_free(env);
 }
 
 static char *
@@ -245,15 +245,15 @@ both_base64_alphabets_are_accepted(void **state)
 	const unsigned char payload[] = { 0xfb, 0xff, 0xfe };
 	unsigned char *pae, sig[64];
 	struct keypair a;
-	ps_dsse_envelope *env;
-	ps_dsse_verification v;
+	sign_dsse_envelope *env;
+	sign_dsse_verification v;
 	ps_error err;
 	char text[1024], *p64, *s64;
 	size_t pae_len, i;
 
 	(void)state;
 	test_key(&a, 1);
-	assert_int_equal(ps_dsse_pae("t/x", payload, 3, &pae, &pae_len, &err), 0);
+	assert_int_equal(sign_dsse_pae("t/x", payload, 3, &pae, &pae_len, &err), 0);
 	crypto_sign_detached(sig, NULL, pae, pae_len, a.sk);
 	free(pae);
 	for (i = 0; i < 4; i++) {
@@ -261,12 +261,12 @@ both_base64_alphabets_are_accepted(void **state)
 		s64 = b64(sig, 64, variants[i]);
 		snprintf(text, sizeof(text), "{\"payload\":\"%s\",\"payloadType\":"
 		    "\"t/x\",\"signatures\":[{\"sig\":\"%s\"}]}", p64, s64);
-		assert_int_equal(ps_dsse_parse(text, strlen(text), "t", &env,
+		assert_int_equal(sign_dsse_parse(text, strlen(text), "t", &env,
 		    &err), 0);
-		assert_string_equal(ps_dsse_keyid(env, 0), "");
-		assert_int_equal(ps_dsse_verify(env, a.pk, &v, &err), 0);
+		assert_string_equal(sign_dsse_keyid(env, 0), "");
+		assert_int_equal(sign_dsse_verify(env, a.pk, &v, &err), 0);
 		assert_memory_equal(v.payload, payload, 3);
-		ps_dsse_free(env);
+		sign_dsse_free(env);
 		free(p64);
 		free(s64);
 	}
@@ -312,10 +312,10 @@ malformed_envelopes_are_refused(void **state)
 	    "\"t\",\"signatures\":[{\"sig\":\"AAAA\"}]}"), "envelope_malformed");
 	assert_string_equal(parse_code("{\"payload\":\"Pz8+Pz8-\",\"payloadType\":"
 	    "\"t\",\"signatures\":[{\"sig\":\"AAAA\"}]}"), "envelope_malformed");
-	big = malloc(PS_DSSE_MAX_BYTES + 2);
+	big = malloc(SIGN_DSSE_MAX_BYTES + 2);
 	assert_non_null(big);
-	memset(big, ' ', PS_DSSE_MAX_BYTES + 1);
-	big[PS_DSSE_MAX_BYTES + 1] = '\0';
+	memset(big, ' ', SIGN_DSSE_MAX_BYTES + 1);
+	big[SIGN_DSSE_MAX_BYTES + 1] = '\0';
 	assert_string_equal(parse_code(big), "envelope_too_large");
 	free(big);
 }
@@ -342,7 +342,7 @@ static void
 read_fd_caps_the_size(void **state)
 {
 	char path[] = "/tmp/ps-dsse-XXXXXX";
-	ps_dsse_envelope *env = NULL;
+	sign_dsse_envelope *env = NULL;
 	ps_error err;
 	char *chunk = calloc(1, 1024 * 1024);
 	int fd = mkstemp(path), i;
@@ -355,7 +355,7 @@ read_fd_caps_the_size(void **state)
 		assert_int_equal(write(fd, chunk, 1024 * 1024), 1024 * 1024);
 	assert_int_equal(write(fd, "{}", 2), 2);
 	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
-	assert_int_equal(ps_dsse_read_fd(fd, "big.sig", &env, &err), -1);
+	assert_int_equal(sign_dsse_read_fd(fd, "big.sig", &env, &err), -1);
 	assert_string_equal(err.code, "envelope_too_large");
 	close(fd);
 	free(chunk);
@@ -369,16 +369,16 @@ fill_digest(unsigned char *d, unsigned char v)
 	memset(d, v, PS_SHA256_LEN);
 }
 
-static ps_statement *
+static sign_statement *
 example_statement(void)
 {
-	ps_statement *st = NULL;
+	sign_statement *st = NULL;
 	unsigned char d[PS_SHA256_LEN];
 	ps_error err;
 
-	assert_int_equal(ps_statement_new(&st, &err), 0);
+	assert_int_equal(sign_statement_new(&st, &err), 0);
 	fill_digest(d, 0xaa);
-	assert_int_equal(ps_statement_add_subject(st, "research.tar.gz", d,
+	assert_int_equal(sign_statement_add_subject(st, "research.tar.gz", d,
 	    &err), 0);
 	st->format = PS_FORMAT_AGENTPACK;
 	st->pack_id = strdup("research.top-journal-reviewer");
@@ -389,10 +389,10 @@ example_statement(void)
 	st->manifest_path = strdup("manifest.yml");
 	fill_digest(st->manifest_sha256, 0x33);
 	fill_digest(d, 0x44);
-	assert_int_equal(ps_statement_add_prompt(st, "prompts/review.md", d,
+	assert_int_equal(sign_statement_add_prompt(st, "prompts/review.md", d,
 	    &err), 0);
 	fill_digest(d, 0x55);
-	assert_int_equal(ps_statement_add_prompt(st, "prompts/caf\xc3\xa9.md", d,
+	assert_int_equal(sign_statement_add_prompt(st, "prompts/caf\xc3\xa9.md", d,
 	    &err), 0);
 	st->has_source = 1;
 	st->source_repository = strdup("https://github.com/example/packs");
@@ -428,28 +428,28 @@ static const char example_json[] =
 static void
 statement_bytes_are_canonical(void **state)
 {
-	ps_statement *st = example_statement(), *back = NULL;
+	sign_statement *st = example_statement(), *back = NULL;
 	unsigned char *one = NULL, *two = NULL;
 	size_t n1, n2;
 	ps_error err;
 
 	(void)state;
-	assert_int_equal(ps_statement_serialize(st, &one, &n1, &err), 0);
+	assert_int_equal(sign_statement_serialize(st, &one, &n1, &err), 0);
 	assert_int_equal(n1, strlen(example_json));
 	assert_memory_equal(one, example_json, n1);
-	assert_int_equal(ps_statement_parse(one, n1, &back, &err), 0);
-	assert_int_equal(ps_statement_serialize(back, &two, &n2, &err), 0);
+	assert_int_equal(sign_statement_parse(one, n1, &back, &err), 0);
+	assert_int_equal(sign_statement_serialize(back, &two, &n2, &err), 0);
 	assert_int_equal(n1, n2);
 	assert_memory_equal(one, two, n1);
 	assert_string_equal(back->prompts[0].path, "prompts/caf\xc3\xa9.md");
 	assert_int_equal(back->mtime, 1700000000);
 	assert_int_equal(back->compression, PS_COMPRESS_GZIP);
-	assert_non_null(ps_statement_find_subject(back, "research.tar.gz"));
-	assert_null(ps_statement_find_subject(back, "other.tar.gz"));
+	assert_non_null(sign_statement_find_subject(back, "research.tar.gz"));
+	assert_null(sign_statement_find_subject(back, "other.tar.gz"));
 	free(one);
 	free(two);
-	ps_statement_free(st);
-	ps_statement_free(back);
+	sign_statement_free(st);
+	sign_statement_free(back);
 }
 
 /* Replaces the first `from` in the example by `to`; parse result code. */
@@ -459,16 +459,16 @@ mutated(const char *from, const char *to)
 	static ps_error err;
 	char text[sizeof(example_json) + 512];
 	const char *at = strstr(example_json, from);
-	ps_statement *st = NULL;
+	sign_statement *st = NULL;
 	size_t head;
 
 	assert_non_null(at);
 	head = (size_t)(at - example_json);
 	memcpy(text, example_json, head);
 	snprintf(text + head, sizeof(text) - head, "%s%s", to, at + strlen(from));
-	if (ps_statement_parse((unsigned char *)text, strlen(text), &st,
+	if (sign_statement_parse((unsigned char *)text, strlen(text), &st,
 	    &err) == 0) {
-		ps_statement_free(st);
+		sign_statement_free(st);
 		return "ok";
 	}
 	assert_int_equal(err.status, PS_STATUS_REFUSED);
@@ -530,57 +530,57 @@ statement_parser_is_strict(void **state)
 static void
 statement_limits(void **state)
 {
-	ps_statement *st = example_statement();
+	sign_statement *st = example_statement();
 	unsigned char d[PS_SHA256_LEN] = { 0 };
 	char path[32];
 	ps_error err;
 	int i, rc = 0;
 
 	(void)state;
-	for (i = 0; rc == 0 && i < PS_STATEMENT_MAX_ITEMS + 1; i++) {
+	for (i = 0; rc == 0 && i < SIGN_STATEMENT_MAX_ITEMS + 1; i++) {
 		snprintf(path, sizeof(path), "p/%05d.md", i);
-		rc = ps_statement_add_prompt(st, path, d, &err);
+		rc = sign_statement_add_prompt(st, path, d, &err);
 	}
 	assert_int_equal(rc, -1);
-	assert_int_equal(i, PS_STATEMENT_MAX_ITEMS - 1);  /* two were there */
+	assert_int_equal(i, SIGN_STATEMENT_MAX_ITEMS - 1);  /* two were there */
 	assert_string_equal(err.code, "statement_invalid");
-	ps_statement_free(st);
+	sign_statement_free(st);
 }
 
 static void
 statement_from_verified_payload_only(void **state)
 {
-	ps_statement *st = example_statement(), *back = NULL;
+	sign_statement *st = example_statement(), *back = NULL;
 	unsigned char *json = NULL;
 	size_t len;
 	struct keypair a;
-	ps_dsse_envelope *env = NULL;
-	ps_dsse_verification v;
+	sign_dsse_envelope *env = NULL;
+	sign_dsse_verification v;
 	ps_error err;
 
 	(void)state;
 	test_key(&a, 1);
-	assert_int_equal(ps_statement_serialize(st, &json, &len, &err), 0);
+	assert_int_equal(sign_statement_serialize(st, &json, &len, &err), 0);
 	memset(&v, 0, sizeof(v));
-	assert_int_equal(ps_statement_from_verified(&v, &back, &err), -1);
+	assert_int_equal(sign_statement_from_verified(&v, &back, &err), -1);
 	assert_string_equal(err.code, "internal_error");
-	assert_int_equal(ps_dsse_new("application/json", json, len, &env,
+	assert_int_equal(sign_dsse_new("application/json", json, len, &env,
 	    &err), 0);
-	assert_int_equal(ps_dsse_sign(env, a.sk, "", &err), 0);
-	assert_int_equal(ps_dsse_verify(env, a.pk, &v, &err), 0);
-	assert_int_equal(ps_statement_from_verified(&v, &back, &err), -1);
+	assert_int_equal(sign_dsse_sign(env, a.sk, "", &err), 0);
+	assert_int_equal(sign_dsse_verify(env, a.pk, &v, &err), 0);
+	assert_int_equal(sign_statement_from_verified(&v, &back, &err), -1);
 	assert_string_equal(err.code, "payload_type_unknown");
-	ps_dsse_free(env);
-	assert_int_equal(ps_dsse_new(PS_INTOTO_PAYLOAD_TYPE, json, len, &env,
+	sign_dsse_free(env);
+	assert_int_equal(sign_dsse_new(SIGN_INTOTO_PAYLOAD_TYPE, json, len, &env,
 	    &err), 0);
-	assert_int_equal(ps_dsse_sign(env, a.sk, "", &err), 0);
-	assert_int_equal(ps_dsse_verify(env, a.pk, &v, &err), 0);
-	assert_int_equal(ps_statement_from_verified(&v, &back, &err), 0);
+	assert_int_equal(sign_dsse_sign(env, a.sk, "", &err), 0);
+	assert_int_equal(sign_dsse_verify(env, a.pk, &v, &err), 0);
+	assert_int_equal(sign_statement_from_verified(&v, &back, &err), 0);
 	assert_string_equal(back->pack_id, "research.top-journal-reviewer");
-	ps_statement_free(back);
-	ps_dsse_free(env);
+	sign_statement_free(back);
+	sign_dsse_free(env);
 	free(json);
-	ps_statement_free(st);
+	sign_statement_free(st);
 }
 
 /* The complete example of docs/formats/signature.md, "Example". */
@@ -591,28 +591,28 @@ static const char doc_example_sig[] =
 static void
 documented_example_envelope(void **state)
 {
-	ps_statement *st = example_statement();
+	sign_statement *st = example_statement();
 	unsigned char *json = NULL;
 	size_t len, text_len;
 	struct keypair a;
-	ps_dsse_envelope *env = NULL;
+	sign_dsse_envelope *env = NULL;
 	ps_error err;
 	char *text = NULL;
 
 	(void)state;
 	test_key(&a, 1);
-	assert_int_equal(ps_statement_serialize(st, &json, &len, &err), 0);
-	assert_int_equal(ps_dsse_new(PS_INTOTO_PAYLOAD_TYPE, json, len, &env,
+	assert_int_equal(sign_statement_serialize(st, &json, &len, &err), 0);
+	assert_int_equal(sign_dsse_new(SIGN_INTOTO_PAYLOAD_TYPE, json, len, &env,
 	    &err), 0);
-	assert_int_equal(ps_dsse_sign(env, a.sk, "test-key-01", &err), 0);
-	assert_int_equal(ps_dsse_serialize(env, &text, &text_len, &err), 0);
+	assert_int_equal(sign_dsse_sign(env, a.sk, "test-key-01", &err), 0);
+	assert_int_equal(sign_dsse_serialize(env, &text, &text_len, &err), 0);
 	if (getenv("PS_PRINT_EXAMPLE") != NULL)
 		fputs(text, stderr);
 	assert_string_equal(text, doc_example_sig);
 	free(text);
 	free(json);
-	ps_dsse_free(env);
-	ps_statement_free(st);
+	sign_dsse_free(env);
+	sign_statement_free(st);
 }
 
 /* signature.md shows the same bytes (run from the source tree). */
@@ -641,7 +641,7 @@ documented_example_is_in_the_spec(void **state)
 static void
 statement_takes_the_pack_digests(void **state)
 {
-	ps_statement *st = NULL;
+	sign_statement *st = NULL;
 	ps_digest d;
 	ps_error err;
 
@@ -652,12 +652,12 @@ statement_takes_the_pack_digests(void **state)
 	fill_digest(d.manifest_sha256, 1);
 	fill_digest(d.tree_digest, 2);
 	fill_digest(d.tar_digest, 3);
-	assert_int_equal(ps_statement_new(&st, &err), 0);
+	assert_int_equal(sign_statement_new(&st, &err), 0);
 	/* A .zip has no tar stream: the statement then has no tarDigest. */
-	assert_int_equal(ps_statement_set_digest(st, &d, &err), 0);
+	assert_int_equal(sign_statement_set_digest(st, &d, &err), 0);
 	assert_int_equal(st->no_tar_digest, 1);
 	d.has_tar_digest = 1;
-	assert_int_equal(ps_statement_set_digest(st, &d, &err), 0);
+	assert_int_equal(sign_statement_set_digest(st, &d, &err), 0);
 	assert_int_equal(st->no_tar_digest, 0);
 	assert_int_equal(st->format, PS_FORMAT_HOLON);
 	assert_string_equal(st->manifest_path, "holon.yaml");
@@ -665,15 +665,15 @@ statement_takes_the_pack_digests(void **state)
 	assert_memory_equal(st->tree_digest, d.tree_digest, PS_SHA256_LEN);
 	assert_memory_equal(st->manifest_sha256, d.manifest_sha256,
 	    PS_SHA256_LEN);
-	ps_statement_free(st);
+	sign_statement_free(st);
 }
 
 /* A .zip signed as it is: no tarDigest, no build; both parse back. */
 static void
 statement_without_tar_digest_or_build(void **state)
 {
-	ps_statement *st = example_statement(), *back = NULL;
-	ps_dsse_envelope *env = NULL;
+	sign_statement *st = example_statement(), *back = NULL;
+	sign_dsse_envelope *env = NULL;
 	unsigned char *bytes = NULL;
 	size_t len = 0;
 	ps_error err;
@@ -681,24 +681,24 @@ statement_without_tar_digest_or_build(void **state)
 	(void)state;
 	st->no_tar_digest = 1;
 	st->no_build = 1;
-	assert_int_equal(ps_statement_serialize(st, &bytes, &len, &err), 0);
+	assert_int_equal(sign_statement_serialize(st, &bytes, &len, &err), 0);
 	assert_null(memmem(bytes, len, "tarDigest", 9));
 	assert_null(memmem(bytes, len, "\"build\"", 7));
-	assert_int_equal(ps_statement_parse(bytes, len, &back, &err), 0);
+	assert_int_equal(sign_statement_parse(bytes, len, &back, &err), 0);
 	assert_int_equal(back->no_tar_digest, 1);
 	assert_int_equal(back->no_build, 1);
 	assert_null(back->packsign_version);
-	assert_int_equal(ps_dsse_new(PS_INTOTO_PAYLOAD_TYPE, bytes, len, &env,
+	assert_int_equal(sign_dsse_new(SIGN_INTOTO_PAYLOAD_TYPE, bytes, len, &env,
 	    &err), 0);
-	assert_int_equal(ps_dsse_payload_equal(env, PS_INTOTO_PAYLOAD_TYPE,
+	assert_int_equal(sign_dsse_payload_equal(env, SIGN_INTOTO_PAYLOAD_TYPE,
 	    bytes, len), 1);
-	assert_int_equal(ps_dsse_payload_equal(env, PS_INTOTO_PAYLOAD_TYPE,
+	assert_int_equal(sign_dsse_payload_equal(env, SIGN_INTOTO_PAYLOAD_TYPE,
 	    bytes, len - 1), 0);
-	assert_int_equal(ps_dsse_payload_equal(env, "text/plain", bytes, len),
+	assert_int_equal(sign_dsse_payload_equal(env, "text/plain", bytes, len),
 	    0);
-	ps_dsse_free(env);
-	ps_statement_free(back);
-	ps_statement_free(st);
+	sign_dsse_free(env);
+	sign_statement_free(back);
+	sign_statement_free(st);
 	free(bytes);
 }
 

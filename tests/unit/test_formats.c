@@ -65,29 +65,29 @@ teardown_dir(void **state)
 static void
 path_normalize_cases(void **state)
 {
-	char out[PS_PATH_MAX];
+	char out[UTIL_PATH_MAX];
 
 	(void)state;
-	assert_int_equal(ps_path_normalize("a/./b//c/", out, sizeof(out)),
-	    PS_PATH_OK);
+	assert_int_equal(formats_path_normalize("a/./b//c/", out, sizeof(out)),
+	    FORMATS_PATH_OK);
 	assert_string_equal(out, "a/b/c");
 	/* Review finding: ".." is refused even when it stays inside. */
-	assert_int_equal(ps_path_normalize("a/../b", out, sizeof(out)),
-	    PS_PATH_ESCAPES);
-	assert_int_equal(ps_path_normalize("a/../../b", out, sizeof(out)),
-	    PS_PATH_ESCAPES);
-	assert_int_equal(ps_path_normalize("..", out, sizeof(out)),
-	    PS_PATH_ESCAPES);
-	assert_int_equal(ps_path_normalize("/etc/passwd", out, sizeof(out)),
-	    PS_PATH_ABSOLUTE);
-	assert_int_equal(ps_path_normalize("a\\b", out, sizeof(out)),
-	    PS_PATH_INVALID);
-	assert_int_equal(ps_path_normalize("./", out, sizeof(out)),
-	    PS_PATH_INVALID);
-	assert_int_equal(ps_path_normalize("a\nb", out, sizeof(out)),
-	    PS_PATH_INVALID);
-	assert_int_equal(ps_path_is_canonical("agents/x.yml"), 0);
-	assert_int_equal(ps_path_is_canonical("agents//x.yml"), -1);
+	assert_int_equal(formats_path_normalize("a/../b", out, sizeof(out)),
+	    FORMATS_PATH_ESCAPES);
+	assert_int_equal(formats_path_normalize("a/../../b", out, sizeof(out)),
+	    FORMATS_PATH_ESCAPES);
+	assert_int_equal(formats_path_normalize("..", out, sizeof(out)),
+	    FORMATS_PATH_ESCAPES);
+	assert_int_equal(formats_path_normalize("/etc/passwd", out, sizeof(out)),
+	    FORMATS_PATH_ABSOLUTE);
+	assert_int_equal(formats_path_normalize("a\\b", out, sizeof(out)),
+	    FORMATS_PATH_INVALID);
+	assert_int_equal(formats_path_normalize("./", out, sizeof(out)),
+	    FORMATS_PATH_INVALID);
+	assert_int_equal(formats_path_normalize("a\nb", out, sizeof(out)),
+	    FORMATS_PATH_INVALID);
+	assert_int_equal(formats_path_is_canonical("agents/x.yml"), 0);
+	assert_int_equal(formats_path_is_canonical("agents//x.yml"), -1);
 }
 
 static void
@@ -114,17 +114,17 @@ url_public_checks(void **state)
 
 	(void)state;
 	for (i = 0; refused[i] != NULL; i++) {
-		if (ps_url_check(refused[i], 1, why, sizeof(why)) == 0)
+		if (formats_url_check(refused[i], 1, why, sizeof(why)) == 0)
 			fail_msg("accepted %s", refused[i]);
 	}
 	for (i = 0; accepted[i] != NULL; i++) {
-		if (ps_url_check(accepted[i], 1, why, sizeof(why)) != 0)
+		if (formats_url_check(accepted[i], 1, why, sizeof(why)) != 0)
 			fail_msg("refused %s: %s", accepted[i], why);
 	}
 	/* Not "public": a syntactic https URL is enough. */
-	assert_int_equal(ps_url_check("https://git.internal/r", 0, why,
+	assert_int_equal(formats_url_check("https://git.internal/r", 0, why,
 	    sizeof(why)), 0);
-	assert_int_equal(ps_url_check("http://github.com/r", 0, why,
+	assert_int_equal(formats_url_check("http://github.com/r", 0, why,
 	    sizeof(why)), -1);
 }
 
@@ -132,13 +132,13 @@ static void
 hostnames(void **state)
 {
 	(void)state;
-	assert_int_equal(ps_hostname_valid("api.openai.com"), 0);
-	assert_int_equal(ps_hostname_valid("a-b.c"), 0);
-	assert_int_equal(ps_hostname_valid("-a.c"), -1);
-	assert_int_equal(ps_hostname_valid("a-.c"), -1);
-	assert_int_equal(ps_hostname_valid("a..c"), -1);
-	assert_int_equal(ps_hostname_valid("a_b.c"), -1);
-	assert_int_equal(ps_hostname_valid(""), -1);
+	assert_int_equal(formats_hostname_valid("api.openai.com"), 0);
+	assert_int_equal(formats_hostname_valid("a-b.c"), 0);
+	assert_int_equal(formats_hostname_valid("-a.c"), -1);
+	assert_int_equal(formats_hostname_valid("a-.c"), -1);
+	assert_int_equal(formats_hostname_valid("a..c"), -1);
+	assert_int_equal(formats_hostname_valid("a_b.c"), -1);
+	assert_int_equal(formats_hostname_valid(""), -1);
 }
 
 static void
@@ -147,16 +147,16 @@ license_tables(void **state)
 	const char *canonical;
 
 	(void)state;
-	assert_int_equal(ps_license_is_osi("MIT"), 1);
-	assert_int_equal(ps_license_is_osi("Apache-2.0"), 1);
-	assert_int_equal(ps_license_is_osi("BUSL-1.1"), 0);
-	assert_int_equal(ps_license_is_osi("CC0-1.0"), 0);
-	assert_int_equal(ps_license_is_osi("mit"), 0);
-	assert_int_equal(ps_license_spdx("BUSL-1.1", &canonical), 1);
-	assert_int_equal(ps_license_spdx("apache-2.0", &canonical), 1);
+	assert_int_equal(formats_license_is_osi("MIT"), 1);
+	assert_int_equal(formats_license_is_osi("Apache-2.0"), 1);
+	assert_int_equal(formats_license_is_osi("BUSL-1.1"), 0);
+	assert_int_equal(formats_license_is_osi("CC0-1.0"), 0);
+	assert_int_equal(formats_license_is_osi("mit"), 0);
+	assert_int_equal(formats_license_spdx("BUSL-1.1", &canonical), 1);
+	assert_int_equal(formats_license_spdx("apache-2.0", &canonical), 1);
 	assert_string_equal(canonical, "Apache-2.0");
-	assert_int_equal(ps_license_spdx("GPL-3.0", &canonical), 2);
-	assert_int_equal(ps_license_spdx("Proprietary", &canonical), 0);
+	assert_int_equal(formats_license_spdx("GPL-3.0", &canonical), 2);
+	assert_int_equal(formats_license_spdx("Proprietary", &canonical), 0);
 	assert_null(canonical);
 }
 

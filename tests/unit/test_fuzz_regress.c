@@ -52,7 +52,7 @@ write_input(const char *name, const void *data, size_t len)
 /*
  * fuzz_archive: a .zip that libarchive reads as holding no entry (a stray
  * byte, then an end-of-central-directory record pointing nowhere) reached
- * qsort(NULL, 0, ...) in the archive name checks (sign/items.c), undefined
+ * qsort(NULL, 0, ...) in the archive name checks (pack/items.c), undefined
  * behaviour.  It must be refused for its missing manifest, nothing else.
  */
 static void

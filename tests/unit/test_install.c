@@ -1,4 +1,4 @@
-/* Unit tests: ps_install, ps_installed_*, ps_uninstall (verify/). */
+/* Unit tests: ps_install, ps_installed_*, ps_uninstall (install/). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "packsign.h"
-#include "verify/receipt.h"
+#include "install/receipt.h"
 
 #define PACK "examples/packs/research.top-journal-reviewer"
 #define ID "research.top-journal-reviewer"
@@ -421,13 +421,13 @@ receipt_round_trips(void **state)
 	sign_version(f, "1.0.0", "true");
 	install_ok(f);
 	assert_int_equal(ps_installed_list_load(f->data, &list, &err), 0);
-	assert_int_equal(ps_receipt_format(&list->items[0], &text, &err), 0);
-	assert_int_equal(ps_receipt_parse(text, strlen(text), "r", &back, &err),
+	assert_int_equal(install_receipt_format(&list->items[0], &text, &err), 0);
+	assert_int_equal(install_receipt_parse(text, strlen(text), "r", &back, &err),
 	    0);
-	assert_int_equal(ps_receipt_format(back, &again, &err), 0);
+	assert_int_equal(install_receipt_format(back, &again, &err), 0);
 	assert_string_equal(text, again);
-	ps_installed_free(back);
-	assert_int_equal(ps_receipt_parse("{\"packsignReceipt\": 2}", 21, "r",
+	install_receipt_free(back);
+	assert_int_equal(install_receipt_parse("{\"packsignReceipt\": 2}", 21, "r",
 	    &back, &err), -1);
 	assert_string_equal(err.code, "receipt_invalid");
 	free(text);

@@ -10,14 +10,14 @@
 
 #include "formats/jsonschema.h"
 
-static ps_yaml_doc *
+static util_yaml_doc *
 load(const char *text)
 {
-	ps_yaml_doc *doc = NULL;
+	util_yaml_doc *doc = NULL;
 	ps_error err;
 	char line[2048];
 
-	if (ps_yaml_load(text, strlen(text), "t.yaml", &doc, &err) != 0)
+	if (util_yaml_load(text, strlen(text), "t.yaml", &doc, &err) != 0)
 		fail_msg("YAML refused: %s", ps_error_format(&err, line,
 		    sizeof(line)));
 	return doc;
@@ -27,15 +27,15 @@ load(const char *text)
 static size_t
 run(const char *schema, const char *instance, char *first, size_t size)
 {
-	ps_yaml_doc *s = load(schema), *i = load(instance);
+	util_yaml_doc *s = load(schema), *i = load(instance);
 	ps_diags diags;
 	size_t n;
 
 	ps_diags_init(&diags);
-	if (ps_jsonschema_check(ps_yaml_root(s), "schema.yaml", &diags) != 0)
+	if (formats_jsonschema_check(util_yaml_root(s), "schema.yaml", &diags) != 0)
 		fail_msg("schema refused: %s", diags.items[0].message);
 	ps_diags_free(&diags);
-	n = ps_jsonschema_validate(ps_yaml_root(s), ps_yaml_root(i), "in.yaml",
+	n = formats_jsonschema_validate(util_yaml_root(s), util_yaml_root(i), "in.yaml",
 	    "example x input", PS_SEVERITY_ERROR, &diags);
 	assert_int_equal(n, diags.count);
 	if (first != NULL)
@@ -43,8 +43,8 @@ run(const char *schema, const char *instance, char *first, size_t size)
 	if (n > 0)
 		assert_string_equal(diags.items[0].code, "schema_mismatch");
 	ps_diags_free(&diags);
-	ps_yaml_free(s);
-	ps_yaml_free(i);
+	util_yaml_free(s);
+	util_yaml_free(i);
 	return n;
 }
 
@@ -275,16 +275,16 @@ boolean_schemas(void **state)
 static void
 mismatch_positions_and_severity(void **state)
 {
-	ps_yaml_doc *s = load("properties: {a: {type: string}}\n"
+	util_yaml_doc *s = load("properties: {a: {type: string}}\n"
 	    "required: [b]\n");
-	ps_yaml_doc *i = load("x: 1\na: 5\n");
+	util_yaml_doc *i = load("x: 1\na: 5\n");
 	ps_diags d;
 	char line[1024];
 
 	(void)state;
 	ps_diags_init(&d);
-	assert_int_equal(ps_jsonschema_validate(ps_yaml_root(s),
-	    ps_yaml_root(i), "m.yaml", "manifest", PS_SEVERITY_WARNING, &d), 2);
+	assert_int_equal(formats_jsonschema_validate(util_yaml_root(s),
+	    util_yaml_root(i), "m.yaml", "manifest", PS_SEVERITY_WARNING, &d), 2);
 	ps_diags_sort(&d);
 	assert_string_equal(ps_diag_format(&d.items[0], line, sizeof(line)),
 	    "m.yaml:1:1: warning: manifest /: missing required property 'b' "
@@ -293,8 +293,8 @@ mismatch_positions_and_severity(void **state)
 	    "m.yaml:2:4: warning: manifest /a: expected string, found integer "
 	    "5 [schema_mismatch]");
 	ps_diags_free(&d);
-	ps_yaml_free(s);
-	ps_yaml_free(i);
+	util_yaml_free(s);
+	util_yaml_free(i);
 }
 
 static void
@@ -302,7 +302,7 @@ many_mismatches_are_capped(void **state)
 {
 	char inst[4096];
 	size_t i, off = 0;
-	ps_yaml_doc *s = load("items: {type: string}"), *d;
+	util_yaml_doc *s = load("items: {type: string}"), *d;
 	ps_diags diags;
 
 	(void)state;
@@ -312,31 +312,31 @@ many_mismatches_are_capped(void **state)
 	snprintf(inst + off, sizeof(inst) - off, "1]");
 	d = load(inst);
 	ps_diags_init(&diags);
-	assert_int_equal(ps_jsonschema_validate(ps_yaml_root(s),
-	    ps_yaml_root(d), "f", "l", PS_SEVERITY_ERROR, &diags), 301);
+	assert_int_equal(formats_jsonschema_validate(util_yaml_root(s),
+	    util_yaml_root(d), "f", "l", PS_SEVERITY_ERROR, &diags), 301);
 	assert_int_equal(diags.count, 100);
 	assert_non_null(strstr(diags.items[99].message, "not shown"));
 	ps_diags_free(&diags);
-	ps_yaml_free(s);
-	ps_yaml_free(d);
+	util_yaml_free(s);
+	util_yaml_free(d);
 }
 
 /* Checks `schema`; returns errors, first diagnostic code in `code`. */
 static size_t
 check(const char *schema, size_t *warnings, char *first, size_t size)
 {
-	ps_yaml_doc *s = load(schema);
+	util_yaml_doc *s = load(schema);
 	ps_diags d;
 	size_t n;
 
 	ps_diags_init(&d);
-	n = ps_jsonschema_check(ps_yaml_root(s), "s.yaml", &d);
+	n = formats_jsonschema_check(util_yaml_root(s), "s.yaml", &d);
 	*warnings = ps_diags_count(&d, PS_SEVERITY_WARNING);
 	assert_int_equal(n, ps_diags_count(&d, PS_SEVERITY_ERROR));
 	if (first != NULL)
 		ps_diag_format(&d.items[0], first, size);
 	ps_diags_free(&d);
-	ps_yaml_free(s);
+	util_yaml_free(s);
 	return n;
 }
 

@@ -166,7 +166,7 @@ pubkey_parser_errors(void **state)
 static void
 ssh_parser_errors(void **state)
 {
-	unsigned char wire[PS_SSH_WIRE_LEN];
+	unsigned char wire[KEYS_SSH_WIRE_LEN];
 	char line[256], *enc;
 
 	(void)state;
@@ -179,7 +179,7 @@ ssh_parser_errors(void **state)
 	pub_refused("ssh-ed25519", "key_malformed");
 	/* a blob of the right length that names another type */
 	memset(wire, 0x11, sizeof(wire));
-	ps_key_ssh_wire(wire + 19, wire);
+	keys_ssh_wire(wire + 19, wire);
 	wire[14] = '8';   /* "ssh-ed25518" */
 	enc = b64(wire, sizeof(wire));
 	snprintf(line, sizeof(line), "ssh-ed25519 %s", enc);
@@ -367,7 +367,7 @@ plain_round_trip_and_minisign_w_key(void **state)
 static char *
 edited_plain_key(void (*edit)(unsigned char *raw))
 {
-	unsigned char raw[PS_MINISIGN_SECKEY_LEN];
+	unsigned char raw[KEYS_MINISIGN_SECKEY_LEN];
 	ps_seckey *key = NULL;
 	ps_secret *text = seckey_text(&key, NULL);
 	const char *line = strchr((const char *)ps_secret_bytes(text), '\n') + 1;

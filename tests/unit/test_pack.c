@@ -14,10 +14,10 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "sign/ignore.h"
-#include "sign/items.h"
-#include "sign/pack.h"
-#include "sign/walk.h"
+#include "pack/ignore.h"
+#include "pack/items.h"
+#include "pack/pack.h"
+#include "pack/walk.h"
 #include "util/pathname.h"
 #include "util/strings.h"
 #include "util/sha256.h"
@@ -27,7 +27,7 @@ refusal(const char *path)
 {
 	static ps_error err;
 
-	if (ps_path_check(path, NULL, &err) == 0)
+	if (util_path_check(path, NULL, &err) == 0)
 		return "ok";
 	assert_int_equal(err.status, PS_STATUS_REFUSED);
 	return err.code;
@@ -64,7 +64,7 @@ name_rules(void **state)
 static void
 name_length_and_depth_limits(void **state)
 {
-	char path[PS_PATH_MAX + 64];
+	char path[UTIL_PATH_MAX + 64];
 	size_t i;
 
 	(void)state;
@@ -89,75 +89,75 @@ nfc_normalises_and_folds(void **state)
 	char *nfc, *fold;
 
 	(void)state;
-	nfc = ps_path_nfc("cafe\xcc\x81", 6);
+	nfc = util_path_nfc("cafe\xcc\x81", 6);
 	assert_string_equal(nfc, "caf\xc3\xa9");
-	fold = ps_path_fold("Docs/README.md");
+	fold = util_path_fold("Docs/README.md");
 	assert_string_equal(fold, "docs/readme.md");
 	free(nfc);
 	free(fold);
-	assert_null(ps_path_nfc("\xff", 1));
+	assert_null(util_path_nfc("\xff", 1));
 }
 
-static ps_ignore *
+static pack_ignore *
 ignore_of(const char *text)
 {
-	ps_ignore *rules = NULL;
+	pack_ignore *rules = NULL;
 	ps_error err;
 
-	assert_int_equal(ps_ignore_parse(text, strlen(text), &rules, &err), 0);
+	assert_int_equal(pack_ignore_parse(text, strlen(text), &rules, &err), 0);
 	return rules;
 }
 
 static void
 ignore_patterns(void **state)
 {
-	ps_ignore *r = ignore_of("# comment\n\n*.log  \nbuild/\n/dist\n"
+	pack_ignore *r = ignore_of("# comment\n\n*.log  \nbuild/\n/dist\n"
 	    "docs/*.tmp\r\n");
 
 	(void)state;
-	assert_true(ps_ignore_match(r, "a.log", 0));
-	assert_true(ps_ignore_match(r, "deep/er/x.log", 0));
-	assert_true(ps_ignore_match(r, "build", 1));
-	assert_true(ps_ignore_match(r, "src/build", 1));
-	assert_false(ps_ignore_match(r, "build", 0));     /* dir-only */
-	assert_true(ps_ignore_match(r, "dist", 1));
-	assert_false(ps_ignore_match(r, "src/dist", 1));  /* anchored */
-	assert_true(ps_ignore_match(r, "docs/a.tmp", 0));
-	assert_false(ps_ignore_match(r, "docs/sub/a.tmp", 0));
-	assert_false(ps_ignore_match(r, "prompts/a.md", 0));
-	ps_ignore_free(r);
+	assert_true(pack_ignore_match(r, "a.log", 0));
+	assert_true(pack_ignore_match(r, "deep/er/x.log", 0));
+	assert_true(pack_ignore_match(r, "build", 1));
+	assert_true(pack_ignore_match(r, "src/build", 1));
+	assert_false(pack_ignore_match(r, "build", 0));     /* dir-only */
+	assert_true(pack_ignore_match(r, "dist", 1));
+	assert_false(pack_ignore_match(r, "src/dist", 1));  /* anchored */
+	assert_true(pack_ignore_match(r, "docs/a.tmp", 0));
+	assert_false(pack_ignore_match(r, "docs/sub/a.tmp", 0));
+	assert_false(pack_ignore_match(r, "prompts/a.md", 0));
+	pack_ignore_free(r);
 }
 
 static void
 ignore_refuses_unsupported_syntax(void **state)
 {
-	ps_ignore *r = NULL;
+	pack_ignore *r = NULL;
 	ps_error err;
 
 	(void)state;
-	assert_int_equal(ps_ignore_parse("ok\n!keep.log\n", 12, &r, &err), -1);
+	assert_int_equal(pack_ignore_parse("ok\n!keep.log\n", 12, &r, &err), -1);
 	assert_string_equal(err.code, "ignore_syntax");
 	assert_string_equal(err.subject, ".packsignignore:2");
-	assert_int_equal(ps_ignore_parse("docs/**/x\n", 10, &r, &err), -1);
+	assert_int_equal(pack_ignore_parse("docs/**/x\n", 10, &r, &err), -1);
 	assert_string_equal(err.code, "ignore_syntax");
 	assert_null(r);
 }
 
 static void
-add(ps_items *list, const char *path, ps_entry_type type)
+add(pack_items *list, const char *path, ps_entry_type type)
 {
 	ps_error err;
 
-	assert_non_null(ps_items_add(list, strdup(path), type, &err));
+	assert_non_null(pack_items_add(list, strdup(path), type, &err));
 }
 
 static const char *
-check_code(ps_items *list)
+check_code(pack_items *list)
 {
 	static ps_error err;
 
-	ps_items_sort(list);
-	if (ps_items_check(list, "pack", &err) == 0)
+	pack_items_sort(list);
+	if (pack_items_check(list, "pack", &err) == 0)
 		return "ok";
 	return err.code;
 }
@@ -167,14 +167,14 @@ static const char *
 check_message(const char *const *paths)
 {
 	static ps_error err;
-	ps_items list = { 0 };
+	pack_items list = { 0 };
 	int rc;
 
 	for (; *paths != NULL; paths++)
 		add(&list, *paths, PS_ENTRY_FILE);
-	ps_items_sort(&list);
-	rc = ps_items_check(&list, "pack", &err);
-	ps_items_free(&list);
+	pack_items_sort(&list);
+	rc = pack_items_check(&list, "pack", &err);
+	pack_items_free(&list);
 	if (rc == 0)
 		return "ok";
 	assert_string_equal(err.code, "case_collision");
@@ -209,7 +209,7 @@ case_collisions_among_folding_names(void **state)
 static void
 entry_conflicts_through_implied_directories(void **state)
 {
-	ps_items a = { 0 }, b = { 0 }, c = { 0 }, d = { 0 };
+	pack_items a = { 0 }, b = { 0 }, c = { 0 }, d = { 0 };
 
 	(void)state;
 	add(&a, "a", PS_ENTRY_FILE);
@@ -226,10 +226,10 @@ entry_conflicts_through_implied_directories(void **state)
 	add(&d, "a/d", PS_ENTRY_FILE);
 	add(&d, "a", PS_ENTRY_DIR);
 	assert_string_equal(check_code(&d), "ok");
-	ps_items_free(&a);
-	ps_items_free(&b);
-	ps_items_free(&c);
-	ps_items_free(&d);
+	pack_items_free(&a);
+	pack_items_free(&b);
+	pack_items_free(&c);
+	pack_items_free(&d);
 }
 
 /* Found by clang-analyzer (unix.Malloc): a conflict after two repeated
@@ -237,7 +237,7 @@ entry_conflicts_through_implied_directories(void **state)
 static void
 conflict_after_repeated_directories_frees_each_name_once(void **state)
 {
-	ps_items a = { 0 };
+	pack_items a = { 0 };
 
 	(void)state;
 	add(&a, "a", PS_ENTRY_DIR);
@@ -245,13 +245,13 @@ conflict_after_repeated_directories_frees_each_name_once(void **state)
 	add(&a, "a/b/c", PS_ENTRY_FILE);
 	add(&a, "a/b/c/d", PS_ENTRY_FILE);
 	assert_string_equal(check_code(&a), "path_conflict");
-	ps_items_free(&a);
+	pack_items_free(&a);
 }
 
 static void
 entry_collisions(void **state)
 {
-	ps_items a = { 0 }, b = { 0 }, c = { 0 }, d = { 0 }, e = { 0 };
+	pack_items a = { 0 }, b = { 0 }, c = { 0 }, d = { 0 }, e = { 0 };
 
 	(void)state;
 	add(&a, "README.md", PS_ENTRY_FILE);
@@ -270,11 +270,11 @@ entry_collisions(void **state)
 	add(&e, "a-b", PS_ENTRY_FILE);
 	add(&e, "a/b", PS_ENTRY_FILE);
 	assert_string_equal(check_code(&e), "ok");
-	ps_items_free(&a);
-	ps_items_free(&b);
-	ps_items_free(&c);
-	ps_items_free(&d);
-	ps_items_free(&e);
+	pack_items_free(&a);
+	pack_items_free(&b);
+	pack_items_free(&c);
+	pack_items_free(&d);
+	pack_items_free(&e);
 }
 
 /* The listing is hashed exactly as docs/formats/digests.md spells it. */
@@ -288,8 +288,8 @@ tree_digest_encoding(void **state)
 	    "d empty\n"
 	    "f x 0 e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855 run.sh\n";
 	unsigned char want[PS_SHA256_LEN], got[PS_SHA256_LEN];
-	ps_items list = { 0 };
-	ps_item *item;
+	pack_items list = { 0 };
+	pack_item *item;
 	ps_error err;
 
 	(void)state;
@@ -298,37 +298,37 @@ tree_digest_encoding(void **state)
 	add(&list, "a b.md", PS_ENTRY_FILE);
 	add(&list, "docs", PS_ENTRY_DIR);          /* implied by its file */
 	add(&list, "docs/x.md", PS_ENTRY_FILE);
-	ps_items_sort(&list);
-	item = &list.items[ps_items_find(&list, "a b.md")];
+	pack_items_sort(&list);
+	item = &list.items[pack_items_find(&list, "a b.md")];
 	item->entry.size = 3;
-	ps_sha256_buffer("abc", 3, item->entry.sha256);
-	item = &list.items[ps_items_find(&list, "docs/x.md")];
+	util_sha256_buffer("abc", 3, item->entry.sha256);
+	item = &list.items[pack_items_find(&list, "docs/x.md")];
 	item->entry.size = 3;
-	ps_sha256_buffer("abc", 3, item->entry.sha256);
-	item = &list.items[ps_items_find(&list, "run.sh")];
+	util_sha256_buffer("abc", 3, item->entry.sha256);
+	item = &list.items[pack_items_find(&list, "run.sh")];
 	item->entry.executable = 1;
-	ps_sha256_buffer("", 0, item->entry.sha256);
-	assert_int_equal(ps_items_tree_digest(&list, got, &err), 0);
-	ps_sha256_buffer(listing, strlen(listing), want);
+	util_sha256_buffer("", 0, item->entry.sha256);
+	assert_int_equal(pack_items_tree_digest(&list, got, &err), 0);
+	util_sha256_buffer(listing, strlen(listing), want);
 	assert_memory_equal(got, want, PS_SHA256_LEN);
-	ps_items_free(&list);
+	pack_items_free(&list);
 }
 
 static void
 empty_directory_detection(void **state)
 {
-	ps_items list = { 0 };
+	pack_items list = { 0 };
 
 	(void)state;
 	add(&list, "a", PS_ENTRY_DIR);
 	add(&list, "a-b", PS_ENTRY_DIR);
 	add(&list, "a/c", PS_ENTRY_FILE);
 	add(&list, "z", PS_ENTRY_DIR);
-	ps_items_sort(&list);
-	assert_false(ps_items_is_empty_dir(&list, 0));   /* a */
-	assert_true(ps_items_is_empty_dir(&list, 1));    /* a-b */
-	assert_true(ps_items_is_empty_dir(&list, 3));    /* z */
-	ps_items_free(&list);
+	pack_items_sort(&list);
+	assert_false(pack_items_is_empty_dir(&list, 0));   /* a */
+	assert_true(pack_items_is_empty_dir(&list, 1));    /* a-b */
+	assert_true(pack_items_is_empty_dir(&list, 3));    /* z */
+	pack_items_free(&list);
 }
 
 static char *
@@ -361,14 +361,14 @@ walker_refuses_sockets(void **state)
 {
 	char *dir = make_pack();
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	ps_packer *p = NULL;
+	pack_packer *p = NULL;
 	ps_error err;
 	int s = socket(AF_UNIX, SOCK_STREAM, 0);
 
 	(void)state;
 	snprintf(addr.sun_path, sizeof(addr.sun_path), "%s/sock", dir);
 	assert_int_equal(bind(s, (struct sockaddr *)&addr, sizeof(addr)), 0);
-	assert_int_equal(ps_packer_open(dir, -1, &p, &err), -1);
+	assert_int_equal(pack_packer_open(dir, -1, &p, &err), -1);
 	assert_string_equal(err.code, "special_file_refused");
 	assert_non_null(strstr(err.message, "socket"));
 	close(s);
@@ -381,21 +381,21 @@ file_changed_while_packing(void **state)
 {
 	char *dir = make_pack(), path[256];
 	ps_pack_options opt;
-	ps_packer *p = NULL;
+	pack_packer *p = NULL;
 	ps_error err;
 	int fd;
 
 	(void)state;
 	ps_pack_options_init(&opt);
-	assert_int_equal(ps_packer_open(dir, -1, &p, &err), 0);
+	assert_int_equal(pack_packer_open(dir, -1, &p, &err), 0);
 	snprintf(path, sizeof(path), "%s/manifest.yml", dir);
 	fd = open(path, O_WRONLY | O_APPEND);
 	assert_int_equal(write(fd, "more\n", 5), 5);
 	close(fd);
-	assert_int_equal(ps_packer_write(p, -1, &opt, NULL, &err), -1);
+	assert_int_equal(pack_packer_write(p, -1, &opt, NULL, &err), -1);
 	assert_string_equal(err.code, "file_changed");
 	assert_int_equal(err.status, PS_STATUS_FAILED);
-	ps_packer_free(p);
+	pack_packer_free(p);
 	remove_pack(dir);
 }
 
@@ -407,7 +407,7 @@ directory_replaced_by_link_while_packing(void **state)
 	char *dir = make_pack(), path[256], outside[] = "/tmp/ps-out-XXXXXX",
 	    target[300];
 	ps_pack_options opt;
-	ps_packer *p = NULL;
+	pack_packer *p = NULL;
 	ps_error err;
 	int fd;
 
@@ -424,16 +424,16 @@ directory_replaced_by_link_while_packing(void **state)
 	assert_int_equal(write(fd, "HELLO", 5), 5);
 	close(fd);
 	ps_pack_options_init(&opt);
-	assert_int_equal(ps_packer_open(dir, -1, &p, &err), 0);
+	assert_int_equal(pack_packer_open(dir, -1, &p, &err), 0);
 	snprintf(path, sizeof(path), "%s/prompts/a.md", dir);
 	assert_int_equal(unlink(path), 0);
 	snprintf(path, sizeof(path), "%s/prompts", dir);
 	assert_int_equal(rmdir(path), 0);
 	assert_int_equal(symlink(outside, path), 0);
-	assert_int_equal(ps_packer_write(p, -1, &opt, NULL, &err), -1);
+	assert_int_equal(pack_packer_write(p, -1, &opt, NULL, &err), -1);
 	assert_string_equal(err.code, "file_changed");
 	assert_string_equal(err.subject, "prompts/a.md");
-	ps_packer_free(p);
+	pack_packer_free(p);
 	remove_pack(dir);
 	assert_int_equal(unlink(target), 0);
 	assert_int_equal(rmdir(outside), 0);
@@ -465,16 +465,16 @@ make_wide_tree(const char *dir)
 }
 
 static int
-walk_dir_at(const char *dir, ps_items *items, ps_error *err)
+walk_dir_at(const char *dir, pack_items *items, ps_error *err)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY), rc;
-	ps_ignore *ignore = NULL;
+	pack_ignore *ignore = NULL;
 
 	assert_true(fd >= 0);
-	assert_int_equal(ps_ignore_load(fd, &ignore, err), 0);
+	assert_int_equal(pack_ignore_load(fd, &ignore, err), 0);
 	memset(items, 0, sizeof(*items));
-	rc = ps_walk(fd, "pack", ignore, items, err);
-	ps_ignore_free(ignore);
+	rc = pack_walk(fd, "pack", ignore, items, err);
+	pack_ignore_free(ignore);
 	close(fd);
 	return rc;
 }
@@ -485,7 +485,7 @@ static void
 walk_of_many_directories_is_complete_and_repeatable(void **state)
 {
 	char *dir = make_pack();
-	ps_items first, again;
+	pack_items first, again;
 	ps_error err;
 	size_t i;
 	int round;
@@ -494,8 +494,8 @@ walk_of_many_directories_is_complete_and_repeatable(void **state)
 	make_wide_tree(dir);
 	assert_int_equal(walk_dir_at(dir, &first, &err), 0);
 	assert_int_equal(first.count, 1 + 4 * WIDE_DIRS);
-	assert_true(ps_items_find(&first, "d00/sub/g.md") >= 0);
-	assert_true(ps_items_find(&first, "d47/sub") >= 0);
+	assert_true(pack_items_find(&first, "d00/sub/g.md") >= 0);
+	assert_true(pack_items_find(&first, "d47/sub") >= 0);
 	for (i = 1; i < first.count; i++)
 		assert_true(strcmp(first.items[i - 1].entry.path,
 		    first.items[i].entry.path) < 0);
@@ -505,9 +505,9 @@ walk_of_many_directories_is_complete_and_repeatable(void **state)
 		for (i = 0; i < first.count; i++)
 			assert_string_equal(again.items[i].entry.path,
 			    first.items[i].entry.path);
-		ps_items_free(&again);
+		pack_items_free(&again);
 	}
-	ps_items_free(&first);
+	pack_items_free(&first);
 	remove_pack(dir);
 }
 
@@ -516,7 +516,7 @@ static void
 walk_refuses_a_link_deep_in_the_tree(void **state)
 {
 	char *dir = make_pack(), path[300];
-	ps_items items;
+	pack_items items;
 	ps_error err;
 	int round;
 
@@ -528,7 +528,7 @@ walk_refuses_a_link_deep_in_the_tree(void **state)
 		assert_int_equal(walk_dir_at(dir, &items, &err), -1);
 		assert_string_equal(err.code, "symlink_refused");
 		assert_string_equal(err.subject, "pack/d37/sub/link");
-		ps_items_free(&items);
+		pack_items_free(&items);
 	}
 	remove_pack(dir);
 }
@@ -543,7 +543,7 @@ survey_reaches_a_directory_at_the_path_limit(void **state)
 	static const size_t lengths[] = { 255, 255, 255, 255, 255, 255, 255,
 	    255, 255, 255, 255, 255, 255, 255, 255, 200, 55 };
 	ps_strings odd = { NULL, 0 };
-	ps_items items = { 0 };
+	pack_items items = { 0 };
 	ps_error err;
 	size_t i, total = 0;
 	int rootfd, fd, next;
@@ -565,13 +565,13 @@ survey_reaches_a_directory_at_the_path_limit(void **state)
 	}
 	close(fd);
 	assert_int_equal(total, 4096);
-	assert_int_equal(ps_walk_survey(rootfd, "installed", &items, &odd, &err),
+	assert_int_equal(pack_walk_survey(rootfd, "installed", &items, &odd, &err),
 	    0);
 	assert_int_equal(items.count, 17);
 	assert_int_equal(strlen(items.items[16].entry.path), 4096);
 	assert_int_equal(odd.count, 0);
-	ps_items_free(&items);
-	ps_strings_clear(&odd);
+	pack_items_free(&items);
+	util_strings_clear(&odd);
 	close(rootfd);
 	remove_pack(strdup(root));
 }
@@ -580,7 +580,7 @@ static void
 packer_refuses_a_second_manifest(void **state)
 {
 	char *dir = make_pack(), path[256];
-	ps_packer *p = NULL;
+	pack_packer *p = NULL;
 	ps_error err;
 	int fd;
 
@@ -588,7 +588,7 @@ packer_refuses_a_second_manifest(void **state)
 	snprintf(path, sizeof(path), "%s/holon.yaml", dir);
 	fd = open(path, O_WRONLY | O_CREAT, 0644);
 	close(fd);
-	assert_int_equal(ps_packer_open(dir, -1, &p, &err), -1);
+	assert_int_equal(pack_packer_open(dir, -1, &p, &err), -1);
 	assert_string_equal(err.code, "manifest_conflict");
 	assert_int_equal(err.status, PS_STATUS_REFUSED);
 	remove_pack(dir);

@@ -91,11 +91,11 @@ make_repo(const char *name)
 static const char *
 norm(const char *url)
 {
-	static char out[PS_GIT_URL_MAX + 1];
+	static char out[SIGN_GIT_URL_MAX + 1];
 	static ps_error err;
 	char *s = NULL;
 
-	if (ps_git_url_normalize(url, &s, &err) != 0) {
+	if (sign_git_url_normalize(url, &s, &err) != 0) {
 		assert_null(s);
 		assert_int_equal(err.status, PS_STATUS_REFUSED);
 		return err.code;
@@ -151,7 +151,7 @@ url_normalisation(void **state)
 static void
 discover_records_path_commit_and_origin(void **state)
 {
-	ps_git_source *src = NULL;
+	sign_git_source *src = NULL;
 	ps_error err;
 	char dir[512], head[128];
 
@@ -160,28 +160,28 @@ discover_records_path_commit_and_origin(void **state)
 	sh("cd d; git remote add origin git@GitHub.com:Example/Packs.git");
 	capture(head, sizeof(head), "git -C d rev-parse HEAD");
 	snprintf(dir, sizeof(dir), "%s/d/packs/p", top);
-	assert_int_equal(ps_git_discover(dir, &src, &err), 0);
+	assert_int_equal(sign_git_discover(dir, &src, &err), 0);
 	assert_non_null(src);
 	assert_string_equal(src->pack_path, "packs/p");
 	assert_string_equal(src->commit, head);
 	assert_string_equal(src->origin_url, "https://github.com/Example/Packs");
-	ps_git_source_free(src);
+	sign_git_source_free(src);
 	snprintf(dir, sizeof(dir), "%s/d", top);
-	assert_int_equal(ps_git_discover(dir, &src, &err), 0);
+	assert_int_equal(sign_git_discover(dir, &src, &err), 0);
 	assert_string_equal(src->pack_path, "");
-	ps_git_source_free(src);
+	sign_git_source_free(src);
 	/* No origin: no URL.  Not a repository: no source. */
 	sh("cd d; git remote remove origin; mkdir ../plain");
-	assert_int_equal(ps_git_discover(dir, &src, &err), 0);
+	assert_int_equal(sign_git_discover(dir, &src, &err), 0);
 	assert_null(src->origin_url);
-	ps_git_source_free(src);
+	sign_git_source_free(src);
 	snprintf(dir, sizeof(dir), "%s/plain", top);
-	assert_int_equal(ps_git_discover(dir, &src, &err), 0);
+	assert_int_equal(sign_git_discover(dir, &src, &err), 0);
 	assert_null(src);
 	/* An origin with a token is refused. */
 	sh("cd d; git remote add origin https://x:secret@host/o/r");
 	snprintf(dir, sizeof(dir), "%s/d", top);
-	assert_int_equal(ps_git_discover(dir, &src, &err), -1);
+	assert_int_equal(sign_git_discover(dir, &src, &err), -1);
 	assert_string_equal(err.code, "source_url_credentials");
 	assert_null(strstr(err.message, "secret"));
 }
@@ -192,15 +192,15 @@ static const char *
 dirty_code(const char *repo, const char *pack, int *dirty)
 {
 	static ps_error err;
-	ps_git_source *src = NULL;
+	sign_git_source *src = NULL;
 	char dir[512];
 	int rc;
 
 	snprintf(dir, sizeof(dir), "%s/%s/%s", top, repo, pack);
-	assert_int_equal(ps_git_discover(dir, &src, &err), 0);
+	assert_int_equal(sign_git_discover(dir, &src, &err), 0);
 	assert_non_null(src);
-	rc = ps_git_check_clean(src, dirty, &err);
-	ps_git_source_free(src);
+	rc = sign_git_check_clean(src, dirty, &err);
+	sign_git_source_free(src);
 	if (rc == 0) {
 		assert_int_equal(*dirty, 0);
 		return "clean";
@@ -255,7 +255,7 @@ dirty_check_is_restricted_to_the_pack(void **state)
 static void
 dirty_error_names_the_paths(void **state)
 {
-	ps_git_source *src = NULL;
+	sign_git_source *src = NULL;
 	ps_error err;
 	char dir[512];
 	int dirty;
@@ -264,26 +264,26 @@ dirty_error_names_the_paths(void **state)
 	make_repo("n");
 	sh("cd n; echo m >> packs/p/prompts/a.md; echo u > packs/p/u.md");
 	snprintf(dir, sizeof(dir), "%s/n/packs/p", top);
-	assert_int_equal(ps_git_discover(dir, &src, &err), 0);
-	assert_int_equal(ps_git_check_clean(src, &dirty, &err), -1);
+	assert_int_equal(sign_git_discover(dir, &src, &err), 0);
+	assert_int_equal(sign_git_check_clean(src, &dirty, &err), -1);
 	assert_string_equal(err.code, "source_dirty");
 	assert_non_null(strstr(err.message, "packs/p/prompts/a.md"));
 	assert_non_null(strstr(err.message, "packs/p/u.md"));
 	assert_non_null(strstr(err.message, "2 files"));
-	ps_git_source_free(src);
+	sign_git_source_free(src);
 }
 
 /* ---------------------------------------------------------- holon rule */
 
 static const char *
 holon(const char *repo, const char *ref, const char *head,
-    ps_git_ref_relation *rel)
+    sign_git_ref_relation *rel)
 {
 	static ps_error err;
 	char dir[512];
 
 	snprintf(dir, sizeof(dir), "%s/%s", top, repo);
-	if (ps_git_check_holon_ref(dir, "packs/h", ref, head, rel, &err) == 0)
+	if (sign_git_check_holon_ref(dir, "packs/h", ref, head, rel, &err) == 0)
 		return "ok";
 	return err.code;
 }
@@ -292,7 +292,7 @@ static void
 holon_ref_rule(void **state)
 {
 	char c1[64], c2[64], c3[64], c4[64], orphan[64];
-	ps_git_ref_relation rel;
+	sign_git_ref_relation rel;
 
 	(void)state;
 	sh("rm -rf h; mkdir -p h/packs/h h/else; cd h; git init -q -b main .; "
@@ -310,9 +310,9 @@ holon_ref_rule(void **state)
 	capture(orphan, sizeof(orphan), "git -C h rev-parse HEAD");
 
 	assert_string_equal(holon("h", c2, c2, &rel), "ok");
-	assert_int_equal(rel, PS_GIT_REF_SAME);
+	assert_int_equal(rel, SIGN_GIT_REF_SAME);
 	assert_string_equal(holon("h", c1, c2, &rel), "ok");
-	assert_int_equal(rel, PS_GIT_REF_ANCESTOR);
+	assert_int_equal(rel, SIGN_GIT_REF_ANCESTOR);
 	assert_string_equal(holon("h", c2, c3, &rel), "holon_ref_changed");
 	assert_string_equal(holon("h", c3, c4, &rel), "holon_ref_changed");
 	assert_string_equal(holon("h", c2, c1, &rel), "holon_ref_not_ancestor");
@@ -340,7 +340,7 @@ assert_same_digests(const char *repo, const char *pack, int64_t mtime)
 	snprintf(line, sizeof(line), "git -C %s rev-parse HEAD", repo);
 	capture(head, sizeof(head), line);
 	assert_int_equal(ps_pack(dir, -1, &opts, &from_dir, &err), 0);
-	if (ps_git_rebuild(repodir, head, pack, -1, &opts, &from_git,
+	if (sign_git_rebuild(repodir, head, pack, -1, &opts, &from_git,
 	    &err) != 0)
 		fail_msg("%s", ps_error_format(&err, line, sizeof(line)));
 	assert_memory_equal(from_dir->tar_digest, from_git->tar_digest,
@@ -378,7 +378,7 @@ rebuild_equals_pack_of_the_checkout(void **state)
 		capture(head, sizeof(head), "git -C r rev-parse HEAD");
 		snprintf(bare, sizeof(bare), "%s/r.git", top);
 		snprintf(dir, sizeof(dir), "%s/r/packs/p", top);
-		assert_int_equal(ps_git_rebuild(bare, head, "packs/p", -1, &opts,
+		assert_int_equal(sign_git_rebuild(bare, head, "packs/p", -1, &opts,
 		    &a, &err), 0);
 		assert_int_equal(ps_pack(dir, -1, &opts, &b, &err), 0);
 		assert_memory_equal(a->tar_digest, b->tar_digest, PS_SHA256_LEN);
@@ -403,7 +403,7 @@ rebuild_code(const char *repo, const char *pack)
 	snprintf(repodir, sizeof(repodir), "%s/%s", top, repo);
 	snprintf(cmd, sizeof(cmd), "git -C %s rev-parse HEAD", repo);
 	capture(head, sizeof(head), cmd);
-	if (ps_git_rebuild(repodir, head, pack, -1, &opts, NULL, &err) == 0)
+	if (sign_git_rebuild(repodir, head, pack, -1, &opts, NULL, &err) == 0)
 		return "ok";
 	return err.code;
 }
@@ -449,17 +449,17 @@ rebuild_refusals(void **state)
 	/* The repository and commit must exist. */
 	ps_pack_options_init(&opts);
 	snprintf(repodir, sizeof(repodir), "%s/nowhere", top);
-	assert_int_equal(ps_git_rebuild(repodir,
+	assert_int_equal(sign_git_rebuild(repodir,
 	    "0123456789abcdef0123456789abcdef01234567", "", -1, &opts, NULL,
 	    &err), -1);
 	assert_string_equal(err.code, "repository_unavailable");
 	assert_int_equal(err.status, PS_STATUS_FAILED);
 	snprintf(repodir, sizeof(repodir), "%s/s", top);
-	assert_int_equal(ps_git_rebuild(repodir,
+	assert_int_equal(sign_git_rebuild(repodir,
 	    "0123456789abcdef0123456789abcdef01234567", "", -1, &opts, NULL,
 	    &err), -1);
 	assert_string_equal(err.code, "commit_missing");
-	assert_int_equal(ps_git_rebuild(repodir, "HEAD", "", -1, &opts, NULL,
+	assert_int_equal(sign_git_rebuild(repodir, "HEAD", "", -1, &opts, NULL,
 	    &err), -1);
 	assert_string_equal(err.code, "commit_invalid");
 }

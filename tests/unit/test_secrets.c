@@ -57,7 +57,7 @@ holds_secret_run(const ps_seckey *key, const unsigned char *hay, size_t len)
 {
 	size_t i;
 
-	for (i = 0; i + WINDOW <= PS_ED25519_SEED_LEN; i++) {
+	for (i = 0; i + WINDOW <= KEYS_ED25519_SEED_LEN; i++) {
 		if (memmem(hay, len, key->sk + i, WINDOW) != NULL)
 			return 1;
 	}

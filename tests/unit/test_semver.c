@@ -18,15 +18,15 @@ strict_parse_accepts(void **state)
 		"1.2.3+001", "1.2.3-rc.1+build.5", "1.0.0--", "1.0.0-0A.is.legal",
 		"18446744073709551615.0.0", "1.2.3-99999999999999999999999",
 	};
-	ps_semver v;
+	formats_semver v;
 	size_t i;
 
 	(void)state;
 	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
-		if (ps_semver_parse(good[i], &v) != 0)
+		if (formats_semver_parse(good[i], &v) != 0)
 			fail_msg("refused %s", good[i]);
 	}
-	assert_int_equal(ps_semver_parse("1.2.3-rc.1+build.5", &v), 0);
+	assert_int_equal(formats_semver_parse("1.2.3-rc.1+build.5", &v), 0);
 	assert_true(v.major == 1 && v.minor == 2 && v.patch == 3);
 	assert_string_equal(v.prerelease, "rc.1");
 	assert_string_equal(v.build, "build.5");
@@ -42,12 +42,12 @@ strict_parse_refuses(void **state)
 		"1.2.3+a+b", "1.2.3-é", "18446744073709551616.0.0", "-1.2.3",
 		"1.2.x", "1.2.3-beta+", "a.b.c",
 	};
-	ps_semver v;
+	formats_semver v;
 	size_t i;
 
 	(void)state;
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		if (ps_semver_parse(bad[i], &v) == 0)
+		if (formats_semver_parse(bad[i], &v) == 0)
 			fail_msg("accepted '%s'", bad[i]);
 	}
 }
@@ -56,29 +56,29 @@ static void
 strict_parse_bounds_lengths(void **state)
 {
 	char text[300];
-	ps_semver v;
+	formats_semver v;
 
 	(void)state;
 	memset(text, 'a', sizeof(text));
 	memcpy(text, "1.2.3-", 6);
 	text[6 + 127] = '\0';             /* 127 characters fit */
-	assert_int_equal(ps_semver_parse(text, &v), 0);
+	assert_int_equal(formats_semver_parse(text, &v), 0);
 	assert_int_equal(strlen(v.prerelease), 127);
 	text[6 + 127] = 'a';
 	text[6 + 128] = '\0';             /* 128 do not */
-	assert_int_equal(ps_semver_parse(text, &v), -1);
+	assert_int_equal(formats_semver_parse(text, &v), -1);
 	memcpy(text, "1.2.3+", 6);
-	assert_int_equal(ps_semver_parse(text, &v), -1);
+	assert_int_equal(formats_semver_parse(text, &v), -1);
 }
 
 static int
 cmp(const char *a, const char *b)
 {
-	ps_semver x, y;
+	formats_semver x, y;
 
-	if (ps_semver_parse(a, &x) != 0 || ps_semver_parse(b, &y) != 0)
+	if (formats_semver_parse(a, &x) != 0 || formats_semver_parse(b, &y) != 0)
 		fail_msg("bad version in test: %s %s", a, b);
-	return ps_semver_compare(&x, &y);
+	return formats_semver_compare(&x, &y);
 }
 
 static void
@@ -114,15 +114,15 @@ precedence_follows_section_11(void **state)
 static void
 expands_to(const char *range, const char *expected)
 {
-	ps_semver_range *r = NULL;
+	formats_semver_range *r = NULL;
 	char why[256], out[512];
 
-	if (ps_semver_range_parse(range, &r, why, sizeof(why)) != 0)
+	if (formats_semver_range_parse(range, &r, why, sizeof(why)) != 0)
 		fail_msg("'%s' refused: %s", range, why);
-	ps_semver_range_format(r, out, sizeof(out));
+	formats_semver_range_format(r, out, sizeof(out));
 	if (strcmp(out, expected) != 0)
 		fail_msg("'%s' gave '%s', expected '%s'", range, out, expected);
-	ps_semver_range_free(r);
+	formats_semver_range_free(r);
 }
 
 /* The node-semver README's tables. */
@@ -193,17 +193,17 @@ primitive_and_misc_desugaring(void **state)
 static int
 sat(const char *range, const char *version)
 {
-	ps_semver_range *r = NULL;
-	ps_semver v;
+	formats_semver_range *r = NULL;
+	formats_semver v;
 	char why[256];
 	int ok;
 
-	if (ps_semver_range_parse(range, &r, why, sizeof(why)) != 0)
+	if (formats_semver_range_parse(range, &r, why, sizeof(why)) != 0)
 		fail_msg("'%s' refused: %s", range, why);
-	if (ps_semver_parse(version, &v) != 0)
+	if (formats_semver_parse(version, &v) != 0)
 		fail_msg("bad version %s", version);
-	ok = ps_semver_range_satisfies(r, &v);
-	ps_semver_range_free(r);
+	ok = formats_semver_range_satisfies(r, &v);
+	formats_semver_range_free(r);
 	return ok;
 }
 
@@ -312,7 +312,7 @@ invalid_ranges_say_why(void **state)
 		"1.2.3 - ", ">18446744073709551615",
 		"^18446744073709551615.0.0", "1.x.3", "*.1",
 	};
-	ps_semver_range *r;
+	formats_semver_range *r;
 	char why[256];
 	size_t i;
 
@@ -320,12 +320,12 @@ invalid_ranges_say_why(void **state)
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		why[0] = '\0';
 		r = NULL;
-		if (ps_semver_range_parse(bad[i], &r, why, sizeof(why)) == 0)
+		if (formats_semver_range_parse(bad[i], &r, why, sizeof(why)) == 0)
 			fail_msg("accepted '%s'", bad[i]);
 		assert_null(r);
 		assert_true(why[0] != '\0');
 	}
-	ps_semver_range_parse("1.2.3 ! 2", &r, why, sizeof(why));
+	formats_semver_range_parse("1.2.3 ! 2", &r, why, sizeof(why));
 	assert_string_equal(why, "invalid comparator '!'");
 }
 
@@ -333,27 +333,27 @@ static void
 range_input_is_bounded(void **state)
 {
 	char text[2100];
-	ps_semver_range *r = NULL;
+	formats_semver_range *r = NULL;
 	char why[256];
 	size_t i;
 
 	(void)state;
 	memset(text, ' ', 1025);
 	text[1025] = '\0';
-	assert_int_equal(ps_semver_range_parse(text, &r, why, sizeof(why)),
+	assert_int_equal(formats_semver_range_parse(text, &r, why, sizeof(why)),
 	    -1);
 	assert_string_equal(why, "range longer than 1024 bytes");
 	/* 200 comparators in 1000 bytes: over the comparator limit. */
 	for (i = 0; i < 200; i++)
 		memcpy(text + 5 * i, "^1.2 ", 5);
 	text[1000] = '\0';
-	assert_int_equal(ps_semver_range_parse(text, &r, why, sizeof(why)),
+	assert_int_equal(formats_semver_range_parse(text, &r, why, sizeof(why)),
 	    -1);
 	assert_non_null(strstr(why, "comparators"));
 	for (i = 0; i < 100; i++)
 		memcpy(text + 3 * i, "1||", 3);
 	text[3 * 100 - 2] = '\0';
-	assert_int_equal(ps_semver_range_parse(text, &r, why, sizeof(why)),
+	assert_int_equal(formats_semver_range_parse(text, &r, why, sizeof(why)),
 	    -1);
 	assert_non_null(strstr(why, "alternatives"));
 }

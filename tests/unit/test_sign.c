@@ -22,13 +22,13 @@
 static ps_seckey *
 test_key(unsigned char fill)
 {
-	unsigned char seed[PS_ED25519_SEED_LEN], id[PS_KEY_ID_LEN];
+	unsigned char seed[KEYS_ED25519_SEED_LEN], id[PS_KEY_ID_LEN];
 	ps_seckey *key = NULL;
 	ps_error err;
 
 	memset(seed, fill, sizeof(seed));
 	memset(id, fill, sizeof(id));
-	assert_int_equal(ps_seckey_from_seed(seed, id, &key, &err), 0);
+	assert_int_equal(keys_seckey_from_seed(seed, id, &key, &err), 0);
 	return key;
 }
 
@@ -90,9 +90,9 @@ sig_verifies_and_statement_matches(void **state)
 	char dir[] = "/tmp/ps-sign-XXXXXX", out[64], *sig;
 	ps_seckey *key = test_key(7);
 	ps_sign_result *r = NULL;
-	ps_dsse_envelope *env = NULL;
-	ps_dsse_verification v;
-	ps_statement *st = NULL;
+	sign_dsse_envelope *env = NULL;
+	sign_dsse_verification v;
+	sign_statement *st = NULL;
 	unsigned char file_sha[PS_SHA256_LEN];
 	char *archive;
 	size_t len, alen;
@@ -106,20 +106,20 @@ sig_verifies_and_statement_matches(void **state)
 	assert_int_equal(r->signature_count, 1);
 	assert_int_equal(r->archive_written, 1);
 	sig = slurp(r->sig_path, &len);
-	assert_int_equal(ps_dsse_parse(sig, len, "sig", &env, &err), 0);
-	assert_int_equal(ps_dsse_verify(env, key->sk + 32, &v, &err), 0);
-	assert_int_equal(ps_statement_from_verified(&v, &st, &err), 0);
+	assert_int_equal(sign_dsse_parse(sig, len, "sig", &env, &err), 0);
+	assert_int_equal(sign_dsse_verify(env, key->sk + 32, &v, &err), 0);
+	assert_int_equal(sign_statement_from_verified(&v, &st, &err), 0);
 	archive = slurp(out, &alen);
-	assert_int_equal(ps_sha256_buffer(archive, alen, file_sha), 0);
+	assert_int_equal(util_sha256_buffer(archive, alen, file_sha), 0);
 	assert_memory_equal(st->subjects[0].sha256, file_sha, PS_SHA256_LEN);
 	assert_memory_equal(r->archive_digest, file_sha, PS_SHA256_LEN);
 	assert_string_equal(st->subjects[0].path, "p.tar.gz");
 	assert_memory_equal(st->tree_digest, r->tree_digest, PS_SHA256_LEN);
 	assert_int_equal(st->prompt_count, 4);
 	assert_int_equal(st->has_source, 0);
-	assert_string_equal(ps_dsse_keyid(env, 0), r->fingerprint);
-	ps_statement_free(st);
-	ps_dsse_free(env);
+	assert_string_equal(sign_dsse_keyid(env, 0), r->fingerprint);
+	sign_statement_free(st);
+	sign_dsse_free(env);
 	ps_sign_result_free(r);
 	free(sig);
 	free(archive);

@@ -32,9 +32,9 @@ error_line_names_expected_found_and_code(void **state)
 	char line[4096];
 
 	(void)state;
-	assert_int_equal(ps_refuse(&err, "digest_mismatch", "a.tar",
+	assert_int_equal(util_refuse(&err, "digest_mismatch", "a.tar",
 	    "checked the archive digest"), -1);
-	ps_error_expect(&err, "sha256:aa", "sha256:bb");
+	util_error_expect(&err, "sha256:aa", "sha256:bb");
 	assert_int_equal(err.status, PS_STATUS_REFUSED);
 	assert_string_equal(ps_error_format(&err, line, sizeof(line)),
 	    "a.tar: checked the archive digest: expected sha256:aa, "
@@ -48,7 +48,7 @@ error_line_without_values(void **state)
 	char line[4096];
 
 	(void)state;
-	ps_fail(&err, "io_error", "", "cannot read");
+	util_fail(&err, "io_error", "", "cannot read");
 	assert_int_equal(err.status, PS_STATUS_FAILED);
 	assert_string_equal(ps_error_format(&err, line, sizeof(line)),
 	    "cannot read [io_error]");
@@ -61,7 +61,7 @@ sha256_known_vector(void **state)
 	char hex[PS_SHA256_HEX_LEN + 1];
 
 	(void)state;
-	assert_int_equal(ps_sha256_buffer("abc", 3, d), 0);
+	assert_int_equal(util_sha256_buffer("abc", 3, d), 0);
 	ps_hex_encode(d, sizeof(d), hex);
 	assert_string_equal(hex,
 	    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
@@ -73,12 +73,12 @@ hex_decode_rejects_bad_digits_and_lengths(void **state)
 	unsigned char b[2];
 
 	(void)state;
-	assert_int_equal(ps_hex_decode("0aFf", b, 2), 0);
+	assert_int_equal(util_hex_decode("0aFf", b, 2), 0);
 	assert_int_equal(b[0], 0x0a);
 	assert_int_equal(b[1], 0xff);
-	assert_int_equal(ps_hex_decode("0g00", b, 2), -1);
-	assert_int_equal(ps_hex_decode("000", b, 2), -1);
-	assert_int_equal(ps_hex_decode("000000", b, 2), -1);
+	assert_int_equal(util_hex_decode("0g00", b, 2), -1);
+	assert_int_equal(util_hex_decode("000", b, 2), -1);
+	assert_int_equal(util_hex_decode("000000", b, 2), -1);
 }
 
 static void
@@ -153,7 +153,7 @@ atomic_uncommitted_output_has_no_name(void **state)
 /* ------------------------------------------------------------ worker */
 
 struct stream {
-	ps_sha256 *hash;
+	util_sha256 *hash;
 	size_t seen, fail_after, bad_tags;
 };
 
@@ -168,11 +168,11 @@ consume_stream(void *ctx, uint64_t tag, const void *buf, size_t len,
 		s->bad_tags++;
 	s->seen += len;
 	if (s->fail_after != 0 && s->seen > s->fail_after)
-		return ps_fail(err, "disk_full", "out", "no space left");
-	return ps_sha256_update(s->hash, buf, len);
+		return util_fail(err, "disk_full", "out", "no space left");
+	return util_sha256_update(s->hash, buf, len);
 }
 
-static const ps_worker_ops stream_ops = { consume_stream, NULL, NULL };
+static const util_worker_ops stream_ops = { consume_stream, NULL, NULL };
 
 /* Odd sizes across small slots: every byte consumed once, in order. */
 static void
@@ -180,29 +180,29 @@ worker_consumes_in_order(void **state)
 {
 	static unsigned char data[1000003];
 	unsigned char want[PS_SHA256_LEN], got[PS_SHA256_LEN];
-	struct stream s = { ps_sha256_new(), 0, 0, 0 };
-	ps_worker *w = NULL;
+	struct stream s = { util_sha256_new(), 0, 0, 0 };
+	util_worker *w = NULL;
 	ps_error err;
 	size_t i, n;
 
 	(void)state;
 	for (i = 0; i < sizeof(data); i++)
 		data[i] = (unsigned char)(i * 131 + i / 7);
-	assert_int_equal(ps_sha256_buffer(data, sizeof(data), want), 0);
-	assert_int_equal(ps_worker_new(&stream_ops, &s, 4096, 3, &w, &err), 0);
+	assert_int_equal(util_sha256_buffer(data, sizeof(data), want), 0);
+	assert_int_equal(util_worker_new(&stream_ops, &s, 4096, 3, &w, &err), 0);
 	for (i = 0; i < sizeof(data); i += n) {
 		n = (i % 9973) + 1;
 		if (n > sizeof(data) - i)
 			n = sizeof(data) - i;
-		assert_int_equal(ps_worker_push(w, n % 3, data + i, n, &err), 0);
+		assert_int_equal(util_worker_push(w, n % 3, data + i, n, &err), 0);
 	}
-	assert_int_equal(ps_worker_finish(w, &err), 0);
-	ps_worker_free(w);
+	assert_int_equal(util_worker_finish(w, &err), 0);
+	util_worker_free(w);
 	assert_int_equal(s.seen, sizeof(data));
 	assert_int_equal(s.bad_tags, 0);
-	assert_int_equal(ps_sha256_final(s.hash, got), 0);
+	assert_int_equal(util_sha256_final(s.hash, got), 0);
 	assert_memory_equal(got, want, sizeof(want));
-	ps_sha256_free(s.hash);
+	util_sha256_free(s.hash);
 }
 
 /* The consumer's error reaches the producer, which stops pushing. */
@@ -210,27 +210,27 @@ static void
 worker_failure_reaches_the_producer(void **state)
 {
 	static unsigned char block[65536];
-	struct stream s = { ps_sha256_new(), 0, 100000, 0 };
-	ps_worker *w = NULL;
+	struct stream s = { util_sha256_new(), 0, 100000, 0 };
+	util_worker *w = NULL;
 	ps_error err;
 	int i, rc = 0;
 
 	(void)state;
-	assert_int_equal(ps_worker_new(&stream_ops, &s, 65536, 2, &w, &err), 0);
+	assert_int_equal(util_worker_new(&stream_ops, &s, 65536, 2, &w, &err), 0);
 	for (i = 0; rc == 0 && i < 1000; i++)
-		rc = ps_worker_push(w, sizeof(block) % 3, block, sizeof(block), &err);
+		rc = util_worker_push(w, sizeof(block) % 3, block, sizeof(block), &err);
 	assert_int_equal(rc, -1);
 	assert_string_equal(err.code, "disk_full");
 	assert_true(i < 1000);
 	ps_error_clear(&err);
-	assert_int_equal(ps_worker_finish(w, &err), -1);
+	assert_int_equal(util_worker_finish(w, &err), -1);
 	assert_string_equal(err.code, "disk_full");
-	ps_worker_free(w);
+	util_worker_free(w);
 	/* A worker freed without finish drops what is pending. */
-	assert_int_equal(ps_worker_new(&stream_ops, &s, 65536, 4, &w, &err), 0);
-	assert_int_equal(ps_worker_push(w, 1000 % 3, block, 1000, &err), 0);
-	ps_worker_free(w);
-	ps_sha256_free(s.hash);
+	assert_int_equal(util_worker_new(&stream_ops, &s, 65536, 4, &w, &err), 0);
+	assert_int_equal(util_worker_push(w, 1000 % 3, block, 1000, &err), 0);
+	util_worker_free(w);
+	util_sha256_free(s.hash);
 }
 
 /* Records keep their tags and boundaries, even when many share a slot
@@ -262,35 +262,35 @@ check_record(void *ctx, uint64_t tag, const void *buf, size_t len,
 	return 0;
 }
 
-static const ps_worker_ops record_ops = { check_record, NULL, NULL };
+static const util_worker_ops record_ops = { check_record, NULL, NULL };
 
 static void
 worker_keeps_record_boundaries(void **state)
 {
 	unsigned char buf[64], *room;
 	struct records r = { 0, 0, 0 };
-	ps_worker *w = NULL;
+	util_worker *w = NULL;
 	ps_error err;
 	size_t n, want = 0;
 
 	(void)state;
-	assert_int_equal(ps_worker_new(&record_ops, &r, 4096, 3, &w, &err), 0);
+	assert_int_equal(util_worker_new(&record_ops, &r, 4096, 3, &w, &err), 0);
 	for (n = 0; n < 20000; n++) {
 		memset(buf, (int)(n & 0xff), sizeof(buf));
 		if (n % 2 == 0) {
-			assert_int_equal(ps_worker_push(w, n, buf, n % 50, &err),
+			assert_int_equal(util_worker_push(w, n, buf, n % 50, &err),
 			    0);
 		} else {
-			room = ps_worker_reserve(w, n % 50 + 1, &err);
+			room = util_worker_reserve(w, n % 50 + 1, &err);
 			assert_non_null(room);
 			memcpy(room, buf, n % 50);
 			room[n % 50] = 0xee;  /* the spare byte: not committed */
-			ps_worker_commit(w, n, n % 50);
+			util_worker_commit(w, n, n % 50);
 		}
 		want += n % 50;
 	}
-	assert_int_equal(ps_worker_finish(w, &err), 0);
-	ps_worker_free(w);
+	assert_int_equal(util_worker_finish(w, &err), 0);
+	util_worker_free(w);
 	assert_int_equal(r.count, 20000);
 	assert_int_equal(r.bytes, want);
 	assert_int_equal(r.misplaced, 0);
@@ -301,7 +301,7 @@ static void
 parent_cache_reuses_and_refuses_links(void **state)
 {
 	char root[] = "/tmp/ps-parent-XXXXXX", path[128];
-	ps_parent_cache cache = { NULL, -1 };
+	util_parent_cache cache = { NULL, -1 };
 	const char *leaf;
 	int rootfd, a, again, b;
 
@@ -315,22 +315,22 @@ parent_cache_reuses_and_refuses_links(void **state)
 	assert_int_equal(symlink("a", path), 0);
 	rootfd = open(root, O_RDONLY | O_DIRECTORY);
 	assert_true(rootfd >= 0);
-	assert_int_equal(ps_open_parent_cached(&cache, rootfd, "top", &leaf),
+	assert_int_equal(util_open_parent_cached(&cache, rootfd, "top", &leaf),
 	    rootfd);
 	assert_string_equal(leaf, "top");
-	a = ps_open_parent_cached(&cache, rootfd, "a/x", &leaf);
+	a = util_open_parent_cached(&cache, rootfd, "a/x", &leaf);
 	assert_true(a >= 0 && a != rootfd);
 	assert_string_equal(leaf, "x");
-	again = ps_open_parent_cached(&cache, rootfd, "a/y", &leaf);
+	again = util_open_parent_cached(&cache, rootfd, "a/y", &leaf);
 	assert_int_equal(again, a);
-	b = ps_open_parent_cached(&cache, rootfd, "b/x", &leaf);
+	b = util_open_parent_cached(&cache, rootfd, "b/x", &leaf);
 	assert_true(b >= 0);
-	assert_int_equal(ps_open_parent_cached(&cache, rootfd, "ab/x", &leaf),
+	assert_int_equal(util_open_parent_cached(&cache, rootfd, "ab/x", &leaf),
 	    -1);                        /* "a" is cached, "ab" is not it */
-	assert_int_equal(ps_open_parent_cached(&cache, rootfd, "link/x",
+	assert_int_equal(util_open_parent_cached(&cache, rootfd, "link/x",
 	    &leaf), -1);
 	assert_true(errno == ELOOP || errno == ENOTDIR);
-	ps_parent_cache_clear(&cache);
+	util_parent_cache_clear(&cache);
 	assert_null(cache.dir);
 	close(rootfd);
 	unlink(path);
@@ -353,7 +353,7 @@ path_fold_and_nfc_of_ascii_match_libunistring(void **state)
 	for (i = 0; i < 95; i++)
 		text[i] = (char)(0x20 + i);
 	text[95] = '\0';
-	ours = ps_path_fold(text);
+	ours = util_path_fold(text);
 	len = 0;
 	theirs = u8_casefold((const uint8_t *)text, 95, NULL, UNINORM_NFC,
 	    NULL, &len);
@@ -363,19 +363,19 @@ path_fold_and_nfc_of_ascii_match_libunistring(void **state)
 	assert_memory_equal(ours, theirs, len);
 	free(ours);
 	free(theirs);
-	ours = ps_path_nfc(text, 95);
+	ours = util_path_nfc(text, 95);
 	assert_string_equal(ours, text);
 	free(ours);
 	/* Not ASCII: still libunistring's (K: Kelvin sign folds to 'k'). */
-	ours = ps_path_fold("\xe2\x84\xaa" "B");
+	ours = util_path_fold("\xe2\x84\xaa" "B");
 	assert_string_equal(ours, "kb");
 	free(ours);
-	ours = ps_path_nfc("e\xcc\x81", 3);
+	ours = util_path_nfc("e\xcc\x81", 3);
 	assert_string_equal(ours, "\xc3\xa9");
 	free(ours);
 }
 
-/* ps_read_last: the tail, and whether the file ends where expected. */
+/* util_read_last: the tail, and whether the file ends where expected. */
 static void
 read_last_reports_growth_and_shrinking(void **state)
 {
@@ -386,16 +386,16 @@ read_last_reports_growth_and_shrinking(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, "0123456789", 10), 10);
 	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
-	assert_int_equal(ps_read_last(fd, buf, 10), 10);
+	assert_int_equal(util_read_last(fd, buf, 10), 10);
 	assert_memory_equal(buf, "0123456789", 10);
 	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
-	assert_int_equal(ps_read_last(fd, buf, 8), 9);    /* goes on */
+	assert_int_equal(util_read_last(fd, buf, 8), 9);    /* goes on */
 	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
-	assert_int_equal(ps_read_last(fd, buf, 12), 10);  /* ended early */
+	assert_int_equal(util_read_last(fd, buf, 12), 10);  /* ended early */
 	assert_int_equal(lseek(fd, 10, SEEK_SET), 10);
-	assert_int_equal(ps_read_last(fd, buf, 0), 0);    /* empty tail */
+	assert_int_equal(util_read_last(fd, buf, 0), 0);    /* empty tail */
 	assert_int_equal(lseek(fd, 9, SEEK_SET), 9);
-	assert_int_equal(ps_read_last(fd, buf, 0), 1);
+	assert_int_equal(util_read_last(fd, buf, 0), 1);
 	close(fd);
 	unlink(path);
 }
@@ -406,21 +406,21 @@ flusher_only_for_regular_files(void **state)
 {
 	char path[] = "/tmp/ps-flusher-XXXXXX";
 	int fd = mkstemp(path), pipefd[2];
-	ps_flusher *f = NULL;
+	util_flusher *f = NULL;
 	ps_error err;
 
 	(void)state;
 	assert_true(fd >= 0);
 	assert_int_equal(pipe(pipefd), 0);
-	assert_int_equal(ps_flusher_new(pipefd[1], "pipe", &f, &err), 0);
+	assert_int_equal(util_flusher_new(pipefd[1], "pipe", &f, &err), 0);
 	assert_null(f);
-	assert_int_equal(ps_flusher_new(fd, "file", &f, &err), 0);
+	assert_int_equal(util_flusher_new(fd, "file", &f, &err), 0);
 	assert_non_null(f);
 	assert_int_equal(write(fd, "data", 4), 4);
-	assert_int_equal(ps_flusher_wrote(f, 4, &err), 0);
-	assert_int_equal(ps_flusher_wrote(f, PS_FLUSH_EVERY, &err), 0);
-	assert_int_equal(ps_flusher_finish(f, &err), 0);
-	ps_flusher_free(f);
+	assert_int_equal(util_flusher_wrote(f, 4, &err), 0);
+	assert_int_equal(util_flusher_wrote(f, UTIL_FLUSH_EVERY, &err), 0);
+	assert_int_equal(util_flusher_finish(f, &err), 0);
+	util_flusher_free(f);
 	close(pipefd[0]);
 	close(pipefd[1]);
 	close(fd);
@@ -435,20 +435,20 @@ flusher_failure_reaches_the_writer(void **state)
 	char path[] = "/tmp/ps-flusher-XXXXXX";
 	int fd = mkstemp(path), rc = 0, tries;
 	uint64_t total = 0;
-	ps_flusher *f = NULL;
+	util_flusher *f = NULL;
 	ps_error err;
 
 	(void)state;
 	assert_true(fd >= 0);
 	unlink(path);
-	assert_int_equal(ps_flusher_new(fd, "out.tar", &f, &err), 0);
+	assert_int_equal(util_flusher_new(fd, "out.tar", &f, &err), 0);
 	assert_non_null(f);
 	close(fd);  /* the flush now fails with EBADF */
 	/* The flush happens on the flusher's thread: wait for it (5 s at
 	 * most), telling it of another stretch each time. */
 	for (tries = 0; tries < 500 && rc == 0; tries++) {
-		total += PS_FLUSH_EVERY;
-		rc = ps_flusher_wrote(f, total, &err);
+		total += UTIL_FLUSH_EVERY;
+		rc = util_flusher_wrote(f, total, &err);
 		if (rc == 0)
 			usleep(10000);
 	}
@@ -457,9 +457,9 @@ flusher_failure_reaches_the_writer(void **state)
 	assert_string_equal(err.subject, "out.tar");
 	assert_non_null(strstr(err.message, "fdatasync"));
 	memset(&err, 0, sizeof(err));
-	assert_int_equal(ps_flusher_finish(f, &err), -1);
+	assert_int_equal(util_flusher_finish(f, &err), -1);
 	assert_string_equal(err.code, "io_error");
-	ps_flusher_free(f);
+	util_flusher_free(f);
 }
 
 /* A batch closes all of its descriptors and nothing else, even a
@@ -467,25 +467,25 @@ flusher_failure_reaches_the_writer(void **state)
 static void
 close_batch_closes_only_its_own(void **state)
 {
-	ps_close_batch batch = { .count = 0 };
-	int fds[PS_CLOSE_BATCH + 5], keep = -1, i, n = 0;
+	util_close_batch batch = { .count = 0 };
+	int fds[UTIL_CLOSE_BATCH + 5], keep = -1, i, n = 0;
 
 	(void)state;
-	for (i = 0; i < PS_CLOSE_BATCH + 5; i++) {
+	for (i = 0; i < UTIL_CLOSE_BATCH + 5; i++) {
 		fds[i] = open("/dev/null", O_RDONLY | O_CLOEXEC);
 		assert_true(fds[i] >= 0);
 	}
 	keep = fds[7];  /* not given to the batch: a gap in the numbers */
-	for (i = PS_CLOSE_BATCH + 4; i >= 0; i--) {
+	for (i = UTIL_CLOSE_BATCH + 4; i >= 0; i--) {
 		if (fds[i] == keep)
 			continue;
-		ps_close_later(&batch, fds[i]);  /* full at 32: closed then */
+		util_close_later(&batch, fds[i]);  /* full at 32: closed then */
 		n++;
 	}
-	assert_int_equal(batch.count, (size_t)(n - PS_CLOSE_BATCH));
-	ps_close_batch_flush(&batch);
+	assert_int_equal(batch.count, (size_t)(n - UTIL_CLOSE_BATCH));
+	util_close_batch_flush(&batch);
 	assert_int_equal(batch.count, 0);
-	for (i = 0; i < PS_CLOSE_BATCH + 5; i++) {
+	for (i = 0; i < UTIL_CLOSE_BATCH + 5; i++) {
 		if (fds[i] == keep)
 			assert_int_equal(fcntl(keep, F_GETFD), FD_CLOEXEC);
 		else

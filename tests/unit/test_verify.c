@@ -86,27 +86,27 @@ statement(const struct fixture *f, size_t *len)
 	static const char *const prompts[] = { "agents/checklist.yml",
 	    "agents/reviewer.yml", "prompts/checklist.md", "prompts/review.md" };
 	const ps_entry *e;
-	ps_statement *st;
+	sign_statement *st;
 	unsigned char *out;
 	ps_error err;
 	size_t i;
 
-	assert_int_equal(ps_statement_new(&st, &err), 0);
-	assert_int_equal(ps_statement_set_digest(st, f->digest, &err), 0);
-	assert_int_equal(ps_statement_add_subject(st, "r.tar.gz",
+	assert_int_equal(sign_statement_new(&st, &err), 0);
+	assert_int_equal(sign_statement_set_digest(st, f->digest, &err), 0);
+	assert_int_equal(sign_statement_add_subject(st, "r.tar.gz",
 	    f->digest->archive_digest, &err), 0);
 	for (i = 0; i < 4; i++) {
 		e = ps_digest_find(f->digest, prompts[i]);
 		assert_non_null(e);
-		assert_int_equal(ps_statement_add_prompt(st, e->path, e->sha256,
+		assert_int_equal(sign_statement_add_prompt(st, e->path, e->sha256,
 		    &err), 0);
 	}
 	st->pack_id = strdup("research.top-journal-reviewer");
 	st->pack_version = strdup("0.1.0");
 	st->packsign_version = strdup(PS_VERSION);
 	st->compression = PS_COMPRESS_GZIP;
-	assert_int_equal(ps_statement_serialize(st, &out, len, &err), 0);
-	ps_statement_free(st);
+	assert_int_equal(sign_statement_serialize(st, &out, len, &err), 0);
+	sign_statement_free(st);
 	return out;
 }
 
@@ -116,7 +116,7 @@ static void
 write_sig(const struct fixture *f, const char *payload, ps_seckey *k1,
     const char *id1, ps_seckey *k2, const char *id2)
 {
-	ps_dsse_envelope *env;
+	sign_dsse_envelope *env;
 	unsigned char *bytes;
 	size_t len;
 	char *json;
@@ -127,19 +127,19 @@ write_sig(const struct fixture *f, const char *payload, ps_seckey *k1,
 	    statement(f, &len);
 	if (payload != NULL)
 		len = strlen(payload);
-	assert_int_equal(ps_dsse_new(PS_INTOTO_PAYLOAD_TYPE, bytes, len, &env,
+	assert_int_equal(sign_dsse_new(SIGN_INTOTO_PAYLOAD_TYPE, bytes, len, &env,
 	    &err), 0);
-	assert_int_equal(ps_dsse_sign(env, k1->sk, id1, &err), 0);
+	assert_int_equal(sign_dsse_sign(env, k1->sk, id1, &err), 0);
 	if (k2 != NULL)
-		assert_int_equal(ps_dsse_sign(env, k2->sk, id2, &err), 0);
-	assert_int_equal(ps_dsse_serialize(env, &json, &len, &err), 0);
+		assert_int_equal(sign_dsse_sign(env, k2->sk, id2, &err), 0);
+	assert_int_equal(sign_dsse_serialize(env, &json, &len, &err), 0);
 	out = fopen(f->sig, "wb");
 	assert_non_null(out);
 	assert_int_equal(fwrite(json, 1, len, out), len);
 	fclose(out);
 	free(json);
 	free(bytes);
-	ps_dsse_free(env);
+	sign_dsse_free(env);
 }
 
 static ps_trust *

@@ -14,14 +14,14 @@
 #include "util/yaml.h"
 
 /* Loads `text`; fails the test when it is refused. */
-static ps_yaml_doc *
+static util_yaml_doc *
 load_ok(const char *text)
 {
-	ps_yaml_doc *doc = NULL;
+	util_yaml_doc *doc = NULL;
 	ps_error err;
 	char line[4096];
 
-	if (ps_yaml_load(text, strlen(text), "t.yaml", &doc, &err) != 0)
+	if (util_yaml_load(text, strlen(text), "t.yaml", &doc, &err) != 0)
 		fail_msg("refused: %s", ps_error_format(&err, line,
 		    sizeof(line)));
 	return doc;
@@ -31,10 +31,10 @@ load_ok(const char *text)
 static void
 refused_n(const char *text, size_t len, const char *code, const char *subject)
 {
-	ps_yaml_doc *doc = NULL;
+	util_yaml_doc *doc = NULL;
 	ps_error err;
 
-	assert_int_equal(ps_yaml_load(text, len, "t.yaml", &doc, &err), -1);
+	assert_int_equal(util_yaml_load(text, len, "t.yaml", &doc, &err), -1);
 	assert_null(doc);
 	assert_string_equal(err.code, code);
 	assert_int_equal(err.status, PS_STATUS_REFUSED);
@@ -51,56 +51,56 @@ refused(const char *text, const char *code, const char *subject)
 static void
 tree_and_positions(void **state)
 {
-	ps_yaml_doc *doc;
-	const ps_yaml_node *root, *list, *k;
+	util_yaml_doc *doc;
+	const util_yaml_node *root, *list, *k;
 
 	(void)state;
 	doc = load_ok("# c\nname: demo\nlist:\n  - a\n  - {x: 1}\n");
-	root = ps_yaml_root(doc);
-	assert_int_equal(root->kind, PS_YAML_MAPPING);
+	root = util_yaml_root(doc);
+	assert_int_equal(root->kind, UTIL_YAML_MAPPING);
 	assert_int_equal(root->line, 2);
 	assert_int_equal(root->column, 1);
-	assert_string_equal(ps_yaml_string(ps_yaml_get(root, "name")), "demo");
-	assert_int_equal(ps_yaml_get(root, "name")->column, 7);
-	list = ps_yaml_get(root, "list");
-	assert_int_equal(list->kind, PS_YAML_SEQUENCE);
+	assert_string_equal(util_yaml_string(util_yaml_get(root, "name")), "demo");
+	assert_int_equal(util_yaml_get(root, "name")->column, 7);
+	list = util_yaml_get(root, "list");
+	assert_int_equal(list->kind, UTIL_YAML_SEQUENCE);
 	assert_int_equal(list->count, 2);
 	assert_int_equal(list->items[0]->line, 4);
 	assert_int_equal(list->items[0]->column, 5);
-	assert_int_equal(list->items[1]->kind, PS_YAML_MAPPING);
+	assert_int_equal(list->items[1]->kind, UTIL_YAML_MAPPING);
 	assert_int_equal(list->items[1]->line, 5);
 	assert_int_equal(list->items[1]->column, 5);
-	k = ps_yaml_get_key(root, "list");
+	k = util_yaml_get_key(root, "list");
 	assert_int_equal(k->line, 3);
 	assert_int_equal(k->column, 1);
-	assert_null(ps_yaml_get(root, "missing"));
-	assert_null(ps_yaml_get(list, "name"));
-	assert_string_equal(ps_yaml_describe(list), "sequence");
-	assert_string_equal(ps_yaml_describe(root), "mapping");
-	ps_yaml_free(doc);
+	assert_null(util_yaml_get(root, "missing"));
+	assert_null(util_yaml_get(list, "name"));
+	assert_string_equal(util_yaml_describe(list), "sequence");
+	assert_string_equal(util_yaml_describe(root), "mapping");
+	util_yaml_free(doc);
 }
 
 static void
 empty_document_has_no_root(void **state)
 {
-	ps_yaml_doc *doc;
+	util_yaml_doc *doc;
 
 	(void)state;
 	doc = load_ok("");
-	assert_null(ps_yaml_root(doc));
-	ps_yaml_free(doc);
+	assert_null(util_yaml_root(doc));
+	util_yaml_free(doc);
 	doc = load_ok("# only a comment\n");
-	assert_null(ps_yaml_root(doc));
-	ps_yaml_free(doc);
+	assert_null(util_yaml_root(doc));
+	util_yaml_free(doc);
 }
 
-static ps_yaml_type
+static util_yaml_type
 type_of(const char *text)
 {
-	ps_yaml_doc *doc = load_ok(text);
-	ps_yaml_type t = ps_yaml_root(doc)->type;
+	util_yaml_doc *doc = load_ok(text);
+	util_yaml_type t = util_yaml_root(doc)->type;
 
-	ps_yaml_free(doc);
+	util_yaml_free(doc);
 	return t;
 }
 
@@ -109,34 +109,34 @@ core_schema_resolution_table(void **state)
 {
 	static const struct {
 		const char *text;
-		ps_yaml_type type;
+		util_yaml_type type;
 	} table[] = {
-		{ "~", PS_YAML_NULL }, { "null", PS_YAML_NULL },
-		{ "Null", PS_YAML_NULL }, { "NULL", PS_YAML_NULL },
-		{ "nULL", PS_YAML_STRING }, { "''", PS_YAML_STRING },
-		{ "true", PS_YAML_BOOL }, { "True", PS_YAML_BOOL },
-		{ "TRUE", PS_YAML_BOOL }, { "false", PS_YAML_BOOL },
-		{ "False", PS_YAML_BOOL }, { "FALSE", PS_YAML_BOOL },
-		{ "tRUE", PS_YAML_STRING }, { "yes", PS_YAML_STRING },
-		{ "no", PS_YAML_STRING }, { "on", PS_YAML_STRING },
-		{ "off", PS_YAML_STRING }, { "y", PS_YAML_STRING },
-		{ "\"true\"", PS_YAML_STRING }, { "'12'", PS_YAML_STRING },
-		{ "0", PS_YAML_INT }, { "-19", PS_YAML_INT },
-		{ "+7", PS_YAML_INT }, { "007", PS_YAML_INT },
-		{ "0o17", PS_YAML_INT }, { "0o18", PS_YAML_STRING },
-		{ "0x1F", PS_YAML_INT }, { "0xg", PS_YAML_STRING },
-		{ "-0x1", PS_YAML_STRING }, { "017", PS_YAML_INT },
-		{ "1_000", PS_YAML_STRING }, { "0b101", PS_YAML_STRING },
-		{ "1.5", PS_YAML_FLOAT }, { "-.5", PS_YAML_FLOAT },
-		{ "1.", PS_YAML_FLOAT }, { "1e3", PS_YAML_FLOAT },
-		{ "2.5E-3", PS_YAML_FLOAT }, { ".", PS_YAML_STRING },
-		{ "1e", PS_YAML_STRING }, { ".inf", PS_YAML_FLOAT },
-		{ "-.Inf", PS_YAML_FLOAT }, { "+.INF", PS_YAML_FLOAT },
-		{ ".nan", PS_YAML_FLOAT }, { ".NaN", PS_YAML_FLOAT },
-		{ "-.nan", PS_YAML_STRING }, { "inf", PS_YAML_STRING },
-		{ "1.2.3", PS_YAML_STRING }, { "12:30", PS_YAML_STRING },
-		{ "\"1.5\"", PS_YAML_STRING }, { "|\n  true\n", PS_YAML_STRING },
-		{ ">\n  12\n", PS_YAML_STRING },
+		{ "~", UTIL_YAML_NULL }, { "null", UTIL_YAML_NULL },
+		{ "Null", UTIL_YAML_NULL }, { "NULL", UTIL_YAML_NULL },
+		{ "nULL", UTIL_YAML_STRING }, { "''", UTIL_YAML_STRING },
+		{ "true", UTIL_YAML_BOOL }, { "True", UTIL_YAML_BOOL },
+		{ "TRUE", UTIL_YAML_BOOL }, { "false", UTIL_YAML_BOOL },
+		{ "False", UTIL_YAML_BOOL }, { "FALSE", UTIL_YAML_BOOL },
+		{ "tRUE", UTIL_YAML_STRING }, { "yes", UTIL_YAML_STRING },
+		{ "no", UTIL_YAML_STRING }, { "on", UTIL_YAML_STRING },
+		{ "off", UTIL_YAML_STRING }, { "y", UTIL_YAML_STRING },
+		{ "\"true\"", UTIL_YAML_STRING }, { "'12'", UTIL_YAML_STRING },
+		{ "0", UTIL_YAML_INT }, { "-19", UTIL_YAML_INT },
+		{ "+7", UTIL_YAML_INT }, { "007", UTIL_YAML_INT },
+		{ "0o17", UTIL_YAML_INT }, { "0o18", UTIL_YAML_STRING },
+		{ "0x1F", UTIL_YAML_INT }, { "0xg", UTIL_YAML_STRING },
+		{ "-0x1", UTIL_YAML_STRING }, { "017", UTIL_YAML_INT },
+		{ "1_000", UTIL_YAML_STRING }, { "0b101", UTIL_YAML_STRING },
+		{ "1.5", UTIL_YAML_FLOAT }, { "-.5", UTIL_YAML_FLOAT },
+		{ "1.", UTIL_YAML_FLOAT }, { "1e3", UTIL_YAML_FLOAT },
+		{ "2.5E-3", UTIL_YAML_FLOAT }, { ".", UTIL_YAML_STRING },
+		{ "1e", UTIL_YAML_STRING }, { ".inf", UTIL_YAML_FLOAT },
+		{ "-.Inf", UTIL_YAML_FLOAT }, { "+.INF", UTIL_YAML_FLOAT },
+		{ ".nan", UTIL_YAML_FLOAT }, { ".NaN", UTIL_YAML_FLOAT },
+		{ "-.nan", UTIL_YAML_STRING }, { "inf", UTIL_YAML_STRING },
+		{ "1.2.3", UTIL_YAML_STRING }, { "12:30", UTIL_YAML_STRING },
+		{ "\"1.5\"", UTIL_YAML_STRING }, { "|\n  true\n", UTIL_YAML_STRING },
+		{ ">\n  12\n", UTIL_YAML_STRING },
 	};
 	size_t i;
 
@@ -152,35 +152,35 @@ core_schema_resolution_table(void **state)
 static void
 empty_plain_value_is_null(void **state)
 {
-	ps_yaml_doc *doc;
-	const ps_yaml_node *v;
+	util_yaml_doc *doc;
+	const util_yaml_node *v;
 
 	(void)state;
 	doc = load_ok("a:\nb: ''\n");
-	v = ps_yaml_get(ps_yaml_root(doc), "a");
-	assert_int_equal(v->type, PS_YAML_NULL);
-	assert_string_equal(ps_yaml_describe(v), "null");
-	assert_int_equal(ps_yaml_get(ps_yaml_root(doc), "b")->type,
-	    PS_YAML_STRING);
-	ps_yaml_free(doc);
+	v = util_yaml_get(util_yaml_root(doc), "a");
+	assert_int_equal(v->type, UTIL_YAML_NULL);
+	assert_string_equal(util_yaml_describe(v), "null");
+	assert_int_equal(util_yaml_get(util_yaml_root(doc), "b")->type,
+	    UTIL_YAML_STRING);
+	util_yaml_free(doc);
 }
 
 static long long
 int_of(const char *text, int *rc)
 {
-	ps_yaml_doc *doc = load_ok(text);
+	util_yaml_doc *doc = load_ok(text);
 	long long v = 0;
 
-	*rc = ps_yaml_int(ps_yaml_root(doc), &v);
-	ps_yaml_free(doc);
+	*rc = util_yaml_int(util_yaml_root(doc), &v);
+	util_yaml_free(doc);
 	return v;
 }
 
 static void
 typed_access_and_overflow(void **state)
 {
-	ps_yaml_doc *doc;
-	const ps_yaml_node *r;
+	util_yaml_doc *doc;
+	const util_yaml_node *r;
 	int rc, b;
 	double d;
 
@@ -201,32 +201,32 @@ typed_access_and_overflow(void **state)
 	assert_int_equal(rc, -1);
 
 	doc = load_ok("[true, False, 2.5, .inf, -.INF, .nan, 12, \"x\", 1e400]");
-	r = ps_yaml_root(doc);
-	assert_int_equal(ps_yaml_bool(r->items[0], &b), 0);
+	r = util_yaml_root(doc);
+	assert_int_equal(util_yaml_bool(r->items[0], &b), 0);
 	assert_int_equal(b, 1);
-	assert_int_equal(ps_yaml_bool(r->items[1], &b), 0);
+	assert_int_equal(util_yaml_bool(r->items[1], &b), 0);
 	assert_int_equal(b, 0);
-	assert_int_equal(ps_yaml_bool(r->items[7], &b), -1);
-	assert_int_equal(ps_yaml_number(r->items[2], &d), 0);
+	assert_int_equal(util_yaml_bool(r->items[7], &b), -1);
+	assert_int_equal(util_yaml_number(r->items[2], &d), 0);
 	assert_true(d == 2.5);
-	assert_int_equal(ps_yaml_number(r->items[3], &d), 0);
+	assert_int_equal(util_yaml_number(r->items[3], &d), 0);
 	assert_true(isinf(d) && d > 0);
-	assert_int_equal(ps_yaml_number(r->items[4], &d), 0);
+	assert_int_equal(util_yaml_number(r->items[4], &d), 0);
 	assert_true(isinf(d) && d < 0);
-	assert_int_equal(ps_yaml_number(r->items[5], &d), 0);
+	assert_int_equal(util_yaml_number(r->items[5], &d), 0);
 	assert_true(isnan(d));
-	assert_int_equal(ps_yaml_number(r->items[6], &d), 0);
+	assert_int_equal(util_yaml_number(r->items[6], &d), 0);
 	assert_true(d == 12.0);
-	assert_int_equal(ps_yaml_number(r->items[7], &d), -1);
-	assert_int_equal(ps_yaml_number(r->items[8], &d), 0);
+	assert_int_equal(util_yaml_number(r->items[7], &d), -1);
+	assert_int_equal(util_yaml_number(r->items[8], &d), 0);
 	assert_true(isinf(d));
-	assert_null(ps_yaml_string(r->items[6]));
-	assert_string_equal(ps_yaml_string(r->items[7]), "x");
-	assert_string_equal(ps_yaml_describe(r->items[2]), "float");
-	assert_string_equal(ps_yaml_describe(r->items[6]), "integer");
-	assert_string_equal(ps_yaml_describe(r->items[0]), "boolean");
-	assert_string_equal(ps_yaml_describe(r->items[7]), "string");
-	ps_yaml_free(doc);
+	assert_null(util_yaml_string(r->items[6]));
+	assert_string_equal(util_yaml_string(r->items[7]), "x");
+	assert_string_equal(util_yaml_describe(r->items[2]), "float");
+	assert_string_equal(util_yaml_describe(r->items[6]), "integer");
+	assert_string_equal(util_yaml_describe(r->items[0]), "boolean");
+	assert_string_equal(util_yaml_describe(r->items[7]), "string");
+	util_yaml_free(doc);
 }
 
 static void
@@ -244,33 +244,33 @@ deep_nesting_is_refused(void **state)
 {
 	char buf[512];
 	size_t i;
-	ps_yaml_doc *doc;
+	util_yaml_doc *doc;
 
 	(void)state;
-	for (i = 0; i < PS_YAML_MAX_DEPTH; i++)
+	for (i = 0; i < UTIL_YAML_MAX_DEPTH; i++)
 		buf[i] = '[';
-	for (i = 0; i < PS_YAML_MAX_DEPTH; i++)
-		buf[PS_YAML_MAX_DEPTH + i] = ']';
-	buf[2 * PS_YAML_MAX_DEPTH] = '\0';
+	for (i = 0; i < UTIL_YAML_MAX_DEPTH; i++)
+		buf[UTIL_YAML_MAX_DEPTH + i] = ']';
+	buf[2 * UTIL_YAML_MAX_DEPTH] = '\0';
 	doc = load_ok(buf);
-	ps_yaml_free(doc);
-	for (i = 0; i <= PS_YAML_MAX_DEPTH; i++)
+	util_yaml_free(doc);
+	for (i = 0; i <= UTIL_YAML_MAX_DEPTH; i++)
 		buf[i] = '[';
-	for (i = 0; i <= PS_YAML_MAX_DEPTH; i++)
-		buf[PS_YAML_MAX_DEPTH + 1 + i] = ']';
-	buf[2 * PS_YAML_MAX_DEPTH + 2] = '\0';
+	for (i = 0; i <= UTIL_YAML_MAX_DEPTH; i++)
+		buf[UTIL_YAML_MAX_DEPTH + 1 + i] = ']';
+	buf[2 * UTIL_YAML_MAX_DEPTH + 2] = '\0';
 	refused(buf, "yaml_too_deep", "t.yaml:1:65");
 }
 
 static void
 duplicate_keys_name_both_lines(void **state)
 {
-	ps_yaml_doc *doc = NULL;
+	util_yaml_doc *doc = NULL;
 	ps_error err;
 	const char *text = "a: 1\nb: 2\nc: 3\n\"b\": 4\na: 5\n";
 
 	(void)state;
-	assert_int_equal(ps_yaml_load(text, strlen(text), "t.yaml", &doc,
+	assert_int_equal(util_yaml_load(text, strlen(text), "t.yaml", &doc,
 	    &err), -1);
 	assert_string_equal(err.code, "yaml_duplicate_key");
 	assert_string_equal(err.subject, "t.yaml:4:1");
@@ -285,14 +285,14 @@ many_distinct_keys_are_fine(void **state)
 {
 	char *text = malloc(20000 * 16);
 	size_t i, off = 0;
-	ps_yaml_doc *doc;
+	util_yaml_doc *doc;
 
 	(void)state;
 	for (i = 0; i < 20000; i++)
 		off += (size_t)sprintf(text + off, "k%zu: %zu\n", i, i);
 	doc = load_ok(text);
-	assert_int_equal(ps_yaml_root(doc)->count, 20000);
-	ps_yaml_free(doc);
+	assert_int_equal(util_yaml_root(doc)->count, 20000);
+	util_yaml_free(doc);
 	free(text);
 }
 
@@ -321,7 +321,7 @@ tags_are_refused(void **state)
 static void
 bad_utf8_nul_and_bom_are_refused(void **state)
 {
-	ps_yaml_doc *doc;
+	util_yaml_doc *doc;
 
 	(void)state;
 	refused("a: ok\nb: caf\xC3\n", "yaml_invalid_utf8", "t.yaml:2:7");
@@ -333,27 +333,27 @@ bad_utf8_nul_and_bom_are_refused(void **state)
 	    "t.yaml:1:5");
 	refused("a: \"x\\0y\"\n", "yaml_invalid_utf8", "t.yaml:1:4");
 	doc = load_ok("\xEF\xBB\xBF" "a: caf\xC3\xA9\n");
-	assert_string_equal(ps_yaml_string(ps_yaml_get(ps_yaml_root(doc),
+	assert_string_equal(util_yaml_string(util_yaml_get(util_yaml_root(doc),
 	    "a")), "caf\xC3\xA9");
-	ps_yaml_free(doc);
+	util_yaml_free(doc);
 }
 
 static void
 oversize_is_refused(void **state)
 {
-	size_t len = PS_YAML_MAX_BYTES + 1;
+	size_t len = UTIL_YAML_MAX_BYTES + 1;
 	char *big = malloc(len);
-	ps_yaml_doc *doc = NULL;
+	util_yaml_doc *doc = NULL;
 	ps_error err;
 
 	(void)state;
 	memset(big, '#', len);
-	assert_int_equal(ps_yaml_load(big, len, "t.yaml", &doc, &err), -1);
+	assert_int_equal(util_yaml_load(big, len, "t.yaml", &doc, &err), -1);
 	assert_string_equal(err.code, "yaml_too_large");
 	assert_string_equal(err.expected, "at most 1048576 bytes");
 	assert_string_equal(err.found, "1048577 bytes");
-	assert_int_equal(ps_yaml_load(big, len - 1, "t.yaml", &doc, &err), 0);
-	ps_yaml_free(doc);
+	assert_int_equal(util_yaml_load(big, len - 1, "t.yaml", &doc, &err), 0);
+	util_yaml_free(doc);
 	free(big);
 }
 
@@ -369,12 +369,12 @@ multiple_documents_are_refused(void **state)
 static void
 syntax_errors_have_positions(void **state)
 {
-	ps_yaml_doc *doc = NULL;
+	util_yaml_doc *doc = NULL;
 	ps_error err;
 	const char *text = "a: 1\nb: [1, 2\n";
 
 	(void)state;
-	assert_int_equal(ps_yaml_load(text, strlen(text), "t.yaml", &doc,
+	assert_int_equal(util_yaml_load(text, strlen(text), "t.yaml", &doc,
 	    &err), -1);
 	assert_string_equal(err.code, "yaml_syntax");
 	assert_int_equal(strncmp(err.subject, "t.yaml:", 7), 0);
@@ -386,38 +386,38 @@ static void
 load_file_errors(void **state)
 {
 	char dir[] = "/tmp/ps-yaml-XXXXXX", path[256];
-	ps_yaml_doc *doc = NULL;
+	util_yaml_doc *doc = NULL;
 	ps_error err;
 	FILE *f;
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/none.yaml", dir);
-	assert_int_equal(ps_yaml_load_file(path, "none.yaml", &doc, &err), -1);
+	assert_int_equal(util_yaml_load_file(path, "none.yaml", &doc, &err), -1);
 	assert_string_equal(err.code, "not_found");
 	assert_int_equal(err.status, PS_STATUS_FAILED);
-	assert_int_equal(ps_yaml_load_file(dir, "dir", &doc, &err), -1);
+	assert_int_equal(util_yaml_load_file(dir, "dir", &doc, &err), -1);
 	assert_string_equal(err.code, "io_error");
 	snprintf(path, sizeof(path), "%s/m.yaml", dir);
 	f = fopen(path, "w");
 	assert_non_null(f);
 	fputs("k: [1, 2]\n", f);
 	fclose(f);
-	assert_int_equal(ps_yaml_load_file(path, "m.yaml", &doc, &err), 0);
-	assert_int_equal(ps_yaml_get(ps_yaml_root(doc), "k")->count, 2);
-	ps_yaml_free(doc);
+	assert_int_equal(util_yaml_load_file(path, "m.yaml", &doc, &err), 0);
+	assert_int_equal(util_yaml_get(util_yaml_root(doc), "k")->count, 2);
+	util_yaml_free(doc);
 	f = fopen(path, "w");
 	assert_non_null(f);
 	fputs("k: *x\n", f);
 	fclose(f);
-	assert_int_equal(ps_yaml_load_file(path, "m.yaml", &doc, &err), -1);
+	assert_int_equal(util_yaml_load_file(path, "m.yaml", &doc, &err), -1);
 	assert_string_equal(err.subject, "m.yaml:1:4");
 	f = fopen(path, "w");
 	assert_non_null(f);
-	for (int i = 0; i < PS_YAML_MAX_BYTES / 8 + 1; i++)
+	for (int i = 0; i < UTIL_YAML_MAX_BYTES / 8 + 1; i++)
 		fputs("#234567\n", f);
 	fclose(f);
-	assert_int_equal(ps_yaml_load_file(path, "m.yaml", &doc, &err), -1);
+	assert_int_equal(util_yaml_load_file(path, "m.yaml", &doc, &err), -1);
 	assert_string_equal(err.code, "yaml_too_large");
 	assert_int_equal(err.status, PS_STATUS_REFUSED);
 	assert_string_equal(err.found, "more than 1048576 bytes");

@@ -12,8 +12,8 @@
 #include "util/fdio.h"
 #include "util/pathname.h"
 #include "util/sha256.h"
-#include "verify/datadir.h"
-#include "verify/receipt.h"
+#include "install/datadir.h"
+#include "install/receipt.h"
 
 static void
 free_entries(ps_entry *entries, size_t count)
@@ -26,7 +26,7 @@ free_entries(ps_entry *entries, size_t count)
 }
 
 void
-ps_installed_clear(ps_installed *r)
+install_receipt_clear(ps_installed *r)
 {
 	free(r->id);
 	free(r->version);
@@ -47,11 +47,11 @@ ps_installed_clear(ps_installed *r)
 }
 
 void
-ps_installed_free(ps_installed *r)
+install_receipt_free(ps_installed *r)
 {
 	if (r == NULL)
 		return;
-	ps_installed_clear(r);
+	install_receipt_clear(r);
 	free(r);
 }
 
@@ -140,7 +140,7 @@ sink_grow(struct sink *k, size_t more)
 	if (capacity == k->capacity)
 		return 0;
 	if ((mem = realloc(k->mem, capacity)) == NULL)
-		return ps_fail_oom(k->err, k->label);
+		return util_fail_oom(k->err, k->label);
 	k->mem = mem;
 	k->capacity = capacity;
 	return 0;
@@ -151,7 +151,7 @@ sink_flush(struct sink *k)
 {
 	if (k->fd < 0 || k->len == 0)
 		return 0;
-	if (ps_write_all(k->fd, k->mem, k->len, k->label, k->err) != 0)
+	if (util_write_all(k->fd, k->mem, k->len, k->label, k->err) != 0)
 		return -1;
 	k->len = 0;
 	return 0;
@@ -235,7 +235,7 @@ emit(struct sink *k, const ps_installed *r, const char *at)
 	    "s:{s:s,s:s},s:o,s:o,s:s}",
 	    "format", ps_format_name(r->format), "id", r->id,
 	    "installedAt", at, "name", string_or_null(r->name),
-	    "packsignReceipt", PS_RECEIPT_VERSION, "path", r->path,
+	    "packsignReceipt", INSTALL_RECEIPT_VERSION, "path", r->path,
 	    "permissions", r->permissions,
 	    "prompts", entries_json(r->prompts, r->prompt_count, prompt_json),
 	    "signer", "identity", r->signer, "fingerprint", r->fingerprint,
@@ -250,18 +250,18 @@ receipt_emit(struct sink *k, const ps_installed *r)
 	char at[PS_TIME_TEXT_LEN];
 
 	if (ps_time_format(r->installed_at, at) != 0)
-		return ps_fail(k->err, "invalid_argument", r->id, "install time "
+		return util_fail(k->err, "invalid_argument", r->id, "install time "
 		    "out of range");
 	emit(k, r, at);
 	if (!k->failed && sink_flush(k) != 0)
 		k->failed = 1;
 	if (k->failed && k->err->code[0] == '\0')
-		ps_fail_oom(k->err, r->id);
+		util_fail_oom(k->err, r->id);
 	return k->failed ? -1 : 0;
 }
 
 int
-ps_receipt_format(const ps_installed *r, char **out, ps_error *err)
+install_receipt_format(const ps_installed *r, char **out, ps_error *err)
 {
 	struct sink k = { -1, NULL, 0, 0, r->id, err, 0 };
 
@@ -276,7 +276,7 @@ ps_receipt_format(const ps_installed *r, char **out, ps_error *err)
 }
 
 int
-ps_receipt_write(int fd, const ps_installed *r, const char *label,
+install_receipt_write(int fd, const ps_installed *r, const char *label,
     ps_error *err)
 {
 	struct sink k = { fd, NULL, 0, 0, label, err, 0 };
@@ -302,7 +302,7 @@ invalid(struct parse *p, const char *what, const char *name)
 	 * inlining this deep and loses that get_string() fails whenever it
 	 * leaves NULL. */
 	/* NOLINTNEXTLINE(clang-analyzer-core.NullDereference) */
-	ps_refuse(p->err, "receipt_invalid", p->label, "%s%s%s", what,
+	util_refuse(p->err, "receipt_invalid", p->label, "%s%s%s", what,
 	    name[0] != '\0' ? ": " : "", name);
 	return -1;
 }
@@ -320,7 +320,7 @@ get_string(struct parse *p, json_t *obj, const char *key, int nullable,
 	    json_string_length(v))
 		return invalid(p, "must be a string without NUL", key);
 	if ((*out = strdup(json_string_value(v))) == NULL)
-		return ps_fail_oom(p->err, p->label);
+		return util_fail_oom(p->err, p->label);
 	return 0;
 }
 
@@ -332,7 +332,7 @@ get_digest(struct parse *p, json_t *obj, const char *key,
 	const char *s = json_string_value(v);
 
 	if (s == NULL || strncmp(s, "sha256:", 7) != 0 ||
-	    ps_hex_decode(s + 7, out, PS_SHA256_LEN) != 0)
+	    util_hex_decode(s + 7, out, PS_SHA256_LEN) != 0)
 		return invalid(p, "must be \"sha256:\" and 64 hex digits", key);
 	return 0;
 }
@@ -347,7 +347,7 @@ parse_entry(struct parse *p, json_t *j, int prompt, ps_entry *e)
 	if (!json_is_object(j) || get_string(p, j, "path", 0, &e->path) != 0)
 		return invalid(p, "an entry without a path", prompt ? "prompts" :
 		    "files");
-	if (ps_path_check(e->path, NULL, &ignored) != 0)
+	if (util_path_check(e->path, NULL, &ignored) != 0)
 		return invalid(p, "an entry's path breaks the name rules",
 		    e->path);
 	if (prompt)
@@ -378,7 +378,7 @@ parse_entries(struct parse *p, json_t *list, int prompt, ps_entry **out,
 		return invalid(p, "must be a list", prompt ? "prompts" :
 		    "files");
 	if (n > 0 && (*out = calloc(n, sizeof(ps_entry))) == NULL)
-		return ps_fail_oom(p->err, p->label);
+		return util_fail_oom(p->err, p->label);
 	for (i = 0; i < n; i++) {
 		(*count)++;
 		if (parse_entry(p, json_array_get(list, i), prompt, &(*out)[i]) != 0)
@@ -401,7 +401,7 @@ parse_identity(struct parse *p, json_t *root, ps_installed *r)
 	json_t *version = json_object_get(root, "packsignReceipt");
 
 	if (!json_is_integer(version) ||
-	    json_integer_value(version) != PS_RECEIPT_VERSION)
+	    json_integer_value(version) != INSTALL_RECEIPT_VERSION)
 		return invalid(p, "unsupported receipt version (packsignReceipt)", "");
 	if (!json_is_object(signer) ||
 	    get_string(p, signer, "identity", 0, &r->signer) != 0 ||
@@ -446,7 +446,7 @@ parse_fields(struct parse *p, json_t *root, ps_installed *r)
 }
 
 int
-ps_receipt_parse(const char *text, size_t len, const char *label,
+install_receipt_parse(const char *text, size_t len, const char *label,
     ps_installed **out, ps_error *err)
 {
 	struct parse p = { label, err };
@@ -459,12 +459,12 @@ ps_receipt_parse(const char *text, size_t len, const char *label,
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (root == NULL || !json_is_object(root)) {
 		json_decref(root);
-		return ps_refuse(err, "receipt_invalid", label, "not a JSON "
+		return util_refuse(err, "receipt_invalid", label, "not a JSON "
 		    "object: %s", root == NULL ? jerr.text : "another value");
 	}
 	if ((r = calloc(1, sizeof(*r))) == NULL) {
 		json_decref(root);
-		return ps_fail_oom(err, label);
+		return util_fail_oom(err, label);
 	}
 	if (parse_fields(&p, root, r) == 0 &&
 	    parse_entries(&p, json_object_get(root, "prompts"), 1, &r->prompts,
@@ -474,7 +474,7 @@ ps_receipt_parse(const char *text, size_t len, const char *label,
 		rc = 0;
 	json_decref(root);
 	if (rc != 0) {
-		ps_installed_free(r);
+		install_receipt_free(r);
 		return -1;
 	}
 	*out = r;
@@ -489,47 +489,47 @@ read_receipt(int fd, const char *label, char **text, size_t *len,
 	ssize_t n;
 
 	if (fstat(fd, &st) != 0)
-		return ps_fail_errno(err, "io_error", label, "stat", errno);
-	if (!S_ISREG(st.st_mode) || st.st_size > PS_RECEIPT_MAX_BYTES)
-		return ps_refuse(err, "receipt_invalid", label, "is not a regular "
-		    "file of at most %d bytes", PS_RECEIPT_MAX_BYTES);
+		return util_fail_errno(err, "io_error", label, "stat", errno);
+	if (!S_ISREG(st.st_mode) || st.st_size > INSTALL_RECEIPT_MAX_BYTES)
+		return util_refuse(err, "receipt_invalid", label, "is not a regular "
+		    "file of at most %d bytes", INSTALL_RECEIPT_MAX_BYTES);
 	if ((*text = malloc((size_t)st.st_size + 1)) == NULL)
-		return ps_fail_oom(err, label);
-	n = ps_read_full(fd, *text, (size_t)st.st_size + 1);
+		return util_fail_oom(err, label);
+	n = util_read_full(fd, *text, (size_t)st.st_size + 1);
 	if (n < 0 || n > st.st_size)
-		return ps_fail_errno(err, "io_error", label, "read",
+		return util_fail_errno(err, "io_error", label, "read",
 		    n < 0 ? errno : EFBIG);
 	*len = (size_t)n;
 	return 0;
 }
 
 int
-ps_receipt_load(int dirfd, const char *rel, const char *label,
+install_receipt_load(int dirfd, const char *rel, const char *label,
     ps_installed **out, ps_error *err)
 {
-	char path[PS_PATH_MAX];
+	char path[UTIL_PATH_MAX];
 	char *text = NULL;
 	size_t len = 0;
 	int fd, rc;
 
 	*out = NULL;
-	snprintf(path, sizeof(path), "%s/%s.json", PS_DATADIR_RECEIPTS, rel);
-	fd = ps_open_beneath(dirfd, path, O_RDONLY | O_NONBLOCK);
+	snprintf(path, sizeof(path), "%s/%s.json", INSTALL_DATADIR_RECEIPTS, rel);
+	fd = util_open_beneath(dirfd, path, O_RDONLY | O_NONBLOCK);
 	if (fd < 0 && errno == ENOENT)
-		return ps_refuse(err, "not_installed", label, "has no receipt");
+		return util_refuse(err, "not_installed", label, "has no receipt");
 	if (fd < 0)
-		return ps_fail_errno(err, "io_error", label, "open receipt", errno);
+		return util_fail_errno(err, "io_error", label, "open receipt", errno);
 	rc = read_receipt(fd, label, &text, &len, err);
 	close(fd);
 	if (rc == 0)
-		rc = ps_receipt_parse(text, len, label, out, err);
+		rc = install_receipt_parse(text, len, label, out, err);
 	free(text);
 	if (rc == 0 && strcmp((*out)->path, rel) != 0) {
-		ps_installed_free(*out);
+		install_receipt_free(*out);
 		*out = NULL;
-		ps_refuse(err, "receipt_invalid", label, "the receipt records "
+		util_refuse(err, "receipt_invalid", label, "the receipt records "
 		    "another location");
-		return ps_error_expect(err, rel, "another path");
+		return util_error_expect(err, rel, "another path");
 	}
 	return rc;
 }

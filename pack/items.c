@@ -4,13 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sign/items.h"
+#include "pack/items.h"
 #include "util/error.h"
 #include "util/pathname.h"
 #include "util/sha256.h"
 
 void
-ps_items_free(ps_items *list)
+pack_items_free(pack_items *list)
 {
 	size_t i;
 
@@ -22,16 +22,16 @@ ps_items_free(ps_items *list)
 	memset(list, 0, sizeof(*list));
 }
 
-ps_item *
-ps_items_add(ps_items *list, char *path, ps_entry_type type, ps_error *err)
+pack_item *
+pack_items_add(pack_items *list, char *path, ps_entry_type type, ps_error *err)
 {
-	ps_item *items, *item;
+	pack_item *items, *item;
 	size_t capacity;
 
-	if (list->count >= PS_ITEMS_MAX) {
+	if (list->count >= PACK_ITEMS_MAX) {
 		free(path);
-		ps_refuse(err, "too_many_entries", NULL,
-		    "a pack holds at most %d entries", PS_ITEMS_MAX);
+		util_refuse(err, "too_many_entries", NULL,
+		    "a pack holds at most %d entries", PACK_ITEMS_MAX);
 		return NULL;
 	}
 	if (list->count == list->capacity) {
@@ -39,7 +39,7 @@ ps_items_add(ps_items *list, char *path, ps_entry_type type, ps_error *err)
 		items = realloc(list->items, capacity * sizeof(*items));
 		if (items == NULL) {
 			free(path);
-			ps_fail_oom(err, NULL);
+			util_fail_oom(err, NULL);
 			return NULL;
 		}
 		list->items = items;
@@ -55,24 +55,24 @@ ps_items_add(ps_items *list, char *path, ps_entry_type type, ps_error *err)
 static int
 compare_items(const void *a, const void *b)
 {
-	return strcmp(((const ps_item *)a)->entry.path,
-	    ((const ps_item *)b)->entry.path);
+	return strcmp(((const pack_item *)a)->entry.path,
+	    ((const pack_item *)b)->entry.path);
 }
 
 int
-ps_items_merge(ps_items *list, ps_items *more, ps_error *err)
+pack_items_merge(pack_items *list, pack_items *more, ps_error *err)
 {
-	ps_item *all;
+	pack_item *all;
 	size_t i = 0, j = 0, k = 0, count = list->count + more->count;
 
-	if (count > PS_ITEMS_MAX)
-		return ps_refuse(err, "too_many_entries", NULL,
-		    "a pack holds at most %d entries", PS_ITEMS_MAX);
+	if (count > PACK_ITEMS_MAX)
+		return util_refuse(err, "too_many_entries", NULL,
+		    "a pack holds at most %d entries", PACK_ITEMS_MAX);
 	if (more->count == 0)
 		return 0;
 	all = malloc(count * sizeof(*all));
 	if (all == NULL)
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	while (i < list->count || j < more->count) {
 		if (j == more->count || (i < list->count &&
 		    compare_items(&list->items[i], &more->items[j]) <= 0))
@@ -89,15 +89,15 @@ ps_items_merge(ps_items *list, ps_items *more, ps_error *err)
 }
 
 void
-ps_items_sort(ps_items *list)
+pack_items_sort(pack_items *list)
 {
 	if (list->count > 1)
-		qsort(list->items, list->count, sizeof(ps_item), compare_items);
+		qsort(list->items, list->count, sizeof(pack_item), compare_items);
 }
 
 /* First index whose path is >= key (bytewise). */
 static size_t
-lower_bound(const ps_items *list, const char *key)
+lower_bound(const pack_items *list, const char *key)
 {
 	size_t lo = 0, hi = list->count, mid;
 
@@ -112,7 +112,7 @@ lower_bound(const ps_items *list, const char *key)
 }
 
 long
-ps_items_find(const ps_items *list, const char *path)
+pack_items_find(const pack_items *list, const char *path)
 {
 	size_t i = lower_bound(list, path);
 
@@ -122,7 +122,7 @@ ps_items_find(const ps_items *list, const char *path)
 }
 
 int
-ps_items_is_empty_dir(const ps_items *list, size_t i)
+pack_items_is_empty_dir(const pack_items *list, size_t i)
 {
 	const char *path = list->items[i].entry.path;
 	size_t len = strlen(path);
@@ -184,7 +184,7 @@ names_add(struct names *n, const char *path, const char *origin, char *owned,
 		items = realloc(n->items, capacity * sizeof(*items));
 		if (items == NULL) {
 			free(owned);
-			return ps_fail_errno(err, "out_of_memory", NULL,
+			return util_fail_errno(err, "out_of_memory", NULL,
 			    "allocate", ENOMEM);
 		}
 		n->items = items;
@@ -214,7 +214,7 @@ add_entry_names(struct names *n, const ps_entry *e, const char *previous,
 			continue;
 		prefix = strndup(e->path, len);
 		if (prefix == NULL)
-			return ps_fail_errno(err, "out_of_memory", NULL,
+			return util_fail_errno(err, "out_of_memory", NULL,
 			    "allocate", ENOMEM);
 		if (names_add(n, prefix, e->path, prefix, PS_ENTRY_DIR, err) != 0)
 			return -1;
@@ -235,7 +235,7 @@ static int
 refuse_pair(ps_error *err, const char *code, const char *label,
     const char *what, const char *a, const char *b)
 {
-	ps_refuse(err, code, label, "%s: '%s' and '%s'", what, a, b);
+	util_refuse(err, code, label, "%s: '%s' and '%s'", what, a, b);
 	return -1;
 }
 
@@ -345,9 +345,9 @@ collect_candidates(struct names *n, struct name ***out, size_t *count,
 	for (i = 0; i < n->count; i++) {
 		if (folds_to_itself(n->items[i].path))
 			continue;
-		n->items[i].key = ps_path_fold(n->items[i].path);
+		n->items[i].key = util_path_fold(n->items[i].path);
 		if (n->items[i].key == NULL)
-			return ps_fail_errno(err, "out_of_memory", NULL,
+			return util_fail_errno(err, "out_of_memory", NULL,
 			    "case-fold", ENOMEM);
 		k++;
 	}
@@ -355,7 +355,7 @@ collect_candidates(struct names *n, struct name ***out, size_t *count,
 		return 0;
 	c = calloc(2 * k, sizeof(*c));
 	if (c == NULL)
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	for (i = 0, folding = 0; i < n->count; i++) {
 		if (n->items[i].key != NULL)
 			c[folding++] = &n->items[i];
@@ -396,7 +396,7 @@ check_folded(struct names *n, const char *label, ps_error *err)
 }
 
 int
-ps_items_check(const ps_items *list, const char *label, ps_error *err)
+pack_items_check(const pack_items *list, const char *label, ps_error *err)
 {
 	struct names n = { NULL, 0, 0 };
 	const char *previous = NULL;
@@ -416,7 +416,7 @@ ps_items_check(const ps_items *list, const char *label, ps_error *err)
 }
 
 static int
-hash_item_line(ps_sha256 *ctx, const ps_entry *e)
+hash_item_line(util_sha256 *ctx, const ps_entry *e)
 {
 	char hex[PS_SHA256_HEX_LEN + 1], head[128];
 	int n;
@@ -428,41 +428,41 @@ hash_item_line(ps_sha256 *ctx, const ps_entry *e)
 		n = snprintf(head, sizeof(head), "f %c %" PRIu64 " %s ",
 		    e->executable ? 'x' : '-', e->size, hex);
 	}
-	if (ps_sha256_update(ctx, head, (size_t)n) != 0 ||
-	    ps_sha256_update(ctx, e->path, strlen(e->path)) != 0 ||
-	    ps_sha256_update(ctx, "\n", 1) != 0)
+	if (util_sha256_update(ctx, head, (size_t)n) != 0 ||
+	    util_sha256_update(ctx, e->path, strlen(e->path)) != 0 ||
+	    util_sha256_update(ctx, "\n", 1) != 0)
 		return -1;
 	return 0;
 }
 
 int
-ps_items_tree_digest(const ps_items *list, unsigned char out[PS_SHA256_LEN],
+pack_items_tree_digest(const pack_items *list, unsigned char out[PS_SHA256_LEN],
     ps_error *err)
 {
 	static const char header[] = "packsign-tree-v1\n";
-	ps_sha256 *ctx = ps_sha256_new();
+	util_sha256 *ctx = util_sha256_new();
 	size_t i;
 	int rc = 0;
 
 	if (ctx == NULL)
-		return ps_fail(err, "crypto_error", NULL, "cannot start SHA-256");
-	rc = ps_sha256_update(ctx, header, sizeof(header) - 1);
+		return util_fail(err, "crypto_error", NULL, "cannot start SHA-256");
+	rc = util_sha256_update(ctx, header, sizeof(header) - 1);
 	for (i = 0; rc == 0 && i < list->count; i++) {
 		if (list->items[i].entry.type == PS_ENTRY_DIR &&
-		    !ps_items_is_empty_dir(list, i))
+		    !pack_items_is_empty_dir(list, i))
 			continue;
 		rc = hash_item_line(ctx, &list->items[i].entry);
 	}
 	if (rc == 0)
-		rc = ps_sha256_final(ctx, out);
-	ps_sha256_free(ctx);
+		rc = util_sha256_final(ctx, out);
+	util_sha256_free(ctx);
 	if (rc != 0)
-		return ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
+		return util_fail(err, "crypto_error", NULL, "SHA-256 failed");
 	return 0;
 }
 
 ps_digest *
-ps_items_to_digest(ps_items *list, ps_error *err)
+pack_items_to_digest(pack_items *list, ps_error *err)
 {
 	ps_digest *d = calloc(1, sizeof(*d));
 	size_t i;
@@ -470,7 +470,7 @@ ps_items_to_digest(ps_items *list, ps_error *err)
 	if (d == NULL || (list->count > 0 &&
 	    (d->entries = calloc(list->count, sizeof(ps_entry))) == NULL)) {
 		free(d);
-		ps_fail_oom(err, NULL);
+		util_fail_oom(err, NULL);
 		return NULL;
 	}
 	for (i = 0; i < list->count; i++) {
@@ -480,7 +480,7 @@ ps_items_to_digest(ps_items *list, ps_error *err)
 			d->total_size += d->entries[i].size;
 	}
 	d->entry_count = list->count;
-	ps_items_free(list);
+	pack_items_free(list);
 	return d;
 }
 
@@ -490,7 +490,7 @@ static const ps_format all_formats[] = {
 };
 
 int
-ps_items_find_manifest(const ps_items *list, const char *label,
+pack_items_find_manifest(const pack_items *list, const char *label,
     size_t *index, ps_format *format, ps_error *err)
 {
 	const char *found = NULL, *name;
@@ -499,35 +499,35 @@ ps_items_find_manifest(const ps_items *list, const char *label,
 
 	for (i = 0; i < sizeof(all_formats) / sizeof(all_formats[0]); i++) {
 		name = ps_format_manifest_name(all_formats[i]);
-		at = ps_items_find(list, name);
+		at = pack_items_find(list, name);
 		if (at < 0)
 			continue;
 		if (found != NULL)
 			return refuse_pair(err, "manifest_conflict", label,
 			    "two manifests at the pack root", found, name);
 		if (list->items[at].entry.type != PS_ENTRY_FILE)
-			return ps_refuse(err, "manifest_not_file", label,
+			return util_refuse(err, "manifest_not_file", label,
 			    "%s is a directory, not a manifest file", name);
 		found = name;
 		*index = (size_t)at;
 		*format = all_formats[i];
 	}
 	if (found == NULL) {
-		ps_refuse(err, "manifest_missing", label,
+		util_refuse(err, "manifest_missing", label,
 		    "no manifest at the pack root");
-		return ps_error_expect(err, "one of soyapack.yaml, holon.yaml, "
+		return util_error_expect(err, "one of soyapack.yaml, holon.yaml, "
 		    "augr.pkg.yml, manifest.yml", "none");
 	}
 	return 0;
 }
 
 ps_digest *
-ps_digest_set_manifest(ps_digest *d, size_t manifest, ps_error *err)
+pack_digest_set_manifest(ps_digest *d, size_t manifest, ps_error *err)
 {
 	d->manifest_path = strdup(d->entries[manifest].path);
 	if (d->manifest_path == NULL) {
 		ps_digest_free(d);
-		ps_fail_oom(err, NULL);
+		util_fail_oom(err, NULL);
 		return NULL;
 	}
 	memcpy(d->manifest_sha256, d->entries[manifest].sha256, PS_SHA256_LEN);

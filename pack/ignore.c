@@ -9,7 +9,7 @@
 
 #include <unistr.h>
 
-#include "sign/ignore.h"
+#include "pack/ignore.h"
 #include "util/error.h"
 #include "util/fdio.h"
 
@@ -19,13 +19,13 @@ struct rule {
 	int dir_only;   /* written with a trailing '/' */
 };
 
-struct ps_ignore {
-	struct rule rules[PS_IGNORE_MAX_RULES];
+struct pack_ignore {
+	struct rule rules[PACK_IGNORE_MAX_RULES];
 	size_t count;
 };
 
 void
-ps_ignore_free(ps_ignore *rules)
+pack_ignore_free(pack_ignore *rules)
 {
 	size_t i;
 
@@ -41,12 +41,12 @@ refuse_line(ps_error *err, unsigned line, const char *why)
 {
 	char where[64];
 
-	snprintf(where, sizeof(where), PS_IGNORE_FILE ":%u", line);
-	return ps_refuse(err, "ignore_syntax", where, "%s", why);
+	snprintf(where, sizeof(where), PACK_IGNORE_FILE ":%u", line);
+	return util_refuse(err, "ignore_syntax", where, "%s", why);
 }
 
 static int
-add_rule(ps_ignore *rules, char *text, size_t len, unsigned line,
+add_rule(pack_ignore *rules, char *text, size_t len, unsigned line,
     ps_error *err)
 {
 	struct rule *r;
@@ -57,7 +57,7 @@ add_rule(ps_ignore *rules, char *text, size_t len, unsigned line,
 	if (strstr(text, "**") != NULL)
 		return refuse_line(err, line, "'**' is not supported; use one "
 		    "pattern per depth or a directory pattern");
-	if (rules->count == PS_IGNORE_MAX_RULES)
+	if (rules->count == PACK_IGNORE_MAX_RULES)
 		return refuse_line(err, line, "too many patterns");
 	r = &rules->rules[rules->count];
 	r->dir_only = len > 1 && text[len - 1] == '/';
@@ -70,13 +70,13 @@ add_rule(ps_ignore *rules, char *text, size_t len, unsigned line,
 		return refuse_line(err, line, "empty pattern");
 	r->pattern = strdup(text);
 	if (r->pattern == NULL)
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	rules->count++;
 	return 0;
 }
 
 static int
-parse_line(ps_ignore *rules, char *line, unsigned number, ps_error *err)
+parse_line(pack_ignore *rules, char *line, unsigned number, ps_error *err)
 {
 	size_t len = strlen(line);
 
@@ -89,27 +89,27 @@ parse_line(ps_ignore *rules, char *line, unsigned number, ps_error *err)
 }
 
 int
-ps_ignore_parse(const char *text, size_t len, ps_ignore **out, ps_error *err)
+pack_ignore_parse(const char *text, size_t len, pack_ignore **out, ps_error *err)
 {
-	ps_ignore *rules;
+	pack_ignore *rules;
 	char *copy, *line, *next;
 	unsigned number = 0;
 	int rc = 0;
 
 	*out = NULL;
-	if (len > PS_IGNORE_MAX_BYTES)
-		return ps_refuse(err, "ignore_syntax", PS_IGNORE_FILE,
-		    "file is larger than %d bytes", PS_IGNORE_MAX_BYTES);
+	if (len > PACK_IGNORE_MAX_BYTES)
+		return util_refuse(err, "ignore_syntax", PACK_IGNORE_FILE,
+		    "file is larger than %d bytes", PACK_IGNORE_MAX_BYTES);
 	if (memchr(text, '\0', len) != NULL ||
 	    u8_check((const uint8_t *)text, len) != NULL)
-		return ps_refuse(err, "ignore_syntax", PS_IGNORE_FILE,
+		return util_refuse(err, "ignore_syntax", PACK_IGNORE_FILE,
 		    "file is not UTF-8 text");
 	rules = calloc(1, sizeof(*rules));
 	copy = strndup(text, len);
 	if (rules == NULL || copy == NULL) {
 		free(rules);
 		free(copy);
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	}
 	for (line = copy; rc == 0 && line != NULL; line = next) {
 		next = strchr(line, '\n');
@@ -119,7 +119,7 @@ ps_ignore_parse(const char *text, size_t len, ps_ignore **out, ps_error *err)
 	}
 	free(copy);
 	if (rc != 0) {
-		ps_ignore_free(rules);
+		pack_ignore_free(rules);
 		return -1;
 	}
 	*out = rules;
@@ -133,48 +133,48 @@ read_ignore_file(int fd, char *buf, size_t *len, ps_error *err)
 	ssize_t n;
 
 	if (fstat(fd, &st) != 0)
-		return ps_fail_errno(err, "io_error", PS_IGNORE_FILE, "stat", errno);
+		return util_fail_errno(err, "io_error", PACK_IGNORE_FILE, "stat", errno);
 	if (!S_ISREG(st.st_mode))
-		return ps_refuse(err, "ignore_syntax", PS_IGNORE_FILE,
+		return util_refuse(err, "ignore_syntax", PACK_IGNORE_FILE,
 		    "not a regular file");
-	n = ps_read_full(fd, buf, PS_IGNORE_MAX_BYTES + 1);
+	n = util_read_full(fd, buf, PACK_IGNORE_MAX_BYTES + 1);
 	if (n < 0)
-		return ps_fail_errno(err, "io_error", PS_IGNORE_FILE, "read", errno);
+		return util_fail_errno(err, "io_error", PACK_IGNORE_FILE, "read", errno);
 	*len = (size_t)n;
 	return 0;
 }
 
 int
-ps_ignore_load(int rootfd, ps_ignore **out, ps_error *err)
+pack_ignore_load(int rootfd, pack_ignore **out, ps_error *err)
 {
 	char *buf;
 	size_t len = 0;
 	int fd, rc;
 
-	fd = openat(rootfd, PS_IGNORE_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+	fd = openat(rootfd, PACK_IGNORE_FILE, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
 	    O_NONBLOCK);
 	if (fd < 0 && errno == ENOENT)
-		return ps_ignore_parse("", 0, out, err);
+		return pack_ignore_parse("", 0, out, err);
 	if (fd < 0 && errno == ELOOP)
-		return ps_refuse(err, "symlink_refused", PS_IGNORE_FILE,
+		return util_refuse(err, "symlink_refused", PACK_IGNORE_FILE,
 		    "is a symbolic link");
 	if (fd < 0)
-		return ps_fail_errno(err, "io_error", PS_IGNORE_FILE, "open", errno);
-	buf = malloc(PS_IGNORE_MAX_BYTES + 1);
+		return util_fail_errno(err, "io_error", PACK_IGNORE_FILE, "open", errno);
+	buf = malloc(PACK_IGNORE_MAX_BYTES + 1);
 	if (buf == NULL) {
 		close(fd);
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	}
 	rc = read_ignore_file(fd, buf, &len, err);
 	close(fd);
 	if (rc == 0)
-		rc = ps_ignore_parse(buf, len, out, err);
+		rc = pack_ignore_parse(buf, len, out, err);
 	free(buf);
 	return rc;
 }
 
 int
-ps_ignore_match(const ps_ignore *rules, const char *path, int is_dir)
+pack_ignore_match(const pack_ignore *rules, const char *path, int is_dir)
 {
 	const char *base = strrchr(path, '/');
 	const struct rule *r;

@@ -14,11 +14,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sign/archive.h"
+#include "pack/archive.h"
 #include "util/error.h"
 #include "util/fdio.h"
 #include "util/pathname.h"
-#include "verify/extract.h"
+#include "install/extract.h"
 
 struct extract {
 	int root;
@@ -55,9 +55,9 @@ count_entry(struct extract *x, const char *path, uint64_t more,
 	    (unsigned long long)x->limits->max_entries);
 	snprintf(found, sizeof(found), "%llu so far",
 	    (unsigned long long)x->entries);
-	ps_refuse(err, "extract_too_many_entries", path, "counted the files "
+	util_refuse(err, "extract_too_many_entries", path, "counted the files "
 	    "and directories being extracted (raise with --max-entries)");
-	return ps_error_expect(err, limit, found);
+	return util_error_expect(err, limit, found);
 }
 
 static void
@@ -83,9 +83,9 @@ close_dir(struct extract *x)
 static int
 refuse_conflict(const char *path, ps_error *err)
 {
-	ps_refuse(err, "extract_conflict", path, "creating this directory "
+	util_refuse(err, "extract_conflict", path, "creating this directory "
 	    "found something else in the way");
-	return ps_error_expect(err, "a directory created by this extraction",
+	return util_error_expect(err, "a directory created by this extraction",
 	    "a file or a link");
 }
 
@@ -94,12 +94,12 @@ static int
 open_dir(struct extract *x, const char *dir, ps_error *err)
 {
 	uint64_t before = x->entries;
-	int fd = ps_mkdir_beneath(x->root, dir, 0755, &x->entries);
+	int fd = util_mkdir_beneath(x->root, dir, 0755, &x->entries);
 
 	if (fd < 0 && (errno == ENOTDIR || errno == ELOOP))
 		return refuse_conflict(dir, err);
 	if (fd < 0)
-		return ps_fail_errno(err, errno == ENOSPC ? "disk_full" :
+		return util_fail_errno(err, errno == ENOSPC ? "disk_full" :
 		    "io_error", dir, "mkdir", errno);
 	if (x->entries != before && count_entry(x, dir, 0, err) != 0) {
 		close(fd);
@@ -124,7 +124,7 @@ parent_fd(struct extract *x, const char *path, const char **name,
 		return x->dir_fd;
 	close_dir(x);
 	if ((x->dir_path = strndup(path, len)) == NULL)
-		return ps_fail_oom(err, path);
+		return util_fail_oom(err, path);
 	fd = len == 0 ? x->root : open_dir(x, x->dir_path, err);
 	if (fd < 0) {
 		close_dir(x);
@@ -141,7 +141,7 @@ on_dir(void *ctx, const char *path, ps_error *err)
 	int fd;
 
 	close_file(x);
-	if (ps_path_check(path, NULL, err) != 0 ||
+	if (util_path_check(path, NULL, err) != 0 ||
 	    (fd = open_dir(x, path, err)) < 0)
 		return -1;
 	close(fd);
@@ -160,10 +160,10 @@ check_declared(struct extract *x, const ps_entry *entry, ps_error *err)
 	    (unsigned long long)max);
 	snprintf(found, sizeof(found), "%llu + %llu bytes",
 	    (unsigned long long)x->total, (unsigned long long)entry->size);
-	ps_refuse(err, "extract_too_large", entry->path, "declares %llu bytes "
+	util_refuse(err, "extract_too_large", entry->path, "declares %llu bytes "
 	    "after %llu already extracted (raise with --max-size)",
 	    (unsigned long long)entry->size, (unsigned long long)x->total);
-	return ps_error_expect(err, limit, found);
+	return util_error_expect(err, limit, found);
 }
 
 static int
@@ -174,24 +174,24 @@ on_file(void *ctx, const ps_entry *entry, ps_error *err)
 	int at;
 
 	close_file(x);
-	if (ps_path_check(entry->path, NULL, err) != 0 ||
+	if (util_path_check(entry->path, NULL, err) != 0 ||
 	    count_entry(x, entry->path, 1, err) != 0 ||
 	    check_declared(x, entry, err) != 0 ||
 	    (at = parent_fd(x, entry->path, &name, err)) < 0)
 		return -1;
 	if ((x->path = strdup(entry->path)) == NULL)
-		return ps_fail_oom(err, entry->path);
+		return util_fail_oom(err, entry->path);
 	x->fd = openat(at, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 	    O_CLOEXEC, entry->executable ? 0755 : 0644);
 	if (x->fd >= 0)
 		return 0;
 	if (errno == EEXIST) {
-		ps_refuse(err, "duplicate_entry", entry->path, "the archive holds "
+		util_refuse(err, "duplicate_entry", entry->path, "the archive holds "
 		    "this path twice (or a name that this file system folds to "
 		    "the same)");
-		return ps_error_expect(err, "one entry per path", "another");
+		return util_error_expect(err, "one entry per path", "another");
 	}
-	return ps_fail_errno(err, errno == ENOSPC ? "disk_full" : "io_error",
+	return util_fail_errno(err, errno == ENOSPC ? "disk_full" : "io_error",
 	    entry->path, "create", errno);
 }
 
@@ -206,9 +206,9 @@ check_streamed(const struct extract *x, ps_error *err)
 		    (unsigned long long)l->max_total_size);
 		snprintf(found, sizeof(found), "%llu bytes so far",
 		    (unsigned long long)x->total);
-		ps_refuse(err, "extract_too_large", x->path, "holds more bytes "
+		util_refuse(err, "extract_too_large", x->path, "holds more bytes "
 		    "than the limit (raise with --max-size)");
-		return ps_error_expect(err, limit, found);
+		return util_error_expect(err, limit, found);
 	}
 	if (l->max_ratio == 0 || x->total <= l->ratio_floor ||
 	    x->total / l->max_ratio <= x->archive_size)
@@ -217,10 +217,10 @@ check_streamed(const struct extract *x, ps_error *err)
 	    (unsigned long long)l->max_ratio);
 	snprintf(found, sizeof(found), "%llu bytes from a %llu-byte archive",
 	    (unsigned long long)x->total, (unsigned long long)x->archive_size);
-	ps_refuse(err, "extract_ratio_exceeded", x->path, "compared the bytes "
+	util_refuse(err, "extract_ratio_exceeded", x->path, "compared the bytes "
 	    "extracted with the archive's size: a decompression bomb? (raise "
 	    "with --max-ratio)");
-	return ps_error_expect(err, limit, found);
+	return util_error_expect(err, limit, found);
 }
 
 static int
@@ -229,11 +229,11 @@ on_data(void *ctx, const void *buf, size_t len, ps_error *err)
 	struct extract *x = ctx;
 
 	if (x->fd < 0)
-		return ps_fail(err, "internal_error", NULL, "data outside a file");
+		return util_fail(err, "internal_error", NULL, "data outside a file");
 	x->total += len;
 	if (check_streamed(x, err) != 0)
 		return -1;
-	return ps_write_all(x->fd, buf, len, x->path, err);
+	return util_write_all(x->fd, buf, len, x->path, err);
 }
 
 static int
@@ -242,31 +242,31 @@ archive_size(const char *path, uint64_t *size, ps_error *err)
 	struct stat st;
 
 	if (stat(path, &st) != 0)
-		return ps_fail_errno(err, errno == ENOENT ? "not_found" :
+		return util_fail_errno(err, errno == ENOENT ? "not_found" :
 		    "io_error", path, "stat", errno);
 	*size = (uint64_t)st.st_size;
 	return 0;
 }
 
-struct ps_extractor {
+struct install_extractor {
 	struct extract x;
-	ps_archive_visitor visitor;
+	pack_archive_visitor visitor;
 };
 
 int
-ps_extractor_new(const char *path, int dest_fd,
-    const ps_extract_limits *limits, ps_extractor **out, ps_error *err)
+install_extractor_new(const char *path, int dest_fd,
+    const ps_extract_limits *limits, install_extractor **out, ps_error *err)
 {
-	ps_extractor *e = calloc(1, sizeof(*e));
+	install_extractor *e = calloc(1, sizeof(*e));
 
 	*out = NULL;
 	if (e == NULL)
-		return ps_fail_oom(err, path);
+		return util_fail_oom(err, path);
 	e->x.root = dest_fd;
 	e->x.limits = limits;
 	e->x.fd = -1;
 	e->x.dir_fd = -1;
-	e->visitor = (ps_archive_visitor){ &e->x, on_file, on_data, on_dir,
+	e->visitor = (pack_archive_visitor){ &e->x, on_file, on_data, on_dir,
 	    NULL, NULL };
 	if (archive_size(path, &e->x.archive_size, err) != 0) {
 		free(e);
@@ -276,14 +276,14 @@ ps_extractor_new(const char *path, int dest_fd,
 	return 0;
 }
 
-const ps_archive_visitor *
-ps_extractor_visitor(ps_extractor *e)
+const pack_archive_visitor *
+install_extractor_visitor(install_extractor *e)
 {
 	return &e->visitor;
 }
 
 int
-ps_extractor_end(ps_extractor *e, int rc, ps_error *err)
+install_extractor_end(install_extractor *e, int rc, ps_error *err)
 {
 	struct extract *x = &e->x;
 	int fd;
@@ -294,7 +294,7 @@ ps_extractor_end(ps_extractor *e, int rc, ps_error *err)
 		fd = x->fd;
 		x->fd = -1;
 		if (close(fd) != 0)
-			rc = ps_fail_errno(err, "io_error", x->path, "close",
+			rc = util_fail_errno(err, "io_error", x->path, "close",
 			    errno);
 	}
 	close_file(x);
@@ -303,11 +303,11 @@ ps_extractor_end(ps_extractor *e, int rc, ps_error *err)
 }
 
 void
-ps_extractor_free(ps_extractor *e)
+install_extractor_free(install_extractor *e)
 {
 	if (e == NULL)
 		return;
-	(void)ps_extractor_end(e, -1, NULL);
+	(void)install_extractor_end(e, -1, NULL);
 	free(e);
 }
 
@@ -315,17 +315,17 @@ int
 ps_extract_archive(const char *path, int dest_fd,
     const ps_extract_limits *limits, ps_digest **digest_out, ps_error *err)
 {
-	ps_extractor *e;
+	install_extractor *e;
 	ps_digest *d = NULL;
 	int rc;
 
 	if (digest_out != NULL)
 		*digest_out = NULL;
-	if (ps_extractor_new(path, dest_fd, limits, &e, err) != 0)
+	if (install_extractor_new(path, dest_fd, limits, &e, err) != 0)
 		return -1;
-	rc = ps_archive_read(path, ps_extractor_visitor(e), &d, err);
-	rc = ps_extractor_end(e, rc, err);
-	ps_extractor_free(e);
+	rc = pack_archive_read(path, install_extractor_visitor(e), &d, err);
+	rc = install_extractor_end(e, rc, err);
+	install_extractor_free(e);
 	if (rc == 0 && digest_out != NULL)
 		*digest_out = d;
 	else

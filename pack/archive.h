@@ -1,17 +1,18 @@
-/*
- * Reading an archive once: every entry is checked and hashed (the
- * digests of digests.md) and, for callers that need the bytes, handed to a
- * visitor as it streams by.
+/* Internal header of pack/: reading archives.
+ *
+ * Reading an archive once: every entry is checked and hashed (the digests
+ * of digests.md) and, for callers that need the bytes, handed to a visitor
+ * as it streams by.
  */
-#ifndef PS_SIGN_ARCHIVE_H
-#define PS_SIGN_ARCHIVE_H
+#ifndef PACK_ARCHIVE_H
+#define PACK_ARCHIVE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "packsign.h"
 
-typedef struct ps_archive_visitor {
+typedef struct pack_archive_visitor {
 	void *ctx;
 	/* A regular file starts: its canonical path, declared size and
 	 * executable bit (sha256 not yet set). */
@@ -26,7 +27,7 @@ typedef struct ps_archive_visitor {
 	int (*want_hash)(void *ctx, const char *path);
 	/* Optional: bytes of the archive file read, entries seen. */
 	const ps_progress_sink *progress;
-} ps_archive_visitor;
+} pack_archive_visitor;
 
 /*
  * ps_pack_files_archive_open() hashing only the files `want_hash` names
@@ -36,14 +37,14 @@ typedef struct ps_archive_visitor {
  * the extracted tree).  `fallback` is owned by the view from then on,
  * even on failure.  `progress` may be NULL.
  */
-int ps_pack_files_archive_open_with(const char *path,
-    const ps_archive_visitor *also, const ps_pack_files *fallback,
+int pack_files_archive_open_with(const char *path,
+    const pack_archive_visitor *also, const ps_pack_files *fallback,
     const ps_progress_sink *progress, ps_pack_files *files,
     ps_digest **digest_out, int (*want_hash)(void *ctx, const char *path),
     void *want_ctx, ps_error *err);
 
 /* Digests of the archive at `path`, with `visitor` (may be NULL). */
-int ps_archive_read(const char *path, const ps_archive_visitor *visitor,
+int pack_archive_read(const char *path, const pack_archive_visitor *visitor,
     ps_digest **out, ps_error *err);
 
 #endif

@@ -7,10 +7,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sign/items.h"
-#include "sign/pack.h"
-#include "sign/tarwrite.h"
-#include "sign/walk.h"
+#include "pack/items.h"
+#include "pack/pack.h"
+#include "pack/tarwrite.h"
+#include "pack/walk.h"
 #include "util/error.h"
 #include "util/fdio.h"
 #include "util/locale.h"
@@ -29,20 +29,20 @@
 enum { JOB_DIR, JOB_FILE, JOB_DATA, JOB_END };
 #define JOB_TAG(kind, index) (((uint64_t)(index) << 2) | (kind))
 
-struct ps_packer {
+struct pack_packer {
 	const char *label;       /* the directory as the user named it */
 	int rootfd;
-	ps_parent_cache parent;  /* the directory of the last file opened */
-	ps_close_batch done;     /* files read, closed a batch at a time */
-	ps_items items;
+	util_parent_cache parent;  /* the directory of the last file opened */
+	util_close_batch done;     /* files read, closed a batch at a time */
+	pack_items items;
 	size_t manifest;         /* index of the manifest in `items` */
 	ps_format format;
 	int written;
-	ps_tar_writer *writer;
-	ps_sha256 *file_hash;
-	ps_output_tap tap;
-	ps_worker *worker;
-	ps_locale_scope worker_locale;  /* the worker thread's */
+	pack_tar_writer *writer;
+	util_sha256 *file_hash;
+	pack_output_tap tap;
+	util_worker *worker;
+	util_locale_scope worker_locale;  /* the worker thread's */
 	ps_progress_sink progress;
 	ps_progress status;
 };
@@ -84,30 +84,30 @@ open_root(const char *dir, ps_error *err)
 	if (fd >= 0)
 		return fd;
 	if (errno == ENOENT)
-		ps_fail(err, "not_found", dir, "no such directory");
+		util_fail(err, "not_found", dir, "no such directory");
 	else if (errno == ENOTDIR)
-		ps_fail(err, "not_a_directory", dir, "is not a directory");
+		util_fail(err, "not_a_directory", dir, "is not a directory");
 	else
-		ps_fail_errno(err, "io_error", dir, "open", errno);
+		util_fail_errno(err, "io_error", dir, "open", errno);
 	return -1;
 }
 
 static int
-refuse_changed(const ps_item *item, const char *what, ps_error *err)
+refuse_changed(const pack_item *item, const char *what, ps_error *err)
 {
-	return ps_fail(err, "file_changed", item->entry.path,
+	return util_fail(err, "file_changed", item->entry.path,
 	    "%s while it was being packed; pack again", what);
 }
 
 static int
-open_item(ps_packer *p, const ps_item *item, ps_error *err)
+open_item(pack_packer *p, const pack_item *item, ps_error *err)
 {
 	const char *path = item->source != NULL ? item->source : item->entry.path;
 	const char *leaf;
 	struct stat st;
 	int dirfd, fd = -1;
 
-	dirfd = ps_open_parent_cached(&p->parent, p->rootfd, path, &leaf);
+	dirfd = util_open_parent_cached(&p->parent, p->rootfd, path, &leaf);
 	if (dirfd >= 0)
 		fd = openat(dirfd, leaf, O_RDONLY | O_NONBLOCK | O_NOFOLLOW |
 		    O_CLOEXEC);
@@ -119,7 +119,7 @@ open_item(ps_packer *p, const ps_item *item, ps_error *err)
 		return refuse_changed(item, "a directory on its path was "
 		    "replaced", err);
 	if (fd < 0)
-		return ps_fail_errno(err, errno == EACCES ? "permission_denied" :
+		return util_fail_errno(err, errno == EACCES ? "permission_denied" :
 		    "io_error", path, "open", errno);
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
 	    st.st_dev != item->dev || st.st_ino != item->ino ||
@@ -136,24 +136,24 @@ static int
 consume_job(void *ctx, uint64_t tag, const void *buf, size_t len,
     ps_error *err)
 {
-	ps_packer *p = ctx;
-	ps_item *item = &p->items.items[tag >> 2];
+	pack_packer *p = ctx;
+	pack_item *item = &p->items.items[tag >> 2];
 
 	switch (tag & 3) {
 	case JOB_DIR:
-		return ps_tar_write_dir(p->writer, item->entry.path, err);
+		return pack_tar_write_dir(p->writer, item->entry.path, err);
 	case JOB_FILE:
-		if (ps_sha256_reset(p->file_hash) != 0)
-			return ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
-		return ps_tar_write_file(p->writer, item->entry.path,
+		if (util_sha256_reset(p->file_hash) != 0)
+			return util_fail(err, "crypto_error", NULL, "SHA-256 failed");
+		return pack_tar_write_file(p->writer, item->entry.path,
 		    item->entry.size, item->entry.executable, err);
 	case JOB_DATA:
-		if (ps_sha256_update(p->file_hash, buf, len) != 0)
-			return ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
-		return ps_tar_write_data(p->writer, buf, len, err);
+		if (util_sha256_update(p->file_hash, buf, len) != 0)
+			return util_fail(err, "crypto_error", NULL, "SHA-256 failed");
+		return pack_tar_write_data(p->writer, buf, len, err);
 	default:
-		if (ps_sha256_final(p->file_hash, item->entry.sha256) != 0)
-			return ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
+		if (util_sha256_final(p->file_hash, item->entry.sha256) != 0)
+			return util_fail(err, "crypto_error", NULL, "SHA-256 failed");
 		return 0;
 	}
 }
@@ -162,20 +162,20 @@ consume_job(void *ctx, uint64_t tag, const void *buf, size_t len,
 static int
 worker_begin(void *ctx, ps_error *err)
 {
-	return ps_locale_enter(&((ps_packer *)ctx)->worker_locale, err);
+	return util_locale_enter(&((pack_packer *)ctx)->worker_locale, err);
 }
 
 static void
 worker_end(void *ctx)
 {
-	ps_locale_leave(&((ps_packer *)ctx)->worker_locale);
+	util_locale_leave(&((pack_packer *)ctx)->worker_locale);
 }
 
-static const ps_worker_ops job_ops = { consume_job, worker_begin,
+static const util_worker_ops job_ops = { consume_job, worker_begin,
     worker_end };
 
 static void
-report(ps_packer *p, int done)
+report(pack_packer *p, int done)
 {
 	if (p->progress.fn == NULL)
 		return;
@@ -184,7 +184,7 @@ report(ps_packer *p, int done)
 }
 
 static void
-count_totals(ps_packer *p)
+count_totals(pack_packer *p)
 {
 	size_t i;
 
@@ -200,9 +200,9 @@ count_totals(ps_packer *p)
 /* Streams one file to the worker, read straight into its ring (one copy
  * of the bytes fewer), checking it does not change size. */
 static int
-copy_data(ps_packer *p, size_t index, int fd, ps_error *err)
+copy_data(pack_packer *p, size_t index, int fd, ps_error *err)
 {
-	const ps_item *item = &p->items.items[index];
+	const pack_item *item = &p->items.items[index];
 	uint64_t left = item->entry.size;
 	unsigned char *room;
 	size_t want;
@@ -210,45 +210,45 @@ copy_data(ps_packer *p, size_t index, int fd, ps_error *err)
 
 	do {
 		want = left < COPY_BUFFER ? (size_t)left : COPY_BUFFER;
-		/* + 1: see ps_read_last */
-		room = ps_worker_reserve(p->worker, want + 1, err);
+		/* + 1: see util_read_last */
+		room = util_worker_reserve(p->worker, want + 1, err);
 		if (room == NULL)
 			return -1;
-		n = want == left ? ps_read_last(fd, room, want) :
-		    ps_read_full(fd, room, want);
+		n = want == left ? util_read_last(fd, room, want) :
+		    util_read_full(fd, room, want);
 		if (n < 0)
-			return ps_fail_errno(err, "io_error", item->entry.path,
+			return util_fail_errno(err, "io_error", item->entry.path,
 			    "read", errno);
 		if ((size_t)n != want)
 			return refuse_changed(item, (size_t)n < want ?
 			    "the file shrank" : "the file grew", err);
 		if (want > 0)
-			ps_worker_commit(p->worker, JOB_TAG(JOB_DATA, index),
+			util_worker_commit(p->worker, JOB_TAG(JOB_DATA, index),
 			    want);
 		left -= want;
 		p->status.bytes += want;
 		report(p, 0);
 	} while (left > 0);
-	return ps_worker_push(p->worker, JOB_TAG(JOB_END, index), NULL, 0, err);
+	return util_worker_push(p->worker, JOB_TAG(JOB_END, index), NULL, 0, err);
 }
 
 static int
-write_item(ps_packer *p, size_t index, ps_error *err)
+write_item(pack_packer *p, size_t index, ps_error *err)
 {
-	ps_item *item = &p->items.items[index];
+	pack_item *item = &p->items.items[index];
 	int fd, rc;
 
 	if (item->entry.type == PS_ENTRY_DIR)
-		return ps_worker_push(p->worker, JOB_TAG(JOB_DIR, index), NULL,
+		return util_worker_push(p->worker, JOB_TAG(JOB_DIR, index), NULL,
 		    0, err);
 	fd = open_item(p, item, err);
 	if (fd < 0)
 		return -1;
-	rc = ps_worker_push(p->worker, JOB_TAG(JOB_FILE, index), NULL, 0,
+	rc = util_worker_push(p->worker, JOB_TAG(JOB_FILE, index), NULL, 0,
 	    err);
 	if (rc == 0)
 		rc = copy_data(p, index, fd, err);
-	ps_close_later(&p->done, fd);
+	util_close_later(&p->done, fd);
 	p->status.files++;
 	report(p, 0);
 	return rc;
@@ -256,7 +256,7 @@ write_item(ps_packer *p, size_t index, ps_error *err)
 
 /* The manifest first, then every other entry in bytewise path order. */
 static int
-write_all_items(ps_packer *p, ps_error *err)
+write_all_items(pack_packer *p, ps_error *err)
 {
 	int rc = write_item(p, p->manifest, err);
 	size_t i;
@@ -265,38 +265,38 @@ write_all_items(ps_packer *p, ps_error *err)
 		if (i != p->manifest)
 			rc = write_item(p, i, err);
 	}
-	ps_close_batch_flush(&p->done);
+	util_close_batch_flush(&p->done);
 	return rc;
 }
 
 static int
-collect(ps_packer *p, int output_fd, ps_error *err)
+collect(pack_packer *p, int output_fd, ps_error *err)
 {
-	ps_ignore *ignore = NULL;
+	pack_ignore *ignore = NULL;
 	struct stat out;
 	int rc;
 
-	if (ps_ignore_load(p->rootfd, &ignore, err) != 0)
+	if (pack_ignore_load(p->rootfd, &ignore, err) != 0)
 		return -1;
-	rc = ps_walk_excluding(p->rootfd, p->label, ignore,
+	rc = pack_walk_excluding(p->rootfd, p->label, ignore,
 	    output_fd >= 0 && fstat(output_fd, &out) == 0 &&
 	    S_ISREG(out.st_mode) ? &out : NULL, &p->items, err);
-	ps_ignore_free(ignore);
+	pack_ignore_free(ignore);
 	if (rc != 0)
 		return -1;
-	return ps_items_check(&p->items, p->label, err);
+	return pack_items_check(&p->items, p->label, err);
 }
 
 static ps_digest *
-finish_digest(ps_packer *p, const unsigned char tar_digest[PS_SHA256_LEN],
+finish_digest(pack_packer *p, const unsigned char tar_digest[PS_SHA256_LEN],
     ps_error *err)
 {
 	unsigned char tree[PS_SHA256_LEN];
 	ps_digest *d;
 
-	if (ps_items_tree_digest(&p->items, tree, err) != 0)
+	if (pack_items_tree_digest(&p->items, tree, err) != 0)
 		return NULL;
-	d = ps_items_to_digest(&p->items, err);
+	d = pack_items_to_digest(&p->items, err);
 	if (d == NULL)
 		return NULL;
 	d->source = PS_SOURCE_DIRECTORY;
@@ -304,38 +304,38 @@ finish_digest(ps_packer *p, const unsigned char tar_digest[PS_SHA256_LEN],
 	memcpy(d->tree_digest, tree, sizeof(tree));
 	d->has_tar_digest = 1;
 	memcpy(d->tar_digest, tar_digest, PS_SHA256_LEN);
-	return ps_digest_set_manifest(d, p->manifest, err);
+	return pack_digest_set_manifest(d, p->manifest, err);
 }
 
 /* Pattern matching and names see one locale whatever the host's. */
 static int
-collect_in_locale(ps_packer *p, int output_fd, ps_error *err)
+collect_in_locale(pack_packer *p, int output_fd, ps_error *err)
 {
-	ps_locale_scope scope;
+	util_locale_scope scope;
 	int rc;
 
-	if (ps_locale_enter(&scope, err) != 0)
+	if (util_locale_enter(&scope, err) != 0)
 		return -1;
 	rc = collect(p, output_fd, err);
-	ps_locale_leave(&scope);
+	util_locale_leave(&scope);
 	return rc;
 }
 
 int
-ps_packer_open(const char *dir, int output_fd, ps_packer **out, ps_error *err)
+pack_packer_open(const char *dir, int output_fd, pack_packer **out, ps_error *err)
 {
-	ps_packer *p = calloc(1, sizeof(*p));
+	pack_packer *p = calloc(1, sizeof(*p));
 
 	*out = NULL;
 	if (p == NULL)
-		return ps_fail_oom(err, dir);
+		return util_fail_oom(err, dir);
 	p->label = dir;
 	p->parent.fd = -1;
 	p->rootfd = open_root(dir, err);
 	if (p->rootfd < 0 || collect_in_locale(p, output_fd, err) != 0 ||
-	    ps_items_find_manifest(&p->items, p->label, &p->manifest,
+	    pack_items_find_manifest(&p->items, p->label, &p->manifest,
 	    &p->format, err) != 0) {
-		ps_packer_free(p);
+		pack_packer_free(p);
 		return -1;
 	}
 	*out = p;
@@ -343,28 +343,28 @@ ps_packer_open(const char *dir, int output_fd, ps_packer **out, ps_error *err)
 }
 
 static int
-write_in_locale(ps_packer *p, int out_fd, const ps_pack_options *options,
+write_in_locale(pack_packer *p, int out_fd, const ps_pack_options *options,
     ps_digest **digest_out, ps_error *err)
 {
 	unsigned char tar_digest[PS_SHA256_LEN];
 	ps_digest *d;
 
-	if (ps_tar_writer_new(out_fd, options->compression, options->mtime,
+	if (pack_tar_writer_new(out_fd, options->compression, options->mtime,
 	    &p->writer, err) != 0)
 		return -1;
-	ps_tar_writer_set_tap(p->writer, &p->tap);
+	pack_tar_writer_set_tap(p->writer, &p->tap);
 	p->progress = options->progress;
 	count_totals(p);
-	if (ps_worker_new(&job_ops, p, COPY_BUFFER + 1, WORKER_SLOTS,
+	if (util_worker_new(&job_ops, p, COPY_BUFFER + 1, WORKER_SLOTS,
 	    &p->worker, err) != 0)
 		return -1;
 	/* The worker's error, if it stopped first, is the one to report. */
 	if (write_all_items(p, err) != 0) {
-		(void)ps_worker_finish(p->worker, err);
+		(void)util_worker_finish(p->worker, err);
 		return -1;
 	}
-	if (ps_worker_finish(p->worker, err) != 0 ||
-	    ps_tar_writer_finish(p->writer, tar_digest, err) != 0)
+	if (util_worker_finish(p->worker, err) != 0 ||
+	    pack_tar_writer_finish(p->writer, tar_digest, err) != 0)
 		return -1;
 	report(p, 1);
 	if (digest_out == NULL)
@@ -377,39 +377,39 @@ write_in_locale(ps_packer *p, int out_fd, const ps_pack_options *options,
 }
 
 int
-ps_packer_write(ps_packer *p, int out_fd, const ps_pack_options *options,
+pack_packer_write(pack_packer *p, int out_fd, const ps_pack_options *options,
     ps_digest **digest_out, ps_error *err)
 {
-	ps_locale_scope scope;
+	util_locale_scope scope;
 	int rc;
 
 	if (digest_out != NULL)
 		*digest_out = NULL;
 	if (options->mtime < 0 || options->mtime > PS_MTIME_MAX)
-		return ps_fail(err, "invalid_mtime", NULL,
+		return util_fail(err, "invalid_mtime", NULL,
 		    "mtime must be between 0 and %lld", PS_MTIME_MAX);
 	if (p->written)
-		return ps_fail(err, "internal_error", p->label,
+		return util_fail(err, "internal_error", p->label,
 		    "a packer writes once");
 	p->written = 1;
-	p->file_hash = ps_sha256_new();
+	p->file_hash = util_sha256_new();
 	if (p->file_hash == NULL)
-		return ps_fail(err, "crypto_error", NULL, "cannot start SHA-256");
-	if (ps_locale_enter(&scope, err) != 0)
+		return util_fail(err, "crypto_error", NULL, "cannot start SHA-256");
+	if (util_locale_enter(&scope, err) != 0)
 		return -1;
 	rc = write_in_locale(p, out_fd, options, digest_out, err);
-	ps_locale_leave(&scope);
+	util_locale_leave(&scope);
 	return rc;
 }
 
 ps_format
-ps_packer_format(const ps_packer *p)
+pack_packer_format(const pack_packer *p)
 {
 	return p->format;
 }
 
 void
-ps_packer_set_tap(ps_packer *p, const ps_output_tap *tap)
+pack_packer_set_tap(pack_packer *p, const pack_output_tap *tap)
 {
 	if (tap == NULL)
 		memset(&p->tap, 0, sizeof(p->tap));
@@ -418,16 +418,16 @@ ps_packer_set_tap(ps_packer *p, const ps_output_tap *tap)
 }
 
 void
-ps_packer_free(ps_packer *p)
+pack_packer_free(pack_packer *p)
 {
 	if (p == NULL)
 		return;
-	ps_worker_free(p->worker);
-	ps_tar_writer_free(p->writer);
-	ps_parent_cache_clear(&p->parent);
-	ps_close_batch_flush(&p->done);
-	ps_items_free(&p->items);
-	ps_sha256_free(p->file_hash);
+	util_worker_free(p->worker);
+	pack_tar_writer_free(p->writer);
+	util_parent_cache_clear(&p->parent);
+	util_close_batch_flush(&p->done);
+	pack_items_free(&p->items);
+	util_sha256_free(p->file_hash);
 	if (p->rootfd >= 0)
 		close(p->rootfd);
 	free(p);
@@ -437,14 +437,14 @@ int
 ps_pack(const char *dir, int out_fd, const ps_pack_options *options,
     ps_digest **digest_out, ps_error *err)
 {
-	ps_packer *p = NULL;
+	pack_packer *p = NULL;
 	int rc;
 
 	if (digest_out != NULL)
 		*digest_out = NULL;
-	if (ps_packer_open(dir, out_fd, &p, err) != 0)
+	if (pack_packer_open(dir, out_fd, &p, err) != 0)
 		return -1;
-	rc = ps_packer_write(p, out_fd, options, digest_out, err);
-	ps_packer_free(p);
+	rc = pack_packer_write(p, out_fd, options, digest_out, err);
+	pack_packer_free(p);
 	return rc;
 }

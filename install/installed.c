@@ -17,8 +17,8 @@
 #include "util/error.h"
 #include "util/fdio.h"
 #include "util/pathname.h"
-#include "verify/installed.h"
-#include "verify/receipt.h"
+#include "install/installed.h"
+#include "install/receipt.h"
 
 int
 ps_data_dir_default(char **out, ps_error *err)
@@ -34,12 +34,12 @@ ps_data_dir_default(char **out, ps_error *err)
 	else if ((env = getenv("HOME")) != NULL && env[0] == '/')
 		n = asprintf(out, "%s/.local/share/packsign", env);
 	else
-		return ps_fail(err, "data_dir_invalid", "PACKSIGN_DATA_DIR",
+		return util_fail(err, "data_dir_invalid", "PACKSIGN_DATA_DIR",
 		    "no data directory: set PACKSIGN_DATA_DIR or HOME, or pass "
 		    "--data-dir");
 	if (n < 0) {
 		*out = NULL;
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	}
 	return 0;
 }
@@ -47,12 +47,12 @@ ps_data_dir_default(char **out, ps_error *err)
 /* ------------------------------------------------------------------ list */
 
 void
-ps_installed_list_free_items(ps_installed_list *list)
+install_list_free_items(ps_installed_list *list)
 {
 	size_t i;
 
 	for (i = 0; i < list->count; i++)
-		ps_installed_clear(&list->items[i]);
+		install_receipt_clear(&list->items[i]);
 	free(list->items);
 	list->items = NULL;
 	list->count = 0;
@@ -63,19 +63,19 @@ ps_installed_list_free(ps_installed_list *list)
 {
 	if (list == NULL)
 		return;
-	ps_installed_list_free_items(list);
+	install_list_free_items(list);
 	free(list);
 }
 
 int
-ps_installed_list_take(ps_installed_list *list, ps_installed *item,
+install_list_take(ps_installed_list *list, ps_installed *item,
     ps_error *err)
 {
 	ps_installed *grown;
 
 	grown = realloc(list->items, (list->count + 1) * sizeof(*grown));
 	if (grown == NULL)
-		return ps_fail_oom(err, item->id);
+		return util_fail_oom(err, item->id);
 	list->items = grown;
 	list->items[list->count++] = *item;
 	memset(item, 0, sizeof(*item));
@@ -85,11 +85,11 @@ ps_installed_list_take(ps_installed_list *list, ps_installed *item,
 static int
 version_order(const char *a, const char *b)
 {
-	ps_semver va, vb;
+	formats_semver va, vb;
 	int c;
 
-	if (ps_semver_parse(a, &va) == 0 && ps_semver_parse(b, &vb) == 0 &&
-	    (c = ps_semver_compare(&va, &vb)) != 0)
+	if (formats_semver_parse(a, &va) == 0 && formats_semver_parse(b, &vb) == 0 &&
+	    (c = formats_semver_compare(&va, &vb)) != 0)
 		return c;
 	return strcmp(a, b);
 }
@@ -123,25 +123,25 @@ mark_newest(ps_installed_list *list)
 }
 
 static int
-set_locations(const ps_datadir *dd, const char *rel, ps_installed *r,
+set_locations(const install_datadir *dd, const char *rel, ps_installed *r,
     ps_error *err)
 {
 	free(r->path);
 	r->path = r->receipt_path = r->sig_path = NULL;
 	if (asprintf(&r->path, "%s/%s", dd->path, rel) < 0 ||
 	    asprintf(&r->receipt_path, "%s/%s/%s.json", dd->path,
-	    PS_DATADIR_RECEIPTS, rel) < 0 ||
+	    INSTALL_DATADIR_RECEIPTS, rel) < 0 ||
 	    asprintf(&r->sig_path, "%s/%s/%s.sig", dd->path,
-	    PS_DATADIR_RECEIPTS, rel) < 0)
-		return ps_fail_oom(err, rel);
+	    INSTALL_DATADIR_RECEIPTS, rel) < 0)
+		return util_fail_oom(err, rel);
 	return 0;
 }
 
 /* The tree at `rel`, reached without following any link. */
 static int
-tree_exists(const ps_datadir *dd, const char *rel)
+tree_exists(const install_datadir *dd, const char *rel)
 {
-	int fd = ps_open_beneath(dd->fd, rel, O_RDONLY | O_DIRECTORY);
+	int fd = util_open_beneath(dd->fd, rel, O_RDONLY | O_DIRECTORY);
 
 	if (fd < 0)
 		return 0;
@@ -150,36 +150,36 @@ tree_exists(const ps_datadir *dd, const char *rel)
 }
 
 int
-ps_installed_load(const ps_datadir *dd, const char *rel, ps_installed **r,
+install_load(const install_datadir *dd, const char *rel, ps_installed **r,
     ps_error *err)
 {
-	char label[PS_PATH_MAX + 64], want[PS_PATH_MAX];
+	char label[UTIL_PATH_MAX + 64], want[UTIL_PATH_MAX];
 
 	*r = NULL;
 	if (!tree_exists(dd, rel))
 		return 0;
 	snprintf(label, sizeof(label), "%s/%s/%s.json", dd->path,
-	    PS_DATADIR_RECEIPTS, rel);
-	if (ps_receipt_load(dd->fd, rel, label, r, err) != 0) {
+	    INSTALL_DATADIR_RECEIPTS, rel);
+	if (install_receipt_load(dd->fd, rel, label, r, err) != 0) {
 		if (strcmp(err->code, "not_installed") != 0)
 			return -1;
 		ps_error_clear(err);      /* uninstalled meanwhile */
 		return 0;
 	}
-	snprintf(want, sizeof(want), "%s/%s/%s", ps_layout_dir((*r)->format),
+	snprintf(want, sizeof(want), "%s/%s/%s", install_layout_dir((*r)->format),
 	    (*r)->id, (*r)->version);
 	if (strcmp(want, rel) != 0) {
-		ps_installed_free(*r);
+		install_receipt_free(*r);
 		*r = NULL;
-		ps_refuse(err, "receipt_invalid", label, "the receipt's format, id "
+		util_refuse(err, "receipt_invalid", label, "the receipt's format, id "
 		    "and version do not name its location");
-		return ps_error_expect(err, rel, want);
+		return util_error_expect(err, rel, want);
 	}
 	return set_locations(dd, rel, *r, err);
 }
 
 struct scan {
-	const ps_datadir *dd;
+	const install_datadir *dd;
 	ps_installed_list *list;
 	ps_error *err;
 };
@@ -189,7 +189,7 @@ static int scan_dir(struct scan *s, const char *rel, int depth);
 static int
 scan_entry(struct scan *s, const char *rel, int depth, const char *name)
 {
-	char sub[PS_PATH_MAX];
+	char sub[UTIL_PATH_MAX];
 	size_t len = strlen(name);
 	ps_installed *r;
 	int rc;
@@ -203,12 +203,12 @@ scan_entry(struct scan *s, const char *rel, int depth, const char *name)
 	if (len <= 5 || strcmp(name + len - 5, ".json") != 0)
 		return 0;
 	snprintf(sub, sizeof(sub), "%s/%.*s", rel, (int)(len - 5), name);
-	if (ps_installed_load(s->dd, sub, &r, s->err) != 0)
+	if (install_load(s->dd, sub, &r, s->err) != 0)
 		return -1;
 	if (r == NULL)
 		return 0;
-	rc = ps_installed_list_take(s->list, r, s->err);
-	ps_installed_free(r);
+	rc = install_list_take(s->list, r, s->err);
+	install_receipt_free(r);
 	return rc;
 }
 
@@ -216,17 +216,17 @@ scan_entry(struct scan *s, const char *rel, int depth, const char *name)
 static int
 scan_dir(struct scan *s, const char *rel, int depth)
 {
-	char path[PS_PATH_MAX];
+	char path[UTIL_PATH_MAX];
 	struct dirent *de;
 	DIR *dir;
 	int fd, rc = 0;
 
-	snprintf(path, sizeof(path), "%s/%s", PS_DATADIR_RECEIPTS, rel);
-	fd = ps_open_beneath(s->dd->fd, path, O_RDONLY | O_DIRECTORY);
+	snprintf(path, sizeof(path), "%s/%s", INSTALL_DATADIR_RECEIPTS, rel);
+	fd = util_open_beneath(s->dd->fd, path, O_RDONLY | O_DIRECTORY);
 	if (fd < 0 && (errno == ENOENT || errno == ENOTDIR))
 		return 0;
 	if (fd < 0 || (dir = fdopendir(fd)) == NULL) {
-		rc = ps_fail_errno(s->err, "io_error", path, "open", errno);
+		rc = util_fail_errno(s->err, "io_error", path, "open", errno);
 		if (fd >= 0)
 			close(fd);
 		return rc;
@@ -238,19 +238,19 @@ scan_dir(struct scan *s, const char *rel, int depth)
 }
 
 int
-ps_layout_id_depth(ps_format format)
+install_layout_id_depth(ps_format format)
 {
 	return format == PS_FORMAT_SOYAPACK || format == PS_FORMAT_HOLON ? 2 : 1;
 }
 
 int
-ps_installed_scan(const ps_datadir *dd, ps_format format, const char *id,
+install_scan(const install_datadir *dd, ps_format format, const char *id,
     ps_installed_list *list, ps_error *err)
 {
 	static const ps_format all[] = { PS_FORMAT_AGENTPACK, PS_FORMAT_SOYAPACK,
 	    PS_FORMAT_HOLON, PS_FORMAT_AUTOGRAPH };
 	struct scan s = { dd, list, err };
-	char rel[PS_PATH_MAX];
+	char rel[UTIL_PATH_MAX];
 	size_t i;
 	int rc = 0;
 
@@ -258,11 +258,11 @@ ps_installed_scan(const ps_datadir *dd, ps_format format, const char *id,
 		if (format != PS_FORMAT_UNKNOWN && format != all[i])
 			continue;
 		if (id == NULL) {
-			rc = scan_dir(&s, ps_layout_dir(all[i]), ps_layout_id_depth(all[i]));
+			rc = scan_dir(&s, install_layout_dir(all[i]), install_layout_id_depth(all[i]));
 			continue;
 		}
-		snprintf(rel, sizeof(rel), "%s/%s", ps_layout_dir(all[i]), id);
-		if (ps_path_check(rel, NULL, err) == 0)
+		snprintf(rel, sizeof(rel), "%s/%s", install_layout_dir(all[i]), id);
+		if (util_path_check(rel, NULL, err) == 0)
 			rc = scan_dir(&s, rel, 0);
 		ps_error_clear(err);
 	}
@@ -275,28 +275,28 @@ int
 ps_installed_list_load(const char *data_dir, ps_installed_list **out,
     ps_error *err)
 {
-	ps_datadir dd;
+	install_datadir dd;
 	int rc;
 
 	*out = calloc(1, sizeof(ps_installed_list));
 	if (*out == NULL)
-		return ps_fail_oom(err, data_dir);
-	rc = ps_datadir_open(data_dir, 0, &dd, err);
+		return util_fail_oom(err, data_dir);
+	rc = install_datadir_open(data_dir, 0, &dd, err);
 	if (rc != 0 && strcmp(err->code, "not_found") == 0) {
 		ps_error_clear(err);
-		ps_datadir_close(&dd);
+		install_datadir_close(&dd);
 		return 0;
 	}
 	if (rc == 0)
-		rc = ps_installed_scan(&dd, PS_FORMAT_UNKNOWN, NULL, *out, err);
-	ps_datadir_close(&dd);
+		rc = install_scan(&dd, PS_FORMAT_UNKNOWN, NULL, *out, err);
+	install_datadir_close(&dd);
 	return rc;
 }
 
 /* ------------------------------------------------------------- uninstall */
 
 static int
-find_targets(const ps_datadir *dd, ps_format format, const char *id,
+find_targets(const install_datadir *dd, ps_format format, const char *id,
     const char *version, ps_installed_list *found, ps_error *err)
 {
 	ps_installed_list all = { NULL, 0 };
@@ -304,40 +304,40 @@ find_targets(const ps_datadir *dd, ps_format format, const char *id,
 	size_t i;
 	int rc;
 
-	rc = ps_installed_scan(dd, format, id, &all, err);
+	rc = install_scan(dd, format, id, &all, err);
 	first = all.count > 0 ? all.items[0].format : PS_FORMAT_UNKNOWN;
 	for (i = 0; rc == 0 && i < all.count; i++) {
 		if (all.items[i].format != first) {
-			ps_refuse(err, "install_ambiguous", id, "is installed as "
+			util_refuse(err, "install_ambiguous", id, "is installed as "
 			    "more than one format; name one with --format");
-			rc = ps_error_expect(err, "one format", "several");
+			rc = util_error_expect(err, "one format", "several");
 		} else if (version == NULL ||
 		    strcmp(all.items[i].version, version) == 0) {
-			rc = ps_installed_list_take(found, &all.items[i], err);
+			rc = install_list_take(found, &all.items[i], err);
 		}
 	}
-	ps_installed_list_free_items(&all);
+	install_list_free_items(&all);
 	if (rc == 0 && found->count == 0) {
-		ps_refuse(err, "not_installed", id, "looked for %s%s%s in %s",
+		util_refuse(err, "not_installed", id, "looked for %s%s%s in %s",
 		    id, version != NULL ? "@" : "", version != NULL ? version : "",
 		    dd->path);
-		return ps_error_expect(err, "an installed pack", "none");
+		return util_error_expect(err, "an installed pack", "none");
 	}
 	return rc;
 }
 
 static int
-remove_receipt(const ps_datadir *dd, const char *rel, ps_error *err)
+remove_receipt(const install_datadir *dd, const char *rel, ps_error *err)
 {
 	static const char *const suffixes[] = { ".json", ".sig" };
-	char path[PS_PATH_MAX + 32];
+	char path[UTIL_PATH_MAX + 32];
 	size_t i;
 
 	for (i = 0; i < 2; i++) {
-		snprintf(path, sizeof(path), "%s/%s%s", PS_DATADIR_RECEIPTS, rel,
+		snprintf(path, sizeof(path), "%s/%s%s", INSTALL_DATADIR_RECEIPTS, rel,
 		    suffixes[i]);
-		if (ps_unlink_beneath(dd->fd, path, 0) != 0 && errno != ENOENT)
-			return ps_fail_errno(err, "io_error", path, "remove", errno);
+		if (util_unlink_beneath(dd->fd, path, 0) != 0 && errno != ENOENT)
+			return util_fail_errno(err, "io_error", path, "remove", errno);
 	}
 	return 0;
 }
@@ -345,9 +345,9 @@ remove_receipt(const ps_datadir *dd, const char *rel, ps_error *err)
 /* Removes the directories of `rel` that its removal left empty, below
  * `base` ("" or receipts), keeping the layout directory. */
 static void
-prune_parents(const ps_datadir *dd, const char *base, const char *rel)
+prune_parents(const install_datadir *dd, const char *base, const char *rel)
 {
-	char path[PS_PATH_MAX + 32], *slash;
+	char path[UTIL_PATH_MAX + 32], *slash;
 	size_t keep = strlen(base) + (base[0] != '\0') +
 	    strcspn(rel, "/");
 
@@ -356,7 +356,7 @@ prune_parents(const ps_datadir *dd, const char *base, const char *rel)
 	while ((slash = strrchr(path, '/')) != NULL) {
 		*slash = '\0';
 		if (strlen(path) <= keep ||
-		    ps_unlink_beneath(dd->fd, path, AT_REMOVEDIR) != 0)
+		    util_unlink_beneath(dd->fd, path, AT_REMOVEDIR) != 0)
 			break;
 	}
 }
@@ -364,44 +364,44 @@ prune_parents(const ps_datadir *dd, const char *base, const char *rel)
 /* Gone from view with one rename, then the receipt; the bytes last, and
  * any left behind are removed by the next run. */
 static int
-remove_one(ps_datadir *dd, const ps_installed *pack, int trash_fd,
+remove_one(install_datadir *dd, const ps_installed *pack, int trash_fd,
     size_t index, ps_error *err)
 {
-	char rel[PS_PATH_MAX], slot[32];
+	char rel[UTIL_PATH_MAX], slot[32];
 	const char *leaf;
 	int fd, rc;
 
-	snprintf(rel, sizeof(rel), "%s/%s/%s", ps_layout_dir(pack->format),
+	snprintf(rel, sizeof(rel), "%s/%s/%s", install_layout_dir(pack->format),
 	    pack->id, pack->version);
 	snprintf(slot, sizeof(slot), "%zu", index);
-	if ((fd = ps_open_parent_beneath(dd->fd, rel, &leaf)) < 0)
-		return ps_fail_errno(err, "io_error", pack->path, "open", errno);
+	if ((fd = util_open_parent_beneath(dd->fd, rel, &leaf)) < 0)
+		return util_fail_errno(err, "io_error", pack->path, "open", errno);
 	rc = renameat(fd, leaf, trash_fd, slot);
 	if (rc != 0)
-		rc = ps_fail_errno(err, "io_error", pack->path, "rename", errno);
+		rc = util_fail_errno(err, "io_error", pack->path, "rename", errno);
 	close(fd);
 	if (rc != 0 || remove_receipt(dd, rel, err) != 0)
 		return -1;
-	(void)ps_remove_tree_at(trash_fd, slot);
+	(void)util_remove_tree_at(trash_fd, slot);
 	prune_parents(dd, "", rel);
-	prune_parents(dd, PS_DATADIR_RECEIPTS, rel);
+	prune_parents(dd, INSTALL_DATADIR_RECEIPTS, rel);
 	return 0;
 }
 
 static int
-remove_all(ps_datadir *dd, const ps_installed_list *found, ps_error *err)
+remove_all(install_datadir *dd, const ps_installed_list *found, ps_error *err)
 {
 	char *trash = NULL;
 	int trash_fd = -1, rc;
 	size_t i;
 
-	rc = ps_datadir_workdir(dd, "uninstall", &trash, &trash_fd, err);
+	rc = install_datadir_workdir(dd, "uninstall", &trash, &trash_fd, err);
 	for (i = 0; rc == 0 && i < found->count; i++)
 		rc = remove_one(dd, &found->items[i], trash_fd, i, err);
 	if (trash_fd >= 0)
 		close(trash_fd);
 	if (trash != NULL)
-		(void)ps_remove_tree_at(dd->tmp_fd, trash);
+		(void)util_remove_tree_at(dd->tmp_fd, trash);
 	free(trash);
 	return rc;
 }
@@ -411,26 +411,26 @@ ps_uninstall(const char *data_dir, ps_format format, const char *id,
     const char *version, ps_installed_list **removed, ps_error *err)
 {
 	ps_installed_list *found = calloc(1, sizeof(*found));
-	ps_datadir dd;
+	install_datadir dd;
 	int rc;
 
 	ps_error_clear(err);
 	if (removed != NULL)
 		*removed = NULL;
 	if (found == NULL)
-		return ps_fail_oom(err, id);
-	rc = ps_datadir_open(data_dir, 0, &dd, err);
+		return util_fail_oom(err, id);
+	rc = install_datadir_open(data_dir, 0, &dd, err);
 	if (rc != 0 && strcmp(err->code, "not_found") == 0) {
-		ps_refuse(err, "not_installed", id, "the data directory %s does "
+		util_refuse(err, "not_installed", id, "the data directory %s does "
 		    "not exist", data_dir);
-		ps_error_expect(err, "an installed pack", "none");
+		util_error_expect(err, "an installed pack", "none");
 	}
 	if (rc == 0)
-		rc = ps_datadir_lock(&dd, NULL, NULL, err) != 0 ||
-		    ps_datadir_clean(&dd, err) != 0 ||
+		rc = install_datadir_lock(&dd, NULL, NULL, err) != 0 ||
+		    install_datadir_clean(&dd, err) != 0 ||
 		    find_targets(&dd, format, id, version, found, err) != 0 ||
 		    remove_all(&dd, found, err) != 0 ? -1 : 0;
-	ps_datadir_close(&dd);
+	install_datadir_close(&dd);
 	if (rc == 0 && removed != NULL)
 		*removed = found;
 	else

@@ -23,9 +23,9 @@
 #include "util/fdio.h"
 #include "util/pathname.h"
 #include "util/sha256.h"
-#include "verify/datadir.h"
-#include "verify/installed.h"
-#include "verify/receipt.h"
+#include "install/datadir.h"
+#include "install/installed.h"
+#include "install/receipt.h"
 #include "verify/verify.h"
 
 #define COPY_BUFFER (256 * 1024)
@@ -36,14 +36,14 @@ struct install {
 	const char *archive;
 	const ps_install_options *o;
 	ps_install_result *res;
-	ps_datadir dd;
+	install_datadir dd;
 	char *work;                  /* name of the private directory */
 	int work_fd;
 	char *base;                  /* the archive's file name */
 	char *copy_sig;              /* the signature's private copy */
 	char *tree_path;             /* where the archive is extracted */
 	ps_manifest *manifest;
-	ps_statement *st;
+	sign_statement *st;
 	char *rel;                   /* layout path of the tree */
 	ps_digest *extracted;
 	int receipt_placed;
@@ -83,11 +83,11 @@ open_source(const char *path, ps_error *err)
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 
 	if (fd < 0)
-		return ps_fail_errno(err, errno == ENOENT ? "not_found" :
+		return util_fail_errno(err, errno == ENOENT ? "not_found" :
 		    "io_error", path, "open", errno);
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
 		close(fd);
-		return ps_fail(err, "not_a_file", path, "is not a regular file");
+		return util_fail(err, "not_a_file", path, "is not a regular file");
 	}
 	return fd;
 }
@@ -105,20 +105,20 @@ copy_in(struct install *in, int src, const char *label, const char *name,
 	dst = openat(in->work_fd, name, O_WRONLY | O_CREAT | O_EXCL |
 	    O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (buf == NULL)
-		rc = ps_fail_oom(err, label);
+		rc = util_fail_oom(err, label);
 	else if (dst < 0)
-		rc = ps_fail_errno(err, "io_error", name, "create", errno);
-	while (rc == 0 && (n = ps_read_full(src, buf, COPY_BUFFER)) != 0) {
+		rc = util_fail_errno(err, "io_error", name, "create", errno);
+	while (rc == 0 && (n = util_read_full(src, buf, COPY_BUFFER)) != 0) {
 		if (n < 0)
-			rc = ps_fail_errno(err, "io_error", label, "read", errno);
+			rc = util_fail_errno(err, "io_error", label, "read", errno);
 		else if ((total += (uint64_t)n) > max)
-			rc = ps_refuse(err, "envelope_too_large", label, "holds "
+			rc = util_refuse(err, "envelope_too_large", label, "holds "
 			    "more than %llu bytes", (unsigned long long)max);
 		else
-			rc = ps_write_all(dst, buf, (size_t)n, label, err);
+			rc = util_write_all(dst, buf, (size_t)n, label, err);
 	}
 	if (dst >= 0 && close(dst) != 0 && rc == 0)
-		rc = ps_fail_errno(err, "io_error", name, "close", errno);
+		rc = util_fail_errno(err, "io_error", name, "close", errno);
 	free(buf);
 	return rc;
 }
@@ -144,20 +144,20 @@ copy_signature(struct install *in, ps_error *err)
 	const char *slash = strrchr(in->archive, '/');
 	const char *sig = in->o->verify.sig_path;
 	char *sig_default = NULL;
-	char sig_name[PS_NAME_MAX + 8];
+	char sig_name[UTIL_NAME_MAX + 8];
 	int rc;
 
-	if (ps_verify_dup(&in->base, slash != NULL ? slash + 1 : in->archive,
-	    err) != 0 || ps_path_check(in->base, in->archive, err) != 0)
+	if (verify_dup(&in->base, slash != NULL ? slash + 1 : in->archive,
+	    err) != 0 || util_path_check(in->base, in->archive, err) != 0)
 		return -1;
 	snprintf(sig_name, sizeof(sig_name), "%s.sig", in->base);
 	if (sig == NULL && asprintf(&sig_default, "%s.sig", in->archive) < 0)
-		return ps_fail_oom(err, in->archive);
-	if (asprintf(&in->copy_sig, "%s/%s/%s/%s", in->dd.path, PS_DATADIR_TMP,
+		return util_fail_oom(err, in->archive);
+	if (asprintf(&in->copy_sig, "%s/%s/%s/%s", in->dd.path, INSTALL_DATADIR_TMP,
 	    in->work, sig_name) < 0 || asprintf(&in->tree_path, "%s/%s/%s/%s",
-	    in->dd.path, PS_DATADIR_TMP, in->work, TREE_NAME) < 0) {
+	    in->dd.path, INSTALL_DATADIR_TMP, in->work, TREE_NAME) < 0) {
 		free(sig_default);
-		return ps_fail_oom(err, in->archive);
+		return util_fail_oom(err, in->archive);
 	}
 	/* A missing archive is named as such, before its signature. */
 	rc = open_source(in->archive, err);
@@ -167,13 +167,13 @@ copy_signature(struct install *in, ps_error *err)
 	}
 	if (rc == 0 && sig == NULL && access(sig_default, F_OK) != 0 &&
 	    errno == ENOENT) {
-		ps_refuse(err, "signature_missing", in->archive, "looked for its "
+		util_refuse(err, "signature_missing", in->archive, "looked for its "
 		    "signature beside it (an unsigned archive?)");
-		rc = ps_error_expect(err, sig_default, "no such file");
+		rc = util_error_expect(err, sig_default, "no such file");
 	}
 	if (rc == 0)
 		rc = copy_file(in, sig != NULL ? sig : sig_default, sig_name,
-		    PS_DSSE_MAX_BYTES, err);
+		    SIGN_DSSE_MAX_BYTES, err);
 	free(sig_default);
 	return rc;
 }
@@ -204,7 +204,7 @@ name_originals(struct install *in, ps_error *err)
 /* A no-op reinstall (the same version and tree, by the signed statement)
  * is verified without extracting; the rules confirm it afterwards. */
 static int
-tree_wanted(void *ctx, const ps_statement *st)
+tree_wanted(void *ctx, const sign_statement *st)
 {
 	struct install *in = ctx;
 	ps_installed_list list = { NULL, 0 };
@@ -212,7 +212,7 @@ tree_wanted(void *ctx, const ps_statement *st)
 	size_t i;
 	int wanted = 1;
 
-	if (ps_installed_scan(&in->dd, st->format, st->pack_id, &list,
+	if (install_scan(&in->dd, st->format, st->pack_id, &list,
 	    &ignored) != 0)
 		return 1;
 	for (i = 0; i < list.count; i++) {
@@ -221,7 +221,7 @@ tree_wanted(void *ctx, const ps_statement *st)
 		    PS_SHA256_LEN) == 0)
 			wanted = 0;
 	}
-	ps_installed_list_free_items(&list);
+	install_list_free_items(&list);
 	return wanted;
 }
 
@@ -229,24 +229,24 @@ static int
 verify_and_extract(struct install *in, ps_error *err)
 {
 	ps_verify_options vo = in->o->verify;
-	ps_verify_extract x;
+	verify_extract x;
 	int rc;
 
 	if (mkdirat(in->work_fd, TREE_NAME, 0755) != 0)
-		return ps_fail_errno(err, errno == ENOSPC ? "disk_full" :
+		return util_fail_errno(err, errno == ENOSPC ? "disk_full" :
 		    "io_error", in->tree_path, "mkdir", errno);
 	memset(&x, 0, sizeof(x));
 	x.dest_fd = openat(in->work_fd, TREE_NAME, O_RDONLY | O_DIRECTORY |
 	    O_NOFOLLOW | O_CLOEXEC);
 	if (x.dest_fd < 0)
-		return ps_fail_errno(err, "io_error", in->tree_path, "open",
+		return util_fail_errno(err, "io_error", in->tree_path, "open",
 		    errno);
 	x.dest_path = in->tree_path;
 	x.limits = &in->o->limits;
 	x.wanted = tree_wanted;
 	x.ctx = in;
 	vo.sig_path = in->copy_sig;
-	rc = ps_verify_keep(in->archive, &vo, &x, &in->res->verify,
+	rc = verify_keep(in->archive, &vo, &x, &in->res->verify,
 	    &in->manifest, &in->st, err);
 	close(x.dest_fd);
 	in->extracted = x.digest;
@@ -279,23 +279,23 @@ check_shell(const struct install *in, ps_error *err)
 	    !in->manifest->permissions.shell || in->o->allow_shell ||
 	    signer_first_party(in))
 		return 0;
-	ps_refuse(err, "shell_refused", in->archive, "the AgentPack declares "
+	util_refuse(err, "shell_refused", in->archive, "the AgentPack declares "
 	    "permissions.shell: true and its signer %s is not first_party in "
 	    "the trust policy (pass --allow-shell to accept it)",
 	    in->res->verify->identity_count > 0 ?
 	    in->res->verify->identities[0].identity : "?");
-	return ps_error_expect(err, "shell: false, or a first_party signer",
+	return util_error_expect(err, "shell: false, or a first_party signer",
 	    "shell: true");
 }
 
 static int
 compare_versions(const char *a, const char *b)
 {
-	ps_semver va, vb;
+	formats_semver va, vb;
 
-	if (ps_semver_parse(a, &va) != 0 || ps_semver_parse(b, &vb) != 0)
+	if (formats_semver_parse(a, &va) != 0 || formats_semver_parse(b, &vb) != 0)
 		return strcmp(a, b);
-	return ps_semver_compare(&va, &vb);
+	return formats_semver_compare(&va, &vb);
 }
 
 static void
@@ -325,10 +325,10 @@ check_same_version(struct install *in, const ps_installed *old,
 		count_files(in->res, old->entries, old->entry_count);
 		return 0;
 	}
-	ps_refuse(err, "version_conflict", in->res->path, "%s %s is installed "
+	util_refuse(err, "version_conflict", in->res->path, "%s %s is installed "
 	    "with other content; a version names one tree (uninstall it "
 	    "first)", old->id, old->version);
-	return ps_error_expect(err, ps_sha256_string(old->tree_digest, e),
+	return util_error_expect(err, ps_sha256_string(old->tree_digest, e),
 	    ps_sha256_string(in->st->tree_digest, f));
 }
 
@@ -342,7 +342,7 @@ check_versions(struct install *in, char **newest, ps_error *err)
 	int rc = 0;
 
 	*newest = NULL;
-	if (ps_installed_scan(&in->dd, in->manifest->format, in->manifest->id,
+	if (install_scan(&in->dd, in->manifest->format, in->manifest->id,
 	    &list, err) != 0)
 		return -1;
 	for (i = 0; i < list.count; i++) {
@@ -354,15 +354,15 @@ check_versions(struct install *in, char **newest, ps_error *err)
 	if (rc == 0 && !in->res->already_installed && top != NULL &&
 	    !in->o->allow_downgrade &&
 	    compare_versions(in->manifest->version, top->version) < 0) {
-		ps_refuse(err, "downgrade_refused", in->archive, "%s %s is older "
+		util_refuse(err, "downgrade_refused", in->archive, "%s %s is older "
 		    "than the newest installed version (pass --allow-downgrade "
 		    "to install it anyway)", in->manifest->id,
 		    in->manifest->version);
-		rc = ps_error_expect(err, top->version, in->manifest->version);
+		rc = util_error_expect(err, top->version, in->manifest->version);
 	}
-	if (rc == 0 && top != NULL && ps_verify_dup(newest, top->version, err) != 0)
+	if (rc == 0 && top != NULL && verify_dup(newest, top->version, err) != 0)
 		rc = -1;
-	ps_installed_list_free_items(&list);
+	install_list_free_items(&list);
 	return rc;
 }
 
@@ -375,9 +375,9 @@ check_destination(struct install *in, ps_error *err)
 	if (in->res->already_installed ||
 	    fstatat(in->dd.fd, in->rel, &st, AT_SYMLINK_NOFOLLOW) != 0)
 		return 0;
-	ps_refuse(err, "install_conflict", in->res->path, "something without a "
+	util_refuse(err, "install_conflict", in->res->path, "something without a "
 	    "receipt is already there; packsign will not replace it");
-	return ps_error_expect(err, "nothing", "an unknown file or directory");
+	return util_error_expect(err, "nothing", "an unknown file or directory");
 }
 
 static int
@@ -387,18 +387,18 @@ describe_plan(struct install *in, ps_error *err)
 	const ps_manifest *m = in->manifest;
 
 	r->format = m->format;
-	if (ps_verify_dup(&r->id, m->id, err) != 0 ||
-	    ps_verify_dup(&r->version, m->version, err) != 0 ||
-	    ps_verify_dup(&r->name, m->name, err) != 0 ||
-	    ps_verify_dup(&r->domain, m->domain, err) != 0 ||
+	if (verify_dup(&r->id, m->id, err) != 0 ||
+	    verify_dup(&r->version, m->version, err) != 0 ||
+	    verify_dup(&r->name, m->name, err) != 0 ||
+	    verify_dup(&r->domain, m->domain, err) != 0 ||
 	    ps_manifest_describe(m, in->o->lang, &r->summary, err) != 0 ||
-	    ps_layout_path(m->format, m->id, m->version, &in->rel, err) != 0)
+	    install_layout_path(m->format, m->id, m->version, &in->rel, err) != 0)
 		return -1;
 	if (asprintf(&r->path, "%s/%s", in->dd.path, in->rel) < 0 ||
 	    asprintf(&r->receipt_path, "%s/%s/%s.json", in->dd.path,
-	    PS_DATADIR_RECEIPTS, in->rel) < 0) {
+	    INSTALL_DATADIR_RECEIPTS, in->rel) < 0) {
 		r->path = r->receipt_path = NULL;
-		return ps_fail_oom(err, in->archive);
+		return util_fail_oom(err, in->archive);
 	}
 	return 0;
 }
@@ -424,9 +424,9 @@ confirm(struct install *in, const char *newest, ps_error *err)
 	plan.replaces_newest = newest;
 	if (in->o->confirm(in->o->confirm_ctx, &plan) != 0)
 		return 0;
-	ps_refuse(err, "install_declined", in->archive, "the installation was "
+	util_refuse(err, "install_declined", in->archive, "the installation was "
 	    "not confirmed");
-	return ps_error_expect(err, "yes", "no");
+	return util_error_expect(err, "yes", "no");
 }
 
 static int
@@ -454,12 +454,12 @@ take_extracted(struct install *in, ps_error *err)
 	const ps_digest *d = in->extracted;
 
 	if (d == NULL)
-		return ps_fail(err, "internal_error", in->archive, "the archive "
+		return util_fail(err, "internal_error", in->archive, "the archive "
 		    "was verified without being extracted");
 	count_files(in->res, d->entries, d->entry_count);
 	memcpy(in->res->tree_digest, d->tree_digest, PS_SHA256_LEN);
 	if (memcmp(d->tree_digest, in->st->tree_digest, PS_SHA256_LEN) != 0)
-		return ps_verify_refuse_digest(err,
+		return verify_refuse_digest(err,
 		    "install_digest_mismatch", in->archive, "compared the extracted "
 		    "tree's digest with the signed tree digest",
 		    in->st->tree_digest, d->tree_digest);
@@ -499,7 +499,7 @@ take_entries(ps_installed *r, ps_digest *d, ps_error *err)
 
 	if (d->entry_count > 0 &&
 	    (r->entries = calloc(d->entry_count, sizeof(ps_entry))) == NULL)
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	for (i = 0; i < d->entry_count; i++) {
 		if (d->entries[i].type == PS_ENTRY_DIR && has_children(d, i))
 			continue;
@@ -512,17 +512,17 @@ take_entries(ps_installed *r, ps_digest *d, ps_error *err)
 }
 
 static int
-take_prompts(ps_installed *r, const ps_statement *st, ps_error *err)
+take_prompts(ps_installed *r, const sign_statement *st, ps_error *err)
 {
 	size_t i;
 
 	if (st->prompt_count > 0 &&
 	    (r->prompts = calloc(st->prompt_count, sizeof(ps_entry))) == NULL)
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	for (i = 0; i < st->prompt_count; i++) {
 		r->prompt_count++;
 		if ((r->prompts[i].path = strdup(st->prompts[i].path)) == NULL)
-			return ps_fail_oom(err, NULL);
+			return util_fail_oom(err, NULL);
 		memcpy(r->prompts[i].sha256, st->prompts[i].sha256, PS_SHA256_LEN);
 	}
 	return 0;
@@ -538,22 +538,22 @@ fill_receipt(struct install *in, ps_installed *r, ps_error *err)
 	r->installed_at = in->o->now != 0 ? in->o->now : (int64_t)time(NULL);
 	memcpy(r->tree_digest, in->st->tree_digest, PS_SHA256_LEN);
 	memcpy(r->archive_digest, v->archive_digest, PS_SHA256_LEN);
-	if (ps_verify_dup(&r->id, m->id, err) != 0 ||
-	    ps_verify_dup(&r->version, m->version, err) != 0 ||
-	    ps_verify_dup(&r->name, m->name, err) != 0 ||
-	    ps_verify_dup(&r->domain, m->domain, err) != 0 ||
-	    ps_verify_dup(&r->path, in->rel, err) != 0 ||
-	    ps_verify_dup(&r->archive_name, in->base, err) != 0 ||
-	    ps_verify_dup(&r->signer, v->identities[0].identity, err) != 0 ||
-	    ps_verify_dup(&r->fingerprint, v->identities[0].fingerprint, err) != 0 ||
+	if (verify_dup(&r->id, m->id, err) != 0 ||
+	    verify_dup(&r->version, m->version, err) != 0 ||
+	    verify_dup(&r->name, m->name, err) != 0 ||
+	    verify_dup(&r->domain, m->domain, err) != 0 ||
+	    verify_dup(&r->path, in->rel, err) != 0 ||
+	    verify_dup(&r->archive_name, in->base, err) != 0 ||
+	    verify_dup(&r->signer, v->identities[0].identity, err) != 0 ||
+	    verify_dup(&r->fingerprint, v->identities[0].fingerprint, err) != 0 ||
 	    ps_manifest_permissions(m, &r->permissions, err) != 0 ||
 	    take_prompts(r, in->st, err) != 0 ||
 	    take_entries(r, in->extracted, err) != 0)
 		return -1;
 	if (!v->has_source)
 		return 0;
-	if (ps_verify_dup(&r->source_repository, v->source_repository, err) != 0 ||
-	    ps_verify_dup(&r->source_commit, v->source_commit, err) != 0)
+	if (verify_dup(&r->source_repository, v->source_repository, err) != 0 ||
+	    verify_dup(&r->source_commit, v->source_commit, err) != 0)
 		return -1;
 	return 0;
 }
@@ -568,14 +568,14 @@ write_receipt_file(struct install *in, ps_error *err)
 	fd = openat(in->work_fd, RECEIPT_NAME, O_WRONLY | O_CREAT | O_EXCL |
 	    O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
-		return ps_fail_errno(err, errno == ENOSPC ? "disk_full" :
+		return util_fail_errno(err, errno == ENOSPC ? "disk_full" :
 		    "io_error", in->res->receipt_path, "create", errno);
 	rc = fill_receipt(in, &r, err);
 	if (rc == 0)
-		rc = ps_receipt_write(fd, &r, in->res->receipt_path, err);
-	ps_installed_clear(&r);
+		rc = install_receipt_write(fd, &r, in->res->receipt_path, err);
+	install_receipt_clear(&r);
 	if (close(fd) != 0 && rc == 0)
-		rc = ps_fail_errno(err, "io_error", in->res->receipt_path, "close",
+		rc = util_fail_errno(err, "io_error", in->res->receipt_path, "close",
 		    errno);
 	return rc;
 }
@@ -585,16 +585,16 @@ static int
 open_parent(const struct install *in, const char *base, const char **leaf,
     ps_error *err)
 {
-	char dir[PS_PATH_MAX];
+	char dir[UTIL_PATH_MAX];
 	const char *slash = strrchr(in->rel, '/');
 	int fd;
 
 	*leaf = slash + 1;
 	snprintf(dir, sizeof(dir), "%s%s%.*s", base, base[0] != '\0' ? "/" : "",
 	    (int)(slash - in->rel), in->rel);
-	fd = ps_mkdir_beneath(in->dd.fd, dir, 0755, NULL);
+	fd = util_mkdir_beneath(in->dd.fd, dir, 0755, NULL);
 	if (fd < 0)
-		return ps_fail_errno(err, errno == ENOTDIR || errno == ELOOP ?
+		return util_fail_errno(err, errno == ENOTDIR || errno == ELOOP ?
 		    "data_dir_invalid" : "io_error", dir, "mkdir", errno);
 	return fd;
 }
@@ -604,19 +604,19 @@ move_in(int from_fd, const char *from, int to_fd, const char *to,
     const char *label, ps_error *err)
 {
 	if (renameat(from_fd, from, to_fd, to) != 0)
-		return ps_fail_errno(err, "io_error", label, "rename", errno);
+		return util_fail_errno(err, "io_error", label, "rename", errno);
 	return 0;
 }
 
 static int
 place_receipt(struct install *in, ps_error *err)
 {
-	char sig[PS_NAME_MAX + 8], json[PS_NAME_MAX + 8], copy_sig[PS_NAME_MAX + 8];
+	char sig[UTIL_NAME_MAX + 8], json[UTIL_NAME_MAX + 8], copy_sig[UTIL_NAME_MAX + 8];
 	const char *version;
 	int fd, rc;
 
 	if (write_receipt_file(in, err) != 0 ||
-	    (fd = open_parent(in, PS_DATADIR_RECEIPTS, &version, err)) < 0)
+	    (fd = open_parent(in, INSTALL_DATADIR_RECEIPTS, &version, err)) < 0)
 		return -1;
 	snprintf(sig, sizeof(sig), "%s.sig", version);
 	snprintf(json, sizeof(json), "%s.json", version);
@@ -638,17 +638,17 @@ place_tree(struct install *in, ps_error *err)
 	int fd, rc = 0;
 
 	if (syncfs(in->dd.fd) != 0)
-		return ps_fail_errno(err, "io_error", in->dd.path, "syncfs", errno);
+		return util_fail_errno(err, "io_error", in->dd.path, "syncfs", errno);
 	if ((fd = open_parent(in, "", &version, err)) < 0)
 		return -1;
 	if (renameat2(in->work_fd, TREE_NAME, fd, version, RENAME_NOREPLACE) != 0)
-		rc = errno != EEXIST ? ps_fail_errno(err, "io_error",
+		rc = errno != EEXIST ? util_fail_errno(err, "io_error",
 		    in->res->path, "rename", errno) :
-		    (ps_refuse(err, "install_conflict", in->res->path, "something "
-		    "appeared there while installing"), ps_error_expect(err,
+		    (util_refuse(err, "install_conflict", in->res->path, "something "
+		    "appeared there while installing"), util_error_expect(err,
 		    "nothing", "an unknown file or directory"));
 	if (rc == 0 && fsync(fd) != 0)
-		rc = ps_fail_errno(err, "io_error", in->res->path, "fsync", errno);
+		rc = util_fail_errno(err, "io_error", in->res->path, "fsync", errno);
 	close(fd);
 	if (rc == 0)
 		in->res->installed = 1;
@@ -660,13 +660,13 @@ place_tree(struct install *in, ps_error *err)
 static void
 take_back_receipt(struct install *in)
 {
-	char path[PS_PATH_MAX];
+	char path[UTIL_PATH_MAX];
 
 	if (!in->receipt_placed || in->res->installed)
 		return;
-	snprintf(path, sizeof(path), "%s/%s.json", PS_DATADIR_RECEIPTS, in->rel);
+	snprintf(path, sizeof(path), "%s/%s.json", INSTALL_DATADIR_RECEIPTS, in->rel);
 	(void)unlinkat(in->dd.fd, path, 0);
-	snprintf(path, sizeof(path), "%s/%s.sig", PS_DATADIR_RECEIPTS, in->rel);
+	snprintf(path, sizeof(path), "%s/%s.sig", INSTALL_DATADIR_RECEIPTS, in->rel);
 	(void)unlinkat(in->dd.fd, path, 0);
 }
 
@@ -676,13 +676,13 @@ static int
 prepare(struct install *in, ps_error *err)
 {
 	if (in->o->data_dir == NULL || in->o->verify.trust == NULL)
-		return ps_fail(err, "invalid_argument", in->archive,
+		return util_fail(err, "invalid_argument", in->archive,
 		    "install needs a data directory and a trust policy");
-	if (ps_datadir_open(in->o->data_dir, 1, &in->dd, err) != 0 ||
-	    ps_datadir_lock(&in->dd, in->o->waiting, in->o->waiting_ctx,
-	    err) != 0 || ps_datadir_clean(&in->dd, err) != 0)
+	if (install_datadir_open(in->o->data_dir, 1, &in->dd, err) != 0 ||
+	    install_datadir_lock(&in->dd, in->o->waiting, in->o->waiting_ctx,
+	    err) != 0 || install_datadir_clean(&in->dd, err) != 0)
 		return -1;
-	return ps_datadir_workdir(&in->dd, "install", &in->work, &in->work_fd,
+	return install_datadir_workdir(&in->dd, "install", &in->work, &in->work_fd,
 	    err);
 }
 
@@ -713,10 +713,10 @@ finish(struct install *in)
 	if (in->work_fd >= 0)
 		close(in->work_fd);
 	if (in->work != NULL && in->dd.tmp_fd >= 0)
-		(void)ps_remove_tree_at(in->dd.tmp_fd, in->work);
-	ps_datadir_close(&in->dd);
+		(void)util_remove_tree_at(in->dd.tmp_fd, in->work);
+	install_datadir_close(&in->dd);
 	ps_manifest_free(in->manifest);
-	ps_statement_free(in->st);
+	sign_statement_free(in->st);
 	ps_digest_free(in->extracted);
 	free(in->work);
 	free(in->base);
@@ -740,7 +740,7 @@ ps_install(const char *archive, const ps_install_options *options,
 	in.dd.fd = in.dd.lock_fd = in.dd.tmp_fd = -1;
 	*out = in.res = calloc(1, sizeof(ps_install_result));
 	if (in.res == NULL)
-		return ps_fail_oom(err, archive);
+		return util_fail_oom(err, archive);
 	rc = run(&in, err);
 	finish(&in);
 	return rc;

@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sign/tarwrite.h"
-#include "sign/walk.h"
+#include "pack/tarwrite.h"
+#include "pack/walk.h"
 #include "util/error.h"
 #include "util/fdio.h"
 #include "util/locale.h"
@@ -40,7 +40,7 @@ struct dir_job {
 struct walk_shared {
 	int rootfd;
 	const char *label;
-	const ps_ignore *ignore;
+	const pack_ignore *ignore;
 	const struct stat *exclude;
 	ps_strings *odd;        /* survey: what a pack cannot hold (1 thread) */
 	pthread_mutex_t lock;
@@ -55,7 +55,7 @@ struct walk_shared {
 /* One thread's view: the shared state and its own entries. */
 struct walk {
 	struct walk_shared *s;
-	ps_items *items;
+	pack_items *items;
 };
 
 static int
@@ -66,7 +66,7 @@ is_excluded(const struct walk *w, const struct stat *st)
 }
 
 int
-ps_is_vcs_name(const char *name)
+pack_is_vcs_name(const char *name)
 {
 	return strcmp(name, ".git") == 0 || strcmp(name, ".hg") == 0 ||
 	    strcmp(name, ".svn") == 0 || strcmp(name, ".bzr") == 0;
@@ -95,10 +95,10 @@ refuse_kind(const struct walk *w, const char *path, mode_t mode,
 	char where[PS_ERROR_TEXT_MAX];
 
 	snprintf(where, sizeof(where), "%s/%s", w->s->label, path);
-	ps_refuse(err, S_ISLNK(mode) ? "symlink_refused" : "special_file_refused",
+	util_refuse(err, S_ISLNK(mode) ? "symlink_refused" : "special_file_refused",
 	    where, "is %s; packs hold only regular files and directories",
 	    kind_of(mode));
-	return ps_error_expect(err, "a regular file or a directory",
+	return util_error_expect(err, "a regular file or a directory",
 	    kind_of(mode));
 }
 
@@ -118,19 +118,19 @@ canonical_path(const struct walk *w, const char *cprefix, const char *disk,
 {
 	char *nfc;
 
-	nfc = ps_path_nfc(name, strlen(name));
+	nfc = util_path_nfc(name, strlen(name));
 	if (nfc == NULL && errno == EILSEQ) {
-		ps_refuse(err, "name_not_utf8", NULL,
+		util_refuse(err, "name_not_utf8", NULL,
 		    "file name is not valid UTF-8");
 		return name_subject(w, disk, err);
 	}
-	*out = nfc != NULL ? ps_path_join(cprefix, nfc) : NULL;
+	*out = nfc != NULL ? util_path_join(cprefix, nfc) : NULL;
 	free(nfc);
 	if (*out == NULL) {
-		ps_fail_oom(err, NULL);
+		util_fail_oom(err, NULL);
 		return name_subject(w, disk, err);
 	}
-	if (ps_path_check(*out, *out, err) != 0) {
+	if (util_path_check(*out, *out, err) != 0) {
 		free(*out);
 		return name_subject(w, disk, err);
 	}
@@ -142,12 +142,12 @@ static int
 check_storable(const char *where, const char *canon, const struct stat *st,
     ps_error *err)
 {
-	if (!ps_tar_path_fits(canon, S_ISDIR(st->st_mode)))
-		return ps_refuse(err, "name_too_long", where,
+	if (!pack_tar_path_fits(canon, S_ISDIR(st->st_mode)))
+		return util_refuse(err, "name_too_long", where,
 		    "path does not fit a tar header without truncation "
 		    "(see canonical-tar.md, \"Names in headers\")");
-	if (S_ISREG(st->st_mode) && (uint64_t)st->st_size >= PS_TAR_SIZE_LIMIT)
-		return ps_refuse(err, "file_too_large", where,
+	if (S_ISREG(st->st_mode) && (uint64_t)st->st_size >= PACK_TAR_SIZE_LIMIT)
+		return util_refuse(err, "file_too_large", where,
 		    "file is %lld bytes; the limit is 8 GiB",
 		    (long long)st->st_size);
 	return 0;
@@ -162,7 +162,7 @@ queue_dir(struct walk_shared *s, const char *disk, const char *canon,
 
 	if (job == NULL || (job->disk = strdup(disk)) == NULL) {
 		free(job);
-		return ps_fail_oom(err, disk);
+		return util_fail_oom(err, disk);
 	}
 	job->canon = canon;
 	job->dev = st->st_dev;
@@ -179,16 +179,16 @@ static int
 add_entry(const struct walk *w, const struct stat *st, const char *disk,
     char *canon, ps_error *err)
 {
-	ps_item *item;
+	pack_item *item;
 
 	/* The limit holds for both threads' lists together, so memory stays
 	 * bounded by it before they are merged. */
-	if (atomic_fetch_add(&w->s->entries, 1) >= PS_ITEMS_MAX) {
+	if (atomic_fetch_add(&w->s->entries, 1) >= PACK_ITEMS_MAX) {
 		free(canon);
-		return ps_refuse(err, "too_many_entries", NULL,
-		    "a pack holds at most %d entries", PS_ITEMS_MAX);
+		return util_refuse(err, "too_many_entries", NULL,
+		    "a pack holds at most %d entries", PACK_ITEMS_MAX);
 	}
-	item = ps_items_add(w->items, canon, S_ISDIR(st->st_mode) ?
+	item = pack_items_add(w->items, canon, S_ISDIR(st->st_mode) ?
 	    PS_ENTRY_DIR : PS_ENTRY_FILE, err);
 	if (item == NULL)
 		return -1;
@@ -199,7 +199,7 @@ add_entry(const struct walk *w, const struct stat *st, const char *disk,
 		item->entry.executable = (st->st_mode & S_IXUSR) != 0;
 	}
 	if (strcmp(disk, canon) != 0 && (item->source = strdup(disk)) == NULL)
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	/* `canon` now belongs to the item list; it stays valid. */
 	return S_ISDIR(st->st_mode) ? queue_dir(w->s, disk, canon, st, err) : 0;
 }
@@ -213,10 +213,10 @@ note_odd(const struct walk *w, const char *disk, const char *why,
 	int rc;
 
 	if (asprintf(&line, "%s (%s)", disk, why) < 0)
-		return ps_fail_oom(err, disk);
-	rc = ps_strings_add(w->s->odd, line);
+		return util_fail_oom(err, disk);
+	rc = util_strings_add(w->s->odd, line);
 	free(line);
-	return rc == 0 ? 0 : ps_fail_oom(err, disk);
+	return rc == 0 ? 0 : util_fail_oom(err, disk);
 }
 
 static int
@@ -243,8 +243,8 @@ visit_entry(const struct walk *w, const char *cprefix, const char *disk,
 		free(canon);            /* renamed to another normal form */
 		return note_odd(w, disk, "name not in NFC", err);
 	}
-	if (w->s->odd == NULL && ps_ignore_match(w->s->ignore, canon,
-	    S_ISDIR(st->st_mode)) && strcmp(canon, PS_IGNORE_FILE) != 0 &&
+	if (w->s->odd == NULL && pack_ignore_match(w->s->ignore, canon,
+	    S_ISDIR(st->st_mode)) && strcmp(canon, PACK_IGNORE_FILE) != 0 &&
 	    ps_format_by_manifest(canon) == PS_FORMAT_UNKNOWN) {
 		free(canon);
 		return 0;
@@ -269,13 +269,13 @@ visit(const struct walk *w, int dirfd, const char *dprefix,
 	char *disk;
 	int rc;
 
-	if (w->s->odd == NULL && ps_is_vcs_name(name))
+	if (w->s->odd == NULL && pack_is_vcs_name(name))
 		return 0;
-	disk = ps_path_join(dprefix, name);
+	disk = util_path_join(dprefix, name);
 	if (disk == NULL)
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	if (fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
-		rc = ps_fail_errno(err, "io_error", disk, "stat", errno);
+		rc = util_fail_errno(err, "io_error", disk, "stat", errno);
 	else
 		rc = visit_entry(w, cprefix, disk, name, &st, err);
 	free(disk);
@@ -290,15 +290,15 @@ open_dir(const struct walk *w, const struct dir_job *job, ps_error *err)
 	int fd;
 
 	fd = job->disk[0] == '\0' ? openat(w->s->rootfd, ".", O_RDONLY |
-	    O_DIRECTORY | O_CLOEXEC) : ps_open_beneath(w->s->rootfd, job->disk,
+	    O_DIRECTORY | O_CLOEXEC) : util_open_beneath(w->s->rootfd, job->disk,
 	    O_RDONLY | O_DIRECTORY);
 	if (fd < 0)
-		return ps_fail_errno(err, "io_error", job->disk[0] == '\0' ?
+		return util_fail_errno(err, "io_error", job->disk[0] == '\0' ?
 		    w->s->label : job->disk, "open directory", errno);
 	if (job->disk[0] != '\0' && (fstat(fd, &st) != 0 ||
 	    st.st_dev != job->dev || st.st_ino != job->ino)) {
 		close(fd);
-		return ps_fail(err, "file_changed", job->disk, "the directory was "
+		return util_fail(err, "file_changed", job->disk, "the directory was "
 		    "replaced while it was being packed; pack again");
 	}
 	return fd;
@@ -316,7 +316,7 @@ walk_dir(const struct walk *w, const struct dir_job *job, ps_error *err)
 	dir = fdopendir(dirfd);
 	if (dir == NULL) {
 		close(dirfd);
-		return ps_fail_errno(err, "io_error", job->disk, "read directory",
+		return util_fail_errno(err, "io_error", job->disk, "read directory",
 		    errno);
 	}
 	for (;;) {
@@ -331,7 +331,7 @@ walk_dir(const struct walk *w, const struct dir_job *job, ps_error *err)
 			break;
 	}
 	if (rc == 0 && de == NULL && errno != 0)
-		rc = ps_fail_errno(err, "io_error", job->disk, "read directory",
+		rc = util_fail_errno(err, "io_error", job->disk, "read directory",
 		    errno);
 	closedir(dir);
 	return rc;
@@ -388,7 +388,7 @@ read_dirs(struct walk *w)
 			record_failure(w->s, &err);
 	}
 	if (!atomic_load(&w->s->failed))
-		ps_items_sort(w->items);
+		pack_items_sort(w->items);
 }
 
 /* The second thread: its own locale scope (ignore patterns) and list. */
@@ -396,15 +396,15 @@ static void *
 run_helper(void *arg)
 {
 	struct walk *w = arg;
-	ps_locale_scope scope;
+	util_locale_scope scope;
 	ps_error err;
 
-	if (ps_locale_enter(&scope, &err) != 0) {
+	if (util_locale_enter(&scope, &err) != 0) {
 		record_failure(w->s, &err);
 		return NULL;
 	}
 	read_dirs(w);
-	ps_locale_leave(&scope);
+	util_locale_leave(&scope);
 	return NULL;
 }
 
@@ -424,9 +424,9 @@ shared_free(struct walk_shared *s)
 
 /* Reads every directory, on a helper thread too unless surveying. */
 static int
-walk_tree(struct walk_shared *s, ps_items *items, ps_error *err)
+walk_tree(struct walk_shared *s, pack_items *items, ps_error *err)
 {
-	ps_items other = { NULL, 0, 0 };
+	pack_items other = { NULL, 0, 0 };
 	struct walk mine = { s, items }, theirs = { s, &other };
 	pthread_t helper;
 	int helping = 0;
@@ -439,9 +439,9 @@ walk_tree(struct walk_shared *s, ps_items *items, ps_error *err)
 	read_dirs(&mine);
 	if (helping)
 		pthread_join(helper, NULL);
-	if (!atomic_load(&s->failed) && ps_items_merge(items, &other, err) != 0)
+	if (!atomic_load(&s->failed) && pack_items_merge(items, &other, err) != 0)
 		record_failure(s, err);
-	ps_items_free(&other);
+	pack_items_free(&other);
 	if (!atomic_load(&s->failed))
 		return 0;
 	*err = s->error;
@@ -449,8 +449,8 @@ walk_tree(struct walk_shared *s, ps_items *items, ps_error *err)
 }
 
 static int
-walk(int rootfd, const char *label, const ps_ignore *ignore,
-    const struct stat *exclude, ps_strings *odd, ps_items *items,
+walk(int rootfd, const char *label, const pack_ignore *ignore,
+    const struct stat *exclude, ps_strings *odd, pack_items *items,
     ps_error *err)
 {
 	struct walk_shared s;
@@ -472,21 +472,21 @@ walk(int rootfd, const char *label, const ps_ignore *ignore,
 }
 
 int
-ps_walk(int rootfd, const char *label, const ps_ignore *ignore,
-    ps_items *items, ps_error *err)
+pack_walk(int rootfd, const char *label, const pack_ignore *ignore,
+    pack_items *items, ps_error *err)
 {
 	return walk(rootfd, label, ignore, NULL, NULL, items, err);
 }
 
 int
-ps_walk_excluding(int rootfd, const char *label, const ps_ignore *ignore,
-    const struct stat *exclude, ps_items *items, ps_error *err)
+pack_walk_excluding(int rootfd, const char *label, const pack_ignore *ignore,
+    const struct stat *exclude, pack_items *items, ps_error *err)
 {
 	return walk(rootfd, label, ignore, exclude, NULL, items, err);
 }
 
 int
-ps_walk_survey(int rootfd, const char *label, ps_items *items,
+pack_walk_survey(int rootfd, const char *label, pack_items *items,
     ps_strings *odd, ps_error *err)
 {
 	return walk(rootfd, label, NULL, NULL, odd, items, err);

@@ -1,20 +1,21 @@
-/*
+/* Internal header of install/: install receipts.
+ *
  * Install receipts (docs/formats/install.md, "Receipt"): the JSON record
  * beside each installed tree of what was verified when it was installed.
  */
-#ifndef PS_VERIFY_RECEIPT_H
-#define PS_VERIFY_RECEIPT_H
+#ifndef INSTALL_RECEIPT_H
+#define INSTALL_RECEIPT_H
 
 #include "packsign.h"
 
-#define PS_RECEIPT_VERSION 1
-#define PS_RECEIPT_MAX_BYTES (512 * 1024 * 1024)
+#define INSTALL_RECEIPT_VERSION 1
+#define INSTALL_RECEIPT_MAX_BYTES (512 * 1024 * 1024)
 
 /* The receipt's JSON text; caller frees. */
-int ps_receipt_format(const ps_installed *receipt, char **out, ps_error *err);
+int install_receipt_format(const ps_installed *receipt, char **out, ps_error *err);
 /* The same text written to `fd` as it is made (`label` names it in
  * errors): memory stays small whatever the number of files. */
-int ps_receipt_write(int fd, const ps_installed *receipt, const char *label,
+int install_receipt_write(int fd, const ps_installed *receipt, const char *label,
     ps_error *err);
 
 /*
@@ -22,15 +23,15 @@ int ps_receipt_write(int fd, const ps_installed *receipt, const char *label,
  * paths obeying the name rules, entries sorted without duplicates.
  * Refuses receipt_invalid naming `label`.
  */
-int ps_receipt_parse(const char *text, size_t len, const char *label,
+int install_receipt_parse(const char *text, size_t len, const char *label,
     ps_installed **out, ps_error *err);
 
 /* Reads DIR/receipts/<rel>.json below `dirfd` and parses it. */
-int ps_receipt_load(int dirfd, const char *rel, const char *label,
+int install_receipt_load(int dirfd, const char *rel, const char *label,
     ps_installed **out, ps_error *err);
 
 /* Frees what `receipt` holds, not the struct itself. */
-void ps_installed_clear(ps_installed *receipt);
-void ps_installed_free(ps_installed *receipt);
+void install_receipt_clear(ps_installed *receipt);
+void install_receipt_free(ps_installed *receipt);
 
 #endif

@@ -1,20 +1,21 @@
-/*
+/* Internal header of pack/: the canonical tar writer.
+ *
  * The canonical tar writer (docs/formats/canonical-tar.md).  It hashes the
  * uncompressed tar stream as it goes (the tar digest) and sends it to an
  * output fd, through gzip or zstd when asked, or nowhere (out_fd < 0).
  */
-#ifndef PS_SIGN_TARWRITE_H
-#define PS_SIGN_TARWRITE_H
+#ifndef PACK_TARWRITE_H
+#define PACK_TARWRITE_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "packsign.h"
 
-typedef struct ps_tar_writer ps_tar_writer;
+typedef struct pack_tar_writer pack_tar_writer;
 
 /* Files of this size or more would need a pax size record. */
-#define PS_TAR_SIZE_LIMIT (8ULL * 1024 * 1024 * 1024)
+#define PACK_TAR_SIZE_LIMIT (8ULL * 1024 * 1024 * 1024)
 
 /*
  * 1 when `path` (a directory's without its '/') is stored without
@@ -22,40 +23,40 @@ typedef struct ps_tar_writer ps_tar_writer;
  * other names short enough for a plain pax path record
  * (canonical-tar.md, "Names in headers").
  */
-int ps_tar_path_fits(const char *path, int is_dir);
+int pack_tar_path_fits(const char *path, int is_dir);
 
-int ps_tar_writer_new(int out_fd, ps_compression compression, int64_t mtime,
-    ps_tar_writer **out, ps_error *err);
-int ps_tar_write_dir(ps_tar_writer *w, const char *path, ps_error *err);
+int pack_tar_writer_new(int out_fd, ps_compression compression, int64_t mtime,
+    pack_tar_writer **out, ps_error *err);
+int pack_tar_write_dir(pack_tar_writer *w, const char *path, ps_error *err);
 /* Starts a file entry; exactly `size` bytes of data must follow. */
-int ps_tar_write_file(ps_tar_writer *w, const char *path, uint64_t size,
+int pack_tar_write_file(pack_tar_writer *w, const char *path, uint64_t size,
     int executable, ps_error *err);
-int ps_tar_write_data(ps_tar_writer *w, const void *buf, size_t len,
+int pack_tar_write_data(pack_tar_writer *w, const void *buf, size_t len,
     ps_error *err);
 /* Writes the end of the archive and yields the tar digest. */
-int ps_tar_writer_finish(ps_tar_writer *w, unsigned char digest[PS_SHA256_LEN],
+int pack_tar_writer_finish(pack_tar_writer *w, unsigned char digest[PS_SHA256_LEN],
     ps_error *err);
-void ps_tar_writer_free(ps_tar_writer *w);
+void pack_tar_writer_free(pack_tar_writer *w);
 
 /*
  * Sees every byte sent to out_fd, in order, as it is written: sign hashes
  * the archive file (SHA-256, BLAKE2b-512) without reading it back.
  */
-typedef struct ps_output_tap {
+typedef struct pack_output_tap {
 	void *ctx;
 	int (*bytes)(void *ctx, const void *buf, size_t len, ps_error *err);
-} ps_output_tap;
+} pack_output_tap;
 
 /* Installs `tap` (copied; NULL removes it) before anything is written.
  * With an output descriptor the taps run on the writer's worker thread:
- * their context must not be touched until ps_tar_writer_finish(). */
-void ps_tar_writer_set_tap(ps_tar_writer *w, const ps_output_tap *tap);
+ * their context must not be touched until pack_tar_writer_finish(). */
+void pack_tar_writer_set_tap(pack_tar_writer *w, const pack_output_tap *tap);
 
 /*
  * Hands the uncompressed tar stream to `tap` instead of hashing it (the
- * digest from ps_tar_writer_finish() is then all zeros): the archive
+ * digest from pack_tar_writer_finish() is then all zeros): the archive
  * reader compares a canonical re-encoding with its input byte for byte.
  */
-void ps_tar_writer_set_stream_tap(ps_tar_writer *w, const ps_output_tap *tap);
+void pack_tar_writer_set_stream_tap(pack_tar_writer *w, const pack_output_tap *tap);
 
 #endif

@@ -5,7 +5,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 
-#include "sign/tarwrite.h"
+#include "pack/tarwrite.h"
 #include "util/error.h"
 #include "util/fdio.h"
 #include "util/flusher.h"
@@ -38,12 +38,12 @@ fits_ustar(const char *s, size_t len)
 }
 
 int
-ps_tar_path_fits(const char *path, int is_dir)
+pack_tar_path_fits(const char *path, int is_dir)
 {
 	size_t len = strlen(path), stored = len + (is_dir ? 1 : 0);
-	char name[PS_PATH_MAX + 2];
+	char name[UTIL_PATH_MAX + 2];
 
-	if (len > PS_PATH_MAX)
+	if (len > UTIL_PATH_MAX)
 		return 0;
 	snprintf(name, sizeof(name), "%s%s", path, is_dir ? "/" : "");
 	if (is_ascii(path))
@@ -53,11 +53,11 @@ ps_tar_path_fits(const char *path, int is_dir)
 	return stored < 100 && len + strlen("PaxHeader/") < 100;
 }
 
-struct ps_tar_writer {
+struct pack_tar_writer {
 	struct archive *tar;        /* pax-restricted writer */
 	struct archive *compressor; /* raw writer with a gzip/zstd filter */
 	struct archive_entry *entry;
-	ps_sha256 *stream_hash;
+	util_sha256 *stream_hash;
 	int out_fd;
 	int64_t mtime;
 	ps_error sink_error;        /* what failed inside a callback */
@@ -66,13 +66,13 @@ struct ps_tar_writer {
 	 * on a second thread; out_error is that thread's (read after it
 	 * stopped).  Without one (a hash-only writer, whose stream tap
 	 * compares as it goes) everything stays on the caller's thread. */
-	ps_worker *worker;
+	util_worker *worker;
 	ps_error out_error;
 	int out_failed;
 	uint64_t written;           /* bytes sent to out_fd */
-	ps_flusher *flusher;        /* makes a regular file durable meanwhile */
-	ps_output_tap tap;          /* sees the output bytes; bytes NULL: none */
-	ps_output_tap stream_tap;   /* replaces the stream hash when set */
+	util_flusher *flusher;        /* makes a regular file durable meanwhile */
+	pack_output_tap tap;          /* sees the output bytes; bytes NULL: none */
+	pack_output_tap stream_tap;   /* replaces the stream hash when set */
 };
 
 /* The ring between the tar writer and the worker: libarchive's blocks. */
@@ -83,7 +83,7 @@ struct ps_tar_writer {
  * writer's callback runs on the caller's thread (sink_*), the
  * compressor's on the worker (out_*). */
 static int
-archive_failure(ps_tar_writer *w, struct archive *a, const char *what,
+archive_failure(pack_tar_writer *w, struct archive *a, const char *what,
     ps_error *err)
 {
 	const char *msg = archive_error_string(a);
@@ -93,29 +93,29 @@ archive_failure(ps_tar_writer *w, struct archive *a, const char *what,
 		*err = a == w->compressor ? w->out_error : w->sink_error;
 		return -1;
 	}
-	return ps_fail(err, "archive_error", NULL, "%s: %s", what,
+	return util_fail(err, "archive_error", NULL, "%s: %s", what,
 	    msg != NULL ? msg : "libarchive failed");
 }
 
 /* The bytes that reach the output: tap, write, background flush. */
 static int
-write_output(ps_tar_writer *w, const void *buf, size_t len, ps_error *err)
+write_output(pack_tar_writer *w, const void *buf, size_t len, ps_error *err)
 {
 	if (w->tap.bytes != NULL && w->tap.bytes(w->tap.ctx, buf, len, err) != 0)
 		return -1;
-	if (ps_write_all(w->out_fd, buf, len, "output", err) != 0)
+	if (util_write_all(w->out_fd, buf, len, "output", err) != 0)
 		return -1;
 	w->written += len;
 	if (w->flusher == NULL)
 		return 0;
-	return ps_flusher_wrote(w->flusher, w->written, err);
+	return util_flusher_wrote(w->flusher, w->written, err);
 }
 
 /* libarchive's compressor hands its output here. */
 static la_ssize_t
 write_compressed(struct archive *a, void *ctx, const void *buf, size_t len)
 {
-	ps_tar_writer *w = ctx;
+	pack_tar_writer *w = ctx;
 
 	(void)a;
 	if (write_output(w, buf, len, &w->out_error) != 0) {
@@ -126,7 +126,7 @@ write_compressed(struct archive *a, void *ctx, const void *buf, size_t len)
 }
 
 static int
-compress(ps_tar_writer *w, const void *buf, size_t len, ps_error *err)
+compress(pack_tar_writer *w, const void *buf, size_t len, ps_error *err)
 {
 	la_ssize_t n = archive_write_data(w->compressor, buf, len);
 
@@ -140,14 +140,14 @@ static int
 consume_tar_stream(void *ctx, uint64_t tag, const void *buf, size_t len,
     ps_error *err)
 {
-	ps_tar_writer *w = ctx;
+	pack_tar_writer *w = ctx;
 
 	(void)tag;
 	if (w->stream_tap.bytes != NULL) {
 		if (w->stream_tap.bytes(w->stream_tap.ctx, buf, len, err) != 0)
 			return -1;
-	} else if (ps_sha256_update(w->stream_hash, buf, len) != 0) {
-		return ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
+	} else if (util_sha256_update(w->stream_hash, buf, len) != 0) {
+		return util_fail(err, "crypto_error", NULL, "SHA-256 failed");
 	}
 	if (w->compressor != NULL)
 		return compress(w, buf, len, err);
@@ -156,17 +156,17 @@ consume_tar_stream(void *ctx, uint64_t tag, const void *buf, size_t len,
 	return 0;
 }
 
-static const ps_worker_ops stream_ops = { consume_tar_stream, NULL, NULL };
+static const util_worker_ops stream_ops = { consume_tar_stream, NULL, NULL };
 
 /* libarchive's tar writer hands its blocks here, on the caller's thread:
  * queued for the worker, or consumed at once without one. */
 static la_ssize_t
 queue_tar_stream(struct archive *a, void *ctx, const void *buf, size_t len)
 {
-	ps_tar_writer *w = ctx;
+	pack_tar_writer *w = ctx;
 
 	(void)a;
-	if ((w->worker != NULL ? ps_worker_push(w->worker, 0, buf, len,
+	if ((w->worker != NULL ? util_worker_push(w->worker, 0, buf, len,
 	    &w->sink_error) : consume_tar_stream(w, 0, buf, len,
 	    &w->sink_error)) != 0) {
 		w->sink_failed = 1;
@@ -196,14 +196,14 @@ set_filter(struct archive *a, ps_compression compression)
 
 /* The compressor takes the tar stream as the one entry of a raw archive. */
 static int
-open_compressor(ps_tar_writer *w, ps_compression compression, ps_error *err)
+open_compressor(pack_tar_writer *w, ps_compression compression, ps_error *err)
 {
 	struct archive_entry *e;
 	int rc;
 
 	w->compressor = archive_write_new();
 	if (w->compressor == NULL)
-		return ps_fail(err, "out_of_memory", NULL, "libarchive");
+		return util_fail(err, "out_of_memory", NULL, "libarchive");
 	if (archive_write_set_format_raw(w->compressor) != ARCHIVE_OK ||
 	    set_filter(w->compressor, compression) != 0 ||
 	    archive_write_set_bytes_per_block(w->compressor, 65536) != ARCHIVE_OK ||
@@ -213,7 +213,7 @@ open_compressor(ps_tar_writer *w, ps_compression compression, ps_error *err)
 		return archive_failure(w, w->compressor, "set up compression", err);
 	e = archive_entry_new();
 	if (e == NULL)
-		return ps_fail(err, "out_of_memory", NULL, "libarchive");
+		return util_fail(err, "out_of_memory", NULL, "libarchive");
 	archive_entry_set_filetype(e, AE_IFREG);
 	archive_entry_set_pathname(e, "pack.tar");
 	rc = archive_write_header(w->compressor, e);
@@ -224,12 +224,12 @@ open_compressor(ps_tar_writer *w, ps_compression compression, ps_error *err)
 }
 
 static int
-open_tar(ps_tar_writer *w, ps_error *err)
+open_tar(pack_tar_writer *w, ps_error *err)
 {
 	w->tar = archive_write_new();
 	w->entry = archive_entry_new();
 	if (w->tar == NULL || w->entry == NULL)
-		return ps_fail(err, "out_of_memory", NULL, "libarchive");
+		return util_fail(err, "out_of_memory", NULL, "libarchive");
 	/* Padding only to 512-byte records, so every target gets the same bytes. */
 	if (archive_write_set_format_pax_restricted(w->tar) != ARCHIVE_OK ||
 	    archive_write_add_filter_none(w->tar) != ARCHIVE_OK ||
@@ -242,28 +242,28 @@ open_tar(ps_tar_writer *w, ps_error *err)
 }
 
 int
-ps_tar_writer_new(int out_fd, ps_compression compression, int64_t mtime,
-    ps_tar_writer **out, ps_error *err)
+pack_tar_writer_new(int out_fd, ps_compression compression, int64_t mtime,
+    pack_tar_writer **out, ps_error *err)
 {
-	ps_tar_writer *w = calloc(1, sizeof(*w));
+	pack_tar_writer *w = calloc(1, sizeof(*w));
 
 	*out = NULL;
 	if (w == NULL)
-		return ps_fail_oom(err, NULL);
+		return util_fail_oom(err, NULL);
 	w->out_fd = out_fd;
 	w->mtime = mtime;
-	w->stream_hash = ps_sha256_new();
+	w->stream_hash = util_sha256_new();
 	if (w->stream_hash == NULL ||
 	    (out_fd >= 0 && compression != PS_COMPRESS_NONE &&
 	    open_compressor(w, compression, err) != 0) ||
-	    (out_fd >= 0 && ps_flusher_new(out_fd, "output", &w->flusher,
+	    (out_fd >= 0 && util_flusher_new(out_fd, "output", &w->flusher,
 	    err) != 0) ||
-	    (out_fd >= 0 && ps_worker_new(&stream_ops, w, WORKER_SLOT,
+	    (out_fd >= 0 && util_worker_new(&stream_ops, w, WORKER_SLOT,
 	    WORKER_SLOTS, &w->worker, err) != 0) ||
 	    open_tar(w, err) != 0) {
 		if (w->stream_hash == NULL)
-			ps_fail(err, "crypto_error", NULL, "cannot start SHA-256");
-		ps_tar_writer_free(w);
+			util_fail(err, "crypto_error", NULL, "cannot start SHA-256");
+		pack_tar_writer_free(w);
 		return -1;
 	}
 	*out = w;
@@ -271,7 +271,7 @@ ps_tar_writer_new(int out_fd, ps_compression compression, int64_t mtime,
 }
 
 static int
-write_header(ps_tar_writer *w, const char *path, unsigned type, unsigned perm,
+write_header(pack_tar_writer *w, const char *path, unsigned type, unsigned perm,
     uint64_t size, ps_error *err)
 {
 	struct archive_entry *e = w->entry;
@@ -296,13 +296,13 @@ write_header(ps_tar_writer *w, const char *path, unsigned type, unsigned perm,
 }
 
 int
-ps_tar_write_dir(ps_tar_writer *w, const char *path, ps_error *err)
+pack_tar_write_dir(pack_tar_writer *w, const char *path, ps_error *err)
 {
 	return write_header(w, path, AE_IFDIR, 0755, 0, err);
 }
 
 int
-ps_tar_write_file(ps_tar_writer *w, const char *path, uint64_t size,
+pack_tar_write_file(pack_tar_writer *w, const char *path, uint64_t size,
     int executable, ps_error *err)
 {
 	return write_header(w, path, AE_IFREG, executable ? 0755 : 0644, size,
@@ -310,7 +310,7 @@ ps_tar_write_file(ps_tar_writer *w, const char *path, uint64_t size,
 }
 
 int
-ps_tar_write_data(ps_tar_writer *w, const void *buf, size_t len, ps_error *err)
+pack_tar_write_data(pack_tar_writer *w, const void *buf, size_t len, ps_error *err)
 {
 	la_ssize_t n = archive_write_data(w->tar, buf, len);
 
@@ -320,35 +320,35 @@ ps_tar_write_data(ps_tar_writer *w, const void *buf, size_t len, ps_error *err)
 }
 
 int
-ps_tar_writer_finish(ps_tar_writer *w, unsigned char digest[PS_SHA256_LEN],
+pack_tar_writer_finish(pack_tar_writer *w, unsigned char digest[PS_SHA256_LEN],
     ps_error *err)
 {
 	if (archive_write_close(w->tar) != ARCHIVE_OK)
 		return archive_failure(w, w->tar, "finish the tar stream", err);
-	if (w->worker != NULL && ps_worker_finish(w->worker, err) != 0)
+	if (w->worker != NULL && util_worker_finish(w->worker, err) != 0)
 		return -1;
 	if (w->compressor != NULL &&
 	    archive_write_close(w->compressor) != ARCHIVE_OK)
 		return archive_failure(w, w->compressor, "finish compression", err);
-	if (w->flusher != NULL && ps_flusher_finish(w->flusher, err) != 0)
+	if (w->flusher != NULL && util_flusher_finish(w->flusher, err) != 0)
 		return -1;
 	if (w->stream_tap.bytes != NULL) {
 		memset(digest, 0, PS_SHA256_LEN);
 		return 0;
 	}
-	if (ps_sha256_final(w->stream_hash, digest) != 0)
-		return ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
+	if (util_sha256_final(w->stream_hash, digest) != 0)
+		return util_fail(err, "crypto_error", NULL, "SHA-256 failed");
 	return 0;
 }
 
 void
-ps_tar_writer_set_stream_tap(ps_tar_writer *w, const ps_output_tap *tap)
+pack_tar_writer_set_stream_tap(pack_tar_writer *w, const pack_output_tap *tap)
 {
 	w->stream_tap = *tap;
 }
 
 void
-ps_tar_writer_set_tap(ps_tar_writer *w, const ps_output_tap *tap)
+pack_tar_writer_set_tap(pack_tar_writer *w, const pack_output_tap *tap)
 {
 	if (tap == NULL)
 		memset(&w->tap, 0, sizeof(w->tap));
@@ -357,18 +357,18 @@ ps_tar_writer_set_tap(ps_tar_writer *w, const ps_output_tap *tap)
 }
 
 void
-ps_tar_writer_free(ps_tar_writer *w)
+pack_tar_writer_free(pack_tar_writer *w)
 {
 	if (w == NULL)
 		return;
 	/* The tar writer flushes into the worker: free it first. */
 	if (w->tar != NULL)
 		archive_write_free(w->tar);
-	ps_worker_free(w->worker);
+	util_worker_free(w->worker);
 	if (w->compressor != NULL)
 		archive_write_free(w->compressor);
-	ps_flusher_free(w->flusher);
+	util_flusher_free(w->flusher);
 	archive_entry_free(w->entry);
-	ps_sha256_free(w->stream_hash);
+	util_sha256_free(w->stream_hash);
 	free(w);
 }

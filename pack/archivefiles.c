@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sign/archive.h"
+#include "pack/archive.h"
 #include "util/error.h"
 
 /*
@@ -46,7 +46,7 @@ struct view {
 	size_t node_count;
 	int (*want_hash)(void *ctx, const char *path);
 	void *want_ctx;
-	const ps_archive_visitor *also;  /* sees the stream first (extraction) */
+	const pack_archive_visitor *also;  /* sees the stream first (extraction) */
 	ps_pack_files fallback;          /* reads what was not kept, or zeroed */
 };
 
@@ -149,7 +149,7 @@ on_file(void *ctx, const ps_entry *entry, ps_error *err)
 		capacity = v->capacity == 0 ? 64 : v->capacity * 2;
 		files = realloc(v->files, capacity * sizeof(*files));
 		if (files == NULL)
-			return ps_fail_oom(err, path);
+			return util_fail_oom(err, path);
 		v->files = files;
 		v->capacity = capacity;
 	}
@@ -158,10 +158,10 @@ on_file(void *ctx, const ps_entry *entry, ps_error *err)
 	k->size = size;
 	k->path = strdup(path);
 	if (k->path == NULL)
-		return ps_fail_oom(err, path);
+		return util_fail_oom(err, path);
 	budget = keep_budget(v, path, size);
 	if (budget != NULL && (k->data = malloc((size_t)size + 1)) == NULL)
-		return ps_fail_oom(err, path);
+		return util_fail_oom(err, path);
 	if (budget != NULL)
 		*budget += (size_t)size;
 	v->current = k;
@@ -256,7 +256,7 @@ build_nodes(struct view *v, const ps_digest *d, ps_error *err)
 		path = d->entries[i].path;
 		if (add_node(v, &capacity, path, strlen(path), d->entries[i].type,
 		    d->entries[i].size) != 0)
-			return ps_fail_oom(err, NULL);
+			return util_fail_oom(err, NULL);
 		for (slash = strchr(path, '/'); slash != NULL;
 		    slash = strchr(slash + 1, '/')) {
 			/* Sorted entries share ancestors with the one before. */
@@ -265,7 +265,7 @@ build_nodes(struct view *v, const ps_digest *d, ps_error *err)
 				continue;
 			if (add_node(v, &capacity, path, (size_t)(slash - path),
 			    PS_ENTRY_DIR, 0) != 0)
-				return ps_fail_errno(err, "out_of_memory", NULL,
+				return util_fail_errno(err, "out_of_memory", NULL,
 				    "allocate", ENOMEM);
 		}
 		previous = path;
@@ -311,7 +311,7 @@ view_stat(void *ctx, const char *path, ps_entry_type *type, uint64_t *size,
 	const struct node *n = find_node(ctx, path);
 
 	if (n == NULL)
-		return ps_refuse(err, "pack_path_missing", path,
+		return util_refuse(err, "pack_path_missing", path,
 		    "no such file or directory in the archive");
 	*type = n->type;
 	*size = n->size;
@@ -327,7 +327,7 @@ file_for(const struct view *v, const char *path, ps_error *err)
 	if (view_stat((void *)v, path, &type, &size, err) != 0)
 		return NULL;
 	if (type != PS_ENTRY_FILE) {
-		ps_refuse(err, "pack_not_file", path, "is a directory");
+		util_refuse(err, "pack_not_file", path, "is a directory");
 		return NULL;
 	}
 	return find_kept(v, path);
@@ -343,14 +343,14 @@ view_read(void *ctx, const char *path, size_t max, char **data, size_t *len,
 	if (k == NULL)
 		return -1;
 	if (k->size > max)
-		return ps_refuse(err, "pack_file_too_large", path,
+		return util_refuse(err, "pack_file_too_large", path,
 		    "file is %llu bytes, the limit is %zu",
 		    (unsigned long long)k->size, max);
 	if (k->data == NULL || k->len != k->size) {
 		if (v->fallback.read != NULL)
 			return v->fallback.read(v->fallback.ctx, path, max,
 			    data, len, err);
-		return ps_fail(err, "archive_file_not_kept", path,
+		return util_fail(err, "archive_file_not_kept", path,
 		    "the archive holds more small files than packsign keeps in "
 		    "memory (%d MiB named .yaml, .yml or .json, %d MiB of "
 		    "others, %d MiB each); verify the unpacked directory",
@@ -359,7 +359,7 @@ view_read(void *ctx, const char *path, size_t max, char **data, size_t *len,
 	}
 	*data = malloc(k->len + 1);
 	if (*data == NULL)
-		return ps_fail_oom(err, path);
+		return util_fail_oom(err, path);
 	memcpy(*data, k->data, k->len);
 	(*data)[k->len] = '\0';
 	*len = k->len;
@@ -405,19 +405,19 @@ int
 ps_pack_files_archive_open(const char *path, ps_pack_files *files,
     ps_digest **digest_out, ps_error *err)
 {
-	return ps_pack_files_archive_open_with(path, NULL, NULL, NULL, files,
+	return pack_files_archive_open_with(path, NULL, NULL, NULL, files,
 	    digest_out, NULL, NULL, err);
 }
 
 int
-ps_pack_files_archive_open_with(const char *path,
-    const ps_archive_visitor *also, const ps_pack_files *fallback,
+pack_files_archive_open_with(const char *path,
+    const pack_archive_visitor *also, const ps_pack_files *fallback,
     const ps_progress_sink *progress, ps_pack_files *files,
     ps_digest **digest_out, int (*want_hash)(void *ctx, const char *path),
     void *want_ctx, ps_error *err)
 {
 	struct view *v = calloc(1, sizeof(*v));
-	ps_archive_visitor visitor = { v, on_file, on_data, also_dir, NULL,
+	pack_archive_visitor visitor = { v, on_file, on_data, also_dir, NULL,
 	    progress };
 	ps_digest *d = NULL;
 
@@ -427,7 +427,7 @@ ps_pack_files_archive_open_with(const char *path,
 	if (v == NULL) {
 		if (fallback != NULL && fallback->close != NULL)
 			fallback->close(fallback->ctx);
-		return ps_fail_oom(err, path);
+		return util_fail_oom(err, path);
 	}
 	v->want_hash = want_hash;
 	v->want_ctx = want_ctx;
@@ -436,7 +436,7 @@ ps_pack_files_archive_open_with(const char *path,
 		v->fallback = *fallback;
 	if (want_hash != NULL)
 		visitor.want_hash = view_want_hash;
-	if (ps_archive_read(path, &visitor, &d, err) != 0 ||
+	if (pack_archive_read(path, &visitor, &d, err) != 0 ||
 	    build_nodes(v, d, err) != 0) {
 		ps_digest_free(d);
 		view_free(v);

@@ -1,52 +1,53 @@
-/*
+/* Internal header of pack/: the entry list of a pack.
+ *
  * The entries of a pack while it is being read: from a directory walk or
  * from an archive.  Sorted bytewise by canonical path, checked for
  * duplicates, case-fold collisions and file/directory conflicts, and
  * reduced to the tree digest (docs/formats/digests.md).
  */
-#ifndef PS_SIGN_ITEMS_H
-#define PS_SIGN_ITEMS_H
+#ifndef PACK_ITEMS_H
+#define PACK_ITEMS_H
 
 #include <sys/types.h>
 
 #include "packsign.h"
 
-typedef struct ps_item {
+typedef struct pack_item {
 	ps_entry entry;
 	char *source;    /* directory walk: the path as on disk, if different */
 	dev_t dev;       /* directory walk: identity checked again at read */
 	ino_t ino;
-} ps_item;
+} pack_item;
 
-typedef struct ps_items {
-	ps_item *items;
+typedef struct pack_items {
+	pack_item *items;
 	size_t count;
 	size_t capacity;
-} ps_items;
+} pack_items;
 
-#define PS_ITEMS_MAX 1000000
+#define PACK_ITEMS_MAX 1000000
 
-void ps_items_free(ps_items *list);
+void pack_items_free(pack_items *list);
 /* Appends an entry taking ownership of `path`; returns it, or NULL. */
-ps_item *ps_items_add(ps_items *list, char *path, ps_entry_type type,
+pack_item *pack_items_add(pack_items *list, char *path, ps_entry_type type,
     ps_error *err);
 /* Merges the sorted `more` into the sorted `list` (`more` is left
- * empty); -1 when the two would exceed PS_ITEMS_MAX or memory is short. */
-int ps_items_merge(ps_items *list, ps_items *more, ps_error *err);
-void ps_items_sort(ps_items *list);
+ * empty); -1 when the two would exceed PACK_ITEMS_MAX or memory is short. */
+int pack_items_merge(pack_items *list, pack_items *more, ps_error *err);
+void pack_items_sort(pack_items *list);
 /* Duplicates, case-fold collisions and file-versus-directory conflicts. */
-int ps_items_check(const ps_items *list, const char *label, ps_error *err);
+int pack_items_check(const pack_items *list, const char *label, ps_error *err);
 /* Index of `path` in the sorted list, or -1. */
-long ps_items_find(const ps_items *list, const char *path);
+long pack_items_find(const pack_items *list, const char *path);
 /* 1 when sorted entry `i` is a directory with nothing below it. */
-int ps_items_is_empty_dir(const ps_items *list, size_t i);
+int pack_items_is_empty_dir(const pack_items *list, size_t i);
 /* The tree digest of the sorted list. */
-int ps_items_tree_digest(const ps_items *list,
+int pack_items_tree_digest(const pack_items *list,
     unsigned char out[PS_SHA256_LEN], ps_error *err);
 /* Moves the entries into a new ps_digest (the list is left empty). */
-ps_digest *ps_items_to_digest(ps_items *list, ps_error *err);
+ps_digest *pack_items_to_digest(pack_items *list, ps_error *err);
 /* Records entry `manifest` of `d` as its manifest; frees `d` on failure. */
-ps_digest *ps_digest_set_manifest(ps_digest *d, size_t manifest,
+ps_digest *pack_digest_set_manifest(ps_digest *d, size_t manifest,
     ps_error *err);
 
 
@@ -54,6 +55,6 @@ ps_digest *ps_digest_set_manifest(ps_digest *d, size_t manifest,
  * Finds the one manifest at the pack root.  Refuses when there is none,
  * when there are two, or when it is not a regular file.
  */
-int ps_items_find_manifest(const ps_items *list, const char *label,
+int pack_items_find_manifest(const pack_items *list, const char *label,
     size_t *index, ps_format *format, ps_error *err);
 #endif

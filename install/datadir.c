@@ -12,7 +12,7 @@
 #include "util/error.h"
 #include "util/fdio.h"
 #include "util/pathname.h"
-#include "verify/datadir.h"
+#include "install/datadir.h"
 
 static const struct {
 	ps_format format;
@@ -28,7 +28,7 @@ static const struct {
 #define LAYOUT_COUNT (sizeof(layouts) / sizeof(layouts[0]))
 
 const char *
-ps_layout_dir(ps_format format)
+install_layout_dir(ps_format format)
 {
 	size_t i;
 
@@ -40,7 +40,7 @@ ps_layout_dir(ps_format format)
 }
 
 ps_format
-ps_layout_format(const char *name)
+install_layout_format(const char *name)
 {
 	size_t i;
 
@@ -68,12 +68,12 @@ check_components(const char *path, ps_error *err)
 {
 	const char *p;
 
-	if (ps_path_check(path, NULL, err) != 0)
+	if (util_path_check(path, NULL, err) != 0)
 		return -1;
 	for (p = path; p != NULL; p = strchr(p, '/')) {
 		p += *p == '/';
 		if (*p == '.')
-			return ps_refuse(err, "install_name_invalid", path,
+			return util_refuse(err, "install_name_invalid", path,
 			    "a component starts with '.'");
 	}
 	return 0;
@@ -89,16 +89,16 @@ refuse_name(const char *what, const char *value, const char *want,
 	snprintf(found, sizeof(found), "%.400s (%s)", why->code[0] != '\0' ?
 	    why->message : "another number of components",
 	    why->code[0] != '\0' ? why->code : "components");
-	ps_refuse(err, "install_name_invalid", where, "checked that the %s "
+	util_refuse(err, "install_name_invalid", where, "checked that the %s "
 	    "can name a directory of the data directory", what);
-	return ps_error_expect(err, want, found);
+	return util_error_expect(err, want, found);
 }
 
 int
-ps_layout_path(ps_format format, const char *id, const char *version,
+install_layout_path(ps_format format, const char *id, const char *version,
     char **out, ps_error *err)
 {
-	const char *dir = ps_layout_dir(format);
+	const char *dir = install_layout_dir(format);
 	int want = 0;
 	ps_error e;
 	size_t i;
@@ -109,7 +109,7 @@ ps_layout_path(ps_format format, const char *id, const char *version,
 			want = layouts[i].id_components;
 	}
 	if (dir == NULL)
-		return ps_refuse(err, "install_name_invalid", id, "unknown format");
+		return util_refuse(err, "install_name_invalid", id, "unknown format");
 	ps_error_clear(&e);
 	if (components_of(id) != want || check_components(id, &e) != 0)
 		return refuse_name("id", id, want == 1 ? "one path component" :
@@ -119,7 +119,7 @@ ps_layout_path(ps_format format, const char *id, const char *version,
 		    err);
 	if (asprintf(out, "%s/%s/%s", dir, id, version) < 0) {
 		*out = NULL;
-		return ps_fail_oom(err, id);
+		return util_fail_oom(err, id);
 	}
 	return 0;
 }
@@ -131,12 +131,12 @@ make_parents(const char *path, ps_error *err)
 	int rc = 0;
 
 	if (copy == NULL)
-		return ps_fail_oom(err, path);
+		return util_fail_oom(err, path);
 	for (slash = strchr(copy + 1, '/'); slash != NULL;
 	    slash = strchr(slash + 1, '/')) {
 		*slash = '\0';
 		if (mkdir(copy, 0755) != 0 && errno != EEXIST) {
-			rc = ps_fail_errno(err, "io_error", copy, "mkdir", errno);
+			rc = util_fail_errno(err, "io_error", copy, "mkdir", errno);
 			break;
 		}
 		*slash = '/';
@@ -146,28 +146,28 @@ make_parents(const char *path, ps_error *err)
 }
 
 int
-ps_datadir_open(const char *path, int create, ps_datadir *dd, ps_error *err)
+install_datadir_open(const char *path, int create, install_datadir *dd, ps_error *err)
 {
 	memset(dd, 0, sizeof(*dd));
 	dd->fd = dd->lock_fd = dd->tmp_fd = -1;
 	if ((dd->path = strdup(path)) == NULL)
-		return ps_fail_oom(err, path);
+		return util_fail_oom(err, path);
 	if (create && (make_parents(path, err) != 0 ||
 	    (mkdir(path, 0755) != 0 && errno != EEXIST)))
 		return err->code[0] != '\0' ? -1 :
-		    ps_fail_errno(err, "io_error", path, "mkdir", errno);
+		    util_fail_errno(err, "io_error", path, "mkdir", errno);
 	dd->fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dd->fd >= 0)
 		return 0;
 	if (errno == ENOENT)
-		return ps_fail(err, "not_found", path, "no such data directory");
+		return util_fail(err, "not_found", path, "no such data directory");
 	if (errno == ENOTDIR)
-		return ps_fail(err, "data_dir_invalid", path, "is not a directory");
-	return ps_fail_errno(err, "io_error", path, "open", errno);
+		return util_fail(err, "data_dir_invalid", path, "is not a directory");
+	return util_fail_errno(err, "io_error", path, "open", errno);
 }
 
 void
-ps_datadir_close(ps_datadir *dd)
+install_datadir_close(install_datadir *dd)
 {
 	if (dd->tmp_fd >= 0)
 		close(dd->tmp_fd);
@@ -187,26 +187,26 @@ check_ours(int fd, const char *where, ps_error *err)
 	struct stat st;
 
 	if (fstat(fd, &st) != 0)
-		return ps_fail_errno(err, "io_error", where, "stat", errno);
+		return util_fail_errno(err, "io_error", where, "stat", errno);
 	if (st.st_uid == geteuid())
 		return 0;
-	ps_fail(err, "data_dir_invalid", where, "belongs to another user");
-	return ps_error_expect(err, "owned by the user running packsign",
+	util_fail(err, "data_dir_invalid", where, "belongs to another user");
+	return util_error_expect(err, "owned by the user running packsign",
 	    "another owner");
 }
 
 int
-ps_datadir_lock(ps_datadir *dd, void (*waiting)(void *, const char *),
+install_datadir_lock(install_datadir *dd, void (*waiting)(void *, const char *),
     void *ctx, ps_error *err)
 {
 	char where[PS_ERROR_TEXT_MAX];
 	int rc;
 
-	snprintf(where, sizeof(where), "%s/%s", dd->path, PS_DATADIR_LOCK);
-	dd->lock_fd = openat(dd->fd, PS_DATADIR_LOCK, O_RDWR | O_CREAT |
+	snprintf(where, sizeof(where), "%s/%s", dd->path, INSTALL_DATADIR_LOCK);
+	dd->lock_fd = openat(dd->fd, INSTALL_DATADIR_LOCK, O_RDWR | O_CREAT |
 	    O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (dd->lock_fd < 0)
-		return ps_fail_errno(err, "lock_failed", where, "open", errno);
+		return util_fail_errno(err, "lock_failed", where, "open", errno);
 	if (check_ours(dd->lock_fd, where, err) != 0)
 		return -1;
 	rc = flock(dd->lock_fd, LOCK_EX | LOCK_NB);
@@ -217,26 +217,26 @@ ps_datadir_lock(ps_datadir *dd, void (*waiting)(void *, const char *),
 			;
 	}
 	if (rc != 0)
-		return ps_fail_errno(err, "lock_failed", where, "flock", errno);
+		return util_fail_errno(err, "lock_failed", where, "flock", errno);
 	return 0;
 }
 
 static int
-open_tmp(ps_datadir *dd, ps_error *err)
+open_tmp(install_datadir *dd, ps_error *err)
 {
 	char where[PS_ERROR_TEXT_MAX];
 
-	snprintf(where, sizeof(where), "%s/%s", dd->path, PS_DATADIR_TMP);
-	dd->tmp_fd = ps_mkdir_beneath(dd->fd, PS_DATADIR_TMP, 0700, NULL);
+	snprintf(where, sizeof(where), "%s/%s", dd->path, INSTALL_DATADIR_TMP);
+	dd->tmp_fd = util_mkdir_beneath(dd->fd, INSTALL_DATADIR_TMP, 0700, NULL);
 	if (dd->tmp_fd < 0 && (errno == ENOTDIR || errno == ELOOP))
-		return ps_fail(err, "data_dir_invalid", where,
+		return util_fail(err, "data_dir_invalid", where,
 		    "is not a directory");
 	if (dd->tmp_fd < 0)
-		return ps_fail_errno(err, "io_error", where, "open", errno);
+		return util_fail_errno(err, "io_error", where, "open", errno);
 	if (check_ours(dd->tmp_fd, where, err) != 0)
 		return -1;
 	if (fchmod(dd->tmp_fd, 0700) != 0)
-		return ps_fail_errno(err, "io_error", where, "chmod", errno);
+		return util_fail_errno(err, "io_error", where, "chmod", errno);
 	return 0;
 }
 
@@ -252,14 +252,14 @@ empty_dir(int fd, const char *label, ps_error *err)
 	if (dir == NULL) {
 		if (copy >= 0)
 			close(copy);
-		return ps_fail_errno(err, "io_error", label, "open", errno);
+		return util_fail_errno(err, "io_error", label, "open", errno);
 	}
 	/* Best effort: what cannot be removed now must not block installs;
 	 * the next run tries again. */
 	while ((de = readdir(dir)) != NULL) {
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
-		(void)ps_remove_tree_at(fd, de->d_name);
+		(void)util_remove_tree_at(fd, de->d_name);
 	}
 	closedir(dir);
 	return rc;
@@ -271,17 +271,17 @@ empty_dir(int fd, const char *label, ps_error *err)
  * receipts whose tree is gone (an install killed before its rename, an
  * uninstall killed after it), then the directories left empty.
  */
-static int clean_receipts_in(ps_datadir *dd, const char *rel, int depth,
+static int clean_receipts_in(install_datadir *dd, const char *rel, int depth,
     ps_error *err);
 
 /* The receipt file `name` in directory `fd` (receipts/<rel>) goes when
  * its tree is certainly not there: absent, or not a directory. */
 static int
-clean_receipt_file(ps_datadir *dd, int fd, const char *rel,
+clean_receipt_file(install_datadir *dd, int fd, const char *rel,
     const char *name, ps_error *err)
 {
 	size_t len = strlen(name);
-	char tree[PS_PATH_MAX];
+	char tree[UTIL_PATH_MAX];
 	int ext = 0, tfd;
 
 	if (len > 5 && strcmp(name + len - 5, ".json") == 0)
@@ -292,21 +292,21 @@ clean_receipt_file(ps_datadir *dd, int fd, const char *rel,
 		return 0;
 	snprintf(tree, sizeof(tree), "%s/%.*s", rel, (int)(len - (size_t)ext),
 	    name);
-	tfd = ps_open_beneath(dd->fd, tree, O_RDONLY | O_DIRECTORY);
+	tfd = util_open_beneath(dd->fd, tree, O_RDONLY | O_DIRECTORY);
 	if (tfd >= 0)
 		close(tfd);
 	if (tfd >= 0 || (errno != ENOENT && errno != ENOTDIR && errno != ELOOP))
 		return 0;
 	if (unlinkat(fd, name, 0) != 0 && errno != ENOENT)
-		return ps_fail_errno(err, "io_error", name, "remove", errno);
+		return util_fail_errno(err, "io_error", name, "remove", errno);
 	return 0;
 }
 
 static int
-clean_receipt_entry(ps_datadir *dd, int fd, const char *rel, int depth,
+clean_receipt_entry(install_datadir *dd, int fd, const char *rel, int depth,
     const char *name, unsigned char type, ps_error *err)
 {
-	char sub[PS_PATH_MAX];
+	char sub[UTIL_PATH_MAX];
 	int rc;
 
 	if (name[0] == '.')
@@ -339,22 +339,22 @@ entry_type(int dirfd, const struct dirent *de)
 }
 
 static int
-clean_receipts_in(ps_datadir *dd, const char *rel, int depth, ps_error *err)
+clean_receipts_in(install_datadir *dd, const char *rel, int depth, ps_error *err)
 {
-	char path[PS_PATH_MAX];
+	char path[UTIL_PATH_MAX];
 	DIR *dir;
 	struct dirent *de;
 	int fd, rc = 0;
 
-	snprintf(path, sizeof(path), "%s%s%s", PS_DATADIR_RECEIPTS,
+	snprintf(path, sizeof(path), "%s%s%s", INSTALL_DATADIR_RECEIPTS,
 	    rel[0] != '\0' ? "/" : "", rel);
-	fd = ps_open_beneath(dd->fd, path, O_RDONLY | O_DIRECTORY);
+	fd = util_open_beneath(dd->fd, path, O_RDONLY | O_DIRECTORY);
 	if (fd < 0)
 		return errno == ENOENT ? 0 :
-		    ps_fail_errno(err, "io_error", path, "open", errno);
+		    util_fail_errno(err, "io_error", path, "open", errno);
 	if ((dir = fdopendir(fd)) == NULL) {
 		close(fd);
-		return ps_fail_errno(err, "io_error", path, "open", errno);
+		return util_fail_errno(err, "io_error", path, "open", errno);
 	}
 	while (rc == 0 && (de = readdir(dir)) != NULL)
 		rc = clean_receipt_entry(dd, dirfd(dir), rel, depth, de->d_name,
@@ -364,11 +364,11 @@ clean_receipts_in(ps_datadir *dd, const char *rel, int depth, ps_error *err)
 }
 
 int
-ps_datadir_clean(ps_datadir *dd, ps_error *err)
+install_datadir_clean(install_datadir *dd, ps_error *err)
 {
 	char where[PS_ERROR_TEXT_MAX];
 
-	snprintf(where, sizeof(where), "%s/%s", dd->path, PS_DATADIR_TMP);
+	snprintf(where, sizeof(where), "%s/%s", dd->path, INSTALL_DATADIR_TMP);
 	if ((dd->tmp_fd < 0 && open_tmp(dd, err) != 0) ||
 	    empty_dir(dd->tmp_fd, where, err) != 0)
 		return -1;
@@ -377,7 +377,7 @@ ps_datadir_clean(ps_datadir *dd, ps_error *err)
 }
 
 int
-ps_datadir_workdir(ps_datadir *dd, const char *prefix, char **name, int *fd,
+install_datadir_workdir(install_datadir *dd, const char *prefix, char **name, int *fd,
     ps_error *err)
 {
 	unsigned char random[8];
@@ -390,21 +390,21 @@ ps_datadir_workdir(ps_datadir *dd, const char *prefix, char **name, int *fd,
 		return -1;
 	for (tries = 0; tries < 16; tries++) {
 		if (getrandom(random, sizeof(random), 0) != (ssize_t)sizeof(random))
-			return ps_fail_errno(err, "io_error", NULL, "getrandom", errno);
+			return util_fail_errno(err, "io_error", NULL, "getrandom", errno);
 		ps_hex_encode(random, sizeof(random), hex);
 		free(*name);
 		if (asprintf(name, "%s.%s", prefix, hex) < 0) {
 			*name = NULL;
-			return ps_fail_oom(err, NULL);
+			return util_fail_oom(err, NULL);
 		}
 		if (mkdirat(dd->tmp_fd, *name, 0700) == 0)
 			break;
 		if (errno != EEXIST)
-			return ps_fail_errno(err, "io_error", *name, "mkdir", errno);
+			return util_fail_errno(err, "io_error", *name, "mkdir", errno);
 	}
 	*fd = openat(dd->tmp_fd, *name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 	    O_CLOEXEC);
 	if (*fd < 0)
-		return ps_fail_errno(err, "io_error", *name, "open", errno);
+		return util_fail_errno(err, "io_error", *name, "open", errno);
 	return 0;
 }

@@ -24,7 +24,7 @@
  */
 struct packdir {
 	int root_fd;
-	ps_parent_cache parent;
+	util_parent_cache parent;
 };
 
 #define DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
@@ -35,12 +35,12 @@ static int
 path_error(ps_error *err, const char *path, int errnum)
 {
 	if (errnum == ENOENT || errnum == ENOTDIR)
-		return ps_refuse(err, "pack_path_missing", path,
+		return util_refuse(err, "pack_path_missing", path,
 		    "no such file or directory in the pack");
 	if (errnum == ELOOP)
-		return ps_refuse(err, "pack_path_special", path,
+		return util_refuse(err, "pack_path_special", path,
 		    "a symbolic link is on the path; links are never followed");
-	return ps_fail_errno(err, "io_error", path, "open", errnum);
+	return util_fail_errno(err, "io_error", path, "open", errnum);
 }
 
 /*
@@ -55,7 +55,7 @@ component_error(int dirfd, const char *comp, const char *path, int errnum,
 
 	if (fstatat(dirfd, comp, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
 	    !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
-		return ps_refuse(err, "pack_path_special", path,
+		return util_refuse(err, "pack_path_special", path,
 		    "a symbolic link or special file is on the path; links are "
 		    "never followed");
 	return path_error(err, path, errnum);
@@ -76,13 +76,13 @@ dir_error(const struct packdir *pd, const char *path, size_t len, int errnum,
 	size_t n;
 
 	if ((fd = dup(pd->root_fd)) < 0)
-		return ps_fail_errno(err, "io_error", path, "dup", errno);
+		return util_fail_errno(err, "io_error", path, "dup", errno);
 	for (; p < end; p += n + 1) {
 		slash = memchr(p, '/', (size_t)(end - p));
 		n = slash != NULL ? (size_t)(slash - p) : (size_t)(end - p);
 		if (n >= sizeof(comp)) {
 			close(fd);
-			return ps_refuse(err, "pack_path_invalid", path,
+			return util_refuse(err, "pack_path_invalid", path,
 			    "a path component is longer than 255 bytes");
 		}
 		memcpy(comp, p, n);
@@ -110,10 +110,10 @@ open_parent(struct packdir *pd, const char *path, const char **last,
 {
 	int fd;
 
-	if (ps_path_is_canonical(path) != 0)
-		return ps_refuse(err, "pack_path_invalid", path,
+	if (formats_path_is_canonical(path) != 0)
+		return util_refuse(err, "pack_path_invalid", path,
 		    "not a canonical relative path");
-	fd = ps_open_parent_cached(&pd->parent, pd->root_fd, path, last);
+	fd = util_open_parent_cached(&pd->parent, pd->root_fd, path, last);
 	if (fd >= 0)
 		return fd;
 	return dir_error(pd, path, (size_t)(*last - 1 - path), errno, err);
@@ -128,7 +128,7 @@ type_of(const struct stat *st, const char *path, ps_entry_type *type,
 	else if (S_ISDIR(st->st_mode))
 		*type = PS_ENTRY_DIR;
 	else
-		return ps_refuse(err, "pack_path_special", path,
+		return util_refuse(err, "pack_path_special", path,
 		    "not a regular file or directory (symbolic link, device, "
 		    "FIFO or socket)");
 	return 0;
@@ -176,7 +176,7 @@ open_file(void *ctx, const char *path, ps_error *err)
 		return path_error(err, path, errno);
 	if (fstat(fd, &st) != 0) {
 		close(fd);
-		return ps_fail_errno(err, "io_error", path, "fstat", errno);
+		return util_fail_errno(err, "io_error", path, "fstat", errno);
 	}
 	if (type_of(&st, path, &type, err) != 0) {
 		close(fd);
@@ -184,7 +184,7 @@ open_file(void *ctx, const char *path, ps_error *err)
 	}
 	if (type != PS_ENTRY_FILE) {
 		close(fd);
-		return ps_refuse(err, "pack_not_file", path,
+		return util_refuse(err, "pack_not_file", path,
 		    "a directory where a file was expected");
 	}
 	return fd;
@@ -195,11 +195,11 @@ static int
 read_full(int fd, const char *path, unsigned char *buf, size_t n,
     size_t *got, ps_error *err)
 {
-	ssize_t r = ps_read_full(fd, buf, n);
+	ssize_t r = util_read_full(fd, buf, n);
 
 	*got = 0;
 	if (r < 0)
-		return ps_fail_errno(err, "io_error", path, "read", errno);
+		return util_fail_errno(err, "io_error", path, "read", errno);
 	*got = (size_t)r;
 	return 0;
 }
@@ -219,7 +219,7 @@ packdir_read(void *ctx, const char *path, size_t max, char **data,
 	buf = malloc(max + 2);
 	if (buf == NULL) {
 		close(fd);
-		return ps_fail(err, "out_of_memory", path, "out of memory");
+		return util_fail(err, "out_of_memory", path, "out of memory");
 	}
 	if (read_full(fd, path, buf, max + 1, &got, err) != 0) {
 		close(fd);
@@ -229,8 +229,8 @@ packdir_read(void *ctx, const char *path, size_t max, char **data,
 	close(fd);
 	if (got > max) {
 		free(buf);
-		ps_refuse(err, "pack_file_too_large", path, "file is too large");
-		return ps_error_expect(err, "at most the size limit",
+		util_refuse(err, "pack_file_too_large", path, "file is too large");
+		return util_error_expect(err, "at most the size limit",
 		    "a larger file");
 	}
 	buf[got] = '\0';
@@ -289,7 +289,7 @@ read_names(int fd, const char *path, char ***out, size_t *count,
 
 	if (dir == NULL) {
 		close(fd);
-		return ps_fail_errno(err, "io_error", path, "fdopendir", errno);
+		return util_fail_errno(err, "io_error", path, "fdopendir", errno);
 	}
 	/* dup'ed descriptors share one offset: start from the beginning. */
 	rewinddir(dir);
@@ -311,7 +311,7 @@ read_names(int fd, const char *path, char ***out, size_t *count,
 	if (de != NULL || errno != 0) {
 		closedir(dir);
 		free_names(names, n);
-		return ps_fail(err, "io_error", path, "cannot list directory");
+		return util_fail(err, "io_error", path, "cannot list directory");
 	}
 	closedir(dir);
 	if (n > 0)
@@ -333,11 +333,11 @@ walk_entry(struct walk *w, int fd, const char *name, const char *full,
 	int sub;
 
 	if (++w->entries > PS_PACK_MAX_ENTRIES)
-		return ps_refuse(w->err, "pack_too_many_entries", full,
+		return util_refuse(w->err, "pack_too_many_entries", full,
 		    "more than %d files and directories in the pack",
 		    PS_PACK_MAX_ENTRIES);
 	if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) != 0)
-		return ps_fail_errno(w->err, "io_error", full, "stat", errno);
+		return util_fail_errno(w->err, "io_error", full, "stat", errno);
 	if (type_of(&st, full, &type, w->err) != 0)
 		return -1;
 	if (w->fn(w->arg, full, type, type == PS_ENTRY_FILE ?
@@ -346,7 +346,7 @@ walk_entry(struct walk *w, int fd, const char *name, const char *full,
 	if (type != PS_ENTRY_DIR)
 		return 0;
 	if (depth >= PS_PACK_MAX_DEPTH)
-		return ps_refuse(w->err, "pack_too_deep", full,
+		return util_refuse(w->err, "pack_too_deep", full,
 		    "directories nested more than %d deep", PS_PACK_MAX_DEPTH);
 	sub = openat(fd, name, DIR_FLAGS);
 	if (sub < 0)
@@ -370,7 +370,7 @@ walk_dir(struct walk *w, int fd, const char *prefix, int depth)
 	for (i = 0; i < count && rc == 0; i++) {
 		if (asprintf(&full, "%s%s%s", prefix, prefix[0] != '\0' ?
 		    "/" : "", names[i]) < 0) {
-			rc = ps_fail(w->err, "out_of_memory", prefix,
+			rc = util_fail(w->err, "out_of_memory", prefix,
 			    "out of memory");
 			break;
 		}
@@ -392,7 +392,7 @@ packdir_list(void *ctx, int (*fn)(void *arg, const char *path,
 	int fd = dup(pd->root_fd);
 
 	if (fd < 0)
-		return ps_fail_errno(err, "io_error", ".", "dup", errno);
+		return util_fail_errno(err, "io_error", ".", "dup", errno);
 	return walk_dir(&w, fd, "", 1);
 }
 
@@ -403,7 +403,7 @@ packdir_close(void *ctx)
 
 	if (pd == NULL)
 		return;
-	ps_parent_cache_clear(&pd->parent);
+	util_parent_cache_clear(&pd->parent);
 	close(pd->root_fd);
 	free(pd);
 }
@@ -418,19 +418,19 @@ ps_pack_files_dir_open(const char *dir, ps_pack_files *files, ps_error *err)
 	memset(files, 0, sizeof(*files));
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0 && errno == ENOTDIR)
-		return ps_fail(err, "pack_not_directory", dir,
+		return util_fail(err, "pack_not_directory", dir,
 		    "not a directory");
 	if (fd < 0)
-		return ps_fail_errno(err, errno == ENOENT ? "not_found" :
+		return util_fail_errno(err, errno == ENOENT ? "not_found" :
 		    "io_error", dir, "open", errno);
 	if (fstat(fd, &st) != 0 || !S_ISDIR(st.st_mode)) {
 		close(fd);
-		return ps_fail(err, "pack_not_directory", dir,
+		return util_fail(err, "pack_not_directory", dir,
 		    "not a directory");
 	}
 	if ((pd = calloc(1, sizeof(*pd))) == NULL) {
 		close(fd);
-		return ps_fail(err, "out_of_memory", dir, "out of memory");
+		return util_fail(err, "out_of_memory", dir, "out of memory");
 	}
 	pd->root_fd = fd;
 	pd->parent.fd = -1;

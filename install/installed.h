@@ -1,9 +1,13 @@
-/* verify/ internals shared by install, list, uninstall and re-checking. */
-#ifndef PS_VERIFY_INSTALLED_H
-#define PS_VERIFY_INSTALLED_H
+/* Internal header of install/: installed packs.
+ *
+ * What install, list, uninstall and re-checking share: scanning the data
+ * directory and loading the receipts of what it holds.
+ */
+#ifndef INSTALL_INSTALLED_H
+#define INSTALL_INSTALLED_H
 
 #include "packsign.h"
-#include "verify/datadir.h"
+#include "install/datadir.h"
 
 /*
  * Adds to `list` every pack of `dd` whose receipt and tree both exist:
@@ -11,22 +15,22 @@
  * (NULL: any).  Marks the newest of each id and sorts by format, id and
  * SemVer precedence.
  */
-int ps_installed_scan(const ps_datadir *dd, ps_format format, const char *id,
+int install_scan(const install_datadir *dd, ps_format format, const char *id,
     ps_installed_list *list, ps_error *err);
 
 /* Appends a copy-free entry: takes `item`'s fields (item is zeroed). */
-int ps_installed_list_take(ps_installed_list *list, ps_installed *item,
+int install_list_take(ps_installed_list *list, ps_installed *item,
     ps_error *err);
 
 /* Loads the receipt of the layout path `rel` when its tree exists (*r
  * NULL when it does not), with its absolute locations set. */
-int ps_installed_load(const ps_datadir *dd, const char *rel,
+int install_load(const install_datadir *dd, const char *rel,
     ps_installed **r, ps_error *err);
 
 /* Components of a format's ids: 2 for SoyaPack and holon, else 1. */
-int ps_layout_id_depth(ps_format format);
+int install_layout_id_depth(ps_format format);
 
 /* Frees the items of a list held by value. */
-void ps_installed_list_free_items(ps_installed_list *list);
+void install_list_free_items(ps_installed_list *list);
 
 #endif

@@ -14,7 +14,7 @@ ps_key_sign(const ps_seckey *key, const void *msg, size_t len,
     unsigned char sig[PS_ED25519_SIG_LEN], ps_error *err)
 {
 	if (crypto_sign_detached(sig, NULL, msg, len, key->sk) != 0)
-		return ps_fail(err, "sign_failed", "", "ed25519 signing failed");
+		return util_fail(err, "sign_failed", "", "ed25519 signing failed");
 	return 0;
 }
 

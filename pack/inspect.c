@@ -24,7 +24,7 @@ open_pack(const char *path, const ps_pack_options *pack, ps_pack_files *files,
 	struct stat st;
 
 	if (stat(path, &st) != 0)
-		return ps_fail_errno(err, errno == ENOENT ? "not_found" :
+		return util_fail_errno(err, errno == ENOENT ? "not_found" :
 		    "io_error", path, "stat", errno);
 	if (S_ISDIR(st.st_mode))
 		return ps_digest_path(path, pack, digest, err) != 0 ||
@@ -44,7 +44,7 @@ ps_inspect(const char *path, const ps_pack_options *pack,
 	*out = NULL;
 	memset(&files, 0, sizeof(files));
 	if (in == NULL)
-		return ps_fail_oom(err, path);
+		return util_fail_oom(err, path);
 	ps_diags_init(&in->diags);
 	rc = open_pack(path, pack, &files, &in->digest, err);
 	if (rc == 0)

@@ -12,32 +12,32 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sign/items.h"
-#include "sign/walk.h"
+#include "pack/items.h"
+#include "pack/walk.h"
 #include "util/error.h"
 #include "util/fdio.h"
 #include "util/pathname.h"
 #include "util/sha256.h"
 #include "util/strings.h"
-#include "verify/installed.h"
-#include "verify/receipt.h"
+#include "install/installed.h"
+#include "install/receipt.h"
 
 void
 ps_installed_check_free(ps_installed_check *c)
 {
 	if (c == NULL)
 		return;
-	ps_installed_free(c->receipt);
-	ps_strings_clear(&c->modified);
-	ps_strings_clear(&c->added);
-	ps_strings_clear(&c->missing);
+	install_receipt_free(c->receipt);
+	util_strings_clear(&c->modified);
+	util_strings_clear(&c->added);
+	util_strings_clear(&c->missing);
 	free(c);
 }
 
 static int
 add_string(ps_strings *list, const char *s, ps_error *err)
 {
-	return ps_strings_add(list, s) == 0 ? 0 : ps_fail_oom(err, s);
+	return util_strings_add(list, s) == 0 ? 0 : util_fail_oom(err, s);
 }
 
 static int
@@ -56,7 +56,7 @@ listed(const ps_strings *list, const char *s)
 
 /* DIR/<layout>/<id>/<version>: tries the split for each id depth. */
 static int
-locate(const char *abs, ps_datadir *dd, char **rel, ps_error *err)
+locate(const char *abs, install_datadir *dd, char **rel, ps_error *err)
 {
 	const char *p, *cut[5] = { NULL };
 	char *dir;
@@ -72,41 +72,41 @@ locate(const char *abs, ps_datadir *dd, char **rel, ps_error *err)
 			continue;
 		depth = (int)strcspn(cut[k - 1], "/");
 		dir = strndup(cut[k - 1], (size_t)depth);
-		f = dir != NULL ? ps_layout_format(dir) : PS_FORMAT_UNKNOWN;
+		f = dir != NULL ? install_layout_format(dir) : PS_FORMAT_UNKNOWN;
 		free(dir);
-		if (f == PS_FORMAT_UNKNOWN || ps_layout_id_depth(f) + 2 != k)
+		if (f == PS_FORMAT_UNKNOWN || install_layout_id_depth(f) + 2 != k)
 			continue;
 		dir = strndup(abs, (size_t)(cut[k - 1] - 1 - abs));
 		if (dir == NULL || (*rel = strdup(cut[k - 1])) == NULL) {
 			free(dir);
-			return ps_fail_oom(err, abs);
+			return util_fail_oom(err, abs);
 		}
-		k = ps_datadir_open(dir, 0, dd, err);
+		k = install_datadir_open(dir, 0, dd, err);
 		free(dir);
 		return k;
 	}
-	ps_refuse(err, "not_installed", abs, "is not an installed pack's "
+	util_refuse(err, "not_installed", abs, "is not an installed pack's "
 	    "directory");
-	return ps_error_expect(err, "DIR/agentpacks/ID/VERSION, "
+	return util_error_expect(err, "DIR/agentpacks/ID/VERSION, "
 	    "DIR/soyapacks/OWNER/NAME/VERSION, DIR/holons/HANDLE/NAME/VERSION "
 	    "or DIR/augr/NAME/VERSION", abs);
 }
 
 static int
-load_receipt(const char *path, ps_datadir *dd, ps_installed **r,
+load_receipt(const char *path, install_datadir *dd, ps_installed **r,
     char **rel, ps_error *err)
 {
 	char *abs = realpath(path, NULL);
 	int rc;
 
 	if (abs == NULL)
-		return ps_fail_errno(err, errno == ENOENT ? "not_found" :
+		return util_fail_errno(err, errno == ENOENT ? "not_found" :
 		    "io_error", path, "resolve", errno);
 	rc = locate(abs, dd, rel, err);
 	if (rc == 0)
-		rc = ps_installed_load(dd, *rel, r, err);
+		rc = install_load(dd, *rel, r, err);
 	if (rc == 0 && *r == NULL)
-		rc = ps_refuse(err, "not_installed", abs, "is not a directory");
+		rc = util_refuse(err, "not_installed", abs, "is not a directory");
 	free(abs);
 	return rc;
 }
@@ -114,7 +114,7 @@ load_receipt(const char *path, ps_datadir *dd, ps_installed **r,
 /* ------------------------------------------------------- the tree as is */
 
 static int
-hash_items(int root, ps_items *items, ps_error *err)
+hash_items(int root, pack_items *items, ps_error *err)
 {
 	ps_entry *e;
 	size_t i;
@@ -124,33 +124,33 @@ hash_items(int root, ps_items *items, ps_error *err)
 		e = &items->items[i].entry;
 		if (e->type != PS_ENTRY_FILE)
 			continue;
-		fd = ps_open_beneath(root, items->items[i].source != NULL ?
+		fd = util_open_beneath(root, items->items[i].source != NULL ?
 		    items->items[i].source : e->path, O_RDONLY | O_NONBLOCK);
 		if (fd < 0)
-			return ps_fail_errno(err, "io_error", e->path, "open", errno);
-		rc = ps_sha256_fd(fd, e->sha256, &e->size);
+			return util_fail_errno(err, "io_error", e->path, "open", errno);
+		rc = util_sha256_fd(fd, e->sha256, &e->size);
 		close(fd);
 		if (rc != 0)
-			return ps_fail_errno(err, "io_error", e->path, "read", errno);
+			return util_fail_errno(err, "io_error", e->path, "read", errno);
 	}
 	return 0;
 }
 
 static int
-survey(const ps_datadir *dd, const char *rel, ps_items *items,
+survey(const install_datadir *dd, const char *rel, pack_items *items,
     ps_installed_check *c, ps_error *err)
 {
-	int fd = ps_open_beneath(dd->fd, rel, O_RDONLY | O_DIRECTORY), rc;
+	int fd = util_open_beneath(dd->fd, rel, O_RDONLY | O_DIRECTORY), rc;
 
 	if (fd < 0)
-		return ps_fail_errno(err, "io_error", c->receipt->path, "open",
+		return util_fail_errno(err, "io_error", c->receipt->path, "open",
 		    errno);
-	rc = ps_walk_survey(fd, c->receipt->path, items, &c->added, err);
+	rc = pack_walk_survey(fd, c->receipt->path, items, &c->added, err);
 	if (rc == 0)
 		rc = hash_items(fd, items, err);
 	close(fd);
 	if (rc == 0 && c->added.count == 0 &&
-	    ps_items_tree_digest(items, c->tree_digest, err) == 0)
+	    pack_items_tree_digest(items, c->tree_digest, err) == 0)
 		c->tree_computed = 1;
 	return rc;
 }
@@ -170,10 +170,10 @@ same_entry(const ps_entry *a, const ps_entry *b)
 /* A recorded entry absent from the tree; an empty directory that has
  * gained files is still there. */
 static int
-note_missing(const ps_items *items, const ps_entry *want,
+note_missing(const pack_items *items, const ps_entry *want,
     ps_installed_check *c, ps_error *err)
 {
-	long at = ps_items_find(items, want->path);
+	long at = pack_items_find(items, want->path);
 
 	if (want->type == PS_ENTRY_DIR && at >= 0 &&
 	    items->items[at].entry.type == PS_ENTRY_DIR)
@@ -183,7 +183,7 @@ note_missing(const ps_items *items, const ps_entry *want,
 }
 
 static int
-compare(const ps_items *items, ps_installed_check *c, ps_error *err)
+compare(const pack_items *items, ps_installed_check *c, ps_error *err)
 {
 	const ps_installed *r = c->receipt;
 	size_t i = 0, j = 0;
@@ -191,7 +191,7 @@ compare(const ps_items *items, ps_installed_check *c, ps_error *err)
 
 	while (rc == 0 && (i < r->entry_count || j < items->count)) {
 		if (j < items->count && items->items[j].entry.type == PS_ENTRY_DIR &&
-		    !ps_items_is_empty_dir(items, j)) {
+		    !pack_items_is_empty_dir(items, j)) {
 			j++;
 			continue;
 		}
@@ -210,7 +210,7 @@ compare(const ps_items *items, ps_installed_check *c, ps_error *err)
 /* Signed prompt files are compared with the statement's digests the
  * receipt keeps, whatever its file list says. */
 static int
-compare_prompts(const ps_items *items, ps_installed_check *c, ps_error *err)
+compare_prompts(const pack_items *items, ps_installed_check *c, ps_error *err)
 {
 	const ps_installed *r = c->receipt;
 	ps_strings *list;
@@ -218,7 +218,7 @@ compare_prompts(const ps_items *items, ps_installed_check *c, ps_error *err)
 	long at;
 
 	for (i = 0; i < r->prompt_count; i++) {
-		at = ps_items_find(items, r->prompts[i].path);
+		at = pack_items_find(items, r->prompts[i].path);
 		if (at >= 0 && memcmp(items->items[at].entry.sha256,
 		    r->prompts[i].sha256, PS_SHA256_LEN) == 0)
 			continue;
@@ -237,16 +237,16 @@ refuse_modified(const ps_installed_check *c, ps_error *err)
 
 	snprintf(found, sizeof(found), "%zu modified, %zu added, %zu missing",
 	    c->modified.count, c->added.count, c->missing.count);
-	ps_refuse(err, "installed_modified", c->receipt->path, "compared the "
+	util_refuse(err, "installed_modified", c->receipt->path, "compared the "
 	    "installed files with the receipt written at install");
-	return ps_error_expect(err, "the files as installed", found);
+	return util_error_expect(err, "the files as installed", found);
 }
 
 static int
-check_tree(const ps_datadir *dd, const char *rel, ps_installed_check *c,
+check_tree(const install_datadir *dd, const char *rel, ps_installed_check *c,
     ps_error *err)
 {
-	ps_items items;
+	pack_items items;
 	int rc;
 
 	memset(&items, 0, sizeof(items));
@@ -255,16 +255,16 @@ check_tree(const ps_datadir *dd, const char *rel, ps_installed_check *c,
 		rc = compare(&items, c, err);
 	if (rc == 0)
 		rc = compare_prompts(&items, c, err);
-	ps_items_free(&items);
+	pack_items_free(&items);
 	if (rc != 0)
 		return -1;
 	if (c->modified.count + c->added.count + c->missing.count > 0)
 		return refuse_modified(c, err);
 	if (c->tree_computed && memcmp(c->tree_digest, c->receipt->tree_digest,
 	    PS_SHA256_LEN) != 0) {
-		ps_refuse(err, "installed_modified", c->receipt->path, "the "
+		util_refuse(err, "installed_modified", c->receipt->path, "the "
 		    "recomputed tree digest differs from the receipt's");
-		return ps_error_expect(err, "the receipt's tree digest", "another");
+		return util_error_expect(err, "the receipt's tree digest", "another");
 	}
 	return 0;
 }
@@ -293,14 +293,14 @@ ps_installed_verify(const char *path, const ps_trust *trust, int64_t at,
     ps_installed_check **out, ps_error *err)
 {
 	ps_installed_check *c = calloc(1, sizeof(*c));
-	ps_datadir dd;
+	install_datadir dd;
 	char *rel = NULL;
 	int rc;
 
 	ps_error_clear(err);
 	*out = c;
 	if (c == NULL)
-		return ps_fail_oom(err, path);
+		return util_fail_oom(err, path);
 	memset(&dd, 0, sizeof(dd));
 	dd.fd = dd.lock_fd = dd.tmp_fd = -1;
 	rc = load_receipt(path, &dd, &c->receipt, &rel, err);
@@ -308,7 +308,7 @@ ps_installed_verify(const char *path, const ps_trust *trust, int64_t at,
 		rc = check_tree(&dd, rel, c, err);
 	if (rc == 0 && trust != NULL)
 		rc = check_signature(c, trust, at, err);
-	ps_datadir_close(&dd);
+	install_datadir_close(&dd);
 	free(rel);
 	return rc;
 }

@@ -16,10 +16,10 @@
 #include <archive.h>
 #include <archive_entry.h>
 
-#include "sign/archive.h"
-#include "sign/items.h"
-#include "sign/tarwrite.h"
-#include "sign/walk.h"
+#include "pack/archive.h"
+#include "pack/items.h"
+#include "pack/tarwrite.h"
+#include "pack/walk.h"
 #include "util/error.h"
 #include "util/fdio.h"
 #include "util/locale.h"
@@ -37,11 +37,11 @@ struct reader {
 	int fd;
 	int hash_reads;             /* fd reads feed the archive digest */
 	unsigned char *buffer;
-	ps_sha256 *archive_hash;
-	ps_sha256 *stream_hash;     /* decompressed tar stream */
+	util_sha256 *archive_hash;
+	util_sha256 *stream_hash;     /* decompressed tar stream */
 	/* Both hashes run on a worker thread while the caller's parses
 	 * (records tagged HASH_ARCHIVE or HASH_STREAM). */
-	ps_worker *hasher;
+	util_worker *hasher;
 	ps_error hash_error;
 	ps_progress status;         /* bytes of the file, entries */
 	int stream_is_file;         /* no compression: the stream is the file */
@@ -50,15 +50,15 @@ struct reader {
 	unsigned char *pending;
 	size_t pending_head, pending_len, pending_cap;
 	int partial;                /* some file was not hashed */
-	ps_sha256 *file_hash;
+	util_sha256 *file_hash;
 	struct archive *outer;      /* raw + filters: the tar stream */
 	struct archive *inner;      /* tar or zip entries */
-	ps_items items;
-	ps_tar_writer *rebuild;     /* canonical re-encoding, hash only */
+	pack_items items;
+	pack_tar_writer *rebuild;     /* canonical re-encoding, hash only */
 	int canonical;
 	size_t entries_seen;
 	char *last_copy;
-	const ps_archive_visitor *visitor;
+	const pack_archive_visitor *visitor;
 	int read_errno;             /* a failed read(2) of the archive */
 };
 
@@ -79,14 +79,14 @@ static la_ssize_t
 read_fd(struct archive *a, void *ctx, const void **out)
 {
 	struct reader *r = ctx;
-	ssize_t n = ps_read_full(r->fd, r->buffer, READ_BUFFER);
+	ssize_t n = util_read_full(r->fd, r->buffer, READ_BUFFER);
 
 	if (n < 0) {
 		r->read_errno = errno;
 		archive_set_error(a, errno, "read: %s", strerror(errno));
 		return -1;
 	}
-	if (r->hash_reads && n > 0 && ps_worker_push(r->hasher, HASH_ARCHIVE,
+	if (r->hash_reads && n > 0 && util_worker_push(r->hasher, HASH_ARCHIVE,
 	    r->buffer, (size_t)n, &r->hash_error) != 0) {
 		archive_set_error(a, EIO, "SHA-256 failed");
 		return -1;
@@ -184,7 +184,7 @@ read_stream(struct archive *a, void *ctx, const void **out)
 		archive_set_error(a, EIO, "%s", archive_error_string(r->outer));
 		return -1;
 	}
-	if (!r->stream_is_file && size > 0 && ps_worker_push(r->hasher,
+	if (!r->stream_is_file && size > 0 && util_worker_push(r->hasher,
 	    HASH_STREAM, *out, size, &r->hash_error) != 0) {
 		archive_set_error(a, EIO, "SHA-256 failed");
 		return -1;
@@ -200,9 +200,9 @@ refuse_archive(struct reader *r, struct archive *a, const char *what,
 	const char *msg = archive_error_string(a);
 
 	if (r->read_errno != 0)
-		return ps_fail_errno(err, "io_error", r->label, "read",
+		return util_fail_errno(err, "io_error", r->label, "read",
 		    r->read_errno);
-	return ps_refuse(err, "archive_corrupt", r->label, "%s: %s", what,
+	return util_refuse(err, "archive_corrupt", r->label, "%s: %s", what,
 	    msg != NULL ? msg : "unreadable archive");
 }
 
@@ -213,12 +213,12 @@ open_outer(struct reader *r, ps_error *err)
 
 	r->outer = archive_read_new();
 	if (r->outer == NULL)
-		return ps_fail(err, "out_of_memory", r->label, "libarchive");
+		return util_fail(err, "out_of_memory", r->label, "libarchive");
 	/* Only these: other filters may run external programs. */
 	if (archive_read_support_filter_gzip(r->outer) != ARCHIVE_OK ||
 	    archive_read_support_filter_zstd(r->outer) != ARCHIVE_OK ||
 	    archive_read_support_format_raw(r->outer) != ARCHIVE_OK)
-		return ps_fail(err, "archive_error", r->label,
+		return util_fail(err, "archive_error", r->label,
 		    "libarchive lacks gzip or zstd support");
 	if (archive_read_open(r->outer, r, NULL, read_fd, NULL) != ARCHIVE_OK ||
 	    archive_read_next_header(r->outer, &e) != ARCHIVE_OK)
@@ -235,7 +235,7 @@ open_inner(struct reader *r, ps_error *err)
 
 	r->inner = archive_read_new();
 	if (r->inner == NULL)
-		return ps_fail(err, "out_of_memory", r->label, "libarchive");
+		return util_fail(err, "out_of_memory", r->label, "libarchive");
 	if (r->kind == PS_SOURCE_ZIP) {
 		rc = archive_read_support_format_zip_seekable(r->inner);
 		if (rc == ARCHIVE_OK)
@@ -296,26 +296,26 @@ check_entry_type(struct reader *r, struct archive_entry *e, const char *path,
 
 	snprintf(where, sizeof(where), "%s: %s", r->label, path);
 	if (archive_entry_hardlink(e) != NULL)
-		return ps_refuse(err, "hardlink_refused", where,
+		return util_refuse(err, "hardlink_refused", where,
 		    "is a hard link to '%s'; packs hold only regular files and "
 		    "directories", archive_entry_hardlink(e));
 	if (type != AE_IFREG && type != AE_IFDIR) {
-		ps_refuse(err, type == AE_IFLNK ? "symlink_refused" :
+		util_refuse(err, type == AE_IFLNK ? "symlink_refused" :
 		    "special_file_refused", where, "is %s; packs hold only "
 		    "regular files and directories", entry_kind(e));
-		return ps_error_expect(err, "a regular file or a directory",
+		return util_error_expect(err, "a regular file or a directory",
 		    entry_kind(e));
 	}
 	if ((archive_entry_perm(e) & 07000) != 0)
-		return ps_refuse(err, "unsafe_mode", where,
+		return util_refuse(err, "unsafe_mode", where,
 		    "has the setuid, setgid or sticky bit (mode %04o)",
 		    (unsigned)archive_entry_perm(e));
 	if (archive_entry_sparse_count(e) > 0)
-		return ps_refuse(err, "unsupported_entry", where,
+		return util_refuse(err, "unsupported_entry", where,
 		    "is a sparse file");
 	if (type == AE_IFREG && archive_entry_size_is_set(e) &&
-	    (uint64_t)archive_entry_size(e) >= PS_TAR_SIZE_LIMIT)
-		return ps_refuse(err, "file_too_large", where,
+	    (uint64_t)archive_entry_size(e) >= PACK_TAR_SIZE_LIMIT)
+		return util_refuse(err, "file_too_large", where,
 		    "declares %lld bytes; the limit is 8 GiB",
 		    (long long)archive_entry_size(e));
 	return 0;
@@ -325,15 +325,15 @@ check_entry_type(struct reader *r, struct archive_entry *e, const char *path,
 static int
 check_no_vcs(struct reader *r, const char *path, ps_error *err)
 {
-	char component[PS_NAME_MAX + 1];
+	char component[UTIL_NAME_MAX + 1];
 	const char *p = path;
 	size_t len;
 
 	while (*p != '\0') {
 		len = strcspn(p, "/");
 		snprintf(component, sizeof(component), "%.*s", (int)len, p);
-		if (ps_is_vcs_name(component))
-			return ps_refuse(err, "vcs_metadata_refused", r->label,
+		if (pack_is_vcs_name(component))
+			return util_refuse(err, "vcs_metadata_refused", r->label,
 			    "'%s' holds version-control metadata (%s), which "
 			    "packs leave out", path, component);
 		p += len + (p[len] == '/');
@@ -343,7 +343,7 @@ check_no_vcs(struct reader *r, const char *path, ps_error *err)
 
 /* Order and layout rules a canonical tar follows besides its bytes. */
 static void
-note_order(struct reader *r, const ps_item *item)
+note_order(struct reader *r, const pack_item *item)
 {
 	int first = r->entries_seen == 1;
 
@@ -363,26 +363,26 @@ note_order(struct reader *r, const ps_item *item)
 
 /* Entries the canonical writer cannot store make the tar non-canonical. */
 static int
-rebuild_header(struct reader *r, struct archive_entry *e, const ps_item *item)
+rebuild_header(struct reader *r, struct archive_entry *e, const pack_item *item)
 {
 	int64_t mtime = (int64_t)archive_entry_mtime(e);
 	int is_dir = item->entry.type == PS_ENTRY_DIR;
 	ps_error ignored;
 	int rc;
 
-	ps_output_tap compare = { r, compare_rebuilt };
+	pack_output_tap compare = { r, compare_rebuilt };
 
-	if (!ps_tar_path_fits(item->entry.path, is_dir) ||
-	    item->entry.size >= PS_TAR_SIZE_LIMIT ||
+	if (!pack_tar_path_fits(item->entry.path, is_dir) ||
+	    item->entry.size >= PACK_TAR_SIZE_LIMIT ||
 	    (r->rebuild == NULL && (mtime < 0 || mtime > PS_MTIME_MAX ||
-	    ps_tar_writer_new(-1, PS_COMPRESS_NONE, mtime, &r->rebuild,
+	    pack_tar_writer_new(-1, PS_COMPRESS_NONE, mtime, &r->rebuild,
 	    &ignored) != 0))) {
 		not_canonical(r);
 		return 0;
 	}
-	ps_tar_writer_set_stream_tap(r->rebuild, &compare);
-	rc = is_dir ? ps_tar_write_dir(r->rebuild, item->entry.path, &ignored) :
-	    ps_tar_write_file(r->rebuild, item->entry.path, item->entry.size,
+	pack_tar_writer_set_stream_tap(r->rebuild, &compare);
+	rc = is_dir ? pack_tar_write_dir(r->rebuild, item->entry.path, &ignored) :
+	    pack_tar_write_file(r->rebuild, item->entry.path, item->entry.size,
 	    item->entry.executable, &ignored);
 	if (rc != 0)
 		not_canonical(r);
@@ -394,10 +394,10 @@ hash_block(struct reader *r, const void *buf, size_t size, ps_error *err)
 {
 	ps_error ignored;
 
-	if (r->hashing && ps_sha256_update(r->file_hash, buf, size) != 0)
-		return ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
+	if (r->hashing && util_sha256_update(r->file_hash, buf, size) != 0)
+		return util_fail(err, "crypto_error", NULL, "SHA-256 failed");
 	if (r->canonical && r->rebuild != NULL &&
-	    ps_tar_write_data(r->rebuild, buf, size, &ignored) != 0)
+	    pack_tar_write_data(r->rebuild, buf, size, &ignored) != 0)
 		not_canonical(r);
 	if (r->visitor != NULL && r->visitor->data(r->visitor->ctx, buf, size,
 	    err) != 0)
@@ -406,7 +406,7 @@ hash_block(struct reader *r, const void *buf, size_t size, ps_error *err)
 }
 
 static int
-read_content(struct reader *r, ps_item *item, int size_known, ps_error *err)
+read_content(struct reader *r, pack_item *item, int size_known, ps_error *err)
 {
 	const void *buf;
 	size_t size;
@@ -418,32 +418,32 @@ read_content(struct reader *r, ps_item *item, int size_known, ps_error *err)
 	    r->visitor->want_hash(r->visitor->ctx, item->entry.path);
 	if (!r->hashing)
 		r->partial = 1;
-	if (ps_sha256_reset(r->file_hash) != 0)
-		return ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
+	if (util_sha256_reset(r->file_hash) != 0)
+		return util_fail(err, "crypto_error", NULL, "SHA-256 failed");
 	while ((rc = archive_read_data_block(r->inner, &buf, &size,
 	    &offset)) == ARCHIVE_OK) {
 		if ((uint64_t)offset != total)
-			return ps_refuse(err, "unsupported_entry", item->entry.path,
+			return util_refuse(err, "unsupported_entry", item->entry.path,
 			    "has holes (sparse data)");
 		if (hash_block(r, buf, size, err) != 0)
 			return -1;
 		total += size;
-		if (total >= PS_TAR_SIZE_LIMIT)
-			return ps_refuse(err, "file_too_large", item->entry.path,
+		if (total >= PACK_TAR_SIZE_LIMIT)
+			return util_refuse(err, "file_too_large", item->entry.path,
 			    "holds 8 GiB or more");
 	}
 	if (rc != ARCHIVE_EOF)
 		return refuse_archive(r, r->inner, item->entry.path, err);
 	if (size_known && total != item->entry.size) {
-		ps_refuse(err, "size_mismatch", item->entry.path,
+		util_refuse(err, "size_mismatch", item->entry.path,
 		    "the entry's data does not match its declared size");
-		return ps_error_expect(err, "the declared size", "other");
+		return util_error_expect(err, "the declared size", "other");
 	}
 	item->entry.size = total;
 	if (!r->hashing)
 		return 0;
-	return ps_sha256_final(r->file_hash, item->entry.sha256) == 0 ? 0 :
-	    ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
+	return util_sha256_final(r->file_hash, item->entry.sha256) == 0 ? 0 :
+	    util_fail(err, "crypto_error", NULL, "SHA-256 failed");
 }
 
 static int
@@ -451,10 +451,10 @@ read_entry(struct reader *r, struct archive_entry *e, ps_error *err)
 {
 	int changed = 0, is_dir = archive_entry_filetype(e) == AE_IFDIR;
 	char *path = entry_path(e, &changed);
-	ps_item *item;
+	pack_item *item;
 
 	if (path == NULL)
-		return ps_refuse(err, "name_not_utf8", r->label,
+		return util_refuse(err, "name_not_utf8", r->label,
 		    "an entry has no usable name");
 	if (path[0] == '\0' && is_dir) {
 		free(path);              /* "./": the pack root itself */
@@ -462,12 +462,12 @@ read_entry(struct reader *r, struct archive_entry *e, ps_error *err)
 		return 0;
 	}
 	if (check_entry_type(r, e, path, err) != 0 ||
-	    ps_path_check(path, NULL, err) != 0 ||
+	    util_path_check(path, NULL, err) != 0 ||
 	    check_no_vcs(r, path, err) != 0) {
 		free(path);
 		return -1;
 	}
-	item = ps_items_add(&r->items, path, is_dir ? PS_ENTRY_DIR :
+	item = pack_items_add(&r->items, path, is_dir ? PS_ENTRY_DIR :
 	    PS_ENTRY_FILE, err);
 	if (item == NULL)
 		return -1;
@@ -520,16 +520,16 @@ drain(struct reader *r, ps_error *err)
 	while ((n = read_fd(r->inner, r, &buf)) > 0)
 		;
 	if (n < 0)
-		return ps_fail_errno(err, "io_error", r->label, "read", errno);
+		return util_fail_errno(err, "io_error", r->label, "read", errno);
 	return 0;
 }
 
 /* Every parent directory must be an explicit entry of a canonical tar.
  * `items` must be sorted. */
 static int
-parents_explicit(const ps_items *items)
+parents_explicit(const pack_items *items)
 {
-	char parent[PS_PATH_MAX + 1];
+	char parent[UTIL_PATH_MAX + 1];
 	const char *slash;
 	size_t i;
 	long at;
@@ -541,7 +541,7 @@ parents_explicit(const ps_items *items)
 		snprintf(parent, sizeof(parent), "%.*s",
 		    (int)(slash - items->items[i].entry.path),
 		    items->items[i].entry.path);
-		at = ps_items_find(items, parent);
+		at = pack_items_find(items, parent);
 		if (at < 0)
 			return 0;
 	}
@@ -557,7 +557,7 @@ finish_canonical(struct reader *r)
 
 	if (r->kind == PS_SOURCE_ZIP || r->rebuild == NULL || !r->canonical ||
 	    !parents_explicit(&r->items) ||
-	    ps_tar_writer_finish(r->rebuild, ignored_digest, &ignored) != 0 ||
+	    pack_tar_writer_finish(r->rebuild, ignored_digest, &ignored) != 0 ||
 	    r->pending_len != 0)
 		not_canonical(r);
 }
@@ -571,23 +571,23 @@ make_digest(struct reader *r, ps_error *err)
 	size_t manifest;
 	ps_digest *d;
 
-	if (ps_sha256_final(r->archive_hash, archive) != 0 ||
+	if (util_sha256_final(r->archive_hash, archive) != 0 ||
 	    (r->outer != NULL && !r->stream_is_file &&
-	    ps_sha256_final(r->stream_hash, stream) != 0)) {
-		ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
+	    util_sha256_final(r->stream_hash, stream) != 0)) {
+		util_fail(err, "crypto_error", NULL, "SHA-256 failed");
 		return NULL;
 	}
 	if (r->stream_is_file)
 		memcpy(stream, archive, sizeof(stream));
-	ps_items_sort(&r->items);
+	pack_items_sort(&r->items);
 	finish_canonical(r);
 	memset(tree, 0, sizeof(tree));
-	if (ps_items_check(&r->items, r->label, err) != 0 ||
-	    ps_items_find_manifest(&r->items, r->label, &manifest, &format,
+	if (pack_items_check(&r->items, r->label, err) != 0 ||
+	    pack_items_find_manifest(&r->items, r->label, &manifest, &format,
 	    err) != 0 ||
-	    (!r->partial && ps_items_tree_digest(&r->items, tree, err) != 0))
+	    (!r->partial && pack_items_tree_digest(&r->items, tree, err) != 0))
 		return NULL;
-	d = ps_items_to_digest(&r->items, err);
+	d = pack_items_to_digest(&r->items, err);
 	if (d == NULL)
 		return NULL;
 	d->source = r->kind;
@@ -600,7 +600,7 @@ make_digest(struct reader *r, ps_error *err)
 		memcpy(d->tar_digest, stream, sizeof(stream));
 	d->canonical = r->canonical;
 	d->partial = r->partial;
-	return ps_digest_set_manifest(d, manifest, err);
+	return pack_digest_set_manifest(d, manifest, err);
 }
 
 /* On the hasher thread. */
@@ -610,13 +610,13 @@ hash_record(void *ctx, uint64_t tag, const void *buf, size_t len,
 {
 	struct reader *r = ctx;
 
-	if (ps_sha256_update(tag == HASH_ARCHIVE ? r->archive_hash :
+	if (util_sha256_update(tag == HASH_ARCHIVE ? r->archive_hash :
 	    r->stream_hash, buf, len) != 0)
-		return ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
+		return util_fail(err, "crypto_error", NULL, "SHA-256 failed");
 	return 0;
 }
 
-static const ps_worker_ops hash_ops = { hash_record, NULL, NULL };
+static const util_worker_ops hash_ops = { hash_record, NULL, NULL };
 
 /* A zip is read with seeks, so its bytes are hashed in a pass of their own. */
 static int
@@ -624,12 +624,12 @@ hash_whole_file(struct reader *r, ps_error *err)
 {
 	ssize_t n;
 
-	while ((n = ps_read_full(r->fd, r->buffer, READ_BUFFER)) > 0) {
-		if (ps_sha256_update(r->archive_hash, r->buffer, (size_t)n) != 0)
-			return ps_fail(err, "crypto_error", NULL, "SHA-256 failed");
+	while ((n = util_read_full(r->fd, r->buffer, READ_BUFFER)) > 0) {
+		if (util_sha256_update(r->archive_hash, r->buffer, (size_t)n) != 0)
+			return util_fail(err, "crypto_error", NULL, "SHA-256 failed");
 	}
 	if (n < 0 || lseek(r->fd, 0, SEEK_SET) != 0)
-		return ps_fail_errno(err, "io_error", r->label, "read", errno);
+		return util_fail_errno(err, "io_error", r->label, "read", errno);
 	return 0;
 }
 
@@ -641,14 +641,14 @@ read_archive(struct reader *r, ps_digest **out, ps_error *err)
 			return -1;
 	} else {
 		r->hash_reads = 1;
-		if (ps_worker_new(&hash_ops, r, READ_BUFFER, HASHER_SLOTS,
+		if (util_worker_new(&hash_ops, r, READ_BUFFER, HASHER_SLOTS,
 		    &r->hasher, err) != 0 || open_outer(r, err) != 0)
 			return -1;
 	}
 	if (open_inner(r, err) != 0 || read_entries(r, err) != 0)
 		return -1;
 	if (r->kind != PS_SOURCE_ZIP && (drain(r, err) != 0 ||
-	    ps_worker_finish(r->hasher, err) != 0))
+	    util_worker_finish(r->hasher, err) != 0))
 		return -1;
 	*out = make_digest(r, err);
 	if (*out != NULL)
@@ -663,12 +663,12 @@ reader_free(struct reader *r)
 		archive_read_free(r->outer);
 	if (r->inner != NULL)
 		archive_read_free(r->inner);
-	ps_worker_free(r->hasher);
-	ps_tar_writer_free(r->rebuild);
-	ps_items_free(&r->items);
-	ps_sha256_free(r->archive_hash);
-	ps_sha256_free(r->stream_hash);
-	ps_sha256_free(r->file_hash);
+	util_worker_free(r->hasher);
+	pack_tar_writer_free(r->rebuild);
+	pack_items_free(&r->items);
+	util_sha256_free(r->archive_hash);
+	util_sha256_free(r->stream_hash);
+	util_sha256_free(r->file_hash);
 	free(r->buffer);
 	free(r->last_copy);
 	free(r->pending);
@@ -698,28 +698,28 @@ open_archive_file(struct reader *r, const char *path, ps_error *err)
 
 	r->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (r->fd < 0 && errno == ENOENT)
-		return ps_fail(err, "not_found", path, "no such file");
+		return util_fail(err, "not_found", path, "no such file");
 	if (r->fd < 0)
-		return ps_fail_errno(err, "io_error", path, "open", errno);
+		return util_fail_errno(err, "io_error", path, "open", errno);
 	if (fstat(r->fd, &st) != 0 || !S_ISREG(st.st_mode))
-		return ps_fail(err, "not_a_file", path, "is not a regular file");
+		return util_fail(err, "not_a_file", path, "is not a regular file");
 	r->status.bytes_total = (uint64_t)st.st_size;
 	r->buffer = malloc(READ_BUFFER);
-	r->archive_hash = ps_sha256_new();
-	r->stream_hash = ps_sha256_new();
-	r->file_hash = ps_sha256_new();
+	r->archive_hash = util_sha256_new();
+	r->stream_hash = util_sha256_new();
+	r->file_hash = util_sha256_new();
 	if (r->buffer == NULL || r->archive_hash == NULL ||
 	    r->stream_hash == NULL || r->file_hash == NULL)
-		return ps_fail_oom(err, path);
+		return util_fail_oom(err, path);
 	return 0;
 }
 
 int
-ps_archive_read(const char *path, const ps_archive_visitor *visitor,
+pack_archive_read(const char *path, const pack_archive_visitor *visitor,
     ps_digest **out, ps_error *err)
 {
 	struct reader r;
-	ps_locale_scope scope;
+	util_locale_scope scope;
 	int rc = -1;
 
 	memset(&r, 0, sizeof(r));
@@ -729,15 +729,15 @@ ps_archive_read(const char *path, const ps_archive_visitor *visitor,
 	r.visitor = visitor;
 	*out = NULL;
 	if (archive_kind(path, &r.kind) != 0) {
-		ps_refuse(err, "unsupported_archive", path,
+		util_refuse(err, "unsupported_archive", path,
 		    "is neither a pack directory nor a supported archive");
-		return ps_error_expect(err, ".tar, .tar.gz, .tgz, .tar.zst or "
+		return util_error_expect(err, ".tar, .tar.gz, .tgz, .tar.zst or "
 		    ".zip", "another name");
 	}
 	if (open_archive_file(&r, path, err) == 0 &&
-	    ps_locale_enter(&scope, err) == 0) {
+	    util_locale_enter(&scope, err) == 0) {
 		rc = read_archive(&r, out, err);
-		ps_locale_leave(&scope);
+		util_locale_leave(&scope);
 	}
 	reader_free(&r);
 	return rc;
@@ -752,11 +752,11 @@ ps_digest_path(const char *path, const ps_pack_options *options,
 	*out = NULL;
 	if (stat(path, &st) != 0) {
 		if (errno == ENOENT)
-			return ps_fail(err, "not_found", path,
+			return util_fail(err, "not_found", path,
 			    "no such file or directory");
-		return ps_fail_errno(err, "io_error", path, "stat", errno);
+		return util_fail_errno(err, "io_error", path, "stat", errno);
 	}
 	if (S_ISDIR(st.st_mode))
 		return ps_pack(path, -1, options, out, err);
-	return ps_archive_read(path, NULL, out, err);
+	return pack_archive_read(path, NULL, out, err);
 }

@@ -1,0 +1,38 @@
+/* Internal header of pack/: walking a pack directory.
+ *
+ * Walking a pack directory without following links (canonical-tar.md).
+ */
+#ifndef PACK_WALK_H
+#define PACK_WALK_H
+
+#include <sys/stat.h>
+
+#include "pack/ignore.h"
+#include "pack/items.h"
+
+/*
+ * Fills the empty `items` with every regular file and directory below
+ * `rootfd`, sorted (pack_items_sort), except VCS metadata and ignored paths;
+ * refuses links, devices, FIFOs and sockets, and names that break the name
+ * rules.  `label` prefixes paths in errors.
+ */
+int pack_walk(int rootfd, const char *label, const pack_ignore *ignore,
+    pack_items *items, ps_error *err);
+
+/* As pack_walk, leaving out the file `exclude` (the output being written). */
+int pack_walk_excluding(int rootfd, const char *label, const pack_ignore *ignore,
+    const struct stat *exclude, pack_items *items, ps_error *err);
+
+/*
+ * Every entry below `rootfd`, sorted, as a check of an installed tree
+ * sees it: no ignore rules, VCS names kept, and what a pack cannot hold
+ * (links, devices, names that break the rules) added to `odd` as
+ * "PATH (why)" instead of refused.
+ */
+int pack_walk_survey(int rootfd, const char *label, pack_items *items,
+    ps_strings *odd, ps_error *err);
+
+/* 1 for ".git", ".hg", ".svn", ".bzr". */
+int pack_is_vcs_name(const char *name);
+
+#endif
