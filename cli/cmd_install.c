@@ -357,7 +357,7 @@ install(struct install_args *a, const char *data_dir)
 	rc = ps_install(a->archive, &a->o, &r, &err);
 	cli_progress_end(&progress);
 	if (rc != 0 && ctx.no_terminal &&
-	    strcmp(err.code, "install_declined") == 0)
+	    ps_error_is(&err, PS_CODE_INSTALL_DECLINED))
 		no_terminal_error(&err, a->archive);
 	code = rc == 0 ? EXIT_OK : err.status == PS_STATUS_REFUSED ?
 	    EXIT_REFUSED : EXIT_FAILED;

@@ -110,8 +110,8 @@ verify_pack(const ps_installed *p, json_t *o)
 		cli_json_error(v, rc, &err);
 		json_object_set_new(o, "verify", v);
 	} else {
-		fputs(rc == 0 ? "  ok\n" : strcmp(err.code,
-		    "installed_modified") == 0 ? "  MODIFIED\n" : "  FAILED\n",
+		fputs(rc == 0 ? "  ok\n" : ps_error_is(&err,
+		    PS_CODE_INSTALLED_MODIFIED) ? "  MODIFIED\n" : "  FAILED\n",
 		    stdout);
 		if (c != NULL)
 			cli_print_changes(stdout, "    ", c);

@@ -123,7 +123,7 @@ path_absent(formats_check *ck, const util_yaml_node *at, const char *what,
 
 	ps_error_clear(&err);
 	ck->files->stat(ck->files->ctx, path, &type, &size, &err);
-	if (strcmp(err.code, "pack_path_special") == 0)
+	if (ps_error_is(&err, PS_CODE_PACK_PATH_SPECIAL))
 		formats_check_error(ck, at, "path_special",
 		    "%s '%s' is a symbolic link or special file (or lies under "
 		    "one); links are never followed", what, path);
@@ -204,13 +204,13 @@ subject_position(const char *subject, unsigned *line, unsigned *column)
 static const char *
 read_refusal_code(const char *code)
 {
-	if (strcmp(code, "pack_file_too_large") == 0)
+	if (strcmp(code, PS_CODE_PACK_FILE_TOO_LARGE) == 0)
 		return "yaml_too_large";
-	if (strcmp(code, "pack_path_special") == 0)
+	if (strcmp(code, PS_CODE_PACK_PATH_SPECIAL) == 0)
 		return "path_special";
-	if (strcmp(code, "pack_not_file") == 0)
+	if (strcmp(code, PS_CODE_PACK_NOT_FILE) == 0)
 		return "path_not_file";
-	if (strcmp(code, "pack_path_missing") == 0)
+	if (strcmp(code, PS_CODE_PACK_PATH_MISSING) == 0)
 		return "path_missing";
 	return code;
 }
@@ -228,7 +228,7 @@ formats_check_yaml_error(formats_check *ck, const char *path, const char *name,
 		ck->failed = 1;
 		return;
 	}
-	if (strcmp(yerr->code, "pack_file_too_large") == 0) {
+	if (ps_error_is(yerr, PS_CODE_PACK_FILE_TOO_LARGE)) {
 		formats_check_report_in(ck, PS_SEVERITY_ERROR, path, 0, 0, code,
 		    "YAML file is too large: expected at most %d bytes",
 		    UTIL_YAML_MAX_BYTES);

@@ -72,6 +72,30 @@ typedef struct ps_error {
  * text empty). */
 void ps_error_clear(ps_error *err);
 
+/* 1 when `err` carries `code` (a PS_CODE_* name below, or any code of
+ * docs/errors.md), else 0. */
+int ps_error_is(const ps_error *err, const char *code);
+
+/*
+ * The codes a caller may branch on, by name: a program that tests a code
+ * compares with one of these, never with a literal of its own, so that
+ * scripts/check-error-codes knows every code that steers control flow.
+ * Each is a code of docs/errors.md.
+ */
+#define PS_CODE_NOT_FOUND "not_found"
+#define PS_CODE_NOT_INSTALLED "not_installed"
+#define PS_CODE_INSTALL_DECLINED "install_declined"
+#define PS_CODE_INSTALLED_MODIFIED "installed_modified"
+#define PS_CODE_PACK_PATH_MISSING "pack_path_missing"
+#define PS_CODE_PACK_PATH_SPECIAL "pack_path_special"
+#define PS_CODE_PACK_NOT_FILE "pack_not_file"
+#define PS_CODE_PACK_FILE_TOO_LARGE "pack_file_too_large"
+#define PS_CODE_PACK_OUT_OF_SCOPE "pack_out_of_scope"
+#define PS_CODE_SIGNED_BY_MISMATCH "signed_by_mismatch"
+#define PS_CODE_KEY_UNSUPPORTED_ALGORITHM "key_unsupported_algorithm"
+#define PS_CODE_KEY_UNSUPPORTED_KDF "key_unsupported_kdf"
+#define PS_CODE_KEY_KDF_LIMITS "key_kdf_limits"
+
 /*
  * Formats an error as one line without a trailing newline:
  *   SUBJECT: MESSAGE: expected EXPECTED, found FOUND [CODE]

@@ -161,7 +161,7 @@ install_load(const install_datadir *dd, const char *rel, ps_installed **r,
 	snprintf(label, sizeof(label), "%s/%s/%s.json", dd->path,
 	    INSTALL_DATADIR_RECEIPTS, rel);
 	if (install_receipt_load(dd->fd, rel, label, r, err) != 0) {
-		if (strcmp(err->code, "not_installed") != 0)
+		if (!ps_error_is(err, PS_CODE_NOT_INSTALLED))
 			return -1;
 		ps_error_clear(err);      /* uninstalled meanwhile */
 		return 0;
@@ -282,7 +282,7 @@ ps_installed_list_load(const char *data_dir, ps_installed_list **out,
 	if (*out == NULL)
 		return util_fail_oom(err, data_dir);
 	rc = install_datadir_open(data_dir, 0, &dd, err);
-	if (rc != 0 && strcmp(err->code, "not_found") == 0) {
+	if (rc != 0 && ps_error_is(err, PS_CODE_NOT_FOUND)) {
 		ps_error_clear(err);
 		install_datadir_close(&dd);
 		return 0;
@@ -420,7 +420,7 @@ ps_uninstall(const char *data_dir, ps_format format, const char *id,
 	if (found == NULL)
 		return util_fail_oom(err, id);
 	rc = install_datadir_open(data_dir, 0, &dd, err);
-	if (rc != 0 && strcmp(err->code, "not_found") == 0) {
+	if (rc != 0 && ps_error_is(err, PS_CODE_NOT_FOUND)) {
 		util_refuse(err, "not_installed", id, "the data directory %s does "
 		    "not exist", data_dir);
 		util_error_expect(err, "an installed pack", "none");

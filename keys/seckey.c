@@ -424,7 +424,7 @@ ps_key_text_is_secret(const unsigned char *text, size_t len)
 	if (ps_seckey_inspect(text, len, "", &info, &err) == 0)
 		return 1;
 	/* These codes are only reached once 158 bytes decoded. */
-	return strcmp(err.code, "key_unsupported_algorithm") == 0 ||
-	    strcmp(err.code, "key_unsupported_kdf") == 0 ||
-	    strcmp(err.code, "key_kdf_limits") == 0;
+	return ps_error_is(&err, PS_CODE_KEY_UNSUPPORTED_ALGORITHM) ||
+	    ps_error_is(&err, PS_CODE_KEY_UNSUPPORTED_KDF) ||
+	    ps_error_is(&err, PS_CODE_KEY_KDF_LIMITS);
 }

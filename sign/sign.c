@@ -83,7 +83,7 @@ load_public_file(sign_run *run, ps_pubkey **file_key, ps_error *err)
 	if (path == NULL)
 		return 0;
 	if (ps_pubkey_load_file(path, file_key, &quiet) != 0) {
-		if (strcmp(quiet.code, "not_found") == 0)
+		if (ps_error_is(&quiet, PS_CODE_NOT_FOUND))
 			return 0;
 		*err = quiet;
 		return -1;

@@ -12,6 +12,12 @@ ps_error_clear(ps_error *err)
 		memset(err, 0, sizeof(*err));
 }
 
+int
+ps_error_is(const ps_error *err, const char *code)
+{
+	return err != NULL && code != NULL && strcmp(err->code, code) == 0;
+}
+
 void
 util_error_record(ps_error *err, ps_status status, const char *code,
     const char *subject, const char *fmt, ...)

@@ -21,9 +21,9 @@
 static int
 stage_of(const char *code)
 {
-	if (strcmp(code, "signed_by_mismatch") == 0)
+	if (strcmp(code, PS_CODE_SIGNED_BY_MISMATCH) == 0)
 		return 3;
-	if (strcmp(code, "pack_out_of_scope") == 0)
+	if (strcmp(code, PS_CODE_PACK_OUT_OF_SCOPE) == 0)
 		return 2;
 	if (strncmp(code, "key_", 4) == 0)
 		return 1;
@@ -165,7 +165,7 @@ judge_key(verify_vctx *v, ps_verify_signature *s, const ps_pubkey *key,
 	if (owner != NULL && (s->identity = strdup(owner->identity)) == NULL)
 		return util_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
 	if (ps_trust_lookup(v->o->trust, key, "", v->o->at, &signer, &e) == 0 ||
-	    strcmp(e.code, "pack_out_of_scope") == 0)
+	    ps_error_is(&e, PS_CODE_PACK_OUT_OF_SCOPE))
 		return 0;
 	if (e.status == PS_STATUS_FAILED) {
 		*err = e;
