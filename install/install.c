@@ -24,6 +24,7 @@
 #include "util/pathname.h"
 #include "util/sha256.h"
 #include "install/datadir.h"
+#include "install/extract.h"
 #include "install/installed.h"
 #include "install/receipt.h"
 #include "verify/verify.h"
@@ -42,6 +43,8 @@ struct install {
 	char *base;                  /* the archive's file name */
 	char *copy_sig;              /* the signature's private copy */
 	char *tree_path;             /* where the archive is extracted */
+	int tree_fd;                 /* that directory while extracting */
+	install_extractor *extractor;
 	ps_manifest *manifest;
 	sign_statement *st;
 	char *rel;                   /* layout path of the tree */
@@ -204,9 +207,8 @@ name_originals(struct install *in, ps_error *err)
 /* A no-op reinstall (the same version and tree, by the signed statement)
  * is verified without extracting; the rules confirm it afterwards. */
 static int
-tree_wanted(void *ctx, const sign_statement *st)
+tree_wanted(struct install *in, const sign_statement *st)
 {
-	struct install *in = ctx;
 	ps_installed_list list = { NULL, 0 };
 	ps_error ignored;
 	size_t i;
@@ -225,31 +227,62 @@ tree_wanted(void *ctx, const sign_statement *st)
 	return wanted;
 }
 
+/* verify_stream.start: the extractor sees every entry the verifying
+ * reader reads; files it did not keep are read back from the tree. */
+static int
+start_extracting(void *ctx, const sign_statement *st,
+    const pack_archive_visitor **visitor, ps_pack_files *fallback,
+    ps_error *err)
+{
+	struct install *in = ctx;
+
+	if (!tree_wanted(in, st))
+		return 0;
+	if (install_extractor_new(in->archive, in->tree_fd, &in->o->limits,
+	    &in->extractor, err) != 0)
+		return -1;
+	if (ps_pack_files_dir_open(in->tree_path, fallback, err) != 0)
+		return -1;
+	*visitor = install_extractor_visitor(in->extractor);
+	return 1;
+}
+
+/* verify_stream.end */
+static int
+end_extracting(void *ctx, int rc, ps_error *err)
+{
+	struct install *in = ctx;
+
+	rc = install_extractor_end(in->extractor, rc, err);
+	install_extractor_free(in->extractor);
+	in->extractor = NULL;
+	return rc;
+}
+
 static int
 verify_and_extract(struct install *in, ps_error *err)
 {
 	ps_verify_options vo = in->o->verify;
-	verify_extract x;
+	verify_stream stream = { in, start_extracting, end_extracting, 0,
+	    NULL };
 	int rc;
 
 	if (mkdirat(in->work_fd, TREE_NAME, 0755) != 0)
 		return util_fail_errno(err, errno == ENOSPC ? "disk_full" :
 		    "io_error", in->tree_path, "mkdir", errno);
-	memset(&x, 0, sizeof(x));
-	x.dest_fd = openat(in->work_fd, TREE_NAME, O_RDONLY | O_DIRECTORY |
+	in->tree_fd = openat(in->work_fd, TREE_NAME, O_RDONLY | O_DIRECTORY |
 	    O_NOFOLLOW | O_CLOEXEC);
-	if (x.dest_fd < 0)
+	if (in->tree_fd < 0)
 		return util_fail_errno(err, "io_error", in->tree_path, "open",
 		    errno);
-	x.dest_path = in->tree_path;
-	x.limits = &in->o->limits;
-	x.wanted = tree_wanted;
-	x.ctx = in;
 	vo.sig_path = in->copy_sig;
-	rc = verify_keep(in->archive, &vo, &x, &in->res->verify,
+	rc = verify_keep(in->archive, &vo, &stream, &in->res->verify,
 	    &in->manifest, &in->st, err);
-	close(x.dest_fd);
-	in->extracted = x.digest;
+	install_extractor_free(in->extractor);
+	in->extractor = NULL;
+	close(in->tree_fd);
+	in->tree_fd = -1;
+	in->extracted = stream.digest;
 	name_originals(in, err);
 	return rc;
 }
@@ -737,6 +770,7 @@ ps_install(const char *archive, const ps_install_options *options,
 	in.archive = archive;
 	in.o = options;
 	in.work_fd = -1;
+	in.tree_fd = -1;
 	in.dd.fd = in.dd.lock_fd = in.dd.tmp_fd = -1;
 	*out = in.res = calloc(1, sizeof(ps_install_result));
 	if (in.res == NULL)

@@ -29,19 +29,26 @@ typedef struct pack_archive_visitor {
 	const ps_progress_sink *progress;
 } pack_archive_visitor;
 
-/*
- * ps_pack_files_archive_open() hashing only the files `want_hash` names
- * (NULL: all), whose reader also hands the stream to `also` (may be NULL;
- * e.g. an extraction, which sees every entry first), and whose `read` and
- * `head` of a file not kept in memory go to `fallback` (may be NULL; e.g.
- * the extracted tree).  `fallback` is owned by the view from then on,
- * even on failure.  `progress` may be NULL.
- */
+/* How pack_files_archive_open_with() reads, beyond
+ * ps_pack_files_archive_open(); a zeroed struct is that function. */
+typedef struct pack_archive_open_options {
+	/* Also handed every entry as it streams by (e.g. an extraction,
+	 * which sees each one before the view does); NULL: none. */
+	const pack_archive_visitor *also;
+	/* Where `read` and `head` of a file not kept in memory go (e.g. the
+	 * extracted tree); owned by the view from then on, even on failure.
+	 * close NULL: none. */
+	ps_pack_files fallback;
+	/* Bytes of the archive file read, entries seen; NULL: none. */
+	const ps_progress_sink *progress;
+	/* Hashes only the files it names (1); NULL hashes all. */
+	int (*want_hash)(void *ctx, const char *path);
+	void *want_ctx;
+} pack_archive_open_options;
+
 int pack_files_archive_open_with(const char *path,
-    const pack_archive_visitor *also, const ps_pack_files *fallback,
-    const ps_progress_sink *progress, ps_pack_files *files,
-    ps_digest **digest_out, int (*want_hash)(void *ctx, const char *path),
-    void *want_ctx, ps_error *err);
+    const pack_archive_open_options *options, ps_pack_files *files,
+    ps_digest **digest_out, ps_error *err);
 
 /* Digests of the archive at `path`, with `visitor` (may be NULL). */
 int pack_archive_read(const char *path, const pack_archive_visitor *visitor,

@@ -405,36 +405,35 @@ int
 ps_pack_files_archive_open(const char *path, ps_pack_files *files,
     ps_digest **digest_out, ps_error *err)
 {
-	return pack_files_archive_open_with(path, NULL, NULL, NULL, files,
-	    digest_out, NULL, NULL, err);
+	pack_archive_open_options o;
+
+	memset(&o, 0, sizeof(o));
+	return pack_files_archive_open_with(path, &o, files, digest_out, err);
 }
 
 int
 pack_files_archive_open_with(const char *path,
-    const pack_archive_visitor *also, const ps_pack_files *fallback,
-    const ps_progress_sink *progress, ps_pack_files *files,
-    ps_digest **digest_out, int (*want_hash)(void *ctx, const char *path),
-    void *want_ctx, ps_error *err)
+    const pack_archive_open_options *o, ps_pack_files *files,
+    ps_digest **digest_out, ps_error *err)
 {
 	struct view *v = calloc(1, sizeof(*v));
 	pack_archive_visitor visitor = { v, on_file, on_data, also_dir, NULL,
-	    progress };
+	    o->progress };
 	ps_digest *d = NULL;
 
 	memset(files, 0, sizeof(*files));
 	if (digest_out != NULL)
 		*digest_out = NULL;
 	if (v == NULL) {
-		if (fallback != NULL && fallback->close != NULL)
-			fallback->close(fallback->ctx);
+		if (o->fallback.close != NULL)
+			o->fallback.close(o->fallback.ctx);
 		return util_fail_oom(err, path);
 	}
-	v->want_hash = want_hash;
-	v->want_ctx = want_ctx;
-	v->also = also;
-	if (fallback != NULL)
-		v->fallback = *fallback;
-	if (want_hash != NULL)
+	v->want_hash = o->want_hash;
+	v->want_ctx = o->want_ctx;
+	v->also = o->also;
+	v->fallback = o->fallback;
+	if (o->want_hash != NULL)
 		visitor.want_hash = view_want_hash;
 	if (pack_archive_read(path, &visitor, &d, err) != 0 ||
 	    build_nodes(v, d, err) != 0) {

@@ -18,7 +18,6 @@
 #include "util/error.h"
 #include "util/fdio.h"
 #include "util/sha256.h"
-#include "install/extract.h"
 #include "verify/verify.h"
 
 int
@@ -279,54 +278,34 @@ subject_first(verify_vctx *v, const sign_statement_file *subject, ps_error *err)
 	    subject->sha256, got);
 }
 
-/* Extraction hashes every file: the tree digest is compared too. */
-static int
-extracting(const verify_vctx *v)
-{
-	verify_extract *x = v->extract;
-
-	return x != NULL && (x->wanted == NULL || x->wanted(x->ctx, v->st));
-}
-
 /* One read: the reader checks, hashes and keeps what the validators need
- * while the extractor writes; anything else is read back from the tree. */
+ * while the caller's visitor sees every entry (install extracts them). */
 static int
-verify_extracting(verify_vctx *v, verify_extract *x, ps_pack_files *files,
-    ps_digest **d, ps_error *err)
+open_archive(verify_vctx *v, ps_pack_files *files, ps_digest **d, ps_error *err)
 {
-	install_extractor *e = NULL;
-	ps_pack_files tree;
-	int rc;
+	verify_stream *s = v->stream;
+	pack_archive_open_options o;
+	int rc = 0;
 
-	if (install_extractor_new(v->path, x->dest_fd, x->limits, &e, err) != 0)
+	memset(&o, 0, sizeof(o));
+	o.progress = &v->o->progress;
+	if (s != NULL && (rc = s->start(s->ctx, v->st, &o.also, &o.fallback,
+	    err)) < 0)
 		return -1;
-	if (ps_pack_files_dir_open(x->dest_path, &tree, err) != 0) {
-		install_extractor_free(e);
-		return -1;
+	if (rc == 0) {
+		o.want_hash = v->o->deep ? NULL : signed_file;
+		o.want_ctx = v->st;
+		return pack_files_archive_open_with(v->path, &o, files, d, err);
 	}
-	rc = pack_files_archive_open_with(v->path, install_extractor_visitor(e),
-	    &tree, &v->o->progress, files, d, NULL, NULL, err);
-	if (install_extractor_end(e, rc, err) != 0 && rc == 0) {
+	s->streamed = 1;
+	rc = pack_files_archive_open_with(v->path, &o, files, d, err);
+	if (s->end(s->ctx, rc, err) != 0 && rc == 0) {
 		ps_pack_files_close(files);
 		ps_digest_free(*d);
 		*d = NULL;
 		rc = -1;
 	}
-	install_extractor_free(e);
 	return rc;
-}
-
-static int
-open_archive(verify_vctx *v, ps_pack_files *files, ps_digest **d, ps_error *err)
-{
-	verify_extract *x = v->extract;
-
-	if (!extracting(v))
-		return pack_files_archive_open_with(v->path, NULL, NULL,
-		    &v->o->progress, files, d, v->o->deep ? NULL : signed_file,
-		    v->st, err);
-	x->extracted = 1;
-	return verify_extracting(v, x, files, d, err);
 }
 
 /* Step 3: one read; the digest decides before anything is acted on. */
@@ -588,8 +567,8 @@ check_pack(verify_vctx *v, ps_error *err)
 	if (rc == 0)
 		rc = load_manifest(v, &files, err);
 	ps_pack_files_close(&files);
-	if (rc == 0 && v->extract != NULL && v->extract->extracted) {
-		v->extract->digest = d;
+	if (rc == 0 && v->stream != NULL && v->stream->streamed) {
+		v->stream->digest = d;
 		d = NULL;
 	}
 	ps_digest_free(d);
@@ -609,7 +588,7 @@ run(verify_vctx *v, ps_error *err)
 
 int
 verify_keep(const char *path, const ps_verify_options *options,
-    verify_extract *extract, ps_verify_result **out,
+    verify_stream *stream, ps_verify_result **out,
     ps_manifest **manifest, sign_statement **st, ps_error *err)
 {
 	verify_vctx v;
@@ -619,7 +598,7 @@ verify_keep(const char *path, const ps_verify_options *options,
 	memset(&v, 0, sizeof(v));
 	v.path = path;
 	v.o = options;
-	v.extract = extract;
+	v.stream = stream;
 	if (new_result(path, options, out, err) != 0)
 		return -1;
 	v.res = *out;

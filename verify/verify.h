@@ -22,8 +22,8 @@ typedef struct verify_vctx {
 	const ps_pubkey **entry_key;   /* per entry: the policy key verifying it */
 	sign_statement *st;
 	ps_manifest *manifest;
-	/* install's single pass (may be NULL): see verify_extract. */
-	struct verify_extract *extract;
+	/* install's single pass (may be NULL): see verify_stream. */
+	struct verify_stream *stream;
 } verify_vctx;
 
 /* Step 1: reads the envelope, finds which policy key verifies each entry
@@ -39,30 +39,33 @@ int verify_signed_by(verify_vctx *v, ps_error *err);
 int verify_source(verify_vctx *v, ps_error *err);
 
 /*
- * install reads the archive once: the reader that verifies it also
- * extracts it into `dest_fd`, an empty directory of a private work
- * directory, and the validators read the manifest back from there.  The
- * archive's SHA-256 is compared with the signed subject over the very bytes
- * that were extracted, so nothing can change between the check and the use
- * (docs/formats/install.md, "Install").
+ * A caller that reads the archive's entries in the verifying pass: install
+ * extracts them into its private work directory as the reader checks and
+ * hashes them, so the bytes whose digest is compared with the signed
+ * subject are the bytes extracted (docs/formats/install.md, "Install").
+ * The hook keeps verify/ from knowing what the caller does with them.
  */
-typedef struct verify_extract {
-	int dest_fd;
-	const char *dest_path;             /* the same directory, by name */
-	const ps_extract_limits *limits;
-	/* Asked once the statement is verified: 0 verifies without
-	 * extracting (install's no-op reinstall), 1 extracts. */
-	int (*wanted)(void *ctx, const sign_statement *st);
+typedef struct verify_stream {
 	void *ctx;
-	int extracted;                     /* out: the tree is in dest_fd */
+	/* Once the statement is verified, before the archive is read: 1 after
+	 * setting *visitor (sees every entry; owned by ctx) and *fallback
+	 * (where the reader reads back files it did not keep; given to the
+	 * reader), 0 to verify without streaming (install's no-op
+	 * reinstall), -1 on failure. */
+	int (*start)(void *ctx, const sign_statement *st,
+	    const pack_archive_visitor **visitor, ps_pack_files *fallback,
+	    ps_error *err);
+	/* After a streamed read that returned `rc`: the final outcome. */
+	int (*end)(void *ctx, int rc, ps_error *err);
+	int streamed;                      /* out: start returned 1 */
 	ps_digest *digest;                 /* out: digests of what was read */
-} verify_extract;
+} verify_stream;
 
 /* ps_verify() that hands over, on success, the validated manifest and
- * the signed statement (each may be NULL when not wanted); `extract` (may
- * be NULL) extracts the archive in the same pass. */
+ * the signed statement (each may be NULL when not wanted); `stream` (may
+ * be NULL) sees the archive's entries in the same pass. */
 int verify_keep(const char *path, const ps_verify_options *options,
-    verify_extract *extract, ps_verify_result **out,
+    verify_stream *stream, ps_verify_result **out,
     ps_manifest **manifest, sign_statement **st, ps_error *err);
 
 /* Refuses with `code`: `what` was checked, expected `want`, found `got`
