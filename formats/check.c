@@ -16,7 +16,7 @@ void
 formats_check_oom(formats_check *ck)
 {
 	if (ck->failed == 0)
-		util_fail(ck->err, "out_of_memory", ck->file, "out of memory");
+		util_fail_oom(ck->err, ck->file);
 	ck->failed = 1;
 }
 

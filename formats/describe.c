@@ -275,7 +275,7 @@ render(const ps_manifest *m, ps_lang lang,
 
 	*out = NULL;
 	if ((t.f = open_memstream(out, &len)) == NULL)
-		return util_fail(err, "out_of_memory", "", "out of memory");
+		return util_fail_oom(err, "");
 	write(&t, m);
 	bad = ferror(t.f) != 0 || t.oom != 0;
 	bad = fclose(t.f) != 0 || bad;
@@ -285,7 +285,7 @@ render(const ps_manifest *m, ps_lang lang,
 	if (bad != 0) {
 		free(*out);
 		*out = NULL;
-		return util_fail(err, "out_of_memory", "", "out of memory");
+		return util_fail_oom(err, "");
 	}
 	return 0;
 }

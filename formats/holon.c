@@ -7,6 +7,8 @@
 
 #include "formats/jsonschema.h"
 #include "formats/manifest.h"
+#include "util/hostname.h"
+#include "util/strings.h"
 
 static const char *const top_fields[] = { "id", "version", "name",
     "summary", "license", "authors", "source", "interface", "capabilities",
@@ -70,17 +72,6 @@ check_authors(formats_check *ck, const util_yaml_node *root)
 	}
 }
 
-/* 40 or 64 lowercase hexadecimal digits. */
-static int
-commit_valid(const char *s)
-{
-	size_t n = strlen(s);
-
-	if (n != 40 && n != 64)
-		return -1;
-	return strspn(s, "0123456789abcdef") == n ? 0 : -1;
-}
-
 static void
 check_source(formats_check *ck, const util_yaml_node *root)
 {
@@ -99,11 +90,11 @@ check_source(formats_check *ck, const util_yaml_node *root)
 	if (ref == NULL)
 		return;
 	n = strlen(ref);
-	if (commit_valid(ref) == 0) {
+	if (util_commit_id_valid(ref, 0)) {
 		ck->m->source_commit = formats_check_strdup(ck, ref);
 		return;
 	}
-	if ((n == 40 || n == 64) && strspn(ref, "0123456789abcdefABCDEF") == n)
+	if (util_commit_id_valid(ref, 1))
 		formats_check_error(ck, util_yaml_get(source, "ref"), "holon_source_ref",
 		    "source.ref '%s' must be written in lowercase hex", ref);
 	else if (n >= 4 && n < 40 && strspn(ref, "0123456789abcdef") == n)
@@ -438,7 +429,7 @@ check_data_egress(formats_check *ck, const util_yaml_node *data)
 		    "a data.egress host");
 		if (host == NULL)
 			continue;
-		if (formats_hostname_valid(host) != 0)
+		if (!util_hostname_valid(host, strlen(host)))
 			formats_check_error(ck, egress->items[i], "holon_data_egress",
 			    "data.egress entry '%s' is not a host name", host);
 		else

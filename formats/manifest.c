@@ -390,7 +390,7 @@ ps_manifest_load(const ps_pack_files *files,
 	if (ck.m == NULL || asprintf(&ck.file, "%s%s", ck.prefix,
 	    formats[format - 1].manifest) < 0) {
 		free(ck.m);
-		return util_fail(err, "out_of_memory", "", "out of memory");
+		return util_fail_oom(err, "");
 	}
 	ck.m->format = format;
 	ck.m->training_use = -1;

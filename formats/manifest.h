@@ -162,9 +162,6 @@ void formats_check_pack_error(formats_check *ck, const ps_error *perr);
 const char *formats_check_semver(formats_check *ck, const util_yaml_node *root,
     int allow_prerelease);
 
-/* Hostname syntax (LDH labels, no trailing dot); 0 when valid. */
-int formats_hostname_valid(const char *host);
-
 /* An RFC 1123 label: [a-z0-9]([a-z0-9-]*[a-z0-9])?, 1..max bytes; 0 / -1. */
 int formats_label_valid(const char *s, size_t n, size_t max);
 

@@ -6,6 +6,7 @@
 
 #include "formats/jsonschema.h"
 #include "formats/manifest.h"
+#include "util/hostname.h"
 #include "formats/semver.h"
 
 static const char *const top_fields[] = { "apiVersion", "kind", "name",
@@ -192,7 +193,8 @@ egress_host(formats_check *ck, const util_yaml_node *e)
 		strict_finding(ck, at, "soyapack_egress_wildcard", "wildcard "
 		    "egress host '%s' (--strict: list the exact hosts)", host);
 	if (strcmp(host, "*") == 0 ||
-	    formats_hostname_valid(wildcard != 0 ? host + 2 : host) == 0)
+	    util_hostname_valid(wildcard != 0 ? host + 2 : host,
+	    strlen(wildcard != 0 ? host + 2 : host)))
 		return host;
 	formats_check_error(ck, at, "soyapack_egress_host", "egress host '%s' is "
 	    "not a host name (letters, digits, hyphens and dots; no scheme, "

@@ -10,33 +10,8 @@
 #include <strings.h>
 
 #include "formats/manifest.h"
+#include "util/hostname.h"
 
-#define HOST_MAX 253
-
-int
-formats_hostname_valid(const char *host)
-{
-	size_t len = strlen(host), label = 0, i;
-	unsigned char c;
-
-	if (len == 0 || len > HOST_MAX)
-		return -1;
-	for (i = 0; i <= len; i++) {
-		c = (unsigned char)host[i];
-		if (c == '.' || c == '\0') {
-			if (label == 0 || label > 63 || host[i - 1] == '-')
-				return -1;
-			label = 0;
-			continue;
-		}
-		if (isalnum(c) == 0 && c != '-')
-			return -1;
-		if (label == 0 && c == '-')
-			return -1;
-		label++;
-	}
-	return 0;
-}
 
 static int
 why(char *buf, size_t size, const char *text)
@@ -185,7 +160,7 @@ check_public_name(const char *host, char *buf, size_t size)
 		    "dotted-quad address or a name", host);
 		return -1;
 	}
-	if (formats_hostname_valid(host) != 0) {
+	if (!util_hostname_valid(host, strlen(host))) {
 		snprintf(buf, size, "host '%s' is not a valid host name (letters, "
 		    "digits, hyphens; write international names in punycode)",
 		    host);
@@ -245,7 +220,7 @@ check_port(const char *p, char *buf, size_t size)
 static int
 check_authority(const char *auth, int public, char *buf, size_t size)
 {
-	char host[HOST_MAX + 2];
+	char host[UTIL_HOSTNAME_MAX + 2];
 	const char *end, *port = NULL;
 	unsigned char a4[4];
 	size_t n;
@@ -268,7 +243,7 @@ check_authority(const char *auth, int public, char *buf, size_t size)
 	}
 	if (n == 0)
 		return why(buf, size, "no host");
-	if (n > HOST_MAX)
+	if (n > UTIL_HOSTNAME_MAX)
 		return why(buf, size, "the host is longer than 253 characters");
 	memcpy(host, auth, n);
 	host[n] = '\0';
@@ -280,7 +255,7 @@ check_authority(const char *auth, int public, char *buf, size_t size)
 		return check_ipv6(host, public, buf, size);
 	if (public != 0)
 		return check_public_name(host, buf, size);
-	if (formats_hostname_valid(host) == 0 || inet_pton(AF_INET, host, a4) == 1)
+	if (util_hostname_valid(host, strlen(host)) || inet_pton(AF_INET, host, a4) == 1)
 		return 0;
 	return why(buf, size, "not a valid host name");
 }
@@ -288,7 +263,7 @@ check_authority(const char *auth, int public, char *buf, size_t size)
 int
 formats_url_check(const char *url, int public, char *buf, size_t size)
 {
-	char auth[HOST_MAX + 16];
+	char auth[UTIL_HOSTNAME_MAX + 16];
 	const char *p, *end;
 	size_t n;
 

@@ -20,6 +20,7 @@
 #include "sign/dsse.h"
 #include "sign/statement.h"
 #include "util/error.h"
+#include "util/strings.h"
 #include "util/fdio.h"
 #include "util/pathname.h"
 #include "util/sha256.h"
@@ -150,8 +151,8 @@ copy_signature(struct install *in, ps_error *err)
 	char sig_name[UTIL_NAME_MAX + 8];
 	int rc;
 
-	if (verify_dup(&in->base, slash != NULL ? slash + 1 : in->archive,
-	    err) != 0 || util_path_check(in->base, in->archive, err) != 0)
+	if (util_strdup(&in->base, slash != NULL ? slash + 1 : in->archive,
+	    NULL, err) != 0 || util_path_check(in->base, in->archive, err) != 0)
 		return -1;
 	snprintf(sig_name, sizeof(sig_name), "%s.sig", in->base);
 	if (sig == NULL && asprintf(&sig_default, "%s.sig", in->archive) < 0)
@@ -393,7 +394,7 @@ check_versions(struct install *in, char **newest, ps_error *err)
 		    in->manifest->version);
 		rc = util_error_expect(err, top->version, in->manifest->version);
 	}
-	if (rc == 0 && top != NULL && verify_dup(newest, top->version, err) != 0)
+	if (rc == 0 && top != NULL && util_strdup(newest, top->version, NULL, err) != 0)
 		rc = -1;
 	install_list_free_items(&list);
 	return rc;
@@ -420,10 +421,10 @@ describe_plan(struct install *in, ps_error *err)
 	const ps_manifest *m = in->manifest;
 
 	r->format = m->format;
-	if (verify_dup(&r->id, m->id, err) != 0 ||
-	    verify_dup(&r->version, m->version, err) != 0 ||
-	    verify_dup(&r->name, m->name, err) != 0 ||
-	    verify_dup(&r->domain, m->domain, err) != 0 ||
+	if (util_strdup(&r->id, m->id, NULL, err) != 0 ||
+	    util_strdup(&r->version, m->version, NULL, err) != 0 ||
+	    util_strdup(&r->name, m->name, NULL, err) != 0 ||
+	    util_strdup(&r->domain, m->domain, NULL, err) != 0 ||
 	    ps_manifest_describe(m, in->o->lang, &r->summary, err) != 0 ||
 	    install_layout_path(m->format, m->id, m->version, &in->rel, err) != 0)
 		return -1;
@@ -492,7 +493,7 @@ take_extracted(struct install *in, ps_error *err)
 	count_files(in->res, d->entries, d->entry_count);
 	memcpy(in->res->tree_digest, d->tree_digest, PS_SHA256_LEN);
 	if (memcmp(d->tree_digest, in->st->tree_digest, PS_SHA256_LEN) != 0)
-		return verify_refuse_digest(err,
+		return util_refuse_digest(err,
 		    "install_digest_mismatch", in->archive, "compared the extracted "
 		    "tree's digest with the signed tree digest",
 		    in->st->tree_digest, d->tree_digest);
@@ -571,22 +572,22 @@ fill_receipt(struct install *in, ps_installed *r, ps_error *err)
 	r->installed_at = in->o->now != 0 ? in->o->now : (int64_t)time(NULL);
 	memcpy(r->tree_digest, in->st->tree_digest, PS_SHA256_LEN);
 	memcpy(r->archive_digest, v->archive_digest, PS_SHA256_LEN);
-	if (verify_dup(&r->id, m->id, err) != 0 ||
-	    verify_dup(&r->version, m->version, err) != 0 ||
-	    verify_dup(&r->name, m->name, err) != 0 ||
-	    verify_dup(&r->domain, m->domain, err) != 0 ||
-	    verify_dup(&r->path, in->rel, err) != 0 ||
-	    verify_dup(&r->archive_name, in->base, err) != 0 ||
-	    verify_dup(&r->signer, v->identities[0].identity, err) != 0 ||
-	    verify_dup(&r->fingerprint, v->identities[0].fingerprint, err) != 0 ||
+	if (util_strdup(&r->id, m->id, NULL, err) != 0 ||
+	    util_strdup(&r->version, m->version, NULL, err) != 0 ||
+	    util_strdup(&r->name, m->name, NULL, err) != 0 ||
+	    util_strdup(&r->domain, m->domain, NULL, err) != 0 ||
+	    util_strdup(&r->path, in->rel, NULL, err) != 0 ||
+	    util_strdup(&r->archive_name, in->base, NULL, err) != 0 ||
+	    util_strdup(&r->signer, v->identities[0].identity, NULL, err) != 0 ||
+	    util_strdup(&r->fingerprint, v->identities[0].fingerprint, NULL, err) != 0 ||
 	    ps_manifest_permissions(m, &r->permissions, err) != 0 ||
 	    take_prompts(r, in->st, err) != 0 ||
 	    take_entries(r, in->extracted, err) != 0)
 		return -1;
 	if (!v->has_source)
 		return 0;
-	if (verify_dup(&r->source_repository, v->source_repository, err) != 0 ||
-	    verify_dup(&r->source_commit, v->source_commit, err) != 0)
+	if (util_strdup(&r->source_repository, v->source_repository, NULL, err) != 0 ||
+	    util_strdup(&r->source_commit, v->source_commit, NULL, err) != 0)
 		return -1;
 	return 0;
 }

@@ -77,8 +77,7 @@ ps_pubkey_set_identity(ps_pubkey *key, const char *identity, ps_error *err)
 			    "A-Z a-z 0-9 . _ @ + : / -", PS_IDENTITY_MAX);
 		copy = strdup(identity);
 		if (copy == NULL)
-			return util_fail_errno(err, "out_of_memory", "",
-			    "allocate", ENOMEM);
+			return util_fail_oom(err, "");
 	}
 	free(key->identity);
 	key->identity = copy;

@@ -11,6 +11,7 @@
 
 #include "keys/keys.h"
 #include "util/error.h"
+#include "util/strings.h"
 #include "util/yaml.h"
 
 #define PATTERN_MAX 256
@@ -45,8 +46,7 @@ at(trust_ctx *ctx, const util_yaml_node *node, const char *code,
 static int
 oom(trust_ctx *ctx)
 {
-	return util_fail_errno(ctx->err, "out_of_memory", ctx->name, "allocate",
-	    ENOMEM);
+	return util_fail_oom(ctx->err, ctx->name);
 }
 
 /* Refuses keys of `map` outside the NULL-terminated `allowed` list. */
@@ -94,16 +94,6 @@ field(trust_ctx *ctx, const util_yaml_node *map, const char *key,
 		at(ctx, map, "trust_missing_field", "%s needs the field '%s'",
 		    what, key);
 	return node;
-}
-
-static char *
-dup_or_oom(trust_ctx *ctx, const char *s)
-{
-	char *copy = strdup(s);
-
-	if (copy == NULL)
-		oom(ctx);
-	return copy;
 }
 
 /* Grows an array of `size`-byte items by one zeroed item. */
@@ -281,7 +271,8 @@ parse_packs(trust_ctx *ctx, const util_yaml_node *list,
 			    "spaces, '[', ']' or '\\'", item->value, PATTERN_MAX);
 		slot = grow(ctx, (void **)&signer->packs, &signer->pack_count,
 		    sizeof(*slot));
-		if (slot == NULL || (*slot = dup_or_oom(ctx, item->value)) == NULL)
+		if (slot == NULL || util_strdup(slot, item->value, ctx->name,
+		    ctx->err) != 0)
 			return -1;
 	}
 	return 0;
@@ -304,8 +295,8 @@ parse_identity(trust_ctx *ctx, const util_yaml_node *map,
 		return at(ctx, node, "trust_duplicate_identity", "identity '%s' "
 		    "is listed twice; list all its keys under one entry",
 		    node->value);
-	signer->identity = dup_or_oom(ctx, node->value);
-	return signer->identity != NULL ? 0 : -1;
+	return util_strdup(&signer->identity, node->value, ctx->name,
+	    ctx->err);
 }
 
 static int
@@ -392,8 +383,7 @@ parse_revoked_item(trust_ctx *ctx, const util_yaml_node *map,
 	if (has_control_chars(node->value))
 		return at(ctx, node, "trust_type", "'reason' holds a control "
 		    "character; it is printed in refusals and must be plain text");
-	rev->reason = dup_or_oom(ctx, node->value);
-	return rev->reason != NULL ? 0 : -1;
+	return util_strdup(&rev->reason, node->value, ctx->name, ctx->err);
 }
 
 static int

@@ -16,6 +16,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+#include "pack/archivename.h"
 #include "pack/archive.h"
 #include "pack/items.h"
 #include "pack/tarwrite.h"
@@ -213,7 +214,7 @@ open_outer(struct reader *r, ps_error *err)
 
 	r->outer = archive_read_new();
 	if (r->outer == NULL)
-		return util_fail(err, "out_of_memory", r->label, "libarchive");
+		return util_fail_oom(err, r->label);
 	/* Only these: other filters may run external programs. */
 	if (archive_read_support_filter_gzip(r->outer) != ARCHIVE_OK ||
 	    archive_read_support_filter_zstd(r->outer) != ARCHIVE_OK ||
@@ -235,7 +236,7 @@ open_inner(struct reader *r, ps_error *err)
 
 	r->inner = archive_read_new();
 	if (r->inner == NULL)
-		return util_fail(err, "out_of_memory", r->label, "libarchive");
+		return util_fail_oom(err, r->label);
 	if (r->kind == PS_SOURCE_ZIP) {
 		rc = archive_read_support_format_zip_seekable(r->inner);
 		if (rc == ARCHIVE_OK)
@@ -677,21 +678,6 @@ reader_free(struct reader *r)
 }
 
 static int
-archive_kind(const char *path, ps_source_kind *kind)
-{
-	ps_compression ignored;
-	size_t n = strlen(path);
-
-	if (n >= 4 && strcmp(path + n - 4, ".zip") == 0)
-		*kind = PS_SOURCE_ZIP;
-	else if (ps_compression_from_name(path, &ignored) == 0)
-		*kind = PS_SOURCE_TAR;
-	else
-		return -1;
-	return 0;
-}
-
-static int
 open_archive_file(struct reader *r, const char *path, ps_error *err)
 {
 	struct stat st;
@@ -718,6 +704,7 @@ int
 pack_archive_read(const char *path, const pack_archive_visitor *visitor,
     ps_digest **out, ps_error *err)
 {
+	const pack_archive_name *name;
 	struct reader r;
 	util_locale_scope scope;
 	int rc = -1;
@@ -728,12 +715,13 @@ pack_archive_read(const char *path, const pack_archive_visitor *visitor,
 	r.canonical = 1;
 	r.visitor = visitor;
 	*out = NULL;
-	if (archive_kind(path, &r.kind) != 0) {
+	if ((name = pack_archive_name_of(path)) == NULL) {
 		util_refuse(err, "unsupported_archive", path,
 		    "is neither a pack directory nor a supported archive");
-		return util_error_expect(err, ".tar, .tar.gz, .tgz, .tar.zst or "
-		    ".zip", "another name");
+		return util_error_expect(err, PACK_ARCHIVE_NAMES,
+		    "another name");
 	}
+	r.kind = name->kind;
 	if (open_archive_file(&r, path, err) == 0 &&
 	    util_locale_enter(&scope, err) == 0) {
 		rc = read_archive(&r, out, err);

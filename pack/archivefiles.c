@@ -265,8 +265,7 @@ build_nodes(struct view *v, const ps_digest *d, ps_error *err)
 				continue;
 			if (add_node(v, &capacity, path, (size_t)(slash - path),
 			    PS_ENTRY_DIR, 0) != 0)
-				return util_fail_errno(err, "out_of_memory", NULL,
-				    "allocate", ENOMEM);
+				return util_fail_oom(err, NULL);
 		}
 		previous = path;
 	}

@@ -184,8 +184,7 @@ names_add(struct names *n, const char *path, const char *origin, char *owned,
 		items = realloc(n->items, capacity * sizeof(*items));
 		if (items == NULL) {
 			free(owned);
-			return util_fail_errno(err, "out_of_memory", NULL,
-			    "allocate", ENOMEM);
+			return util_fail_oom(err, NULL);
 		}
 		n->items = items;
 		n->capacity = capacity;
@@ -214,8 +213,7 @@ add_entry_names(struct names *n, const ps_entry *e, const char *previous,
 			continue;
 		prefix = strndup(e->path, len);
 		if (prefix == NULL)
-			return util_fail_errno(err, "out_of_memory", NULL,
-			    "allocate", ENOMEM);
+			return util_fail_oom(err, NULL);
 		if (names_add(n, prefix, e->path, prefix, PS_ENTRY_DIR, err) != 0)
 			return -1;
 	}
@@ -347,8 +345,7 @@ collect_candidates(struct names *n, struct name ***out, size_t *count,
 			continue;
 		n->items[i].key = util_path_fold(n->items[i].path);
 		if (n->items[i].key == NULL)
-			return util_fail_errno(err, "out_of_memory", NULL,
-			    "case-fold", ENOMEM);
+			return util_fail_oom(err, NULL);
 		k++;
 	}
 	if (k == 0)

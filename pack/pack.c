@@ -55,28 +55,6 @@ ps_pack_options_init(ps_pack_options *options)
 }
 
 static int
-ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-int
-ps_compression_from_name(const char *name, ps_compression *out)
-{
-	if (ends_with(name, ".tar"))
-		*out = PS_COMPRESS_NONE;
-	else if (ends_with(name, ".tar.gz") || ends_with(name, ".tgz"))
-		*out = PS_COMPRESS_GZIP;
-	else if (ends_with(name, ".tar.zst"))
-		*out = PS_COMPRESS_ZSTD;
-	else
-		return -1;
-	return 0;
-}
-
-static int
 open_root(const char *dir, ps_error *err)
 {
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

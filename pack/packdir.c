@@ -219,7 +219,7 @@ packdir_read(void *ctx, const char *path, size_t max, char **data,
 	buf = malloc(max + 2);
 	if (buf == NULL) {
 		close(fd);
-		return util_fail(err, "out_of_memory", path, "out of memory");
+		return util_fail_oom(err, path);
 	}
 	if (read_full(fd, path, buf, max + 1, &got, err) != 0) {
 		close(fd);
@@ -370,8 +370,7 @@ walk_dir(struct walk *w, int fd, const char *prefix, int depth)
 	for (i = 0; i < count && rc == 0; i++) {
 		if (asprintf(&full, "%s%s%s", prefix, prefix[0] != '\0' ?
 		    "/" : "", names[i]) < 0) {
-			rc = util_fail(w->err, "out_of_memory", prefix,
-			    "out of memory");
+			rc = util_fail_oom(w->err, prefix);
 			break;
 		}
 		rc = walk_entry(w, fd, names[i], full, depth);
@@ -430,7 +429,7 @@ ps_pack_files_dir_open(const char *dir, ps_pack_files *files, ps_error *err)
 	}
 	if ((pd = calloc(1, sizeof(*pd))) == NULL) {
 		close(fd);
-		return util_fail(err, "out_of_memory", dir, "out of memory");
+		return util_fail_oom(err, dir);
 	}
 	pd->root_fd = fd;
 	pd->parent.fd = -1;

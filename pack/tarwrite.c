@@ -203,7 +203,7 @@ open_compressor(pack_tar_writer *w, ps_compression compression, ps_error *err)
 
 	w->compressor = archive_write_new();
 	if (w->compressor == NULL)
-		return util_fail(err, "out_of_memory", NULL, "libarchive");
+		return util_fail_oom(err, NULL);
 	if (archive_write_set_format_raw(w->compressor) != ARCHIVE_OK ||
 	    set_filter(w->compressor, compression) != 0 ||
 	    archive_write_set_bytes_per_block(w->compressor, 65536) != ARCHIVE_OK ||
@@ -213,7 +213,7 @@ open_compressor(pack_tar_writer *w, ps_compression compression, ps_error *err)
 		return archive_failure(w, w->compressor, "set up compression", err);
 	e = archive_entry_new();
 	if (e == NULL)
-		return util_fail(err, "out_of_memory", NULL, "libarchive");
+		return util_fail_oom(err, NULL);
 	archive_entry_set_filetype(e, AE_IFREG);
 	archive_entry_set_pathname(e, "pack.tar");
 	rc = archive_write_header(w->compressor, e);
@@ -229,7 +229,7 @@ open_tar(pack_tar_writer *w, ps_error *err)
 	w->tar = archive_write_new();
 	w->entry = archive_entry_new();
 	if (w->tar == NULL || w->entry == NULL)
-		return util_fail(err, "out_of_memory", NULL, "libarchive");
+		return util_fail_oom(err, NULL);
 	/* Padding only to 512-byte records, so every target gets the same bytes. */
 	if (archive_write_set_format_pax_restricted(w->tar) != ARCHIVE_OK ||
 	    archive_write_add_filter_none(w->tar) != ARCHIVE_OK ||

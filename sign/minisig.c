@@ -35,7 +35,7 @@ global_signature(const ps_seckey *key, const unsigned char sig[PS_ED25519_SIG_LE
 	int rc;
 
 	if (msg == NULL)
-		return util_fail(err, "out_of_memory", NULL, "allocate");
+		return util_fail_oom(err, NULL);
 	memcpy(msg, sig, PS_ED25519_SIG_LEN);
 	memcpy(msg + PS_ED25519_SIG_LEN, comment, clen);
 	rc = ps_key_sign(key, msg, PS_ED25519_SIG_LEN + clen, out, err);
@@ -76,7 +76,7 @@ ps_minisig_format(const ps_seckey *key,
 	    "key %s\n%s\ntrusted comment: %s\n%s\n", hex, b64_blob,
 	    trusted_comment, b64_global) < 0) {
 		*out = NULL;
-		return util_fail(err, "out_of_memory", NULL, "allocate");
+		return util_fail_oom(err, NULL);
 	}
 	return 0;
 }

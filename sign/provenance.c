@@ -19,6 +19,7 @@
 #include "sign/provenance.h"
 #include "pack/walk.h"
 #include "util/error.h"
+#include "util/hostname.h"
 #include "util/pathname.h"
 
 int
@@ -127,16 +128,8 @@ check_credentials(const struct url_parts *p, const char *url, ps_error *err)
 static int
 check_host(const struct url_parts *p, const char *url, ps_error *err)
 {
-	size_t i;
-
-	if (p->host_len == 0 || p->host_len > 253 ||
-	    !isalnum((unsigned char)p->host[0]))
+	if (!util_hostname_valid(p->host, p->host_len))
 		return url_refuse(err, url, "bad host name");
-	for (i = 0; i < p->host_len; i++) {
-		if (!isalnum((unsigned char)p->host[i]) && p->host[i] != '.' &&
-		    p->host[i] != '-')
-			return url_refuse(err, url, "bad host name");
-	}
 	return 0;
 }
 

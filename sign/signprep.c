@@ -15,29 +15,27 @@
 
 #include <sodium.h>
 
+#include "pack/archivename.h"
 #include "pack/pack.h"
+#include "sign/outputs.h"
+#include "sign/signprep.h"
 #include "sign/signrun.h"
 #include "util/error.h"
+#include "util/strings.h"
 #include "util/fdio.h"
 #include "util/sha256.h"
 
+/* Git and --source-* provenance, and the holon source rule. */
+static int find_provenance(sign_run *run, ps_error *err);
+
 #define REHASH_BUFFER (256 * 1024)
 
+/* Sets a field that may hold an earlier value (--source-* overrides). */
 static int
-no_memory(ps_error *err)
-{
-	return util_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
-}
-
-static int
-copy_string(char **dst, const char *src, ps_error *err)
+replace_string(char **dst, const char *src, ps_error *err)
 {
 	free(*dst);
-	*dst = NULL;
-	if (src == NULL)
-		return 0;
-	*dst = strdup(src);
-	return *dst == NULL ? no_memory(err) : 0;
+	return util_strdup(dst, src, NULL, err);
 }
 
 /* ------------------------------------------------- output hashing tap */
@@ -154,6 +152,69 @@ remembering_wrap(struct remembering *m, ps_pack_files *outer)
 
 /* ---------------------------------------------------------- validation */
 
+/* ------------------------------------------------------------ manifest */
+
+/* The manifest's signed_by, when present, names the identity or key. */
+static int
+check_signed_by(sign_run *run, ps_error *err)
+{
+	const ps_strings *list = &run->manifest->signed_by;
+	const char *identity = run->r->identity;
+	char expected[PS_ERROR_VALUE_MAX] = "", found[PS_ERROR_VALUE_MAX];
+	size_t i, used = 0;
+
+	if (list->count == 0)
+		return 0;
+	for (i = 0; i < list->count; i++) {
+		if ((identity != NULL && strcmp(list->items[i], identity) == 0) ||
+		    strcmp(list->items[i], run->r->fingerprint) == 0)
+			return 0;
+		if (used < sizeof(expected))
+			used += (size_t)snprintf(expected + used,
+			    sizeof(expected) - used, "%s%s", i > 0 ? ", " : "",
+			    list->items[i]);
+	}
+	snprintf(found, sizeof(found), "%s%s (%s)", identity != NULL ?
+	    "identity " : "no identity", identity != NULL ? identity : "",
+	    run->r->fingerprint);
+	util_refuse(err, "signed_by_mismatch", run->manifest->manifest_path,
+	    "the signing key is not one the manifest's signed_by names%s",
+	    identity == NULL ? " (give --identity or keep NAME.pub beside "
+	    "NAME.key)" : "");
+	return util_error_expect(err, expected, found);
+}
+
+static int
+require_valid(sign_run *run, ps_error *err)
+{
+	if (run->manifest != NULL && ps_manifest_valid(&run->r->diags, 0))
+		return 0;
+	util_refuse(err, "manifest_invalid", run->path, "the manifest does not "
+	    "validate: %zu error(s)", ps_diags_count(&run->r->diags,
+	    PS_SEVERITY_ERROR));
+	return -1;
+}
+
+static int
+record_manifest(sign_run *run, ps_error *err)
+{
+	run->r->format = run->manifest->format;
+	run->r->prompt_count = run->manifest->prompt_count;
+	if (util_strdup(&run->r->id, run->manifest->id, NULL, err) != 0 ||
+	    util_strdup(&run->r->version, run->manifest->version, NULL, err) != 0)
+		return -1;
+	return check_signed_by(run, err);
+}
+
+/* Refuses an invalid manifest; records it; checks signed_by. */
+static int
+record_valid_manifest(sign_run *run, ps_error *err)
+{
+	if (require_valid(run, err) != 0)
+		return -1;
+	return record_manifest(run, err);
+}
+
 static int
 load_manifest(sign_run *run, const ps_pack_files *files, ps_error *err)
 {
@@ -165,7 +226,7 @@ load_manifest(sign_run *run, const ps_pack_files *files, ps_error *err)
 	ps_validate_options_init(&vo);
 	if (asprintf(&prefix, "%s%s", run->path, n > 0 &&
 	    run->path[n - 1] == '/' ? "" : "/") < 0)
-		return no_memory(err);
+		return util_fail_oom(err, NULL);
 	vo.prefix = prefix;
 	rc = ps_manifest_load(files, &vo, &run->manifest, &run->r->diags, err);
 	free(prefix);
@@ -187,7 +248,7 @@ validate_dir(sign_run *run, struct remembering *rem, ps_error *err)
 	ps_pack_files_close(&rem->inner);
 	if (rc != 0)
 		return -1;
-	return sign_record_manifest(run, err);
+	return record_valid_manifest(run, err);
 }
 
 /* ------------------------------------------------------------- writing */
@@ -195,15 +256,14 @@ validate_dir(sign_run *run, struct remembering *rem, ps_error *err)
 static int
 default_name(sign_run *run, char **out, ps_error *err)
 {
-	static const char *const suffix[] = { ".tar", ".tar.gz", ".tar.zst" };
-	unsigned c = (unsigned)run->o->pack.compression;
+	const char *suffix = pack_archive_suffix(run->o->pack.compression);
 
-	if (c > 2)
+	if (suffix == NULL)
 		return util_fail(err, "invalid_argument", NULL, "unknown compression");
 	if (asprintf(out, "%s-%s%s", run->manifest->file_id,
-	    run->manifest->version, suffix[c]) < 0) {
+	    run->manifest->version, suffix) < 0) {
 		*out = NULL;
-		return no_memory(err);
+		return util_fail_oom(err, NULL);
 	}
 	return 0;
 }
@@ -265,7 +325,7 @@ sign_prepare_dir(sign_run *run, ps_error *err)
 	int rc;
 
 	if (validate_dir(run, &rem, err) != 0 ||
-	    sign_provenance(run, err) != 0)
+	    find_provenance(run, err) != 0)
 		return -1;
 	if (run->o->output == NULL && default_name(run, &name, err) != 0)
 		return -1;
@@ -284,24 +344,13 @@ sign_prepare_dir(sign_run *run, ps_error *err)
 /* ------------------------------------------------------------ archives */
 
 static int
-ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), m = strlen(suffix);
-
-	return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
-static int
 check_archive_name(const char *path, ps_error *err)
 {
-	if (ends_with(path, ".tar") || ends_with(path, ".tar.gz") ||
-	    ends_with(path, ".tgz") || ends_with(path, ".tar.zst") ||
-	    ends_with(path, ".zip"))
+	if (pack_archive_name_of(path) != NULL)
 		return 0;
 	util_fail(err, "archive_unsupported", path, "not a pack directory nor "
 	    "an archive packsign reads");
-	return util_error_expect(err, ".tar, .tar.gz, .tgz, .tar.zst or .zip",
-	    path);
+	return util_error_expect(err, PACK_ARCHIVE_NAMES, path);
 }
 
 static int
@@ -376,7 +425,7 @@ inspect_archive(sign_run *run, ps_error *err)
 
 	ps_validate_options_init(&vo);
 	if (asprintf(&prefix, "%s/", run->path) < 0)
-		return no_memory(err);
+		return util_fail_oom(err, NULL);
 	vo.prefix = prefix;
 	if (ps_inspect(run->path, &run->o->pack, &vo, &in, err) != 0) {
 		free(prefix);
@@ -401,8 +450,8 @@ sign_prepare_archive(sign_run *run, ps_error *err)
 		    "signed where it is: -o applies to pack directories only");
 	if (check_archive_name(run->path, err) != 0 ||
 	    inspect_archive(run, err) != 0 ||
-	    sign_record_manifest(run, err) != 0 ||
-	    sign_provenance(run, err) != 0 ||
+	    record_valid_manifest(run, err) != 0 ||
+	    find_provenance(run, err) != 0 ||
 	    sign_set_outputs(run, run->path, err) != 0)
 		return -1;
 	return run->o->minisig ? blake2b_of_archive(run, err) : 0;
@@ -423,24 +472,10 @@ record_git(sign_run *run, ps_error *err)
 		r->source_dirty = 1;
 	}
 	r->has_source = 1;
-	if (copy_string(&r->source_commit, run->git->commit, err) != 0 ||
-	    copy_string(&r->source_path, run->git->pack_path, err) != 0)
+	if (replace_string(&r->source_commit, run->git->commit, err) != 0 ||
+	    replace_string(&r->source_path, run->git->pack_path, err) != 0)
 		return -1;
-	return copy_string(&r->source_repository, run->git->origin_url, err);
-}
-
-static int
-full_commit(const char *s)
-{
-	size_t i, n = strlen(s);
-
-	if (n != 40 && n != 64)
-		return 0;
-	for (i = 0; i < n; i++) {
-		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
-			return 0;
-	}
-	return 1;
+	return replace_string(&r->source_repository, run->git->origin_url, err);
 }
 
 static int
@@ -456,16 +491,16 @@ apply_overrides(sign_run *run, ps_error *err)
 		r->source_repository = url;
 	}
 	if (run->o->source_commit != NULL) {
-		if (!full_commit(run->o->source_commit)) {
+		if (!util_commit_id_valid(run->o->source_commit, 0)) {
 			util_fail(err, "source_commit_invalid", "--source-commit",
 			    "not a full commit id");
 			return util_error_expect(err, "40 or 64 lowercase hex digits",
 			    run->o->source_commit);
 		}
 		r->has_source = 1;
-		if (copy_string(&r->source_commit, run->o->source_commit,
+		if (replace_string(&r->source_commit, run->o->source_commit,
 		    err) != 0 || (r->source_path == NULL &&
-		    copy_string(&r->source_path, "", err) != 0))
+		    replace_string(&r->source_path, "", err) != 0))
 			return -1;
 	}
 	if (!r->has_source && r->source_repository != NULL)
@@ -502,7 +537,7 @@ check_holon_ref(sign_run *run, ps_error *err)
 	const char *ref = run->manifest->source_commit;
 	sign_git_ref_relation rel = SIGN_GIT_REF_SAME;
 
-	if (!full_commit(ref)) {
+	if (!util_commit_id_valid(ref, 0)) {
 		util_refuse(err, "holon_ref_invalid", run->manifest->manifest_path,
 		    "source.ref must be a full commit id, not a branch or tag");
 		return util_error_expect(err, "40 or 64 lowercase hex digits", ref);
@@ -519,7 +554,7 @@ check_holon_ref(sign_run *run, ps_error *err)
 	    run->r->source_commit, &rel, err) != 0)
 		return -1;
 	return rel == SIGN_GIT_REF_ANCESTOR ?
-	    copy_string(&run->r->source_manifest_ref, ref, err) : 0;
+	    replace_string(&run->r->source_manifest_ref, ref, err) : 0;
 }
 
 static int
@@ -539,8 +574,8 @@ check_holon(sign_run *run, ps_error *err)
 	return check_holon_ref(run, err);
 }
 
-int
-sign_provenance(sign_run *run, ps_error *err)
+static int
+find_provenance(sign_run *run, ps_error *err)
 {
 	if (run->is_dir && sign_git_discover(run->path, &run->git, err) != 0)
 		return -1;

@@ -1,6 +1,8 @@
 /* Internal header of sign/: one signing run.
  *
- * The state of one ps_sign run, shared by sign/sign.c and sign/signprep.c.
+ * The state of one ps_sign run, which sign.c, signprep.c and outputs.c
+ * share: types only, so that the three depend on each other one way
+ * (sign -> signprep -> outputs).
  */
 #ifndef SIGN_SIGNRUN_H
 #define SIGN_SIGNRUN_H
@@ -39,16 +41,5 @@ typedef struct sign_run {
 	char *minisig_backup;
 	int minisig_replaced;
 } sign_run;
-
-/* Directories: validate, check, provenance, write OUT's temporary file. */
-int sign_prepare_dir(sign_run *run, ps_error *err);
-/* Archives: read once (every entry checked), validate, check. */
-int sign_prepare_archive(sign_run *run, ps_error *err);
-/* Names OUT, OUT.sig, OUT.minisig and checks the signature targets. */
-int sign_set_outputs(sign_run *run, const char *archive, ps_error *err);
-/* Refuses an invalid manifest; records it; checks signed_by. */
-int sign_record_manifest(sign_run *run, ps_error *err);
-/* Git and --source-* provenance, and the holon source rule. */
-int sign_provenance(sign_run *run, ps_error *err);
 
 #endif

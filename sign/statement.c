@@ -11,6 +11,7 @@
 #include "util/error.h"
 #include "util/pathname.h"
 #include "util/sha256.h"
+#include "util/strings.h"
 
 static int
 invalid(ps_error *err, const char *field, const char *what)
@@ -156,27 +157,12 @@ check_text(const char *field, const char *s, int required, size_t max,
 	return 0;
 }
 
-/* 40 (SHA-1) or 64 (SHA-256) lowercase hex digits. */
-static int
-is_commit_hex(const char *s)
-{
-	size_t i, len = strlen(s);
-
-	if (len != 40 && len != 64)
-		return 0;
-	for (i = 0; i < len; i++) {
-		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
-			return 0;
-	}
-	return 1;
-}
-
 static int
 check_commit(const char *field, const char *s, ps_error *err)
 {
 	if (s == NULL)
 		return invalid(err, field, "missing");
-	if (!is_commit_hex(s)) {
+	if (!util_commit_id_valid(s, 0)) {
 		invalid(err, field, "not a full git commit id");
 		return util_error_expect(err, "40 or 64 lowercase hex digits", s);
 	}

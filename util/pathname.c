@@ -217,8 +217,7 @@ check_encoding(const char *path, size_t len, const char *label,
 		    "path is not valid UTF-8");
 	nfc = util_path_nfc(path, len);
 	if (nfc == NULL)
-		return util_fail_errno(err, "out_of_memory", label, "normalise",
-		    ENOMEM);
+		return util_fail_oom(err, label);
 	same = strcmp(nfc, path) == 0;
 	free(nfc);
 	if (!same)

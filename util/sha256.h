@@ -29,6 +29,12 @@ int util_sha256_buffer(const void *data, size_t len,
  * bytes that was; 0 / -1 (errno set by read, or EIO for the digest). */
 int util_sha256_fd(int fd, unsigned char out[PS_SHA256_LEN], uint64_t *size);
 
+/* Refuses with `code`: `what` was checked, expected `want`, found `got`
+ * (both as sha256:HEX); returns -1. */
+int util_refuse_digest(ps_error *err, const char *code, const char *subject,
+    const char *what, const unsigned char want[PS_SHA256_LEN],
+    const unsigned char got[PS_SHA256_LEN]);
+
 /* Parses exactly 2 * len lowercase or uppercase hex digits; 0 / -1. */
 int util_hex_decode(const char *hex, unsigned char *bytes, size_t len);
 

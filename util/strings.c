@@ -1,6 +1,8 @@
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/error.h"
 #include "util/strings.h"
 
 int
@@ -30,4 +32,45 @@ util_strings_clear(ps_strings *list)
 	free(list->items);
 	list->items = NULL;
 	list->count = 0;
+}
+
+int
+util_strdup(char **out, const char *s, const char *subject, ps_error *err)
+{
+	*out = NULL;
+	if (s != NULL && (*out = strdup(s)) == NULL)
+		return util_fail_oom(err, subject);
+	return 0;
+}
+
+int
+util_ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && memcmp(s + n - m, suffix, m) == 0;
+}
+
+void
+util_join(char *out, size_t size, const char *const *items, size_t count)
+{
+	size_t i, used;
+
+	out[0] = '\0';
+	for (i = 0; i < count; i++) {
+		used = strlen(out);
+		if (used + 1 >= size)
+			return;
+		snprintf(out + used, size - used, "%s%s", i > 0 ? ", " : "",
+		    items[i]);
+	}
+}
+
+int
+util_commit_id_valid(const char *s, int any_case)
+{
+	size_t n = s != NULL ? strlen(s) : 0;
+
+	return (n == 40 || n == 64) && strspn(s, any_case ?
+	    "0123456789abcdefABCDEF" : "0123456789abcdef") == n;
 }

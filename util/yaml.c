@@ -118,8 +118,7 @@ syntax_error(yaml_ctx *ctx)
 	char what[PS_ERROR_TEXT_MAX];
 
 	if (p->error == YAML_MEMORY_ERROR)
-		return util_fail(ctx->err, "out_of_memory", ctx->name,
-		    "out of memory while parsing YAML");
+		return util_fail_oom(ctx->err, ctx->name);
 	if (p->context != NULL)
 		snprintf(what, sizeof(what), "%s %s",
 		    p->problem != NULL ? p->problem : "invalid YAML",
@@ -321,8 +320,7 @@ node_new(yaml_ctx *ctx, const yaml_event_t *ev, util_yaml_kind kind)
 	util_yaml_node *node = calloc(1, sizeof(*node));
 
 	if (node == NULL) {
-		util_fail(ctx->err, "out_of_memory", ctx->name,
-		    "out of memory while building the YAML tree");
+		util_fail_oom(ctx->err, ctx->name);
 		return NULL;
 	}
 	node->kind = kind;
@@ -377,8 +375,7 @@ parse_scalar(yaml_ctx *ctx, yaml_event_t *ev, util_yaml_node **out)
 	value = malloc(ev->data.scalar.length + 1);
 	if (value == NULL) {
 		free(node);
-		return util_fail(ctx->err, "out_of_memory", ctx->name,
-		    "out of memory while building the YAML tree");
+		return util_fail_oom(ctx->err, ctx->name);
 	}
 	memcpy(value, ev->data.scalar.value, ev->data.scalar.length);
 	value[ev->data.scalar.length] = '\0';
@@ -410,8 +407,7 @@ node_append(yaml_ctx *ctx, util_yaml_node *node, size_t *cap,
 		}
 		if (items == NULL || (node->kind == UTIL_YAML_MAPPING &&
 		    keys == NULL))
-			return util_fail(ctx->err, "out_of_memory", ctx->name,
-			    "out of memory while building the YAML tree");
+			return util_fail_oom(ctx->err, ctx->name);
 		*cap = n;
 	}
 	if (node->kind == UTIL_YAML_MAPPING)
@@ -522,8 +518,7 @@ check_duplicates(yaml_ctx *ctx, const util_yaml_node *map)
 	if (map->count < 2)
 		return 0;
 	if ((refs = calloc(map->count, sizeof(*refs))) == NULL)
-		return util_fail(ctx->err, "out_of_memory", ctx->name,
-		    "out of memory while checking keys");
+		return util_fail_oom(ctx->err, ctx->name);
 	for (i = 0; i < map->count; i++) {
 		refs[i].key = map->keys[i];
 		refs[i].index = i;
@@ -736,10 +731,10 @@ util_yaml_load(const char *data, size_t len, const char *name,
 	if (check_input(&ctx, data, len) != 0)
 		return -1;
 	if ((doc = calloc(1, sizeof(*doc))) == NULL)
-		return util_fail(err, "out_of_memory", ctx.name, "out of memory");
+		return util_fail_oom(err, ctx.name);
 	if (yaml_parser_initialize(&ctx.parser) == 0) {
 		free(doc);
-		return util_fail(err, "out_of_memory", ctx.name, "out of memory");
+		return util_fail_oom(err, ctx.name);
 	}
 	yaml_parser_set_encoding(&ctx.parser, YAML_UTF8_ENCODING);
 	yaml_parser_set_input_string(&ctx.parser, (const unsigned char *)data,
@@ -820,7 +815,7 @@ util_yaml_load_file(const char *path, const char *name, util_yaml_doc **out,
 		return -1;
 	if ((buf = malloc(UTIL_YAML_MAX_BYTES + 1)) == NULL) {
 		close(fd);
-		return util_fail(err, "out_of_memory", name, "out of memory");
+		return util_fail_oom(err, name);
 	}
 	rc = read_bounded(fd, name, buf, &len, err);
 	close(fd);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/strings.h"
 #include "verify/verify.h"
 
 /* How far a rejected signature got: the refusal names the furthest. */
@@ -39,7 +40,7 @@ set_reason(ps_verify_signature *s, const char *code, const char *reason,
 	s->reason = strdup(reason);
 	s->counted = 0;
 	if (s->reason == NULL)
-		return util_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+		return util_fail_oom(err, NULL);
 	return 0;
 }
 
@@ -163,7 +164,7 @@ judge_key(verify_vctx *v, ps_verify_signature *s, const ps_pubkey *key,
 
 	ps_error_clear(&e);
 	if (owner != NULL && (s->identity = strdup(owner->identity)) == NULL)
-		return util_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+		return util_fail_oom(err, NULL);
 	if (ps_trust_lookup(v->o->trust, key, "", v->o->at, &signer, &e) == 0 ||
 	    ps_error_is(&e, PS_CODE_PACK_OUT_OF_SCOPE))
 		return 0;
@@ -232,14 +233,13 @@ new_entries(verify_vctx *v, ps_error *err)
 	v->res->signatures = calloc(n, sizeof(ps_verify_signature));
 	v->entry_key = calloc(n, sizeof(*v->entry_key));
 	if (v->res->signatures == NULL || v->entry_key == NULL)
-		return util_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+		return util_fail_oom(err, NULL);
 	v->res->signature_count = n;
 	for (i = 0; i < n; i++) {
 		v->res->signatures[i].index = i;
 		v->res->signatures[i].keyid = strdup(sign_dsse_keyid(v->env, i));
 		if (v->res->signatures[i].keyid == NULL)
-			return util_fail_errno(err, "out_of_memory", NULL,
-			    "allocate", ENOMEM);
+			return util_fail_oom(err, NULL);
 	}
 	return 0;
 }
@@ -257,7 +257,7 @@ attribute_all(verify_vctx *v, ps_error *err)
 	int rc = 0;
 
 	if (keys == NULL)
-		return util_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+		return util_fail_oom(err, NULL);
 	hints_first(v->env, keys, n);
 	for (i = 0; i < n && left > 0 && rc == 0; i++)
 		rc = attribute(v, keys[i], &left, err);
@@ -326,7 +326,7 @@ add_identity(ps_verify_result *res, const ps_verify_signature *s,
 	id = &res->identities[res->identity_count];
 	id->identity = strdup(s->identity);
 	if (id->identity == NULL)
-		return util_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
+		return util_fail_oom(err, NULL);
 	memcpy(id->fingerprint, s->fingerprint, sizeof(id->fingerprint));
 	res->identity_count++;
 	return 0;
@@ -355,8 +355,7 @@ count_identities(verify_vctx *v, ps_error *err)
 	res->identities = calloc(res->signature_count + 1,
 	    sizeof(ps_verify_identity));
 	if (res->identities == NULL)
-		return util_fail_errno(err, "out_of_memory", NULL, "allocate",
-		    ENOMEM);
+		return util_fail_oom(err, NULL);
 	for (i = 0; i < res->signature_count; i++) {
 		if (res->signatures[i].counted &&
 		    add_identity(res, &res->signatures[i], err) != 0)
@@ -375,7 +374,7 @@ found_identities(const ps_verify_result *res, char *out, size_t size)
 
 	for (i = 0; i < res->identity_count && i < SIGN_DSSE_MAX_SIGNATURES; i++)
 		names[i] = res->identities[i].identity;
-	verify_join(list, sizeof(list), names, i);
+	util_join(list, sizeof(list), names, i);
 	snprintf(out, size, "%zu%s%s", res->identity_count,
 	    res->identity_count > 0 ? ": " : "", list);
 }
@@ -494,7 +493,7 @@ verify_signed_by(verify_vctx *v, ps_error *err)
 	char wanted[PS_ERROR_VALUE_MAX];
 
 	if (sb->count > 0) {
-		verify_join(wanted, sizeof(wanted),
+		util_join(wanted, sizeof(wanted),
 		    (const char *const *)sb->items, sb->count);
 		if (drop_unlisted(v, wanted, err) != 0 ||
 		    count_identities(v, err) != 0)

@@ -11,6 +11,7 @@
 
 #include "sign/provenance.h"
 #include "util/error.h"
+#include "util/strings.h"
 #include "verify/verify.h"
 
 static const char *
@@ -32,8 +33,7 @@ check_commit(const verify_vctx *v, ps_error *err)
 {
 	const char *recorded = v->st->source_commit;
 
-	if (!verify_commit_hex(recorded) ||
-	    strspn(recorded, "0123456789abcdef") != strlen(recorded)) {
+	if (!util_commit_id_valid(recorded, 0)) {
 		util_refuse(err, "commit_invalid", v->res->sig_path, "the recorded "
 		    "source commit must be a full lowercase commit id");
 		return util_error_expect(err, "40 or 64 hex digits", recorded);

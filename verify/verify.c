@@ -14,36 +14,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pack/archivename.h"
 #include "sign/provenance.h"
 #include "util/error.h"
+#include "util/strings.h"
 #include "util/fdio.h"
 #include "util/sha256.h"
 #include "verify/verify.h"
-
-int
-verify_commit_hex(const char *s)
-{
-	size_t n = s != NULL ? strlen(s) : 0;
-
-	return (n == 40 || n == 64) &&
-	    strspn(s, "0123456789abcdefABCDEF") == n;
-}
-
-void
-verify_join(char *out, size_t size, const char *const *items,
-    size_t count)
-{
-	size_t i, used;
-
-	out[0] = '\0';
-	for (i = 0; i < count; i++) {
-		used = strlen(out);
-		if (used + 1 >= size)
-			return;
-		snprintf(out + used, size - used, "%s%s", i > 0 ? ", " : "",
-		    items[i]);
-	}
-}
 
 void
 ps_verify_options_init(ps_verify_options *options)
@@ -80,18 +57,6 @@ ps_verify_result_free(ps_verify_result *r)
 	free(r);
 }
 
-int
-verify_refuse_digest(ps_error *err, const char *code, const char *subject,
-    const char *what, const unsigned char want[PS_SHA256_LEN],
-    const unsigned char got[PS_SHA256_LEN])
-{
-	char e[PS_SHA256_STRING_LEN], f[PS_SHA256_STRING_LEN];
-
-	util_refuse(err, code, subject, "%s", what);
-	return util_error_expect(err, ps_sha256_string(want, e),
-	    ps_sha256_string(got, f));
-}
-
 /* Operator input is checked before any work (exit 2). */
 static int
 check_options(const char *path, const ps_verify_options *o, ps_error *err)
@@ -102,7 +67,7 @@ check_options(const char *path, const ps_verify_options *o, ps_error *err)
 	if (o->trust == NULL)
 		return util_fail(err, "invalid_argument", path,
 		    "verification needs a trust policy");
-	if (o->source_commit != NULL && !verify_commit_hex(o->source_commit)) {
+	if (o->source_commit != NULL && !util_commit_id_valid(o->source_commit, 1)) {
 		util_fail(err, "source_commit_invalid", "--source-commit",
 		    "must be a full commit id, not a branch, tag or prefix");
 		return util_error_expect(err, "40 or 64 hex digits",
@@ -119,15 +84,6 @@ check_options(const char *path, const ps_verify_options *o, ps_error *err)
 	return 0;
 }
 
-int
-verify_dup(char **out, const char *s, ps_error *err)
-{
-	*out = NULL;
-	if (s != NULL && (*out = strdup(s)) == NULL)
-		return util_fail_errno(err, "out_of_memory", NULL, "allocate", ENOMEM);
-	return 0;
-}
-
 static int
 new_result(const char *path, const ps_verify_options *o,
     ps_verify_result **out, ps_error *err)
@@ -136,16 +92,16 @@ new_result(const char *path, const ps_verify_options *o,
 
 	*out = r;
 	if (r == NULL)
-		return util_fail_errno(err, "out_of_memory", path, "allocate", ENOMEM);
+		return util_fail_oom(err, path);
 	r->deep = o->deep;
 	r->threshold = o->trust != NULL ? o->trust->threshold : 0;
-	if (verify_dup(&r->path, path, err) != 0)
+	if (util_strdup(&r->path, path, NULL, err) != 0)
 		return -1;
 	if (o->sig_path != NULL)
-		return verify_dup(&r->sig_path, o->sig_path, err);
+		return util_strdup(&r->sig_path, o->sig_path, NULL, err);
 	if (asprintf(&r->sig_path, "%s.sig", path) < 0) {
 		r->sig_path = NULL;
-		return util_fail_errno(err, "out_of_memory", path, "allocate", ENOMEM);
+		return util_fail_oom(err, path);
 	}
 	return 0;
 }
@@ -161,17 +117,18 @@ parse_statement(verify_vctx *v, ps_error *err)
 		return -1;
 	st = v->st;
 	r->format = st->format;
-	if (verify_dup(&r->id, st->pack_id, err) != 0 ||
-	    verify_dup(&r->version, st->pack_version, err) != 0 ||
-	    verify_dup(&r->name, st->pack_name, err) != 0)
+	if (util_strdup(&r->id, st->pack_id, NULL, err) != 0 ||
+	    util_strdup(&r->version, st->pack_version, NULL, err) != 0 ||
+	    util_strdup(&r->name, st->pack_name, NULL, err) != 0)
 		return -1;
 	r->has_source = st->has_source;
 	r->source_dirty = st->source_dirty;
-	if (verify_dup(&r->source_repository, st->source_repository, err) != 0 ||
-	    verify_dup(&r->source_commit, st->source_commit, err) != 0 ||
-	    verify_dup(&r->source_path, st->source_path, err) != 0 ||
-	    verify_dup(&r->source_manifest_ref, st->source_manifest_commit,
-	    err) != 0)
+	if (util_strdup(&r->source_repository, st->source_repository, NULL,
+	    err) != 0 ||
+	    util_strdup(&r->source_commit, st->source_commit, NULL, err) != 0 ||
+	    util_strdup(&r->source_path, st->source_path, NULL, err) != 0 ||
+	    util_strdup(&r->source_manifest_ref, st->source_manifest_commit,
+	    NULL, err) != 0)
 		return -1;
 	return 0;
 }
@@ -201,7 +158,7 @@ find_subject(const verify_vctx *v, ps_error *err)
 		/* the statement parser gives subjects for every subject_count. */
 		/* NOLINTNEXTLINE(clang-analyzer-core.NullDereference) */
 		names[i] = v->st->subjects[i].path;
-	verify_join(found, sizeof(found), names, i);
+	util_join(found, sizeof(found), names, i);
 	util_refuse(err, "subject_missing", v->path, "looked for the signed "
 	    "subject named after the archive");
 	util_error_expect(err, base_name(v->path), found);
@@ -262,18 +219,14 @@ static int
 subject_first(verify_vctx *v, const sign_statement_file *subject, ps_error *err)
 {
 	unsigned char got[PS_SHA256_LEN];
-	ps_compression c = PS_COMPRESS_NONE;
-	size_t n = strlen(v->path);
 
-	if ((n < 4 || strcmp(v->path + n - 4, ".zip") != 0) &&
-	    (ps_compression_from_name(v->path, &c) != 0 ||
-	    c == PS_COMPRESS_NONE))
+	if (!pack_archive_name_compressed(v->path))
 		return 0;
-	else if (hash_file(v->path, got) != 0)
+	if (hash_file(v->path, got) != 0)
 		return util_fail_errno(err, "io_error", v->path, "read", errno);
 	if (memcmp(got, subject->sha256, PS_SHA256_LEN) == 0)
 		return 0;
-	return verify_refuse_digest(err, "subject_mismatch", v->path, "compared the "
+	return util_refuse_digest(err, "subject_mismatch", v->path, "compared the "
 	    "SHA-256 of the archive's bytes with the signed subject",
 	    subject->sha256, got);
 }
@@ -324,7 +277,7 @@ read_archive(verify_vctx *v, ps_pack_files *files, ps_digest **d, ps_error *err)
 	if (open_archive(v, files, d, &e) != 0) {
 		if (e.status == PS_STATUS_REFUSED && hash_file(v->path, got) == 0 &&
 		    memcmp(got, subject->sha256, PS_SHA256_LEN) != 0)
-			return verify_refuse_digest(err, "subject_mismatch", v->path, what,
+			return util_refuse_digest(err, "subject_mismatch", v->path, what,
 			    subject->sha256, got);
 		*err = e;
 		return -1;
@@ -332,7 +285,7 @@ read_archive(verify_vctx *v, ps_pack_files *files, ps_digest **d, ps_error *err)
 	v->res->has_archive_digest = 1;
 	memcpy(v->res->archive_digest, (*d)->archive_digest, PS_SHA256_LEN);
 	if (memcmp((*d)->archive_digest, subject->sha256, PS_SHA256_LEN) != 0)
-		return verify_refuse_digest(err, "subject_mismatch", v->path, what,
+		return util_refuse_digest(err, "subject_mismatch", v->path, what,
 		    subject->sha256, (*d)->archive_digest);
 	v->res->subject_checked = 1;
 	return 0;
@@ -350,7 +303,7 @@ check_manifest_digest(verify_vctx *v, const ps_digest *d, ps_error *err)
 	}
 	if (memcmp(d->manifest_sha256, v->st->manifest_sha256,
 	    PS_SHA256_LEN) != 0)
-		return verify_refuse_digest(err, "manifest_digest_mismatch",
+		return util_refuse_digest(err, "manifest_digest_mismatch",
 		    d->manifest_path, "compared the manifest's SHA-256 with the "
 		    "signed one", v->st->manifest_sha256, d->manifest_sha256);
 	return 0;
@@ -374,7 +327,7 @@ check_prompts(verify_vctx *v, const ps_digest *d, ps_error *err)
 			    want), e == NULL ? "no such file" : "a directory");
 		}
 		if (memcmp(e->sha256, p->sha256, PS_SHA256_LEN) != 0)
-			return verify_refuse_digest(err, "prompt_digest_mismatch", p->path,
+			return util_refuse_digest(err, "prompt_digest_mismatch", p->path,
 			    "compared the prompt file's SHA-256 with the signed "
 			    "one", p->sha256, e->sha256);
 	}
@@ -389,7 +342,7 @@ check_tree(verify_vctx *v, const ps_digest *d, ps_error *err)
 	v->res->has_tree_digest = 1;
 	memcpy(v->res->tree_digest, d->tree_digest, PS_SHA256_LEN);
 	if (memcmp(d->tree_digest, v->st->tree_digest, PS_SHA256_LEN) != 0)
-		return verify_refuse_digest(err, "tree_digest_mismatch", v->path,
+		return util_refuse_digest(err, "tree_digest_mismatch", v->path,
 		    "recomputed the tree digest and compared it with the signed "
 		    "one", v->st->tree_digest, d->tree_digest);
 	v->res->tree_checked = 1;
@@ -415,7 +368,7 @@ check_tar(verify_vctx *v, const ps_digest *d, ps_error *err)
 	}
 	if (!d->has_tar_digest ||
 	    memcmp(d->tar_digest, v->st->tar_digest, PS_SHA256_LEN) != 0)
-		return verify_refuse_digest(err, "tar_digest_mismatch", v->path,
+		return util_refuse_digest(err, "tar_digest_mismatch", v->path,
 		    "compared the SHA-256 of the uncompressed tar stream with the "
 		    "signed tar digest", v->st->tar_digest, d->tar_digest);
 	if (v->st->no_build)

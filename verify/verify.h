@@ -68,19 +68,4 @@ int verify_keep(const char *path, const ps_verify_options *options,
     verify_stream *stream, ps_verify_result **out,
     ps_manifest **manifest, sign_statement **st, ps_error *err);
 
-/* Refuses with `code`: `what` was checked, expected `want`, found `got`
- * (both as sha256:HEX); returns -1. */
-int verify_refuse_digest(ps_error *err, const char *code,
-    const char *subject, const char *what,
-    const unsigned char want[PS_SHA256_LEN],
-    const unsigned char got[PS_SHA256_LEN]);
-/* *out = a copy of `s`, or NULL when `s` is NULL; 0 / -1 (memory). */
-int verify_dup(char **out, const char *s, ps_error *err);
-
-/* 1 for a full commit id: 40 or 64 hex digits (either case). */
-int verify_commit_hex(const char *s);
-/* Writes the items joined by ", " into `out` (cut at `size`). */
-void verify_join(char *out, size_t size, const char *const *items,
-    size_t count);
-
 #endif

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "formats/manifest.h"
+#include "util/hostname.h"
 
 static char tmpdir[] = "/tmp/ps-formats-XXXXXX";
 
@@ -128,17 +129,34 @@ url_public_checks(void **state)
 	    sizeof(why)), -1);
 }
 
+#define HOST_VALID(h) util_hostname_valid((h), strlen(h))
+
 static void
 hostnames(void **state)
 {
+	char longest[UTIL_HOSTNAME_MAX + 2];
+
 	(void)state;
-	assert_int_equal(formats_hostname_valid("api.openai.com"), 0);
-	assert_int_equal(formats_hostname_valid("a-b.c"), 0);
-	assert_int_equal(formats_hostname_valid("-a.c"), -1);
-	assert_int_equal(formats_hostname_valid("a-.c"), -1);
-	assert_int_equal(formats_hostname_valid("a..c"), -1);
-	assert_int_equal(formats_hostname_valid("a_b.c"), -1);
-	assert_int_equal(formats_hostname_valid(""), -1);
+	assert_int_equal(HOST_VALID("api.openai.com"), 1);
+	assert_int_equal(HOST_VALID("a-b.c"), 1);
+	assert_int_equal(HOST_VALID("192.168.0.1"), 1);
+	assert_int_equal(HOST_VALID("-a.c"), 0);
+	assert_int_equal(HOST_VALID("a-.c"), 0);
+	assert_int_equal(HOST_VALID("a..c"), 0);
+	assert_int_equal(HOST_VALID("a_b.c"), 0);
+	assert_int_equal(HOST_VALID("a.c."), 0);
+	assert_int_equal(HOST_VALID(""), 0);
+	/* The length bounds the name: a slice of a URL is judged alone. */
+	assert_int_equal(util_hostname_valid("example.com:443", 11), 1);
+	assert_int_equal(util_hostname_valid("example.com:443", 12), 0);
+	/* 63-byte labels, 253 bytes in all; one more byte is refused. */
+	memset(longest, 'a', sizeof(longest));
+	for (size_t i = 63; i < UTIL_HOSTNAME_MAX; i += 64)
+		longest[i] = '.';
+	assert_int_equal(util_hostname_valid(longest, UTIL_HOSTNAME_MAX), 1);
+	assert_int_equal(util_hostname_valid(longest, UTIL_HOSTNAME_MAX + 1), 0);
+	longest[63] = 'a';
+	assert_int_equal(util_hostname_valid(longest, 127), 0);
 }
 
 static void

@@ -1,0 +1,60 @@
+#include <stddef.h>
+
+#include "pack/archivename.h"
+#include "util/strings.h"
+
+/* The first entry of each compression is the suffix packsign writes. */
+static const pack_archive_name names[] = {
+	{ ".tar", PS_SOURCE_TAR, PS_COMPRESS_NONE },
+	{ ".tar.gz", PS_SOURCE_TAR, PS_COMPRESS_GZIP },
+	{ ".tgz", PS_SOURCE_TAR, PS_COMPRESS_GZIP },
+	{ ".tar.zst", PS_SOURCE_TAR, PS_COMPRESS_ZSTD },
+	{ ".zip", PS_SOURCE_ZIP, PS_COMPRESS_NONE },
+};
+
+#define NAME_COUNT (sizeof(names) / sizeof(names[0]))
+
+const pack_archive_name *
+pack_archive_name_of(const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < NAME_COUNT; i++) {
+		if (util_ends_with(path, names[i].suffix))
+			return &names[i];
+	}
+	return NULL;
+}
+
+const char *
+pack_archive_suffix(ps_compression compression)
+{
+	size_t i;
+
+	for (i = 0; i < NAME_COUNT; i++) {
+		if (names[i].kind == PS_SOURCE_TAR &&
+		    names[i].compression == compression)
+			return names[i].suffix;
+	}
+	return NULL;
+}
+
+int
+pack_archive_name_compressed(const char *path)
+{
+	const pack_archive_name *n = pack_archive_name_of(path);
+
+	return n != NULL && (n->kind == PS_SOURCE_ZIP ||
+	    n->compression != PS_COMPRESS_NONE);
+}
+
+int
+ps_compression_from_name(const char *name, ps_compression *out)
+{
+	const pack_archive_name *n = pack_archive_name_of(name);
+
+	if (n == NULL || n->kind != PS_SOURCE_TAR)
+		return -1;
+	*out = n->compression;
+	return 0;
+}

@@ -1,0 +1,269 @@
+/*
+ * What ps_sign writes and how it is published: OUT, OUT.sig and
+ * OUT.minisig are named and checked before anything is written, written in
+ * full to temporary files, renamed in a fixed order, and after a failure
+ * what this run created is removed and what it replaced put back
+ * (docs/formats/signature.md, section 8.2).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sign/dsse.h"
+#include "sign/outputs.h"
+#include "util/atomic.h"
+#include "util/error.h"
+#include "util/fdio.h"
+#include "util/strings.h"
+
+static int
+read_existing(sign_run *run, ps_error *err)
+{
+	int fd = open(run->r->sig_path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW), rc;
+
+	if (fd < 0 && errno == ENOENT)
+		return util_fail(err, "sig_missing", run->r->sig_path,
+		    "--append adds a signature to an existing file");
+	if (fd < 0)
+		return util_fail_errno(err, "io_error", run->r->sig_path, "open",
+		    errno);
+	rc = sign_dsse_read_fd(fd, run->r->sig_path, &run->existing, err);
+	close(fd);
+	return rc;
+}
+
+/* Checks the signature files' targets before anything is written. */
+static int
+check_sig_targets(sign_run *run, ps_error *err)
+{
+	const char *taken = NULL;
+	struct stat sb;
+
+	if (run->o->append)
+		return read_existing(run, err);
+	if (run->o->force)
+		return 0;
+	if (lstat(run->r->sig_path, &sb) == 0)
+		taken = run->r->sig_path;
+	else if (run->r->minisig_path != NULL &&
+	    lstat(run->r->minisig_path, &sb) == 0)
+		taken = run->r->minisig_path;
+	if (taken == NULL)
+		return 0;
+	return util_fail(err, "output_exists", taken, "refusing to replace a "
+	    "signature (use --append to co-sign, or --force)");
+}
+
+int
+sign_set_outputs(sign_run *run, const char *archive, ps_error *err)
+{
+	ps_sign_result *r = run->r;
+
+	if (util_strdup(&r->archive_path, archive, NULL, err) != 0)
+		return -1;
+	if (asprintf(&r->sig_path, "%s.sig", archive) < 0) {
+		r->sig_path = NULL;
+		return util_fail_oom(err, NULL);
+	}
+	if (run->o->minisig && asprintf(&r->minisig_path, "%s.minisig",
+	    archive) < 0) {
+		r->minisig_path = NULL;
+		return util_fail_oom(err, NULL);
+	}
+	return check_sig_targets(run, err);
+}
+
+/* Writes `text` in full to a temporary file for `path`, not yet renamed. */
+static int
+stage_text(const char *path, const char *text, size_t len, int replace,
+    ps_atomic_file **out, ps_error *err)
+{
+	if (ps_atomic_open(path, 0644, replace ? 0 : PS_ATOMIC_NO_REPLACE, out,
+	    err) != 0)
+		return -1;
+	if (util_write_all(ps_atomic_fd(*out), text, len, path, err) != 0)
+		return -1;
+	if (fsync(ps_atomic_fd(*out)) != 0)
+		return util_fail_errno(err, errno == ENOSPC ? "disk_full" :
+		    "io_error", path, "flush output", errno);
+	return 0;
+}
+
+static int
+stage_minisig(sign_run *run, ps_error *err)
+{
+	char comment[SIGN_STATEMENT_MAX_STRING * 2 + PS_SHA256_STRING_LEN + 32];
+	char tree[PS_SHA256_STRING_LEN], *text = NULL;
+	int rc;
+
+	if (run->r->minisig_path == NULL)
+		return 0;
+	snprintf(comment, sizeof(comment), "packsign pack %s %s %s",
+	    run->r->id, run->r->version,
+	    ps_sha256_string(run->r->tree_digest, tree));
+	if (ps_minisig_format(run->key, run->blake2b, comment, &text, err) != 0)
+		return -1;
+	rc = stage_text(run->r->minisig_path, text, strlen(text),
+	    run->o->force || run->o->append, &run->minisig_tmp, err);
+	free(text);
+	return rc;
+}
+
+static int
+stage_sig(sign_run *run, ps_error *err)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (sign_dsse_serialize(run->env, &text, &len, err) != 0)
+		return -1;
+	rc = stage_text(run->r->sig_path, text, len,
+	    run->o->force || run->o->append, &run->sig_tmp, err);
+	free(text);
+	return rc;
+}
+
+/*
+ * Before a new file replaces OUT or OUT.minisig, the old one gets a second
+ * (hard link) name beside it, so that it can be put back if a later rename
+ * fails.  A file system without hard links goes without.
+ */
+static char *
+second_name(const char *path, const ps_atomic_file *tmp)
+{
+	struct stat sb;
+	char *name = NULL;
+
+	if (lstat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+		return NULL;
+	if (asprintf(&name, "%s.prev", ps_atomic_temp_path(tmp)) < 0)
+		return NULL;
+	if (link(path, name) != 0) {
+		free(name);
+		return NULL;
+	}
+	return name;
+}
+
+static int
+commit_archive(sign_run *run, ps_error *err)
+{
+	ps_atomic_file *tmp = run->archive_tmp;
+	int rc;
+
+	if (tmp == NULL)
+		return 0;
+	/* Flushed first, so the second name lives only while renaming. */
+	if (fsync(ps_atomic_fd(tmp)) != 0)
+		return util_fail_errno(err, errno == ENOSPC ? "disk_full" :
+		    "io_error", run->r->archive_path, "flush output", errno);
+	run->archive_backup = second_name(run->r->archive_path, tmp);
+	run->archive_tmp = NULL;
+	rc = util_atomic_commit_unsynced(tmp, err);
+	if (run->o->temp_file_hook != NULL)
+		run->o->temp_file_hook(NULL);
+	if (rc != 0)
+		return -1;
+	run->archive_created = !run->archive_existed;
+	run->archive_replaced = run->archive_existed;
+	run->r->archive_written = 1;
+	return 0;
+}
+
+static int
+commit_minisig(sign_run *run, ps_error *err)
+{
+	ps_atomic_file *tmp = run->minisig_tmp;
+	struct stat sb;
+	int existed;
+
+	if (tmp == NULL)
+		return 0;
+	existed = lstat(run->r->minisig_path, &sb) == 0;
+	run->minisig_backup = second_name(run->r->minisig_path, tmp);
+	run->minisig_tmp = NULL;
+	if (util_atomic_commit_unsynced(tmp, err) != 0)
+		return -1;
+	run->minisig_created = !existed;
+	run->minisig_replaced = existed;
+	return 0;
+}
+
+/* Removes a second name once its file is no longer needed. */
+static void
+drop_second_name(char **name)
+{
+	if (*name != NULL)
+		(void)unlink(*name);
+	free(*name);
+	*name = NULL;
+}
+
+/*
+ * Every output is written in full and flushed before the first rename;
+ * then the archive, OUT.minisig and OUT.sig are renamed into place in that
+ * order, back to back, so a .sig never names an archive that is not in
+ * place and a crash between two renames is as unlikely as can be.
+ */
+int
+sign_outputs_publish(sign_run *run, ps_error *err)
+{
+	ps_atomic_file *sig;
+
+	if (stage_minisig(run, err) != 0 || stage_sig(run, err) != 0 ||
+	    commit_archive(run, err) != 0 || commit_minisig(run, err) != 0)
+		return -1;
+	sig = run->sig_tmp;
+	run->sig_tmp = NULL;
+	if (util_atomic_commit_unsynced(sig, err) != 0)
+		return -1;
+	drop_second_name(&run->archive_backup);
+	drop_second_name(&run->minisig_backup);
+	/* One directory sync makes every rename above durable. */
+	(void)util_atomic_sync_parent(run->r->sig_path);
+	return 0;
+}
+
+/* Puts a replaced file back from its second name; should that fail, the
+ * old file keeps its second name rather than be lost. */
+static void
+put_back(char **name, int replaced, const char *path)
+{
+	if (*name == NULL)
+		return;
+	if (!replaced)
+		(void)unlink(*name);
+	else
+		(void)rename(*name, path);
+	free(*name);
+	*name = NULL;
+}
+
+/* Removes what this run created after a failure, and puts back what it
+ * replaced. */
+void
+sign_outputs_roll_back(sign_run *run)
+{
+	if (run->archive_tmp != NULL) {
+		ps_atomic_abort(run->archive_tmp);
+		if (run->o->temp_file_hook != NULL)
+			run->o->temp_file_hook(NULL);
+	}
+	run->archive_tmp = NULL;
+	ps_atomic_abort(run->minisig_tmp);
+	ps_atomic_abort(run->sig_tmp);
+	run->minisig_tmp = run->sig_tmp = NULL;
+	if (run->minisig_created)
+		(void)unlink(run->r->minisig_path);
+	if (run->archive_created)
+		(void)unlink(run->r->archive_path);
+	put_back(&run->minisig_backup, run->minisig_replaced,
+	    run->r->minisig_path);
+	put_back(&run->archive_backup, run->archive_replaced,
+	    run->r->archive_path);
+}
