@@ -63,9 +63,16 @@ typedef struct keys_lines {
 	size_t line_len;
 } keys_lines;
 
-/* Splits a key file; only blank lines may follow the key line. */
+/* Splits a key file; only blank lines may follow the key line
+ * (keys/keyfile.c). */
 int keys_split_file(const char *text, size_t len, const char *name,
     keys_lines *lines, ps_error *err);
+/* 1 for a blank: space, tab, CR, LF. */
+int keys_is_blank(char c);
+/* Trims blanks (space, tab, CR, LF) on both sides of [*start, +*len). */
+void keys_trim(const char **start, size_t *len);
+/* 1 when the `len` bytes at `text` begin with `prefix`. */
+int keys_starts_with(const char *text, size_t len, const char *prefix);
 
 /* PEM public key (SubjectPublicKeyInfo) parsing, keys/pem.c. */
 int keys_pubkey_parse_pem(const char *text, size_t len, const char *name,

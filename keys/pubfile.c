@@ -14,41 +14,15 @@
 
 static const char packsign_comment[] = "packsign public key ";
 
-static int
-is_blank(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
-
-/* Trims blanks on both sides of [*start, *start + *len). */
-static void
-trim(const char **start, size_t *len)
-{
-	while (*len > 0 && is_blank(**start)) {
-		(*start)++;
-		(*len)--;
-	}
-	while (*len > 0 && is_blank((*start)[*len - 1]))
-		(*len)--;
-}
-
 /* Length of the token at `s`: up to a blank or `len`. */
 static size_t
 token_len(const char *s, size_t len)
 {
 	size_t n = 0;
 
-	while (n < len && !is_blank(s[n]))
+	while (n < len && !keys_is_blank(s[n]))
 		n++;
 	return n;
-}
-
-static int
-starts_with(const char *text, size_t len, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return len >= n && memcmp(text, prefix, n) == 0;
 }
 
 static int
@@ -93,7 +67,7 @@ comment_identity(const char *comment, size_t n, const char *name,
 	char hex[PS_KEY_ID_HEX_LEN + 1], id[PS_IDENTITY_MAX + 1];
 	size_t plen = sizeof(packsign_comment) - 1;
 
-	if (!starts_with(comment, n, packsign_comment))
+	if (!keys_starts_with(comment, n, packsign_comment))
 		return 0;
 	ps_key_id_hex(key->key_id, hex);
 	if (n < plen + PS_KEY_ID_HEX_LEN ||
@@ -106,7 +80,7 @@ comment_identity(const char *comment, size_t n, const char *name,
 	n -= plen + PS_KEY_ID_HEX_LEN;
 	if (n == 0)
 		return 0;
-	if (!starts_with(comment, n, " for ") || n - 5 > PS_IDENTITY_MAX)
+	if (!keys_starts_with(comment, n, " for ") || n - 5 > PS_IDENTITY_MAX)
 		return util_fail(err, "key_malformed", name, "the comment must "
 		    "read 'packsign public key <KEY ID> for <ID>'");
 	memcpy(id, comment + 5, n - 5);
@@ -115,41 +89,6 @@ comment_identity(const char *comment, size_t n, const char *name,
 	    util_fail(err, "key_malformed", name, "the identity in the comment "
 	    "is not 1 to %d characters from A-Z a-z 0-9 . _ @ + : / -",
 	    PS_IDENTITY_MAX);
-}
-
-int
-keys_split_file(const char *text, size_t len, const char *name,
-    keys_lines *lines, ps_error *err)
-{
-	const char *nl = memchr(text, '\n', len), *rest;
-	size_t rest_len;
-
-	if (len > PS_KEY_FILE_MAX)
-		return util_fail(err, "input_too_large", name,
-		    "a key file is at most %d bytes", PS_KEY_FILE_MAX);
-	if (!starts_with(text, len, KEYS_COMMENT_PREFIX) || nl == NULL)
-		return util_fail(err, "key_malformed", name, "expected a line "
-		    "'" KEYS_COMMENT_PREFIX "...' and a base64 key line");
-	lines->comment = text + strlen(KEYS_COMMENT_PREFIX);
-	lines->comment_len = (size_t)(nl - lines->comment);
-	if (lines->comment_len > 0 && lines->comment[lines->comment_len - 1] == '\r')
-		lines->comment_len--;
-	if (lines->comment_len > KEYS_COMMENT_MAX)
-		return util_fail(err, "key_malformed", name,
-		    "the comment line is longer than %d bytes", KEYS_COMMENT_MAX);
-	lines->line = nl + 1;
-	lines->line_len = len - (size_t)(lines->line - text);
-	rest = memchr(lines->line, '\n', lines->line_len);
-	if (rest != NULL) {
-		rest_len = lines->line_len - (size_t)(rest - lines->line);
-		lines->line_len = (size_t)(rest - lines->line);
-		trim(&rest, &rest_len);
-		if (rest_len != 0)
-			return util_fail(err, "key_malformed", name,
-			    "unexpected text after the key line");
-	}
-	trim(&lines->line, &lines->line_len);
-	return 0;
 }
 
 static int
@@ -215,7 +154,7 @@ keys_pubkey_parse_ssh(const char *text, size_t len, const char *name,
 	const char *b64;
 
 	*out = NULL;
-	trim(&text, &len);
+	keys_trim(&text, &len);
 	if (memchr(text, '\n', len) != NULL)
 		return util_fail(err, "key_malformed", name,
 		    "an OpenSSH public key is one line");
@@ -224,7 +163,7 @@ keys_pubkey_parse_ssh(const char *text, size_t len, const char *name,
 		return -1;
 	b64 = text + type_len;
 	b64_len = len - type_len;
-	trim(&b64, &b64_len);
+	keys_trim(&b64, &b64_len);
 	b64_len = token_len(b64, b64_len);
 	if (decode_ssh_blob(b64, b64_len, name, pk, err) != 0 ||
 	    ps_pubkey_new(out, err) != 0)
@@ -245,7 +184,7 @@ parse_minisign(const char *text, size_t len, const char *name,
 {
 	if (ps_pubkey_new(out, err) != 0)
 		return -1;
-	if (starts_with(text, len, KEYS_COMMENT_PREFIX) ?
+	if (keys_starts_with(text, len, KEYS_COMMENT_PREFIX) ?
 	    parse_minisign_file(text, len, name, *out, err) :
 	    decode_minisign_line(text, len, name, *out, err)) {
 		ps_pubkey_free(*out);
@@ -267,18 +206,18 @@ ps_pubkey_parse(const char *text, size_t len, const char *name,
 		return util_fail(err, "input_too_large", name,
 		    "a key is at most %d bytes", PS_KEY_FILE_MAX);
 	/* Leading blanks are skipped for YAML block scalars and pastes. */
-	while (len > 0 && is_blank(*text)) {
+	while (len > 0 && keys_is_blank(*text)) {
 		text++;
 		len--;
 	}
-	if (starts_with(text, len, "-----BEGIN "))
+	if (keys_starts_with(text, len, "-----BEGIN "))
 		return keys_pubkey_parse_pem(text, len, name, out, err);
-	if (starts_with(text, len, "ssh-") || starts_with(text, len, "ecdsa-") ||
-	    starts_with(text, len, "sk-"))
+	if (keys_starts_with(text, len, "ssh-") || keys_starts_with(text, len, "ecdsa-") ||
+	    keys_starts_with(text, len, "sk-"))
 		return keys_pubkey_parse_ssh(text, len, name, out, err);
-	if (starts_with(text, len, KEYS_COMMENT_PREFIX))
+	if (keys_starts_with(text, len, KEYS_COMMENT_PREFIX))
 		return parse_minisign(text, len, name, out, err);
-	trim(&text, &len);
+	keys_trim(&text, &len);
 	if (memchr(text, '\n', len) != NULL)
 		return util_fail(err, "key_malformed", name, "expected a minisign "
 		    "key file, a base64 key line, an ssh-ed25519 line or PEM");

@@ -16,7 +16,7 @@
 
 #include "util/error.h"
 #include "util/strings.h"
-#include "verify/verify.h"
+#include "verify/signatures.h"
 
 /* How far a rejected signature got: the refusal names the furthest. */
 static int

@@ -12,7 +12,7 @@
 #include "sign/provenance.h"
 #include "util/error.h"
 #include "util/strings.h"
-#include "verify/verify.h"
+#include "verify/source.h"
 
 static const char *
 why_source_needed(const verify_vctx *v)

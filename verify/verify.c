@@ -20,6 +20,9 @@
 #include "util/strings.h"
 #include "util/fdio.h"
 #include "util/sha256.h"
+#include "verify/signatures.h"
+#include "verify/source.h"
+#include "verify/vctx.h"
 #include "verify/verify.h"
 
 void

@@ -1,7 +1,8 @@
-/* Internal header of verify/: the steps of verification.
+/* Internal header of verify/: verification for install.
  *
- * The steps of ps_verify() (docs/formats/signature.md, section 3) share
- * one context.  The public interface is the "verification" section of
+ * What install/ asks of verification beyond ps_verify(): the validated
+ * manifest and the signed statement back, and the archive's entries in the
+ * verifying pass.  The public interface is the "verification" section of
  * include/packsign.h.
  */
 #ifndef VERIFY_VERIFY_H
@@ -9,34 +10,7 @@
 
 #include "packsign.h"
 #include "pack/archive.h"
-#include "sign/dsse.h"
 #include "sign/statement.h"
-
-typedef struct verify_vctx {
-	const char *path;
-	const ps_verify_options *o;
-	ps_verify_result *res;
-	sign_dsse_envelope *env;
-	/* A verification under a key that counts (payload points into env). */
-	sign_dsse_verification verified;
-	const ps_pubkey **entry_key;   /* per entry: the policy key verifying it */
-	sign_statement *st;
-	ps_manifest *manifest;
-	/* install's single pass (may be NULL): see verify_stream. */
-	struct verify_stream *stream;
-} verify_vctx;
-
-/* Step 1: reads the envelope, finds which policy key verifies each entry
- * and drops revoked, untrusted and out-of-window keys.  Refuses when no
- * entry is left; nothing of the payload is parsed here. */
-int verify_signatures(verify_vctx *v, ps_error *err);
-/* Step 1, end (the pack id is known from the verified statement): scope,
- * then the threshold of distinct identities. */
-int verify_scope(verify_vctx *v, ps_error *err);
-/* Step 6: signed_by of the manifest and --signed-by, threshold again. */
-int verify_signed_by(verify_vctx *v, ps_error *err);
-/* Step 7: provenance. */
-int verify_source(verify_vctx *v, ps_error *err);
 
 /*
  * A caller that reads the archive's entries in the verifying pass: install

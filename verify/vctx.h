@@ -1,0 +1,30 @@
+/* Internal header of verify/: the context the steps share.
+ *
+ * The steps of ps_verify() (docs/formats/signature.md, section 3) run in
+ * verify.c, signatures.c and source.c over one context: types only, so
+ * that verify.c uses the other two and neither uses it.
+ */
+#ifndef VERIFY_VCTX_H
+#define VERIFY_VCTX_H
+
+#include "packsign.h"
+#include "sign/dsse.h"
+#include "sign/statement.h"
+
+struct verify_stream;
+
+typedef struct verify_vctx {
+	const char *path;
+	const ps_verify_options *o;
+	ps_verify_result *res;
+	sign_dsse_envelope *env;
+	/* A verification under a key that counts (payload points into env). */
+	sign_dsse_verification verified;
+	const ps_pubkey **entry_key;   /* per entry: the policy key verifying it */
+	sign_statement *st;
+	ps_manifest *manifest;
+	/* install's single pass (may be NULL): see verify_stream. */
+	struct verify_stream *stream;
+} verify_vctx;
+
+#endif
