@@ -5,7 +5,10 @@
 #include <string.h>
 #include <strings.h>
 
-#include "formats/manifest.h"
+#include "formats/check.h"
+#include "formats/descriptor.h"
+#include "formats/paths.h"
+#include "formats/text.h"
 
 static const char *const top_fields[] = { "id", "name", "version", "domain",
     "entrypoint", "audience", "description", "permissions", "model",
@@ -315,12 +318,8 @@ pack_visit(void *arg, const char *path, ps_entry_type type, uint64_t size,
 	if (type != PS_ENTRY_FILE)
 		return 0;
 	check_pickle(w->ck, path, size);
-	if (is_agent_yaml(path) != 0) {
-		formats_check_prompt(w->ck, path, NULL);
+	if (is_agent_yaml(path) != 0)
 		formats_check_strings_add(w->ck, &w->agents, path);
-	} else if (strncmp(path, "prompts/", 8) == 0) {
-		formats_check_prompt(w->ck, path, NULL);
-	}
 	return w->ck->failed != 0 ? -1 : 0;
 }
 
@@ -344,8 +343,8 @@ walk_pack(formats_check *ck, const char *entrypoint)
 	free(w.agents.items);
 }
 
-void
-formats_agentpack_check(formats_check *ck, const util_yaml_node *root)
+static void
+validate(formats_check *ck, const util_yaml_node *root)
 {
 	const util_yaml_node *at;
 	const char *entry;
@@ -370,3 +369,71 @@ formats_agentpack_check(formats_check *ck, const util_yaml_node *root)
 	}
 	walk_pack(ck, have_entry != 0 ? path : NULL);
 }
+
+/* Agent configs (YAML files directly in agents/) and everything under
+ * prompts/ steer the model, declared or not. */
+static int
+prompt_visit(void *arg, const char *path, ps_entry_type type, uint64_t size,
+    ps_error *err)
+{
+	formats_check *ck = arg;
+
+	(void)size;
+	(void)err;
+	if (type == PS_ENTRY_FILE && (is_agent_yaml(path) != 0 ||
+	    strncmp(path, "prompts/", 8) == 0))
+		formats_check_prompt(ck, path, NULL);
+	return ck->failed != 0 ? -1 : 0;
+}
+
+static void
+conventional_prompts(formats_check *ck, const util_yaml_node *root)
+{
+	ps_error err;
+
+	(void)root;
+	ps_error_clear(&err);
+	if (ck->files->list(ck->files->ctx, prompt_visit, ck, &err) != 0 &&
+	    ck->failed == 0)
+		formats_check_pack_error(ck, &err);
+}
+
+/* ------------------------------------------------------------ describing */
+
+static const char *
+file_write_text(formats_text *t, const char *fw)
+{
+	if (fw != NULL && strcmp(fw, "knowledge") == 0)
+		return FORMATS_TR(t, "writes to the workspace and the knowledge base",
+		    "写入 workspace 和本地知识库");
+	if (fw != NULL && strcmp(fw, "workspace") == 0)
+		return FORMATS_TR(t, "writes to the workspace", "写入 workspace");
+	return FORMATS_TR(t, "writes no files", "不写入任何文件");
+}
+
+static void
+describe(formats_text *t, const ps_manifest *m)
+{
+	const ps_permissions *p = &m->permissions;
+
+	fprintf(t->f, "%s", FORMATS_TR(t, "This agent pack ", "此智能体包将"));
+	fprintf(t->f, "%s", p->read_knowledge != 0 ?
+	    FORMATS_TR(t, "reads your knowledge base", "读取本地知识库") :
+	    FORMATS_TR(t, "does not read your knowledge base", "不读取本地知识库"));
+	if (p->read_filesystem != 0)
+		fprintf(t->f, "%s", FORMATS_TR(t, ", reads files outside the knowledge "
+		    "base and the workspace", "，读取知识库和 workspace 以外的文件"));
+	fprintf(t->f, "%s%s", FORMATS_TR(t, ", ", "，"), file_write_text(t, p->file_write));
+	fprintf(t->f, "%s%s", FORMATS_TR(t, ", ", "，"), p->shell != 0 ?
+	    FORMATS_TR(t, "runs shell commands", "执行 shell 命令") :
+	    FORMATS_TR(t, "runs no shell commands", "不执行 shell"));
+	fprintf(t->f, "%s%s%s\n", FORMATS_TR(t, " and ", "，"), p->network != 0 ?
+	    FORMATS_TR(t, "accesses the network", "访问网络") :
+	    FORMATS_TR(t, "does not access the network", "不访问网络"),
+	    FORMATS_TR(t, ".", "。"));
+}
+
+const formats_descriptor formats_agentpack = {
+	PS_FORMAT_AGENTPACK, "agentpack", "manifest.yml", "agentpacks", 1,
+	validate, conventional_prompts, describe,
+};

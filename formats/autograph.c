@@ -4,7 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/manifest.h"
+#include "formats/check.h"
+#include "formats/descriptor.h"
+#include "formats/paths.h"
+#include "formats/text.h"
 #include "formats/semver.h"
 
 static const char *const top_fields[] = { "name", "version", "description",
@@ -261,8 +264,8 @@ collect_prompts(formats_check *ck, const util_yaml_node *root, const char *skill
 		formats_check_pack_error(ck, &err);
 }
 
-void
-formats_autograph_check(formats_check *ck, const util_yaml_node *root)
+static void
+validate(formats_check *ck, const util_yaml_node *root)
 {
 	char skills[UTIL_PATH_MAX], attitudes[UTIL_PATH_MAX];
 
@@ -279,5 +282,55 @@ formats_autograph_check(formats_check *ck, const util_yaml_node *root)
 	check_dir(ck, root, "attitudes", "agent/attitudes", attitudes,
 	    sizeof(attitudes));
 	check_undeclared(ck, root);
+}
+
+/* check_dir's outcome without its diagnostics (validate gave them). */
+static void
+declared_dir(formats_check *ck, const util_yaml_node *root, const char *key,
+    const char *standard, char *out, size_t size)
+{
+	const char *text = util_yaml_string(util_yaml_get(root, key));
+	ps_entry_type type;
+
+	if (text == NULL ||
+	    formats_path_normalize(text, out, size) != FORMATS_PATH_OK ||
+	    formats_check_stat(ck, out, &type) != 0 || type != PS_ENTRY_DIR)
+		snprintf(out, size, "%s", standard);
+}
+
+/* SKILL.md one level below the skills directory, ATTITUDE.md below the
+ * attitudes directory, and what the engine reads from agent/. */
+static void
+conventional_prompts(formats_check *ck, const util_yaml_node *root)
+{
+	char skills[UTIL_PATH_MAX], attitudes[UTIL_PATH_MAX];
+
+	declared_dir(ck, root, "skills", "agent/skills", skills, sizeof(skills));
+	declared_dir(ck, root, "attitudes", "agent/attitudes", attitudes,
+	    sizeof(attitudes));
 	collect_prompts(ck, root, skills, attitudes);
 }
+
+/* ------------------------------------------------------------ describing */
+
+static void
+describe(formats_text *t, const ps_manifest *m)
+{
+	fprintf(t->f, "%s", FORMATS_TR(t, "It adds services: ", "新增服务："));
+	if (m->services.count == 0)
+		fprintf(t->f, "%s", FORMATS_TR(t, "none", "无"));
+	formats_text_join(t, &m->services);
+	fprintf(t->f, "%s", FORMATS_TR(t, ". Tasks: ", "。任务："));
+	if (m->tasks.count == 0)
+		fprintf(t->f, "%s", FORMATS_TR(t, "none", "无"));
+	formats_text_join(t, &m->tasks);
+	fprintf(t->f, "%s\n", FORMATS_TR(t, ".", "。"));
+	if (m->engine_range != NULL)
+		fprintf(t->f, FORMATS_TR(t, "It needs an engine version %s.\n",
+		    "需要引擎版本 %s。\n"), formats_text_value(t, m->engine_range));
+}
+
+const formats_descriptor formats_autograph = {
+	PS_FORMAT_AUTOGRAPH, "autograph", "augr.pkg.yml", "augr", 1,
+	validate, conventional_prompts, describe,
+};

@@ -7,7 +7,7 @@
 
 #include <sodium.h>
 
-#include "formats/manifest.h"
+#include "formats/check.h"
 #include "util/strings.h"
 #include "formats/semver.h"
 #include "util/error.h"

@@ -6,7 +6,12 @@
 #include <string.h>
 
 #include "formats/jsonschema.h"
-#include "formats/manifest.h"
+#include "formats/check.h"
+#include "formats/descriptor.h"
+#include "formats/paths.h"
+#include "formats/url.h"
+#include "formats/licenses.h"
+#include "formats/text.h"
 #include "util/hostname.h"
 #include "util/strings.h"
 
@@ -548,8 +553,8 @@ check_examples(formats_check *ck, const util_yaml_node *root,
 		    "at least one example must be a success (with 'output')");
 }
 
-void
-formats_holon_check(formats_check *ck, const util_yaml_node *root)
+static void
+validate(formats_check *ck, const util_yaml_node *root)
 {
 	const util_yaml_node *iface, *in = NULL, *out = NULL;
 	struct codes codes = { NULL, 0 };
@@ -571,3 +576,45 @@ formats_holon_check(formats_check *ck, const util_yaml_node *root)
 	check_examples(ck, root, iface != NULL ? &codes : NULL, in, out);
 	free(codes.items);
 }
+
+/* ------------------------------------------------------------ describing */
+
+static void
+holon_data(formats_text *t, const ps_manifest *m)
+{
+	if (m->retention != NULL && strcmp(m->retention, "none") == 0)
+		fprintf(t->f, "%s", FORMATS_TR(t, "It keeps none of your data",
+		    "不保留你的数据"));
+	else
+		fprintf(t->f, FORMATS_TR(t, "It keeps your data for %s",
+		    "保留你的数据 %s"), formats_text_value(t, m->retention));
+	fprintf(t->f, "%s%s", FORMATS_TR(t, ", ", "，"), m->training_use == 1 ?
+	    FORMATS_TR(t, "uses it for training", "会用于训练") :
+	    FORMATS_TR(t, "does not use it for training", "不用于训练"));
+	if (m->egress_count == 0) {
+		fprintf(t->f, "%s\n", FORMATS_TR(t, " and sends it nowhere else.",
+		    "，不发送到其他地方。"));
+		return;
+	}
+	fprintf(t->f, "%s", FORMATS_TR(t, " and sends it to: ", "，会发送到："));
+	formats_text_egress(t, m);
+	fprintf(t->f, "%s\n", FORMATS_TR(t, ".", "。"));
+}
+
+static void
+describe(formats_text *t, const ps_manifest *m)
+{
+	holon_data(t, m);
+	fprintf(t->f, FORMATS_TR(t, "Worst-case price: %s per call (model %s), "
+	    "charged on %s.\n", "每次调用最高价格：%s（计价模式 %s），收费条件："
+	    "%s。\n"), formats_text_value(t, m->price_worst_case), formats_text_value(t, m->pricing_model),
+	    formats_text_value(t, m->charge_on));
+	fprintf(t->f, FORMATS_TR(t, "It runs at %s (MCP tool %s, timeout %lld s).\n",
+	    "运行于 %s（MCP 工具 %s，超时 %lld 秒）。\n"),
+	    formats_text_value(t, m->endpoint), formats_text_value(t, m->tool), m->timeout_s);
+}
+
+const formats_descriptor formats_holon = {
+	PS_FORMAT_HOLON, "holon", "holon.yaml", "holons", 2,
+	validate, NULL, describe,
+};

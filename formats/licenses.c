@@ -4,7 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "formats/manifest.h"
+#include "formats/licenses.h"
 
 static const char *const spdx_ids[] = {
 	"0BSD",

@@ -1,75 +1,15 @@
-/* Format detection, the common manifest model and the module dispatch. */
+/* Format detection, the common manifest model and the dispatch to each
+ * format's validator. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/manifest.h"
+#include "formats/check.h"
+#include "formats/format.h"
+#include "formats/paths.h"
 #include "util/strings.h"
 #include "formats/semver.h"
 #include "util/error.h"
-
-static const struct {
-	ps_format format;
-	const char *name;
-	const char *manifest;
-} formats[] = {
-	{ PS_FORMAT_SOYAPACK, "soyapack", "soyapack.yaml" },
-	{ PS_FORMAT_HOLON, "holon", "holon.yaml" },
-	{ PS_FORMAT_AUTOGRAPH, "autograph", "augr.pkg.yml" },
-	{ PS_FORMAT_AGENTPACK, "agentpack", "manifest.yml" },
-};
-
-#define N_FORMATS (sizeof(formats) / sizeof(formats[0]))
-
-const char *
-ps_format_name(ps_format format)
-{
-	size_t i;
-
-	for (i = 0; i < N_FORMATS; i++) {
-		if (formats[i].format == format)
-			return formats[i].name;
-	}
-	return "unknown";
-}
-
-const char *
-ps_format_manifest_name(ps_format format)
-{
-	size_t i;
-
-	for (i = 0; i < N_FORMATS; i++) {
-		if (formats[i].format == format)
-			return formats[i].manifest;
-	}
-	return NULL;
-}
-
-ps_format
-ps_format_by_manifest(const char *path)
-{
-	size_t i;
-
-	for (i = 0; i < N_FORMATS; i++) {
-		if (strcmp(formats[i].manifest, path) == 0)
-			return formats[i].format;
-	}
-	return PS_FORMAT_UNKNOWN;
-}
-
-int
-ps_format_parse(const char *name, ps_format *out)
-{
-	size_t i;
-
-	for (i = 0; i < N_FORMATS; i++) {
-		if (strcmp(formats[i].name, name) == 0) {
-			*out = formats[i].format;
-			return 0;
-		}
-	}
-	return -1;
-}
 
 void
 ps_validate_options_init(ps_validate_options *options)
@@ -90,7 +30,7 @@ ps_manifest_valid(const ps_diags *diags, int strict)
 
 /* Which manifests exist at the root: 0, or -1 when the job failed. */
 static int
-present_manifests(const ps_pack_files *files, int present[N_FORMATS],
+present_manifests(const ps_pack_files *files, int present[FORMATS_MAX],
     size_t *count, ps_error *err)
 {
 	ps_entry_type type;
@@ -99,9 +39,9 @@ present_manifests(const ps_pack_files *files, int present[N_FORMATS],
 	size_t i;
 
 	*count = 0;
-	for (i = 0; i < N_FORMATS; i++) {
+	for (i = 0; i < formats_count(); i++) {
 		ps_error_clear(&e);
-		present[i] = files->stat(files->ctx, formats[i].manifest, &type,
+		present[i] = files->stat(files->ctx, formats_at(i)->manifest, &type,
 		    &size, &e) == 0;
 		if (present[i] == 0 && e.status == PS_STATUS_FAILED) {
 			*err = e;
@@ -114,18 +54,18 @@ present_manifests(const ps_pack_files *files, int present[N_FORMATS],
 }
 
 static void
-report_conflict(const int present[N_FORMATS], const char *prefix,
+report_conflict(const int present[FORMATS_MAX], const char *prefix,
     ps_diags *diags)
 {
 	char names[256] = "";
 	size_t i;
 
-	for (i = 0; i < N_FORMATS; i++) {
+	for (i = 0; i < formats_count(); i++) {
 		if (present[i] == 0)
 			continue;
 		if (names[0] != '\0')
 			strncat(names, ", ", sizeof(names) - strlen(names) - 1);
-		strncat(names, formats[i].manifest,
+		strncat(names, formats_at(i)->manifest,
 		    sizeof(names) - strlen(names) - 1);
 	}
 	ps_diags_add(diags, PS_SEVERITY_ERROR, "manifest_conflict", prefix, 0,
@@ -137,7 +77,8 @@ int
 ps_format_detect(const ps_pack_files *files, const char *prefix,
     ps_format *format, ps_diags *diags, ps_error *err)
 {
-	int present[N_FORMATS];
+	int present[FORMATS_MAX];
+	char names[256];
 	size_t count, i;
 
 	*format = PS_FORMAT_UNKNOWN;
@@ -147,17 +88,17 @@ ps_format_detect(const ps_pack_files *files, const char *prefix,
 		return -1;
 	if (count == 0) {
 		ps_diags_add(diags, PS_SEVERITY_ERROR, "manifest_missing",
-		    prefix, 0, 0, "no manifest at the pack root: expected one "
-		    "of soyapack.yaml, holon.yaml, augr.pkg.yml, manifest.yml");
+		    prefix, 0, 0, "no manifest at the pack root: expected %s",
+		    formats_manifest_names(names, sizeof(names), "one of "));
 		return 0;
 	}
 	if (count > 1) {
 		report_conflict(present, prefix, diags);
 		return 0;
 	}
-	for (i = 0; i < N_FORMATS; i++) {
+	for (i = 0; i < formats_count(); i++) {
 		if (present[i] != 0)
-			*format = formats[i].format;
+			*format = formats_at(i)->format;
 	}
 	return 0;
 }
@@ -266,26 +207,18 @@ fill_file_id(formats_check *ck)
 static void
 run_module(formats_check *ck, const util_yaml_node *root)
 {
+	const formats_descriptor *d;
+
 	if (root == NULL || root->kind != UTIL_YAML_MAPPING) {
 		formats_check_error(ck, root, "manifest_not_mapping",
 		    "the manifest must be a mapping of fields, found %s",
 		    root == NULL ? "an empty document" : util_yaml_describe(root));
 		return;
 	}
-	switch (ck->m->format) {
-	case PS_FORMAT_SOYAPACK:
-		formats_soyapack_check(ck, root);
-		break;
-	case PS_FORMAT_HOLON:
-		formats_holon_check(ck, root);
-		break;
-	case PS_FORMAT_AUTOGRAPH:
-		formats_autograph_check(ck, root);
-		break;
-	default:
-		formats_agentpack_check(ck, root);
-		break;
-	}
+	d = formats_of(ck->m->format);
+	d->validate(ck, root);
+	if (d->conventional_prompts != NULL)
+		d->conventional_prompts(ck, root);
 	formats_check_signed_by(ck, root);
 	fill_file_id(ck);
 	sort_prompts(ck->m);
@@ -388,7 +321,7 @@ ps_manifest_load(const ps_pack_files *files,
 	ck.prefix = options->prefix != NULL ? options->prefix : "";
 	ck.m = calloc(1, sizeof(*ck.m));
 	if (ck.m == NULL || asprintf(&ck.file, "%s%s", ck.prefix,
-	    formats[format - 1].manifest) < 0) {
+	    ps_format_manifest_name(format)) < 0) {
 		free(ck.m);
 		return util_fail_oom(err, "");
 	}

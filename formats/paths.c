@@ -3,7 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "formats/manifest.h"
+#include "formats/check.h"
+#include "formats/paths.h"
 #include "util/error.h"
 
 /*

@@ -5,7 +5,11 @@
 #include <string.h>
 
 #include "formats/jsonschema.h"
-#include "formats/manifest.h"
+#include "formats/check.h"
+#include "formats/descriptor.h"
+#include "formats/paths.h"
+#include "formats/licenses.h"
+#include "formats/text.h"
 #include "util/hostname.h"
 #include "formats/semver.h"
 
@@ -477,8 +481,8 @@ check_examples(formats_check *ck, const util_yaml_node *root,
 	}
 }
 
-void
-formats_soyapack_check(formats_check *ck, const util_yaml_node *root)
+static void
+validate(formats_check *ck, const util_yaml_node *root)
 {
 	const util_yaml_node *inputs;
 	const char *version;
@@ -506,3 +510,50 @@ formats_soyapack_check(formats_check *ck, const util_yaml_node *root)
 	check_tools(ck, root);
 	check_examples(ck, root, inputs);
 }
+
+/* ------------------------------------------------------------ describing */
+
+static const char *
+tier_text(formats_text *t, const char *tier)
+{
+	if (tier == NULL)
+		return FORMATS_TR(t, "undeclared", "未声明");
+	if (strcmp(tier, "read-only") == 0)
+		return FORMATS_TR(t, "read-only: the same input gives the same output, "
+		    "results may be cached", "read-only：相同输入得到相同输出，"
+		    "结果可缓存");
+	if (strcmp(tier, "side-effect") == 0)
+		return FORMATS_TR(t, "side-effect: runs have effects outside, never "
+		    "cached", "side-effect：运行会产生外部副作用，从不缓存");
+	return FORMATS_TR(t, "unrestricted: no reproducibility promise",
+	    "unrestricted：不承诺可复现");
+}
+
+static void
+describe(formats_text *t, const ps_manifest *m)
+{
+	if (m->egress_count > 0) {
+		fprintf(t->f, "%s", FORMATS_TR(t, "It may connect to: ", "可访问的网络地址："));
+		formats_text_egress(t, m);
+		fprintf(t->f, "%s\n", FORMATS_TR(t, ".", "。"));
+	} else {
+		fprintf(t->f, "%s\n", FORMATS_TR(t, "It makes no network connections.",
+		    "不访问网络。"));
+	}
+	fprintf(t->f, "%s", FORMATS_TR(t, "It may read: ", "可读取的路径："));
+	if (m->fs_read.count == 0)
+		fprintf(t->f, "%s", FORMATS_TR(t, "nothing declared", "未声明"));
+	formats_text_join(t, &m->fs_read);
+	fprintf(t->f, "%s", FORMATS_TR(t, ". It may write: ", "。可写入的路径："));
+	if (m->fs_write.count == 0)
+		fprintf(t->f, "%s", FORMATS_TR(t, "nothing", "无"));
+	formats_text_join(t, &m->fs_write);
+	fprintf(t->f, "%s\n%s%s%s\n", FORMATS_TR(t, ".", "。"),
+	    FORMATS_TR(t, "Determinism tier: ", "确定性等级："),
+	    tier_text(t, m->determinism_tier), FORMATS_TR(t, ".", "。"));
+}
+
+const formats_descriptor formats_soyapack = {
+	PS_FORMAT_SOYAPACK, "soyapack", "soyapack.yaml", "soyapacks", 2,
+	validate, NULL, describe,
+};

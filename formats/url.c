@@ -9,7 +9,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "formats/manifest.h"
+#include "formats/url.h"
+#include "util/hostname.h"
 #include "util/hostname.h"
 
 

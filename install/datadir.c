@@ -9,46 +9,34 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "formats/format.h"
 #include "util/error.h"
 #include "util/fdio.h"
 #include "util/pathname.h"
 #include "install/datadir.h"
 
-static const struct {
-	ps_format format;
-	const char *dir;
-	int id_components;      /* components of the id */
-} layouts[] = {
-	{ PS_FORMAT_AGENTPACK, "agentpacks", 1 },
-	{ PS_FORMAT_SOYAPACK, "soyapacks", 2 },
-	{ PS_FORMAT_HOLON, "holons", 2 },
-	{ PS_FORMAT_AUTOGRAPH, "augr", 1 },
-};
-
-#define LAYOUT_COUNT (sizeof(layouts) / sizeof(layouts[0]))
-
 const char *
 install_layout_dir(ps_format format)
 {
-	size_t i;
+	const formats_descriptor *d = formats_of(format);
 
-	for (i = 0; i < LAYOUT_COUNT; i++) {
-		if (layouts[i].format == format)
-			return layouts[i].dir;
-	}
-	return NULL;
+	return d != NULL ? d->install_dir : NULL;
 }
 
 ps_format
 install_layout_format(const char *name)
 {
-	size_t i;
+	const formats_descriptor *d = formats_by_install_dir(name);
 
-	for (i = 0; i < LAYOUT_COUNT; i++) {
-		if (strcmp(layouts[i].dir, name) == 0)
-			return layouts[i].format;
-	}
-	return PS_FORMAT_UNKNOWN;
+	return d != NULL ? d->format : PS_FORMAT_UNKNOWN;
+}
+
+int
+install_layout_id_depth(ps_format format)
+{
+	const formats_descriptor *d = formats_of(format);
+
+	return d != NULL ? d->id_depth : 1;
 }
 
 static int
@@ -99,15 +87,10 @@ install_layout_path(ps_format format, const char *id, const char *version,
     char **out, ps_error *err)
 {
 	const char *dir = install_layout_dir(format);
-	int want = 0;
+	int want = install_layout_id_depth(format);
 	ps_error e;
-	size_t i;
 
 	*out = NULL;
-	for (i = 0; i < LAYOUT_COUNT; i++) {
-		if (layouts[i].format == format)
-			want = layouts[i].id_components;
-	}
 	if (dir == NULL)
 		return util_refuse(err, "install_name_invalid", id, "unknown format");
 	ps_error_clear(&e);

@@ -45,6 +45,9 @@ int install_datadir_workdir(install_datadir *dd, const char *prefix, char **name
 const char *install_layout_dir(ps_format format);
 /* The format whose layout directory is `name`; PS_FORMAT_UNKNOWN. */
 ps_format install_layout_format(const char *name);
+/* Components of a format's ids (its descriptor's id_depth): 2 for
+ * SoyaPack owner/name and holon handle/name, else 1. */
+int install_layout_id_depth(ps_format format);
 /*
  * "<layout dir>/<id>/<version>" after checking every component: the name
  * rules, no leading '.', the id's '/' only where the format has one

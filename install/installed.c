@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "formats/semver.h"
+#include "formats/format.h"
 #include "util/error.h"
 #include "util/fdio.h"
 #include "util/pathname.h"
@@ -238,30 +239,23 @@ scan_dir(struct scan *s, const char *rel, int depth)
 }
 
 int
-install_layout_id_depth(ps_format format)
-{
-	return format == PS_FORMAT_SOYAPACK || format == PS_FORMAT_HOLON ? 2 : 1;
-}
-
-int
 install_scan(const install_datadir *dd, ps_format format, const char *id,
     ps_installed_list *list, ps_error *err)
 {
-	static const ps_format all[] = { PS_FORMAT_AGENTPACK, PS_FORMAT_SOYAPACK,
-	    PS_FORMAT_HOLON, PS_FORMAT_AUTOGRAPH };
 	struct scan s = { dd, list, err };
+	const formats_descriptor *d;
 	char rel[UTIL_PATH_MAX];
 	size_t i;
 	int rc = 0;
 
-	for (i = 0; rc == 0 && i < sizeof(all) / sizeof(all[0]); i++) {
-		if (format != PS_FORMAT_UNKNOWN && format != all[i])
+	for (i = 0; rc == 0 && (d = formats_at(i)) != NULL; i++) {
+		if (format != PS_FORMAT_UNKNOWN && format != d->format)
 			continue;
 		if (id == NULL) {
-			rc = scan_dir(&s, install_layout_dir(all[i]), install_layout_id_depth(all[i]));
+			rc = scan_dir(&s, d->install_dir, d->id_depth);
 			continue;
 		}
-		snprintf(rel, sizeof(rel), "%s/%s", install_layout_dir(all[i]), id);
+		snprintf(rel, sizeof(rel), "%s/%s", d->install_dir, id);
 		if (util_path_check(rel, NULL, err) == 0)
 			rc = scan_dir(&s, rel, 0);
 		ps_error_clear(err);

@@ -27,8 +27,6 @@ int install_list_take(ps_installed_list *list, ps_installed *item,
 int install_load(const install_datadir *dd, const char *rel,
     ps_installed **r, ps_error *err);
 
-/* Components of a format's ids: 2 for SoyaPack and holon, else 1. */
-int install_layout_id_depth(ps_format format);
 
 /* Frees the items of a list held by value. */
 void install_list_free_items(ps_installed_list *list);

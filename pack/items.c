@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/format.h"
 #include "pack/items.h"
 #include "util/error.h"
 #include "util/pathname.h"
@@ -481,21 +482,18 @@ pack_items_to_digest(pack_items *list, ps_error *err)
 	return d;
 }
 
-static const ps_format all_formats[] = {
-	PS_FORMAT_SOYAPACK, PS_FORMAT_HOLON, PS_FORMAT_AUTOGRAPH,
-	PS_FORMAT_AGENTPACK,
-};
-
 int
 pack_items_find_manifest(const pack_items *list, const char *label,
     size_t *index, ps_format *format, ps_error *err)
 {
+	const formats_descriptor *d;
+	char want[PS_ERROR_VALUE_MAX];
 	const char *found = NULL, *name;
 	long at;
 	size_t i;
 
-	for (i = 0; i < sizeof(all_formats) / sizeof(all_formats[0]); i++) {
-		name = ps_format_manifest_name(all_formats[i]);
+	for (i = 0; (d = formats_at(i)) != NULL; i++) {
+		name = d->manifest;
 		at = pack_items_find(list, name);
 		if (at < 0)
 			continue;
@@ -507,13 +505,13 @@ pack_items_find_manifest(const pack_items *list, const char *label,
 			    "%s is a directory, not a manifest file", name);
 		found = name;
 		*index = (size_t)at;
-		*format = all_formats[i];
+		*format = d->format;
 	}
 	if (found == NULL) {
 		util_refuse(err, "manifest_missing", label,
 		    "no manifest at the pack root");
-		return util_error_expect(err, "one of soyapack.yaml, holon.yaml, "
-		    "augr.pkg.yml, manifest.yml", "none");
+		return util_error_expect(err, formats_manifest_names(want,
+		    sizeof(want), "one of "), "none");
 	}
 	return 0;
 }

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "formats/manifest.h"
+#include "formats/paths.h"
 #include "util/error.h"
 #include "util/fdio.h"
 

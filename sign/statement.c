@@ -576,11 +576,7 @@ parse_pack(sign_statement *st, json_t *pred, ps_error *err)
 	format = json_object_get(pred, "format");
 	if (format == NULL || !json_is_string(format))
 		return invalid(err, "predicate.format", "missing or not a string");
-	st->format = PS_FORMAT_UNKNOWN;
-	while (++st->format <= PS_FORMAT_AGENTPACK &&
-	    strcmp(ps_format_name(st->format), json_string_value(format)) != 0)
-		;
-	if (st->format > PS_FORMAT_AGENTPACK)
+	if (ps_format_parse(json_string_value(format), &st->format) != 0)
 		st->format = PS_FORMAT_UNKNOWN;
 	if (get_object(pred, "pack", "predicate.pack", 1, &pack, err) != 0 ||
 	    only_keys(pack, "predicate.pack", keys, err) != 0 ||

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "formats/manifest.h"
+#include "formats/paths.h"
 #include "pack/archive.h"
 
 struct visit {

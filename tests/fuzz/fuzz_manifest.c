@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "formats/manifest.h"
+#include "formats/paths.h"
 #include "util/error.h"
 #include "util/yaml.h"
 

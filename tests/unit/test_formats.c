@@ -12,7 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "formats/manifest.h"
+#include "formats/format.h"
+#include "formats/licenses.h"
+#include "formats/paths.h"
+#include "formats/url.h"
 #include "util/hostname.h"
 
 static char tmpdir[] = "/tmp/ps-formats-XXXXXX";
@@ -127,6 +130,49 @@ url_public_checks(void **state)
 	    sizeof(why)), 0);
 	assert_int_equal(formats_url_check("http://github.com/r", 0, why,
 	    sizeof(why)), -1);
+}
+
+/* The descriptor table is the one list of formats: every public name
+ * function answers from it, and no two formats share a name, a manifest or
+ * an install directory. */
+static void
+descriptors(void **state)
+{
+	const formats_descriptor *d, *e;
+	char names[256];
+	ps_format f;
+	size_t i, j;
+
+	(void)state;
+	assert_int_equal(formats_count(), 4);
+	assert_null(formats_at(formats_count()));
+	assert_null(formats_of(PS_FORMAT_UNKNOWN));
+	for (i = 0; (d = formats_at(i)) != NULL; i++) {
+		assert_ptr_equal(formats_of(d->format), d);
+		assert_string_equal(ps_format_name(d->format), d->name);
+		assert_string_equal(ps_format_manifest_name(d->format),
+		    d->manifest);
+		assert_int_equal(ps_format_by_manifest(d->manifest), d->format);
+		assert_int_equal(ps_format_parse(d->name, &f), 0);
+		assert_int_equal(f, d->format);
+		assert_ptr_equal(formats_by_install_dir(d->install_dir), d);
+		assert_true(d->id_depth == 1 || d->id_depth == 2);
+		assert_non_null(d->validate);
+		assert_non_null(d->describe);
+		for (j = 0; j < i; j++) {
+			e = formats_at(j);
+			assert_string_not_equal(d->name, e->name);
+			assert_string_not_equal(d->manifest, e->manifest);
+			assert_string_not_equal(d->install_dir, e->install_dir);
+		}
+	}
+	assert_int_equal(formats_of(PS_FORMAT_SOYAPACK)->id_depth, 2);
+	assert_int_equal(formats_of(PS_FORMAT_HOLON)->id_depth, 2);
+	assert_string_equal(formats_manifest_names(names, sizeof(names),
+	    "one of "), "one of soyapack.yaml, holon.yaml, augr.pkg.yml, "
+	    "manifest.yml");
+	assert_int_equal(ps_format_parse("zip", &f), -1);
+	assert_string_equal(ps_format_name(PS_FORMAT_UNKNOWN), "unknown");
 }
 
 #define HOST_VALID(h) util_hostname_valid((h), strlen(h))
@@ -416,6 +462,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(path_normalize_cases),
 		cmocka_unit_test(url_public_checks),
+		cmocka_unit_test(descriptors),
 		cmocka_unit_test(hostnames),
 		cmocka_unit_test(license_tables),
 		cmocka_unit_test(format_names),

@@ -1,19 +1,20 @@
-/* Internal header of formats/: what the manifest modules share.
+/* Internal header of formats/: checking manifest fields.
  *
- * Shared machinery of the four manifest modules: the check context, typed
- * field access that reports every problem as a diagnostic, pack paths and
- * prompt files. */
-#ifndef FORMATS_MANIFEST_H
-#define FORMATS_MANIFEST_H
+ * The check context the format validators share and typed field access
+ * that reports every problem as a diagnostic (FILE:LINE:COL, a code) and
+ * goes on, so that one run lists every problem.
+ */
+#ifndef FORMATS_CHECK_H
+#define FORMATS_CHECK_H
 
 #include <stddef.h>
 
 #include "packsign.h"
+#include "util/pathname.h"
 #include "util/yaml.h"
 
 /* Largest file read for a check (compose files, Taskfiles, fixtures). */
 #define FORMATS_CHECK_MAX_FILE UTIL_YAML_MAX_BYTES
-#define UTIL_PATH_MAX 4096
 /* signed_by entries are compared pairwise: keep the list short. */
 #define FORMATS_SIGNED_BY_MAX 256
 
@@ -103,84 +104,11 @@ void formats_check_known(formats_check *ck, const util_yaml_node *map,
 /* `signed_by`: a string or a list of strings (names or SHA256:...). */
 void formats_check_signed_by(formats_check *ck, const util_yaml_node *root);
 
-typedef enum formats_path_status {
-	FORMATS_PATH_OK = 0,
-	FORMATS_PATH_ABSOLUTE,
-	FORMATS_PATH_ESCAPES,
-	FORMATS_PATH_INVALID
-} formats_path_status;
-
-/*
- * Normalises a declared relative path: drops "." and empty components and
- * a trailing '/', resolves ".." lexically (links are never followed, so
- * this is exact).  Refuses absolute paths, paths above the root, empty
- * paths, backslashes, control characters and paths over UTIL_PATH_MAX.
- */
-formats_path_status formats_path_normalize(const char *in, char *out, size_t size);
-
-/* 0 when `path` is already canonical (as formats_path_normalize returns). */
-int formats_path_is_canonical(const char *path);
-
-typedef enum formats_path_want {
-	FORMATS_WANT_FILE = 0,
-	FORMATS_WANT_DIR,
-	FORMATS_WANT_ANY
-} formats_path_want;
-
-/*
- * Checks a path declared at `at` (`what` names it in messages): relative,
- * inside the pack, existing, of the wanted type.  Writes the canonical path
- * to `out`.  Returns 0, or -1 after adding a diagnostic (path_absolute,
- * path_escapes, path_invalid, path_missing, path_not_file, path_not_dir,
- * path_special).
- */
-int formats_check_path(formats_check *ck, const util_yaml_node *at, const char *text,
-    formats_path_want want, const char *what, char *out, size_t size);
-
-/* Stats a canonical path: 0 present, 1 absent or special, -1 failure. */
-int formats_check_stat(formats_check *ck, const char *path, ps_entry_type *type);
-
-/* Adds a prompt file (canonical path) declared at `at` (may be NULL). */
-void formats_check_prompt(formats_check *ck, const char *path, const util_yaml_node *at);
-
-/*
- * Reads and parses another YAML file of the pack; a refusal becomes a
- * diagnostic in that file with the loader's code and position.  Returns
- * the document or NULL.
- */
-util_yaml_doc *formats_check_load_yaml(formats_check *ck, const char *path);
-
-/* Turns a loader refusal into a diagnostic in the pack file `path`. */
-void formats_check_yaml_error(formats_check *ck, const char *path, const char *name,
-    const ps_error *yerr);
-
-/* A pack reader's error about the pack file perr->subject: a refusal
- * becomes a diagnostic in that file, a failure stops the job. */
-void formats_check_pack_error(formats_check *ck, const ps_error *perr);
-
 /* SemVer 2.0.0 check of `version` at key "version"; returns the text. */
 const char *formats_check_semver(formats_check *ck, const util_yaml_node *root,
     int allow_prerelease);
 
 /* An RFC 1123 label: [a-z0-9]([a-z0-9-]*[a-z0-9])?, 1..max bytes; 0 / -1. */
 int formats_label_valid(const char *s, size_t n, size_t max);
-
-/*
- * Judges an https URL from its text alone.  `public`: also refuse local,
- * private and reserved hosts.  Returns 0, or -1 with a reason in `why`.
- */
-int formats_url_check(const char *url, int public, char *why, size_t why_size);
-
-/* License tables (formats/licenses.c, generated from the .txt files). */
-int formats_license_is_osi(const char *id);
-/* 1 listed, 2 listed but deprecated, 0 not listed; *canonical receives the
- * listed spelling when the match ignored case. */
-int formats_license_spdx(const char *id, const char **canonical);
-
-/* The four modules. */
-void formats_soyapack_check(formats_check *ck, const util_yaml_node *root);
-void formats_holon_check(formats_check *ck, const util_yaml_node *root);
-void formats_autograph_check(formats_check *ck, const util_yaml_node *root);
-void formats_agentpack_check(formats_check *ck, const util_yaml_node *root);
 
 #endif
