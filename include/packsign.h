@@ -703,9 +703,9 @@ int ps_time_format(int64_t t, char out[PS_TIME_TEXT_LEN]);
  * `pack_path_missing` (absent, or a component is not a directory),
  * `pack_path_special` (a symbolic link, device, FIFO or socket on the way),
  * `pack_not_file` (read or head of a directory), `pack_file_too_large`
- * (read beyond `max`), `pack_path_invalid`; list also `pack_too_deep`,
- * `pack_too_many_entries` (limits of the implementation).  A failure
- * (PS_STATUS_FAILED) means the job could not be done (I/O error, memory).
+ * (read beyond `max`), `pack_path_invalid`.  A failure
+ * (PS_STATUS_FAILED) means the job could not be done (I/O error, memory,
+ * `file_changed` when a directory's file is not the one its walk saw).
  */
 typedef struct ps_pack_files {
 	void *ctx;
@@ -731,16 +731,23 @@ typedef struct ps_pack_files {
 	void (*close)(void *ctx);
 } ps_pack_files;
 
-/* The deepest directory nesting and the most entries the directory reader
- * walks (pack_too_deep, pack_too_many_entries). */
-#define PS_PACK_MAX_DEPTH 128
+/* The deepest path (components) and the most entries a pack directory
+ * holds: the walk refuses more (path_too_deep, too_many_entries). */
+#define PS_PACK_MAX_DEPTH 64
 #define PS_PACK_MAX_ENTRIES 1000000
 
 /*
- * Opens the pack directory `dir` for reading through `files`.  Every path
- * is opened component by component relative to directory descriptors with
- * O_NOFOLLOW.  Fails (PS_STATUS_FAILED) with `pack_not_directory` when
- * `dir` is not a directory, `not_found` or `io_error`.
+ * Opens the pack directory `dir` for reading through `files`: the
+ * directory is walked once, as packing walks it (.packsignignore applies,
+ * VCS metadata is left out, the name rules and collision checks of
+ * canonical-tar.md hold), and every call answers from that walk; a path
+ * it did not list is pack_path_missing.  A symbolic link, device, FIFO or
+ * socket the walk met is pack_path_special where it is looked up or
+ * listed.  Files are opened again relative to their directory with
+ * O_NOFOLLOW and must be the file the walk saw.  Fails (PS_STATUS_FAILED)
+ * with `pack_not_directory` when `dir` is not a directory, `not_found` or
+ * `io_error`; refuses (PS_STATUS_REFUSED) with the walk's codes (name_*,
+ * case_collision, path_too_deep, too_many_entries, ignore_syntax, ...).
  */
 int ps_pack_files_dir_open(const char *dir, ps_pack_files *files,
     ps_error *err);

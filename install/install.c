@@ -26,6 +26,7 @@
 #include "util/sha256.h"
 #include "install/datadir.h"
 #include "install/extract.h"
+#include "pack/packdir.h"
 #include "install/installed.h"
 #include "install/receipt.h"
 #include "verify/verify.h"
@@ -242,7 +243,7 @@ start_extracting(void *ctx, const sign_statement *st,
 	if (install_extractor_new(in->archive, in->tree_fd, &in->o->limits,
 	    &in->extractor, err) != 0)
 		return -1;
-	if (ps_pack_files_dir_open(in->tree_path, fallback, err) != 0)
+	if (pack_files_tree_open(in->tree_path, fallback, err) != 0)
 		return -1;
 	*visitor = install_extractor_visitor(in->extractor);
 	return 1;

@@ -730,21 +730,3 @@ pack_archive_read(const char *path, const pack_archive_visitor *visitor,
 	reader_free(&r);
 	return rc;
 }
-
-int
-ps_digest_path(const char *path, const ps_pack_options *options,
-    ps_digest **out, ps_error *err)
-{
-	struct stat st;
-
-	*out = NULL;
-	if (stat(path, &st) != 0) {
-		if (errno == ENOENT)
-			return util_fail(err, "not_found", path,
-			    "no such file or directory");
-		return util_fail_errno(err, "io_error", path, "stat", errno);
-	}
-	if (S_ISDIR(st.st_mode))
-		return ps_pack(path, -1, options, out, err);
-	return pack_archive_read(path, NULL, out, err);
-}

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "pack/archive.h"
+#include "pack/items.h"
 #include "util/error.h"
 
 /*
@@ -205,16 +206,8 @@ on_data(void *ctx, const void *buf, size_t len, ps_error *err)
 static int
 depth_first(const void *a, const void *b)
 {
-	const unsigned char *x = (const unsigned char *)((const struct node *)a)->path;
-	const unsigned char *y = (const unsigned char *)((const struct node *)b)->path;
-	int cx, cy;
-
-	for (;; x++, y++) {
-		cx = *x == '/' ? 1 : *x;
-		cy = *y == '/' ? 1 : *y;
-		if (cx != cy || *x == '\0')
-			return cx - cy;
-	}
+	return pack_depth_first_compare(((const struct node *)a)->path,
+	    ((const struct node *)b)->path);
 }
 
 static int

@@ -1,4 +1,4 @@
-/* The ps_digest object and digests of directories and archives. */
+/* The ps_digest object. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -180,6 +180,8 @@ pack_ignore_match(const pack_ignore *rules, const char *path, int is_dir)
 	const struct rule *r;
 	size_t i;
 
+	if (rules == NULL)
+		return 0;
 	base = base != NULL ? base + 1 : path;
 	for (i = 0; i < rules->count; i++) {
 		r = &rules->rules[i];

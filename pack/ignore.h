@@ -21,7 +21,8 @@ int pack_ignore_parse(const char *text, size_t len, pack_ignore **out,
     ps_error *err);
 /* Reads PACK_IGNORE_FILE below `rootfd`, if any (no file: no rules). */
 int pack_ignore_load(int rootfd, pack_ignore **out, ps_error *err);
-/* 1 when `path` (canonical, relative) is ignored. */
+/* 1 when `path` (canonical, relative) is ignored; no rules (NULL) ignore
+ * nothing. */
 int pack_ignore_match(const pack_ignore *rules, const char *path, int is_dir);
 void pack_ignore_free(pack_ignore *rules);
 

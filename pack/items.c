@@ -459,8 +459,10 @@ pack_items_tree_digest(const pack_items *list, unsigned char out[PS_SHA256_LEN],
 	return 0;
 }
 
-ps_digest *
-pack_items_to_digest(pack_items *list, ps_error *err)
+/* The entries into a new digest: moved out of `list` (left empty), or
+ * copied when `keep`. */
+static ps_digest *
+to_digest(pack_items *list, int keep, ps_error *err)
 {
 	ps_digest *d = calloc(1, sizeof(*d));
 	size_t i;
@@ -473,13 +475,34 @@ pack_items_to_digest(pack_items *list, ps_error *err)
 	}
 	for (i = 0; i < list->count; i++) {
 		d->entries[i] = list->items[i].entry;
-		list->items[i].entry.path = NULL;
+		if (!keep)
+			list->items[i].entry.path = NULL;
+		else if ((d->entries[i].path = strdup(d->entries[i].path)) ==
+		    NULL) {
+			d->entry_count = i;
+			ps_digest_free(d);
+			util_fail_oom(err, NULL);
+			return NULL;
+		}
 		if (d->entries[i].type == PS_ENTRY_FILE)
 			d->total_size += d->entries[i].size;
 	}
 	d->entry_count = list->count;
-	pack_items_free(list);
+	if (!keep)
+		pack_items_free(list);
 	return d;
+}
+
+ps_digest *
+pack_items_to_digest(pack_items *list, ps_error *err)
+{
+	return to_digest(list, 0, err);
+}
+
+ps_digest *
+pack_items_copy_to_digest(const pack_items *list, ps_error *err)
+{
+	return to_digest((pack_items *)list, 1, err);
 }
 
 int
@@ -527,4 +550,21 @@ pack_digest_set_manifest(ps_digest *d, size_t manifest, ps_error *err)
 	}
 	memcpy(d->manifest_sha256, d->entries[manifest].sha256, PS_SHA256_LEN);
 	return d;
+}
+
+int
+pack_depth_first_compare(const char *a, const char *b)
+{
+	const unsigned char *x = (const unsigned char *)a;
+	const unsigned char *y = (const unsigned char *)b;
+	int cx, cy;
+
+	/* '/' sorts before every other byte: a directory's entries come
+	 * right after it, before a sibling whose name extends its own. */
+	for (;; x++, y++) {
+		cx = *x == '/' ? 1 : *x;
+		cy = *y == '/' ? 1 : *y;
+		if (cx != cy || *x == '\0')
+			return cx - cy;
+	}
 }

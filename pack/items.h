@@ -17,6 +17,7 @@ typedef struct pack_item {
 	char *source;    /* directory walk: the path as on disk, if different */
 	dev_t dev;       /* directory walk: identity checked again at read */
 	ino_t ino;
+	int special;     /* pack_walk_reading: a link, device, FIFO or socket */
 } pack_item;
 
 typedef struct pack_items {
@@ -37,6 +38,9 @@ int pack_items_merge(pack_items *list, pack_items *more, ps_error *err);
 void pack_items_sort(pack_items *list);
 /* Duplicates, case-fold collisions and file-versus-directory conflicts. */
 int pack_items_check(const pack_items *list, const char *label, ps_error *err);
+/* Orders paths depth first, bytewise within a directory (the listing
+ * order of ps_pack_files): strcmp with '/' below every other byte. */
+int pack_depth_first_compare(const char *a, const char *b);
 /* Index of `path` in the sorted list, or -1. */
 long pack_items_find(const pack_items *list, const char *path);
 /* 1 when sorted entry `i` is a directory with nothing below it. */
@@ -46,6 +50,8 @@ int pack_items_tree_digest(const pack_items *list,
     unsigned char out[PS_SHA256_LEN], ps_error *err);
 /* Moves the entries into a new ps_digest (the list is left empty). */
 ps_digest *pack_items_to_digest(pack_items *list, ps_error *err);
+/* The same, copying them (the list is unchanged). */
+ps_digest *pack_items_copy_to_digest(const pack_items *list, ps_error *err);
 /* Records entry `manifest` of `d` as its manifest; frees `d` on failure. */
 ps_digest *pack_digest_set_manifest(ps_digest *d, size_t manifest,
     ps_error *err);

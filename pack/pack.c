@@ -9,6 +9,7 @@
 
 #include "pack/items.h"
 #include "pack/pack.h"
+#include "pack/packdir.h"
 #include "pack/tarwrite.h"
 #include "pack/walk.h"
 #include "util/error.h"
@@ -35,8 +36,10 @@ struct pack_packer {
 	util_parent_cache parent;  /* the directory of the last file opened */
 	util_close_batch done;     /* files read, closed a batch at a time */
 	pack_items items;
+	int items_lent;          /* pack_packer_files(): the digest copies */
 	size_t manifest;         /* index of the manifest in `items` */
 	ps_format format;
+	ps_error no_manifest;    /* why there is none (status OK: found) */
 	int written;
 	pack_tar_writer *writer;
 	util_sha256 *file_hash;
@@ -274,7 +277,8 @@ finish_digest(pack_packer *p, const unsigned char tar_digest[PS_SHA256_LEN],
 
 	if (pack_items_tree_digest(&p->items, tree, err) != 0)
 		return NULL;
-	d = pack_items_to_digest(&p->items, err);
+	d = p->items_lent ? pack_items_copy_to_digest(&p->items, err) :
+	    pack_items_to_digest(&p->items, err);
 	if (d == NULL)
 		return NULL;
 	d->source = PS_SOURCE_DIRECTORY;
@@ -310,12 +314,15 @@ pack_packer_open(const char *dir, int output_fd, pack_packer **out, ps_error *er
 	p->label = dir;
 	p->parent.fd = -1;
 	p->rootfd = open_root(dir, err);
-	if (p->rootfd < 0 || collect_in_locale(p, output_fd, err) != 0 ||
-	    pack_items_find_manifest(&p->items, p->label, &p->manifest,
-	    &p->format, err) != 0) {
+	if (p->rootfd < 0 || collect_in_locale(p, output_fd, err) != 0) {
 		pack_packer_free(p);
 		return -1;
 	}
+	/* Packing refuses a pack without its one manifest; a reader of the
+	 * walk (validation) reports it with every other problem first. */
+	if (pack_items_find_manifest(&p->items, p->label, &p->manifest,
+	    &p->format, &p->no_manifest) != 0)
+		p->format = PS_FORMAT_UNKNOWN;
 	*out = p;
 	return 0;
 }
@@ -369,6 +376,10 @@ pack_packer_write(pack_packer *p, int out_fd, const ps_pack_options *options,
 	if (p->written)
 		return util_fail(err, "internal_error", p->label,
 		    "a packer writes once");
+	if (p->no_manifest.status != PS_STATUS_OK) {
+		*err = p->no_manifest;
+		return -1;
+	}
 	p->written = 1;
 	p->file_hash = util_sha256_new();
 	if (p->file_hash == NULL)
@@ -376,6 +387,12 @@ pack_packer_write(pack_packer *p, int out_fd, const ps_pack_options *options,
 	if (util_locale_enter(&scope, err) != 0)
 		return -1;
 	rc = write_in_locale(p, out_fd, options, digest_out, err);
+	/* The writer and its taps end here, whatever happened: the caller's
+	 * tap context need not outlive this call. */
+	util_worker_free(p->worker);
+	pack_tar_writer_free(p->writer);
+	p->worker = NULL;
+	p->writer = NULL;
 	util_locale_leave(&scope);
 	return rc;
 }
@@ -393,6 +410,13 @@ pack_packer_set_tap(pack_packer *p, const pack_output_tap *tap)
 		memset(&p->tap, 0, sizeof(p->tap));
 	else
 		p->tap = *tap;
+}
+
+int
+pack_packer_files(pack_packer *p, ps_pack_files *files, ps_error *err)
+{
+	p->items_lent = 1;
+	return pack_files_of_walk(p->rootfd, &p->items, files, err);
 }
 
 void

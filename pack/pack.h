@@ -13,9 +13,11 @@
 typedef struct pack_packer pack_packer;
 
 /*
- * Walks `dir`, sorts and checks the entries, finds the manifest.  The file
- * open on `output_fd` (when >= 0) is left out, so an archive written
- * inside the pack never packs itself.
+ * Walks `dir`, sorts and checks the entries, finds the manifest (a pack
+ * without its one manifest is refused by pack_packer_write, so that a
+ * reader of the walk can report it first).  The file open on `output_fd`
+ * (when >= 0) is left out, so an archive written inside the pack never
+ * packs itself.
  */
 int pack_packer_open(const char *dir, int output_fd, pack_packer **out,
     ps_error *err);
@@ -23,8 +25,15 @@ int pack_packer_open(const char *dir, int output_fd, pack_packer **out,
 int pack_packer_write(pack_packer *p, int out_fd, const ps_pack_options *options,
     ps_digest **digest_out, ps_error *err);
 void pack_packer_free(pack_packer *p);
-/* The manifest's format, found by pack_packer_open. */
+/* The manifest's format, found by pack_packer_open; PS_FORMAT_UNKNOWN
+ * when there is none or more than one. */
 ps_format pack_packer_format(const pack_packer *p);
+/*
+ * The pack's files as the walk found them, for validation: the one walk of
+ * the command.  `files` borrows from `p`: close it before
+ * pack_packer_free(); pack_packer_write() then leaves the walk in place.
+ */
+int pack_packer_files(pack_packer *p, ps_pack_files *files, ps_error *err);
 /* Every output byte of the next pack_packer_write goes through `tap` too. */
 void pack_packer_set_tap(pack_packer *p, const pack_output_tap *tap);
 

@@ -43,6 +43,8 @@ struct walk_shared {
 	const pack_ignore *ignore;
 	const struct stat *exclude;
 	ps_strings *odd;        /* survey: what a pack cannot hold (1 thread) */
+	int keep_special;       /* reading: links and devices become items
+	                         * marked special instead of refusals */
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
 	struct dir_job *todo;   /* directories waiting to be read */
@@ -194,6 +196,7 @@ add_entry(const struct walk *w, const struct stat *st, const char *disk,
 		return -1;
 	item->dev = st->st_dev;
 	item->ino = st->st_ino;
+	item->special = !S_ISREG(st->st_mode) && !S_ISDIR(st->st_mode);
 	if (S_ISREG(st->st_mode)) {
 		item->entry.size = (uint64_t)st->st_size;
 		item->entry.executable = (st->st_mode & S_IXUSR) != 0;
@@ -249,6 +252,9 @@ visit_entry(const struct walk *w, const char *cprefix, const char *disk,
 		free(canon);
 		return 0;
 	}
+	if (!S_ISREG(st->st_mode) && !S_ISDIR(st->st_mode) &&
+	    w->s->keep_special)
+		return add_entry(w, st, disk, canon, err);
 	if (!S_ISREG(st->st_mode) && !S_ISDIR(st->st_mode)) {
 		free(canon);
 		return w->s->odd != NULL ? note_odd(w, disk, kind_of(st->st_mode),
@@ -450,8 +456,8 @@ walk_tree(struct walk_shared *s, pack_items *items, ps_error *err)
 
 static int
 walk(int rootfd, const char *label, const pack_ignore *ignore,
-    const struct stat *exclude, ps_strings *odd, pack_items *items,
-    ps_error *err)
+    const struct stat *exclude, ps_strings *odd, int keep_special,
+    pack_items *items, ps_error *err)
 {
 	struct walk_shared s;
 	int rc;
@@ -462,6 +468,7 @@ walk(int rootfd, const char *label, const pack_ignore *ignore,
 	s.ignore = ignore;
 	s.exclude = exclude;
 	s.odd = odd;
+	s.keep_special = keep_special;
 	atomic_init(&s.entries, 0);
 	atomic_init(&s.failed, 0);
 	pthread_mutex_init(&s.lock, NULL);
@@ -475,19 +482,26 @@ int
 pack_walk(int rootfd, const char *label, const pack_ignore *ignore,
     pack_items *items, ps_error *err)
 {
-	return walk(rootfd, label, ignore, NULL, NULL, items, err);
+	return walk(rootfd, label, ignore, NULL, NULL, 0, items, err);
+}
+
+int
+pack_walk_reading(int rootfd, const char *label, const pack_ignore *ignore,
+    pack_items *items, ps_error *err)
+{
+	return walk(rootfd, label, ignore, NULL, NULL, 1, items, err);
 }
 
 int
 pack_walk_excluding(int rootfd, const char *label, const pack_ignore *ignore,
     const struct stat *exclude, pack_items *items, ps_error *err)
 {
-	return walk(rootfd, label, ignore, exclude, NULL, items, err);
+	return walk(rootfd, label, ignore, exclude, NULL, 0, items, err);
 }
 
 int
 pack_walk_survey(int rootfd, const char *label, pack_items *items,
     ps_strings *odd, ps_error *err)
 {
-	return walk(rootfd, label, NULL, NULL, odd, items, err);
+	return walk(rootfd, label, NULL, NULL, odd, 0, items, err);
 }

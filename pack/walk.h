@@ -19,6 +19,15 @@
 int pack_walk(int rootfd, const char *label, const pack_ignore *ignore,
     pack_items *items, ps_error *err);
 
+/*
+ * As pack_walk, for a reader of the pack rather than a packer (ps_pack_files
+ * of a directory): a symbolic link, device, FIFO or socket becomes an item
+ * marked `special` instead of a refusal, so that validation reports it
+ * where the manifest names it, with every other problem.
+ */
+int pack_walk_reading(int rootfd, const char *label, const pack_ignore *ignore,
+    pack_items *items, ps_error *err);
+
 /* As pack_walk, leaving out the file `exclude` (the output being written). */
 int pack_walk_excluding(int rootfd, const char *label, const pack_ignore *ignore,
     const struct stat *exclude, pack_items *items, ps_error *err);

@@ -283,6 +283,7 @@ static void
 run_free(sign_run *run)
 {
 	ps_pubkey_free(run->pub);
+	pack_packer_free(run->packer);
 	ps_manifest_free(run->manifest);
 	ps_digest_free(run->digest);
 	sign_statement_free(run->st);

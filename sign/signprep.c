@@ -234,6 +234,8 @@ load_manifest(sign_run *run, const ps_pack_files *files, ps_error *err)
 	return rc;
 }
 
+/* The one walk of the directory: validated through it now, packed from
+ * it once the outputs are known. */
 static int
 validate_dir(sign_run *run, struct remembering *rem, ps_error *err)
 {
@@ -241,7 +243,8 @@ validate_dir(sign_run *run, struct remembering *rem, ps_error *err)
 	int rc;
 
 	memset(rem, 0, sizeof(*rem));
-	if (ps_pack_files_dir_open(run->path, &rem->inner, err) != 0)
+	if (pack_packer_open(run->path, -1, &run->packer, err) != 0 ||
+	    pack_packer_files(run->packer, &rem->inner, err) != 0)
 		return -1;
 	remembering_wrap(rem, &outer);
 	rc = load_manifest(run, &outer, err);
@@ -284,7 +287,6 @@ check_same_manifest(sign_run *run, const struct remembering *rem,
 static int
 write_archive(sign_run *run, ps_error *err)
 {
-	pack_packer *packer = NULL;
 	struct output_hash h;
 	pack_output_tap tap;
 	int rc;
@@ -297,21 +299,17 @@ write_archive(sign_run *run, ps_error *err)
 		run->o->temp_file_hook(ps_atomic_temp_path(run->archive_tmp));
 	rc = output_hash_start(&h, run->o->pack.compression != PS_COMPRESS_NONE,
 	    run->o->minisig, err);
-	if (rc == 0)
-		rc = pack_packer_open(run->path, ps_atomic_fd(run->archive_tmp),
-		    &packer, err);
 	if (rc == 0 && (h.want_sha || h.want_b2)) {
 		tap.ctx = &h;
 		tap.bytes = tap_bytes;
-		pack_packer_set_tap(packer, &tap);
+		pack_packer_set_tap(run->packer, &tap);
 	}
 	if (rc == 0) {
-		rc = pack_packer_write(packer, ps_atomic_fd(run->archive_tmp),
+		rc = pack_packer_write(run->packer, ps_atomic_fd(run->archive_tmp),
 		    &run->o->pack, &run->digest, err);
 	}
 	if (rc == 0)
 		rc = output_hash_finish(&h, run, err);
-	pack_packer_free(packer);
 	util_sha256_free(h.sha);
 	return rc;
 }

@@ -8,6 +8,7 @@
 #define SIGN_SIGNRUN_H
 
 #include "packsign.h"
+#include "pack/pack.h"
 #include "sign/dsse.h"
 #include "sign/provenance.h"
 #include "sign/statement.h"
@@ -19,6 +20,7 @@ typedef struct sign_run {
 	ps_sign_result *r;
 	ps_pubkey *pub;                 /* the secret key's public half */
 	int is_dir;
+	pack_packer *packer;            /* directories: the one walk */
 	ps_manifest *manifest;
 	ps_digest *digest;              /* of what the archive holds */
 	sign_git_source *git;             /* NULL outside git */

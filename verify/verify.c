@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "pack/archivename.h"
+#include "pack/pack.h"
 #include "sign/provenance.h"
 #include "util/error.h"
 #include "util/strings.h"
@@ -474,10 +475,12 @@ load_manifest(verify_vctx *v, const ps_pack_files *files, ps_error *err)
 	return check_prompts_signed(v, err);
 }
 
-/* verify DIR --sig F: the tree digest stands in for the archive digest. */
+/* verify DIR --sig F: the tree digest stands in for the archive digest.
+ * One walk: its digests are compared first, then the manifest is read
+ * through the same walk. */
 static int
-read_directory(verify_vctx *v, ps_pack_files *files, ps_digest **d,
-    ps_error *err)
+read_directory(verify_vctx *v, pack_packer **packer, ps_pack_files *files,
+    ps_digest **d, ps_error *err)
 {
 	ps_pack_options po;
 
@@ -485,12 +488,14 @@ read_directory(verify_vctx *v, ps_pack_files *files, ps_digest **d,
 	ps_pack_options_init(&po);
 	po.mtime = v->st->mtime;
 	po.compression = v->st->compression;
-	if (ps_digest_path(v->path, &po, d, err) != 0 ||
+	if (pack_packer_open(v->path, -1, packer, err) != 0 ||
+	    pack_packer_files(*packer, files, err) != 0 ||
+	    pack_packer_write(*packer, -1, &po, d, err) != 0 ||
 	    check_manifest_digest(v, *d, err) != 0 ||
 	    check_prompts(v, *d, err) != 0 || check_tree(v, *d, err) != 0)
 		return -1;
 	v->res->prompt_count = v->st->prompt_count;
-	return ps_pack_files_dir_open(v->path, files, err);
+	return 0;
 }
 
 static int
@@ -508,6 +513,7 @@ is_directory(const char *path, int *dir, ps_error *err)
 static int
 check_pack(verify_vctx *v, ps_error *err)
 {
+	pack_packer *packer = NULL;
 	ps_pack_files files;
 	ps_digest *d = NULL;
 	int dir = 0, rc;
@@ -516,13 +522,14 @@ check_pack(verify_vctx *v, ps_error *err)
 	if (is_directory(v->path, &dir, err) != 0)
 		return -1;
 	if (dir)
-		rc = read_directory(v, &files, &d, err);
+		rc = read_directory(v, &packer, &files, &d, err);
 	else
 		rc = read_archive(v, &files, &d, err) != 0 ||
 		    check_entries(v, d, err) != 0 ? -1 : 0;
 	if (rc == 0)
 		rc = load_manifest(v, &files, err);
 	ps_pack_files_close(&files);
+	pack_packer_free(packer);
 	if (rc == 0 && v->stream != NULL && v->stream->streamed) {
 		v->stream->digest = d;
 		d = NULL;

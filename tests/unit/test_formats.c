@@ -286,10 +286,17 @@ dir_reader_reads_lists_and_refuses_links(void **state)
 	assert_string_equal(err.code, "pack_path_invalid");
 	assert_int_equal(files.list(files.ctx, collect, listing, &err), 0);
 	assert_string_equal(listing, "a.txt:10;b/:0;b/z.txt:5;");
+	/* The view answers from its walk: a file made after it is absent. */
+	write_file("late.txt", "x", 1);
+	assert_int_equal(files.stat(files.ctx, "late.txt", &type, &size, &err),
+	    -1);
+	assert_string_equal(err.code, "pack_path_missing");
+	ps_pack_files_close(&files);
 	/* A link, as the last component or on the way, is never followed. */
 	snprintf(target, sizeof(target), "%s/b", tmpdir);
 	assert_int_equal(symlink(target, strcat(strcpy(listing, tmpdir),
 	    "/link")), 0);
+	assert_int_equal(ps_pack_files_dir_open(tmpdir, &files, &err), 0);
 	assert_int_equal(files.stat(files.ctx, "link", &type, &size, &err), -1);
 	assert_string_equal(err.code, "pack_path_special");
 	assert_int_equal(files.read(files.ctx, "link/z.txt", 100, &data, &len,
@@ -298,6 +305,18 @@ dir_reader_reads_lists_and_refuses_links(void **state)
 	listing[0] = '\0';
 	assert_int_equal(files.list(files.ctx, collect, listing, &err), -1);
 	assert_string_equal(err.code, "pack_path_special");
+	ps_pack_files_close(&files);
+	/* .packsignignore applies, as it does to packing: an ignored link is
+	 * not in the pack, and neither is an ignored file. */
+	write_text(".packsignignore", "link\nlate.txt\n");
+	assert_int_equal(ps_pack_files_dir_open(tmpdir, &files, &err), 0);
+	listing[0] = '\0';
+	assert_int_equal(files.list(files.ctx, collect, listing, &err), 0);
+	assert_string_equal(listing, ".packsignignore:14;a.txt:10;b/:0;"
+	    "b/z.txt:5;");
+	assert_int_equal(files.stat(files.ctx, "late.txt", &type, &size, &err),
+	    -1);
+	assert_string_equal(err.code, "pack_path_missing");
 	ps_pack_files_close(&files);
 	assert_int_equal(ps_pack_files_dir_open("/nonexistent-ps", &files, &err),
 	    -1);

@@ -580,17 +580,23 @@ static void
 packer_refuses_a_second_manifest(void **state)
 {
 	char *dir = make_pack(), path[256];
+	ps_pack_options options;
 	pack_packer *p = NULL;
 	ps_error err;
 	int fd;
 
 	(void)state;
+	ps_pack_options_init(&options);
 	snprintf(path, sizeof(path), "%s/holon.yaml", dir);
 	fd = open(path, O_WRONLY | O_CREAT, 0644);
 	close(fd);
-	assert_int_equal(pack_packer_open(dir, -1, &p, &err), -1);
+	/* The walk is kept for a reader; packing refuses. */
+	assert_int_equal(pack_packer_open(dir, -1, &p, &err), 0);
+	assert_int_equal(pack_packer_format(p), PS_FORMAT_UNKNOWN);
+	assert_int_equal(pack_packer_write(p, -1, &options, NULL, &err), -1);
 	assert_string_equal(err.code, "manifest_conflict");
 	assert_int_equal(err.status, PS_STATUS_REFUSED);
+	pack_packer_free(p);
 	remove_pack(dir);
 }
 
