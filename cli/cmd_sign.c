@@ -228,7 +228,7 @@ source_json(const ps_sign_result *r)
 		return json_null();
 	return json_pack("{s:s?, s:s, s:s, s:b, s:s?}", "repository",
 	    r->source_repository, "commit", r->source_commit, "path",
-	    r->source_path, "dirty", r->source_dirty, "manifestRef",
+	    r->source_path, "dirty", r->source_dirty, "manifest_ref",
 	    r->source_manifest_ref);
 }
 
@@ -242,11 +242,11 @@ print_json(const ps_sign_result *r)
 	root = json_pack("{s:s, s:s, s:s?, s:b, s:s, s:s, s:s, s:s, s:s, "
 	    "s:o, s:I, s:s?, s:s, s:I}",
 	    "archive", r->archive_path, "sig", r->sig_path,
-	    "minisig", r->minisig_path, "archiveWritten", r->archive_written,
+	    "minisig", r->minisig_path, "archive_written", r->archive_written,
 	    "format", ps_format_name(r->format), "id", r->id,
 	    "version", r->version,
-	    "treeDigest", ps_sha256_string(r->tree_digest, tree),
-	    "archiveDigest", ps_sha256_string(r->archive_digest, archive),
+	    "tree_digest", ps_sha256_string(r->tree_digest, tree),
+	    "archive_digest", ps_sha256_string(r->archive_digest, archive),
 	    "source", source_json(r), "prompts", (json_int_t)r->prompt_count,
 	    "identity", r->identity, "fingerprint", r->fingerprint,
 	    "signatures", (json_int_t)r->signature_count);
