@@ -80,7 +80,7 @@ source_json(const ps_verify_result *r)
 	    cli_json_text(r->source_repository), "commit",
 	    cli_json_text(r->source_commit), "path",
 	    cli_json_text(r->source_path), "dirty", r->source_dirty,
-	    "manifestRef", cli_json_text(r->source_manifest_ref));
+	    "manifest_ref", cli_json_text(r->source_manifest_ref));
 }
 
 static json_t *
