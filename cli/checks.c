@@ -1,33 +1,27 @@
-/* What verify and install share: the check flags and the JSON report of a
- * verification. */
-#include <getopt.h>
-#include <stdlib.h>
-#include <string.h>
+/* What verify and install share: the trust policy, a verification's report. */
+#include <stdio.h>
 
 #include <jansson.h>
 
+#include "cli/checks.h"
 #include "cli/cli.h"
+#include "cli/json.h"
+#include "cli/output.h"
 
 int
-cli_check_flag(const char *command, int c, const char *arg,
-    struct cli_checks *checks)
+cli_load_policy(const char *policy_path, const char *pubkey_path,
+    ps_trust **policy, ps_error *err)
 {
-	ps_verify_options *o = &checks->verify;
+	ps_pubkey *key = NULL;
+	int rc;
 
-	switch (c) {
-	case 'p': checks->pubkey = arg; break;
-	case 'q': checks->quiet = 1; break;
-	case CLI_OPT_SIG: o->sig_path = arg; break;
-	case CLI_OPT_TRUST: checks->policy = arg; break;
-	case CLI_OPT_SIGNED_BY: o->signed_by = arg; break;
-	case CLI_OPT_SOURCE_REPO: o->source_repo = arg; break;
-	case CLI_OPT_SOURCE_COMMIT: o->source_commit = arg; break;
-	case CLI_OPT_REQUIRE_SOURCE: o->require_source = 1; break;
-	case CLI_OPT_ALLOW_DIRTY: o->allow_dirty = 1; break;
-	case CLI_OPT_AT: return cli_parse_time(command, arg, &o->at);
-	default: return -1;
-	}
-	return EXIT_OK;
+	if (policy_path != NULL)
+		return ps_trust_load_file(policy_path, policy, err);
+	if (ps_pubkey_load_file(pubkey_path, &key, err) != 0)
+		return -1;
+	rc = ps_trust_from_pubkey(key, pubkey_path, policy, err);
+	ps_pubkey_free(key);
+	return rc;
 }
 
 int
@@ -42,67 +36,6 @@ cli_checks_load_policy(struct cli_checks *checks, ps_trust **policy)
 		return cli_report(&err);
 	checks->verify.trust = *policy;
 	return EXIT_OK;
-}
-
-struct json_t *
-cli_json_digest(int has, const unsigned char digest[PS_SHA256_LEN])
-{
-	char text[PS_SHA256_STRING_LEN];
-
-	return has ? json_string(ps_sha256_string(digest, text)) : json_null();
-}
-
-/* Bytes of invalid UTF-8 become '?': jansson refuses them, and a report
- * must not lose a field. */
-struct json_t *
-cli_json_text(const char *s)
-{
-	json_t *j;
-	char *copy;
-	size_t i;
-
-	if (s == NULL)
-		return json_null();
-	if ((j = json_string(s)) != NULL)
-		return j;
-	if ((copy = strdup(s)) == NULL)
-		return json_null();
-	for (i = 0; copy[i] != '\0'; i++) {
-		if ((unsigned char)copy[i] >= 0x80)
-			copy[i] = '?';
-	}
-	j = json_string(copy);
-	free(copy);
-	return j != NULL ? j : json_null();
-}
-
-struct json_t *
-cli_json_strings(const ps_strings *list)
-{
-	json_t *a = json_array();
-	size_t i;
-
-	for (i = 0; a != NULL && i < list->count; i++)
-		json_array_append_new(a, cli_json_text(list->items[i]));
-	return a;
-}
-
-struct json_t *
-cli_json_lines(const char *text)
-{
-	json_t *a = json_array();
-	const char *p = text;
-	size_t n;
-	char *line;
-
-	while (a != NULL && p != NULL && *p != '\0') {
-		n = strcspn(p, "\n");
-		line = strndup(p, n);
-		json_array_append_new(a, cli_json_text(line));
-		free(line);
-		p += n + (p[n] == '\n');
-	}
-	return a;
 }
 
 static json_t *
@@ -147,7 +80,7 @@ source_json(const ps_verify_result *r)
 	    cli_json_text(r->source_repository), "commit",
 	    cli_json_text(r->source_commit), "path",
 	    cli_json_text(r->source_path), "dirty", r->source_dirty,
-	    "manifestRef", cli_json_text(r->source_manifest_ref));
+	    "manifest_ref", cli_json_text(r->source_manifest_ref));
 }
 
 static json_t *
@@ -157,30 +90,6 @@ checks_json(const ps_verify_result *r)
 	    r->directory, "subject", r->subject_checked, "tree",
 	    r->tree_checked, "canonical", r->canonical_checked, "deep", r->deep,
 	    "source", r->source_checked, "rebuild", r->rebuild_checked);
-}
-
-static const char *
-error_text(int rc, const char *text)
-{
-	return rc != 0 && text[0] != '\0' ? text : NULL;
-}
-
-void
-cli_json_error(struct json_t *o, int rc, const ps_error *err)
-{
-	json_object_set_new(o, "ok", json_boolean(rc == 0));
-	json_object_set_new(o, "exit", json_integer(rc == 0 ? EXIT_OK :
-	    err->status == PS_STATUS_REFUSED ? EXIT_REFUSED : EXIT_FAILED));
-	json_object_set_new(o, "code", cli_json_text(rc == 0 ? NULL :
-	    err->code));
-	json_object_set_new(o, "subject", cli_json_text(rc == 0 ? NULL :
-	    err->subject));
-	json_object_set_new(o, "message", cli_json_text(rc == 0 ? NULL :
-	    err->message));
-	json_object_set_new(o, "expected", cli_json_text(error_text(rc,
-	    err->expected)));
-	json_object_set_new(o, "found", cli_json_text(error_text(rc,
-	    err->found)));
 }
 
 void

@@ -1,5 +1,4 @@
 /* packsign describe: what a pack may do, in plain words or JSON. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,8 +6,15 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "cli/json.h"
+#include "cli/options.h"
+#include "cli/output.h"
+#include "cli/pack_manifest.h"
 
-const char cmd_describe_usage[] =
+const struct cli_usage cmd_describe_usage = {
+	.name = "describe",
+	.refusal = CLI_REFUSE_NAMING_IT,
+	.text =
     "usage: packsign describe PATH [--lang en|zh] [--json]\n"
     "\n"
     "Validates the pack directory PATH, then summarises in plain language\n"
@@ -22,7 +28,44 @@ const char cmd_describe_usage[] =
     "  --json          print the model and the summary as JSON\n"
     "\n"
     "Exit status: 0 described, 1 the pack is invalid, 2 it could not be\n"
-    "read.\n";
+    "read.\n",
+};
+
+struct describe_args {
+	const char *path;
+	const char *lang;
+	int json;
+};
+
+static int
+parse_describe(int argc, char **argv, struct describe_args *a)
+{
+	const struct cli_option options[] = {
+		/* validate's, refused by name as describe always did */
+		CLI_REFUSED("format", CLI_OPTION_STRING),
+		CLI_REFUSED("strict", CLI_OPTION_FLAG),
+		CLI_REFUSED("engine-version", CLI_OPTION_STRING),
+		CLI_FLAG(0, "json", &a->json),
+		CLI_STRING(0, "lang", &a->lang),
+		CLI_END
+	};
+	struct cli_operands rest;
+	int rc;
+
+	memset(a, 0, sizeof(*a));
+	a->lang = "en";
+	rc = cli_parse_options(&cmd_describe_usage, options, argc, argv, &rest);
+	if (rc != EXIT_OK)
+		return rc;
+	if (rest.count != 1)
+		return cli_usage_error(&cmd_describe_usage,
+		    "expected exactly one PATH");
+	a->path = rest.argv[0];
+	if (strcmp(a->lang, "en") != 0 && strcmp(a->lang, "zh") != 0)
+		return cli_usage_error(&cmd_describe_usage,
+		    "--lang must be en or zh, found '%s'", a->lang);
+	return EXIT_OK;
+}
 
 static json_t *
 strings_json(const ps_strings *list)
@@ -153,40 +196,46 @@ report_problems(const char *path, const ps_manifest *m,
 	return EXIT_REFUSED;
 }
 
-int
-cmd_describe(int argc, char **argv)
+static int
+run_describe(struct describe_args *a)
 {
 	ps_validate_options options;
 	ps_manifest *m = NULL;
 	ps_diags diags;
-	const char *lang = "en";
 	char *summary = NULL;
 	ps_error err;
-	int json = 0, rc;
+	int rc;
 
 	ps_validate_options_init(&options);
-	rc = cli_validate_options("describe", argc, argv, &options, &json, &lang);
-	if (rc != 0)
-		return rc > 0 ? EXIT_OK : EXIT_FAILED;
-	if (strcmp(lang, "en") != 0 && strcmp(lang, "zh") != 0)
-		return cli_usage_error("describe", "--lang must be en or zh, "
-		    "found '%s'", lang);
 	ps_diags_init(&diags);
-	rc = cli_load_pack("describe", argv[optind], &options, &m, &diags);
+	rc = cli_load_pack(a->path, &options, &m, &diags);
 	if (rc == EXIT_OK)
-		rc = report_problems(argv[optind], m, &diags);
-	if (rc == EXIT_OK && ps_manifest_describe(m, strcmp(lang, "zh") == 0 ?
-	    PS_LANG_ZH : PS_LANG_EN, &summary, &err) != 0)
+		rc = report_problems(a->path, m, &diags);
+	if (rc == EXIT_OK && ps_manifest_describe(m, strcmp(a->lang, "zh") ==
+	    0 ? PS_LANG_ZH : PS_LANG_EN, &summary, &err) != 0)
 		rc = cli_report(&err);
-	if (rc == EXIT_OK && json != 0 && print_json(m, lang, summary) != 0) {
+	if (rc == EXIT_OK && a->json != 0 && print_json(m, a->lang,
+	    summary) != 0) {
 		fprintf(stderr, "packsign: cannot build the JSON output (out of "
 		    "memory, or a path that is not UTF-8) [json_output]\n");
 		rc = EXIT_FAILED;
-	} else if (rc == EXIT_OK && json == 0) {
+	} else if (rc == EXIT_OK && a->json == 0) {
 		fputs(summary, stdout);
 	}
 	free(summary);
 	ps_manifest_free(m);
 	ps_diags_free(&diags);
 	return rc;
+}
+
+int
+cmd_describe(int argc, char **argv)
+{
+	struct describe_args a;
+	int rc;
+
+	rc = parse_describe(argc, argv, &a);
+	if (rc != EXIT_OK)
+		return rc == CLI_HELP ? EXIT_OK : rc;
+	return run_describe(&a);
 }

@@ -1,13 +1,16 @@
 /* packsign digest PATH: the digests of a pack directory or archive. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
+#include "cli/output.h"
 
-const char cmd_digest_usage[] =
+const struct cli_usage cmd_digest_usage = {
+	.name = "digest",
+	.text =
     "usage: packsign digest PATH [--json] [--files] [--mtime N]\n"
     "\n"
     "Prints the digests of PATH, a pack directory or an archive (.tar,\n"
@@ -25,7 +28,38 @@ const char cmd_digest_usage[] =
     "      --files     also list every file's SHA-256, size and path\n"
     "      --mtime N   for directories: the mtime of the canonical tar\n"
     "                  (default: $SOURCE_DATE_EPOCH, else 0)\n"
-    "  -h, --help      show this help\n";
+    "  -h, --help      show this help\n",
+};
+
+struct digest_args {
+	const char *path;
+	int json, files;
+	ps_pack_options pack;        /* the mtime of a directory's tar */
+};
+
+static int
+parse_digest(int argc, char **argv, struct digest_args *a)
+{
+	const char *mtime = NULL;
+	const struct cli_option options[] = {
+		CLI_FLAG(0, "json", &a->json),
+		CLI_FLAG(0, "files", &a->files),
+		CLI_STRING(0, "mtime", &mtime),
+		CLI_END
+	};
+	struct cli_operands rest;
+	int rc;
+
+	memset(a, 0, sizeof(*a));
+	ps_pack_options_init(&a->pack);
+	rc = cli_parse_options(&cmd_digest_usage, options, argc, argv, &rest);
+	if (rc != EXIT_OK)
+		return rc;
+	if (rest.count != 1)
+		return cli_usage_error(&cmd_digest_usage, "expected one PATH");
+	a->path = rest.argv[0];
+	return cli_mtime_option(&cmd_digest_usage, mtime, &a->pack);
+}
 
 static const char *
 source_name(ps_source_kind kind)
@@ -180,41 +214,16 @@ print_json(const char *path, const ps_digest *d, const ps_manifest *m,
 	return rc;
 }
 
-int
-cmd_digest(int argc, char **argv)
+static int
+run_digest(struct digest_args *a)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "files", no_argument, NULL, 'f' },
-		{ "mtime", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *mtime = NULL;
-	int ch, json = 0, files = 0;
 	ps_validate_options validate;
 	ps_inspection *in = NULL;
-	ps_pack_options opt;
 	ps_error err;
 	int rc;
 
-	ps_pack_options_init(&opt);
-	optind = 0;
-	while ((ch = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'j': json = 1; break;
-		case 'f': files = 1; break;
-		case 'm': mtime = optarg; break;
-		case 'h': return cli_print_help("digest");
-		default: return cli_usage_error("digest", "unknown option");
-		}
-	}
-	if (argc - optind != 1)
-		return cli_usage_error("digest", "expected one PATH");
-	if (cli_mtime_option("digest", mtime, &opt) != 0)
-		return EXIT_FAILED;
 	ps_validate_options_init(&validate);
-	if (ps_inspect(argv[optind], &opt, &validate, &in, &err) != 0)
+	if (ps_inspect(a->path, &a->pack, &validate, &in, &err) != 0)
 		return cli_report(&err);
 	if (ps_diags_count(&in->diags, PS_SEVERITY_ERROR) > 0)
 		fprintf(stderr, "packsign: warning: the manifest has %zu "
@@ -222,12 +231,25 @@ cmd_digest(int argc, char **argv)
 		    "(see packsign validate)\n",
 		    ps_diags_count(&in->diags, PS_SEVERITY_ERROR));
 	rc = EXIT_OK;
-	if (json) {
-		if (print_json(argv[optind], in->digest, in->manifest, files) != 0)
+	if (a->json) {
+		if (print_json(a->path, in->digest, in->manifest,
+		    a->files) != 0)
 			rc = EXIT_FAILED;
 	} else {
-		print_text(argv[optind], in->digest, in->manifest, files);
+		print_text(a->path, in->digest, in->manifest, a->files);
 	}
 	ps_inspection_free(in);
 	return rc;
+}
+
+int
+cmd_digest(int argc, char **argv)
+{
+	struct digest_args a;
+	int rc;
+
+	rc = parse_digest(argc, argv, &a);
+	if (rc != EXIT_OK)
+		return rc == CLI_HELP ? EXIT_OK : rc;
+	return run_digest(&a);
 }

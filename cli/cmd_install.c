@@ -1,6 +1,5 @@
 /* packsign install: verify a signed archive, ask, and install it. */
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,9 +9,16 @@
 
 #include <jansson.h>
 
+#include "cli/checks.h"
 #include "cli/cli.h"
+#include "cli/json.h"
+#include "cli/options.h"
+#include "cli/output.h"
+#include "cli/progress.h"
 
-const char cmd_install_usage[] =
+const struct cli_usage cmd_install_usage = {
+	.name = "install",
+	.text =
     "usage: packsign install ARCHIVE [--sig F] (--trust POLICY | -p KEY.pub)\n"
     "           [--data-dir DIR] [--yes] [--allow-shell] [--allow-downgrade]\n"
     "           [--dry-run] [--json] [--signed-by ID] [--source-repo URL]\n"
@@ -52,7 +58,8 @@ const char cmd_install_usage[] =
     "\n"
     "Exit status: 0 installed (or already installed, or a dry run passed),\n"
     "1 refused, 2 the job could not be done (no terminal to ask on, a bad\n"
-    "policy, the data directory, I/O).\n";
+    "policy, the data directory, I/O).\n",
+};
 
 struct install_args {
 	struct cli_checks checks;
@@ -62,100 +69,72 @@ struct install_args {
 	const char *archive;
 };
 
-enum { I_DATA_DIR = CLI_OPT_NEXT, I_YES, I_ALLOW_SHELL, I_ALLOW_DOWNGRADE,
-    I_DRY_RUN, I_JSON, I_MAX_SIZE, I_MAX_ENTRIES, I_MAX_RATIO, I_LANG };
-
-static const struct option install_options[] = {
-	CLI_CHECK_LONG_OPTIONS,
-	{ "data-dir", required_argument, NULL, I_DATA_DIR },
-	{ "yes", no_argument, NULL, I_YES },
-	{ "allow-shell", no_argument, NULL, I_ALLOW_SHELL },
-	{ "allow-downgrade", no_argument, NULL, I_ALLOW_DOWNGRADE },
-	{ "dry-run", no_argument, NULL, I_DRY_RUN },
-	{ "json", no_argument, NULL, I_JSON },
-	{ "max-size", required_argument, NULL, I_MAX_SIZE },
-	{ "max-entries", required_argument, NULL, I_MAX_ENTRIES },
-	{ "max-ratio", required_argument, NULL, I_MAX_RATIO },
-	{ "lang", required_argument, NULL, I_LANG },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 }
-};
-
+/* --max-size, --max-entries, --max-ratio into a uint64_t. */
 static int
-parse_limit(const char *flag, const char *text, uint64_t *out)
+limit_option(const struct cli_usage *cmd, const struct cli_option *opt,
+    const char *arg)
 {
 	long long value;
 
-	if (cli_parse_int64(text, 0, LLONG_MAX, &value) != 0)
-		return cli_usage_error("install", "%s must be a whole number from "
-		    "0 (no limit) to %lld, found '%s'", flag, LLONG_MAX, text);
-	*out = (uint64_t)value;
+	if (cli_parse_int64(arg, 0, LLONG_MAX, &value) != 0)
+		return cli_usage_error(cmd, "--%s must be a whole number "
+		    "from 0 (no limit) to %lld, found '%s'", opt->name,
+		    LLONG_MAX, arg);
+	*(uint64_t *)opt->value = (uint64_t)value;
 	return EXIT_OK;
 }
 
+/* --lang en|zh into a ps_lang. */
 static int
-parse_lang(const char *text, ps_lang *out)
+lang_option(const struct cli_usage *cmd, const struct cli_option *opt,
+    const char *arg)
 {
-	if (strcmp(text, "en") == 0)
-		*out = PS_LANG_EN;
-	else if (strcmp(text, "zh") == 0)
-		*out = PS_LANG_ZH;
+	ps_lang *lang = opt->value;
+
+	if (strcmp(arg, "en") == 0)
+		*lang = PS_LANG_EN;
+	else if (strcmp(arg, "zh") == 0)
+		*lang = PS_LANG_ZH;
 	else
-		return cli_usage_error("install", "--lang must be en or zh, "
-		    "found '%s'", text);
+		return cli_usage_error(cmd, "--lang must be en or zh, "
+		    "found '%s'", arg);
 	return EXIT_OK;
 }
 
 static int
-take_option(struct install_args *a, int c)
+parse_install(int argc, char **argv, struct install_args *a)
 {
 	ps_extract_limits *l = &a->o.limits;
-	int rc = cli_check_flag("install", c, optarg, &a->checks);
-
-	if (rc >= 0)
-		return rc;
-	switch (c) {
-	case I_DATA_DIR: a->data_dir = optarg; break;
-	case I_YES: a->yes = 1; break;
-	case I_ALLOW_SHELL: a->o.allow_shell = 1; break;
-	case I_ALLOW_DOWNGRADE: a->o.allow_downgrade = 1; break;
-	case I_DRY_RUN: a->o.dry_run = 1; break;
-	case I_JSON: a->json = 1; break;
-	case I_MAX_SIZE:
-		return parse_limit("--max-size", optarg, &l->max_total_size);
-	case I_MAX_ENTRIES:
-		return parse_limit("--max-entries", optarg, &l->max_entries);
-	case I_MAX_RATIO: return parse_limit("--max-ratio", optarg, &l->max_ratio);
-	case I_LANG: return parse_lang(optarg, &a->o.lang);
-	default: return cli_usage_error("install", "unknown option");
-	}
-	return EXIT_OK;
-}
-
-/* Returns EXIT_OK, -1 after printing help, or a usage error's code. */
-static int
-parse_args(int argc, char **argv, struct install_args *a)
-{
-	int c;
+	const struct cli_option options[] = {
+		CLI_CHECK_OPTIONS(&a->checks),
+		CLI_STRING(0, "data-dir", &a->data_dir),
+		CLI_FLAG(0, "yes", &a->yes),
+		CLI_FLAG(0, "allow-shell", &a->o.allow_shell),
+		CLI_FLAG(0, "allow-downgrade", &a->o.allow_downgrade),
+		CLI_FLAG(0, "dry-run", &a->o.dry_run),
+		CLI_FLAG(0, "json", &a->json),
+		CLI_CALLBACK(0, "max-size", &l->max_total_size, limit_option),
+		CLI_CALLBACK(0, "max-entries", &l->max_entries, limit_option),
+		CLI_CALLBACK(0, "max-ratio", &l->max_ratio, limit_option),
+		CLI_CALLBACK(0, "lang", &a->o.lang, lang_option),
+		CLI_END
+	};
+	struct cli_operands rest;
+	int rc;
 
 	memset(a, 0, sizeof(*a));
 	ps_install_options_init(&a->o);
 	a->checks.verify = a->o.verify;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "hp:q", install_options, NULL)) !=
-	    -1) {
-		if (c == 'h')
-			return cli_print_help("install") - 1;
-		if (take_option(a, c) != EXIT_OK)
-			return EXIT_FAILED;
-	}
-	if (argc - optind != 1)
-		return cli_usage_error("install", argc == optind ?
+	rc = cli_parse_options(&cmd_install_usage, options, argc, argv, &rest);
+	if (rc != EXIT_OK)
+		return rc;
+	if (rest.count != 1)
+		return cli_usage_error(&cmd_install_usage, rest.count == 0 ?
 		    "missing ARCHIVE" : "one ARCHIVE at a time");
-	a->archive = argv[optind];
+	a->archive = rest.argv[0];
 	if ((a->checks.policy == NULL) == (a->checks.pubkey == NULL))
-		return cli_usage_error("install", "give one of --trust POLICY and "
-		    "-p KEY.pub");
+		return cli_usage_error(&cmd_install_usage,
+		    "give one of --trust POLICY and -p KEY.pub");
 	return EXIT_OK;
 }
 
@@ -339,7 +318,7 @@ print_result(const ps_install_result *r)
 }
 
 static int
-install(struct install_args *a, const char *data_dir)
+install_into(struct install_args *a, const char *data_dir)
 {
 	struct confirm_ctx ctx = { 0 };
 	struct cli_progress progress;
@@ -371,23 +350,31 @@ install(struct install_args *a, const char *data_dir)
 	return code;
 }
 
-int
-cmd_install(int argc, char **argv)
+static int
+run_install(struct install_args *a)
 {
-	struct install_args a;
 	ps_trust *policy = NULL;
 	char *data_dir = NULL;
 	int rc;
 
-	rc = parse_args(argc, argv, &a);
-	if (rc != EXIT_OK)
-		return rc < 0 ? EXIT_OK : rc;
-	rc = cli_checks_load_policy(&a.checks, &policy);
+	rc = cli_checks_load_policy(&a->checks, &policy);
 	if (rc == EXIT_OK)
-		rc = cli_data_dir(a.data_dir, &data_dir);
+		rc = cli_data_dir(a->data_dir, &data_dir);
 	if (rc == EXIT_OK)
-		rc = install(&a, data_dir);
+		rc = install_into(a, data_dir);
 	free(data_dir);
 	ps_trust_free(policy);
 	return rc;
+}
+
+int
+cmd_install(int argc, char **argv)
+{
+	struct install_args a;
+	int rc;
+
+	rc = parse_install(argc, argv, &a);
+	if (rc != EXIT_OK)
+		return rc == CLI_HELP ? EXIT_OK : rc;
+	return run_install(&a);
 }

@@ -2,7 +2,6 @@
  * packsign key show|pubkey|passwd|export|import: one table entry, the
  * sub-subcommand is dispatched here.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <stdlib.h>
@@ -11,8 +10,16 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "cli/json.h"
+#include "cli/key_files.h"
+#include "cli/options.h"
+#include "cli/output.h"
+#include "cli/secrets.h"
 
-const char cmd_key_usage[] =
+const struct cli_usage cmd_key_usage = {
+	.name = "key",
+	.refusal = CLI_REFUSE_NOT_FOR_SUB,
+	.text =
     "usage: packsign key show FILE [--json] [--passphrase-file F | "
     "--passphrase-fd N]\n"
     "       packsign key pubkey [-s KEY] [-o OUT] [--identity ID] [--force]\n"
@@ -51,8 +58,10 @@ const char cmd_key_usage[] =
     "  --json                  show, passwd, import: print the result as\n"
     "                          one JSON object\n"
     "\n"
-    "Passphrases otherwise come from PACKSIGN_PASSPHRASE or the terminal.\n";
+    "Passphrases otherwise come from PACKSIGN_PASSPHRASE or the terminal.\n",
+};
 
+/* The options, as bits of what a subcommand takes. */
 enum {
 	O_SECRET = 1 << 0, O_PUBLIC = 1 << 1, O_OUT = 1 << 2,
 	O_JSON = 1 << 3, O_IDENTITY = 1 << 4, O_NOPASS = 1 << 5,
@@ -61,112 +70,17 @@ enum {
 	O_SSHPUB = 1 << 12
 };
 
+struct key_sub;
+
 struct key_args {
-	const char *sub;
-	unsigned seen;
+	const struct key_sub *sub;
 	const char *secret, *public, *out, *identity;
-		int json, no_passphrase, force, pem, pem_pub, ssh_pub;
+	int json, no_passphrase, force, pem, pem_pub, ssh_pub;
 	int nargs;
 	char **args;       /* positional arguments */
 	ps_kdf_level kdf;
 	struct cli_passphrase_opts pass, newpass;
 };
-
-enum { L_JSON = 256, L_IDENTITY, L_NOPASS, L_PASSFILE, L_PASSFD,
-    L_NEWFILE, L_NEWFD, L_KDF, L_FORCE, L_PEM, L_PEMPUB, L_SSHPUB };
-
-static const struct option key_options[] = {
-	{ "json", no_argument, NULL, L_JSON },
-	{ "identity", required_argument, NULL, L_IDENTITY },
-	{ "no-passphrase", no_argument, NULL, L_NOPASS },
-	{ "passphrase-file", required_argument, NULL, L_PASSFILE },
-	{ "passphrase-fd", required_argument, NULL, L_PASSFD },
-	{ "new-passphrase-file", required_argument, NULL, L_NEWFILE },
-	{ "new-passphrase-fd", required_argument, NULL, L_NEWFD },
-	{ "kdf", required_argument, NULL, L_KDF },
-	{ "force", no_argument, NULL, L_FORCE },
-	{ "pem", no_argument, NULL, L_PEM },
-	{ "pem-pub", no_argument, NULL, L_PEMPUB },
-	{ "ssh-pub", no_argument, NULL, L_SSHPUB },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 }
-};
-
-static unsigned
-option_bit(int c)
-{
-	switch (c) {
-	case 's': return O_SECRET;
-	case 'p': return O_PUBLIC;
-	case 'o': return O_OUT;
-	case L_JSON: return O_JSON;
-	case L_IDENTITY: return O_IDENTITY;
-	case L_NOPASS: return O_NOPASS;
-	case L_PASSFILE: case L_PASSFD: return O_PASS;
-	case L_NEWFILE: case L_NEWFD: return O_NEWPASS;
-	case L_KDF: return O_KDF;
-	case L_FORCE: return O_FORCE;
-	case L_PEM: return O_PEM;
-	case L_PEMPUB: return O_PEMPUB;
-	case L_SSHPUB: return O_SSHPUB;
-	}
-	return 0;
-}
-
-static int
-store_option(int c, struct key_args *a)
-{
-	switch (c) {
-	case 's': a->secret = optarg; break;
-	case 'p': a->public = optarg; break;
-	case 'o': a->out = optarg; break;
-	case L_JSON: a->json = 1; break;
-	case L_IDENTITY: a->identity = optarg; break;
-	case L_NOPASS: a->no_passphrase = 1; break;
-	case L_PASSFILE: a->pass.file = optarg; break;
-	case L_PASSFD: a->pass.fd = optarg; break;
-	case L_NEWFILE: a->newpass.file = optarg; break;
-	case L_NEWFD: a->newpass.fd = optarg; break;
-	case L_KDF: return cli_parse_kdf("key", optarg, &a->kdf);
-	case L_FORCE: a->force = 1; break;
-	case L_PEM: a->pem = 1; break;
-	case L_PEMPUB: a->pem_pub = 1; break;
-	case L_SSHPUB: a->ssh_pub = 1; break;
-	default: return cli_usage_error("key", "unknown option");
-	}
-	return EXIT_OK;
-}
-
-static int
-parse_args(int argc, char **argv, unsigned allowed, struct key_args *a)
-{
-	int c, rc;
-
-	a->pass.env = "PACKSIGN_PASSPHRASE";
-	a->newpass.env = "PACKSIGN_NEW_PASSPHRASE";
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "s:p:o:h", key_options, NULL)) !=
-	    -1) {
-		if (c == 'h')
-			return cli_print_help("key") - 1;
-		if ((option_bit(c) & allowed) == 0)
-			return cli_usage_error("key", "'%s' does not apply to "
-			    "'key %s'", argv[optind - 1], a->sub);
-		a->seen |= option_bit(c);
-		if ((rc = store_option(c, a)) != EXIT_OK)
-			return rc;
-	}
-	if (a->identity != NULL && !ps_identity_valid(a->identity))
-		return cli_usage_error("key", "--identity is 1 to %d characters "
-		    "from A-Z a-z 0-9 . _ @ + : / -", PS_IDENTITY_MAX);
-	if (cli_check_passphrase_options("key", &a->pass, 0) != EXIT_OK ||
-	    cli_check_passphrase_options("key", &a->newpass,
-	    a->no_passphrase) != EXIT_OK)
-		return EXIT_FAILED;
-	a->args = argv + optind;
-	a->nargs = argc - optind;
-	return EXIT_OK;
-}
 
 /* ------------------------------------------------------------------ show */
 
@@ -209,7 +123,8 @@ show_unlocked(const struct key_args *a, const char *file,
 	if (encrypted && !passphrase_given(a))
 		return EXIT_OK;
 	if (encrypted)
-		rc = cli_passphrase("key", &a->pass, "Passphrase: ", 0, &pass);
+		rc = cli_passphrase(&cmd_key_usage, &a->pass, "Passphrase: ",
+		    0, &pass);
 	if (rc == EXIT_OK && (parse(ps_secret_bytes(text), ps_secret_len(text),
 	    file, pass, &key, &err) != 0 ||
 	    ps_seckey_public(key, &pub, &err) != 0))
@@ -309,6 +224,15 @@ print_show(const json_t *obj)
 }
 
 static int
+check_show(const struct key_args *a)
+{
+	if (a->nargs != 1)
+		return cli_usage_error(&cmd_key_usage,
+		    "key show takes one FILE");
+	return EXIT_OK;
+}
+
+static int
 key_show(struct key_args *a)
 {
 	ps_secret *text = NULL;
@@ -316,8 +240,6 @@ key_show(struct key_args *a)
 	ps_error err;
 	int rc, secret;
 
-	if (a->nargs != 1)
-		return cli_usage_error("key", "key show takes one FILE");
 	cli_protect_secrets();
 	if (ps_secret_read_file(a->args[0], PS_KEY_FILE_MAX, &text, &err) != 0)
 		return cli_report(&err);
@@ -365,11 +287,20 @@ load_public(struct key_args *a, ps_pubkey **pub)
 	if (a->public != NULL)
 		return ps_pubkey_load_file(a->public, pub, &err) == 0 ? EXIT_OK :
 		    cli_report(&err);
-	rc = cli_load_seckey("key", a->secret, &a->pass, &key, NULL);
+	rc = cli_load_seckey(&cmd_key_usage, a->secret, &a->pass, &key, NULL);
 	if (rc == EXIT_OK && ps_seckey_public(key, pub, &err) != 0)
 		rc = cli_report(&err);
 	ps_seckey_free(key);
 	return rc;
+}
+
+static int
+check_no_operand(const struct key_args *a)
+{
+	if (a->nargs != 0)
+		return cli_usage_error(&cmd_key_usage,
+		    "unexpected argument '%s'", a->args[0]);
+	return EXIT_OK;
 }
 
 static int
@@ -380,9 +311,6 @@ key_pubkey(struct key_args *a)
 	ps_error err;
 	int rc;
 
-	if (a->nargs != 0)
-		return cli_usage_error("key", "unexpected argument '%s'",
-		    a->args[0]);
 	rc = load_public(a, &pub);
 	if (rc == EXIT_OK && (ps_pubkey_set_identity(pub, a->identity,
 	    &err) != 0 || ps_pubkey_format_minisign(pub, &text, &err) != 0))
@@ -425,6 +353,17 @@ print_passwd(const struct key_args *a, int encrypted)
 }
 
 static int
+check_passwd(const struct key_args *a)
+{
+	if (check_no_operand(a) != EXIT_OK)
+		return EXIT_FAILED;
+	if (a->secret == NULL || strcmp(a->secret, "-") == 0)
+		return cli_usage_error(&cmd_key_usage, "key passwd rewrites a "
+		    "file: -s FILE is required");
+	return EXIT_OK;
+}
+
+static int
 key_passwd(struct key_args *a)
 {
 	struct stat st;
@@ -432,12 +371,6 @@ key_passwd(struct key_args *a)
 	ps_seckey *key = NULL;
 	int rc;
 
-	if (a->nargs != 0)
-		return cli_usage_error("key", "unexpected argument '%s'",
-		    a->args[0]);
-	if (a->secret == NULL || strcmp(a->secret, "-") == 0)
-		return cli_usage_error("key", "key passwd rewrites a file: "
-		    "-s FILE is required");
 	/* Rewriting replaces the name: a link's target would keep the old key. */
 	if (lstat(a->secret, &st) == 0 && (S_ISLNK(st.st_mode) ||
 	    st.st_nlink > 1)) {
@@ -447,10 +380,10 @@ key_passwd(struct key_args *a)
 		    "[key_file_linked]\n", a->secret);
 		return EXIT_FAILED;
 	}
-	rc = cli_load_seckey("key", a->secret, &a->pass, &key, NULL);
+	rc = cli_load_seckey(&cmd_key_usage, a->secret, &a->pass, &key, NULL);
 	if (rc == EXIT_OK && !a->no_passphrase)
-		rc = cli_passphrase("key", &a->newpass, "New passphrase: ", 1,
-		    &newpass);
+		rc = cli_passphrase(&cmd_key_usage, &a->newpass,
+		    "New passphrase: ", 1, &newpass);
 	if (rc == EXIT_OK)
 		rc = write_seckey(a->secret, key, newpass, a->kdf, 1);
 	if (rc == EXIT_OK)
@@ -471,9 +404,9 @@ export_private(struct key_args *a)
 	int rc;
 
 	if (a->out == NULL)
-		return cli_usage_error("key", "export --pem needs -o OUT "
-		    "('-' for stdout)");
-	rc = cli_load_seckey("key", a->secret, &a->pass, &key, &pass);
+		return cli_usage_error(&cmd_key_usage,
+		    "export --pem needs -o OUT ('-' for stdout)");
+	rc = cli_load_seckey(&cmd_key_usage, a->secret, &a->pass, &key, &pass);
 	if (rc == EXIT_OK && ps_seckey_format_pem(key, a->no_passphrase ?
 	    NULL : pass, &pem, &err) != 0)
 		rc = cli_report(&err);
@@ -506,19 +439,25 @@ export_public(struct key_args *a)
 }
 
 static int
+check_export(const struct key_args *a)
+{
+	if (check_no_operand(a) != EXIT_OK)
+		return EXIT_FAILED;
+	if (a->pem + a->pem_pub + a->ssh_pub != 1)
+		return cli_usage_error(&cmd_key_usage,
+		    "export needs exactly one of --pem, --pem-pub, --ssh-pub");
+	if (a->public != NULL && a->secret != NULL)
+		return cli_usage_error(&cmd_key_usage,
+		    "-s and -p exclude each other");
+	if (a->pem && a->public != NULL)
+		return cli_usage_error(&cmd_key_usage,
+		    "--pem exports a secret key: use -s");
+	return EXIT_OK;
+}
+
+static int
 key_export(struct key_args *a)
 {
-	if (a->nargs != 0)
-		return cli_usage_error("key", "unexpected argument '%s'",
-		    a->args[0]);
-	if (a->pem + a->pem_pub + a->ssh_pub != 1)
-		return cli_usage_error("key", "export needs exactly one of "
-		    "--pem, --pem-pub, --ssh-pub");
-	if (a->public != NULL && a->secret != NULL)
-		return cli_usage_error("key", "-s and -p exclude each other");
-	if (a->pem && a->public != NULL)
-		return cli_usage_error("key", "--pem exports a secret key: "
-		    "use -s");
 	return a->pem ? export_private(a) : export_public(a);
 }
 
@@ -534,7 +473,7 @@ import_write(struct key_args *a, const ps_seckey *key, const ps_pubkey *pub,
 
 	if (asprintf(&pub_path, "%s.pub", a->out) < 0 || (key != NULL &&
 	    asprintf(&sec_path, "%s.key", a->out) < 0))
-		return cli_fail("out_of_memory", "", "allocate");
+		return cli_fail_oom();
 	rc = cli_check_new_files(pub_path, sec_path, a->force);
 	if (rc == EXIT_OK && ps_pubkey_format_minisign(pub, &text, &err) != 0)
 		rc = cli_report(&err);
@@ -564,7 +503,7 @@ import_private(struct key_args *a, const ps_secret *text)
 
 	snprintf(prompt, sizeof(prompt), "Passphrase for %s: ", a->args[0]);
 	if (ps_pem_is_encrypted(ps_secret_bytes(text), ps_secret_len(text)))
-		rc = cli_passphrase("key", &a->pass, prompt, 0, &pass);
+		rc = cli_passphrase(&cmd_key_usage, &a->pass, prompt, 0, &pass);
 	if (rc == EXIT_OK && (ps_seckey_parse_pem(ps_secret_bytes(text),
 	    ps_secret_len(text), a->args[0], pass, &key, &err) != 0 ||
 	    ps_seckey_public(key, &pub, &err) != 0 ||
@@ -574,8 +513,8 @@ import_private(struct key_args *a, const ps_secret *text)
 		ps_secret_free(pass);
 		pass = NULL;
 	} else if (rc == EXIT_OK && pass == NULL) {
-		rc = cli_passphrase("key", &a->pass, "New passphrase: ", 1,
-		    &pass);
+		rc = cli_passphrase(&cmd_key_usage, &a->pass,
+		    "New passphrase: ", 1, &pass);
 	}
 	if (rc == EXIT_OK)
 		rc = import_write(a, key, pub, pass);
@@ -607,17 +546,24 @@ import_public(struct key_args *a, const ps_secret *text)
 }
 
 static int
+check_import(const struct key_args *a)
+{
+	if (!a->pem || a->nargs != 1)
+		return cli_usage_error(&cmd_key_usage,
+		    "usage: key import --pem FILE -o NAME");
+	if (a->out == NULL || a->out[0] == '\0')
+		return cli_usage_error(&cmd_key_usage,
+		    "key import needs -o NAME");
+	return EXIT_OK;
+}
+
+static int
 key_import(struct key_args *a)
 {
 	ps_secret *text = NULL;
 	ps_error err;
 	int rc;
 
-	if (!a->pem || a->nargs != 1)
-		return cli_usage_error("key", "usage: key import --pem FILE "
-		    "-o NAME");
-	if (a->out == NULL || a->out[0] == '\0')
-		return cli_usage_error("key", "key import needs -o NAME");
 	cli_protect_secrets();
 	if (ps_secret_read_file(a->args[0], PS_KEY_FILE_MAX, &text, &err) != 0)
 		return cli_report(&err);
@@ -629,47 +575,116 @@ key_import(struct key_args *a)
 	return rc;
 }
 
-/* -------------------------------------------------------------- dispatch */
+/* ----------------------------------------------------- parse and dispatch */
 
 struct key_sub {
 	const char *name;
+	unsigned takes;                           /* O_ bits */
+	int (*check)(const struct key_args *a);   /* its usage rules */
 	int (*run)(struct key_args *a);
-	unsigned allowed;
 };
 
 static const struct key_sub key_subs[] = {
-	{ "show", key_show, O_JSON | O_PASS },
-	{ "pubkey", key_pubkey, O_SECRET | O_OUT | O_IDENTITY | O_PASS |
-	    O_FORCE },
-	{ "passwd", key_passwd, O_SECRET | O_NOPASS | O_PASS | O_NEWPASS |
-	    O_KDF | O_JSON },
-	{ "export", key_export, O_SECRET | O_PUBLIC | O_OUT | O_NOPASS |
-	    O_PASS | O_FORCE | O_PEM | O_PEMPUB | O_SSHPUB },
-	{ "import", key_import, O_OUT | O_IDENTITY | O_NOPASS | O_PASS |
-	    O_KDF | O_FORCE | O_PEM | O_JSON },
+	{ "show", O_JSON | O_PASS, check_show, key_show },
+	{ "pubkey", O_SECRET | O_OUT | O_IDENTITY | O_PASS | O_FORCE,
+	    check_no_operand, key_pubkey },
+	{ "passwd", O_SECRET | O_NOPASS | O_PASS | O_NEWPASS | O_KDF | O_JSON,
+	    check_passwd, key_passwd },
+	{ "export", O_SECRET | O_PUBLIC | O_OUT | O_NOPASS | O_PASS | O_FORCE |
+	    O_PEM | O_PEMPUB | O_SSHPUB, check_export, key_export },
+	{ "import", O_OUT | O_IDENTITY | O_NOPASS | O_PASS | O_KDF | O_FORCE |
+	    O_PEM | O_JSON, check_import, key_import },
 };
+
+#define KEY_SUBS (sizeof(key_subs) / sizeof(key_subs[0]))
+#define KEY_OPTIONS 15
+
+/* Every option of key, those the subcommand does not take refused. */
+static void
+key_options(struct key_args *a, struct cli_option table[KEY_OPTIONS + 1])
+{
+	const struct { unsigned bit; struct cli_option option; } all[] = {
+		{ O_SECRET, CLI_STRING('s', NULL, &a->secret) },
+		{ O_PUBLIC, CLI_STRING('p', NULL, &a->public) },
+		{ O_OUT, CLI_STRING('o', NULL, &a->out) },
+		{ O_JSON, CLI_FLAG(0, "json", &a->json) },
+		{ O_IDENTITY, CLI_STRING(0, "identity", &a->identity) },
+		{ O_NOPASS, CLI_FLAG(0, "no-passphrase", &a->no_passphrase) },
+		{ O_PASS, CLI_STRING(0, "passphrase-file", &a->pass.file) },
+		{ O_PASS, CLI_STRING(0, "passphrase-fd", &a->pass.fd) },
+		{ O_NEWPASS, CLI_STRING(0, "new-passphrase-file",
+		    &a->newpass.file) },
+		{ O_NEWPASS, CLI_STRING(0, "new-passphrase-fd",
+		    &a->newpass.fd) },
+		{ O_KDF, CLI_CALLBACK(0, "kdf", &a->kdf, cli_parse_kdf) },
+		{ O_FORCE, CLI_FLAG(0, "force", &a->force) },
+		{ O_PEM, CLI_FLAG(0, "pem", &a->pem) },
+		{ O_PEMPUB, CLI_FLAG(0, "pem-pub", &a->pem_pub) },
+		{ O_SSHPUB, CLI_FLAG(0, "ssh-pub", &a->ssh_pub) },
+	};
+	const struct cli_option end = CLI_END;
+	size_t i;
+
+	_Static_assert(sizeof(all) / sizeof(all[0]) == KEY_OPTIONS,
+	    "KEY_OPTIONS counts the options");
+	for (i = 0; i < KEY_OPTIONS; i++) {
+		table[i] = all[i].option;
+		table[i].refused = (all[i].bit & a->sub->takes) == 0;
+	}
+	table[KEY_OPTIONS] = end;
+}
+
+static int
+parse_key(int argc, char **argv, struct key_args *a)
+{
+	struct cli_option options[KEY_OPTIONS + 1];
+	const char *names[KEY_SUBS];
+	struct cli_operands rest;
+	size_t sub;
+	int rc;
+
+	memset(a, 0, sizeof(*a));
+	a->pass.env = "PACKSIGN_PASSPHRASE";
+	a->newpass.env = "PACKSIGN_NEW_PASSPHRASE";
+	for (sub = 0; sub < KEY_SUBS; sub++)
+		names[sub] = key_subs[sub].name;
+	rc = cli_parse_subcommand(&cmd_key_usage, argc, argv, names, KEY_SUBS,
+	    &sub);
+	if (rc != EXIT_OK)
+		return rc;
+	a->sub = &key_subs[sub];
+	key_options(a, options);
+	rc = cli_parse_options(&cmd_key_usage, options, argc - 1, argv + 1,
+	    &rest);
+	if (rc != EXIT_OK)
+		return rc;
+	a->args = rest.argv;
+	a->nargs = rest.count;
+	if (a->identity != NULL && !ps_identity_valid(a->identity))
+		return cli_usage_error(&cmd_key_usage, "--identity is 1 to "
+		    "%d characters from A-Z a-z 0-9 . _ @ + : / -",
+		    PS_IDENTITY_MAX);
+	if (cli_check_passphrase_options(&cmd_key_usage, &a->pass, 0) !=
+	    EXIT_OK || cli_check_passphrase_options(&cmd_key_usage,
+	    &a->newpass, a->no_passphrase) != EXIT_OK)
+		return EXIT_FAILED;
+	return a->sub->check(a);
+}
+
+static int
+run_key(struct key_args *a)
+{
+	return a->sub->run(a);
+}
 
 int
 cmd_key(int argc, char **argv)
 {
 	struct key_args a;
-	size_t i;
 	int rc;
 
-	if (argc < 2)
-		return cli_usage_error("key", "missing subcommand (show, "
-		    "pubkey, passwd, export, import)");
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
-		return cli_print_help("key");
-	for (i = 0; i < sizeof(key_subs) / sizeof(key_subs[0]); i++) {
-		if (strcmp(argv[1], key_subs[i].name) != 0)
-			continue;
-		memset(&a, 0, sizeof(a));
-		a.sub = key_subs[i].name;
-		rc = parse_args(argc - 1, argv + 1, key_subs[i].allowed, &a);
-		if (rc != EXIT_OK)
-			return rc < 0 ? EXIT_OK : rc;
-		return key_subs[i].run(&a);
-	}
-	return cli_usage_error("key", "unknown subcommand '%s'", argv[1]);
+	rc = parse_key(argc, argv, &a);
+	if (rc != EXIT_OK)
+		return rc == CLI_HELP ? EXIT_OK : rc;
+	return run_key(&a);
 }

@@ -1,13 +1,18 @@
 /* packsign keygen: a new minisign-compatible ed25519 key pair. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/key_files.h"
+#include "cli/options.h"
+#include "cli/output.h"
+#include "cli/secrets.h"
 
-const char cmd_keygen_usage[] =
+const struct cli_usage cmd_keygen_usage = {
+	.name = "keygen",
+	.in_order = 1,
+	.text =
     "usage: packsign keygen -o NAME [--identity ID] [--no-passphrase]\n"
     "                       [--passphrase-file FILE | --passphrase-fd N]\n"
     "                       [--kdf sensitive|interactive] [--force] [--json]\n"
@@ -28,7 +33,8 @@ const char cmd_keygen_usage[] =
     "                       JSON object\n"
     "\n"
     "Without a passphrase option, PACKSIGN_PASSPHRASE is used, else the\n"
-    "passphrase is asked twice on the terminal.\n";
+    "passphrase is asked twice on the terminal.\n",
+};
 
 struct keygen_args {
 	const char *name;
@@ -40,85 +46,39 @@ struct keygen_args {
 	struct cli_passphrase_opts pass;
 };
 
-enum { OPT_IDENTITY = 256, OPT_NO_PASS, OPT_PASS_FILE, OPT_PASS_FD,
-    OPT_KDF, OPT_FORCE, OPT_JSON };
-
-static const struct option keygen_options[] = {
-	{ "identity", required_argument, NULL, OPT_IDENTITY },
-	{ "no-passphrase", no_argument, NULL, OPT_NO_PASS },
-	{ "passphrase-file", required_argument, NULL, OPT_PASS_FILE },
-	{ "passphrase-fd", required_argument, NULL, OPT_PASS_FD },
-	{ "kdf", required_argument, NULL, OPT_KDF },
-	{ "force", no_argument, NULL, OPT_FORCE },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 }
-};
-
-int
-cli_parse_kdf(const char *command, const char *text, ps_kdf_level *out)
-{
-	if (strcmp(text, "sensitive") == 0)
-		*out = PS_KDF_SENSITIVE;
-	else if (strcmp(text, "interactive") == 0)
-		*out = PS_KDF_INTERACTIVE;
-	else
-		return cli_usage_error(command, "--kdf is 'sensitive' or "
-		    "'interactive', found '%s'", text);
-	return EXIT_OK;
-}
-
 static int
-parse_option(int c, struct keygen_args *a)
+parse_keygen(int argc, char **argv, struct keygen_args *a)
 {
-	switch (c) {
-	case 'o': a->name = optarg; return EXIT_OK;
-	case OPT_IDENTITY: a->identity = optarg; return EXIT_OK;
-	case OPT_NO_PASS: a->no_passphrase = 1; return EXIT_OK;
-	case OPT_PASS_FILE: a->pass.file = optarg; return EXIT_OK;
-	case OPT_PASS_FD: a->pass.fd = optarg; return EXIT_OK;
-	case OPT_KDF: return cli_parse_kdf("keygen", optarg, &a->kdf);
-	case OPT_FORCE: a->force = 1; return EXIT_OK;
-	case OPT_JSON: a->json = 1; return EXIT_OK;
-	case 'h': cli_print_help("keygen"); return -1;
-	default: return cli_usage_error("keygen", "unknown option");
-	}
-}
-
-int
-cli_check_passphrase_options(const char *command,
-    const struct cli_passphrase_opts *pass, int no_passphrase)
-{
-	if (pass->file != NULL && pass->fd != NULL)
-		return cli_usage_error(command, "--passphrase-file and "
-		    "--passphrase-fd exclude each other");
-	if (no_passphrase && (pass->file != NULL || pass->fd != NULL))
-		return cli_usage_error(command, "--no-passphrase excludes "
-		    "--passphrase-file and --passphrase-fd");
-	return EXIT_OK;
-}
-
-static int
-parse_args(int argc, char **argv, struct keygen_args *a)
-{
-	int c, rc;
+	const struct cli_option options[] = {
+		CLI_STRING('o', NULL, &a->name),
+		CLI_STRING(0, "identity", &a->identity),
+		CLI_FLAG(0, "no-passphrase", &a->no_passphrase),
+		CLI_STRING(0, "passphrase-file", &a->pass.file),
+		CLI_STRING(0, "passphrase-fd", &a->pass.fd),
+		CLI_CALLBACK(0, "kdf", &a->kdf, cli_parse_kdf),
+		CLI_FLAG(0, "force", &a->force),
+		CLI_FLAG(0, "json", &a->json),
+		CLI_END
+	};
+	struct cli_operands rest;
+	int rc;
 
 	memset(a, 0, sizeof(*a));
 	a->pass.env = "PACKSIGN_PASSPHRASE";
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+o:h", keygen_options, NULL)) != -1)
-		if ((rc = parse_option(c, a)) != EXIT_OK)
-			return rc;
-	if (optind != argc)
-		return cli_usage_error("keygen", "unexpected argument '%s'",
-		    argv[optind]);
+	rc = cli_parse_options(&cmd_keygen_usage, options, argc, argv, &rest);
+	if (rc != EXIT_OK)
+		return rc;
+	if (rest.count != 0)
+		return cli_usage_error(&cmd_keygen_usage, "unexpected argument "
+		    "'%s'", rest.argv[0]);
 	if (a->name == NULL || a->name[0] == '\0')
-		return cli_usage_error("keygen", "-o NAME is required");
+		return cli_usage_error(&cmd_keygen_usage,
+		    "-o NAME is required");
 	if (a->identity != NULL && !ps_identity_valid(a->identity))
-		return cli_usage_error("keygen", "--identity is 1 to %d "
-		    "characters from A-Z a-z 0-9 . _ @ + : / -, found '%s'",
-		    PS_IDENTITY_MAX, a->identity);
-	return cli_check_passphrase_options("keygen", &a->pass,
+		return cli_usage_error(&cmd_keygen_usage, "--identity is 1 "
+		    "to %d characters from A-Z a-z 0-9 . _ @ + : / -, found "
+		    "'%s'", PS_IDENTITY_MAX, a->identity);
+	return cli_check_passphrase_options(&cmd_keygen_usage, &a->pass,
 	    a->no_passphrase);
 }
 
@@ -166,33 +126,42 @@ write_pair(const struct keygen_args *a, const char *pub_path,
 	return rc;
 }
 
-int
-cmd_keygen(int argc, char **argv)
+static int
+run_keygen(struct keygen_args *a)
 {
-	struct keygen_args a;
 	ps_secret *pass = NULL;
 	ps_seckey *key = NULL;
 	char *pub_path = NULL, *sec_path = NULL;
 	ps_error err;
 	int rc;
 
-	rc = parse_args(argc, argv, &a);
-	if (rc != EXIT_OK)
-		return rc < 0 ? EXIT_OK : rc;
-	if (asprintf(&pub_path, "%s.pub", a.name) < 0 ||
-	    asprintf(&sec_path, "%s.key", a.name) < 0)
-		return cli_fail("out_of_memory", "", "allocate");
+	if (asprintf(&pub_path, "%s.pub", a->name) < 0 ||
+	    asprintf(&sec_path, "%s.key", a->name) < 0)
+		return cli_fail_oom();
 	cli_protect_secrets();
-	rc = cli_check_new_files(pub_path, sec_path, a.force);
-	if (rc == EXIT_OK && !a.no_passphrase)
-		rc = cli_passphrase("keygen", &a.pass, "Passphrase: ", 1, &pass);
+	rc = cli_check_new_files(pub_path, sec_path, a->force);
+	if (rc == EXIT_OK && !a->no_passphrase)
+		rc = cli_passphrase(&cmd_keygen_usage, &a->pass,
+		    "Passphrase: ", 1, &pass);
 	if (rc == EXIT_OK && ps_seckey_generate(&key, &err) != 0)
 		rc = cli_report(&err);
 	if (rc == EXIT_OK)
-		rc = write_pair(&a, pub_path, sec_path, key, pass);
+		rc = write_pair(a, pub_path, sec_path, key, pass);
 	ps_seckey_free(key);
 	ps_secret_free(pass);
 	free(pub_path);
 	free(sec_path);
 	return rc;
+}
+
+int
+cmd_keygen(int argc, char **argv)
+{
+	struct keygen_args a;
+	int rc;
+
+	rc = parse_keygen(argc, argv, &a);
+	if (rc != EXIT_OK)
+		return rc == CLI_HELP ? EXIT_OK : rc;
+	return run_keygen(&a);
 }

@@ -1,5 +1,4 @@
 /* packsign list: the packs installed in a data directory. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,8 +6,14 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "cli/installed_report.h"
+#include "cli/json.h"
+#include "cli/options.h"
+#include "cli/output.h"
 
-const char cmd_list_usage[] =
+const struct cli_usage cmd_list_usage = {
+	.name = "list",
+	.text =
     "usage: packsign list [--data-dir DIR] [--verify] [--json]\n"
     "\n"
     "Prints one line per installed pack, from its install receipt: format,\n"
@@ -22,43 +27,33 @@ const char cmd_list_usage[] =
     "  --verify        hash every installed file again and compare with the\n"
     "                  receipt: \"ok\" or \"MODIFIED\" and each modified, added\n"
     "                  or missing path; exit 1 when any pack was modified\n"
-    "  --json          print the list as one JSON object\n";
+    "  --json          print the list as one JSON object\n",
+};
 
 struct list_args {
 	const char *data_dir;
 	int verify, json;
 };
 
-enum { L_DATA_DIR = 256, L_VERIFY, L_JSON };
-
-static const struct option list_options[] = {
-	{ "data-dir", required_argument, NULL, L_DATA_DIR },
-	{ "verify", no_argument, NULL, L_VERIFY },
-	{ "json", no_argument, NULL, L_JSON },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 }
-};
-
-/* Returns EXIT_OK, -1 after printing help, or a usage error's code. */
 static int
-parse_args(int argc, char **argv, struct list_args *a)
+parse_list(int argc, char **argv, struct list_args *a)
 {
-	int c;
+	const struct cli_option options[] = {
+		CLI_STRING(0, "data-dir", &a->data_dir),
+		CLI_FLAG(0, "verify", &a->verify),
+		CLI_FLAG(0, "json", &a->json),
+		CLI_END
+	};
+	struct cli_operands rest;
+	int rc;
 
 	memset(a, 0, sizeof(*a));
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", list_options, NULL)) != -1) {
-		switch (c) {
-		case 'h': return cli_print_help("list") - 1;
-		case L_DATA_DIR: a->data_dir = optarg; break;
-		case L_VERIFY: a->verify = 1; break;
-		case L_JSON: a->json = 1; break;
-		default: return cli_usage_error("list", "unknown option");
-		}
-	}
-	if (optind != argc)
-		return cli_usage_error("list", "unexpected argument '%s'",
-		    argv[optind]);
+	rc = cli_parse_options(&cmd_list_usage, options, argc, argv, &rest);
+	if (rc != EXIT_OK)
+		return rc;
+	if (rest.count != 0)
+		return cli_usage_error(&cmd_list_usage,
+		    "unexpected argument '%s'", rest.argv[0]);
 	return EXIT_OK;
 }
 
@@ -156,24 +151,32 @@ list_packs(const struct list_args *a, const char *data_dir,
 	return code != EXIT_OK ? code : worst;
 }
 
-int
-cmd_list(int argc, char **argv)
+static int
+run_list(struct list_args *a)
 {
-	struct list_args a;
 	ps_installed_list *list = NULL;
 	char *data_dir = NULL;
 	ps_error err;
 	int rc;
 
-	rc = parse_args(argc, argv, &a);
-	if (rc != EXIT_OK)
-		return rc < 0 ? EXIT_OK : rc;
-	rc = cli_data_dir(a.data_dir, &data_dir);
+	rc = cli_data_dir(a->data_dir, &data_dir);
 	if (rc == EXIT_OK && ps_installed_list_load(data_dir, &list, &err) != 0)
 		rc = cli_report(&err);
 	if (rc == EXIT_OK)
-		rc = list_packs(&a, data_dir, list);
+		rc = list_packs(a, data_dir, list);
 	ps_installed_list_free(list);
 	free(data_dir);
 	return rc;
+}
+
+int
+cmd_list(int argc, char **argv)
+{
+	struct list_args a;
+	int rc;
+
+	rc = parse_list(argc, argv, &a);
+	if (rc != EXIT_OK)
+		return rc == CLI_HELP ? EXIT_OK : rc;
+	return run_list(&a);
 }

@@ -1,5 +1,4 @@
 /* packsign pack DIR -o OUT: the canonical archive of a pack directory. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -7,8 +6,15 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "cli/json.h"
+#include "cli/options.h"
+#include "cli/output.h"
+#include "cli/progress.h"
+#include "cli/signals.h"
 
-const char cmd_pack_usage[] =
+const struct cli_usage cmd_pack_usage = {
+	.name = "pack",
+	.text =
     "usage: packsign pack DIR -o OUT [--compress none|gzip|zstd] [--mtime N]\n"
     "                     [--json] [-q]\n"
     "\n"
@@ -25,7 +31,72 @@ const char cmd_pack_usage[] =
     "      --json            print what was written as one JSON object (not\n"
     "                        with '-o -')\n"
     "  -q, --quiet           no progress line (shown only on a terminal)\n"
-    "  -h, --help            show this help\n";
+    "  -h, --help            show this help\n",
+};
+
+struct pack_args {
+	const char *dir, *out;
+	int json, quiet;
+	ps_pack_options pack;
+};
+
+/* The compression: --compress, else OUT's suffix (stdout: none). */
+static int
+compression_option(const char *compress, struct pack_args *a)
+{
+	if (compress != NULL &&
+	    ps_compression_by_name(compress, &a->pack.compression) != 0)
+		return cli_usage_error(&cmd_pack_usage, "--compress must be "
+		    "none, gzip or zstd, found '%s'", compress);
+	if (compress == NULL && strcmp(a->out, "-") != 0 &&
+	    ps_compression_from_name(a->out, &a->pack.compression) != 0)
+		return cli_usage_error(&cmd_pack_usage, "cannot tell the "
+		    "compression from '%s': use a .tar, .tar.gz, .tgz or "
+		    ".tar.zst name, or --compress", a->out);
+	return EXIT_OK;
+}
+
+static int
+check_args(const struct cli_operands *rest, struct pack_args *a)
+{
+	if (rest->count != 1)
+		return cli_usage_error(&cmd_pack_usage, "expected one pack "
+		    "directory");
+	a->dir = rest->argv[0];
+	if (a->out == NULL)
+		return cli_usage_error(&cmd_pack_usage, "-o OUT is required");
+	if (a->json && strcmp(a->out, "-") == 0)
+		return cli_usage_error(&cmd_pack_usage, "--json and '-o -' "
+		    "exclude each other: standard output carries the archive");
+	return EXIT_OK;
+}
+
+static int
+parse_pack(int argc, char **argv, struct pack_args *a)
+{
+	const char *compress = NULL, *mtime = NULL;
+	const struct cli_option options[] = {
+		CLI_STRING('o', "output", &a->out),
+		CLI_STRING(0, "compress", &compress),
+		CLI_STRING(0, "mtime", &mtime),
+		CLI_FLAG(0, "json", &a->json),
+		CLI_FLAG('q', "quiet", &a->quiet),
+		CLI_END
+	};
+	struct cli_operands rest;
+	int rc;
+
+	memset(a, 0, sizeof(*a));
+	ps_pack_options_init(&a->pack);
+	rc = cli_parse_options(&cmd_pack_usage, options, argc, argv, &rest);
+	if (rc == EXIT_OK)
+		rc = check_args(&rest, a);
+	if (rc == EXIT_OK)
+		rc = compression_option(compress, a);
+	if (rc == EXIT_OK)
+		rc = cli_mtime_option(&cmd_pack_usage, mtime, &a->pack);
+	return rc;
+}
 
 static void
 print_summary(const char *out, const ps_digest *d)
@@ -63,8 +134,8 @@ pack_to_stdout(const char *dir, const ps_pack_options *opt)
 	ps_error err;
 
 	if (isatty(STDOUT_FILENO))
-		return cli_usage_error("pack", "refusing to write an archive to "
-		    "a terminal; redirect stdout or use -o FILE");
+		return cli_usage_error(&cmd_pack_usage, "refusing to write an "
+		    "archive to a terminal; redirect stdout or use -o FILE");
 	if (ps_pack(dir, STDOUT_FILENO, opt, NULL, &err) != 0)
 		return cli_report(&err);
 	return EXIT_OK;
@@ -102,59 +173,29 @@ pack_to_file(const char *dir, const char *out, const ps_pack_options *opt,
 	return rc;
 }
 
+static int
+run_pack(struct pack_args *a)
+{
+	struct cli_progress progress;
+	int rc;
+
+	a->pack.progress = cli_progress_start(&progress, a->quiet);
+	if (strcmp(a->out, "-") == 0)
+		rc = pack_to_stdout(a->dir, &a->pack);
+	else
+		rc = pack_to_file(a->dir, a->out, &a->pack, a->json);
+	cli_progress_end(&progress);
+	return rc;
+}
+
 int
 cmd_pack(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "compress", required_argument, NULL, 'c' },
-		{ "mtime", required_argument, NULL, 'm' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *out = NULL, *compress = NULL, *mtime = NULL;
-	struct cli_progress progress;
-	ps_pack_options opt;
-	int ch, json = 0, quiet = 0, rc;
+	struct pack_args a;
+	int rc;
 
-	ps_pack_options_init(&opt);
-	optind = 0;
-	while ((ch = getopt_long(argc, argv, "o:qh", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'o': out = optarg; break;
-		case 'q': quiet = 1; break;
-		case 'c': compress = optarg; break;
-		case 'm': mtime = optarg; break;
-		case 'j': json = 1; break;
-		case 'h': return cli_print_help("pack");
-		default: return cli_usage_error("pack", "unknown option");
-		}
-	}
-	if (argc - optind != 1)
-		return cli_usage_error("pack", "expected one pack directory");
-	if (out == NULL)
-		return cli_usage_error("pack", "-o OUT is required");
-	if (json && strcmp(out, "-") == 0)
-		return cli_usage_error("pack", "--json and '-o -' exclude each "
-		    "other: standard output carries the archive");
-	if (compress != NULL &&
-	    ps_compression_by_name(compress, &opt.compression) != 0)
-		return cli_usage_error("pack", "--compress must be none, gzip or "
-		    "zstd, found '%s'", compress);
-	if (compress == NULL && strcmp(out, "-") != 0 &&
-	    ps_compression_from_name(out, &opt.compression) != 0)
-		return cli_usage_error("pack", "cannot tell the compression from "
-		    "'%s': use a .tar, .tar.gz, .tgz or .tar.zst name, or "
-		    "--compress", out);
-	if (cli_mtime_option("pack", mtime, &opt) != 0)
-		return EXIT_FAILED;
-	opt.progress = cli_progress_start(&progress, quiet);
-	if (strcmp(out, "-") == 0)
-		rc = pack_to_stdout(argv[optind], &opt);
-	else
-		rc = pack_to_file(argv[optind], out, &opt, json);
-	cli_progress_end(&progress);
-	return rc;
+	rc = parse_pack(argc, argv, &a);
+	if (rc != EXIT_OK)
+		return rc == CLI_HELP ? EXIT_OK : rc;
+	return run_pack(&a);
 }

@@ -1,5 +1,4 @@
 /* packsign sign: a pack (or archive) and its DSSE signature OUT.sig. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,8 +6,17 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "cli/json.h"
+#include "cli/options.h"
+#include "cli/output.h"
+#include "cli/progress.h"
+#include "cli/secrets.h"
+#include "cli/signals.h"
 
-const char cmd_sign_usage[] =
+const struct cli_usage cmd_sign_usage = {
+	.name = "sign",
+	.refusal = CLI_REFUSE_OR_MISSING,
+	.text =
     "usage: packsign sign PATH [-s KEY] [-o OUT] [--identity ID] [--minisig]\n"
     "                     [--source-repo URL] [--source-commit HASH]\n"
     "                     [--allow-dirty] [--append] [--force] [--mtime N]\n"
@@ -48,30 +56,7 @@ const char cmd_sign_usage[] =
     "                        $PACKSIGN_PASSPHRASE, else the terminal)\n"
     "\n"
     "Exit status: 0 signed, 1 refused (invalid manifest, signed_by, dirty\n"
-    "tree, holon source, unsafe archive), 2 could not be done.\n";
-
-enum { OPT_IDENTITY = 256, OPT_MINISIG, OPT_REPO, OPT_COMMIT, OPT_DIRTY,
-    OPT_APPEND, OPT_FORCE, OPT_MTIME, OPT_COMPRESS, OPT_JSON, OPT_PASS_FILE,
-    OPT_PASS_FD };
-
-static const struct option sign_options[] = {
-	{ "secret-key", required_argument, NULL, 's' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "identity", required_argument, NULL, OPT_IDENTITY },
-	{ "minisig", no_argument, NULL, OPT_MINISIG },
-	{ "source-repo", required_argument, NULL, OPT_REPO },
-	{ "source-commit", required_argument, NULL, OPT_COMMIT },
-	{ "allow-dirty", no_argument, NULL, OPT_DIRTY },
-	{ "append", no_argument, NULL, OPT_APPEND },
-	{ "force", no_argument, NULL, OPT_FORCE },
-	{ "mtime", required_argument, NULL, OPT_MTIME },
-	{ "compress", required_argument, NULL, OPT_COMPRESS },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "passphrase-file", required_argument, NULL, OPT_PASS_FILE },
-	{ "passphrase-fd", required_argument, NULL, OPT_PASS_FD },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 }
+    "tree, holon source, unsafe archive), 2 could not be done.\n",
 };
 
 struct sign_args {
@@ -82,46 +67,20 @@ struct sign_args {
 };
 
 static int
-parse_option(int c, struct sign_args *a)
-{
-	switch (c) {
-	case 's': a->key = optarg; break;
-	case 'o': a->o.output = optarg; break;
-	case OPT_IDENTITY: a->o.identity = optarg; break;
-	case OPT_MINISIG: a->o.minisig = 1; break;
-	case OPT_REPO: a->o.source_repo = optarg; break;
-	case OPT_COMMIT: a->o.source_commit = optarg; break;
-	case OPT_DIRTY: a->o.allow_dirty = 1; break;
-	case OPT_APPEND: a->o.append = 1; break;
-	case OPT_FORCE: a->o.force = 1; break;
-	case OPT_MTIME: a->mtime = optarg; break;
-	case OPT_COMPRESS: a->compress = optarg; break;
-	case OPT_JSON: a->json = 1; break;
-	case 'q': a->quiet = 1; break;
-	case OPT_PASS_FILE: a->pass.file = optarg; break;
-	case OPT_PASS_FD: a->pass.fd = optarg; break;
-	case 'h': cli_print_help("sign"); return -1;
-	default: return cli_usage_error("sign", "unknown option or missing "
-	    "argument");
-	}
-	return EXIT_OK;
-}
-
-static int
-parse_compression(struct sign_args *a)
+compression_option(struct sign_args *a)
 {
 	ps_compression *c = &a->o.pack.compression;
 
 	if (a->compress != NULL) {
 		if (ps_compression_by_name(a->compress, c) == 0)
 			return EXIT_OK;
-		return cli_usage_error("sign", "--compress must be none, gzip or "
-		    "zstd, found '%s'", a->compress);
+		return cli_usage_error(&cmd_sign_usage, "--compress must be "
+		    "none, gzip or zstd, found '%s'", a->compress);
 	}
 	if (a->o.output != NULL && ps_compression_from_name(a->o.output, c) != 0)
-		return cli_usage_error("sign", "cannot tell the compression from "
-		    "'%s': use a .tar, .tar.gz, .tgz or .tar.zst name, or "
-		    "--compress", a->o.output);
+		return cli_usage_error(&cmd_sign_usage, "cannot tell the "
+		    "compression from '%s': use a .tar, .tar.gz, .tgz or "
+		    ".tar.zst name, or --compress", a->o.output);
 	return EXIT_OK;
 }
 
@@ -130,38 +89,56 @@ check_args(struct sign_args *a)
 {
 	if (a->o.output != NULL && (strcmp(a->o.output, "-") == 0 ||
 	    a->o.output[0] == '\0'))
-		return cli_usage_error("sign", "-o names the archive file to "
-		    "write; standard output is not supported");
+		return cli_usage_error(&cmd_sign_usage, "-o names the archive "
+		    "file to write; standard output is not supported");
 	if (a->o.append && a->o.force)
-		return cli_usage_error("sign", "--append and --force exclude "
-		    "each other");
+		return cli_usage_error(&cmd_sign_usage,
+		    "--append and --force exclude each other");
 	if (a->o.identity != NULL && !ps_identity_valid(a->o.identity))
-		return cli_usage_error("sign", "--identity is 1 to %d characters "
-		    "from A-Z a-z 0-9 . _ @ + : / -, found '%s'",
+		return cli_usage_error(&cmd_sign_usage, "--identity is 1 to "
+		    "%d characters from A-Z a-z 0-9 . _ @ + : / -, found '%s'",
 		    PS_IDENTITY_MAX, a->o.identity);
-	if (parse_compression(a) != EXIT_OK)
+	if (compression_option(a) != EXIT_OK)
 		return EXIT_FAILED;
-	if (cli_mtime_option("sign", a->mtime, &a->o.pack) != 0)
+	if (cli_mtime_option(&cmd_sign_usage, a->mtime, &a->o.pack) != EXIT_OK)
 		return EXIT_FAILED;
-	return cli_check_passphrase_options("sign", &a->pass, 0);
+	return cli_check_passphrase_options(&cmd_sign_usage, &a->pass, 0);
 }
 
 static int
-parse_args(int argc, char **argv, struct sign_args *a)
+parse_sign(int argc, char **argv, struct sign_args *a)
 {
-	int c, rc;
+	const struct cli_option options[] = {
+		CLI_STRING('s', "secret-key", &a->key),
+		CLI_STRING('o', "output", &a->o.output),
+		CLI_STRING(0, "identity", &a->o.identity),
+		CLI_FLAG(0, "minisig", &a->o.minisig),
+		CLI_STRING(0, "source-repo", &a->o.source_repo),
+		CLI_STRING(0, "source-commit", &a->o.source_commit),
+		CLI_FLAG(0, "allow-dirty", &a->o.allow_dirty),
+		CLI_FLAG(0, "append", &a->o.append),
+		CLI_FLAG(0, "force", &a->o.force),
+		CLI_STRING(0, "mtime", &a->mtime),
+		CLI_STRING(0, "compress", &a->compress),
+		CLI_FLAG(0, "json", &a->json),
+		CLI_FLAG('q', "quiet", &a->quiet),
+		CLI_STRING(0, "passphrase-file", &a->pass.file),
+		CLI_STRING(0, "passphrase-fd", &a->pass.fd),
+		CLI_END
+	};
+	struct cli_operands rest;
+	int rc;
 
 	memset(a, 0, sizeof(*a));
 	ps_sign_options_init(&a->o);
 	a->pass.env = "PACKSIGN_PASSPHRASE";
-	optind = 0;
-	while ((c = getopt_long(argc, argv, "s:o:qh", sign_options, NULL)) != -1)
-		if ((rc = parse_option(c, a)) != EXIT_OK)
-			return rc;
-	if (argc - optind != 1)
-		return cli_usage_error("sign", "expected one PATH (a pack "
-		    "directory or an archive)");
-	a->path = argv[optind];
+	rc = cli_parse_options(&cmd_sign_usage, options, argc, argv, &rest);
+	if (rc != EXIT_OK)
+		return rc;
+	if (rest.count != 1)
+		return cli_usage_error(&cmd_sign_usage, "expected one PATH (a "
+		    "pack directory or an archive)");
+	a->path = rest.argv[0];
 	return check_args(a);
 }
 
@@ -251,7 +228,7 @@ source_json(const ps_sign_result *r)
 		return json_null();
 	return json_pack("{s:s?, s:s, s:s, s:b, s:s?}", "repository",
 	    r->source_repository, "commit", r->source_commit, "path",
-	    r->source_path, "dirty", r->source_dirty, "manifestRef",
+	    r->source_path, "dirty", r->source_dirty, "manifest_ref",
 	    r->source_manifest_ref);
 }
 
@@ -265,11 +242,11 @@ print_json(const ps_sign_result *r)
 	root = json_pack("{s:s, s:s, s:s?, s:b, s:s, s:s, s:s, s:s, s:s, "
 	    "s:o, s:I, s:s?, s:s, s:I}",
 	    "archive", r->archive_path, "sig", r->sig_path,
-	    "minisig", r->minisig_path, "archiveWritten", r->archive_written,
+	    "minisig", r->minisig_path, "archive_written", r->archive_written,
 	    "format", ps_format_name(r->format), "id", r->id,
 	    "version", r->version,
-	    "treeDigest", ps_sha256_string(r->tree_digest, tree),
-	    "archiveDigest", ps_sha256_string(r->archive_digest, archive),
+	    "tree_digest", ps_sha256_string(r->tree_digest, tree),
+	    "archive_digest", ps_sha256_string(r->archive_digest, archive),
 	    "source", source_json(r), "prompts", (json_int_t)r->prompt_count,
 	    "identity", r->identity, "fingerprint", r->fingerprint,
 	    "signatures", (json_int_t)r->signature_count);
@@ -284,7 +261,7 @@ print_json(const ps_sign_result *r)
 }
 
 static int
-run_sign(struct sign_args *a, const ps_seckey *key)
+sign_with(struct sign_args *a, const ps_seckey *key)
 {
 	struct cli_progress progress;
 	ps_sign_result *r = NULL;
@@ -312,25 +289,33 @@ run_sign(struct sign_args *a, const ps_seckey *key)
 	return rc;
 }
 
-int
-cmd_sign(int argc, char **argv)
+static int
+run_sign(struct sign_args *a)
 {
-	struct sign_args a;
 	ps_seckey *key = NULL;
 	char *pub = NULL;
 	int rc;
 
-	rc = parse_args(argc, argv, &a);
-	if (rc != EXIT_OK)
-		return rc < 0 ? EXIT_OK : rc;
-	rc = cli_load_seckey("sign", a.key, &a.pass, &key, NULL);
+	rc = cli_load_seckey(&cmd_sign_usage, a->key, &a->pass, &key, NULL);
 	if (rc != EXIT_OK)
 		return rc;
-	pub = public_key_beside(a.key);
-	a.o.public_key_path = pub;
-	a.o.temp_file_hook = cli_remove_on_signal;
-	rc = run_sign(&a, key);
+	pub = public_key_beside(a->key);
+	a->o.public_key_path = pub;
+	a->o.temp_file_hook = cli_remove_on_signal;
+	rc = sign_with(a, key);
 	ps_seckey_free(key);
 	free(pub);
 	return rc;
+}
+
+int
+cmd_sign(int argc, char **argv)
+{
+	struct sign_args a;
+	int rc;
+
+	rc = parse_sign(argc, argv, &a);
+	if (rc != EXIT_OK)
+		return rc == CLI_HELP ? EXIT_OK : rc;
+	return run_sign(&a);
 }

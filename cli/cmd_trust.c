@@ -1,14 +1,19 @@
 /* packsign trust check: validates a trust policy and prints what it says. */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 #include <jansson.h>
 
+#include "cli/checks.h"
 #include "cli/cli.h"
+#include "cli/json.h"
+#include "cli/options.h"
+#include "cli/output.h"
 
-const char cmd_trust_usage[] =
+const struct cli_usage cmd_trust_usage = {
+	.name = "trust",
+	.text =
     "usage: packsign trust check (--trust FILE | -p KEY.pub) [--at TIME] "
     "[--json]\n"
     "\n"
@@ -23,7 +28,8 @@ const char cmd_trust_usage[] =
     "                 comment ('... for <ID>') or else as its key id\n"
     "  --at TIME      judge windows at TIME (YYYY-MM-DDTHH:MM:SSZ) instead\n"
     "                 of now\n"
-    "  --json         print one JSON object\n";
+    "  --json         print one JSON object\n",
+};
 
 struct trust_args {
 	const char *policy;
@@ -32,53 +38,38 @@ struct trust_args {
 	int json;
 };
 
-enum { T_TRUST = 256, T_AT, T_JSON };
-
-static const struct option trust_options[] = {
-	{ "trust", required_argument, NULL, T_TRUST },
-	{ "at", required_argument, NULL, T_AT },
-	{ "json", no_argument, NULL, T_JSON },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 }
-};
-
-int
-cli_parse_time(const char *command, const char *text, int64_t *out)
-{
-	if (ps_time_parse(text, out) != 0)
-		return cli_usage_error(command, "--at must be an RFC 3339 UTC "
-		    "time YYYY-MM-DDTHH:MM:SSZ, found '%s'", text);
-	return EXIT_OK;
-}
+/* The subcommands: check alone, for now. */
+static const char *const trust_subs[] = { "check" };
 
 static int
-parse_args(int argc, char **argv, struct trust_args *a)
+parse_trust(int argc, char **argv, struct trust_args *a)
 {
-	int c;
+	const struct cli_option options[] = {
+		CLI_STRING(0, "trust", &a->policy),
+		CLI_CALLBACK(0, "at", &a->now, cli_parse_time),
+		CLI_FLAG(0, "json", &a->json),
+		CLI_STRING('p', NULL, &a->pubkey),
+		CLI_END
+	};
+	struct cli_operands rest;
+	size_t sub;
+	int rc;
 
 	memset(a, 0, sizeof(*a));
 	a->now = (int64_t)time(NULL);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "hp:", trust_options, NULL)) != -1) {
-		if (c == 'h')
-			return cli_print_help("trust") - 1;
-		else if (c == 'p')
-			a->pubkey = optarg;
-		else if (c == T_TRUST)
-			a->policy = optarg;
-		else if (c == T_JSON)
-			a->json = 1;
-		else if (c != T_AT)
-			return cli_usage_error("trust", "unknown option");
-		else if (cli_parse_time("trust", optarg, &a->now) != EXIT_OK)
-			return EXIT_FAILED;
-	}
-	if (optind != argc)
-		return cli_usage_error("trust", "unexpected argument '%s'",
-		    argv[optind]);
+	rc = cli_parse_subcommand(&cmd_trust_usage, argc, argv, trust_subs,
+	    sizeof(trust_subs) / sizeof(trust_subs[0]), &sub);
+	if (rc == EXIT_OK)
+		rc = cli_parse_options(&cmd_trust_usage, options, argc - 1,
+		    argv + 1, &rest);
+	if (rc != EXIT_OK)
+		return rc;
+	if (rest.count != 0)
+		return cli_usage_error(&cmd_trust_usage, "unexpected argument "
+		    "'%s'", rest.argv[0]);
 	if ((a->policy == NULL) == (a->pubkey == NULL))
-		return cli_usage_error("trust", "give one of --trust FILE and "
-		    "-p KEY.pub");
+		return cli_usage_error(&cmd_trust_usage,
+		    "give one of --trust FILE and -p KEY.pub");
 	return EXIT_OK;
 }
 
@@ -229,22 +220,19 @@ print_policy(const json_t *p)
 	}
 }
 
+/* trust check: the policy as text or JSON. */
 static int
-trust_check(int argc, char **argv)
+run_trust(struct trust_args *a)
 {
-	struct trust_args a;
 	ps_trust *policy = NULL;
 	json_t *report;
 	ps_error err;
-	int rc;
+	int rc = EXIT_OK;
 
-	rc = parse_args(argc, argv, &a);
-	if (rc != EXIT_OK)
-		return rc < 0 ? EXIT_OK : rc;
-	if (cli_load_policy(a.policy, a.pubkey, &policy, &err) != 0)
+	if (cli_load_policy(a->policy, a->pubkey, &policy, &err) != 0)
 		return cli_report(&err);
-	report = policy_json(policy, a.now);
-	if (a.json)
+	report = policy_json(policy, a->now);
+	if (a->json)
 		rc = cli_print_json(report);
 	else
 		print_policy(report);
@@ -256,11 +244,11 @@ trust_check(int argc, char **argv)
 int
 cmd_trust(int argc, char **argv)
 {
-	if (argc < 2)
-		return cli_usage_error("trust", "missing subcommand (check)");
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
-		return cli_print_help("trust");
-	if (strcmp(argv[1], "check") == 0)
-		return trust_check(argc - 1, argv + 1);
-	return cli_usage_error("trust", "unknown subcommand '%s'", argv[1]);
+	struct trust_args a;
+	int rc;
+
+	rc = parse_trust(argc, argv, &a);
+	if (rc != EXIT_OK)
+		return rc == CLI_HELP ? EXIT_OK : rc;
+	return run_trust(&a);
 }

@@ -1,5 +1,4 @@
 /* packsign uninstall: remove installed packs. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,8 +6,14 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "cli/installed_report.h"
+#include "cli/json.h"
+#include "cli/options.h"
+#include "cli/output.h"
 
-const char cmd_uninstall_usage[] =
+const struct cli_usage cmd_uninstall_usage = {
+	.name = "uninstall",
+	.text =
     "usage: packsign uninstall ID[@VERSION] [--data-dir DIR] [--format F]\n"
     "           [--json]\n"
     "\n"
@@ -22,83 +27,63 @@ const char cmd_uninstall_usage[] =
     "                  $XDG_DATA_HOME/packsign, else ~/.local/share/packsign\n"
     "  --format F      soyapack, holon, autograph or agentpack: needed when\n"
     "                  ID is installed in two formats\n"
-    "  --json          print what was removed as one JSON object\n";
+    "  --json          print what was removed as one JSON object\n",
+};
 
 struct uninstall_args {
 	const char *data_dir;
 	ps_format format;
 	int json;
-	char *id;                    /* a copy of ID[@VERSION], split */
-	const char *version;         /* NULL: every version */
-};
-
-enum { U_DATA_DIR = 256, U_FORMAT, U_JSON };
-
-static const struct option uninstall_options[] = {
-	{ "data-dir", required_argument, NULL, U_DATA_DIR },
-	{ "format", required_argument, NULL, U_FORMAT },
-	{ "json", no_argument, NULL, U_JSON },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 }
+	const char *target;          /* ID[@VERSION] */
+	const char *at;              /* its '@' before VERSION, or NULL */
 };
 
 static int
-take_option(struct uninstall_args *a, int c)
+format_option(const struct cli_usage *cmd, const struct cli_option *opt,
+    const char *arg)
 {
-	switch (c) {
-	case U_DATA_DIR: a->data_dir = optarg; break;
-	case U_JSON: a->json = 1; break;
-	case U_FORMAT:
-		if (ps_format_parse(optarg, &a->format) != 0)
-			return cli_usage_error("uninstall", "--format must be "
-			    "soyapack, holon, autograph or agentpack, found '%s'",
-			    optarg);
-		break;
-	default: return cli_usage_error("uninstall", "unknown option");
-	}
+	if (ps_format_parse(arg, opt->value) != 0)
+		return cli_usage_error(cmd, "--format must be soyapack, holon, "
+		    "autograph or agentpack, found '%s'", arg);
 	return EXIT_OK;
 }
 
 /* ID@VERSION splits at the last '@' after the first character. */
 static int
-split_target(struct uninstall_args *a, const char *target)
+check_target(struct uninstall_args *a)
 {
-	char *at;
+	const char *at = strrchr(a->target, '@');
 
-	a->id = strdup(target);
-	if (a->id == NULL)
-		return cli_fail("out_of_memory", "", "allocate");
-	at = strrchr(a->id, '@');
-	if (at != NULL && at != a->id) {
-		*at = '\0';
-		a->version = at + 1;
-	}
-	if (a->id[0] == '\0' || (a->version != NULL && a->version[0] == '\0'))
-		return cli_usage_error("uninstall", "expected ID or ID@VERSION, "
-		    "found '%s'", target);
+	a->at = at != NULL && at != a->target ? at : NULL;
+	if (a->target[0] == '\0' || (a->at != NULL && a->at[1] == '\0'))
+		return cli_usage_error(&cmd_uninstall_usage, "expected ID or "
+		    "ID@VERSION, found '%s'", a->target);
 	return EXIT_OK;
 }
 
-/* Returns EXIT_OK, -1 after printing help, or a usage error's code. */
 static int
-parse_args(int argc, char **argv, struct uninstall_args *a)
+parse_uninstall(int argc, char **argv, struct uninstall_args *a)
 {
-	int c;
+	const struct cli_option options[] = {
+		CLI_STRING(0, "data-dir", &a->data_dir),
+		CLI_CALLBACK(0, "format", &a->format, format_option),
+		CLI_FLAG(0, "json", &a->json),
+		CLI_END
+	};
+	struct cli_operands rest;
+	int rc;
 
 	memset(a, 0, sizeof(*a));
 	a->format = PS_FORMAT_UNKNOWN;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", uninstall_options, NULL)) !=
-	    -1) {
-		if (c == 'h')
-			return cli_print_help("uninstall") - 1;
-		if (take_option(a, c) != EXIT_OK)
-			return EXIT_FAILED;
-	}
-	if (argc - optind != 1)
-		return cli_usage_error("uninstall", argc == optind ?
+	rc = cli_parse_options(&cmd_uninstall_usage, options, argc, argv,
+	    &rest);
+	if (rc != EXIT_OK)
+		return rc;
+	if (rest.count != 1)
+		return cli_usage_error(&cmd_uninstall_usage, rest.count == 0 ?
 		    "missing ID[@VERSION]" : "one ID[@VERSION] at a time");
-	return split_target(a, argv[optind]);
+	a->target = rest.argv[0];
+	return check_target(a);
 }
 
 static void
@@ -135,15 +120,16 @@ print_json(const char *data_dir, const ps_installed_list *removed, int rc,
 }
 
 static int
-uninstall(const struct uninstall_args *a, const char *data_dir)
+uninstall(const struct uninstall_args *a, const char *data_dir,
+    const char *id)
 {
 	ps_installed_list *removed = NULL;
 	ps_error err;
 	int rc, code;
 
 	ps_error_clear(&err);
-	rc = ps_uninstall(data_dir, a->format, a->id, a->version, &removed,
-	    &err);
+	rc = ps_uninstall(data_dir, a->format, id, a->at != NULL ? a->at + 1 :
+	    NULL, &removed, &err);
 	code = rc == 0 ? EXIT_OK : err.status == PS_STATUS_REFUSED ?
 	    EXIT_REFUSED : EXIT_FAILED;
 	if (rc != 0)
@@ -156,19 +142,33 @@ uninstall(const struct uninstall_args *a, const char *data_dir)
 	return code;
 }
 
+static int
+run_uninstall(struct uninstall_args *a)
+{
+	char *data_dir = NULL, *id;
+	size_t id_len;
+	int rc;
+
+	id_len = a->at != NULL ? (size_t)(a->at - a->target) :
+	    strlen(a->target);
+	if ((id = strndup(a->target, id_len)) == NULL)
+		return cli_fail_oom();
+	rc = cli_data_dir(a->data_dir, &data_dir);
+	if (rc == EXIT_OK)
+		rc = uninstall(a, data_dir, id);
+	free(data_dir);
+	free(id);
+	return rc;
+}
+
 int
 cmd_uninstall(int argc, char **argv)
 {
 	struct uninstall_args a;
-	char *data_dir = NULL;
 	int rc;
 
-	rc = parse_args(argc, argv, &a);
-	if (rc == EXIT_OK)
-		rc = cli_data_dir(a.data_dir, &data_dir);
-	if (rc == EXIT_OK)
-		rc = uninstall(&a, data_dir);
-	free(data_dir);
-	free(a.id);
-	return rc < 0 ? EXIT_OK : rc;
+	rc = parse_uninstall(argc, argv, &a);
+	if (rc != EXIT_OK)
+		return rc == CLI_HELP ? EXIT_OK : rc;
+	return run_uninstall(&a);
 }

@@ -1,15 +1,19 @@
 /* packsign validate: every manifest problem at once, then a summary. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "cli/options.h"
+#include "cli/output.h"
+#include "cli/pack_manifest.h"
 
-const char cmd_validate_usage[] =
+const struct cli_usage cmd_validate_usage = {
+	.name = "validate",
+	.refusal = CLI_REFUSE_NAMING_IT,
+	.text =
     "usage: packsign validate PATH [--format F] [--strict]\n"
     "                         [--engine-version V] [--json]\n"
     "\n"
@@ -26,52 +30,50 @@ const char cmd_validate_usage[] =
     "  --json                print the diagnostics and summary as JSON\n"
     "\n"
     "Exit status: 0 valid (warnings allowed unless --strict), 1 invalid,\n"
-    "2 the pack could not be read.\n";
+    "2 the pack could not be read.\n",
+};
 
-/* PATH with a '/' appended unless it already ends with one. */
-static char *
-diag_prefix(const char *path)
+struct validate_args {
+	const char *path;
+	int json;
+	ps_validate_options options;
+};
+
+static int
+format_option(const struct cli_usage *cmd, const struct cli_option *opt,
+    const char *arg)
 {
-	size_t n = strlen(path);
-	char *prefix = NULL;
-
-	if (asprintf(&prefix, "%s%s", path, n > 0 && path[n - 1] == '/' ?
-	    "" : "/") < 0)
-		return NULL;
-	return prefix;
+	if (ps_format_parse(arg, opt->value) != 0)
+		return cli_usage_error(cmd, "unknown format '%s'; expected "
+		    "soyapack, holon, autograph or agentpack", arg);
+	return EXIT_OK;
 }
 
-int
-cli_load_pack(const char *command, const char *path,
-    ps_validate_options *options, ps_manifest **manifest, ps_diags *diags)
+static int
+parse_validate(int argc, char **argv, struct validate_args *a)
 {
-	ps_pack_files files;
-	ps_error err;
-	struct stat st;
-	char *prefix;
+	ps_validate_options *o = &a->options;
+	const struct cli_option options[] = {
+		CLI_CALLBACK(0, "format", &o->format, format_option),
+		CLI_FLAG(0, "strict", &o->strict),
+		CLI_STRING(0, "engine-version", &o->engine_version),
+		CLI_FLAG(0, "json", &a->json),
+		/* describe's, refused by name as validate always did */
+		CLI_REFUSED("lang", CLI_OPTION_STRING),
+		CLI_END
+	};
+	struct cli_operands rest;
 	int rc;
 
-	ps_error_clear(&err);
-	(void)command;
-	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-		rc = ps_pack_files_archive_open(path, &files, NULL, &err);
-	else
-		rc = ps_pack_files_dir_open(path, &files, &err);
-	if (rc != 0)
-		return cli_report(&err);
-	if ((prefix = diag_prefix(path)) == NULL) {
-		ps_pack_files_close(&files);
-		fprintf(stderr, "packsign: out of memory [out_of_memory]\n");
-		return EXIT_FAILED;
-	}
-	options->prefix = prefix;
-	rc = ps_manifest_load(&files, options, manifest, diags, &err);
-	options->prefix = NULL;
-	free(prefix);
-	ps_pack_files_close(&files);
-	if (rc != 0)
-		return cli_report(&err);
-	ps_diags_sort(diags);
+	memset(a, 0, sizeof(*a));
+	ps_validate_options_init(&a->options);
+	rc = cli_parse_options(&cmd_validate_usage, options, argc, argv, &rest);
+	if (rc != EXIT_OK)
+		return rc;
+	if (rest.count != 1)
+		return cli_usage_error(&cmd_validate_usage,
+		    "expected exactly one PATH");
+	a->path = rest.argv[0];
 	return EXIT_OK;
 }
 
@@ -145,77 +147,24 @@ print_json(const char *path, const ps_manifest *m, const ps_diags *diags,
 	return 0;
 }
 
-int
-cli_validate_options(const char *command, int argc, char **argv,
-    ps_validate_options *options, int *json, const char **lang)
+static int
+run_validate(struct validate_args *a)
 {
-	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "strict", no_argument, NULL, 's' },
-		{ "engine-version", required_argument, NULL, 'e' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "lang", required_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	int c;
-
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (c == 'h')
-			return cli_print_help(command) == EXIT_OK ? 1 : -1;
-		if (c == 'j')
-			*json = 1;
-		else if (c == 's' && lang == NULL)
-			options->strict = 1;
-		else if (c == 'e' && lang == NULL)
-			options->engine_version = optarg;
-		else if (c == 'l' && lang != NULL)
-			*lang = optarg;
-		else if (c == 'f' && lang == NULL) {
-			if (ps_format_parse(optarg, &options->format) != 0) {
-				cli_usage_error(command, "unknown format '%s'; "
-				    "expected soyapack, holon, autograph or agentpack",
-				    optarg);
-				return -1;
-			}
-		} else {
-			cli_usage_error(command, "unknown option or missing "
-			    "argument '%s'", argv[optind - 1]);
-			return -1;
-		}
-	}
-	if (optind != argc - 1) {
-		cli_usage_error(command, "expected exactly one PATH");
-		return -1;
-	}
-	return 0;
-}
-
-int
-cmd_validate(int argc, char **argv)
-{
-	ps_validate_options options;
 	ps_manifest *m = NULL;
 	ps_diags diags;
-	int json = 0, rc, valid;
+	int rc, valid;
 
-	ps_validate_options_init(&options);
-	rc = cli_validate_options("validate", argc, argv, &options, &json, NULL);
-	if (rc != 0)
-		return rc > 0 ? EXIT_OK : EXIT_FAILED;
 	ps_diags_init(&diags);
-	rc = cli_load_pack("validate", argv[optind], &options, &m, &diags);
+	rc = cli_load_pack(a->path, &a->options, &m, &diags);
 	if (rc != EXIT_OK) {
 		ps_diags_free(&diags);
 		return rc;
 	}
-	valid = ps_manifest_valid(&diags, options.strict);
-	if (json != 0)
-		rc = print_json(argv[optind], m, &diags, valid);
+	valid = ps_manifest_valid(&diags, a->options.strict);
+	if (a->json != 0)
+		rc = print_json(a->path, m, &diags, valid);
 	else
-		print_text(argv[optind], m, &diags, valid);
+		print_text(a->path, m, &diags, valid);
 	ps_manifest_free(m);
 	ps_diags_free(&diags);
 	if (rc != 0) {
@@ -224,4 +173,16 @@ cmd_validate(int argc, char **argv)
 		return EXIT_FAILED;
 	}
 	return valid != 0 ? EXIT_OK : EXIT_REFUSED;
+}
+
+int
+cmd_validate(int argc, char **argv)
+{
+	struct validate_args a;
+	int rc;
+
+	rc = parse_validate(argc, argv, &a);
+	if (rc != EXIT_OK)
+		return rc == CLI_HELP ? EXIT_OK : rc;
+	return run_validate(&a);
 }

@@ -1,14 +1,21 @@
 /* packsign verify: checks signed archives against a trust policy. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
+#include "cli/checks.h"
 #include "cli/cli.h"
+#include "cli/installed_report.h"
+#include "cli/json.h"
+#include "cli/options.h"
+#include "cli/output.h"
+#include "cli/progress.h"
 
-const char cmd_verify_usage[] =
+const struct cli_usage cmd_verify_usage = {
+	.name = "verify",
+	.text =
     "usage: packsign verify ARCHIVE... [--sig F] (--trust POLICY | -p KEY.pub)\n"
     "           [--signed-by ID] [--source-repo URL] [--source-commit HASH]\n"
     "           [--require-source] [--allow-dirty] [--rebuild-from GITDIR]\n"
@@ -41,7 +48,8 @@ const char cmd_verify_usage[] =
     "  --at TIME            judge key windows at TIME (YYYY-MM-DDTHH:MM:SSZ)\n"
     "  --installed          PATH... are installed trees, not archives\n"
     "  --json               print the full report as one JSON object\n"
-    "  -q, --quiet          no progress line (shown only on a terminal)\n";
+    "  -q, --quiet          no progress line (shown only on a terminal)\n",
+};
 
 struct verify_args {
 	struct cli_checks checks;
@@ -49,35 +57,6 @@ struct verify_args {
 	char **paths;
 	int count;
 };
-
-enum { V_REBUILD = CLI_OPT_NEXT, V_DEEP, V_INSTALLED, V_JSON };
-
-static const struct option verify_options[] = {
-	CLI_CHECK_LONG_OPTIONS,
-	{ "rebuild-from", required_argument, NULL, V_REBUILD },
-	{ "deep", no_argument, NULL, V_DEEP },
-	{ "installed", no_argument, NULL, V_INSTALLED },
-	{ "json", no_argument, NULL, V_JSON },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 }
-};
-
-static int
-take_option(struct verify_args *a, int c)
-{
-	int rc = cli_check_flag("verify", c, optarg, &a->checks);
-
-	if (rc >= 0)
-		return rc;
-	switch (c) {
-	case V_REBUILD: a->checks.verify.rebuild_from = optarg; break;
-	case V_DEEP: a->checks.verify.deep = 1; break;
-	case V_INSTALLED: a->installed = 1; break;
-	case V_JSON: a->json = 1; break;
-	default: return cli_usage_error("verify", "unknown option");
-	}
-	return EXIT_OK;
-}
 
 /* The first archive-only flag given, or NULL. */
 static const char *
@@ -105,40 +84,44 @@ check_args(const struct verify_args *a)
 	const char *flag = archive_only_flag(&k->verify);
 
 	if (a->count == 0)
-		return cli_usage_error("verify", a->installed ? "missing PATH" :
-		    "missing ARCHIVE");
+		return cli_usage_error(&cmd_verify_usage, a->installed ?
+		    "missing PATH" : "missing ARCHIVE");
 	if (a->installed && flag != NULL)
-		return cli_usage_error("verify", "%s checks an archive; it does "
-		    "not apply to --installed", flag);
+		return cli_usage_error(&cmd_verify_usage, "%s checks an "
+		    "archive; it does not apply to --installed", flag);
 	if (a->count > 1 && k->verify.sig_path != NULL)
-		return cli_usage_error("verify", "--sig names the signature of "
-		    "one ARCHIVE, %d were given", a->count);
+		return cli_usage_error(&cmd_verify_usage, "--sig names the "
+		    "signature of one ARCHIVE, %d were given", a->count);
 	if (k->policy != NULL && k->pubkey != NULL)
-		return cli_usage_error("verify", "give one of --trust POLICY and "
-		    "-p KEY.pub, not both");
+		return cli_usage_error(&cmd_verify_usage,
+		    "give one of --trust POLICY and -p KEY.pub, not both");
 	if (!a->installed && k->policy == NULL && k->pubkey == NULL)
-		return cli_usage_error("verify", "give one of --trust POLICY and "
-		    "-p KEY.pub");
+		return cli_usage_error(&cmd_verify_usage,
+		    "give one of --trust POLICY and -p KEY.pub");
 	return EXIT_OK;
 }
 
-/* Returns EXIT_OK, -1 after printing help, or a usage error's code. */
 static int
-parse_args(int argc, char **argv, struct verify_args *a)
+parse_verify(int argc, char **argv, struct verify_args *a)
 {
-	int c;
+	const struct cli_option options[] = {
+		CLI_CHECK_OPTIONS(&a->checks),
+		CLI_STRING(0, "rebuild-from", &a->checks.verify.rebuild_from),
+		CLI_FLAG(0, "deep", &a->checks.verify.deep),
+		CLI_FLAG(0, "installed", &a->installed),
+		CLI_FLAG(0, "json", &a->json),
+		CLI_END
+	};
+	struct cli_operands rest;
+	int rc;
 
 	memset(a, 0, sizeof(*a));
 	ps_verify_options_init(&a->checks.verify);
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "hp:q", verify_options, NULL)) != -1) {
-		if (c == 'h')
-			return cli_print_help("verify") - 1;
-		if (take_option(a, c) != EXIT_OK)
-			return EXIT_FAILED;
-	}
-	a->paths = argv + optind;
-	a->count = argc - optind;
+	rc = cli_parse_options(&cmd_verify_usage, options, argc, argv, &rest);
+	if (rc != EXIT_OK)
+		return rc;
+	a->paths = rest.argv;
+	a->count = rest.count;
 	return check_args(a);
 }
 
@@ -240,20 +223,111 @@ verify_all(struct verify_args *a)
 	return worst;
 }
 
+/* ------------------------------------------------ verify --installed */
+
+static void
+print_ok(const ps_installed_check *c)
+{
+	char text[PS_SHA256_STRING_LEN];
+
+	fputs("ok: ", stdout);
+	cli_print_pack_name(stdout, c->receipt);
+	fputs(" at ", stdout);
+	cli_put_safe(stdout, c->receipt->path);
+	printf(": %zu entries match the receipt", c->receipt->entry_count);
+	if (c->tree_computed)
+		printf(", tree digest %s", ps_sha256_string(c->tree_digest, text));
+	fputs(c->signature_checked ? "; receipt signature verified" :
+	    "; receipt signature not checked (no policy given)", stdout);
+	fputc('\n', stdout);
+}
+
+static json_t *
+installed_result_json(const char *path, const ps_installed_check *c, int rc,
+    const ps_error *err)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "path", cli_json_text(path));
+	json_object_set_new(o, "receipt", c != NULL && c->receipt != NULL ?
+	    cli_installed_json(c->receipt) : json_null());
+	json_object_set_new(o, "check", c != NULL ? cli_check_json(c) :
+	    json_null());
+	cli_json_error(o, rc, err);
+	return o;
+}
+
+/* Re-checks one tree; returns its exit code and adds to `report`. */
+static int
+verify_installed_one(const char *path, const ps_trust *trust, int64_t at,
+    json_t *report)
+{
+	ps_installed_check *c = NULL;
+	ps_error err;
+	int rc, code;
+
+	ps_error_clear(&err);
+	rc = ps_installed_verify(path, trust, at, &c, &err);
+	code = rc == 0 ? EXIT_OK : err.status == PS_STATUS_REFUSED ?
+	    EXIT_REFUSED : EXIT_FAILED;
+	if (report != NULL)
+		json_array_append_new(report, installed_result_json(path, c, rc,
+		    &err));
+	else if (rc == 0)
+		print_ok(c);
+	else {
+		if (c != NULL)
+			cli_print_changes(stdout, "", c);
+		cli_report(&err);
+	}
+	ps_installed_check_free(c);
+	return code;
+}
+
+/* verify --installed PATH...: re-checks each tree. */
+static int
+verify_installed(char **paths, int count, const ps_trust *trust, int64_t at,
+    int json)
+{
+	json_t *results = json ? json_array() : NULL, *report;
+	int i, code, worst = EXIT_OK, good = 0;
+
+	for (i = 0; i < count; i++) {
+		code = verify_installed_one(paths[i], trust, at, results);
+		good += code == EXIT_OK;
+		worst = code > worst ? code : worst;
+	}
+	if (!json)
+		return worst;
+	report = json_pack("{s:b,s:i,s:i,s:o}", "ok", worst == EXIT_OK,
+	    "verified", good, "total", count, "results", results);
+	code = cli_print_json(report);
+	json_decref(report);
+	return code != EXIT_OK ? code : worst;
+}
+
+static int
+run_verify(struct verify_args *a)
+{
+	ps_trust *policy = NULL;
+	int rc;
+
+	rc = cli_checks_load_policy(&a->checks, &policy);
+	if (rc == EXIT_OK)
+		rc = a->installed ? verify_installed(a->paths, a->count, policy,
+		    a->checks.verify.at, a->json) : verify_all(a);
+	ps_trust_free(policy);
+	return rc;
+}
+
 int
 cmd_verify(int argc, char **argv)
 {
 	struct verify_args a;
-	ps_trust *policy = NULL;
 	int rc;
 
-	rc = parse_args(argc, argv, &a);
+	rc = parse_verify(argc, argv, &a);
 	if (rc != EXIT_OK)
-		return rc < 0 ? EXIT_OK : rc;
-	rc = cli_checks_load_policy(&a.checks, &policy);
-	if (rc == EXIT_OK)
-		rc = a.installed ? cli_verify_installed(a.paths, a.count, policy,
-		    a.checks.verify.at, a.json) : verify_all(&a);
-	ps_trust_free(policy);
-	return rc;
+		return rc == CLI_HELP ? EXIT_OK : rc;
+	return run_verify(&a);
 }

@@ -3,41 +3,52 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "packsign.h"
 #include "cli/cli.h"
+#include "cli/output.h"
+
+static const struct cli_usage help_usage = {
+	.name = "help",
+	.text =
+    "usage: packsign help [COMMAND]\n"
+    "\n"
+    "Shows the list of commands, or the help of COMMAND.\n",
+};
+
+static int cmd_help(int argc, char **argv);
 
 static const struct cli_command commands[] = {
-	{ "pack", cmd_pack, "build the canonical archive of a pack directory",
-	    cmd_pack_usage },
-	{ "digest", cmd_digest, "print the digests of a pack or archive",
-	    cmd_digest_usage },
-	{ "sign", cmd_sign, "sign a pack or archive: OUT and OUT.sig",
-	    cmd_sign_usage },
-	{ "keygen", cmd_keygen, "create a key pair", cmd_keygen_usage },
-	{ "key", cmd_key, "show, convert, re-encrypt keys", cmd_key_usage },
-	{ "verify", cmd_verify, "verify signed archives against a trust "
-	    "policy", cmd_verify_usage },
-	{ "install", cmd_install, "verify a signed archive and install it",
-	    cmd_install_usage },
-	{ "list", cmd_list, "list installed packs", cmd_list_usage },
-	{ "uninstall", cmd_uninstall, "remove an installed pack",
-	    cmd_uninstall_usage },
-	{ "trust", cmd_trust, "check a trust policy", cmd_trust_usage },
-	{ "validate", cmd_validate, "check a pack's manifest against its "
-	    "format", cmd_validate_usage },
-	{ "describe", cmd_describe, "say in plain words what a pack may do",
-	    cmd_describe_usage },
-	{ "help", cmd_help, "show help for a command", cmd_help_usage },
+	{ &cmd_pack_usage, cmd_pack,
+	    "build the canonical archive of a pack directory" },
+	{ &cmd_digest_usage, cmd_digest,
+	    "print the digests of a pack or archive" },
+	{ &cmd_sign_usage, cmd_sign,
+	    "sign a pack or archive: OUT and OUT.sig" },
+	{ &cmd_keygen_usage, cmd_keygen, "create a key pair" },
+	{ &cmd_key_usage, cmd_key, "show, convert, re-encrypt keys" },
+	{ &cmd_verify_usage, cmd_verify,
+	    "verify signed archives against a trust policy" },
+	{ &cmd_install_usage, cmd_install,
+	    "verify a signed archive and install it" },
+	{ &cmd_list_usage, cmd_list, "list installed packs" },
+	{ &cmd_uninstall_usage, cmd_uninstall, "remove an installed pack" },
+	{ &cmd_trust_usage, cmd_trust, "check a trust policy" },
+	{ &cmd_validate_usage, cmd_validate,
+	    "check a pack's manifest against its format" },
+	{ &cmd_describe_usage, cmd_describe,
+	    "say in plain words what a pack may do" },
+	{ &help_usage, cmd_help, "show help for a command" },
 };
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
-const struct cli_command *
-cli_find_command(const char *name)
+static const struct cli_command *
+find_command(const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < N_COMMANDS; i++) {
-		if (strcmp(commands[i].name, name) == 0)
+		if (strcmp(commands[i].usage->name, name) == 0)
 			return &commands[i];
 	}
 	return NULL;
@@ -52,34 +63,33 @@ print_overview(FILE *out)
 	    "       packsign --help | --version | help <command>\n\n"
 	    "commands:\n");
 	for (i = 0; i < N_COMMANDS; i++)
-		fprintf(out, "  %-10s %s\n", commands[i].name,
+		fprintf(out, "  %-10s %s\n", commands[i].usage->name,
 		    commands[i].summary);
 	fprintf(out, "\nexit codes: 0 success, 1 input refused, "
 	    "2 job could not be done.\nSee packsign(1).\n");
 }
 
-int
+/* help takes no options: its --help is the overview, not its own help. */
+static int
 cmd_help(int argc, char **argv)
 {
+	const struct cli_command *cmd;
+
 	if (argc < 2 || strcmp(argv[1], "--help") == 0 ||
 	    strcmp(argv[1], "-h") == 0) {
 		print_overview(stdout);
 		return EXIT_OK;
 	}
 	if (argc > 2)
-		return cli_usage_error("help", "too many arguments");
-	if (cli_find_command(argv[1]) == NULL) {
+		return cli_usage_error(&help_usage, "too many arguments");
+	if ((cmd = find_command(argv[1])) == NULL) {
 		fprintf(stderr, "packsign: unknown command '%s' [usage]\n",
 		    argv[1]);
 		return EXIT_FAILED;
 	}
-	return cli_print_help(argv[1]);
+	fputs(cmd->usage->text, stdout);
+	return EXIT_OK;
 }
-
-const char cmd_help_usage[] =
-    "usage: packsign help [COMMAND]\n"
-    "\n"
-    "Shows the list of commands, or the help of COMMAND.\n";
 
 int
 main(int argc, char **argv)
@@ -101,7 +111,7 @@ main(int argc, char **argv)
 		printf("packsign %s\n", PS_VERSION);
 		return EXIT_OK;
 	}
-	cmd = cli_find_command(argv[1]);
+	cmd = find_command(argv[1]);
 	if (cmd == NULL) {
 		fprintf(stderr, "packsign: unknown command '%s'; "
 		    "see 'packsign --help' [usage]\n", argv[1]);

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
+#include "cli/progress.h"
 
 #define MIB (1024.0 * 1024.0)
 #define REDRAW_MS 100

@@ -1,10 +1,10 @@
 /*
- * Secrets in the CLI: passphrase sources (terminal without echo, a file,
- * a descriptor, PACKSIGN_PASSPHRASE), secret key sources (a file, stdin,
- * PACKSIGN_SECRET_KEY) and keeping secrets out of core dumps.
+ * Passphrases and secret keys in the CLI: passphrase sources (terminal
+ * without echo, a file, a descriptor, PACKSIGN_PASSPHRASE), secret key
+ * sources (a file, stdin, PACKSIGN_SECRET_KEY) and keeping secrets out of
+ * core dumps.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -13,13 +13,12 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
 
-#include <jansson.h>
-
-#include "cli/cli.h"
+#include "cli/options.h"
+#include "cli/output.h"
+#include "cli/secrets.h"
 
 /* Passphrase files may hold more than one line; only the first counts. */
 #define PASSPHRASE_SOURCE_MAX (64 * 1024)
@@ -34,11 +33,17 @@ cli_protect_secrets(void)
 	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 }
 
-static int
-fail(ps_error *err, const char *code, const char *subject, const char *msg)
+int
+cli_check_passphrase_options(const struct cli_usage *cmd,
+    const struct cli_passphrase_opts *pass, int no_passphrase)
 {
-	cli_error_set(err, PS_STATUS_FAILED, code, subject, "%s", msg);
-	return -1;
+	if (pass->file != NULL && pass->fd != NULL)
+		return cli_usage_error(cmd, "--passphrase-file and "
+		    "--passphrase-fd exclude each other");
+	if (no_passphrase && (pass->file != NULL || pass->fd != NULL))
+		return cli_usage_error(cmd, "--no-passphrase excludes "
+		    "--passphrase-file and --passphrase-fd");
+	return EXIT_OK;
 }
 
 static int
@@ -77,9 +82,10 @@ prompt_once(int fd, const char *prompt, ps_secret **out, ps_error *err)
 
 	*out = ps_secret_new(PS_PASSPHRASE_MAX);
 	if (*out == NULL)
-		return fail(err, "out_of_memory", "", "allocate");
+		return cli_error_oom(err);
 	if (tcgetattr(fd, &saved) != 0)
-		return fail(err, "passphrase_required", "/dev/tty",
+		return cli_error_set(err, PS_STATUS_FAILED,
+		    "passphrase_required", "/dev/tty",
 		    "cannot configure the terminal");
 	quiet = saved;
 	quiet.c_lflag &= ~(tcflag_t)(ECHO | ECHOE | ECHOK | ECHONL);
@@ -97,10 +103,12 @@ prompt_once(int fd, const char *prompt, ps_secret **out, ps_error *err)
 	(void)!write(fd, "\n", 1);
 	sigprocmask(SIG_SETMASK, &before, NULL);
 	if (rc != 0)
-		return fail(err, "passphrase_invalid", "/dev/tty",
+		return cli_error_set(err, PS_STATUS_FAILED,
+		    "passphrase_invalid", "/dev/tty",
 		    "the passphrase is too long");
 	if (ps_secret_len(*out) == 0)
-		return fail(err, "passphrase_invalid", "/dev/tty",
+		return cli_error_set(err, PS_STATUS_FAILED,
+		    "passphrase_invalid", "/dev/tty",
 		    "the passphrase is empty");
 	return 0;
 }
@@ -113,14 +121,16 @@ prompt_tty(const char *prompt, int confirm, ps_secret **out, ps_error *err)
 
 	fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0)
-		return fail(err, "passphrase_required", "", "no terminal to ask "
-		    "for the passphrase; use --passphrase-file, "
-		    "--passphrase-fd or PACKSIGN_PASSPHRASE");
+		return cli_error_set(err, PS_STATUS_FAILED,
+		    "passphrase_required", "", "no terminal to ask for the "
+		    "passphrase; use --passphrase-file, --passphrase-fd or "
+		    "PACKSIGN_PASSPHRASE");
 	rc = prompt_once(fd, prompt, out, err);
 	if (rc == 0 && confirm) {
 		rc = prompt_once(fd, "Passphrase (again): ", &again, err);
 		if (rc == 0 && !ps_secret_equal(*out, again))
-			rc = fail(err, "passphrase_mismatch", "/dev/tty",
+			rc = cli_error_set(err, PS_STATUS_FAILED,
+			    "passphrase_mismatch", "/dev/tty",
 			    "the two passphrases differ");
 	}
 	ps_secret_free(again);
@@ -129,13 +139,13 @@ prompt_tty(const char *prompt, int confirm, ps_secret **out, ps_error *err)
 }
 
 static int
-from_fd_text(const char *command, const char *text, ps_secret **out,
+from_fd_text(const struct cli_usage *cmd, const char *text, ps_secret **out,
     ps_error *err)
 {
 	long long fd;
 
 	if (cli_parse_int64(text, 0, INT_MAX, &fd) != 0) {
-		cli_usage_error(command, "--passphrase-fd takes a file "
+		cli_usage_error(cmd, "--passphrase-fd takes a file "
 		    "descriptor number, found '%s'", text);
 		return -2;
 	}
@@ -150,20 +160,21 @@ from_env(const char *name, ps_secret **out, ps_error *err)
 
 	/* Callers choose this source because the variable is set. */
 	if (value == NULL)
-		return fail(err, "passphrase_required", name, "is not set");
+		return cli_error_set(err, PS_STATUS_FAILED,
+		    "passphrase_required", name, "is not set");
 	*out = ps_secret_from(value, strlen(value));
 	/* The copy is in guarded memory; the environment's must not linger
 	 * or reach child processes. */
 	explicit_bzero(value, strlen(value));
 	unsetenv(name);
 	if (*out == NULL)
-		return fail(err, "out_of_memory", "", "allocate");
+		return cli_error_oom(err);
 	return 0;
 }
 
 /* Reads the raw source; -2 means a usage error was already printed. */
 static int
-read_source(const char *command, const struct cli_passphrase_opts *o,
+read_source(const struct cli_usage *cmd, const struct cli_passphrase_opts *o,
     const char **name, ps_secret **out, ps_error *err)
 {
 	if (o->file != NULL) {
@@ -173,14 +184,14 @@ read_source(const char *command, const struct cli_passphrase_opts *o,
 	}
 	if (o->fd != NULL) {
 		*name = "--passphrase-fd";
-		return from_fd_text(command, o->fd, out, err);
+		return from_fd_text(cmd, o->fd, out, err);
 	}
 	*name = o->env;
 	return from_env(o->env, out, err);
 }
 
 int
-cli_passphrase(const char *command, const struct cli_passphrase_opts *o,
+cli_passphrase(const struct cli_usage *cmd, const struct cli_passphrase_opts *o,
     const char *prompt, int confirm, ps_secret **out)
 {
 	const char *name = "";
@@ -190,10 +201,11 @@ cli_passphrase(const char *command, const struct cli_passphrase_opts *o,
 	*out = NULL;
 	if (o->file == NULL && o->fd == NULL && getenv(o->env) == NULL)
 		rc = prompt_tty(prompt, confirm, out, &err);
-	else if ((rc = read_source(command, o, &name, out, &err)) == 0)
+	else if ((rc = read_source(cmd, o, &name, out, &err)) == 0)
 		rc = ps_secret_passphrase_line(*out, name, &err);
 	if (rc == 0 && ps_secret_len(*out) > PS_PASSPHRASE_MAX)
-		rc = fail(&err, "passphrase_invalid", name,
+		rc = cli_error_set(&err, PS_STATUS_FAILED,
+		    "passphrase_invalid", name,
 		    "the passphrase is longer than 1024 bytes");
 	if (rc == 0)
 		return EXIT_OK;
@@ -203,7 +215,7 @@ cli_passphrase(const char *command, const struct cli_passphrase_opts *o,
 }
 
 int
-cli_read_seckey_text(const char *command, const char *path,
+cli_read_seckey_text(const struct cli_usage *cmd, const char *path,
     ps_secret **text, const char **name)
 {
 	ps_error err;
@@ -211,7 +223,7 @@ cli_read_seckey_text(const char *command, const char *path,
 
 	*text = NULL;
 	if (path == NULL && getenv("PACKSIGN_SECRET_KEY") == NULL)
-		return cli_usage_error(command, "a secret key is required: "
+		return cli_usage_error(cmd, "a secret key is required: "
 		    "-s FILE, -s - (stdin) or PACKSIGN_SECRET_KEY");
 	if (path == NULL) {
 		*name = "PACKSIGN_SECRET_KEY";
@@ -228,7 +240,7 @@ cli_read_seckey_text(const char *command, const char *path,
 }
 
 int
-cli_load_seckey(const char *command, const char *path,
+cli_load_seckey(const struct cli_usage *cmd, const char *path,
     const struct cli_passphrase_opts *o, ps_seckey **key,
     ps_secret **passphrase)
 {
@@ -243,10 +255,10 @@ cli_load_seckey(const char *command, const char *path,
 	*key = NULL;
 	if (path != NULL && strcmp(path, "-") == 0 && o->fd != NULL &&
 	    cli_parse_int64(o->fd, 0, 0, &fd0) == 0)
-		return cli_usage_error(command, "-s - and --passphrase-fd 0 "
+		return cli_usage_error(cmd, "-s - and --passphrase-fd 0 "
 		    "both read standard input");
 	cli_protect_secrets();
-	rc = cli_read_seckey_text(command, path, &text, &name);
+	rc = cli_read_seckey_text(cmd, path, &text, &name);
 	if (rc != EXIT_OK)
 		return rc;
 	if (ps_seckey_inspect(ps_secret_bytes(text), ps_secret_len(text), name,
@@ -254,7 +266,7 @@ cli_load_seckey(const char *command, const char *path,
 		rc = cli_report(&err);
 	snprintf(prompt, sizeof(prompt), "Passphrase for %s: ", name);
 	if (rc == EXIT_OK && info.encrypted)
-		rc = cli_passphrase(command, o, prompt, 0, &pass);
+		rc = cli_passphrase(cmd, o, prompt, 0, &pass);
 	if (rc == EXIT_OK && ps_seckey_parse(ps_secret_bytes(text),
 	    ps_secret_len(text), name, pass, key, &err) != 0)
 		rc = cli_report(&err);
@@ -264,111 +276,4 @@ cli_load_seckey(const char *command, const char *path,
 	else
 		ps_secret_free(pass);
 	return rc;
-}
-
-int
-cli_write_output(const char *path, const void *data, size_t len,
-    unsigned mode, int force)
-{
-	ps_error err;
-
-	if (ps_key_file_write(path, data, len, mode, force ? 0 :
-	    PS_WRITE_NO_REPLACE, &err) != 0)
-		return cli_report(&err);
-	return EXIT_OK;
-}
-
-void
-cli_error_set(ps_error *err, ps_status status, const char *code,
-    const char *subject, const char *fmt, ...)
-{
-	va_list ap;
-
-	ps_error_clear(err);
-	err->status = status;
-	snprintf(err->code, sizeof(err->code), "%s", code);
-	snprintf(err->subject, sizeof(err->subject), "%s", subject);
-	va_start(ap, fmt);
-	vsnprintf(err->message, sizeof(err->message), fmt, ap);
-	va_end(ap);
-}
-
-int
-cli_fail(const char *code, const char *subject, const char *fmt, ...)
-{
-	ps_error err;
-	va_list ap;
-
-	ps_error_clear(&err);
-	err.status = PS_STATUS_FAILED;
-	snprintf(err.code, sizeof(err.code), "%s", code);
-	snprintf(err.subject, sizeof(err.subject), "%s", subject);
-	va_start(ap, fmt);
-	vsnprintf(err.message, sizeof(err.message), fmt, ap);
-	va_end(ap);
-	return cli_report(&err);
-}
-
-int
-cli_print_json(struct json_t *json)
-{
-	if (json == NULL || json_dumpf(json, stdout, JSON_INDENT(2) |
-	    JSON_SORT_KEYS) != 0 || fputc('\n', stdout) == EOF)
-		return cli_fail("io_error", "stdout", "cannot write JSON");
-	return EXIT_OK;
-}
-
-int
-cli_print_report(struct json_t *report, const char *subject)
-{
-	int rc;
-
-	if (report == NULL)
-		return cli_fail("json_output", subject,
-		    "cannot build the JSON output");
-	rc = cli_print_json(report);
-	json_decref(report);
-	return rc;
-}
-
-int
-cli_print_key_files(const ps_pubkey *pub, const char *pub_path,
-    const char *sec_path, int encrypted, int json)
-{
-	char hex[PS_KEY_ID_HEX_LEN + 1], fp[PS_FINGERPRINT_MAX];
-	json_t *root;
-
-	ps_key_id_hex(pub->key_id, hex);
-	if (!json) {
-		printf("key id: %s\npublic key: %s\n", hex, pub_path);
-		if (sec_path != NULL)
-			printf("secret key: %s (%s)\n", sec_path, encrypted ?
-			    "encrypted" : "unencrypted");
-		return EXIT_OK;
-	}
-	if (ps_pubkey_fingerprint(pub, fp) != 0)
-		return cli_fail("crypto_error", pub_path,
-		    "cannot compute the key's fingerprint");
-	root = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o}", "key_id", hex,
-	    "fingerprint", fp, "identity", cli_json_text(pub->identity),
-	    "public_key", cli_json_text(pub_path),
-	    "secret_key", cli_json_text(sec_path), "encrypted",
-	    sec_path != NULL ? json_boolean(encrypted) : json_null());
-	return cli_print_report(root, pub_path);
-}
-
-int
-cli_check_new_files(const char *first, const char *second, int force)
-{
-	struct stat st;
-
-	if (force)
-		return EXIT_OK;
-	if (first != NULL && lstat(first, &st) == 0)
-		return cli_fail("output_exists", first,
-		    "refusing to overwrite an existing file (use --force)");
-	if (second != NULL && lstat(second, &st) == 0)
-		return cli_fail("output_exists", second,
-		    "refusing to overwrite an existing file (use --force)");
-	return EXIT_OK;
 }

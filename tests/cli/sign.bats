@@ -272,6 +272,9 @@ holon_repo() {
 	[ "$status" -eq 0 ]
 	check_sig h.tar.gz.sig alice.pub 0
 	[ "$(payload_field 's["predicate"]["source"]["manifestRef"]["gitCommit"]')" = "$ref" ]
+	run "$PACKSIGN" sign "$r/packs/holon" -s alice.key -o h2.tar.gz --json
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | jq -r .source.manifest_ref)" = "$ref" ]
 }
 
 @test "sign: holon ancestor with other changes and a branch name are refused" {
@@ -399,7 +402,11 @@ holon_repo() {
 	p=$(copy_pack "$AGENTPACK")
 	run "$PACKSIGN" sign "$p" -s alice.key -o a.tar --json
 	[ "$status" -eq 0 ]
-	echo "$output" | python3 -c "import json,sys; j=json.load(sys.stdin); assert j['identity']=='alice' and j['signatures']==1 and j['source'] is None and j['archiveWritten']"
+	echo "$output" | python3 -c "import json,sys; j=json.load(sys.stdin); assert j['identity']=='alice' and j['signatures']==1 and j['source'] is None and j['archive_written']"
+	# snake_case keys, as every --json report
+	echo "$output" | jq -e '(keys | all(test("^[a-z_]+$"))) and
+	    (.tree_digest | startswith("sha256:")) and
+	    (.archive_digest | startswith("sha256:"))'
 	run "$PACKSIGN" sign "$p" -s alice.key --compress lzma
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"[usage]"* ]]

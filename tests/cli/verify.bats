@@ -476,6 +476,8 @@ flip_b64() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *" from $HOLON_REPO @ $b; "* ]]
+	run "$PACKSIGN" verify h.tar -p alice.pub --json
+	[ "$(echo "$output" | jq -r '.results[0].source.manifest_ref')" = "$a" ]
 	echo "# changed" >>repo/packs/h/src/server.py
 	g commit -qam "code changed too"
 	c=$(g rev-parse HEAD)

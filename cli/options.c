@@ -1,0 +1,306 @@
+/* The option layer over getopt_long, and option values commands share. */
+/*
+ * A command declares a table of options, each pointing at the field it
+ * fills; cli_parse_options() turns it into getopt_long's tables, takes the
+ * options, prints the help for -h / --help and the usage error for
+ * anything else, in the spirit of git's parse-options.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/options.h"
+#include "cli/output.h"
+
+/* getopt_long's value for the long option of entry i without a letter. */
+#define LONG_ONLY 256
+
+/* getopt_long's tables for a command's table, with -h / --help added. */
+struct getopt_tables {
+	char *letters;
+	struct option *longs;
+};
+
+static int
+takes_argument(const struct cli_option *opt)
+{
+	return opt->kind != CLI_OPTION_FLAG;
+}
+
+static void
+add_letter(char *letters, size_t *n, const struct cli_option *opt)
+{
+	letters[(*n)++] = (char)opt->letter;
+	if (takes_argument(opt))
+		letters[(*n)++] = ':';
+}
+
+static void
+add_long(struct option *longs, size_t *n, const struct cli_option *opt,
+    size_t index)
+{
+	longs[*n].name = opt->name;
+	longs[*n].has_arg = takes_argument(opt) ? required_argument :
+	    no_argument;
+	longs[*n].flag = NULL;
+	longs[*n].val = opt->letter != 0 ? opt->letter :
+	    LONG_ONLY + (int)index;
+	(*n)++;
+}
+
+static void
+free_tables(struct getopt_tables *t)
+{
+	free(t->letters);
+	free(t->longs);
+}
+
+/* Returns -1 when out of memory. */
+static int
+build_tables(const struct cli_usage *cmd, const struct cli_option *table,
+    struct getopt_tables *t)
+{
+	static const struct option help = { "help", no_argument, NULL, 'h' };
+	size_t i, count = 0, letters = 0, longs = 0;
+
+	while (table[count].kind != CLI_OPTION_END)
+		count++;
+	/* '+', a letter and ':' per option, 'h'; help and the end. */
+	t->letters = malloc(2 * count + 3);
+	t->longs = calloc(count + 2, sizeof(*t->longs));
+	if (t->letters == NULL || t->longs == NULL) {
+		free_tables(t);
+		return -1;
+	}
+	if (cmd->in_order)
+		t->letters[letters++] = '+';
+	for (i = 0; i < count; i++) {
+		if (table[i].letter != 0)
+			add_letter(t->letters, &letters, &table[i]);
+		if (table[i].name != NULL)
+			add_long(t->longs, &longs, &table[i], i);
+	}
+	t->letters[letters++] = 'h';
+	t->letters[letters] = '\0';
+	t->longs[longs] = help;
+	return 0;
+}
+
+/* The entry getopt_long's return value `c` stands for, or NULL. */
+static const struct cli_option *
+find_option(const struct cli_option *table, int c)
+{
+	size_t i;
+
+	for (i = 0; table[i].kind != CLI_OPTION_END; i++) {
+		if (table[i].letter != 0 ? c == table[i].letter :
+		    c == LONG_ONLY + (int)i)
+			return &table[i];
+	}
+	return NULL;
+}
+
+/* The usage error for an option the command does not take; `arg` is the
+ * argument getopt_long last consumed. */
+static int
+refuse(const struct cli_usage *cmd, char **argv, const char *arg)
+{
+	switch (cmd->refusal) {
+	case CLI_REFUSE_OR_MISSING:
+		return cli_usage_error(cmd, "unknown option or missing "
+		    "argument");
+	case CLI_REFUSE_NAMING_IT:
+		return cli_usage_error(cmd, "unknown option or missing "
+		    "argument '%s'", arg);
+	case CLI_REFUSE_NOT_FOR_SUB:
+		return cli_usage_error(cmd, "'%s' does not apply to '%s %s'",
+		    arg, cmd->name, argv[0]);
+	case CLI_REFUSE_UNKNOWN:
+		break;
+	}
+	return cli_usage_error(cmd, "unknown option");
+}
+
+static int
+take_option(const struct cli_usage *cmd, const struct cli_option *opt,
+    const char *arg)
+{
+	switch (opt->kind) {
+	case CLI_OPTION_FLAG:
+		*(int *)opt->value = 1;
+		return EXIT_OK;
+	case CLI_OPTION_STRING:
+		*(const char **)opt->value = arg;
+		return EXIT_OK;
+	case CLI_OPTION_CALLBACK:
+		return opt->callback(cmd, opt, arg);
+	case CLI_OPTION_END:
+		break;
+	}
+	return EXIT_FAILED;
+}
+
+static int
+scan(const struct cli_usage *cmd, const struct cli_option *table,
+    const struct getopt_tables *t, int argc, char **argv)
+{
+	const struct cli_option *opt;
+	int c, rc;
+
+	/* The one reset of getopt's state: with glibc, 0 starts a new scan
+	 * of argv from argv[1]. */
+	optind = 0;
+	opterr = cmd->refusal != CLI_REFUSE_NAMING_IT;
+	while ((c = getopt_long(argc, argv, t->letters, t->longs,
+	    NULL)) != -1) {
+		if (c == 'h')
+			return cli_show_help(cmd);
+		opt = find_option(table, c);
+		if (opt == NULL || opt->refused)
+			return refuse(cmd, argv, argv[optind - 1]);
+		if ((rc = take_option(cmd, opt, optarg)) != EXIT_OK)
+			return rc;
+	}
+	return EXIT_OK;
+}
+
+int
+cli_parse_options(const struct cli_usage *cmd,
+    const struct cli_option *table, int argc, char **argv,
+    struct cli_operands *operands)
+{
+	struct getopt_tables t;
+	int rc;
+
+	if (build_tables(cmd, table, &t) != 0)
+		return cli_fail_oom();
+	rc = scan(cmd, table, &t, argc, argv);
+	free_tables(&t);
+	operands->argv = argv + optind;
+	operands->count = argc - optind;
+	return rc;
+}
+
+static int
+missing_subcommand(const struct cli_usage *cmd, const char *const names[],
+    size_t count)
+{
+	char list[256] = "";
+	size_t i, used = 0;
+	int n;
+
+	for (i = 0; i < count && used < sizeof(list); i++) {
+		n = snprintf(list + used, sizeof(list) - used, "%s%s",
+		    i > 0 ? ", " : "", names[i]);
+		used += n > 0 ? (size_t)n : 0;
+	}
+	return cli_usage_error(cmd, "missing subcommand (%s)", list);
+}
+
+int
+cli_parse_subcommand(const struct cli_usage *cmd, int argc, char **argv,
+    const char *const names[], size_t count, size_t *found)
+{
+	size_t i;
+
+	if (argc < 2)
+		return missing_subcommand(cmd, names, count);
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+		return cli_show_help(cmd);
+	for (i = 0; i < count; i++) {
+		if (strcmp(argv[1], names[i]) == 0) {
+			*found = i;
+			return EXIT_OK;
+		}
+	}
+	return cli_usage_error(cmd, "unknown subcommand '%s'", argv[1]);
+}
+
+int
+cli_show_help(const struct cli_usage *cmd)
+{
+	fputs(cmd->text, stdout);
+	return CLI_HELP;
+}
+
+int
+cli_parse_int64(const char *text, long long min, long long max,
+    long long *out)
+{
+	char *end = NULL;
+	long long value;
+
+	if (text == NULL || *text == '\0' || *text == '+' || *text == ' ')
+		return -1;
+	errno = 0;
+	value = strtoll(text, &end, 10);
+	if (errno != 0 || end == text || *end != '\0' || value < min ||
+	    value > max)
+		return -1;
+	*out = value;
+	return 0;
+}
+
+int
+cli_parse_time(const struct cli_usage *cmd, const struct cli_option *opt,
+    const char *arg)
+{
+	if (ps_time_parse(arg, (int64_t *)opt->value) != 0)
+		return cli_usage_error(cmd, "--at must be an RFC 3339 UTC "
+		    "time YYYY-MM-DDTHH:MM:SSZ, found '%s'", arg);
+	return EXIT_OK;
+}
+
+int
+cli_parse_kdf(const struct cli_usage *cmd, const struct cli_option *opt,
+    const char *arg)
+{
+	ps_kdf_level *level = opt->value;
+
+	if (strcmp(arg, "sensitive") == 0)
+		*level = PS_KDF_SENSITIVE;
+	else if (strcmp(arg, "interactive") == 0)
+		*level = PS_KDF_INTERACTIVE;
+	else
+		return cli_usage_error(cmd, "--kdf is 'sensitive' or "
+		    "'interactive', found '%s'", arg);
+	return EXIT_OK;
+}
+
+int
+cli_mtime_option(const struct cli_usage *cmd, const char *flag_value,
+    ps_pack_options *options)
+{
+	const char *text = flag_value;
+	const char *origin = "--mtime";
+	long long value;
+
+	if (text == NULL) {
+		text = getenv("SOURCE_DATE_EPOCH");
+		origin = "SOURCE_DATE_EPOCH";
+	}
+	if (text == NULL)
+		return EXIT_OK;
+	if (cli_parse_int64(text, 0, PS_MTIME_MAX, &value) != 0)
+		return cli_usage_error(cmd, "%s must be whole seconds since "
+		    "the epoch between 0 and %lld, found '%s'", origin,
+		    PS_MTIME_MAX, text);
+	options->mtime = value;
+	return EXIT_OK;
+}
+
+int
+cli_data_dir(const char *option, char **out)
+{
+	ps_error err;
+
+	if (option != NULL) {
+		*out = strdup(option);
+		return *out != NULL ? EXIT_OK : cli_fail_oom();
+	}
+	if (ps_data_dir_default(out, &err) != 0)
+		return cli_report(&err);
+	return EXIT_OK;
+}
