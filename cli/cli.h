@@ -10,27 +10,12 @@
 #define EXIT_FAILED 2
 
 /*
- * How a command words an option it does not take (unknown, missing its
- * argument, or not for this subcommand).  The wordings are the ones each
- * command has always printed; only "[usage]" and exit 2 are promised.
- */
-enum cli_refusal {
-	CLI_REFUSE_UNKNOWN,     /* getopt's diagnostic, then "unknown option" */
-	CLI_REFUSE_OR_MISSING,  /* ... "unknown option or missing argument" */
-	CLI_REFUSE_NAMING_IT,   /* no diagnostic; "unknown option or missing
-	                         * argument 'ARG'" */
-	CLI_REFUSE_NOT_FOR_SUB, /* getopt's diagnostic when unknown; "'ARG'
-	                         * does not apply to 'CMD SUB'" */
-};
-
-/*
  * A command as --help, usage errors and the option layer see it.  Each
  * cmd_NAME.c defines its own cmd_NAME_usage; main.c's table lists them.
  */
 struct cli_usage {
 	const char *name;
 	const char *text;          /* the help; the first line: synopsis */
-	enum cli_refusal refusal;
 	int in_order;              /* options end at the first operand */
 };
 

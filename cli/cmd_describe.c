@@ -13,7 +13,6 @@
 
 const struct cli_usage cmd_describe_usage = {
 	.name = "describe",
-	.refusal = CLI_REFUSE_NAMING_IT,
 	.text =
     "usage: packsign describe PATH [--lang en|zh] [--json]\n"
     "\n"

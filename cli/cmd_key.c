@@ -18,7 +18,6 @@
 
 const struct cli_usage cmd_key_usage = {
 	.name = "key",
-	.refusal = CLI_REFUSE_NOT_FOR_SUB,
 	.text =
     "usage: packsign key show FILE [--json] [--passphrase-file F | "
     "--passphrase-fd N]\n"

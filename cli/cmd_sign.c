@@ -15,7 +15,6 @@
 
 const struct cli_usage cmd_sign_usage = {
 	.name = "sign",
-	.refusal = CLI_REFUSE_OR_MISSING,
 	.text =
     "usage: packsign sign PATH [-s KEY] [-o OUT] [--identity ID] [--minisig]\n"
     "                     [--source-repo URL] [--source-commit HASH]\n"

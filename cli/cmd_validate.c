@@ -12,7 +12,6 @@
 
 const struct cli_usage cmd_validate_usage = {
 	.name = "validate",
-	.refusal = CLI_REFUSE_NAMING_IT,
 	.text =
     "usage: packsign validate PATH [--format F] [--strict]\n"
     "                         [--engine-version V] [--json]\n"

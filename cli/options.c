@@ -67,8 +67,8 @@ build_tables(const struct cli_usage *cmd, const struct cli_option *table,
 
 	while (table[count].kind != CLI_OPTION_END)
 		count++;
-	/* '+', a letter and ':' per option, 'h'; help and the end. */
-	t->letters = malloc(2 * count + 3);
+	/* '+', ':', a letter and ':' per option, 'h'; help and the end. */
+	t->letters = malloc(2 * count + 4);
 	t->longs = calloc(count + 2, sizeof(*t->longs));
 	if (t->letters == NULL || t->longs == NULL) {
 		free_tables(t);
@@ -76,6 +76,7 @@ build_tables(const struct cli_usage *cmd, const struct cli_option *table,
 	}
 	if (cmd->in_order)
 		t->letters[letters++] = '+';
+	t->letters[letters++] = ':';    /* ':' for a missing argument */
 	for (i = 0; i < count; i++) {
 		if (table[i].letter != 0)
 			add_letter(t->letters, &letters, &table[i]);
@@ -102,25 +103,44 @@ find_option(const struct cli_option *table, int c)
 	return NULL;
 }
 
-/* The usage error for an option the command does not take; `arg` is the
- * argument getopt_long last consumed. */
-static int
-refuse(const struct cli_usage *cmd, char **argv, const char *arg)
+/* The words of the command line before the options: "key show". */
+static void
+command_words(const struct cli_usage *cmd, char **argv, char *out,
+    size_t size)
 {
-	switch (cmd->refusal) {
-	case CLI_REFUSE_OR_MISSING:
-		return cli_usage_error(cmd, "unknown option or missing "
-		    "argument");
-	case CLI_REFUSE_NAMING_IT:
-		return cli_usage_error(cmd, "unknown option or missing "
-		    "argument '%s'", arg);
-	case CLI_REFUSE_NOT_FOR_SUB:
-		return cli_usage_error(cmd, "'%s' does not apply to '%s %s'",
-		    arg, cmd->name, argv[0]);
-	case CLI_REFUSE_UNKNOWN:
-		break;
+	if (strcmp(argv[0], cmd->name) == 0)
+		snprintf(out, size, "%s", cmd->name);
+	else
+		snprintf(out, size, "%s %s", cmd->name, argv[0]);
+}
+
+/*
+ * The one usage error for an option the command does not take: getopt
+ * prints nothing (opterr is 0), so every command says the same three
+ * things the same way, naming the option.
+ */
+static int
+refuse(const struct cli_usage *cmd, char **argv, int c,
+    const struct cli_option *opt)
+{
+	const char *arg = argv[optind - 1];
+	char words[64], name[64];
+
+	/* A long option as written (without "=VALUE"); a short one alone,
+	 * even from a cluster such as -qZ. */
+	if (strncmp(arg, "--", 2) == 0)
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
+	else
+		snprintf(name, sizeof(name), "-%c", optopt);
+	if (c == ':')
+		return cli_usage_error(cmd, "option '%s' needs an argument",
+		    name);
+	if (opt != NULL) {
+		command_words(cmd, argv, words, sizeof(words));
+		return cli_usage_error(cmd, "'--%s' does not apply to '%s'",
+		    opt->name, words);
 	}
-	return cli_usage_error(cmd, "unknown option");
+	return cli_usage_error(cmd, "unknown option '%s'", name);
 }
 
 static int
@@ -152,14 +172,14 @@ scan(const struct cli_usage *cmd, const struct cli_option *table,
 	/* The one reset of getopt's state: with glibc, 0 starts a new scan
 	 * of argv from argv[1]. */
 	optind = 0;
-	opterr = cmd->refusal != CLI_REFUSE_NAMING_IT;
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, t->letters, t->longs,
 	    NULL)) != -1) {
 		if (c == 'h')
 			return cli_show_help(cmd);
-		opt = find_option(table, c);
+		opt = c == '?' || c == ':' ? NULL : find_option(table, c);
 		if (opt == NULL || opt->refused)
-			return refuse(cmd, argv, argv[optind - 1]);
+			return refuse(cmd, argv, c, opt);
 		if ((rc = take_option(cmd, opt, optarg)) != EXIT_OK)
 			return rc;
 	}

@@ -55,3 +55,30 @@ load helpers
 	[[ "$output" == *"installed research.top-journal-reviewer 0.1.0 to "*"/data/agentpacks/research.top-journal-reviewer/0.1.0"* ]]
 	[[ "$output" == *"agentpack  research.top-journal-reviewer 0.1.0 (newest)  signer: acme-release"* ]]
 }
+
+# One option layer: every command words an option it does not take the same
+# way, naming it, with its synopsis and exit 2.
+@test "every command refuses an unknown option and a missing argument in one wording" {
+	for c in $("$PACKSIGN" --help | awk '/^commands:/{f=1;next} f&&NF{print $1} /^$/{if(f)exit}'); do
+		[ "$c" = help ] && continue
+		case $c in key) sub=show ;; trust) sub=check ;; *) sub= ;; esac
+		run "$PACKSIGN" $c $sub --no-such-option
+		[ "$status" -eq 2 ] || { echo "$c: exit $status"; return 1; }
+		[[ "${lines[0]}" == "packsign $c: unknown option '--no-such-option' [usage]" ]] ||
+		    { echo "$c: ${lines[0]}"; return 1; }
+		[[ "${lines[1]}" == "usage: packsign $c"* ]] || { echo "$c: ${lines[1]}"; return 1; }
+		run "$PACKSIGN" $c --help
+		[ "$status" -eq 0 ]
+		[[ "${lines[0]}" == "usage: packsign $c"* ]]
+	done
+	run "$PACKSIGN" pack -qZ x
+	[ "${lines[0]}" = "packsign pack: unknown option '-Z' [usage]" ]
+	run "$PACKSIGN" verify x --trust
+	[ "${lines[0]}" = "packsign verify: option '--trust' needs an argument [usage]" ]
+	run "$PACKSIGN" pack x -o
+	[ "${lines[0]}" = "packsign pack: option '-o' needs an argument [usage]" ]
+	run "$PACKSIGN" validate --lang zh x
+	[ "${lines[0]}" = "packsign validate: '--lang' does not apply to 'validate' [usage]" ]
+	run "$PACKSIGN" key show --kdf interactive x
+	[ "${lines[0]}" = "packsign key: '--kdf' does not apply to 'key show' [usage]" ]
+}
