@@ -1,7 +1,8 @@
 # packsign - canonical, signed agent packs.
 #
 #   make            build build/packsign, build/libpacksign.a and the shared
-#                   build/libpacksign.so.VERSION (soname libpacksign.so.MAJOR)
+#                   build/libpacksign.so.VERSION (soname libpacksign.so.ABI,
+#                   PS_ABI_VERSION of include/packsign.h)
 #   make install    install under DESTDIR + PREFIX (default /usr/local);
 #                   BINDIR, LIBDIR, INCLUDEDIR, MANDIR, PKGCONFIGDIR,
 #                   BASHCOMPDIR, ZSHCOMPDIR override single places
@@ -15,7 +16,9 @@
 #   make fuzz       build the libFuzzer targets into build/fuzz (clang)
 #   make fuzz-smoke build them and run each briefly over its seed corpus
 
-VERSION   = 0.1.0
+# The version and the ABI number (the soname's major) are include/packsign.h's.
+VERSION  := $(shell sed -n 's/^\#define PS_VERSION "\(.*\)"$$/\1/p' include/packsign.h)
+ABI      := $(shell sed -n 's/^\#define PS_ABI_VERSION \([0-9]*\)$$/\1/p' include/packsign.h)
 CC       ?= cc
 BUILD    ?= build
 PKG_CONFIG ?= pkg-config
@@ -90,8 +93,7 @@ BIN = $(BUILD)/packsign
 # The shared library exports exactly the functions include/packsign.h
 # declares (scripts/public-symbols writes the version script); library
 # objects are position-independent for it, and the archive uses them too.
-SO_MAJOR := $(firstword $(subst ., ,$(VERSION)))
-SONAME    = libpacksign.so.$(SO_MAJOR)
+SONAME    = libpacksign.so.$(ABI)
 SO        = $(BUILD)/libpacksign.so.$(VERSION)
 SO_LINKS  = $(BUILD)/$(SONAME) $(BUILD)/libpacksign.so
 SO_MAP    = $(BUILD)/libpacksign.map
@@ -103,6 +105,24 @@ ifeq ($(SAN)$(FUZZ),)
 endif
 # Objects are rebuilt when the compiler or its flags change.
 FLAGS_STAMP = $(BUILD)/obj/compile.flags
+
+# Before the first compile, when only building was asked for (targets that
+# install the dependencies first, such as check and demo, check in their
+# sub-make): every dependency present, or one line naming what is missing
+# and how to install it, never a compiler error about a header.  A later
+# dependency is added to PKGS or DEP_HEADERS (or TEST_PKGS for the tests).
+DEP_HEADERS = unistr.h uninorm.h unicase.h
+TEST_PKGS   = cmocka
+BUILD_GOALS = all unit tools fuzz-bins install
+ifeq ($(filter-out $(BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
+  MISSING_DEPS := $(shell PKG_CONFIG='$(PKG_CONFIG)' CC='$(CC)' \
+      scripts/missing-deps $(PKGS) \
+      $(if $(filter unit fuzz-bins,$(MAKECMDGOALS)),$(TEST_PKGS)) \
+      -- $(DEP_HEADERS))
+  ifneq ($(MISSING_DEPS),)
+    $(error missing $(MISSING_DEPS): install them with scripts/install-deps (as root; it names the Debian packages) or run make check, which does)
+  endif
+endif
 
 .PHONY: all deps check check-asan asan demo bench unit unit-asan tools valgrind lint \
         clean fuzz fuzz-bins fuzz-smoke install uninstall

@@ -46,6 +46,26 @@ extern "C" {
 
 #define PS_VERSION "0.1.0"
 
+/*
+ * The ABI number, which is the major version of the shared library's
+ * soname (libpacksign.so.N).  Any change a program compiled against this
+ * header could notice at run time bumps it: a public struct's layout (a
+ * field added, removed, moved or resized), an enum's values, a function's
+ * parameters or return type.  A program built against one header then
+ * never loads a library whose _init functions fill a struct of another
+ * size.  scripts/check-abi (in make check) fails when a layout or a
+ * prototype changed and the number did not.  New functions, new codes and
+ * new PS_CODE_* names do not bump it.
+ */
+#define PS_ABI_VERSION 0
+
+/* The version ("0.1.0") and ABI number of the library as it was built:
+ * a program compares them with the PS_VERSION and PS_ABI_VERSION it was
+ * compiled with (the Python binding refuses a library whose ABI differs).
+ * Never fail; thread-safe. */
+const char *ps_version(void);
+int ps_abi_version(void);
+
 /* ---------------------------------------------------------------- errors */
 
 /* Exit status classes: they are the CLI's exit codes. */
