@@ -77,7 +77,7 @@ int
 ps_format_detect(const ps_pack_files *files, const char *prefix,
     ps_format *format, ps_diags *diags, ps_error *err)
 {
-	int present[FORMATS_MAX];
+	int present[FORMATS_MAX] = { 0 };
 	char names[256];
 	size_t count, i;
 

@@ -162,7 +162,7 @@ packdir_read(void *ctx, const char *path, size_t max, char **data,
 {
 	const pack_item *item = find_item(ctx, path, err);
 	unsigned char *buf = NULL;
-	size_t got;
+	size_t got = 0;
 	int fd, rc;
 
 	if (item == NULL || (fd = open_file(ctx, item, err)) < 0)

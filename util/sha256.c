@@ -4,7 +4,6 @@
 
 #include <openssl/evp.h>
 
-#include "util/error.h"
 #include "util/fdio.h"
 #include "util/sha256.h"
 
@@ -154,16 +153,4 @@ ps_sha256_string(const unsigned char digest[PS_SHA256_LEN],
 	memcpy(out, "sha256:", 7);
 	ps_hex_encode(digest, PS_SHA256_LEN, out + 7);
 	return out;
-}
-
-int
-util_refuse_digest(ps_error *err, const char *code, const char *subject,
-    const char *what, const unsigned char want[PS_SHA256_LEN],
-    const unsigned char got[PS_SHA256_LEN])
-{
-	char e[PS_SHA256_STRING_LEN], f[PS_SHA256_STRING_LEN];
-
-	util_refuse(err, code, subject, "%s", what);
-	return util_error_expect(err, ps_sha256_string(want, e),
-	    ps_sha256_string(got, f));
 }

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "packsign.h"
+#include "util/error.h"
 
 typedef struct util_sha256 util_sha256;
 
@@ -30,10 +31,19 @@ int util_sha256_buffer(const void *data, size_t len,
 int util_sha256_fd(int fd, unsigned char out[PS_SHA256_LEN], uint64_t *size);
 
 /* Refuses with `code`: `what` was checked, expected `want`, found `got`
- * (both as sha256:HEX); returns -1. */
-int util_refuse_digest(ps_error *err, const char *code, const char *subject,
+ * (both as sha256:HEX); returns -1.  Inline, as util/error.h's helpers
+ * are, so that the static analyzer sees the -1 its callers return. */
+static inline int
+util_refuse_digest(ps_error *err, const char *code, const char *subject,
     const char *what, const unsigned char want[PS_SHA256_LEN],
-    const unsigned char got[PS_SHA256_LEN]);
+    const unsigned char got[PS_SHA256_LEN])
+{
+	char e[PS_SHA256_STRING_LEN], f[PS_SHA256_STRING_LEN];
+
+	util_refuse(err, code, subject, "%s", what);
+	return util_error_expect(err, ps_sha256_string(want, e),
+	    ps_sha256_string(got, f));
+}
 
 /* Parses exactly 2 * len lowercase or uppercase hex digits; 0 / -1. */
 int util_hex_decode(const char *hex, unsigned char *bytes, size_t len);
