@@ -58,22 +58,6 @@ ps_pack_options_init(ps_pack_options *options)
 }
 
 static int
-open_root(const char *dir, ps_error *err)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-	if (fd >= 0)
-		return fd;
-	if (errno == ENOENT)
-		util_fail(err, "not_found", dir, "no such directory");
-	else if (errno == ENOTDIR)
-		util_fail(err, "not_a_directory", dir, "is not a directory");
-	else
-		util_fail_errno(err, "io_error", dir, "open", errno);
-	return -1;
-}
-
-static int
 refuse_changed(const pack_item *item, const char *what, ps_error *err)
 {
 	return util_fail(err, "file_changed", item->entry.path,
@@ -313,7 +297,7 @@ pack_packer_open(const char *dir, int output_fd, pack_packer **out, ps_error *er
 		return util_fail_oom(err, dir);
 	p->label = dir;
 	p->parent.fd = -1;
-	p->rootfd = open_root(dir, err);
+	p->rootfd = pack_walk_open_root(dir, "not_a_directory", err);
 	if (p->rootfd < 0 || collect_in_locale(p, output_fd, err) != 0) {
 		pack_packer_free(p);
 		return -1;

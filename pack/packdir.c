@@ -296,21 +296,6 @@ pack_files_of_walk(int rootfd, const pack_items *items,
 	return make_view(pd, files, err);
 }
 
-static int
-open_root(const char *dir, ps_error *err)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-	if (fd >= 0)
-		return fd;
-	if (errno == ENOENT)
-		return util_fail(err, PS_CODE_NOT_FOUND, dir, "no such directory");
-	if (errno == ENOTDIR)
-		return util_fail(err, "pack_not_directory", dir,
-		    "is not a directory");
-	return util_fail_errno(err, "io_error", dir, "open", errno);
-}
-
 /* One walk, checked as packing checks it. */
 static int
 walk_for_reading(struct packdir *pd, const char *dir,
@@ -332,7 +317,8 @@ open_owned(const char *dir, ps_error *err)
 	}
 	pd->own_root = 1;
 	pd->items = &pd->owned;
-	if ((pd->rootfd = open_root(dir, err)) < 0) {
+	if ((pd->rootfd = pack_walk_open_root(dir, "pack_not_directory",
+	    err)) < 0) {
 		free(pd);
 		return NULL;
 	}

@@ -479,6 +479,20 @@ walk(int rootfd, const char *label, const pack_ignore *ignore,
 }
 
 int
+pack_walk_open_root(const char *dir, const char *code, ps_error *err)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0)
+		return fd;
+	if (errno == ENOENT)
+		return util_fail(err, PS_CODE_NOT_FOUND, dir, "no such directory");
+	if (errno == ENOTDIR)
+		return util_fail(err, code, dir, "is not a directory");
+	return util_fail_errno(err, "io_error", dir, "open", errno);
+}
+
+int
 pack_walk(int rootfd, const char *label, const pack_ignore *ignore,
     pack_items *items, ps_error *err)
 {

@@ -10,6 +10,10 @@
 #include "pack/ignore.h"
 #include "pack/items.h"
 
+/* Opens the directory a walk starts from; a file there is refused with
+ * `code` (exit 2), a missing one with not_found.  An fd, or -1. */
+int pack_walk_open_root(const char *dir, const char *code, ps_error *err);
+
 /*
  * Fills the empty `items` with every regular file and directory below
  * `rootfd`, sorted (pack_items_sort), except VCS metadata and ignored paths;
