@@ -1,8 +1,8 @@
 # packsign - canonical, signed agent packs.
 #
 #   make            build build/packsign, build/libpacksign.a and the shared
-#                   build/libpacksign.so.VERSION (soname libpacksign.so.ABI,
-#                   PS_ABI_VERSION of include/packsign.h)
+#                   build/libpacksign.so.ABI.VERSION (soname
+#                   libpacksign.so.ABI, PS_ABI_VERSION of include/packsign.h)
 #   make install    install under DESTDIR + PREFIX (default /usr/local);
 #                   BINDIR, LIBDIR, INCLUDEDIR, MANDIR, PKGCONFIGDIR,
 #                   BASHCOMPDIR, ZSHCOMPDIR override single places
@@ -36,7 +36,7 @@ ZSHCOMPDIR   ?= $(DATADIR)/zsh/site-functions
 INSTALL      ?= install
 
 # libunistring ships no pkg-config file on Debian; it is linked directly.
-PKGS      = libsodium libcrypto libarchive yaml-0.1 jansson libgit2
+PKGS      = libsodium libcrypto libarchive yaml-0.1 jansson libgit2 zlib libzstd
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lunistring -lpthread
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
@@ -94,7 +94,7 @@ BIN = $(BUILD)/packsign
 # declares (scripts/public-symbols writes the version script); library
 # objects are position-independent for it, and the archive uses them too.
 SONAME    = libpacksign.so.$(ABI)
-SO        = $(BUILD)/libpacksign.so.$(VERSION)
+SO        = $(BUILD)/libpacksign.so.$(ABI).$(VERSION)
 SO_LINKS  = $(BUILD)/$(SONAME) $(BUILD)/libpacksign.so
 SO_MAP    = $(BUILD)/libpacksign.map
 PIC       = -fPIC -fno-semantic-interposition
@@ -111,7 +111,7 @@ FLAGS_STAMP = $(BUILD)/obj/compile.flags
 # sub-make): every dependency present, or one line naming what is missing
 # and how to install it, never a compiler error about a header.  A later
 # dependency is added to PKGS or DEP_HEADERS (or TEST_PKGS for the tests).
-DEP_HEADERS = unistr.h uninorm.h unicase.h
+DEP_HEADERS = unistr.h uninorm.h unicase.h unictype.h zlib.h zstd.h
 TEST_PKGS   = cmocka
 BUILD_GOALS = all unit tools fuzz-bins install
 ifeq ($(filter-out $(BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
@@ -253,7 +253,7 @@ clean:
 # --define-prefix can relocate it).
 PC_PREFIXED = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
 INSTALLED = $(BINDIR)/packsign $(LIBDIR)/libpacksign.a \
-    $(LIBDIR)/libpacksign.so.$(VERSION) $(LIBDIR)/$(SONAME) \
+    $(LIBDIR)/libpacksign.so.$(ABI).$(VERSION) $(LIBDIR)/$(SONAME) \
     $(LIBDIR)/libpacksign.so $(INCLUDEDIR)/packsign.h \
     $(PKGCONFIGDIR)/packsign.pc $(MANDIR)/man1/packsign.1 \
     $(BASHCOMPDIR)/packsign $(ZSHCOMPDIR)/_packsign
@@ -265,8 +265,8 @@ install: all
 	    $(DESTDIR)$(ZSHCOMPDIR)
 	$(INSTALL) -m 755 $(BIN) $(DESTDIR)$(BINDIR)/packsign
 	$(INSTALL) -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libpacksign.a
-	$(INSTALL) -m 755 $(SO) $(DESTDIR)$(LIBDIR)/libpacksign.so.$(VERSION)
-	ln -sf libpacksign.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	$(INSTALL) -m 755 $(SO) $(DESTDIR)$(LIBDIR)/libpacksign.so.$(ABI).$(VERSION)
+	ln -sf libpacksign.so.$(ABI).$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libpacksign.so
 	$(INSTALL) -m 644 include/packsign.h $(DESTDIR)$(INCLUDEDIR)/packsign.h
 	printf '%s\n' 'prefix=$(PREFIX)' \

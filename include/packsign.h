@@ -57,7 +57,7 @@ extern "C" {
  * prototype changed and the number did not.  New functions, new codes and
  * new PS_CODE_* names do not bump it.
  */
-#define PS_ABI_VERSION 0
+#define PS_ABI_VERSION 1
 
 /* The version ("0.1.0") and ABI number of the library as it was built:
  * a program compares them with the PS_VERSION and PS_ABI_VERSION it was
@@ -243,6 +243,31 @@ void ps_digest_free(ps_digest *digest);
 /* Finds an entry by canonical path; NULL when absent. */
 const ps_entry *ps_digest_find(const ps_digest *digest, const char *path);
 
+/* ----------------------------------------------------------------- limits */
+
+/*
+ * The limits of reading an archive, held by every reader of one (digest,
+ * validate, sign, verify, install) while it decompresses, so that a small
+ * file cannot make any of them spend hours or gigabytes
+ * (docs/formats/install.md, "Limits").  A limit of 0 means "no limit".
+ */
+typedef struct ps_extract_limits {
+	uint64_t max_total_size;    /* bytes of file content, default 16 GiB */
+	uint64_t max_entries;       /* files and directories, default 1000000 */
+	uint64_t max_ratio;         /* content bytes per archive byte, checked
+	                             * once the content passes ratio_floor;
+	                             * default 200 */
+	uint64_t ratio_floor;       /* default 64 MiB */
+} ps_extract_limits;
+
+#define PS_EXTRACT_DEFAULT_MAX_SIZE (16ULL * 1024 * 1024 * 1024)
+#define PS_EXTRACT_DEFAULT_MAX_ENTRIES 1000000ULL
+#define PS_EXTRACT_DEFAULT_MAX_RATIO 200ULL
+#define PS_EXTRACT_DEFAULT_RATIO_FLOOR (64ULL * 1024 * 1024)
+
+/* The PS_EXTRACT_DEFAULT_* limits. */
+void ps_extract_limits_init(ps_extract_limits *limits);
+
 /* ---------------------------------------------------------------- packing */
 
 typedef enum ps_compression {
@@ -280,9 +305,11 @@ typedef struct ps_pack_options {
 	int64_t mtime;              /* one mtime for every entry, 0..PS_MTIME_MAX */
 	ps_compression compression;
 	ps_progress_sink progress;  /* fn NULL: none */
+	ps_extract_limits limits;   /* reading an archive (ps_digest_path,
+	                             * ps_inspect, signing an archive) */
 } ps_pack_options;
 
-/* Defaults: mtime 0, no compression. */
+/* Defaults: mtime 0, no compression, the default limits. */
 void ps_pack_options_init(ps_pack_options *options);
 
 /*
@@ -983,9 +1010,11 @@ typedef struct ps_verify_options {
 	                             * compared (signature.md, section 3) */
 	int64_t at;                 /* seconds since the epoch: key windows */
 	ps_progress_sink progress;  /* reading the archive; fn NULL: none */
+	ps_extract_limits limits;   /* reading the archive */
 } ps_verify_options;
 
-/* Defaults: everything NULL / 0, `at` the current time. */
+/* Defaults: everything NULL / 0, `at` the current time, the default
+ * limits. */
 void ps_verify_options_init(ps_verify_options *options);
 
 /* One signature entry of the envelope and what became of it. */
@@ -1053,27 +1082,6 @@ int ps_verify(const char *path, const ps_verify_options *options,
 /* Frees the result and every string and array in it; NULL is a no-op. */
 void ps_verify_result_free(ps_verify_result *result);
 /* ------------------------------------------------------------- extraction */
-
-/*
- * Limits that stop an archive from exhausting the disk before its end is
- * reached (docs/formats/install.md).  A limit of 0 means "no limit".
- */
-typedef struct ps_extract_limits {
-	uint64_t max_total_size;    /* bytes of file content, default 16 GiB */
-	uint64_t max_entries;       /* files and directories, default 1000000 */
-	uint64_t max_ratio;         /* content bytes per archive byte, checked
-	                             * once the content passes ratio_floor;
-	                             * default 200 */
-	uint64_t ratio_floor;       /* default 64 MiB */
-} ps_extract_limits;
-
-#define PS_EXTRACT_DEFAULT_MAX_SIZE (16ULL * 1024 * 1024 * 1024)
-#define PS_EXTRACT_DEFAULT_MAX_ENTRIES 1000000ULL
-#define PS_EXTRACT_DEFAULT_MAX_RATIO 200ULL
-#define PS_EXTRACT_DEFAULT_RATIO_FLOOR (64ULL * 1024 * 1024)
-
-/* The PS_EXTRACT_DEFAULT_* limits. */
-void ps_extract_limits_init(ps_extract_limits *limits);
 
 /*
  * Extracts the archive at `path` (.tar, .tar.gz, .tgz, .tar.zst, .zip)

@@ -1,10 +1,11 @@
 /*
  * ps_extract_archive(): an archive's entries become files below a
  * directory descriptor.  The archive reader checks every entry before it
- * is handed over (type, name rules, sizes); this side checks again what it
- * relies on, creates every directory and file relative to descriptors with
- * O_NOFOLLOW (files also O_EXCL), and keeps the limits while bytes stream,
- * so a hostile archive cannot write outside `dest_fd` or fill the disk.
+ * is handed over (type, name rules, sizes) and holds the limits while
+ * bytes stream; this side checks again what it relies on (the names) and
+ * creates every directory and file relative to descriptors with O_NOFOLLOW
+ * (files also O_EXCL), so a hostile archive cannot write outside
+ * `dest_fd` or fill the disk.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,43 +23,13 @@
 
 struct extract {
 	int root;
-	const ps_extract_limits *limits;
-	uint64_t archive_size;
-	uint64_t entries;
-	uint64_t total;
+	uint64_t max_created;   /* directories it may create (--max-entries) */
+	uint64_t created;
 	int fd;                 /* the file being written, or -1 */
 	char *path;             /* its canonical path */
 	char *dir_path;         /* the directory `dir_fd` opens ("" = root) */
 	int dir_fd;
 };
-
-void
-ps_extract_limits_init(ps_extract_limits *limits)
-{
-	limits->max_total_size = PS_EXTRACT_DEFAULT_MAX_SIZE;
-	limits->max_entries = PS_EXTRACT_DEFAULT_MAX_ENTRIES;
-	limits->max_ratio = PS_EXTRACT_DEFAULT_MAX_RATIO;
-	limits->ratio_floor = PS_EXTRACT_DEFAULT_RATIO_FLOOR;
-}
-
-/* Counts `more` entries (0: they were counted already). */
-static int
-count_entry(struct extract *x, const char *path, uint64_t more,
-    ps_error *err)
-{
-	char limit[32], found[32];
-
-	x->entries += more;
-	if (x->limits->max_entries == 0 || x->entries <= x->limits->max_entries)
-		return 0;
-	snprintf(limit, sizeof(limit), "at most %llu",
-	    (unsigned long long)x->limits->max_entries);
-	snprintf(found, sizeof(found), "%llu so far",
-	    (unsigned long long)x->entries);
-	util_refuse(err, "extract_too_many_entries", path, "counted the files "
-	    "and directories being extracted (raise with --max-entries)");
-	return util_error_expect(err, limit, found);
-}
 
 static void
 close_file(struct extract *x)
@@ -93,16 +64,19 @@ refuse_conflict(const char *path, ps_error *err)
 static int
 open_dir(struct extract *x, const char *dir, ps_error *err)
 {
-	uint64_t before = x->entries;
-	int fd = util_mkdir_beneath(x->root, dir, 0755, &x->entries);
+	uint64_t before = x->created;
+	int fd = util_mkdir_beneath(x->root, dir, 0755, &x->created);
 
 	if (fd < 0 && (errno == ENOTDIR || errno == ELOOP))
 		return refuse_conflict(dir, err);
 	if (fd < 0)
 		return util_fail_errno(err, errno == ENOSPC ? "disk_full" :
 		    "io_error", dir, "mkdir", errno);
-	if (x->entries != before && count_entry(x, dir, 0, err) != 0) {
+	if (x->created != before && x->max_created != 0 &&
+	    x->created > x->max_created) {
 		close(fd);
+		util_refuse(err, "extract_too_many_entries", dir, "counted the "
+		    "directories extraction creates (raise with --max-entries)");
 		return -1;
 	}
 	return fd;
@@ -149,24 +123,6 @@ on_dir(void *ctx, const char *path, ps_error *err)
 }
 
 static int
-check_declared(struct extract *x, const ps_entry *entry, ps_error *err)
-{
-	uint64_t max = x->limits->max_total_size;
-	char limit[64], found[64];
-
-	if (max == 0 || (entry->size <= max && x->total <= max - entry->size))
-		return 0;
-	snprintf(limit, sizeof(limit), "at most %llu bytes in all",
-	    (unsigned long long)max);
-	snprintf(found, sizeof(found), "%llu + %llu bytes",
-	    (unsigned long long)x->total, (unsigned long long)entry->size);
-	util_refuse(err, "extract_too_large", entry->path, "declares %llu bytes "
-	    "after %llu already extracted (raise with --max-size)",
-	    (unsigned long long)entry->size, (unsigned long long)x->total);
-	return util_error_expect(err, limit, found);
-}
-
-static int
 on_file(void *ctx, const ps_entry *entry, ps_error *err)
 {
 	struct extract *x = ctx;
@@ -175,8 +131,6 @@ on_file(void *ctx, const ps_entry *entry, ps_error *err)
 
 	close_file(x);
 	if (util_path_check(entry->path, NULL, err) != 0 ||
-	    count_entry(x, entry->path, 1, err) != 0 ||
-	    check_declared(x, entry, err) != 0 ||
 	    (at = parent_fd(x, entry->path, &name, err)) < 0)
 		return -1;
 	if ((x->path = strdup(entry->path)) == NULL)
@@ -196,56 +150,13 @@ on_file(void *ctx, const ps_entry *entry, ps_error *err)
 }
 
 static int
-check_streamed(const struct extract *x, ps_error *err)
-{
-	const ps_extract_limits *l = x->limits;
-	char limit[64], found[64];
-
-	if (l->max_total_size != 0 && x->total > l->max_total_size) {
-		snprintf(limit, sizeof(limit), "at most %llu bytes in all",
-		    (unsigned long long)l->max_total_size);
-		snprintf(found, sizeof(found), "%llu bytes so far",
-		    (unsigned long long)x->total);
-		util_refuse(err, "extract_too_large", x->path, "holds more bytes "
-		    "than the limit (raise with --max-size)");
-		return util_error_expect(err, limit, found);
-	}
-	if (l->max_ratio == 0 || x->total <= l->ratio_floor ||
-	    x->total / l->max_ratio <= x->archive_size)
-		return 0;
-	snprintf(limit, sizeof(limit), "at most %llu:1",
-	    (unsigned long long)l->max_ratio);
-	snprintf(found, sizeof(found), "%llu bytes from a %llu-byte archive",
-	    (unsigned long long)x->total, (unsigned long long)x->archive_size);
-	util_refuse(err, "extract_ratio_exceeded", x->path, "compared the bytes "
-	    "extracted with the archive's size: a decompression bomb? (raise "
-	    "with --max-ratio)");
-	return util_error_expect(err, limit, found);
-}
-
-static int
 on_data(void *ctx, const void *buf, size_t len, ps_error *err)
 {
 	struct extract *x = ctx;
 
 	if (x->fd < 0)
 		return util_fail(err, "internal_error", NULL, "data outside a file");
-	x->total += len;
-	if (check_streamed(x, err) != 0)
-		return -1;
 	return util_write_all(x->fd, buf, len, x->path, err);
-}
-
-static int
-archive_size(const char *path, uint64_t *size, ps_error *err)
-{
-	struct stat st;
-
-	if (stat(path, &st) != 0)
-		return util_fail_errno(err, errno == ENOENT ? "not_found" :
-		    "io_error", path, "stat", errno);
-	*size = (uint64_t)st.st_size;
-	return 0;
 }
 
 struct install_extractor {
@@ -263,15 +174,13 @@ install_extractor_new(const char *path, int dest_fd,
 	if (e == NULL)
 		return util_fail_oom(err, path);
 	e->x.root = dest_fd;
-	e->x.limits = limits;
+	e->x.max_created = limits != NULL ? limits->max_entries :
+	    PS_EXTRACT_DEFAULT_MAX_ENTRIES;
 	e->x.fd = -1;
 	e->x.dir_fd = -1;
+	/* The reader holds the limits while it streams (pack/limits.c). */
 	e->visitor = (pack_archive_visitor){ &e->x, on_file, on_data, on_dir,
 	    NULL, NULL };
-	if (archive_size(path, &e->x.archive_size, err) != 0) {
-		free(e);
-		return -1;
-	}
 	*out = e;
 	return 0;
 }
@@ -323,7 +232,8 @@ ps_extract_archive(const char *path, int dest_fd,
 		*digest_out = NULL;
 	if (install_extractor_new(path, dest_fd, limits, &e, err) != 0)
 		return -1;
-	rc = pack_archive_read(path, install_extractor_visitor(e), &d, err);
+	rc = pack_archive_read(path, install_extractor_visitor(e), limits, &d,
+	    err);
 	rc = install_extractor_end(e, rc, err);
 	install_extractor_free(e);
 	if (rc == 0 && digest_out != NULL)

@@ -278,6 +278,7 @@ verify_and_extract(struct install *in, ps_error *err)
 		return util_fail_errno(err, "io_error", in->tree_path, "open",
 		    errno);
 	vo.sig_path = in->copy_sig;
+	vo.limits = in->o->limits;
 	rc = verify_keep(in->archive, &vo, &stream, &in->res->verify,
 	    &in->manifest, &in->st, err);
 	install_extractor_free(in->extractor);

@@ -1,9 +1,13 @@
 /*
  * Digests of an archive: one pass over its bytes.  For the tar family the
- * file is read by a raw libarchive reader that undoes gzip or zstd, whose
- * output is hashed (the tar digest) and fed to a tar reader; each entry is
- * checked, hashed, and re-written by a hash-only canonical writer, so the
- * tar is canonical exactly when the rebuilt stream equals the input.
+ * file is decompressed here (pack/decompress.c), the tar stream hashed (the
+ * tar digest), its headers read by packsign's own scan (pack/tarscan.c)
+ * and only then fed to libarchive's tar reader; a zip's end record and
+ * central directory are read and checked (pack/zipscan.c) before
+ * libarchive's seekable zip reader reads it.  Each entry is checked, its
+ * name compared with what the scan found, hashed, and re-written by a
+ * hash-only canonical writer, so the tar is canonical exactly when the
+ * rebuilt stream equals the input.  The limits hold throughout.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,9 +22,13 @@
 
 #include "pack/archivename.h"
 #include "pack/archive.h"
+#include "pack/decompress.h"
 #include "pack/items.h"
+#include "pack/limits.h"
+#include "pack/tarscan.h"
 #include "pack/tarwrite.h"
 #include "pack/walk.h"
+#include "pack/zipscan.h"
 #include "util/error.h"
 #include "util/fdio.h"
 #include "util/locale.h"
@@ -52,12 +60,21 @@ struct reader {
 	size_t pending_head, pending_len, pending_cap;
 	int partial;                /* some file was not hashed */
 	util_sha256 *file_hash;
-	struct archive *outer;      /* raw + filters: the tar stream */
+	ps_compression compression; /* of a tar, from the file name */
+	pack_decoder *decoder;      /* the tar stream */
+	pack_tarscan *scan;         /* its headers, read before libarchive */
+	pack_zipscan *zip;          /* a zip's central directory */
+	ps_error stream_error;      /* why the stream stopped, when it did */
+	int stream_failed;
+	const ps_extract_limits *limits;
+	pack_budget budget;         /* the limits */
+	uint64_t trailer_counted;   /* of the NULs after a tar's end */
 	struct archive *inner;      /* tar or zip entries */
 	pack_items items;
 	pack_tar_writer *rebuild;     /* canonical re-encoding, hash only */
 	int canonical;
 	size_t entries_seen;
+	size_t roots_seen;          /* "./" entries, which are not items */
 	char *last_copy;
 	const pack_archive_visitor *visitor;
 	int read_errno;             /* a failed read(2) of the archive */
@@ -169,28 +186,72 @@ compare_rebuilt(void *ctx, const void *buf, size_t len, ps_error *err)
 	return 0;
 }
 
-/* The tar reader pulls the decompressed stream from the raw reader. */
+/* The decoder's input: the file's bytes, hashed as they are read. */
+static int
+decoder_input(void *ctx, const void **buf, size_t *len, ps_error *err)
+{
+	struct reader *r = ctx;
+	ssize_t n = util_read_full(r->fd, r->buffer, READ_BUFFER);
+
+	*len = 0;
+	if (n < 0)
+		return util_fail_errno(err, "io_error", r->label, "read", errno);
+	if (n > 0 && util_worker_push(r->hasher, HASH_ARCHIVE, r->buffer,
+	    (size_t)n, err) != 0)
+		return -1;
+	*buf = r->buffer;
+	*len = (size_t)n;
+	r->status.bytes += (uint64_t)n;
+	report(r, 0);
+	return 0;
+}
+
+/* The next bytes of the tar stream, as libarchive's tar reader pulls
+ * them: decompressed, hashed, and read by the header scan before
+ * libarchive sees them. */
+static int
+stream_step(struct reader *r, const void **out, size_t *size, ps_error *e)
+{
+	uint64_t trailer;
+
+	if (pack_decoder_read(r->decoder, out, size, e) != 0 ||
+	    (!r->stream_is_file && *size > 0 && util_worker_push(r->hasher,
+	    HASH_STREAM, *out, *size, e) != 0) ||
+	    pack_tarscan_feed(r->scan, *out, *size, e) != 0 ||
+	    (*size == 0 && pack_tarscan_finish(r->scan, e) != 0))
+		return -1;
+	/* NUL bytes after the end count as content: no free bomb there. */
+	trailer = pack_tarscan_trailer(r->scan);
+	if (trailer > r->trailer_counted && pack_budget_bytes(&r->budget,
+	    r->label, trailer - r->trailer_counted, e) != 0)
+		return -1;
+	r->trailer_counted = trailer;
+	keep_pending(r, *out, *size);
+	return 0;
+}
+
+/* A refusal stops the stream; the reader then reports it instead of
+ * libarchive's own error. */
+static int
+next_stream_bytes(struct reader *r, const void **out, size_t *size)
+{
+	if (stream_step(r, out, size, &r->stream_error) != 0) {
+		r->stream_failed = 1;
+		return -1;
+	}
+	return 0;
+}
+
 static la_ssize_t
 read_stream(struct archive *a, void *ctx, const void **out)
 {
 	struct reader *r = ctx;
 	size_t size = 0;
-	la_int64_t offset;
-	int rc;
 
-	rc = archive_read_data_block(r->outer, out, &size, &offset);
-	if (rc == ARCHIVE_EOF)
-		return 0;
-	if (rc != ARCHIVE_OK) {
-		archive_set_error(a, EIO, "%s", archive_error_string(r->outer));
+	if (r->stream_failed || next_stream_bytes(r, out, &size) != 0) {
+		archive_set_error(a, EIO, "%s", r->stream_error.message);
 		return -1;
 	}
-	if (!r->stream_is_file && size > 0 && util_worker_push(r->hasher,
-	    HASH_STREAM, *out, size, &r->hash_error) != 0) {
-		archive_set_error(a, EIO, "SHA-256 failed");
-		return -1;
-	}
-	keep_pending(r, *out, size);
 	return (la_ssize_t)size;
 }
 
@@ -200,6 +261,10 @@ refuse_archive(struct reader *r, struct archive *a, const char *what,
 {
 	const char *msg = archive_error_string(a);
 
+	if (r->stream_failed) {
+		*err = r->stream_error;
+		return -1;
+	}
 	if (r->read_errno != 0)
 		return util_fail_errno(err, "io_error", r->label, "read",
 		    r->read_errno);
@@ -207,25 +272,16 @@ refuse_archive(struct reader *r, struct archive *a, const char *what,
 	    msg != NULL ? msg : "unreadable archive");
 }
 
+/* A tar: its compression is the one its name gives. */
 static int
-open_outer(struct reader *r, ps_error *err)
+open_stream(struct reader *r, ps_error *err)
 {
-	struct archive_entry *e;
-
-	r->outer = archive_read_new();
-	if (r->outer == NULL)
-		return util_fail_oom(err, r->label);
-	/* Only these: other filters may run external programs. */
-	if (archive_read_support_filter_gzip(r->outer) != ARCHIVE_OK ||
-	    archive_read_support_filter_zstd(r->outer) != ARCHIVE_OK ||
-	    archive_read_support_format_raw(r->outer) != ARCHIVE_OK)
-		return util_fail(err, "archive_error", r->label,
-		    "libarchive lacks gzip or zstd support");
-	if (archive_read_open(r->outer, r, NULL, read_fd, NULL) != ARCHIVE_OK ||
-	    archive_read_next_header(r->outer, &e) != ARCHIVE_OK)
-		return refuse_archive(r, r->outer, "cannot read", err);
+	if (pack_decoder_new(r->compression, r->label, decoder_input, r,
+	    &r->decoder, err) != 0 ||
+	    pack_tarscan_new(r->label, &r->scan, err) != 0)
+		return -1;
 	/* An uncompressed tar's stream is the file: hash its bytes once. */
-	r->stream_is_file = archive_filter_code(r->outer, 0) == ARCHIVE_FILTER_NONE;
+	r->stream_is_file = r->compression == PS_COMPRESS_NONE;
 	return 0;
 }
 
@@ -254,25 +310,53 @@ open_inner(struct reader *r, ps_error *err)
 	return 0;
 }
 
-/* "./a/b" and "a/b/" (directories) name "a/b"; "." and "./" the root. */
+/* "./a/b" and "a/b/" (directories) name "a/b"; "." and "./" the root.
+ * The length of what is left of `raw` after *skip leading bytes. */
+static size_t
+strip_name(const char *raw, int is_dir, size_t *skip, int *changed)
+{
+	size_t len = strlen(raw);
+
+	*skip = 0;
+	while (len >= 2 && raw[*skip] == '.' && raw[*skip + 1] == '/') {
+		*skip += 2;
+		len -= 2;
+		*changed = 1;
+	}
+	if (len == 1 && raw[*skip] == '.' && is_dir) {
+		len = 0;
+		*changed = 1;
+	}
+	if (len > 0 && raw[*skip + len - 1] == '/' && is_dir)
+		len--;
+	return len;
+}
+
+/* The stripped name in NFC (NFD names are accepted and normalised, as
+ * libarchive does for pax and zip names; a plain ustar name too); NULL
+ * with errno EILSEQ when it is not UTF-8. */
+static char *
+normal_name(const char *raw, int is_dir, int *changed)
+{
+	size_t skip, len = strip_name(raw, is_dir, &skip, changed);
+	char *nfc = util_path_nfc(raw + skip, len);
+
+	if (nfc != NULL && (strlen(nfc) != len ||
+	    memcmp(nfc, raw + skip, len) != 0))
+		*changed = 1;
+	return nfc;
+}
+
 static char *
 entry_path(struct archive_entry *e, int *changed)
 {
 	const char *raw = archive_entry_pathname(e);
-	size_t len;
 
-	if (raw == NULL)
+	if (raw == NULL) {
+		errno = EILSEQ;
 		return NULL;
-	len = strlen(raw);
-	while (len >= 2 && raw[0] == '.' && raw[1] == '/') {
-		raw += 2;
-		len -= 2;
-		*changed = 1;
 	}
-	if (len > 0 && raw[len - 1] == '/' &&
-	    archive_entry_filetype(e) == AE_IFDIR)
-		len--;
-	return strndup(raw, len);
+	return normal_name(raw, archive_entry_filetype(e) == AE_IFDIR, changed);
 }
 
 static const char *
@@ -311,6 +395,11 @@ check_entry_type(struct reader *r, struct archive_entry *e, const char *path,
 		return util_refuse(err, "unsafe_mode", where,
 		    "has the setuid, setgid or sticky bit (mode %04o)",
 		    (unsigned)archive_entry_perm(e));
+	/* Readers that restore modes (GNU tar as root) would make it so. */
+	if ((archive_entry_perm(e) & 0002) != 0)
+		return util_refuse(err, "unsafe_mode", where,
+		    "is world-writable (mode %04o)",
+		    (unsigned)archive_entry_perm(e));
 	if (archive_entry_sparse_count(e) > 0)
 		return util_refuse(err, "unsupported_entry", where,
 		    "is a sparse file");
@@ -320,6 +409,57 @@ check_entry_type(struct reader *r, struct archive_entry *e, const char *path,
 		    "declares %lld bytes; the limit is 8 GiB",
 		    (long long)archive_entry_size(e));
 	return 0;
+}
+
+/* The name libarchive reports must be the one every other reader takes:
+ * the tar headers' (tarscan), the zip's central directory (zipscan). */
+static int
+check_name_source(struct reader *r, const char *path, int is_dir,
+    ps_error *err)
+{
+	const char *want;
+	char *normal;
+	int same, ignored = 0;
+
+	if (r->zip != NULL) {
+		if (pack_zipscan_take(r->zip, path))
+			return 0;
+		return util_refuse(err, "zip_header_mismatch", r->label, "'%s' is "
+		    "not an entry of the central directory, or is read twice "
+		    "(libarchive reads names from the local headers)", path);
+	}
+	want = pack_tarscan_next_name(r->scan);
+	if (want == NULL)
+		return util_refuse(err, "tar_name_conflict", r->label, "'%s' is "
+		    "an entry the tar headers do not hold", path);
+	normal = normal_name(want, is_dir, &ignored);
+	if (normal == NULL)
+		return util_refuse(err, "name_not_utf8", r->label, "an entry's "
+		    "name in the tar headers is not valid UTF-8");
+	same = strcmp(normal, path) == 0;
+	if (!same)
+		util_refuse(err, "tar_name_conflict", r->label, "libarchive reads "
+		    "'%s' where the headers give '%s'", path, normal);
+	free(normal);
+	return same ? 0 : -1;
+}
+
+/* Limits every name obeys beyond the name rules: it fits a canonical
+ * tar's header (as when packing), and the entry counts in the limits. */
+static int
+check_entry_limits(struct reader *r, const char *path, int is_dir,
+    uint64_t size, ps_error *err)
+{
+	char where[PS_ERROR_TEXT_MAX];
+
+	snprintf(where, sizeof(where), "%s: %s", r->label, path);
+	if (!pack_tar_path_fits(path, is_dir))
+		return util_refuse(err, "name_too_long", where,
+		    "path does not fit a tar header without truncation "
+		    "(see canonical-tar.md, \"Names in headers\")");
+	if (pack_budget_entry(&r->budget, path, err) != 0)
+		return -1;
+	return is_dir ? 0 : pack_budget_declared(&r->budget, path, size, err);
 }
 
 /* What `pack` skips must not hide in an archive either. */
@@ -426,7 +566,8 @@ read_content(struct reader *r, pack_item *item, int size_known, ps_error *err)
 		if ((uint64_t)offset != total)
 			return util_refuse(err, "unsupported_entry", item->entry.path,
 			    "has holes (sparse data)");
-		if (hash_block(r, buf, size, err) != 0)
+		if (pack_budget_bytes(&r->budget, item->entry.path, size,
+		    err) != 0 || hash_block(r, buf, size, err) != 0)
 			return -1;
 		total += size;
 		if (total >= PACK_TAR_SIZE_LIMIT)
@@ -454,17 +595,26 @@ read_entry(struct reader *r, struct archive_entry *e, ps_error *err)
 	char *path = entry_path(e, &changed);
 	pack_item *item;
 
+	if (path == NULL && errno == ENOMEM)
+		return util_fail_oom(err, r->label);
 	if (path == NULL)
 		return util_refuse(err, "name_not_utf8", r->label,
-		    "an entry has no usable name");
+		    "an entry's name is missing or not valid UTF-8");
+	if (check_entry_type(r, e, path[0] != '\0' ? path : ".", err) != 0 ||
+	    check_name_source(r, path, is_dir, err) != 0) {
+		free(path);
+		return -1;
+	}
 	if (path[0] == '\0' && is_dir) {
 		free(path);              /* "./": the pack root itself */
+		r->roots_seen++;
 		not_canonical(r);
 		return 0;
 	}
-	if (check_entry_type(r, e, path, err) != 0 ||
-	    util_path_check(path, NULL, err) != 0 ||
-	    check_no_vcs(r, path, err) != 0) {
+	if (util_path_check(path, NULL, err) != 0 ||
+	    check_no_vcs(r, path, err) != 0 ||
+	    check_entry_limits(r, path, is_dir, (uint64_t)archive_entry_size(e),
+	    err) != 0) {
 		free(path);
 		return -1;
 	}
@@ -502,26 +652,30 @@ read_entries(struct reader *r, ps_error *err)
 	}
 	if (rc != ARCHIVE_EOF)
 		return refuse_archive(r, r->inner, "cannot read an entry", err);
+	if (r->zip != NULL && r->entries_seen + r->roots_seen !=
+	    pack_zipscan_count(r->zip))
+		return util_refuse(err, "zip_header_mismatch", r->label,
+		    "libarchive read %zu of the %zu entries the central "
+		    "directory lists", r->entries_seen + r->roots_seen,
+		    pack_zipscan_count(r->zip));
 	return 0;
 }
 
-/* Whatever follows the tar's end-of-archive still counts in the digests. */
+/* What follows the tar's end-of-archive blocks is read to the end of the
+ * file: the scan accepts NUL bytes only, counted against the size limit,
+ * and the decoder nothing after its one member or frame. */
 static int
 drain(struct reader *r, ps_error *err)
 {
 	const void *buf;
-	la_ssize_t n;
+	size_t size;
 
-	if (r->outer != NULL) {
-		while ((n = read_stream(r->inner, r, &buf)) > 0)
-			;
-		if (n < 0)
-			return refuse_archive(r, r->inner, "cannot read", err);
-	}
-	while ((n = read_fd(r->inner, r, &buf)) > 0)
-		;
-	if (n < 0)
-		return util_fail_errno(err, "io_error", r->label, "read", errno);
+	do {
+		if (r->stream_failed || next_stream_bytes(r, &buf, &size) != 0) {
+			*err = r->stream_error;
+			return -1;
+		}
+	} while (size > 0);
 	return 0;
 }
 
@@ -573,7 +727,7 @@ make_digest(struct reader *r, ps_error *err)
 	ps_digest *d;
 
 	if (util_sha256_final(r->archive_hash, archive) != 0 ||
-	    (r->outer != NULL && !r->stream_is_file &&
+	    (r->decoder != NULL && !r->stream_is_file &&
 	    util_sha256_final(r->stream_hash, stream) != 0)) {
 		util_fail(err, "crypto_error", NULL, "SHA-256 failed");
 		return NULL;
@@ -596,7 +750,7 @@ make_digest(struct reader *r, ps_error *err)
 	memcpy(d->tree_digest, tree, sizeof(tree));
 	d->has_archive_digest = 1;
 	memcpy(d->archive_digest, archive, sizeof(archive));
-	d->has_tar_digest = r->outer != NULL;
+	d->has_tar_digest = r->decoder != NULL;
 	if (d->has_tar_digest)
 		memcpy(d->tar_digest, stream, sizeof(stream));
 	d->canonical = r->canonical;
@@ -637,13 +791,16 @@ hash_whole_file(struct reader *r, ps_error *err)
 static int
 read_archive(struct reader *r, ps_digest **out, ps_error *err)
 {
+	pack_budget_init(&r->budget, r->limits, r->status.bytes_total);
 	if (r->kind == PS_SOURCE_ZIP) {
-		if (hash_whole_file(r, err) != 0)
+		if (hash_whole_file(r, err) != 0 ||
+		    pack_zipscan_read(r->fd, r->status.bytes_total, r->label,
+		    r->budget.limits.max_entries, &r->zip, err) != 0)
 			return -1;
 	} else {
 		r->hash_reads = 1;
 		if (util_worker_new(&hash_ops, r, READ_BUFFER, HASHER_SLOTS,
-		    &r->hasher, err) != 0 || open_outer(r, err) != 0)
+		    &r->hasher, err) != 0 || open_stream(r, err) != 0)
 			return -1;
 	}
 	if (open_inner(r, err) != 0 || read_entries(r, err) != 0)
@@ -660,8 +817,9 @@ read_archive(struct reader *r, ps_digest **out, ps_error *err)
 static void
 reader_free(struct reader *r)
 {
-	if (r->outer != NULL)
-		archive_read_free(r->outer);
+	pack_decoder_free(r->decoder);
+	pack_tarscan_free(r->scan);
+	pack_zipscan_free(r->zip);
 	if (r->inner != NULL)
 		archive_read_free(r->inner);
 	util_worker_free(r->hasher);
@@ -677,18 +835,20 @@ reader_free(struct reader *r)
 		close(r->fd);
 }
 
+/* The reader reads its own descriptor of the file open on `fd`, from the
+ * start (a private copy's descriptor may be at its end). */
 static int
-open_archive_file(struct reader *r, const char *path, ps_error *err)
+adopt_fd(struct reader *r, int fd, ps_error *err)
 {
 	struct stat st;
 
-	r->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (r->fd < 0 && errno == ENOENT)
-		return util_fail(err, "not_found", path, "no such file");
-	if (r->fd < 0)
-		return util_fail_errno(err, "io_error", path, "open", errno);
+	if ((r->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0)
+		return util_fail_errno(err, "io_error", r->label, "dup", errno);
 	if (fstat(r->fd, &st) != 0 || !S_ISREG(st.st_mode))
-		return util_fail(err, "not_a_file", path, "is not a regular file");
+		return util_fail(err, "not_a_file", r->label,
+		    "is not a regular file");
+	if (lseek(r->fd, 0, SEEK_SET) != 0)
+		return util_fail_errno(err, "io_error", r->label, "seek", errno);
 	r->status.bytes_total = (uint64_t)st.st_size;
 	r->buffer = malloc(READ_BUFFER);
 	r->archive_hash = util_sha256_new();
@@ -696,37 +856,58 @@ open_archive_file(struct reader *r, const char *path, ps_error *err)
 	r->file_hash = util_sha256_new();
 	if (r->buffer == NULL || r->archive_hash == NULL ||
 	    r->stream_hash == NULL || r->file_hash == NULL)
-		return util_fail_oom(err, path);
+		return util_fail_oom(err, r->label);
 	return 0;
 }
 
 int
-pack_archive_read(const char *path, const pack_archive_visitor *visitor,
+pack_archive_read_fd(int fd, const char *name, const char *label,
+    const pack_archive_visitor *visitor, const ps_extract_limits *limits,
     ps_digest **out, ps_error *err)
 {
-	const pack_archive_name *name;
+	const pack_archive_name *kind;
 	struct reader r;
 	util_locale_scope scope;
 	int rc = -1;
 
 	memset(&r, 0, sizeof(r));
 	r.fd = -1;
-	r.label = path;
+	r.label = label;
 	r.canonical = 1;
 	r.visitor = visitor;
+	r.limits = limits;
 	*out = NULL;
-	if ((name = pack_archive_name_of(path)) == NULL) {
-		util_refuse(err, "unsupported_archive", path,
+	if ((kind = pack_archive_name_of(name)) == NULL) {
+		util_refuse(err, "unsupported_archive", label,
 		    "is neither a pack directory nor a supported archive");
 		return util_error_expect(err, PACK_ARCHIVE_NAMES,
 		    "another name");
 	}
-	r.kind = name->kind;
-	if (open_archive_file(&r, path, err) == 0 &&
-	    util_locale_enter(&scope, err) == 0) {
+	r.kind = kind->kind;
+	r.compression = kind->compression;
+	if (adopt_fd(&r, fd, err) == 0 && util_locale_enter(&scope, err) == 0) {
 		rc = read_archive(&r, out, err);
 		util_locale_leave(&scope);
 	}
 	reader_free(&r);
+	return rc;
+}
+
+int
+pack_archive_read(const char *path, const pack_archive_visitor *visitor,
+    const ps_extract_limits *limits, ps_digest **out, ps_error *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK), rc;
+
+	*out = NULL;
+	if (pack_archive_name_of(path) == NULL)
+		return pack_archive_read_fd(-1, path, path, visitor, limits, out,
+		    err);
+	if (fd < 0 && errno == ENOENT)
+		return util_fail(err, "not_found", path, "no such file");
+	if (fd < 0)
+		return util_fail_errno(err, "io_error", path, "open", errno);
+	rc = pack_archive_read_fd(fd, path, path, visitor, limits, out, err);
+	close(fd);
 	return rc;
 }

@@ -44,14 +44,24 @@ typedef struct pack_archive_open_options {
 	/* Hashes only the files it names (1); NULL hashes all. */
 	int (*want_hash)(void *ctx, const char *path);
 	void *want_ctx;
+	/* The reading limits; NULL: the defaults. */
+	const ps_extract_limits *limits;
 } pack_archive_open_options;
 
 int pack_files_archive_open_with(const char *path,
     const pack_archive_open_options *options, ps_pack_files *files,
     ps_digest **digest_out, ps_error *err);
 
-/* Digests of the archive at `path`, with `visitor` (may be NULL). */
-int pack_archive_read(const char *path, const pack_archive_visitor *visitor,
+/* The same for the archive open on `fd` (not closed; read from its start
+ * through a descriptor of its own), whose kind and compression `name`'s
+ * suffix gives; `label` names it in errors. */
+int pack_archive_read_fd(int fd, const char *name, const char *label,
+    const pack_archive_visitor *visitor, const ps_extract_limits *limits,
     ps_digest **out, ps_error *err);
+
+/* Digests of the archive at `path`, with `visitor` (may be NULL), under
+ * `limits` (NULL: the defaults; pack/limits.h). */
+int pack_archive_read(const char *path, const pack_archive_visitor *visitor,
+    const ps_extract_limits *limits, ps_digest **out, ps_error *err);
 
 #endif

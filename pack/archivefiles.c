@@ -427,7 +427,7 @@ pack_files_archive_open_with(const char *path,
 	v->fallback = o->fallback;
 	if (o->want_hash != NULL)
 		visitor.want_hash = view_want_hash;
-	if (pack_archive_read(path, &visitor, &d, err) != 0 ||
+	if (pack_archive_read(path, &visitor, o->limits, &d, err) != 0 ||
 	    build_nodes(v, d, err) != 0) {
 		ps_digest_free(d);
 		view_free(v);

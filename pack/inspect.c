@@ -46,13 +46,17 @@ inspect_dir(const char *path, const ps_pack_options *pack,
 
 /* An archive: one read for the digests and the files the checks need. */
 static int
-inspect_archive(const char *path, const ps_validate_options *validate,
-    ps_inspection *in, ps_error *err)
+inspect_archive(const char *path, const ps_pack_options *pack,
+    const ps_validate_options *validate, ps_inspection *in, ps_error *err)
 {
+	pack_archive_open_options o;
 	ps_pack_files files;
 	int rc;
 
-	if (ps_pack_files_archive_open(path, &files, &in->digest, err) != 0)
+	memset(&o, 0, sizeof(o));
+	o.limits = &pack->limits;
+	if (pack_files_archive_open_with(path, &o, &files, &in->digest,
+	    err) != 0)
 		return -1;
 	rc = ps_manifest_load(&files, validate, &in->manifest, &in->diags, err);
 	ps_pack_files_close(&files);
@@ -82,7 +86,7 @@ ps_inspect(const char *path, const ps_pack_options *pack,
 	else if (S_ISDIR(st.st_mode))
 		rc = inspect_dir(path, pack, validate, in, err);
 	else
-		rc = inspect_archive(path, validate, in, err);
+		rc = inspect_archive(path, pack, validate, in, err);
 	if (rc != 0) {
 		ps_inspection_free(in);
 		return -1;
@@ -107,5 +111,6 @@ ps_digest_path(const char *path, const ps_pack_options *options,
 	}
 	if (S_ISDIR(st.st_mode))
 		return ps_pack(path, -1, options, out, err);
-	return pack_archive_read(path, NULL, out, err);
+	return pack_archive_read(path, NULL, options != NULL ? &options->limits :
+	    NULL, out, err);
 }

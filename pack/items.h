@@ -24,9 +24,14 @@ typedef struct pack_items {
 	pack_item *items;
 	size_t count;
 	size_t capacity;
+	size_t name_bytes;      /* of every path, NULs included */
 } pack_items;
 
 #define PACK_ITEMS_MAX 1000000
+/* The most bytes of paths a pack holds (every entry's, NUL included):
+ * what bounds the memory of reading and checking a pack's names with the
+ * entry limit (docs/security.md, "Bounds"). */
+#define PACK_NAME_BYTES_MAX (64ULL * 1024 * 1024)
 
 void pack_items_free(pack_items *list);
 /* Appends an entry taking ownership of `path`; returns it, or NULL. */

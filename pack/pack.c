@@ -55,6 +55,7 @@ ps_pack_options_init(ps_pack_options *options)
 {
 	memset(options, 0, sizeof(*options));
 	options->compression = PS_COMPRESS_NONE;
+	ps_extract_limits_init(&options->limits);
 }
 
 static int

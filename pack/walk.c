@@ -432,7 +432,7 @@ shared_free(struct walk_shared *s)
 static int
 walk_tree(struct walk_shared *s, pack_items *items, ps_error *err)
 {
-	pack_items other = { NULL, 0, 0 };
+	pack_items other = { NULL, 0, 0, 0 };
 	struct walk mine = { s, items }, theirs = { s, &other };
 	pthread_t helper;
 	int helping = 0;

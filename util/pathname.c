@@ -5,6 +5,8 @@
 #include <strings.h>
 
 #include <unicase.h>
+#include <unictype.h>
+#include <unistring/version.h>
 #include <uninorm.h>
 #include <unistr.h>
 
@@ -203,6 +205,49 @@ check_component(const char *comp, size_t len, const char *label,
 	return 0;
 }
 
+const char *
+util_unicode_version(void)
+{
+	/* libunistring's releases and the Unicode version each tracks. */
+	static const struct { int lib; const char *unicode; } known[] = {
+		{ 0x010000, "14.0" }, { 0x010100, "15.0" }, { 0x010200, "15.1" },
+		{ 0x010300, "16.0" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+		if ((_libunistring_version & 0xffff00) == known[i].lib)
+			return known[i].unicode;
+	}
+	return "?";
+}
+
+/* A code point unassigned in this library's Unicode version could be
+ * assigned, and normalise or fold differently, in a later one: the tree
+ * digest of a name must not depend on the library a packsign was built
+ * with. */
+static int
+check_assigned(const char *path, size_t len, const char *label,
+    ps_error *err)
+{
+	const uint8_t *p = (const uint8_t *)path, *end = p + len;
+	ucs4_t uc;
+	int n;
+
+	while (p < end) {
+		n = u8_mbtouc(&uc, p, (size_t)(end - p));
+		if (uc_is_general_category(uc, UC_CATEGORY_Cn))
+			return util_refuse(err, "name_unassigned", label,
+			    "path contains U+%04X, which Unicode %s (libunistring "
+			    "%d.%d, this packsign's) does not assign",
+			    (unsigned)uc, util_unicode_version(),
+			    _libunistring_version >> 16,
+			    (_libunistring_version >> 8) & 0xff);
+		p += n > 0 ? n : 1;
+	}
+	return 0;
+}
+
 static int
 check_encoding(const char *path, size_t len, const char *label,
     ps_error *err)
@@ -215,6 +260,8 @@ check_encoding(const char *path, size_t len, const char *label,
 	if (u8_check((const uint8_t *)path, len) != NULL)
 		return util_refuse(err, "name_not_utf8", label,
 		    "path is not valid UTF-8");
+	if (check_assigned(path, len, label, err) != 0)
+		return -1;
 	nfc = util_path_nfc(path, len);
 	if (nfc == NULL)
 		return util_fail_oom(err, label);

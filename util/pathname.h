@@ -1,8 +1,8 @@
 /* Internal header of util/: the name rules.
  *
  * The name rules every pack path obeys (docs/formats/canonical-tar.md):
- * relative, '/'-separated, valid UTF-8 in NFC, no empty, '.' or '..'
- * component, no backslash or control character, components of at most
+ * relative, '/'-separated, valid UTF-8 in NFC of code points Unicode
+ * assigns, no empty, '.' or '..' component, no backslash or control character, components of at most
  * UTIL_NAME_MAX bytes, at most UTIL_DEPTH_MAX components, no Windows
  * reserved name, no component ending in a dot or a space.
  */
@@ -16,6 +16,11 @@
 #define UTIL_NAME_MAX 255
 #define UTIL_DEPTH_MAX 64
 #define UTIL_PATH_MAX 4096
+
+/* The Unicode version of the libunistring packsign runs with ("14.0" for
+ * libunistring 1.0, Debian 12's; "?" for one it does not know): code
+ * points it does not assign are refused in names (name_unassigned). */
+const char *util_unicode_version(void);
 
 /* Checks `path` against every rule; refuses with a name_* code. */
 int util_path_check(const char *path, const char *label, ps_error *err);

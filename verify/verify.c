@@ -31,6 +31,7 @@ ps_verify_options_init(ps_verify_options *options)
 {
 	memset(options, 0, sizeof(*options));
 	options->at = (int64_t)time(NULL);
+	ps_extract_limits_init(&options->limits);
 }
 
 void
@@ -246,6 +247,7 @@ open_archive(verify_vctx *v, ps_pack_files *files, ps_digest **d, ps_error *err)
 
 	memset(&o, 0, sizeof(o));
 	o.progress = &v->o->progress;
+	o.limits = &v->o->limits;
 	if (s != NULL && (rc = s->start(s->ctx, v->st, &o.also, &o.fallback,
 	    err)) < 0)
 		return -1;

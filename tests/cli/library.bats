@@ -12,10 +12,10 @@ setup() {
 	VERSION=$(sed -n 's/^#define PS_VERSION "\(.*\)"$/\1/p' \
 	    "$ROOT/include/packsign.h")
 	ABI=$(sed -n 's/^#define PS_ABI_VERSION //p' "$ROOT/include/packsign.h")
-	SO=$BUILD_DIR/libpacksign.so.$VERSION
+	SO=$BUILD_DIR/libpacksign.so.$ABI.$VERSION
 }
 
-@test "the library's file is the header's version and its soname the header's ABI number" {
+@test "the library's file is libpacksign.so.ABI.VERSION and its soname libpacksign.so.ABI, both from the header" {
 	[ -n "$VERSION" ] && [ -n "$ABI" ]
 	# One place: the Makefile reads both from the header.
 	! grep -qE '^VERSION *=' "$ROOT/Makefile"
@@ -23,7 +23,7 @@ setup() {
 	run readelf -d "$SO"
 	[[ $output == *"Library soname: [libpacksign.so.$ABI]"* ]]
 	[ "$(readlink "$BUILD_DIR/libpacksign.so.$ABI")" = \
-	    "libpacksign.so.$VERSION" ]
+	    "libpacksign.so.$ABI.$VERSION" ]
 	[ "$(readlink "$BUILD_DIR/libpacksign.so")" = "libpacksign.so.$ABI" ]
 }
 
@@ -62,7 +62,7 @@ setup() {
 	# links only if the CLI uses nothing the library does not export.
 	local cli=$BUILD_DIR/tests/packsign-shared
 	run readelf -d "$cli"
-	[[ $output == *"Shared library: [libpacksign.so.${VERSION%%.*}]"* ]]
+	[[ $output == *"Shared library: [libpacksign.so.$ABI]"* ]]
 	run env LD_LIBRARY_PATH="$BUILD_DIR" "$cli" --version
 	[ "$status" -eq 0 ]
 	[ "$output" = "packsign $VERSION" ]

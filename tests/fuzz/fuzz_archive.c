@@ -116,7 +116,7 @@ check_visited(const char *path, const ps_digest *d)
 	visitor.data = visit_data;
 	visitor.dir = visit_dir;
 	ps_error_clear(&err);
-	if (pack_archive_read(path, &visitor, &d2, &err) != 0)
+	if (pack_archive_read(path, &visitor, NULL, &d2, &err) != 0)
 		fuzz_fail("pack_archive_read with a visitor", err.code);
 	if (v.total != d->total_size)
 		fuzz_fail("visitor", "bytes seen differ from total size");

@@ -195,6 +195,14 @@ case_collisions_among_folding_names(void **state)
 	    "\xc3\x89.txt", NULL };
 	static const char *const lower[] = { "a.md", "a/b.md", "a-b/c.md",
 	    NULL };
+	/* One spelling of a directory, many files: no collision. */
+	static const char *const same_dir[] = { "Docs/a.md", "Docs/b.md",
+	    "Docs/sub/C.md", "docs.md", NULL };
+	/* A file and a directory apart only in case; and deep down. */
+	static const char *const file_dir[] = { "README", "readme/x.md",
+	    NULL };
+	static const char *const deep[] = { "a/b/C/d/e.md", "a/b/c/d/f.md",
+	    NULL };
 
 	(void)state;
 	assert_non_null(strstr(check_message(kelvin), "'k.md' and"));
@@ -203,6 +211,11 @@ case_collisions_among_folding_names(void **state)
 	assert_non_null(strstr(check_message(three), "'B.md' and 'b.MD'"));
 	assert_string_equal(check_message(accents), "ok");
 	assert_string_equal(check_message(lower), "ok");
+	assert_string_equal(check_message(same_dir), "ok");
+	assert_non_null(strstr(check_message(file_dir),
+	    "'README' and 'readme/x.md'"));
+	assert_non_null(strstr(check_message(deep),
+	    "'a/b/C/d/e.md' and 'a/b/c/d/f.md'"));
 }
 
 /* Found in review: conflicts through ancestors that are not entries. */
