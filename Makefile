@@ -19,6 +19,12 @@
 # The version and the ABI number (the soname's major) are include/packsign.h's.
 VERSION  := $(shell sed -n 's/^\#define PS_VERSION "\(.*\)"$$/\1/p' include/packsign.h)
 ABI      := $(shell sed -n 's/^\#define PS_ABI_VERSION \([0-9]*\)$$/\1/p' include/packsign.h)
+ifeq ($(ABI),)
+  $(error include/packsign.h defines no PS_ABI_VERSION)
+endif
+ifeq ($(VERSION),)
+  $(error include/packsign.h defines no PS_VERSION)
+endif
 CC       ?= cc
 BUILD    ?= build
 PKG_CONFIG ?= pkg-config
@@ -116,6 +122,7 @@ TEST_PKGS   = cmocka
 BUILD_GOALS = all unit tools fuzz-bins install
 ifeq ($(filter-out $(BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
   MISSING_DEPS := $(shell PKG_CONFIG='$(PKG_CONFIG)' CC='$(CC)' \
+      HEADER_CFLAGS='$(CPPFLAGS) $(PKG_CFLAGS)' \
       scripts/missing-deps $(PKGS) \
       $(if $(filter unit fuzz-bins,$(MAKECMDGOALS)),$(TEST_PKGS)) \
       -- $(DEP_HEADERS))

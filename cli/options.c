@@ -126,12 +126,14 @@ refuse(const struct cli_usage *cmd, char **argv, int c,
 	const char *arg = argv[optind - 1];
 	char words[64], name[64];
 
-	/* A long option as written (without "=VALUE"); a short one alone,
-	 * even from a cluster such as -qZ. */
-	if (strncmp(arg, "--", 2) == 0)
-		snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
-	else
+	/* A short one alone, even from a cluster such as -qZ (whose argv
+	 * slot getopt has not left yet: argv[optind - 1] is then the word
+	 * before); a long option as written, without "=VALUE". */
+	if (optopt > 0 && optopt < LONG_ONLY && (c == '?' ||
+	    strncmp(arg, "--", 2) != 0))
 		snprintf(name, sizeof(name), "-%c", optopt);
+	else
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
 	if (c == ':')
 		return cli_usage_error(cmd, "option '%s' needs an argument",
 		    name);

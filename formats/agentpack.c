@@ -386,6 +386,8 @@ prompt_visit(void *arg, const char *path, ps_entry_type type, uint64_t size,
 	return ck->failed != 0 ? -1 : 0;
 }
 
+/* The same listing as validate's walk: what stops it there (a link in
+ * the pack) was reported there, once; only a failure of the job is new. */
 static void
 conventional_prompts(formats_check *ck, const util_yaml_node *root)
 {
@@ -394,7 +396,7 @@ conventional_prompts(formats_check *ck, const util_yaml_node *root)
 	(void)root;
 	ps_error_clear(&err);
 	if (ck->files->list(ck->files->ctx, prompt_visit, ck, &err) != 0 &&
-	    ck->failed == 0)
+	    ck->failed == 0 && err.status == PS_STATUS_FAILED)
 		formats_check_pack_error(ck, &err);
 }
 

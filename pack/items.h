@@ -17,7 +17,8 @@ typedef struct pack_item {
 	char *source;    /* directory walk: the path as on disk, if different */
 	dev_t dev;       /* directory walk: identity checked again at read */
 	ino_t ino;
-	int special;     /* pack_walk_reading: a link, device, FIFO or socket */
+	mode_t special;  /* pack_walk_reading: the type (S_IFLNK, ...) of a
+	                  * link, device, FIFO or socket; 0 for the others */
 } pack_item;
 
 typedef struct pack_items {

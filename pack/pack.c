@@ -37,6 +37,7 @@ struct pack_packer {
 	util_close_batch done;     /* files read, closed a batch at a time */
 	pack_items items;
 	int items_lent;          /* pack_packer_files(): the digest copies */
+	int reading;             /* pack_packer_open_reading(): specials kept */
 	size_t manifest;         /* index of the manifest in `items` */
 	ps_format format;
 	ps_error no_manifest;    /* why there is none (status OK: found) */
@@ -204,6 +205,9 @@ write_item(pack_packer *p, size_t index, ps_error *err)
 	pack_item *item = &p->items.items[index];
 	int fd, rc;
 
+	if (item->special != 0)
+		return pack_walk_refuse_special(p->label, item->source != NULL ?
+		    item->source : item->entry.path, item->special, err);
 	if (item->entry.type == PS_ENTRY_DIR)
 		return util_worker_push(p->worker, JOB_TAG(JOB_DIR, index), NULL,
 		    0, err);
@@ -244,7 +248,8 @@ collect(pack_packer *p, int output_fd, ps_error *err)
 
 	if (pack_ignore_load(p->rootfd, &ignore, err) != 0)
 		return -1;
-	rc = pack_walk_excluding(p->rootfd, p->label, ignore,
+	rc = p->reading ? pack_walk_reading(p->rootfd, p->label, ignore,
+	    &p->items, err) : pack_walk_excluding(p->rootfd, p->label, ignore,
 	    output_fd >= 0 && fstat(output_fd, &out) == 0 &&
 	    S_ISREG(out.st_mode) ? &out : NULL, &p->items, err);
 	pack_ignore_free(ignore);
@@ -288,8 +293,9 @@ collect_in_locale(pack_packer *p, int output_fd, ps_error *err)
 	return rc;
 }
 
-int
-pack_packer_open(const char *dir, int output_fd, pack_packer **out, ps_error *err)
+static int
+open_packer(const char *dir, int output_fd, int reading, pack_packer **out,
+    ps_error *err)
 {
 	pack_packer *p = calloc(1, sizeof(*p));
 
@@ -297,6 +303,7 @@ pack_packer_open(const char *dir, int output_fd, pack_packer **out, ps_error *er
 	if (p == NULL)
 		return util_fail_oom(err, dir);
 	p->label = dir;
+	p->reading = reading;
 	p->parent.fd = -1;
 	p->rootfd = pack_walk_open_root(dir, "not_a_directory", err);
 	if (p->rootfd < 0 || collect_in_locale(p, output_fd, err) != 0) {
@@ -380,6 +387,19 @@ pack_packer_write(pack_packer *p, int out_fd, const ps_pack_options *options,
 	p->writer = NULL;
 	util_locale_leave(&scope);
 	return rc;
+}
+
+int
+pack_packer_open(const char *dir, int output_fd, pack_packer **out,
+    ps_error *err)
+{
+	return open_packer(dir, output_fd, 0, out, err);
+}
+
+int
+pack_packer_open_reading(const char *dir, pack_packer **out, ps_error *err)
+{
+	return open_packer(dir, -1, 1, out, err);
 }
 
 ps_format

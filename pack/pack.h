@@ -21,6 +21,12 @@ typedef struct pack_packer pack_packer;
  */
 int pack_packer_open(const char *dir, int output_fd, pack_packer **out,
     ps_error *err);
+/* As pack_packer_open, for a caller that validates the pack through its
+ * walk before writing it (sign): a link, device, FIFO or socket is kept
+ * as a special entry, which validation reports where it is named
+ * (path_special), and pack_packer_write refuses. */
+int pack_packer_open_reading(const char *dir, pack_packer **out,
+    ps_error *err);
 /* Writes the canonical archive once (see ps_pack). */
 int pack_packer_write(pack_packer *p, int out_fd, const ps_pack_options *options,
     ps_digest **digest_out, ps_error *err);

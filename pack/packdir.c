@@ -33,12 +33,24 @@ struct packdir {
 
 #define FILE_FLAGS (O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
 
-static int
-refuse_special(const char *path, ps_error *err)
+static const char *
+kind_of(mode_t type)
 {
-	return util_refuse(err, PS_CODE_PACK_PATH_SPECIAL, path,
-	    "a symbolic link, device, FIFO or socket is on the path; links "
-	    "are never followed");
+	switch (type) {
+	case S_IFLNK: return "a symbolic link";
+	case S_IFIFO: return "a FIFO";
+	case S_IFSOCK: return "a socket";
+	default: return "a device";
+	}
+}
+
+/* `path` is the special entry itself, or lies below one (`below`). */
+static int
+refuse_special(const char *path, mode_t type, int below, ps_error *err)
+{
+	return util_refuse(err, PS_CODE_PACK_PATH_SPECIAL, path, "%s %s; links "
+	    "are never followed and only regular files are read", below ?
+	    "the path goes through" : "is", kind_of(type));
 }
 
 static int walk_for_reading(struct packdir *pd, const char *dir,
@@ -56,6 +68,11 @@ walked(struct packdir *pd, ps_error *err)
 	pd->dir = NULL;
 	if (walk_for_reading(pd, dir, NULL, err) != 0 ||
 	    order_items(pd, err) != 0) {
+		/* A later call walks again from nothing (found in review: it
+		 * added to the first walk's entries). */
+		pack_items_free(&pd->owned);
+		free(pd->order);
+		pd->order = NULL;
 		pd->dir = dir;
 		return -1;
 	}
@@ -71,7 +88,7 @@ find_item(struct packdir *pd, const char *path, ps_error *err)
 	const char *slash;
 	long at;
 
-	if (walked((struct packdir *)pd, err) != 0)
+	if (walked(pd, err) != 0)
 		return NULL;
 	if (formats_path_is_canonical(path) != 0) {
 		util_refuse(err, "pack_path_invalid", path,
@@ -82,7 +99,7 @@ find_item(struct packdir *pd, const char *path, ps_error *err)
 	if (at >= 0 && !pd->items->items[at].special)
 		return &pd->items->items[at];
 	if (at >= 0) {
-		refuse_special(path, err);
+		refuse_special(path, pd->items->items[at].special, 0, err);
 		return NULL;
 	}
 	/* An ancestor that is a link: as if the walk had followed it. */
@@ -92,7 +109,7 @@ find_item(struct packdir *pd, const char *path, ps_error *err)
 		prefix[slash - path] = '\0';
 		at = pack_items_find(pd->items, prefix);
 		if (at >= 0 && pd->items->items[at].special) {
-			refuse_special(path, err);
+			refuse_special(path, pd->items->items[at].special, 1, err);
 			return NULL;
 		}
 	}
@@ -114,7 +131,32 @@ packdir_stat(void *ctx, const char *path, ps_entry_type *type,
 	return 0;
 }
 
-/* Opens the regular file the walk saw at `item`; the descriptor or -1. */
+/* The file is no longer the one the walk saw. */
+static int
+refuse_changed(const char *path, int errnum, ps_error *err)
+{
+	if (errnum == ENOENT)
+		return util_refuse(err, PS_CODE_PACK_PATH_MISSING, path,
+		    "the file disappeared since the directory was read");
+	if (errnum == ELOOP || errnum == EXDEV)
+		return util_refuse(err, PS_CODE_PACK_PATH_SPECIAL, path,
+		    "became a symbolic link since the directory was read");
+	if (errnum == ENOTDIR)
+		return util_refuse(err, PS_CODE_PACK_PATH_MISSING, path,
+		    "a directory on its path was replaced by a file");
+	return util_fail(err, "file_changed", path, "the file was replaced "
+	    "since the directory was read; read it again");
+}
+
+static int
+same_file(const struct stat *st, const pack_item *item)
+{
+	return S_ISREG(st->st_mode) && st->st_dev == item->dev &&
+	    st->st_ino == item->ino;
+}
+
+/* Opens the regular file the walk saw at `item`, looking before opening
+ * (opening a device can have effects); the descriptor or -1. */
 static int
 open_file(struct packdir *pd, const pack_item *item, ps_error *err)
 {
@@ -127,17 +169,17 @@ open_file(struct packdir *pd, const pack_item *item, ps_error *err)
 		    "a directory where a file was expected");
 	dfd = util_open_parent_cached(&pd->parent, pd->rootfd,
 	    item->source != NULL ? item->source : path, &leaf);
-	fd = dfd < 0 ? -1 : openat(dfd, leaf, FILE_FLAGS);
-	if (fd < 0 && (errno == ELOOP || errno == EXDEV || errno == ENOTDIR))
-		return refuse_special(path, err);
-	if (fd < 0)
-		return util_fail_errno(err, errno == ENOENT ? "file_changed" :
-		    "io_error", path, "open", errno);
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    st.st_dev != item->dev || st.st_ino != item->ino) {
+	if (dfd < 0)
+		return refuse_changed(path, errno, err);
+	if (fstatat(dfd, leaf, &st, AT_SYMLINK_NOFOLLOW) != 0)
+		return refuse_changed(path, errno, err);
+	if (!same_file(&st, item))
+		return refuse_changed(path, S_ISLNK(st.st_mode) ? ELOOP : 0, err);
+	if ((fd = openat(dfd, leaf, FILE_FLAGS)) < 0)
+		return refuse_changed(path, errno, err);
+	if (fstat(fd, &st) != 0 || !same_file(&st, item)) {
 		close(fd);
-		return util_fail(err, "file_changed", path, "the file was "
-		    "replaced since the directory was read; read it again");
+		return refuse_changed(path, 0, err);
 	}
 	return fd;
 }
@@ -216,8 +258,9 @@ packdir_list(void *ctx, int (*fn)(void *arg, const char *path,
 		return -1;
 	for (i = 0; i < pd->items->count; i++) {
 		item = &pd->items->items[pd->order[i]];
-		if (item->special)
-			return refuse_special(item->entry.path, err);
+		if (item->special != 0)
+			return refuse_special(item->entry.path, item->special, 0,
+			    err);
 		if (fn(arg, item->entry.path, item->entry.type, item->entry.type ==
 		    PS_ENTRY_FILE ? item->entry.size : 0, err) != 0)
 			return -1;
@@ -366,6 +409,8 @@ pack_files_tree_open(const char *dir, ps_pack_files *files, ps_error *err)
 void
 ps_pack_files_close(ps_pack_files *files)
 {
+	if (files == NULL)
+		return;
 	if (files->close != NULL)
 		files->close(files->ctx);
 	memset(files, 0, sizeof(*files));

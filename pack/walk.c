@@ -90,13 +90,13 @@ kind_of(mode_t mode)
 	return "of an unknown file type";
 }
 
-static int
-refuse_kind(const struct walk *w, const char *path, mode_t mode,
+int
+pack_walk_refuse_special(const char *label, const char *path, mode_t mode,
     ps_error *err)
 {
 	char where[PS_ERROR_TEXT_MAX];
 
-	snprintf(where, sizeof(where), "%s/%s", w->s->label, path);
+	snprintf(where, sizeof(where), "%s/%s", label, path);
 	util_refuse(err, S_ISLNK(mode) ? "symlink_refused" : "special_file_refused",
 	    where, "is %s; packs hold only regular files and directories",
 	    kind_of(mode));
@@ -196,7 +196,8 @@ add_entry(const struct walk *w, const struct stat *st, const char *disk,
 		return -1;
 	item->dev = st->st_dev;
 	item->ino = st->st_ino;
-	item->special = !S_ISREG(st->st_mode) && !S_ISDIR(st->st_mode);
+	item->special = S_ISREG(st->st_mode) || S_ISDIR(st->st_mode) ? 0 :
+	    st->st_mode & S_IFMT;
 	if (S_ISREG(st->st_mode)) {
 		item->entry.size = (uint64_t)st->st_size;
 		item->entry.executable = (st->st_mode & S_IXUSR) != 0;
@@ -258,7 +259,8 @@ visit_entry(const struct walk *w, const char *cprefix, const char *disk,
 	if (!S_ISREG(st->st_mode) && !S_ISDIR(st->st_mode)) {
 		free(canon);
 		return w->s->odd != NULL ? note_odd(w, disk, kind_of(st->st_mode),
-		    err) : refuse_kind(w, disk, st->st_mode, err);
+		    err) : pack_walk_refuse_special(w->s->label, disk,
+		    st->st_mode, err);
 	}
 	if (w->s->odd == NULL && check_storable(disk, canon, st, err) != 0) {
 		free(canon);
@@ -459,9 +461,16 @@ walk(int rootfd, const char *label, const pack_ignore *ignore,
     const struct stat *exclude, ps_strings *odd, int keep_special,
     pack_items *items, ps_error *err)
 {
+	util_locale_scope scope;
 	struct walk_shared s;
 	int rc;
 
+	/* fnmatch(3) of the ignore rules depends on the thread's locale: the
+	 * calling thread matches in C.UTF-8 like the helper, whatever the
+	 * host program set (found in review: a reader's listing changed from
+	 * run to run with the thread that read each directory). */
+	if (util_locale_enter(&scope, err) != 0)
+		return -1;
 	memset(&s, 0, sizeof(s));
 	s.rootfd = rootfd;
 	s.label = label;
@@ -475,6 +484,7 @@ walk(int rootfd, const char *label, const pack_ignore *ignore,
 	pthread_cond_init(&s.changed, NULL);
 	rc = walk_tree(&s, items, err);
 	shared_free(&s);
+	util_locale_leave(&scope);
 	return rc;
 }
 

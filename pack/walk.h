@@ -32,6 +32,11 @@ int pack_walk(int rootfd, const char *label, const pack_ignore *ignore,
 int pack_walk_reading(int rootfd, const char *label, const pack_ignore *ignore,
     pack_items *items, ps_error *err);
 
+/* The walk's refusal of a link, device, FIFO or socket at `path`
+ * (symlink_refused, special_file_refused); returns -1. */
+int pack_walk_refuse_special(const char *label, const char *path,
+    mode_t mode, ps_error *err);
+
 /* As pack_walk, leaving out the file `exclude` (the output being written). */
 int pack_walk_excluding(int rootfd, const char *label, const pack_ignore *ignore,
     const struct stat *exclude, pack_items *items, ps_error *err);

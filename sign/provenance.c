@@ -128,7 +128,13 @@ check_credentials(const struct url_parts *p, const char *url, ps_error *err)
 static int
 check_host(const struct url_parts *p, const char *url, ps_error *err)
 {
-	if (!util_hostname_valid(p->host, p->host_len))
+	size_t len = p->host_len;
+
+	/* A fully qualified "github.com." names the same host, as
+	 * formats/url.c also reads it. */
+	if (len > 1 && p->host[len - 1] == '.')
+		len--;
+	if (!util_hostname_valid(p->host, len))
 		return url_refuse(err, url, "bad host name");
 	return 0;
 }

@@ -243,7 +243,7 @@ validate_dir(sign_run *run, struct remembering *rem, ps_error *err)
 	int rc;
 
 	memset(rem, 0, sizeof(*rem));
-	if (pack_packer_open(run->path, -1, &run->packer, err) != 0 ||
+	if (pack_packer_open_reading(run->path, &run->packer, err) != 0 ||
 	    pack_packer_files(run->packer, &rem->inner, err) != 0)
 		return -1;
 	remembering_wrap(rem, &outer);

@@ -73,6 +73,9 @@ load helpers
 	done
 	run "$PACKSIGN" pack -qZ x
 	[ "${lines[0]}" = "packsign pack: unknown option '-Z' [usage]" ]
+	# Found in review: a bad letter inside a cluster named the word before.
+	run "$PACKSIGN" digest --json -Zq x
+	[ "${lines[0]}" = "packsign digest: unknown option '-Z' [usage]" ]
 	run "$PACKSIGN" verify x --trust
 	[ "${lines[0]}" = "packsign verify: option '--trust' needs an argument [usage]" ]
 	run "$PACKSIGN" pack x -o

@@ -444,3 +444,19 @@ holon_repo() {
 	check_sig pack.zip.sig alice.pub 0
 	check_sig pack.zip.sig bob.pub 1
 }
+
+# Found in review: sign walked the pack with links dropped, so a declared
+# prompt that is a symbolic link read as "missing" rather than as a link,
+# and AgentPack's conventional prompts/ listing reported it a second time.
+@test "sign: a declared prompt that is a symbolic link is named as one, once" {
+	p=$(copy_pack "$AGENTPACK")
+	mv "$p/prompts/checklist.md" outside.md
+	ln -s "$BATS_TEST_TMPDIR/outside.md" "$p/prompts/checklist.md"
+	run "$PACKSIGN" sign "$p" -s alice.key -o a.tar
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"prompts/checklist.md: error: is a symbolic link"*"[path_special]"* ]]
+	[ "$(grep -c 'checklist.md' <<<"$output")" = 1 ]
+	[[ "$output" == *"1 error(s) [manifest_invalid]"* ]]
+	[ ! -e a.tar ] && [ ! -e a.tar.sig ]
+	no_temp_files .
+}

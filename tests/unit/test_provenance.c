@@ -141,6 +141,13 @@ url_normalisation(void **state)
 	assert_string_equal(norm("https://host/.git"), "source_url_invalid");
 	assert_string_equal(norm("https://ho_st/o/r"), "source_url_invalid");
 	assert_string_equal(norm("https://[::1]/o/r"), "source_url_invalid");
+	/* One host-name rule (util/hostname.c): RFC 1123 labels; a trailing
+	 * dot is accepted, as manifests' URLs accept it (found in review). */
+	assert_string_equal(norm("https://a..b/o/r"), "source_url_invalid");
+	assert_string_equal(norm("https://-a.b/o/r"), "source_url_invalid");
+	assert_string_equal(norm("https://a-.b/o/r"), "source_url_invalid");
+	assert_string_equal(norm("https://github.com./o/r"),
+	    "https://github.com./o/r");
 	assert_string_equal(norm("https://host:99999/o/r"), "source_url_invalid");
 	assert_string_equal(norm("https://host/o r"), "source_url_invalid");
 	assert_string_equal(norm(""), "source_url_invalid");
