@@ -12,6 +12,7 @@ const struct cli_usage cmd_digest_usage = {
 	.name = "digest",
 	.text =
     "usage: packsign digest PATH [--json] [--files] [--mtime N]\n"
+    "           " CLI_LIMIT_USAGE "\n"
     "\n"
     "Prints the digests of PATH, a pack directory or an archive (.tar,\n"
     ".tar.gz, .tgz, .tar.zst, .zip), as specified in\n"
@@ -24,11 +25,12 @@ const struct cli_usage cmd_digest_usage = {
     "and the manifest's format, id and version, and the SHA-256 of every\n"
     "prompt file it declares (docs/formats/manifests.md).\n"
     "\n"
-    "      --json      print one JSON object\n"
-    "      --files     also list every file's SHA-256, size and path\n"
-    "      --mtime N   for directories: the mtime of the canonical tar\n"
-    "                  (default: $SOURCE_DATE_EPOCH, else 0)\n"
-    "  -h, --help      show this help\n",
+    "  --json               print one JSON object\n"
+    "  --files              also list every file's SHA-256, size and path\n"
+    "  --mtime N            for directories: the mtime of the canonical tar\n"
+    "                       (default: $SOURCE_DATE_EPOCH, else 0)\n"
+    CLI_LIMIT_FLAGS_HELP
+    "  -h, --help           show this help\n",
 };
 
 struct digest_args {
@@ -45,6 +47,7 @@ parse_digest(int argc, char **argv, struct digest_args *a)
 		CLI_FLAG(0, "json", &a->json),
 		CLI_FLAG(0, "files", &a->files),
 		CLI_STRING(0, "mtime", &mtime),
+		CLI_LIMIT_OPTIONS(&a->pack.limits),
 		CLI_END
 	};
 	struct cli_operands rest;

@@ -47,11 +47,7 @@ const struct cli_usage cmd_install_usage = {
     "                       who is not first_party in the policy\n"
     "  --allow-downgrade    accept a version below the newest installed one\n"
     "  --dry-run            every check and a trial extraction; keep nothing\n"
-    "  --max-size BYTES     most bytes of file content (default 16 GiB; 0: no\n"
-    "                       limit)\n"
-    "  --max-entries N      most files and directories (default 1000000)\n"
-    "  --max-ratio N        most content bytes per archive byte once past\n"
-    "                       64 MiB (default 200)\n"
+    CLI_LIMIT_FLAGS_HELP
     "  --lang en|zh         language of the summary shown before install\n"
     "  --json               print the result as one JSON object\n"
     "  -q, --quiet          no progress line (shown only on a terminal)\n"
@@ -68,21 +64,6 @@ struct install_args {
 	int yes, json;
 	const char *archive;
 };
-
-/* --max-size, --max-entries, --max-ratio into a uint64_t. */
-static int
-limit_option(const struct cli_usage *cmd, const struct cli_option *opt,
-    const char *arg)
-{
-	long long value;
-
-	if (cli_parse_int64(arg, 0, LLONG_MAX, &value) != 0)
-		return cli_usage_error(cmd, "--%s must be a whole number "
-		    "from 0 (no limit) to %lld, found '%s'", opt->name,
-		    LLONG_MAX, arg);
-	*(uint64_t *)opt->value = (uint64_t)value;
-	return EXIT_OK;
-}
 
 /* --lang en|zh into a ps_lang. */
 static int
@@ -104,7 +85,6 @@ lang_option(const struct cli_usage *cmd, const struct cli_option *opt,
 static int
 parse_install(int argc, char **argv, struct install_args *a)
 {
-	ps_extract_limits *l = &a->o.limits;
 	const struct cli_option options[] = {
 		CLI_CHECK_OPTIONS(&a->checks),
 		CLI_STRING(0, "data-dir", &a->data_dir),
@@ -113,9 +93,7 @@ parse_install(int argc, char **argv, struct install_args *a)
 		CLI_FLAG(0, "allow-downgrade", &a->o.allow_downgrade),
 		CLI_FLAG(0, "dry-run", &a->o.dry_run),
 		CLI_FLAG(0, "json", &a->json),
-		CLI_CALLBACK(0, "max-size", &l->max_total_size, limit_option),
-		CLI_CALLBACK(0, "max-entries", &l->max_entries, limit_option),
-		CLI_CALLBACK(0, "max-ratio", &l->max_ratio, limit_option),
+		CLI_LIMIT_OPTIONS(&a->o.limits),
 		CLI_CALLBACK(0, "lang", &a->o.lang, lang_option),
 		CLI_END
 	};

@@ -20,6 +20,7 @@ const struct cli_usage cmd_verify_usage = {
     "           [--signed-by ID] [--source-repo URL] [--source-commit HASH]\n"
     "           [--require-source] [--allow-dirty] [--rebuild-from GITDIR]\n"
     "           [--deep] [--at TIME] [--json] [-q]\n"
+    "           " CLI_LIMIT_USAGE "\n"
     "       packsign verify DIR --sig F (--trust POLICY | -p KEY.pub) ...\n"
     "       packsign verify --installed PATH... [--trust POLICY | -p KEY.pub]\n"
     "           [--at TIME] [--json]\n"
@@ -47,6 +48,7 @@ const struct cli_usage cmd_verify_usage = {
     "                       digest (default: the archive digest covers all)\n"
     "  --at TIME            judge key windows at TIME (YYYY-MM-DDTHH:MM:SSZ)\n"
     "  --installed          PATH... are installed trees, not archives\n"
+    CLI_LIMIT_FLAGS_HELP
     "  --json               print the full report as one JSON object\n"
     "  -q, --quiet          no progress line (shown only on a terminal)\n",
 };
@@ -110,6 +112,7 @@ parse_verify(int argc, char **argv, struct verify_args *a)
 		CLI_FLAG(0, "deep", &a->checks.verify.deep),
 		CLI_FLAG(0, "installed", &a->installed),
 		CLI_FLAG(0, "json", &a->json),
+		CLI_LIMIT_OPTIONS(&a->checks.verify.limits),
 		CLI_END
 	};
 	struct cli_operands rest;

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,6 +273,20 @@ cli_parse_time(const struct cli_usage *cmd, const struct cli_option *opt,
 	if (ps_time_parse(arg, (int64_t *)opt->value) != 0)
 		return cli_usage_error(cmd, "--at must be an RFC 3339 UTC "
 		    "time YYYY-MM-DDTHH:MM:SSZ, found '%s'", arg);
+	return EXIT_OK;
+}
+
+int
+cli_parse_limit(const struct cli_usage *cmd, const struct cli_option *opt,
+    const char *arg)
+{
+	long long value;
+
+	if (cli_parse_int64(arg, 0, LLONG_MAX, &value) != 0)
+		return cli_usage_error(cmd, "--%s must be a whole number "
+		    "from 0 (no limit) to %lld, found '%s'", opt->name,
+		    LLONG_MAX, arg);
+	*(uint64_t *)opt->value = (uint64_t)value;
 	return EXIT_OK;
 }
 

@@ -92,6 +92,23 @@ int cli_parse_time(const struct cli_usage *cmd, const struct cli_option *opt,
     const char *arg);
 int cli_parse_kdf(const struct cli_usage *cmd, const struct cli_option *opt,
     const char *arg);
+/* Callback: a limit from 0 (none) to LLONG_MAX into a uint64_t. */
+int cli_parse_limit(const struct cli_usage *cmd, const struct cli_option *opt,
+    const char *arg);
+
+/* The limits of reading an archive (every command that reads one), filling
+ * ps_extract_limits `l`. */
+#define CLI_LIMIT_OPTIONS(l) \
+	CLI_CALLBACK(0, "max-size", &(l)->max_total_size, cli_parse_limit), \
+	CLI_CALLBACK(0, "max-entries", &(l)->max_entries, cli_parse_limit), \
+	CLI_CALLBACK(0, "max-ratio", &(l)->max_ratio, cli_parse_limit)
+#define CLI_LIMIT_USAGE "[--max-size BYTES] [--max-entries N] [--max-ratio N]"
+#define CLI_LIMIT_FLAGS_HELP \
+    "  --max-size BYTES     most bytes of file content (default 16 GiB; 0: no\n" \
+    "                       limit)\n" \
+    "  --max-entries N      most files and directories (default 1000000)\n" \
+    "  --max-ratio N        most content bytes per archive byte once past\n" \
+    "                       64 MiB (default 200)\n"
 
 /* --mtime (NULL: none given), else SOURCE_DATE_EPOCH, into options;
  * EXIT_OK, or EXIT_FAILED after a usage error. */

@@ -12,18 +12,18 @@ _packsign_options() {
 	local checks="--sig --trust -p --signed-by --source-repo --source-commit
 	    --require-source --allow-dirty --at -q --quiet"
 	local pass="--passphrase-file --passphrase-fd"
+	local limits="--max-size --max-entries --max-ratio"
 	case $1 in
 	pack) echo "-o --output --compress --mtime --json -q --quiet" ;;
-	digest) echo "--json --files --mtime" ;;
+	digest) echo "--json --files --mtime $limits" ;;
 	sign) echo "-s --secret-key -o --output --identity --minisig
 	    --source-repo --source-commit --allow-dirty --append --force
-	    --mtime --compress --json -q --quiet $pass" ;;
+	    --mtime --compress --json -q --quiet $pass $limits" ;;
 	keygen) echo "-o --identity --no-passphrase $pass --kdf --force --json" ;;
 	key) _packsign_key_options "$2" ;;
-	verify) echo "$checks --rebuild-from --deep --installed --json" ;;
+	verify) echo "$checks --rebuild-from --deep --installed --json $limits" ;;
 	install) echo "$checks --data-dir --yes --allow-shell
-	    --allow-downgrade --dry-run --max-size --max-entries --max-ratio
-	    --lang --json" ;;
+	    --allow-downgrade --dry-run $limits --lang --json" ;;
 	list) echo "--data-dir --verify --json" ;;
 	uninstall) echo "--data-dir --format --json" ;;
 	trust) echo "--trust -p --at --json" ;;

@@ -767,7 +767,7 @@ typedef struct ps_pack_files {
 	 * names in bytewise order within a directory.  A special entry
 	 * (symbolic link, device, ...) stops the walk with pack_path_special.
 	 * fn returns 0 to go on, -1 to stop (then list returns -1 and leaves
-	 * `err` as fn filled it). */
+	 * `err` as fn filled it).  `path` lasts until fn returns. */
 	int (*list)(void *ctx, int (*fn)(void *arg, const char *path,
 	    ps_entry_type type, uint64_t size, ps_error *err), void *arg,
 	    ps_error *err);

@@ -1,8 +1,10 @@
 /*
- * ps_install() (docs/formats/install.md, "Install"): the signature is
- * copied into a private directory of DIR/.tmp; the archive is read once,
- * by the reader that verifies it, which extracts it into that directory in
- * the same pass, so the bytes verified are the bytes installed.  The
+ * ps_install() (docs/formats/install.md, "Install"): the signature and
+ * the archive are copied into a private directory of DIR/.tmp, the
+ * archive hashed as it is copied; verification matches that digest to the
+ * signed subject before it parses the copy, then its reader extracts the
+ * copy into that directory in the pass that checks it, so the bytes
+ * verified are the bytes installed.  The
  * receipt is put in place first and the tree last: a run killed before the
  * final rename leaves a receipt without a tree, which no reader shows and
  * the next run removes.
@@ -26,6 +28,7 @@
 #include "util/sha256.h"
 #include "install/datadir.h"
 #include "install/extract.h"
+#include "pack/archivename.h"
 #include "pack/packdir.h"
 #include "install/installed.h"
 #include "install/receipt.h"
@@ -34,6 +37,7 @@
 #define COPY_BUFFER (256 * 1024)
 #define TREE_NAME "tree"
 #define RECEIPT_NAME "receipt.json"
+#define ARCHIVE_NAME "archive"
 
 struct install {
 	const char *archive;
@@ -44,6 +48,9 @@ struct install {
 	int work_fd;
 	char *base;                  /* the archive's file name */
 	char *copy_sig;              /* the signature's private copy */
+	int source_fd;               /* the caller's archive, open */
+	int copy_fd;                 /* its private, anonymous copy */
+	unsigned char copy_sha256[PS_SHA256_LEN];   /* taken while copying */
 	char *tree_path;             /* where the archive is extracted */
 	int tree_fd;                 /* that directory while extracting */
 	install_extractor *extractor;
@@ -81,63 +88,116 @@ ps_install_result_free(ps_install_result *r)
 
 /* ------------------------------------------------------ the private copy */
 
-static int
-open_source(const char *path, ps_error *err)
-{
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+/* The most a copy may hold, and the refusal of more. */
+struct copy_bound {
+	uint64_t max;
+	const char *code;
+	const char *why;             /* what `max` is */
+};
 
-	if (fd < 0)
-		return util_fail_errno(err, errno == ENOENT ? "not_found" :
-		    "io_error", path, "open", errno);
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return util_fail(err, "not_a_file", path, "is not a regular file");
-	}
-	return fd;
-}
-
-/* Copies `src` to `name` in the private directory, at most `max` bytes. */
+/* Copies `src` to `dst` within `bound`, hashing what it copies when
+ * `hash` is not NULL. */
 static int
-copy_in(struct install *in, int src, const char *label, const char *name,
-    uint64_t max, ps_error *err)
+copy_fd(int src, int dst, const char *label, const struct copy_bound *bound,
+    util_sha256 *hash, ps_error *err)
 {
 	unsigned char *buf = malloc(COPY_BUFFER);
 	uint64_t total = 0;
-	int dst, rc = 0;
+	int rc = 0;
 	ssize_t n;
 
-	dst = openat(in->work_fd, name, O_WRONLY | O_CREAT | O_EXCL |
-	    O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (buf == NULL)
-		rc = util_fail_oom(err, label);
-	else if (dst < 0)
-		rc = util_fail_errno(err, "io_error", name, "create", errno);
+		return util_fail_oom(err, label);
 	while (rc == 0 && (n = util_read_full(src, buf, COPY_BUFFER)) != 0) {
 		if (n < 0)
 			rc = util_fail_errno(err, "io_error", label, "read", errno);
-		else if ((total += (uint64_t)n) > max)
-			rc = util_refuse(err, "envelope_too_large", label, "holds "
-			    "more than %llu bytes", (unsigned long long)max);
+		else if ((total += (uint64_t)n) > bound->max)
+			rc = util_refuse(err, bound->code, label, "holds more "
+			    "than %llu bytes, %s", (unsigned long long)bound->max,
+			    bound->why);
+		else if (hash != NULL && util_sha256_update(hash, buf,
+		    (size_t)n) != 0)
+			rc = util_fail(err, "internal_error", label, "SHA-256 "
+			    "failed");
 		else
 			rc = util_write_all(dst, buf, (size_t)n, label, err);
 	}
-	if (dst >= 0 && close(dst) != 0 && rc == 0)
-		rc = util_fail_errno(err, "io_error", name, "close", errno);
 	free(buf);
 	return rc;
 }
 
+/* Copies the file `path` to `name` in the private directory. */
 static int
 copy_file(struct install *in, const char *path, const char *name,
-    uint64_t max, ps_error *err)
+    const struct copy_bound *bound, ps_error *err)
 {
-	int fd = open_source(path, err), rc;
+	int src = util_open_file(path, err), dst, rc;
 
-	if (fd < 0)
+	if (src < 0)
 		return -1;
-	rc = copy_in(in, fd, path, name, max, err);
-	close(fd);
+	dst = openat(in->work_fd, name, O_WRONLY | O_CREAT | O_EXCL |
+	    O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (dst < 0)
+		rc = util_fail_errno(err, "io_error", name, "create", errno);
+	else
+		rc = copy_fd(src, dst, path, bound, NULL, err);
+	if (dst >= 0 && close(dst) != 0 && rc == 0)
+		rc = util_fail_errno(err, "io_error", name, "close", errno);
+	close(src);
+	return rc;
+}
+
+/* A file of the private directory without a name, gone once closed even
+ * after a crash: O_TMPFILE, else a name removed at once. */
+static int
+open_anonymous(struct install *in, ps_error *err)
+{
+	int fd = openat(in->work_fd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+
+	if (fd >= 0 || (errno != EOPNOTSUPP && errno != EISDIR &&
+	    errno != EINVAL))
+		return fd >= 0 ? fd : util_fail_errno(err, errno == ENOSPC ?
+		    "disk_full" : "io_error", in->work, "create", errno);
+	fd = openat(in->work_fd, ARCHIVE_NAME, O_RDWR | O_CREAT | O_EXCL |
+	    O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return util_fail_errno(err, "io_error", ARCHIVE_NAME, "create",
+		    errno);
+	(void)unlinkat(in->work_fd, ARCHIVE_NAME, 0);
+	return fd;
+}
+
+/*
+ * The archive is copied into the data directory and hashed as it is
+ * copied; verification compares that digest with the signed subject
+ * before it parses a byte of the copy, which no one else can write, and
+ * extracts from the copy (install.md, "Install").  The copy holds the
+ * bytes the archive had when it was opened, up to its size then.
+ */
+static int
+copy_archive(struct install *in, ps_error *err)
+{
+	util_sha256 *hash = util_sha256_new();
+	struct copy_bound bound = { 0, "subject_changed", "its size when it "
+	    "was opened: it grew while it was copied" };
+	struct stat st;
+	int rc;
+
+	if (hash == NULL)
+		return util_fail_oom(err, in->archive);
+	if (fstat(in->source_fd, &st) != 0)
+		rc = util_fail_errno(err, "io_error", in->archive, "stat", errno);
+	else if ((in->copy_fd = open_anonymous(in, err)) < 0)
+		rc = -1;
+	else {
+		bound.max = (uint64_t)st.st_size;
+		rc = copy_fd(in->source_fd, in->copy_fd, in->archive, &bound,
+		    hash, err);
+	}
+	if (rc == 0 && util_sha256_final(hash, in->copy_sha256) != 0)
+		rc = util_fail(err, "internal_error", in->archive, "SHA-256 "
+		    "failed");
+	util_sha256_free(hash);
 	return rc;
 }
 
@@ -149,6 +209,8 @@ copy_signature(struct install *in, ps_error *err)
 	const char *slash = strrchr(in->archive, '/');
 	const char *sig = in->o->verify.sig_path;
 	char *sig_default = NULL;
+	const struct copy_bound sig_bound = { SIGN_DSSE_MAX_BYTES,
+	    "envelope_too_large", "the most a signature may hold" };
 	char sig_name[UTIL_NAME_MAX + 8];
 	int rc;
 
@@ -165,11 +227,8 @@ copy_signature(struct install *in, ps_error *err)
 		return util_fail_oom(err, in->archive);
 	}
 	/* A missing archive is named as such, before its signature. */
-	rc = open_source(in->archive, err);
-	if (rc >= 0) {
-		close(rc);
-		rc = 0;
-	}
+	rc = pack_archive_name_readable(in->archive, in->archive, err) != NULL &&
+	    (in->source_fd = util_open_file(in->archive, err)) >= 0 ? 0 : -1;
 	if (rc == 0 && sig == NULL && access(sig_default, F_OK) != 0 &&
 	    errno == ENOENT) {
 		util_refuse(err, "signature_missing", in->archive, "looked for its "
@@ -178,7 +237,7 @@ copy_signature(struct install *in, ps_error *err)
 	}
 	if (rc == 0)
 		rc = copy_file(in, sig != NULL ? sig : sig_default, sig_name,
-		    SIGN_DSSE_MAX_BYTES, err);
+		    &sig_bound, err);
 	free(sig_default);
 	return rc;
 }
@@ -265,8 +324,9 @@ static int
 verify_and_extract(struct install *in, ps_error *err)
 {
 	ps_verify_options vo = in->o->verify;
-	verify_stream stream = { in, start_extracting, end_extracting, 0,
-	    NULL };
+	verify_stream stream = { .ctx = in, .start = start_extracting,
+	    .end = end_extracting, .archive_fd = in->copy_fd,
+	    .archive_sha256 = in->copy_sha256 };
 	int rc;
 
 	if (mkdirat(in->work_fd, TREE_NAME, 0755) != 0)
@@ -726,7 +786,7 @@ static int
 run(struct install *in, ps_error *err)
 {
 	if (prepare(in, err) != 0 || copy_signature(in, err) != 0 ||
-	    verify_and_extract(in, err) != 0 || apply_rules(in, err) != 0)
+	    copy_archive(in, err) != 0 || verify_and_extract(in, err) != 0 || apply_rules(in, err) != 0)
 		return -1;
 	if (in->res->already_installed)
 		return 0;
@@ -746,6 +806,10 @@ run(struct install *in, ps_error *err)
 static void
 finish(struct install *in)
 {
+	if (in->source_fd >= 0)
+		close(in->source_fd);
+	if (in->copy_fd >= 0)
+		close(in->copy_fd);
 	if (in->work_fd >= 0)
 		close(in->work_fd);
 	if (in->work != NULL && in->dd.tmp_fd >= 0)
@@ -772,8 +836,7 @@ ps_install(const char *archive, const ps_install_options *options,
 	memset(&in, 0, sizeof(in));
 	in.archive = archive;
 	in.o = options;
-	in.work_fd = -1;
-	in.tree_fd = -1;
+	in.work_fd = in.tree_fd = in.source_fd = in.copy_fd = -1;
 	in.dd.fd = in.dd.lock_fd = in.dd.tmp_fd = -1;
 	*out = in.res = calloc(1, sizeof(ps_install_result));
 	if (in.res == NULL)

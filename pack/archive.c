@@ -877,12 +877,8 @@ pack_archive_read_fd(int fd, const char *name, const char *label,
 	r.visitor = visitor;
 	r.limits = limits;
 	*out = NULL;
-	if ((kind = pack_archive_name_of(name)) == NULL) {
-		util_refuse(err, "unsupported_archive", label,
-		    "is neither a pack directory nor a supported archive");
-		return util_error_expect(err, PACK_ARCHIVE_NAMES,
-		    "another name");
-	}
+	if ((kind = pack_archive_name_readable(name, label, err)) == NULL)
+		return -1;
 	r.kind = kind->kind;
 	r.compression = kind->compression;
 	if (adopt_fd(&r, fd, err) == 0 && util_locale_enter(&scope, err) == 0) {

@@ -46,6 +46,10 @@ typedef struct pack_archive_open_options {
 	void *want_ctx;
 	/* The reading limits; NULL: the defaults. */
 	const ps_extract_limits *limits;
+	/* 1: read the file open on `fd` (not closed, read from its start), the
+	 * path naming its kind and the errors; 0: open the path. */
+	int has_fd;
+	int fd;
 } pack_archive_open_options;
 
 int pack_files_archive_open_with(const char *path,

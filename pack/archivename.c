@@ -1,6 +1,7 @@
 #include <stddef.h>
 
 #include "pack/archivename.h"
+#include "util/error.h"
 #include "util/strings.h"
 
 /* The first entry of each compression is the suffix packsign writes. */
@@ -39,13 +40,17 @@ pack_archive_suffix(ps_compression compression)
 	return NULL;
 }
 
-int
-pack_archive_name_compressed(const char *path)
+const pack_archive_name *
+pack_archive_name_readable(const char *path, const char *label, ps_error *err)
 {
 	const pack_archive_name *n = pack_archive_name_of(path);
 
-	return n != NULL && (n->kind == PS_SOURCE_ZIP ||
-	    n->compression != PS_COMPRESS_NONE);
+	if (n != NULL)
+		return n;
+	util_refuse(err, "unsupported_archive", label,
+	    "is neither a pack directory nor a supported archive");
+	util_error_expect(err, PACK_ARCHIVE_NAMES, "another name");
+	return NULL;
 }
 
 int

@@ -2,7 +2,7 @@
  *
  * The one table of the names packsign reads and writes: the suffix picks
  * the container and the compression, for the reader, for `pack -o` and
- * `sign`'s default output, and for verification's hash-first rule.
+ * `sign`'s default output.
  */
 #ifndef PACK_ARCHIVENAME_H
 #define PACK_ARCHIVENAME_H
@@ -26,8 +26,9 @@ const pack_archive_name *pack_archive_name_of(const char *path);
  * ".tar.zst"); NULL for another value. */
 const char *pack_archive_suffix(ps_compression compression);
 
-/* 1 when the bytes of the archive `path` are not its tar stream: a
- * compressed tar or a zip (verification hashes those before parsing). */
-int pack_archive_name_compressed(const char *path);
+/* pack_archive_name_of(), or NULL after refusing the name as
+ * unsupported_archive (`label` names it). */
+const pack_archive_name *pack_archive_name_readable(const char *path,
+    const char *label, ps_error *err);
 
 #endif

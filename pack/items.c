@@ -453,8 +453,8 @@ pack_items_tree_digest(const pack_items *list, unsigned char out[PS_SHA256_LEN],
 
 /* The entries into a new digest: moved out of `list` (left empty), or
  * copied when `keep`. */
-static ps_digest *
-to_digest(pack_items *list, int keep, ps_error *err)
+ps_digest *
+pack_items_copy_to_digest(const pack_items *list, ps_error *err)
 {
 	ps_digest *d = calloc(1, sizeof(*d));
 	size_t i;
@@ -467,11 +467,8 @@ to_digest(pack_items *list, int keep, ps_error *err)
 	}
 	for (i = 0; i < list->count; i++) {
 		d->entries[i] = list->items[i].entry;
-		if (!keep)
-			list->items[i].entry.path = NULL;
-		else if ((d->entries[i].path = strdup(d->entries[i].path)) ==
-		    NULL) {
-			d->entry_count = i;
+		d->entry_count = i;
+		if ((d->entries[i].path = strdup(d->entries[i].path)) == NULL) {
 			ps_digest_free(d);
 			util_fail_oom(err, NULL);
 			return NULL;
@@ -480,21 +477,44 @@ to_digest(pack_items *list, int keep, ps_error *err)
 			d->total_size += d->entries[i].size;
 	}
 	d->entry_count = list->count;
-	if (!keep)
-		pack_items_free(list);
 	return d;
 }
 
+/*
+ * The entries move down in the items' own array, which then shrinks: a
+ * million entries need no second array beside the first.  Entry i lands
+ * below item i + 1 (a ps_entry is smaller than a pack_item), so each item
+ * is read before anything overwrites it.
+ */
 ps_digest *
 pack_items_to_digest(pack_items *list, ps_error *err)
 {
-	return to_digest(list, 0, err);
-}
+	ps_digest *d = calloc(1, sizeof(*d));
+	ps_entry *entries = (ps_entry *)(void *)list->items, *shrunk;
+	ps_entry entry;
+	size_t i;
 
-ps_digest *
-pack_items_copy_to_digest(const pack_items *list, ps_error *err)
-{
-	return to_digest((pack_items *)list, 1, err);
+	if (d == NULL) {
+		util_fail_oom(err, NULL);
+		return NULL;
+	}
+	for (i = 0; i < list->count; i++) {
+		entry = list->items[i].entry;
+		free(list->items[i].source);
+		entries[i] = entry;
+		if (entry.type == PS_ENTRY_FILE)
+			d->total_size += entry.size;
+	}
+	d->entry_count = list->count;
+	shrunk = list->count > 0 ? realloc(entries, list->count *
+	    sizeof(ps_entry)) : NULL;
+	d->entries = shrunk != NULL ? shrunk : entries;
+	if (list->count == 0) {
+		free(entries);
+		d->entries = NULL;
+	}
+	memset(list, 0, sizeof(*list));
+	return d;
 }
 
 int

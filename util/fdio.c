@@ -58,6 +58,22 @@ util_read_full(int fd, void *buf, size_t len)
  * more than is left both reads the tail and proves there is no more: one
  * system call per small file instead of two (issue 8).
  */
+int
+util_open_file(const char *path, ps_error *err)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+
+	if (fd < 0)
+		return util_fail_errno(err, errno == ENOENT ? "not_found" :
+		    "io_error", path, "open", errno);
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return util_fail(err, "not_a_file", path, "is not a regular file");
+	}
+	return fd;
+}
+
 ssize_t
 util_read_last(int fd, void *buf, size_t len)
 {

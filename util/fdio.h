@@ -15,6 +15,10 @@
 int util_write_all(int fd, const void *buf, size_t len, const char *label,
     ps_error *err);
 
+/* Opens the regular file `path` to read (never a terminal, never blocking
+ * on a FIFO): an fd, or -1 with not_found, not_a_file or io_error. */
+int util_open_file(const char *path, ps_error *err);
+
 /* Reads up to `len` bytes, fewer only at end of file; -1 on error. */
 ssize_t util_read_full(int fd, void *buf, size_t len);
 

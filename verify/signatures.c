@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "util/error.h"
+#include "util/fdio.h"
 #include "util/strings.h"
 #include "verify/signatures.h"
 
@@ -77,22 +78,16 @@ static int
 open_envelope(verify_vctx *v, ps_error *err)
 {
 	const char *sig = v->res->sig_path;
-	struct stat st;
 	int fd, rc;
 
-	fd = open(sig, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0 && errno == ENOENT && v->o->sig_path == NULL) {
+	fd = util_open_file(sig, err);
+	if (fd < 0 && ps_error_is(err, PS_CODE_NOT_FOUND) && v->o->sig_path == NULL) {
 		util_refuse(err, "signature_missing", v->path, "looked for the "
 		    "signature beside the archive");
 		return util_error_expect(err, sig, "no such file");
 	}
 	if (fd < 0)
-		return util_fail_errno(err, errno == ENOENT ? "not_found" :
-		    "io_error", sig, "open", errno);
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return util_fail(err, "not_a_file", sig, "is not a regular file");
-	}
+		return -1;
 	rc = sign_dsse_read_fd(fd, sig, &v->env, err);
 	close(fd);
 	return rc;

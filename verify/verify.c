@@ -1,9 +1,9 @@
 /*
  * ps_verify(): the order of docs/formats/signature.md, section 3.  The
- * archive is read once: the reader hashes the file's bytes while it parses
- * them and keeps what the checks need (per-file digests, small files);
- * nothing it collected is acted on before the file's SHA-256 equals the
- * signed subject.
+ * archive is read twice through one descriptor: hashed and matched to the
+ * signed subject before a byte of it is parsed, then parsed while hashed
+ * again (a file changed in between is refused); the reader keeps what the
+ * checks need (per-file digests, small files).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -170,23 +170,6 @@ find_subject(const verify_vctx *v, ps_error *err)
 	return NULL;
 }
 
-/* The file's SHA-256 in a pass of its own: only after the reader refused
- * the archive, to tell tampering (subject_mismatch) from a signed but
- * unsafe archive. */
-static int
-hash_file(const char *path, unsigned char out[PS_SHA256_LEN])
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	uint64_t size;
-	int rc;
-
-	if (fd < 0)
-		return -1;
-	rc = util_sha256_fd(fd, out, &size);
-	close(fd);
-	return rc;
-}
-
 /*
  * Without --deep only the files the statement names are hashed: the
  * subject digest already covers every byte of the archive, so verify
@@ -214,32 +197,76 @@ signed_file(void *ctx, const char *path)
 	return 0;
 }
 
-/*
- * A compressed archive is hashed before it is decompressed: a small file
- * that expands to terabytes is refused for what it is (another file than
- * the signed one) in one pass over its compressed bytes.  A plain tar is
- * read linearly, so its one pass does both.
- */
-static int
-subject_first(verify_vctx *v, const sign_statement_file *subject, ps_error *err)
-{
-	unsigned char got[PS_SHA256_LEN];
+#define SUBJECT_CHECK "compared the SHA-256 of the archive's bytes with " \
+    "the signed subject"
 
-	if (!pack_archive_name_compressed(v->path))
-		return 0;
-	if (hash_file(v->path, got) != 0)
-		return util_fail_errno(err, "io_error", v->path, "read", errno);
-	if (memcmp(got, subject->sha256, PS_SHA256_LEN) == 0)
-		return 0;
-	return util_refuse_digest(err, "subject_mismatch", v->path, "compared the "
-	    "SHA-256 of the archive's bytes with the signed subject",
-	    subject->sha256, got);
+/* The archive, opened once: both passes read this descriptor, so that
+ * nothing renamed over the path between them is read. */
+static int
+open_archive_fd(verify_vctx *v, int *owned, ps_error *err)
+{
+	*owned = 0;
+	if (pack_archive_name_readable(v->path, v->path, err) == NULL)
+		return -1;
+	if (v->stream != NULL && v->stream->archive_fd >= 0)
+		return v->stream->archive_fd;
+	*owned = 1;
+	return util_open_file(v->path, err);
 }
 
-/* One read: the reader checks, hashes and keeps what the validators need
- * while the caller's visitor sees every entry (install extracts them). */
+/* Pass 1: every byte is hashed and the digest matched to the signed
+ * subject before any byte is parsed or decompressed (install hashed its
+ * private copy while making it). */
 static int
-open_archive(verify_vctx *v, ps_pack_files *files, ps_digest **d, ps_error *err)
+authenticate(verify_vctx *v, int fd, const sign_statement_file *subject,
+    ps_error *err)
+{
+	const verify_stream *s = v->stream;
+	unsigned char *got = v->res->archive_digest;
+	uint64_t size;
+
+	if (s != NULL && s->archive_sha256 != NULL)
+		memcpy(got, s->archive_sha256, PS_SHA256_LEN);
+	else if (util_sha256_fd(fd, got, &size) != 0)
+		return util_fail_errno(err, "io_error", v->path, "read", errno);
+	v->res->has_archive_digest = 1;
+	if (memcmp(got, subject->sha256, PS_SHA256_LEN) != 0)
+		return util_refuse_digest(err, "subject_mismatch", v->path,
+		    SUBJECT_CHECK, subject->sha256, got);
+	return 0;
+}
+
+static int
+refuse_changed(verify_vctx *v, const sign_statement_file *subject,
+    const unsigned char got[PS_SHA256_LEN], ps_error *err)
+{
+	return util_refuse_digest(err, "subject_changed", v->path, "hashed the "
+	    "archive again while parsing it: its bytes changed after they "
+	    "matched the signed subject", subject->sha256, got);
+}
+
+/* After the reader failed: a file that no longer holds the signed bytes
+ * is refused for that, not for what a writer racing the reader put in. */
+static int
+refuse_reading(verify_vctx *v, int fd, const sign_statement_file *subject,
+    ps_error *reader_err, ps_error *err)
+{
+	unsigned char got[PS_SHA256_LEN];
+	uint64_t size;
+
+	if (lseek(fd, 0, SEEK_SET) == 0 && util_sha256_fd(fd, got, &size) == 0 &&
+	    memcmp(got, subject->sha256, PS_SHA256_LEN) != 0)
+		return refuse_changed(v, subject, got, err);
+	*err = *reader_err;
+	return -1;
+}
+
+/* Pass 2, one read of the authenticated file: the reader checks, hashes
+ * again and keeps what the validators need while the caller's visitor
+ * sees every entry (install extracts them). */
+static int
+parse_archive(verify_vctx *v, int fd, ps_pack_files *files, ps_digest **d,
+    ps_error *err)
 {
 	verify_stream *s = v->stream;
 	pack_archive_open_options o;
@@ -248,6 +275,8 @@ open_archive(verify_vctx *v, ps_pack_files *files, ps_digest **d, ps_error *err)
 	memset(&o, 0, sizeof(o));
 	o.progress = &v->o->progress;
 	o.limits = &v->o->limits;
+	o.has_fd = 1;
+	o.fd = fd;
 	if (s != NULL && (rc = s->start(s->ctx, v->st, &o.also, &o.fallback,
 	    err)) < 0)
 		return -1;
@@ -267,34 +296,28 @@ open_archive(verify_vctx *v, ps_pack_files *files, ps_digest **d, ps_error *err)
 	return rc;
 }
 
-/* Step 3: one read; the digest decides before anything is acted on. */
+/* Step 3: authenticate, then parse what was authenticated. */
 static int
 read_archive(verify_vctx *v, ps_pack_files *files, ps_digest **d, ps_error *err)
 {
 	const sign_statement_file *subject = find_subject(v, err);
-	unsigned char got[PS_SHA256_LEN];
-	const char *what = "compared the SHA-256 of the archive's bytes with "
-	    "the signed subject";
+	int fd, owned, rc;
 	ps_error e;
 
-	if (subject == NULL || subject_first(v, subject, err) != 0)
+	if (subject == NULL || (fd = open_archive_fd(v, &owned, err)) < 0)
 		return -1;
+	rc = authenticate(v, fd, subject, err);
 	ps_error_clear(&e);
-	if (open_archive(v, files, d, &e) != 0) {
-		if (e.status == PS_STATUS_REFUSED && hash_file(v->path, got) == 0 &&
-		    memcmp(got, subject->sha256, PS_SHA256_LEN) != 0)
-			return util_refuse_digest(err, "subject_mismatch", v->path, what,
-			    subject->sha256, got);
-		*err = e;
-		return -1;
-	}
-	v->res->has_archive_digest = 1;
-	memcpy(v->res->archive_digest, (*d)->archive_digest, PS_SHA256_LEN);
-	if (memcmp((*d)->archive_digest, subject->sha256, PS_SHA256_LEN) != 0)
-		return util_refuse_digest(err, "subject_mismatch", v->path, what,
-		    subject->sha256, (*d)->archive_digest);
-	v->res->subject_checked = 1;
-	return 0;
+	if (rc == 0 && parse_archive(v, fd, files, d, &e) != 0)
+		rc = refuse_reading(v, fd, subject, &e, err);
+	else if (rc == 0 && memcmp((*d)->archive_digest, subject->sha256,
+	    PS_SHA256_LEN) != 0)
+		rc = refuse_changed(v, subject, (*d)->archive_digest, err);
+	if (owned)
+		close(fd);
+	if (rc == 0)
+		v->res->subject_checked = 1;
+	return rc;
 }
 
 static int

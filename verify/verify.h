@@ -31,6 +31,10 @@ typedef struct verify_stream {
 	    ps_error *err);
 	/* After a streamed read that returned `rc`: the final outcome. */
 	int (*end)(void *ctx, int rc, ps_error *err);
+	/* The archive's private copy, open (-1: verify opens the path), and
+	 * its SHA-256 taken while copying (NULL: verify hashes it first). */
+	int archive_fd;
+	const unsigned char *archive_sha256;
 	int streamed;                      /* out: start returned 1 */
 	ps_digest *digest;                 /* out: digests of what was read */
 } verify_stream;

@@ -195,6 +195,39 @@ refused() {
 	refused bomb extract_ratio_exceeded
 }
 
+# Issue 17: a 256 KiB archive once made verify, sign and digest inflate
+# gigabytes that install refused.  Every reader holds install's limits,
+# with the same options.
+@test "verify, digest and sign ARCHIVE hold install's limits and options" {
+	local kind code name flags
+	while read -r kind code flags; do
+		name=h-$kind.tar
+		[ "$kind" != bomb ] || name=h-bomb.tar.gz
+		cp "$BATS_FILE_TMPDIR/$name" .
+		"$SIGNER" -s alice.key --raw-from good.tar "$name"
+		for cmd in "verify $name -p alice.pub" "digest $name" \
+		    "sign $name -s alice.key --force"; do
+			# shellcheck disable=SC2086
+			run "$PACKSIGN" $cmd $flags
+			echo "$cmd $flags: status $status: $output"
+			[ "$status" -eq 1 ]
+			[[ "$output" == *"[$code]"* ]]
+		done
+	done <<-EOF
+	bomb extract_ratio_exceeded
+	big extract_too_large --max-size 1048576
+	many extract_too_many_entries --max-entries 40
+	EOF
+	# The same archives within raised limits: read to the end.
+	run "$PACKSIGN" digest h-many.tar --max-entries 0
+	[ "$status" -eq 0 ]
+	run "$PACKSIGN" verify h-big.tar -p alice.pub --max-size 0
+	[ "$status" -eq 0 ]
+	run "$PACKSIGN" digest h-many.tar --max-entries -1
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--max-entries must be a whole number"*"[usage]"* ]]
+}
+
 @test "hostile archives into a fresh data directory leave no pack behind" {
 	refused symlink symlink_refused
 	refused big extract_too_large --max-size 1048576

@@ -12,12 +12,14 @@
 #include <unistd.h>
 
 #include "keys/keys.h"
+#include "pack/archive.h"
 #include "sign/dsse.h"
 #include "sign/statement.h"
 
 #define PACK "examples/packs/research.top-journal-reviewer"
 
 struct fixture {
+	ps_compression compression;
 	char dir[64];
 	char archive[128];
 	char sig[160];
@@ -35,8 +37,32 @@ new_key(ps_seckey **sk, ps_pubkey **pk)
 	assert_int_equal(ps_seckey_public(*sk, pk, &err), 0);
 }
 
+/*
+ * The reader, wrapped (-Wl,--wrap in the Makefile): each parse of an
+ * archive is counted, and `racer` (may be NULL) runs first, as a local
+ * writer that changes the file between verification's two passes would.
+ */
+int __real_pack_files_archive_open_with(const char *path,
+    const pack_archive_open_options *o, ps_pack_files *files,
+    ps_digest **digest_out, ps_error *err);
+
+static int parses;
+static void (*racer)(const char *path);
+
+int
+__wrap_pack_files_archive_open_with(const char *path,
+    const pack_archive_open_options *o, ps_pack_files *files,
+    ps_digest **digest_out, ps_error *err)
+{
+	parses++;
+	if (racer != NULL)
+		racer(path);
+	return __real_pack_files_archive_open_with(path, o, files, digest_out,
+	    err);
+}
+
 static int
-setup(void **state)
+setup_as(void **state, ps_compression compression)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
 	ps_pack_options po;
@@ -44,12 +70,16 @@ setup(void **state)
 	int fd;
 
 	assert_non_null(f);
+	parses = 0;
+	racer = NULL;
+	f->compression = compression;
 	strcpy(f->dir, "/tmp/ps-verify-XXXXXX");
 	assert_non_null(mkdtemp(f->dir));
-	snprintf(f->archive, sizeof(f->archive), "%s/r.tar.gz", f->dir);
+	snprintf(f->archive, sizeof(f->archive), "%s/%s", f->dir,
+	    compression == PS_COMPRESS_GZIP ? "r.tar.gz" : "r.tar");
 	snprintf(f->sig, sizeof(f->sig), "%s.sig", f->archive);
 	ps_pack_options_init(&po);
-	po.compression = PS_COMPRESS_GZIP;
+	po.compression = compression;
 	fd = open(f->archive, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	assert_true(fd >= 0);
 	assert_int_equal(ps_pack(PACK, fd, &po, NULL, &err), 0);
@@ -60,6 +90,18 @@ setup(void **state)
 	assert_int_equal(ps_pubkey_set_identity(f->alice_pub, "alice", &err), 0);
 	*state = f;
 	return 0;
+}
+
+static int
+setup(void **state)
+{
+	return setup_as(state, PS_COMPRESS_GZIP);
+}
+
+static int
+setup_tar(void **state)
+{
+	return setup_as(state, PS_COMPRESS_NONE);
 }
 
 static int
@@ -93,7 +135,8 @@ statement(const struct fixture *f, size_t *len)
 
 	assert_int_equal(sign_statement_new(&st, &err), 0);
 	assert_int_equal(sign_statement_set_digest(st, f->digest, &err), 0);
-	assert_int_equal(sign_statement_add_subject(st, "r.tar.gz",
+	assert_int_equal(sign_statement_add_subject(st, strrchr(f->archive,
+	    '/') + 1,
 	    f->digest->archive_digest, &err), 0);
 	for (i = 0; i < 4; i++) {
 		e = ps_digest_find(f->digest, prompts[i]);
@@ -104,7 +147,7 @@ statement(const struct fixture *f, size_t *len)
 	st->pack_id = strdup("research.top-journal-reviewer");
 	st->pack_version = strdup("0.1.0");
 	st->packsign_version = strdup(PS_VERSION);
-	st->compression = PS_COMPRESS_GZIP;
+	st->compression = f->compression;
 	assert_int_equal(sign_statement_serialize(st, &out, len, &err), 0);
 	sign_statement_free(st);
 	return out;
@@ -365,6 +408,120 @@ bad_options_fail_before_any_work(void **state)
 	ps_trust_free(t);
 }
 
+/* Changes one byte of the archive's content in place, as a writer with
+ * access to the file could: a byte of the first file's data (tar) at an
+ * offset the caller picked. */
+static void
+flip_byte_at(const char *path, off_t offset)
+{
+	unsigned char c;
+	int fd = open(path, O_RDWR);
+
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &c, 1, offset), 1);
+	c ^= 0x20;
+	assert_int_equal(pwrite(fd, &c, 1, offset), 1);
+	close(fd);
+}
+
+/* The content of the tar's first entry (its header is bytes 0-511). */
+static void
+race_content(const char *path)
+{
+	flip_byte_at(path, 512 + 1);
+}
+
+/* The tar's first header: the reader refuses what it then finds. */
+static void
+race_header(const char *path)
+{
+	flip_byte_at(path, 148);      /* the header checksum */
+}
+
+/* A plain tar is hashed and compared before a byte of it is parsed: a
+ * tampered one never reaches the reader. */
+static void
+plain_tar_is_authenticated_before_parsing(void **state)
+{
+	struct fixture *f = *state;
+	ps_trust *t = one_key_policy(f->alice_pub);
+	ps_verify_options o;
+	ps_verify_result *r;
+	ps_error err;
+
+	write_sig(f, NULL, f->alice, "", NULL, NULL);
+	ps_verify_options_init(&o);
+	assert_int_equal(run_verify(f, t, &o, &r, &err), 0);
+	assert_int_equal(parses, 1);
+	assert_true(r->subject_checked);
+	ps_verify_result_free(r);
+	parses = 0;
+	race_content(f->archive);
+	assert_int_equal(run_verify(f, t, &o, &r, &err), -1);
+	assert_string_equal(err.code, "subject_mismatch");
+	assert_int_equal(err.status, PS_STATUS_REFUSED);
+	assert_int_equal(parses, 0);
+	assert_true(r->has_archive_digest);
+	assert_false(r->subject_checked);
+	ps_verify_result_free(r);
+	ps_trust_free(t);
+}
+
+/* Bytes changed between the two passes are refused for that, whether the
+ * reader then accepts them (content) or refuses them (a header). */
+static void
+bytes_changed_after_authentication_are_refused(void **state)
+{
+	struct fixture *f = *state;
+	void (*const races[])(const char *) = { race_content, race_header };
+	ps_trust *t = one_key_policy(f->alice_pub);
+	ps_verify_options o;
+	ps_verify_result *r;
+	ps_error err;
+	size_t i;
+
+	write_sig(f, NULL, f->alice, "", NULL, NULL);
+	for (i = 0; i < 2; i++) {
+		racer = races[i];
+		ps_verify_options_init(&o);
+		o.deep = 1;
+		assert_int_equal(run_verify(f, t, &o, &r, &err), -1);
+		assert_string_equal(err.code, "subject_changed");
+		assert_int_equal(err.status, PS_STATUS_REFUSED);
+		assert_false(r->subject_checked);
+		ps_verify_result_free(r);
+		racer(f->archive);      /* put the byte back */
+	}
+	ps_trust_free(t);
+}
+
+/* install parses its private copy: a writer changing the caller's file
+ * while install reads it changes nothing that is installed. */
+static void
+install_reads_its_private_copy(void **state)
+{
+	struct fixture *f = *state;
+	ps_trust *t = one_key_policy(f->alice_pub);
+	ps_install_options o;
+	ps_install_result *r;
+	char data[96];
+	ps_error err;
+
+	write_sig(f, NULL, f->alice, "", NULL, NULL);
+	snprintf(data, sizeof(data), "%s/data", f->dir);
+	ps_install_options_init(&o);
+	o.verify.trust = t;
+	o.data_dir = data;
+	racer = race_content;
+	assert_int_equal(ps_install(f->archive, &o, &r, &err), 0);
+	assert_int_equal(parses, 1);
+	assert_true(r->installed);
+	assert_memory_equal(r->tree_digest, f->digest->tree_digest,
+	    PS_SHA256_LEN);
+	ps_install_result_free(r);
+	ps_trust_free(t);
+}
+
 int
 main(void)
 {
@@ -383,6 +540,13 @@ main(void)
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(bad_options_fail_before_any_work,
 		    setup, teardown),
+		cmocka_unit_test_setup_teardown(
+		    plain_tar_is_authenticated_before_parsing, setup_tar, teardown),
+		cmocka_unit_test_setup_teardown(
+		    bytes_changed_after_authentication_are_refused, setup_tar,
+		    teardown),
+		cmocka_unit_test_setup_teardown(install_reads_its_private_copy,
+		    setup_tar, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
