@@ -61,3 +61,34 @@ kept() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
+
+@test "errors.md: a bad --mtime or SOURCE_DATE_EPOCH is invalid_mtime (exit 2), without a synopsis" {
+	for m in -1 1.5 8589934592 '' ' 1' abc; do
+		run "$PACKSIGN" pack "$EXAMPLES/$AGENTPACK" -o x.tar --mtime "$m"
+		[ "$status" -eq 2 ]
+		[[ "$output" == "packsign: --mtime: the mtime must be whole seconds since the epoch: expected 0 to 8589934591, found '$m' [invalid_mtime]" ]]
+		[ ! -e x.tar ]
+	done
+	for cmd in "pack $EXAMPLES/$AGENTPACK -o x.tar" "digest $EXAMPLES/$AGENTPACK"; do
+		SOURCE_DATE_EPOCH=soon run $PACKSIGN $cmd
+		[ "$status" -eq 2 ]
+		[[ "$output" == "packsign: SOURCE_DATE_EPOCH: "*"found 'soon' [invalid_mtime]" ]]
+	done
+}
+
+@test "canonical-tar.md 4.1: an empty SOURCE_DATE_EPOCH is unset (pack, digest, sign)" {
+	"$PACKSIGN" pack "$EXAMPLES/$AGENTPACK" -o unset.tar >/dev/null
+	SOURCE_DATE_EPOCH= "$PACKSIGN" pack "$EXAMPLES/$AGENTPACK" -o empty.tar >/dev/null
+	cmp unset.tar empty.tar
+	[ "$(SOURCE_DATE_EPOCH= digest_field "$EXAMPLES/$AGENTPACK" tar_digest)" = "$(digest_field unset.tar tar_digest)" ]
+	SOURCE_DATE_EPOCH=7 "$PACKSIGN" pack "$EXAMPLES/$AGENTPACK" -o seven.tar >/dev/null
+	! cmp -s unset.tar seven.tar
+	"$PACKSIGN" keygen -o k --identity k --no-passphrase >/dev/null
+	SOURCE_DATE_EPOCH= "$PACKSIGN" sign "$EXAMPLES/$AGENTPACK" -s k.key -o s.tar >/dev/null
+	cmp s.tar unset.tar
+	python3 - s.tar.sig <<'PY'
+import base64, json, sys
+st = json.loads(base64.b64decode(json.load(open(sys.argv[1]))["payload"]))
+assert st["predicate"]["build"]["mtime"] == 0, st["predicate"]["build"]
+PY
+}
