@@ -15,6 +15,128 @@ setup() {
 	command -v python3 >/dev/null || skip "python3 missing (scripts/install-deps installs it)"
 }
 
+# ref_tar DIR MTIME: the canonical tar of DIR (no .packsignignore, names
+# already valid) by the reference encoder of canonical-tar.md, section 4.4.
+ref_tar() {
+	python3 - "$1" "$2" "$SPEC" <<'PY'
+import os, re, stat, sys, unicodedata
+exec(re.search(r"```python\n(.*?)```", open(sys.argv[3]).read(), re.S).group(1))
+root, manifests = sys.argv[1], {b"manifest.yml", b"soyapack.yaml", b"holon.yaml", b"augr.pkg.yml"}
+entries = []
+for dirpath, dirs, files in os.walk(root):
+    for name in dirs + files:
+        full = os.path.join(dirpath, name)
+        rel = os.path.relpath(full, root)
+        path = unicodedata.normalize("NFC", rel).encode()
+        st = os.lstat(full)
+        is_dir = stat.S_ISDIR(st.st_mode)
+        mode = 0o755 if is_dir or st.st_mode & 0o100 else 0o644
+        data = b"" if is_dir else open(full, "rb").read()
+        entries.append((path, is_dir, mode, data))
+entries.sort(key=lambda e: (e[0] not in manifests, e[0]))
+sys.stdout.buffer.write(canonical_tar(entries, int(sys.argv[2])))
+PY
+}
+
+# A pack whose names reach every case of sections 4.2 and 4.3.
+names_pack() {
+	local p a99 m55
+	p=$(copy_pack "$AGENTPACK")
+	a99=$(printf 'a%.0s' {1..99}) m55=$(printf 'm%.0s' {1..55})
+	echo x >"$p/é.md"
+	mkdir -p "$p/ü/sub" && echo x >"$p/ü/sub/ä.md"
+	for n in 85 86 87; do echo x >"$p/$(printf 'n%.0s' $(seq "$n"))é"; done
+	echo x >"$p/$(printf 'r%.0s' {1..100})"
+	mkdir -p "$p/dir" && echo x >"$p/dir/$(printf 'f%.0s' {1..95})"
+	mkdir -p "$p/$a99/$m55" && echo x >"$p/$a99/$m55/$(printf 'g%.0s' {1..80})"
+	mkdir -p "$p/$(printf 'c%.0s' {1..60})/$(printf 'd%.0s' {1..60})/$(printf 'e%.0s' {1..40})"
+	echo x >"$p/$(printf 'c%.0s' {1..60})/$(printf 'd%.0s' {1..60})/$(printf 'e%.0s' {1..40})/h"
+	echo "$p"
+}
+
+@test "canonical-tar.md 4.4: the reference encoder writes packsign's bytes, whatever the mtime" {
+	p=$(names_pack)
+	for m in 0 1700000000 2147483646 2147483647 4000000000 8589934591; do
+		rm -f out.tar
+		"$PACKSIGN" pack "$p" -o out.tar --mtime "$m" >/dev/null
+		ref_tar "$p" "$m" >ref.tar
+		cmp ref.tar out.tar
+		[ "$(digest_field out.tar canonical)" = yes ]
+	done
+}
+
+@test "canonical-tar.md 4.3: from mtime 2147483647 on, every entry has an 'x' header with an mtime record" {
+	mkdir -p p/sub && printf 'id: x\n' >p/manifest.yml && echo y >p/sub/a.txt
+	"$PACKSIGN" pack p -o below.tar --mtime 2147483646 >/dev/null
+	[ "$(stat -c %s below.tar)" -eq $((512 * 7)) ]   # 3 headers, 2 data, 2 NUL: no 'x'
+	"$PACKSIGN" pack p -o big.tar --mtime 8589934591 >/dev/null
+	python3 - big.tar <<'PY'
+import sys, tarfile
+d = open(sys.argv[1], "rb").read()
+x, main = d[0:512], d[1024:1536]
+assert x[0:100].rstrip(b"\0") == b"PaxHeader/manifest.yml", x[0:100]
+assert x[100:108] == b"000644 \0" and x[124:136] == b"00000000024 "
+assert x[136:148] == b"17777777777 " and x[156:157] == b"x", x[136:157]
+assert d[512:532] == b"20 mtime=8589934591\n" and d[532:1024] == b"\0" * 492
+assert main[0:100].rstrip(b"\0") == b"manifest.yml" and main[136:148] == b"77777777777 "
+assert d[2048:2048 + 13] == b"PaxHeader/sub" and d[2048 + 13] == 0   # no trailing '/'
+assert d[2048 + 100:2048 + 108] == b"000755 \0"
+with tarfile.open(sys.argv[1]) as t:
+    for m in t.getmembers():
+        assert m.mtime == 8589934591 and m.pax_headers == {"mtime": "8589934591"}, m.name
+PY
+}
+
+@test "canonical-tar.md 4.3: an 88-byte non-ASCII root name gets a PaxHeader name cut inside a character" {
+	p=$(copy_pack "$AGENTPACK")
+	n86=$(printf 'a%.0s' {1..86})
+	echo x >"$p/${n86}é"
+	"$PACKSIGN" pack "$p" -o out.tar >/dev/null
+	python3 - out.tar "$n86" <<'PY'
+import sys
+d, n86 = open(sys.argv[1], "rb").read(), sys.argv[2].encode()
+name = n86 + "é".encode()
+i = d.find(b"PaxHeader/" + n86)
+assert i >= 0 and i % 512 == 0
+assert d[i:i + 100] == b"PaxHeader/" + n86 + b"\xc3" + b"\0" * 3, d[i:i + 100]
+assert d[i + 512:i + 512 + 97] == b"97 path=" + name + b"\n"
+assert d[i + 1024:i + 1024 + 100] == name + b"\0" * 12
+PY
+	[ "$(digest_field out.tar canonical)" = yes ]
+}
+
+@test "canonical-tar.md 5: gzip member and zstd frame header as stated" {
+	p=$(copy_pack "$AGENTPACK")
+	python3 -c 'import random; r = random.Random(1); open("'"$p"'/big.md", "w").write(" ".join(str(r.random()) for _ in range(60000)))'
+	"$PACKSIGN" pack "$p" -o a.tar >/dev/null
+	"$PACKSIGN" pack "$p" -o a.tar.gz >/dev/null
+	"$PACKSIGN" pack "$p" -o a.tar.zst >/dev/null
+	python3 - a.tar a.tar.gz a.tar.zst <<'PY'
+import struct, sys, zlib
+tar, gz, zst = (open(f, "rb").read() for f in sys.argv[1:])
+assert len(tar) > 1 << 20                             # several zstd blocks, gzip past a window
+assert gz[:10] == bytes.fromhex("1f8b0800000000000003"), gz[:10]
+d = zlib.decompressobj(-15)
+assert d.decompress(gz[10:]) == tar and d.eof
+assert d.unused_data == struct.pack("<II", zlib.crc32(tar), len(tar))   # one member, no more
+c = zlib.compressobj(6, zlib.DEFLATED, -15, 8)
+assert gz[10:-8] == c.compress(tar) + c.flush()       # level 6, no flush at entry boundaries
+assert zst[:4] == bytes.fromhex("28b52ffd")
+assert zst[4] == 0x00, zst[4]                         # no content size, checksum, dictionary
+assert zst[5] == 0x58, zst[5]                         # 2 MiB window
+i, blocks = 6, 0
+while True:                                           # walk the blocks to the frame's end
+    h = int.from_bytes(zst[i:i + 3], "little")
+    last, kind, size = h & 1, (h >> 1) & 3, h >> 3
+    i += 3 + (1 if kind == 1 else size)
+    blocks += 1
+    if last:
+        break
+assert i == len(zst) and blocks > 1, (i, len(zst))    # one frame, no checksum after it
+PY
+	zstd -qdc a.tar.zst | cmp - a.tar
+}
+
 # kept PATTERNS NAME...: packs a pack holding NAMEs (a trailing / makes a
 # directory) with .packsignignore PATTERNS (printf format); prints what was
 # packed besides the manifest and .packsignignore, one line.
@@ -29,6 +151,42 @@ kept() {
 	printf "$pat" >ig/.packsignignore
 	"$PACKSIGN" pack ig -o out.tar >/dev/null
 	tar -tf out.tar | grep -vx -e manifest.yml -e .packsignignore | tr '\n' ' ' | sed 's/ $//'
+}
+
+@test "canonical-tar.md 6: fnmatch dialect: brackets, escapes, case, characters" {
+	[ "$(kept '[!a]*\n' a.txt b.txt)" = a.txt ]
+	[ "$(kept '[^a]*\n' a.txt b.txt)" = a.txt ]
+	[ "$(kept '[]a]\n' ']' a b)" = b ]
+	[ "$(kept '[a\n' '[a' a)" = a ]                  # unclosed '[' is literal
+	[ "$(kept '\\#a\n' '#a' a)" = a ]
+	[ "$(kept '\\!a\n' '!a' a)" = a ]
+	[ "$(kept '\\a\n' a b)" = b ]
+	[ "$(kept '*\\\n' a)" = a ]                      # a trailing '\' never matches
+	[ "$(kept '*.TXT\n' a.txt B.TXT)" = a.txt ]
+	[ "$(kept '?\n' é ab)" = ab ]                    # one character, not one byte
+	[ "$(kept '[a-z]\n' é b)" = é ]                  # ranges compare code points
+	[ "$(kept '[[:digit:]]\n' a 1)" = a ]
+	[ "$(kept '*\n' .hidden)" = "" ]                 # no FNM_PERIOD
+	[ "$(kept '  a  \n\t#x\n#b\n' a '#x' '#b')" = "#b #x a" ]
+	[ "$(kept 'a\r\n' a b)" = b ]
+}
+
+@test "canonical-tar.md 6: slashes anchor; '//' patterns match nothing; a BOM belongs to the first pattern" {
+	[ "$(kept '/a\n' a d/a)" = "d/ d/a" ]
+	[ "$(kept 'd/a\n' a d/a e/d/a)" = "a d/ e/ e/d/ e/d/a" ]
+	[ "$(kept 'a/\n' a d/a/ a2/)" = "a a2/ d/" ]
+	[ "$(kept 'd/*\n' d/x d/e/y)" = "d/" ]
+	[ "$(kept 'd/*/\n' d/x d/e/)" = "d/ d/x" ]
+	[ "$(kept '*/*\n' d/a a)" = "a d/" ]
+	[ "$(kept '//a\n///\nd//a\nd[/]a\n' a d/a)" = "a d/ d/a" ]
+	[ "$(kept '\xef\xbb\xbfa.txt\nb.txt\n' a.txt b.txt)" = a.txt ]
+	[ "$(kept '\xef\xbb\xbf#c\n' "$(printf '\xef\xbb\xbf#c')" a)" = a ]
+	for bad in '/\n' '//\n' '!a\n' 'a/**\n'; do
+		rm -rf ig && mkdir ig && printf 'id: x\n' >ig/manifest.yml && printf "$bad" >ig/.packsignignore
+		run "$PACKSIGN" pack ig -o out.tar
+		[ "$status" -eq 1 ]
+		[[ "$output" == *".packsignignore:1:"*"[ignore_syntax]" ]]
+	done
 }
 
 @test "canonical-tar.md 1: an ignored name is never checked; one that is not UTF-8 cannot be matched" {
