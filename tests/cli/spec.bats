@@ -220,6 +220,18 @@ kept() {
 	[ "$status" -eq 0 ]
 }
 
+@test "errors.md: a symbolic link .packsignignore is symlink_refused, a directory ignore_syntax" {
+	mkdir ig && printf 'id: x\n' >ig/manifest.yml && echo '*.log' >rules
+	ln -s ../rules ig/.packsignignore
+	run "$PACKSIGN" pack ig -o out.tar
+	[ "$status" -eq 1 ]
+	[[ "$output" == *".packsignignore: is a symbolic link [symlink_refused]" ]]
+	rm ig/.packsignignore && mkdir ig/.packsignignore
+	run "$PACKSIGN" pack ig -o out.tar
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"not a regular file [ignore_syntax]" ]]
+}
+
 @test "errors.md: a bad --mtime or SOURCE_DATE_EPOCH is invalid_mtime (exit 2), without a synopsis" {
 	for m in -1 1.5 8589934592 '' ' 1' abc; do
 		run "$PACKSIGN" pack "$EXAMPLES/$AGENTPACK" -o x.tar --mtime "$m"
@@ -249,4 +261,37 @@ import base64, json, sys
 st = json.loads(base64.b64decode(json.load(open(sys.argv[1]))["payload"]))
 assert st["predicate"]["build"]["mtime"] == 0, st["predicate"]["build"]
 PY
+}
+
+@test "signature.md 3, step 7: a malformed recorded commit is statement_invalid; commit_invalid is a SHA-256 id for the rebuild" {
+	[ -x "$SIGNER" ] || skip "build/tests/ps-testsign missing (make tools)"
+	"$PACKSIGN" keygen -o alice --identity alice --no-passphrase >/dev/null
+	git init -q repo
+	"$PACKSIGN" pack "$EXAMPLES/$AGENTPACK" -o r.tar >/dev/null
+	"$SIGNER" -s alice.key --source-commit 0123456789abcdef0123456789abcdef01234567 \
+	    --set 'predicate.source.digest.gitCommit="main"' r.tar
+	run "$PACKSIGN" verify r.tar -p alice.pub
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"found main [statement_invalid]" ]]
+	c64=$(printf 'ab%.0s' {1..32})
+	"$SIGNER" -s alice.key --source-commit "$c64" r.tar
+	run "$PACKSIGN" verify r.tar -p alice.pub
+	[ "$status" -eq 0 ]
+	run "$PACKSIGN" verify r.tar -p alice.pub --rebuild-from repo
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"found $c64 [commit_invalid]" ]]
+}
+
+@test "errors.md: subject names break name rules with name_* codes; a '/' is statement_invalid" {
+	[ -x "$SIGNER" ] || skip "build/tests/ps-testsign missing (make tools)"
+	"$PACKSIGN" keygen -o alice --identity alice --no-passphrase >/dev/null
+	"$PACKSIGN" pack "$EXAMPLES/$AGENTPACK" -o r.tar >/dev/null
+	for c in '"a/r.tar":statement_invalid' '"../r.tar":name_dot_component' \
+	    '"CON.tar":name_reserved' '"r\\\\.tar":name_forbidden_char' \
+	    '"r.tar ":name_reserved' '"":name_empty_component'; do
+		"$SIGNER" -s alice.key --set "subject.0.name=${c%:*}" r.tar
+		run "$PACKSIGN" verify r.tar -p alice.pub
+		[ "$status" -eq 1 ]
+		[[ "$output" == "packsign: subject.name: "*"[${c##*:}]" ]]
+	done
 }
