@@ -61,7 +61,7 @@ parse_digest(int argc, char **argv, struct digest_args *a)
 	if (rest.count != 1)
 		return cli_usage_error(&cmd_digest_usage, "expected one PATH");
 	a->path = rest.argv[0];
-	return cli_mtime_option(&cmd_digest_usage, mtime, &a->pack);
+	return cli_mtime_option(mtime, &a->pack);
 }
 
 static const char *

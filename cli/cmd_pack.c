@@ -94,7 +94,7 @@ parse_pack(int argc, char **argv, struct pack_args *a)
 	if (rc == EXIT_OK)
 		rc = compression_option(compress, a);
 	if (rc == EXIT_OK)
-		rc = cli_mtime_option(&cmd_pack_usage, mtime, &a->pack);
+		rc = cli_mtime_option(mtime, &a->pack);
 	return rc;
 }
 

@@ -102,7 +102,7 @@ check_args(struct sign_args *a)
 		    PS_IDENTITY_MAX, a->o.identity);
 	if (compression_option(a) != EXIT_OK)
 		return EXIT_FAILED;
-	if (cli_mtime_option(&cmd_sign_usage, a->mtime, &a->o.pack) != EXIT_OK)
+	if (cli_mtime_option(a->mtime, &a->o.pack) != EXIT_OK)
 		return EXIT_FAILED;
 	return cli_check_passphrase_options(&cmd_sign_usage, &a->pass, 0);
 }

@@ -306,24 +306,42 @@ cli_parse_kdf(const struct cli_usage *cmd, const struct cli_option *opt,
 	return EXIT_OK;
 }
 
-int
-cli_mtime_option(const struct cli_usage *cmd, const char *flag_value,
-    ps_pack_options *options)
+/* --mtime, else SOURCE_DATE_EPOCH; NULL when neither is given.  An empty
+ * SOURCE_DATE_EPOCH counts as unset, the reproducible-builds convention
+ * (build scripts export the variable empty when they have no date). */
+static const char *
+mtime_text(const char *flag_value, const char **origin)
 {
-	const char *text = flag_value;
-	const char *origin = "--mtime";
-	long long value;
+	const char *env;
 
-	if (text == NULL) {
-		text = getenv("SOURCE_DATE_EPOCH");
-		origin = "SOURCE_DATE_EPOCH";
+	if (flag_value != NULL) {
+		*origin = "--mtime";
+		return flag_value;
 	}
+	*origin = "SOURCE_DATE_EPOCH";
+	env = getenv("SOURCE_DATE_EPOCH");
+	return env != NULL && env[0] != '\0' ? env : NULL;
+}
+
+int
+cli_mtime_option(const char *flag_value, ps_pack_options *options)
+{
+	const char *origin, *text = mtime_text(flag_value, &origin);
+	long long value;
+	ps_error err;
+
 	if (text == NULL)
 		return EXIT_OK;
-	if (cli_parse_int64(text, 0, PS_MTIME_MAX, &value) != 0)
-		return cli_usage_error(cmd, "%s must be whole seconds since "
-		    "the epoch between 0 and %lld, found '%s'", origin,
-		    PS_MTIME_MAX, text);
+	/* The library's code for a bad mtime, not "usage": the value may
+	 * come from the environment, where a synopsis would not help. */
+	if (cli_parse_int64(text, 0, PS_MTIME_MAX, &value) != 0) {
+		cli_error_set(&err, PS_STATUS_FAILED, "invalid_mtime", origin,
+		    "the mtime must be whole seconds since the epoch");
+		snprintf(err.expected, sizeof(err.expected), "0 to %lld",
+		    PS_MTIME_MAX);
+		snprintf(err.found, sizeof(err.found), "'%s'", text);
+		return cli_report(&err);
+	}
 	options->mtime = value;
 	return EXIT_OK;
 }

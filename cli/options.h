@@ -110,10 +110,10 @@ int cli_parse_limit(const struct cli_usage *cmd, const struct cli_option *opt,
     "  --max-ratio N        most content bytes per archive byte once past\n" \
     "                       64 MiB (default 200)\n"
 
-/* --mtime (NULL: none given), else SOURCE_DATE_EPOCH, into options;
- * EXIT_OK, or EXIT_FAILED after a usage error. */
-int cli_mtime_option(const struct cli_usage *cmd, const char *flag_value,
-    ps_pack_options *options);
+/* --mtime (NULL: none given), else SOURCE_DATE_EPOCH (unset or empty:
+ * none), into options; EXIT_OK, or EXIT_FAILED after reporting
+ * invalid_mtime. */
+int cli_mtime_option(const char *flag_value, ps_pack_options *options);
 
 /* --data-dir DIR, else ps_data_dir_default(); returns an exit code.  The
  * caller frees *out. */

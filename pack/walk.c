@@ -113,10 +113,11 @@ name_subject(const struct walk *w, const char *disk, ps_error *err)
 	return -1;
 }
 
-/* Names as on disk become canonical (NFC) paths. */
+/* Names as on disk become canonical (NFC) paths; `check` applies the name
+ * rules at once (a survey), else check_name() does after the ignore rules. */
 static int
 canonical_path(const struct walk *w, const char *cprefix, const char *disk,
-    const char *name, char **out, ps_error *err)
+    const char *name, int check, char **out, ps_error *err)
 {
 	char *nfc;
 
@@ -132,11 +133,32 @@ canonical_path(const struct walk *w, const char *cprefix, const char *disk,
 		util_fail_oom(err, NULL);
 		return name_subject(w, disk, err);
 	}
-	if (util_path_check(*out, *out, err) != 0) {
+	if (check && util_path_check(*out, *out, err) != 0) {
 		free(*out);
 		return name_subject(w, disk, err);
 	}
 	return 0;
+}
+
+/* The name rules of canonical-tar.md section 2; frees `canon` on refusal. */
+static int
+check_name(const struct walk *w, const char *disk, char *canon, ps_error *err)
+{
+	if (util_path_check(canon, canon, err) == 0)
+		return 0;
+	free(canon);
+	return name_subject(w, disk, err);
+}
+
+/* Ignore rules come before the name rules: an ignored entry is never
+ * examined, so an ignored "a\b" or "CON.txt" does not stop the pack.  A
+ * name that is not UTF-8 has no NFC form to match and stays refused. */
+static int
+is_ignored(const struct walk *w, const char *canon, const struct stat *st)
+{
+	return w->s->odd == NULL && pack_ignore_match(w->s->ignore, canon,
+	    S_ISDIR(st->st_mode)) && strcmp(canon, PACK_IGNORE_FILE) != 0 &&
+	    ps_format_by_manifest(canon) == PS_FORMAT_UNKNOWN;
 }
 
 /* Limits of the canonical tar's headers, beyond the name rules. */
@@ -233,7 +255,7 @@ visit_entry(const struct walk *w, const char *cprefix, const char *disk,
 	ps_error_clear(&why);
 	if (is_excluded(w, st))
 		return 0;
-	if (canonical_path(w, cprefix, disk, name, &canon,
+	if (canonical_path(w, cprefix, disk, name, w->s->odd != NULL, &canon,
 	    w->s->odd != NULL ? &why : err) != 0) {
 		if (w->s->odd == NULL)
 			return -1;
@@ -247,12 +269,12 @@ visit_entry(const struct walk *w, const char *cprefix, const char *disk,
 		free(canon);            /* renamed to another normal form */
 		return note_odd(w, disk, "name not in NFC", err);
 	}
-	if (w->s->odd == NULL && pack_ignore_match(w->s->ignore, canon,
-	    S_ISDIR(st->st_mode)) && strcmp(canon, PACK_IGNORE_FILE) != 0 &&
-	    ps_format_by_manifest(canon) == PS_FORMAT_UNKNOWN) {
+	if (is_ignored(w, canon, st)) {
 		free(canon);
 		return 0;
 	}
+	if (w->s->odd == NULL && check_name(w, disk, canon, err) != 0)
+		return -1;
 	if (!S_ISREG(st->st_mode) && !S_ISDIR(st->st_mode) &&
 	    w->s->keep_special)
 		return add_entry(w, st, disk, canon, err);

@@ -113,7 +113,8 @@ blob_size(const struct rebuild *r, const git_tree_entry *te, uint64_t *size,
 	return 0;
 }
 
-/* Names become canonical (NFC) paths obeying the name rules. */
+/* Names become canonical (NFC) paths; the name rules come after the
+ * ignore rules, as on disk (pack/walk.c). */
 static int
 canonical(const struct rebuild *r, const char *cprefix, const char *gitpath,
     const char *name, char **out, ps_error *err)
@@ -131,11 +132,21 @@ canonical(const struct rebuild *r, const char *cprefix, const char *gitpath,
 	free(nfc);
 	if (*out == NULL)
 		return util_fail_oom(err, NULL);
-	if (util_path_check(*out, where, err) != 0) {
-		free(*out);
-		return -1;
-	}
 	return 0;
+}
+
+/* The name rules of canonical-tar.md section 2; frees `canon` on refusal. */
+static int
+check_name(const struct rebuild *r, const char *gitpath, char *canon,
+    ps_error *err)
+{
+	char where[PS_ERROR_TEXT_MAX];
+
+	repo_path(r, gitpath, where, sizeof(where));
+	if (util_path_check(canon, where, err) == 0)
+		return 0;
+	free(canon);
+	return -1;
 }
 
 static int walk_tree(struct rebuild *r, const git_tree *tree,
@@ -204,34 +215,45 @@ add_dir(struct rebuild *r, const git_tree_entry *te, const char *gitpath,
 	return rc;
 }
 
+/* An entry that is not ignored: its name checked, then by its mode. */
+static int
+add_entry(struct rebuild *r, const git_tree_entry *te, const char *gitpath,
+    char *canon, ps_error *err)
+{
+	git_filemode_t mode = git_tree_entry_filemode(te);
+	char where[PS_ERROR_TEXT_MAX];
+
+	if (check_name(r, gitpath, canon, err) != 0)
+		return -1;
+	if (mode == GIT_FILEMODE_TREE)
+		return add_dir(r, te, gitpath, canon, err);
+	if (mode == GIT_FILEMODE_BLOB || mode == GIT_FILEMODE_BLOB_EXECUTABLE)
+		return add_file(r, te, gitpath, canon, err);
+	free(canon);
+	repo_path(r, gitpath, where, sizeof(where));
+	return refuse_mode(where, mode, err);
+}
+
 static int
 visit(struct rebuild *r, const git_tree_entry *te, const char *gprefix,
     const char *cprefix, ps_error *err)
 {
 	const char *name = git_tree_entry_name(te);
-	git_filemode_t mode = git_tree_entry_filemode(te);
-	char where[PS_ERROR_TEXT_MAX], *gitpath, *canon = NULL;
-	int rc, is_dir = mode == GIT_FILEMODE_TREE;
+	char *gitpath, *canon = NULL;
+	int rc, is_dir = git_tree_entry_filemode(te) == GIT_FILEMODE_TREE;
 
 	if (pack_is_vcs_name(name))
 		return 0;
 	gitpath = util_path_join(gprefix, name);
 	if (gitpath == NULL)
 		return util_fail_oom(err, NULL);
-	repo_path(r, gitpath, where, sizeof(where));
 	if (canonical(r, cprefix, gitpath, name, &canon, err) != 0)
 		rc = -1;
 	else if (ignored(r, canon, is_dir)) {
 		free(canon);
 		rc = 0;
-	} else if (is_dir)
-		rc = add_dir(r, te, gitpath, canon, err);
-	else if (mode == GIT_FILEMODE_BLOB || mode == GIT_FILEMODE_BLOB_EXECUTABLE)
-		rc = add_file(r, te, gitpath, canon, err);
-	else {
-		free(canon);
-		rc = refuse_mode(where, mode, err);
-	}
+	} else
+		rc = add_entry(r, te, gitpath, canon, err);
 	free(gitpath);
 	return rc;
 }
