@@ -118,7 +118,8 @@ copy_sources() {
 	    -L"$ROOT/build" -lpacksign
 	run env LD_LIBRARY_PATH="$ROOT/build" "$BATS_TEST_TMPDIR/v"
 	[ "$status" -eq 0 ]
-	[ "$output" = "$("$PACKSIGN" --version | cut -d' ' -f2) 0" ]
+	[ "$output" = "$("$PACKSIGN" --version | cut -d' ' -f2) $(sed -n \
+	    's/^#define PS_ABI_VERSION //p' "$ROOT/include/packsign.h")" ]
 }
 
 @test "check-function-length: no function over 60 lines; a longer one is named" {

@@ -62,7 +62,7 @@ setup() {
 	# links only if the CLI uses nothing the library does not export.
 	local cli=$BUILD_DIR/tests/packsign-shared
 	run readelf -d "$cli"
-	[[ $output == *"Shared library: [libpacksign.so.${VERSION%%.*}]"* ]]
+	[[ $output == *"Shared library: [libpacksign.so.$ABI]"* ]]
 	run env LD_LIBRARY_PATH="$BUILD_DIR" "$cli" --version
 	[ "$status" -eq 0 ]
 	[ "$output" = "packsign $VERSION" ]

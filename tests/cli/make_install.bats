@@ -8,6 +8,8 @@ load helpers
 bats_require_minimum_version 1.5.0
 
 ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+# The soname's number is the header's ABI number.
+ABI=$(sed -n 's/^#define PS_ABI_VERSION //p' "$ROOT/include/packsign.h")
 
 setup_file() {
 	# The sanitizer build's shared library needs the ASan runtime loaded
@@ -63,12 +65,12 @@ pc() {
 	[ "$(stat -c '%Y %n' "$PACKSIGN" "$ROOT/$BUILD_REL/$so")" = "$before" ]
 	[ "$(installed "$T")" = "$(printf '%s\n' usr/bin/packsign \
 	    usr/include/packsign.h usr/lib/libpacksign.a usr/lib/libpacksign.so \
-	    usr/lib/libpacksign.so.0 usr/lib/$so usr/lib/pkgconfig/packsign.pc \
+	    usr/lib/libpacksign.so.$ABI usr/lib/$so usr/lib/pkgconfig/packsign.pc \
 	    usr/share/bash-completion/completions/packsign \
 	    usr/share/man/man1/packsign.1 usr/share/zsh/site-functions/_packsign |
 	    LC_ALL=C sort)" ]
-	[ "$(readlink "$T/usr/lib/libpacksign.so.0")" = "$so" ]
-	[ "$(readlink "$T/usr/lib/libpacksign.so")" = libpacksign.so.0 ]
+	[ "$(readlink "$T/usr/lib/libpacksign.so.$ABI")" = "$so" ]
+	[ "$(readlink "$T/usr/lib/libpacksign.so")" = libpacksign.so.$ABI ]
 	[ "$(stat -c %a "$T/usr/bin/packsign")" = 755 ]
 	[ "$(stat -c %a "$T/usr/include/packsign.h")" = 644 ]
 	cmp "$ROOT/include/packsign.h" "$T/usr/include/packsign.h"
@@ -101,11 +103,11 @@ pc() {
 	    'threshold: 1' >policy.yaml
 	"$pk" sign "$(copy_pack "$AGENTPACK")" -s alice.key -o ap.tar.gz \
 	    >/dev/null
-	# Shared: needs libpacksign.so.0 from DESTDIR at run time.
+	# Shared: needs libpacksign.so.$ABI from DESTDIR at run time.
 	# shellcheck disable=SC2046
 	cc -std=c11 -Wall -Wextra -Werror "$ex" -o ex-shared \
 	    $(pc --cflags --libs)
-	readelf -d ex-shared | grep -q 'Shared library: \[libpacksign.so.0\]'
+	readelf -d ex-shared | grep -qF "Shared library: [libpacksign.so.$ABI]"
 	run env LD_LIBRARY_PATH="$T/usr/lib" ./ex-shared ap.tar.gz policy.yaml \
 	    data-shared
 	[ "$status" -eq 0 ]
@@ -132,7 +134,7 @@ pc() {
 	mk install DESTDIR="$T" "${vars[@]}" >/dev/null
 	[ "$(installed "$T")" = "$(printf '%s\n' opt/bash/packsign \
 	    opt/lib64/libpacksign.a opt/lib64/libpacksign.so \
-	    opt/lib64/libpacksign.so.0 opt/lib64/libpacksign.so.0.1.0 \
+	    opt/lib64/libpacksign.so.$ABI opt/lib64/libpacksign.so.0.1.0 \
 	    opt/man/man1/packsign.1 opt/pc/packsign.pc opt/ps/inc/packsign.h \
 	    opt/ps/sbin/packsign opt/zsh/_packsign | LC_ALL=C sort)" ]
 	# Under PREFIX relative to ${prefix}; elsewhere as given.
