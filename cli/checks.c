@@ -1,5 +1,6 @@
 /* What verify and install share: the trust policy, a verification's report. */
 #include <stdio.h>
+#include <string.h>
 
 #include <jansson.h>
 
@@ -124,5 +125,27 @@ cli_print_signers(FILE *out, const ps_verify_result *r)
 		fputs(i > 0 ? ", " : "", out);
 		cli_put_safe(out, r->identities[i].identity);
 		fprintf(out, " (%s)", r->identities[i].fingerprint);
+	}
+}
+
+void
+cli_print_verify_warnings(const char *path, const ps_verify_result *r)
+{
+	const ps_diag *d;
+	size_t i, n = strlen(path);
+
+	for (i = 0; r != NULL && i < r->warnings.count; i++) {
+		d = &r->warnings.items[i];
+		/* FILE is relative to the pack: named under PATH, as validate
+		 * names the files of an archive. */
+		fputs("packsign: warning: ", stderr);
+		cli_put_safe(stderr, path);
+		fputs(n > 0 && path[n - 1] == '/' ? "" : "/", stderr);
+		cli_put_safe(stderr, d->file);
+		if (d->line > 0)
+			fprintf(stderr, ":%u:%u", d->line, d->column);
+		fputs(": ", stderr);
+		cli_put_safe(stderr, d->message);
+		fprintf(stderr, " [%s]\n", d->code);
 	}
 }

@@ -35,7 +35,8 @@ const struct cli_usage cmd_install_usage = {
     "asks on the terminal, then extracts the verified bytes and renames the\n"
     "tree into DIR/<layout>/<version>/ (docs/formats/install.md).  Without a\n"
     "terminal, --yes is required.  packsign never downloads: fetch the\n"
-    "archive and its .sig first.\n"
+    "archive and its .sig first.  Warnings of the verification go to\n"
+    "stderr (and \"warnings\" in --json).\n"
     "\n"
     CLI_CHECK_FLAGS_HELP
     "  --at TIME            judge key windows at TIME (YYYY-MM-DDTHH:MM:SSZ)\n"
@@ -252,6 +253,8 @@ result_fields_json(json_t *o, const ps_install_result *r, int rc)
 	    json_null());
 	if (r->verify != NULL)
 		cli_verify_json(json_object_get(o, "verify"), r->verify);
+	json_object_set_new(o, "warnings", r->verify != NULL ?
+	    cli_json_diags(&r->verify->warnings) : json_array());
 }
 
 static int
@@ -318,6 +321,10 @@ install_into(struct install_args *a, const char *data_dir)
 		no_terminal_error(&err, a->archive);
 	code = rc == 0 ? EXIT_OK : err.status == PS_STATUS_REFUSED ?
 	    EXIT_REFUSED : EXIT_FAILED;
+	/* On stderr, as the refusal, in either output mode.  ps_install sets
+	 * r on success and whenever memory allowed on failure. */
+	if (rc == 0 || r != NULL)
+		cli_print_verify_warnings(a->archive, r->verify);
 	if (rc != 0)
 		cli_report(&err);
 	if (a->json && print_json(a, data_dir, r, rc, &err) != EXIT_OK)

@@ -6,6 +6,7 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "cli/json.h"
 #include "cli/options.h"
 #include "cli/output.h"
 #include "cli/pack_manifest.h"
@@ -102,24 +103,6 @@ print_text(const char *path, const ps_manifest *m, const ps_diags *diags,
 	    plural(w, "warning", "warnings"));
 }
 
-static json_t *
-diags_json(const ps_diags *diags)
-{
-	json_t *list = json_array(), *d;
-	const ps_diag *x;
-	size_t i;
-
-	for (i = 0; list != NULL && i < diags->count; i++) {
-		x = &diags->items[i];
-		d = json_pack("{s:s, s:I, s:I, s:s, s:s, s:s}", "file", x->file,
-		    "line", (json_int_t)x->line, "column", (json_int_t)x->column,
-		    "severity", x->severity == PS_SEVERITY_ERROR ? "error" :
-		    "warning", "code", x->code, "message", x->message);
-		json_array_append_new(list, d);
-	}
-	return list;
-}
-
 static int
 print_json(const char *path, const ps_manifest *m, const ps_diags *diags,
     int valid)
@@ -134,7 +117,7 @@ print_json(const char *path, const ps_manifest *m, const ps_diags *diags,
 	    "version", m != NULL ? m->version : NULL,
 	    "errors", (json_int_t)ps_diags_count(diags, PS_SEVERITY_ERROR),
 	    "warnings", (json_int_t)ps_diags_count(diags, PS_SEVERITY_WARNING),
-	    "diagnostics", diags_json(diags));
+	    "diagnostics", cli_json_diags(diags));
 	if (root == NULL)
 		return -1;
 	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

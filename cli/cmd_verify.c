@@ -32,7 +32,9 @@ const struct cli_usage cmd_verify_usage = {
     "directory is checked by its tree and prompt digests (the archive's own\n"
     "digest cannot be).  Each refusal is one line naming the check, the\n"
     "expected and the found value and a code; exit 1 if any archive is\n"
-    "refused, 2 if the job could not be done.\n"
+    "refused, 2 if the job could not be done.  Rules added after a pack\n"
+    "could have been signed only warn (\"packsign: warning: \" on stderr,\n"
+    "\"warnings\" in --json).\n"
     "\n"
     "With --installed, each PATH is an installed pack's tree (as `packsign\n"
     "list` shows it): every file is hashed again and compared with the\n"
@@ -135,8 +137,10 @@ result_json(const char *path, const ps_verify_result *r, int rc,
 	json_t *o = json_object();
 
 	json_object_set_new(o, "path", cli_json_text(path));
-	if (r != NULL)
+	if (r != NULL) {
 		cli_verify_json(o, r);
+		json_object_set_new(o, "warnings", cli_json_diags(&r->warnings));
+	}
 	cli_json_error(o, rc, err);
 	return o;
 }
@@ -191,12 +195,16 @@ verify_one(const char *path, const struct verify_args *a, json_t *report)
 	cli_progress_end(&progress);
 	code = rc == 0 ? EXIT_OK : err.status == PS_STATUS_REFUSED ?
 	    EXIT_REFUSED : EXIT_FAILED;
-	if (a->json)
+	if (a->json) {
 		json_array_append_new(report, result_json(path, r, rc, &err));
-	else if (rc == 0)
-		print_good(r);
-	else
-		cli_report(&err);
+	} else {
+		/* Warnings first: a refusal's line stays the last word. */
+		cli_print_verify_warnings(path, r);
+		if (rc == 0)
+			print_good(r);
+		else
+			cli_report(&err);
+	}
 	ps_verify_result_free(r);
 	return code;
 }

@@ -92,6 +92,25 @@ cli_json_lines(const char *text)
 	return a;
 }
 
+struct json_t *
+cli_json_diags(const ps_diags *diags)
+{
+	json_t *list = json_array(), *d;
+	const ps_diag *x;
+	size_t i;
+
+	for (i = 0; list != NULL && i < diags->count; i++) {
+		x = &diags->items[i];
+		d = json_pack("{s:o, s:I, s:I, s:s, s:s, s:o}", "file",
+		    cli_json_text(x->file), "line", (json_int_t)x->line,
+		    "column", (json_int_t)x->column, "severity",
+		    x->severity == PS_SEVERITY_ERROR ? "error" : "warning",
+		    "code", x->code, "message", cli_json_text(x->message));
+		json_array_append_new(list, d);
+	}
+	return list;
+}
+
 static const char *
 error_text(int rc, const char *text)
 {

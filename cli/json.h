@@ -24,6 +24,8 @@ struct json_t *cli_json_digest(int has,
 struct json_t *cli_json_strings(const ps_strings *list);
 /* One string per line of `text` (NULL gives an empty list). */
 struct json_t *cli_json_lines(const char *text);
+/* Diagnostics as objects: file, line, column, severity, code, message. */
+struct json_t *cli_json_diags(const ps_diags *diags);
 /* Sets ok, exit, code, subject, message, expected, found on `o` from the
  * return value `rc` of a library call and its error. */
 void cli_json_error(struct json_t *o, int rc, const ps_error *err);

@@ -176,21 +176,121 @@ check_config_ref(formats_check *ck, const char *file, const util_yaml_node *at,
 		formats_check_strings_add(ck, referenced, path);
 }
 
-/* Every `config:` key anywhere in an agent file's tree. */
+/*
+ * Agent-config keys whose values the runtime opens as files or
+ * directories: system_prompt, prompt, and any key ending in _file, _path
+ * or _dir (or their plurals, which hold lists).
+ */
+static int
+path_key(const char *key)
+{
+	static const char *const suffixes[] = { "_file", "_files", "_path",
+	    "_paths", "_dir", "_dirs", NULL };
+	size_t i, n = strlen(key), k;
+
+	if (strcmp(key, "system_prompt") == 0 || strcmp(key, "prompt") == 0)
+		return 1;
+	for (i = 0; suffixes[i] != NULL; i++) {
+		k = strlen(suffixes[i]);
+		if (n >= k && strcmp(key + n - k, suffixes[i]) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * A path value that leaves the pack.  A rule added after packs could have
+ * been signed: refused when validating or signing, a warning when the
+ * pack is verified or installed (already_signed), so that what an older
+ * packsign signed still installs, with the finding shown.
+ */
 static void
-find_config_refs(formats_check *ck, const char *file, const util_yaml_node *node,
+config_path_report(formats_check *ck, const char *file, const char *key,
+    const util_yaml_node *at, const char *found)
+{
+	int signed_pack = ck->opt->already_signed != 0;
+
+	formats_check_report_in(ck, signed_pack ? PS_SEVERITY_WARNING :
+	    PS_SEVERITY_ERROR, file, at->line, at->column,
+	    "agentpack_config_path", "%s is a path: expected a relative "
+	    "path inside the pack, found %s%s", key, found, signed_pack ?
+	    "; a warning as the pack is already signed (packsign sign "
+	    "refuses it)" : "");
+}
+
+/*
+ * Checks one string under a path key with formats_path_normalize: absolute
+ * or with a ".." component is a finding.  Text with a line break is an
+ * inline prompt, not a path.  A target need not exist (an output_file or
+ * a data_dir may be made at run time), and naming one does not make it a
+ * prompt file: those under prompts/ and agents/ are by convention, and a
+ * new one would be unsigned in packs signed before.
+ */
+static void
+check_config_path(formats_check *ck, const char *file, const char *key,
+    const util_yaml_node *at)
+{
+	const char *text = util_yaml_string(at);
+	char path[UTIL_PATH_MAX], found[UTIL_PATH_MAX + 96];
+
+	if (text == NULL || strpbrk(text, "\r\n") != NULL)
+		return;
+	switch (formats_path_normalize(text, path, sizeof(path))) {
+	case FORMATS_PATH_ABSOLUTE:
+		snprintf(found, sizeof(found), "the absolute path '%.*s'",
+		    UTIL_PATH_MAX, text);
+		break;
+	case FORMATS_PATH_ESCAPES:
+		snprintf(found, sizeof(found), "'%.*s' (a '..' component can "
+		    "lead out of it)", UTIL_PATH_MAX, text);
+		break;
+	default:
+		return;          /* inside the pack, or no usable path at all */
+	}
+	config_path_report(ck, file, key, at, found);
+}
+
+static void find_references(formats_check *ck, const char *file,
+    const util_yaml_node *node, ps_strings *referenced);
+
+/* The value of a path key: a string, or strings in (nested) sequences; a
+ * mapping is walked for keys of its own. */
+static void
+check_path_value(formats_check *ck, const char *file, const char *key,
+    const util_yaml_node *node, ps_strings *referenced)
+{
+	size_t i;
+
+	if (node->kind == UTIL_YAML_SCALAR) {
+		check_config_path(ck, file, key, node);
+		return;
+	}
+	if (node->kind == UTIL_YAML_MAPPING) {
+		find_references(ck, file, node, referenced);
+		return;
+	}
+	for (i = 0; i < node->count; i++)
+		check_path_value(ck, file, key, node->items[i], referenced);
+}
+
+/* Every `config:` key and every path key anywhere in an agent file's tree. */
+static void
+find_references(formats_check *ck, const char *file, const util_yaml_node *node,
     ps_strings *referenced)
 {
+	const char *key;
 	size_t i;
 
 	if (node == NULL || node->kind == UTIL_YAML_SCALAR)
 		return;
 	for (i = 0; i < node->count; i++) {
-		if (node->kind == UTIL_YAML_MAPPING &&
-		    strcmp(node->keys[i]->value, "config") == 0)
+		key = node->kind == UTIL_YAML_MAPPING ? node->keys[i]->value : NULL;
+		if (key != NULL && strcmp(key, "config") == 0)
 			check_config_ref(ck, file, node->items[i], referenced);
+		else if (key != NULL && path_key(key) != 0)
+			check_path_value(ck, file, key, node->items[i], referenced);
 		else
-			find_config_refs(ck, file, node->items[i], referenced);
+			find_references(ck, file, node->items[i], referenced);
 	}
 }
 
@@ -201,7 +301,7 @@ check_agent_file(formats_check *ck, const char *path, ps_strings *referenced)
 
 	if (doc == NULL)
 		return;
-	find_config_refs(ck, path, util_yaml_root(doc), referenced);
+	find_references(ck, path, util_yaml_root(doc), referenced);
 	util_yaml_free(doc);
 }
 

@@ -115,6 +115,7 @@ int ps_error_is(const ps_error *err, const char *code);
 #define PS_CODE_KEY_UNSUPPORTED_ALGORITHM "key_unsupported_algorithm"
 #define PS_CODE_KEY_UNSUPPORTED_KDF "key_unsupported_kdf"
 #define PS_CODE_KEY_KDF_LIMITS "key_kdf_limits"
+#define PS_CODE_AGENTPACK_CONFIG_PATH "agentpack_config_path"
 
 /*
  * Formats an error as one line without a trailing newline:
@@ -841,9 +842,14 @@ typedef struct ps_validate_options {
 	                             * contract.engine_version range against */
 	const char *prefix;      /* prepended to file names in diagnostics,
 	                          * e.g. "examples/packs/x/"; NULL for none */
+	int already_signed;      /* the pack is verified, not being signed:
+	                          * rules added after a pack could have been
+	                          * signed are warnings (today AgentPack's
+	                          * agentpack_config_path) */
 } ps_validate_options;
 
-/* Defaults: detect, not strict, no engine version, no prefix. */
+/* Defaults: detect, not strict, no engine version, no prefix, not
+ * already signed (every rule as strict as for signing). */
 void ps_validate_options_init(ps_validate_options *options);
 
 typedef struct ps_strings {
@@ -1069,6 +1075,14 @@ typedef struct ps_verify_result {
 	int deep;                            /* --deep was asked for */
 	int source_checked;                  /* provenance step ran */
 	int rebuild_checked;                 /* the tar was rebuilt from git */
+	ps_diags warnings;                   /* warnings of rules a pack
+	                                      * signed before them may break
+	                                      * (agentpack_config_path: the
+	                                      * manifest is validated with
+	                                      * already_signed set), sorted;
+	                                      * file names relative to the
+	                                      * pack root; freed with the
+	                                      * result */
 } ps_verify_result;
 
 /*

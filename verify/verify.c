@@ -59,6 +59,7 @@ ps_verify_result_free(ps_verify_result *r)
 	free(r->source_commit);
 	free(r->source_path);
 	free(r->source_manifest_ref);
+	ps_diags_free(&r->warnings);
 	free(r);
 }
 
@@ -474,20 +475,33 @@ check_prompts_signed(verify_vctx *v, ps_error *err)
 	return 0;
 }
 
-/* Step 5. */
+/* Step 5.  The pack is already signed: a rule added since it could have
+ * been signed is a warning here (ps_validate_options.already_signed), kept
+ * in the result for the report, so that older signed packs still verify. */
 static int
 load_manifest(verify_vctx *v, const ps_pack_files *files, ps_error *err)
 {
 	ps_validate_options vo;
+	const ps_diag *d;
 	ps_diags diags;
+	size_t i;
 	int rc;
 
 	ps_validate_options_init(&vo);
 	vo.format = v->st->format;
+	vo.already_signed = 1;
 	ps_diags_init(&diags);
 	rc = ps_manifest_load(files, &vo, &v->manifest, &diags, err);
 	if (rc == 0 && (v->manifest == NULL || !ps_manifest_valid(&diags, 0)))
 		rc = refuse_manifest(v, &diags, err);
+	for (i = 0; rc == 0 && i < diags.count; i++) {
+		d = &diags.items[i];
+		if (strcmp(d->code, PS_CODE_AGENTPACK_CONFIG_PATH) == 0 &&
+		    ps_diags_add(&v->res->warnings, d->severity, d->code, d->file,
+		    d->line, d->column, "%s", d->message) != 0)
+			rc = util_fail_oom(err, v->path);
+	}
+	ps_diags_sort(&v->res->warnings);
 	ps_diags_free(&diags);
 	if (rc != 0)
 		return -1;

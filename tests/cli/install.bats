@@ -349,6 +349,43 @@ ap_tree() { echo "$D/agentpacks/$AP_ID/$1"; }
 	[[ "$output" == *"[shell_refused]"* ]]
 }
 
+@test "install: a signed pack whose agent config leaves it installs, with warnings [agentpack_config_path]" {
+	local signer="${PACKSIGN_TESTSIGN:-$BATS_TEST_DIRNAME/../../build/tests/ps-testsign}"
+	[ -x "$signer" ] || skip "build/tests/ps-testsign missing (make tools)"
+	# What a packsign older than the rule could sign: `packsign sign`
+	# refuses it now, so the test signer signs the packed archive.
+	cp -R "$EXAMPLES/$AGENTPACK" hp
+	chmod -R u+w hp
+	printf 'data_dir: /etc\n' >>hp/agents/checklist.yml
+	"$PACKSIGN" pack hp -o h.tar.gz >/dev/null
+	"$signer" -s "$F/alice.key" h.tar.gz
+	run --separate-stderr "$PACKSIGN" install h.tar.gz \
+	    --trust "$F/policy-false.yaml" --data-dir "$D" --yes
+	echo "$output"; echo "$stderr"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "installed $AP_ID 0.1.0 to $(ap_tree 0.1.0)" ]]
+	[ "$stderr" = "packsign: warning: h.tar.gz/agents/checklist.yml:4:11: data_dir is a path: expected a relative path inside the pack, found the absolute path '/etc'; a warning as the pack is already signed (packsign sign refuses it) [agentpack_config_path]" ]
+	[ -f "$(ap_tree 0.1.0)/agents/checklist.yml" ]
+	# --json: a warnings array at the top; stderr still says it.
+	run --separate-stderr "$PACKSIGN" install h.tar.gz \
+	    --trust "$F/policy-false.yaml" --data-dir "$D-json" --yes --json
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"[agentpack_config_path]" ]]
+	python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+assert d["action"] == "installed", d["action"]
+w = [(x["file"], x["line"], x["column"], x["severity"], x["code"]) for x in d["warnings"]]
+assert w == [("agents/checklist.yml", 4, 11, "warning", "agentpack_config_path")], w
+' "$output"
+	# A clean pack: an empty list.
+	D=$BATS_TEST_TMPDIR/data-clean
+	run --separate-stderr inst ap.tar.gz --json
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	python3 -c 'import json, sys; assert json.loads(sys.argv[1])["warnings"] == []' "$output"
+}
+
 @test "uninstall: an id or version that is not installed is exit 1" {
 	run "$PACKSIGN" uninstall no.such.pack --data-dir "$D"
 	echo "$output"

@@ -793,6 +793,75 @@ ap() { pack research.top-journal-reviewer; }
 	validate; refused_with path_escapes
 }
 
+# hostile_paths: agent configs of $P naming paths outside the pack, one key
+# of each kind (lines and columns below are the values').
+hostile_paths() {
+	edit agents/checklist.yml 's|^system_prompt: .*|system_prompt: /etc/shadow|'
+	cat >>"$P/agents/reviewer.yml" <<-'EOF'
+	prompt: ../../prompts/steal.md
+	tools:
+	  - name: lint
+	    script_file: ../x
+	data_dir: /etc
+	EOF
+}
+
+@test "agentpack: agent config paths stay inside the pack [agentpack_config_path]" {
+	ap; hostile_paths
+	validate; refused_with agentpack_config_path
+	echo "$output"
+	grep -qF "$P/agents/checklist.yml:3:16: error: system_prompt is a path: expected a relative path inside the pack, found the absolute path '/etc/shadow' [agentpack_config_path]" <<<"$output"
+	grep -qF "$P/agents/reviewer.yml:6:9: error: prompt is a path: expected a relative path inside the pack, found '../../prompts/steal.md' (a '..' component can lead out of it) [agentpack_config_path]" <<<"$output"
+	grep -qF "$P/agents/reviewer.yml:9:18: error: script_file is a path: expected a relative path inside the pack, found '../x'" <<<"$output"
+	grep -qF "$P/agents/reviewer.yml:10:11: error: data_dir is a path: expected a relative path inside the pack, found the absolute path '/etc'" <<<"$output"
+	[ "$(grep -c '\[agentpack_config_path\]' <<<"$output")" -eq 4 ]
+	[ "${lines[-1]}" = "$P: invalid agentpack research.top-journal-reviewer 0.1.0 (4 errors, 0 warnings)" ]
+	# In an archive too, and --json names each one.
+	(cd "$BATS_TEST_TMPDIR" && tar -C "$P" -czf hostile.tar.gz .)
+	run "$PACKSIGN" validate "$BATS_TEST_TMPDIR/hostile.tar.gz" --json
+	[ "$status" -eq 1 ]
+	python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+found = sorted((x["file"].split("/")[-1], x["line"], x["column"]) for x in d["diagnostics"]
+               if x["code"] == "agentpack_config_path" and x["severity"] == "error")
+assert found == [("checklist.yml", 3, 16), ("reviewer.yml", 6, 9),
+                 ("reviewer.yml", 9, 18), ("reviewer.yml", 10, 11)], found
+' "$output"
+}
+
+@test "agentpack: relative, missing and inline values under path keys are accepted" {
+	ap
+	cat >>"$P/agents/reviewer.yml" <<-'EOF'
+	prompt: |
+	  /etc/passwd is mentioned, not read: a block of text
+	output_file: out/review.md
+	cache_dirs: [cache, ./tmp/]
+	retries_path: 3
+	EOF
+	validate; valid_ok
+	grep -qF "(0 errors, 0 warnings)" <<<"$output"
+}
+
+@test "agentpack: sign refuses a pack whose agent config leaves it [agentpack_config_path]" {
+	ap; hostile_paths
+	cd "$BATS_TEST_TMPDIR"
+	"$PACKSIGN" keygen -o k --identity k --no-passphrase >/dev/null
+	run "$PACKSIGN" sign "$P" -s k.key -o s.tar.gz
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"agents/checklist.yml:3:16: error: system_prompt is a path"*"[agentpack_config_path]"* ]]
+	[[ "$output" == *"[manifest_invalid]"* ]]
+	[ ! -e s.tar.gz ]
+	[ ! -e s.tar.gz.sig ]
+	# An archive of it is refused as well.
+	tar -C "$P" -czf h.tar.gz .
+	run "$PACKSIGN" sign h.tar.gz -s k.key
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[agentpack_config_path]"* ]]
+	[ ! -e h.tar.gz.sig ]
+}
+
 @test "agentpack: pickle files are forbidden, by extension [agentpack_pickle]" {
 	ap; echo 'not really' >"$P/knowledge/index.pkl"
 	validate; refused_with agentpack_pickle

@@ -4,6 +4,7 @@
 # depend on `packsign sign`.
 
 load helpers
+bats_require_minimum_version 1.5.0
 
 SIGNER="${PACKSIGN_TESTSIGN:-$BATS_TEST_DIRNAME/../../build/tests/ps-testsign}"
 HOLON_REPO=https://github.com/acme/pdf-profile
@@ -489,4 +490,65 @@ flip_b64() {
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"[holon_ref_changed]" ]]
+}
+
+# hostile_pack DIR: a copy of the example AgentPack whose agent configs name
+# paths outside the pack (what a packsign older than agentpack_config_path
+# could sign).
+hostile_pack() {
+	cp -R "$EXAMPLES/$AGENTPACK" "$1"
+	chmod -R u+w "$1"
+	sed -i 's|^system_prompt: .*|system_prompt: /etc/shadow|' "$1/agents/checklist.yml"
+	printf 'tools:\n  - script_file: ../x\n' >>"$1/agents/reviewer.yml"
+}
+
+@test "verify: a signed pack whose agent config leaves it verifies, with warnings [agentpack_config_path]" {
+	hostile_pack hp
+	# packsign sign refuses it; an older packsign did not: sign the packed
+	# archive with the test signer instead.
+	run "$PACKSIGN" sign hp -s alice.key -o refused.tar.gz
+	[ "$status" -eq 1 ]
+	[ ! -e refused.tar.gz.sig ]
+	"$PACKSIGN" pack hp -o h.tar.gz >/dev/null
+	sign -s alice.key h.tar.gz
+	run --separate-stderr "$PACKSIGN" verify h.tar.gz -p alice.pub
+	echo "$output"; echo "$stderr"
+	[ "$status" -eq 0 ]
+	[[ "$output" == "Good signature: research.top-journal-reviewer 0.1.0 by alice"* ]]
+	[ "${#stderr_lines[@]}" -eq 2 ]
+	[ "${stderr_lines[0]}" = "packsign: warning: h.tar.gz/agents/checklist.yml:3:16: system_prompt is a path: expected a relative path inside the pack, found the absolute path '/etc/shadow'; a warning as the pack is already signed (packsign sign refuses it) [agentpack_config_path]" ]
+	[[ "${stderr_lines[1]}" == "packsign: warning: h.tar.gz/agents/reviewer.yml:7:18: script_file is a path: expected a relative path inside the pack, found '../x' "*" [agentpack_config_path]" ]]
+	# --json: the same warnings in the result, nothing on stderr.
+	run --separate-stderr "$PACKSIGN" verify h.tar.gz -p alice.pub --json
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	python3 -c '
+import json, sys
+r = json.loads(sys.argv[1])["results"][0]
+assert r["ok"] is True
+w = [(x["file"], x["line"], x["column"], x["severity"], x["code"]) for x in r["warnings"]]
+assert w == [("agents/checklist.yml", 3, 16, "warning", "agentpack_config_path"),
+             ("agents/reviewer.yml", 7, 18, "warning", "agentpack_config_path")], w
+assert "/etc/shadow" in r["warnings"][0]["message"]
+' "$output"
+	# A pack without findings has an empty list and no warning line.
+	sign -s alice.key r.tar.gz
+	run --separate-stderr "$PACKSIGN" verify r.tar.gz -p alice.pub --json
+	[ "$status" -eq 0 ]
+	python3 -c 'import json, sys; assert json.loads(sys.argv[1])["results"][0]["warnings"] == []' "$output"
+	run --separate-stderr "$PACKSIGN" verify r.tar.gz -p alice.pub
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+}
+
+@test "verify: warnings come before a later refusal, which stays the last line" {
+	hostile_pack hp
+	sed -i 's/^id: .*/&\nsigned_by: [bob]/' hp/manifest.yml
+	"$PACKSIGN" pack hp -o h.tar.gz >/dev/null
+	sign -s alice.key h.tar.gz
+	run "$PACKSIGN" verify h.tar.gz -p alice.pub
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "${lines[0]}" == "packsign: warning: h.tar.gz/agents/checklist.yml:3:16: "*"[agentpack_config_path]" ]]
+	[[ "${lines[-1]}" == *"[signed_by_mismatch]" ]]
 }

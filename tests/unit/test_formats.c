@@ -345,18 +345,27 @@ count_code(const ps_diags *diags, const char *code)
 	return n;
 }
 
+/* Validates tmpdir; `already_signed` as verify sets it. */
 static void
-load(ps_manifest **m, ps_diags *diags)
+load_as(ps_manifest **m, ps_diags *diags, int already_signed)
 {
 	ps_validate_options opt;
 	ps_pack_files files;
 	ps_error err;
 
 	ps_validate_options_init(&opt);
+	assert_int_equal(opt.already_signed, 0);
+	opt.already_signed = already_signed;
 	ps_diags_init(diags);
 	assert_int_equal(ps_pack_files_dir_open(tmpdir, &files, &err), 0);
 	assert_int_equal(ps_manifest_load(&files, &opt, m, diags, &err), 0);
 	ps_pack_files_close(&files);
+}
+
+static void
+load(ps_manifest **m, ps_diags *diags)
+{
+	load_as(m, diags, 0);
 }
 
 static void
@@ -417,6 +426,126 @@ agentpack_pickles_and_bad_refs(void **state)
 	load(&m, &diags);
 	assert_non_null(m);
 	assert_int_equal(count_code(&diags, "agentpack_pickle"), 2);
+	assert_int_equal(count_code(&diags, "path_escapes"), 1);
+	assert_int_equal(ps_manifest_valid(&diags, 0), 0);
+	ps_manifest_free(m);
+	ps_diags_free(&diags);
+}
+
+/* An agent config naming paths that leave the pack, at several depths,
+ * beside values that are fine or are no paths at all. */
+static const char hostile_agent[] =
+    "system_prompt: /etc/shadow\n"                     /* 1:16 */
+    "prompt: ../../secret.md\n"                        /* 2:9 */
+    "data_dir: /etc\n"                                 /* 3:11 */
+    "tools:\n"
+    "  - name: t\n"
+    "    script_file: ../x\n"                          /* 6:18 */
+    "    knowledge_paths: [ok/a, /abs, [a/../b]]\n"    /* 7:29, 7:36 */
+    "    settings: {cache_dir: ../../tmp, retries: 3}\n" /* 8:27 */
+    "fine_file: prompts/p.md\n"
+    "missing_file: not/there.md\n"
+    "output_dir: ./out/\n"
+    "timeout_path: 12\n"
+    "empty_path: \"\"\n"
+    "notes_file: |\n  /etc/passwd is not read: this is text\n"
+    "agents:\n  - config: agents/sub.yml\n";
+
+static void
+expect_config_path(const ps_diags *diags, ps_severity severity,
+    const char *file, unsigned line, unsigned column, const char *words)
+{
+	const ps_diag *d;
+	size_t i;
+
+	for (i = 0; i < diags->count; i++) {
+		d = &diags->items[i];
+		if (strcmp(d->code, "agentpack_config_path") != 0 ||
+		    d->line != line || d->column != column)
+			continue;
+		assert_int_equal(d->severity, severity);
+		assert_string_equal(d->file, file);
+		assert_non_null(strstr(d->message, words));
+		assert_non_null(strstr(d->message, "expected a relative path "
+		    "inside the pack, found "));
+		/* A warning says why it is not a refusal. */
+		assert_int_equal(strstr(d->message, "already signed") != NULL,
+		    severity == PS_SEVERITY_WARNING);
+		return;
+	}
+	fail_msg("no agentpack_config_path at %s:%u:%u", file, line, column);
+}
+
+static void
+write_hostile_pack(void)
+{
+	write_file("manifest.yml", agentpack_manifest,
+	    sizeof(agentpack_manifest) - 1);
+	make_dir("agents");
+	make_dir("prompts");
+	write_text("prompts/p.md", "Be careful.\n");
+	write_file("agents/main.yml", hostile_agent, sizeof(hostile_agent) - 1);
+	/* Reached through config: and found in agents/ by convention. */
+	write_text("agents/sub.yml", "name: sub\nhistory_file: /var/log/x\n");
+}
+
+static void
+check_hostile_findings(const ps_diags *diags, ps_severity sev)
+{
+	assert_int_equal(count_code(diags, "agentpack_config_path"), 8);
+	expect_config_path(diags, sev, "agents/main.yml", 1, 16, "system_prompt");
+	expect_config_path(diags, sev, "agents/main.yml", 2, 9, "prompt");
+	expect_config_path(diags, sev, "agents/main.yml", 3, 11, "data_dir");
+	expect_config_path(diags, sev, "agents/main.yml", 6, 18, "script_file");
+	expect_config_path(diags, sev, "agents/main.yml", 7, 29,
+	    "knowledge_paths");
+	expect_config_path(diags, sev, "agents/main.yml", 7, 36,
+	    "knowledge_paths");
+	expect_config_path(diags, sev, "agents/main.yml", 8, 27, "cache_dir");
+	expect_config_path(diags, sev, "agents/sub.yml", 2, 15, "history_file");
+}
+
+static void
+agentpack_config_paths_refused(void **state)
+{
+	ps_manifest *m = NULL;
+	ps_diags diags;
+
+	(void)state;
+	write_hostile_pack();
+	load(&m, &diags);
+	assert_non_null(m);
+	check_hostile_findings(&diags, PS_SEVERITY_ERROR);
+	/* The entrypoint is read once, through the manifest and agents/. */
+	expect_config_path(&diags, PS_SEVERITY_ERROR, "agents/main.yml", 1, 16,
+	    "/etc/shadow");
+	assert_int_equal(ps_diags_count(&diags, PS_SEVERITY_WARNING), 0);
+	assert_int_equal(ps_diags_count(&diags, PS_SEVERITY_ERROR), 8);
+	assert_int_equal(ps_manifest_valid(&diags, 0), 0);
+	/* Targets are not made prompt files: the same three as without them. */
+	assert_int_equal(m->prompt_count, 3);
+	ps_manifest_free(m);
+	ps_diags_free(&diags);
+}
+
+static void
+agentpack_config_paths_warn_when_signed(void **state)
+{
+	ps_manifest *m = NULL;
+	ps_diags diags;
+
+	(void)state;
+	write_hostile_pack();
+	load_as(&m, &diags, 1);
+	assert_non_null(m);
+	check_hostile_findings(&diags, PS_SEVERITY_WARNING);
+	assert_int_equal(ps_diags_count(&diags, PS_SEVERITY_ERROR), 0);
+	assert_int_equal(ps_manifest_valid(&diags, 0), 1);
+	ps_manifest_free(m);
+	ps_diags_free(&diags);
+	/* Rules older than packs are no warnings: config: stays an error. */
+	write_text("agents/sub.yml", "config: ../up.yml\n");
+	load_as(&m, &diags, 1);
 	assert_int_equal(count_code(&diags, "path_escapes"), 1);
 	assert_int_equal(ps_manifest_valid(&diags, 0), 0);
 	ps_manifest_free(m);
@@ -493,6 +622,11 @@ main(void)
 		    setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(agentpack_pickles_and_bad_refs,
 		    setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(agentpack_config_paths_refused,
+		    setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(
+		    agentpack_config_paths_warn_when_signed, setup_dir,
+		    teardown_dir),
 		cmocka_unit_test_setup_teardown(detect_none_and_two, setup_dir,
 		    teardown_dir),
 		cmocka_unit_test_setup_teardown(yaml_refusal_is_one_diagnostic,
