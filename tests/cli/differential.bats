@@ -1,0 +1,192 @@
+#!/usr/bin/env bats
+# Differential test of the archive reader.  tests/corpus/mkhostile writes a
+# corpus of archives of the example pack (hostile twists and ordinary
+# shapes) and cases.tsv (FILE, EXPECT, DESCRIPTION); then:
+#   - every refused case exits 1 with [CODE] (`packsign digest`; codes
+#     extract_* from `packsign install --dry-run`, the archive signed as it
+#     is by ps-testsign --raw-from, as in install_hostile.bats);
+#   - every accepted tar lists and extracts the same with GNU tar, bsdtar
+#     and Python tarfile, and holds no zip; every accepted zip the same
+#     with bsdtar, Python zipfile, Info-ZIP unzip and 7-Zip, and holds no
+#     tar (tests/corpus/compare against `packsign digest --files --json`);
+#   - `packsign digest` of the 12,000-file deep tree stays within 64 MiB.
+# One test per group; each runs every case and prints every failing one.
+
+load helpers
+
+SIGNER="${PACKSIGN_TESTSIGN:-$BATS_TEST_DIRNAME/../../build/tests/ps-testsign}"
+CORPUS_TOOLS="$BATS_TEST_DIRNAME/../corpus"
+# The Debian interpreter starts in a fraction of a pyenv shim's time.
+PY=python3
+[ ! -x /usr/bin/python3 ] || PY=/usr/bin/python3
+DEEP=11-deep-12000.tar.gz
+RSS_LIMIT_KIB=65536
+
+setup_file() {
+	export CORPUS="$BATS_FILE_TMPDIR/corpus"
+	PACKSIGN="$PACKSIGN" "$PY" "$CORPUS_TOOLS/mkhostile" "$CORPUS"
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	unset PACKSIGN_PASSPHRASE PACKSIGN_SECRET_KEY SOURCE_DATE_EPOCH
+}
+
+# need TOOL...: skips the test, naming the Debian package, when a tool is
+# missing (scripts/install-deps installs them all).
+need() {
+	local t pkg
+	for t in "$@"; do
+		case $t in
+		bsdtar) pkg=libarchive-tools ;;
+		7z) pkg=7zip; seven_zip >/dev/null && continue ;;
+		*) pkg=$t ;;
+		esac
+		command -v "$t" >/dev/null ||
+		    skip "$t not found: install the Debian package $pkg (scripts/install-deps)"
+	done
+}
+
+seven_zip() {
+	command -v 7z || command -v 7zz || command -v 7za
+}
+
+# cases KIND: the lines of cases.tsv of KIND: refused, tar (accepted tars)
+# or zip (accepted zips).
+cases() {
+	local f expect desc
+	while IFS=$'\t' read -r f expect desc; do
+		case $1:$expect:$f in
+		refused:accept:* | tar:accept:*.zip) continue ;;
+		refused:* | zip:accept:*.zip | tar:accept:*) ;;
+		*) continue ;;
+		esac
+		printf '%s\t%s\t%s\n' "$f" "$expect" "$desc"
+	done <"$CORPUS/cases.tsv"
+}
+
+# install_options FILE: the limits a refused extract_* case is installed
+# with (the defaults otherwise).
+install_options() {
+	case $1 in
+	10-bomb-1gib.tar.gz) echo "--max-size 67108864" ;;   # 64 MiB
+	esac
+}
+
+# refusal FILE CODE: runs the command that must refuse FILE; sets $status
+# and $output.
+refusal() {
+	local f=$1 code=$2
+	case $code in
+	extract_*)
+		if [ ! -f alice.key ]; then
+			"$PACKSIGN" keygen -o alice --identity alice \
+			    --no-passphrase >/dev/null
+			"$PACKSIGN" pack "$EXAMPLES/$AGENTPACK" -o good.tar \
+			    -q >/dev/null
+		fi
+		cp "$CORPUS/$f" .
+		if ! "$SIGNER" -s alice.key --raw-from good.tar "$f" 2>sign.err; then
+			status=2 output="ps-testsign could not sign it: $(tail -n 1 sign.err)"
+			rm -f "$f"
+			return
+		fi
+		# shellcheck disable=SC2046
+		run "$PACKSIGN" install "$f" -p alice.pub --yes --dry-run \
+		    --data-dir "$BATS_TEST_TMPDIR/data" $(install_options "$f")
+		rm -f "$f" "$f.sig"
+		;;
+	*)
+		run "$PACKSIGN" digest "$CORPUS/$f"
+		;;
+	esac
+}
+
+# last_line: the last line of $output (the refusal, when there is one).
+last_line() {
+	printf '%s\n' "$output" | tail -n 1 | cut -c1-300
+}
+
+# outcome: what a refusal's command did instead.
+outcome() {
+	if [ "$status" -eq 0 ]; then
+		echo "accepted"
+	else
+		last_line
+	fi
+}
+
+@test "differential: every hostile archive is refused with its code" {
+	local f code desc failed=0 n=0
+	[ -x "$SIGNER" ] || skip "build/tests/ps-testsign missing (make tools)"
+	need zstd
+	while IFS=$'\t' read -r -u 4 f code desc; do
+		n=$((n + 1))
+		refusal "$f" "$code"
+		if [ "$status" -eq 1 ] && [[ "$output" == *"[$code]"* ]]; then
+			echo "ok   $f [$code]"
+		else
+			failed=$((failed + 1))
+			echo "FAIL $f ($desc): expected exit 1 and [$code], got exit $status: $(outcome)"
+		fi
+	done 4< <(cases refused)
+	echo "$failed of $n refusals failed"
+	[ "$n" -gt 0 ] && [ "$failed" -eq 0 ]
+}
+
+# accepted KIND: every accepted case of KIND through tests/corpus/compare.
+accepted() {
+	local f json desc failed=0 n=0
+	while IFS=$'\t' read -r -u 4 f _ desc; do
+		n=$((n + 1))
+		json="$BATS_TEST_TMPDIR/$f.json"
+		if ! "$PACKSIGN" digest "$CORPUS/$f" --files --json >"$json" \
+		    2>"$json.err"; then
+			failed=$((failed + 1))
+			echo "FAIL $f ($desc): packsign refused it: $(tail -n 1 "$json.err" | cut -c1-300)"
+			continue
+		fi
+		run "$PY" "$CORPUS_TOOLS/compare" "$CORPUS/$f" "$json"
+		if [ "$status" -eq 0 ]; then
+			echo "ok   $f${output:+ ($output)}"
+		else
+			failed=$((failed + 1))
+			echo "FAIL $f ($desc): the readers differ (compare exit $status):"
+			printf '%s\n' "$output" | head -n 40 | sed 's/^/    /'
+		fi
+	done 4< <(cases "$1")
+	echo "$failed of $n accepted ${1}s failed"
+	[ "$n" -gt 0 ] && [ "$failed" -eq 0 ]
+}
+
+@test "differential: accepted tars mean the same to GNU tar, bsdtar and tarfile, and hold no zip" {
+	need bsdtar unzip zstd
+	accepted tar
+}
+
+@test "differential: accepted zips mean the same to bsdtar, zipfile, unzip and 7-Zip, and hold no tar" {
+	need bsdtar unzip 7z
+	accepted zip
+}
+
+@test "differential: digest of 12,000 files 64 levels deep stays within 64 MiB" {
+	local rss
+	# The sanitizers' shadow memory and quarantine inflate the resident
+	# set: the limit is the plain build's.
+	! readelf -d "$PACKSIGN" 2>/dev/null | grep -q libasan ||
+	    skip "an ASan build: peak RSS is measured on the plain build"
+	[ -f "$CORPUS/$DEEP" ] || { echo "$DEEP missing from the corpus"; false; }
+	# The child's peak resident set, in KiB (ru_maxrss).
+	run "$PY" -c '
+import resource, subprocess, sys
+r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL,
+                   stderr=subprocess.PIPE)
+sys.stderr.write(r.stderr.decode(errors="replace"))
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+sys.exit(r.returncode)' "$PACKSIGN" digest "$CORPUS/$DEEP"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	rss=$(last_line)
+	echo "peak RSS of packsign digest $DEEP: $rss KiB (limit $RSS_LIMIT_KIB KiB)"
+	[ "$rss" -le "$RSS_LIMIT_KIB" ]
+}
