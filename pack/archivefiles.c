@@ -23,7 +23,8 @@
 #define HEAD_MAX 16
 
 struct kept {
-	char *path;
+	const char *path;         /* the reader's while it streams, then the
+	                           * view's `names` */
 	uint64_t size;
 	unsigned char *data;      /* whole content, or NULL */
 	size_t len;
@@ -76,10 +77,8 @@ view_free(void *ctx)
 
 	if (v == NULL)
 		return;
-	for (i = 0; i < v->count; i++) {
-		free(v->files[i].path);
+	for (i = 0; i < v->count; i++)
 		free(v->files[i].data);
-	}
 	free(v->files);
 	free(v->nodes);
 	free(v->names);
@@ -166,9 +165,7 @@ on_file(void *ctx, const ps_entry *entry, ps_error *err)
 	k = &v->files[v->count];
 	memset(k, 0, sizeof(*k));
 	k->size = size;
-	k->path = strdup(path);
-	if (k->path == NULL)
-		return util_fail_oom(err, path);
+	k->path = path;           /* lasts as long as the reader's digest */
 	budget = keep_budget(v, path, size);
 	if (budget != NULL && (k->data = malloc((size_t)size + 1)) == NULL)
 		return util_fail_oom(err, path);
@@ -241,11 +238,12 @@ by_path(const void *a, const void *b)
 	    ((const struct kept *)b)->path);
 }
 
-/* Every entry's path, once, in one allocation the nodes point into. */
+/* Every entry's path, once, in one allocation the nodes and the kept
+ * files (sorted by path, as the digest's entries are) point into. */
 static int
 copy_names(struct view *v, const ps_digest *d, ps_error *err)
 {
-	size_t total = 0, longest = 0, len, i;
+	size_t total = 0, longest = 0, len, i, k = 0;
 	char *at;
 
 	for (i = 0; i < d->entry_count; i++) {
@@ -263,8 +261,13 @@ copy_names(struct view *v, const ps_digest *d, ps_error *err)
 	for (i = 0, at = v->names; i < d->entry_count; i++) {
 		len = strlen(d->entries[i].path);
 		memcpy(at, d->entries[i].path, len + 1);
+		if (k < v->count && v->files[k].path == d->entries[i].path)
+			v->files[k++].path = at;
 		at += len + 1;
 	}
+	if (k != v->count)
+		return util_fail(err, "internal_error", NULL, "%zu files kept, "
+		    "%zu found among the archive's entries", v->count, k);
 	return 0;
 }
 
@@ -357,7 +360,7 @@ find_kept(const struct view *v, const char *path)
 	struct kept key;
 
 	memset(&key, 0, sizeof(key));
-	key.path = (char *)path;
+	key.path = path;
 	return bsearch(&key, v->files, v->count, sizeof(struct kept), by_path);
 }
 
@@ -505,14 +508,17 @@ pack_files_archive_open_with(const char *path,
 	v->fallback = o->fallback;
 	if (o->want_hash != NULL)
 		visitor.want_hash = view_want_hash;
-	if (read_source(path, o, &visitor, &d, err) != 0 ||
-	    build_nodes(v, d, err) != 0) {
-		ps_digest_free(d);
+	if (read_source(path, o, &visitor, &d, err) != 0) {
 		view_free(v);
 		return -1;
 	}
 	if (v->count > 1)
 		qsort(v->files, v->count, sizeof(struct kept), by_path);
+	if (build_nodes(v, d, err) != 0) {
+		ps_digest_free(d);
+		view_free(v);
+		return -1;
+	}
 	*files = (ps_pack_files){ v, view_stat, view_read, view_list, view_head,
 	    view_free };
 	if (digest_out != NULL)
