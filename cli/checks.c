@@ -129,13 +129,13 @@ cli_print_signers(FILE *out, const ps_verify_result *r)
 }
 
 void
-cli_print_verify_warnings(const char *path, const ps_verify_result *r)
+cli_print_warnings(const char *path, const ps_diags *warnings)
 {
 	const ps_diag *d;
 	size_t i, n = strlen(path);
 
-	for (i = 0; r != NULL && i < r->warnings.count; i++) {
-		d = &r->warnings.items[i];
+	for (i = 0; warnings != NULL && i < warnings->count; i++) {
+		d = &warnings->items[i];
 		/* FILE is relative to the pack: named under PATH, as validate
 		 * names the files of an archive. */
 		fputs("packsign: warning: ", stderr);

@@ -52,6 +52,6 @@ void cli_verify_json(struct json_t *o, const ps_verify_result *r);
 void cli_print_signers(FILE *out, const ps_verify_result *r);
 /* The warnings of a verification of `path` on stderr, one a line:
  *   packsign: warning: PATH/FILE:LINE:COL: MESSAGE [CODE] */
-void cli_print_verify_warnings(const char *path, const ps_verify_result *r);
+void cli_print_warnings(const char *path, const ps_diags *warnings);
 
 #endif

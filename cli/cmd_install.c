@@ -27,13 +27,16 @@ const struct cli_usage cmd_install_usage = {
     "           [--max-ratio N] [--lang en|zh] [-q]\n"
     "\n"
     "Copies ARCHIVE (.tar, .tar.gz, .tgz, .tar.zst, .zip) and its signature\n"
-    "into the data directory, verifies that copy as `packsign verify` does,\n"
-    "applies the install rules (AgentPack shell: true only from a first_party\n"
-    "signer or with --allow-shell; no version below the newest installed one\n"
-    "without --allow-downgrade; the same version again is a no-op when its\n"
-    "tree is the same and refused otherwise), shows what the pack may do and\n"
-    "asks on the terminal, then extracts the verified bytes and renames the\n"
-    "tree into DIR/<layout>/<version>/ (docs/formats/install.md).  Without a\n"
+    "into the data directory, hashing the archive as it is copied; matches\n"
+    "that digest with the signed subject before a byte of the copy is\n"
+    "parsed, then verifies the copy as `packsign verify` does and extracts it\n"
+    "into a private directory in the same pass (the copy needs as much free\n"
+    "space as ARCHIVE).  Then the install rules (AgentPack shell: true only\n"
+    "from a first_party signer or with --allow-shell; no version below the\n"
+    "newest installed one without --allow-downgrade; the same version again\n"
+    "is a no-op when its tree is the same and refused otherwise); shows what\n"
+    "the pack may do and asks on the terminal; renames the verified tree\n"
+    "into DIR/<layout>/<version>/ (docs/formats/install.md).  Without a\n"
     "terminal, --yes is required.  packsign never downloads: fetch the\n"
     "archive and its .sig first.  Warnings of the verification go to\n"
     "stderr (and \"warnings\" in --json).\n"
@@ -119,7 +122,9 @@ parse_install(int argc, char **argv, struct install_args *a)
 
 /* The confirmation: asked on the terminal, never on a pipe. */
 struct confirm_ctx {
+	const char *archive;
 	int no_terminal;             /* refused because nobody could answer */
+	int warned;                  /* the warnings were shown with the plan */
 };
 
 static void
@@ -197,6 +202,9 @@ confirm(void *ctx, const ps_install_plan *plan)
 		return 0;
 	}
 	print_plan(stderr, plan);
+	/* Before the question, so that the answer can take them in. */
+	cli_print_warnings(c->archive, plan->warnings);
+	c->warned = 1;
 	yes = ask(tty);
 	fclose(tty);
 	return yes;
@@ -301,7 +309,7 @@ print_result(const ps_install_result *r)
 static int
 install_into(struct install_args *a, const char *data_dir)
 {
-	struct confirm_ctx ctx = { 0 };
+	struct confirm_ctx ctx = { a->archive, 0, 0 };
 	struct cli_progress progress;
 	ps_install_result *r = NULL;
 	ps_error err;
@@ -323,8 +331,9 @@ install_into(struct install_args *a, const char *data_dir)
 	    EXIT_REFUSED : EXIT_FAILED;
 	/* On stderr, as the refusal, in either output mode.  ps_install sets
 	 * r on success and whenever memory allowed on failure. */
-	if (rc == 0 || r != NULL)
-		cli_print_verify_warnings(a->archive, r->verify);
+	if ((rc == 0 || r != NULL) && !ctx.warned)
+		cli_print_warnings(a->archive, r->verify != NULL ?
+		    &r->verify->warnings : NULL);
 	if (rc != 0)
 		cli_report(&err);
 	if (a->json && print_json(a, data_dir, r, rc, &err) != EXIT_OK)

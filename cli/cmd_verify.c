@@ -199,7 +199,7 @@ verify_one(const char *path, const struct verify_args *a, json_t *report)
 		json_array_append_new(report, result_json(path, r, rc, &err));
 	} else {
 		/* Warnings first: a refusal's line stays the last word. */
-		cli_print_verify_warnings(path, r);
+		cli_print_warnings(path, r != NULL ? &r->warnings : NULL);
 		if (rc == 0)
 			print_good(r);
 		else

@@ -1087,9 +1087,14 @@ typedef struct ps_verify_result {
 
 /*
  * Verifies the archive (.tar, .tar.gz, .tgz, .tar.zst, .zip) or unpacked
- * pack directory at `path` against its signature.  Returns 0 when every
- * check passed.  `*out` is set whenever memory allowed, success or not;
- * the caller frees it with ps_verify_result_free().
+ * pack directory at `path` against its signature, in the order of
+ * docs/formats/signature.md, section 3: an archive is opened once, all of
+ * its bytes hashed and matched with the signed subject (subject_mismatch)
+ * before any is parsed, then parsed through the same descriptor under
+ * options->limits while hashed again (subject_changed when the bytes
+ * changed).  Returns 0 when every check passed.  `*out` is set whenever
+ * memory allowed, success or not; the caller frees it with
+ * ps_verify_result_free().
  */
 int ps_verify(const char *path, const ps_verify_options *options,
     ps_verify_result **out, ps_error *err);
@@ -1144,6 +1149,7 @@ typedef struct ps_install_plan {
 	const char *signer;          /* first counted identity */
 	const char *replaces_newest; /* the newest installed version of the
 	                              * id, or NULL */
+	const ps_diags *warnings;    /* the verification's (never NULL) */
 } ps_install_plan;
 
 typedef struct ps_install_options {
@@ -1190,19 +1196,23 @@ typedef struct ps_install_result {
 } ps_install_result;
 
 /*
- * Installs the signed archive at `archive`: copies it (and its signature)
- * into a private file in DIR/.tmp while hashing it, verifies that copy
- * with ps_verify(), applies the install rules (AgentPack shell, rollback,
- * same-version reinstall), asks `confirm`, extracts the copy with
- * ps_extract_archive() into DIR/.tmp, checks that the extracted bytes are
- * the verified ones (archive and tree digests), writes the receipt,
- * syncs the file system, and renames the tree into place.  A run killed
- * at any point leaves the previous state; the next run removes its
+ * Installs the signed archive at `archive`: copies its signature and the
+ * archive into DIR/.tmp (the archive into a file without a name, hashed
+ * as it is copied: as much free space as the archive), matches that
+ * digest with the signed subject before a byte of the copy is parsed,
+ * verifies the copy as ps_verify() does and extracts it in the same
+ * reading pass into DIR/.tmp, applies the install rules (AgentPack shell,
+ * rollback, same-version reinstall), asks `confirm`, checks that the
+ * extracted bytes are the verified ones (archive and tree digests),
+ * writes the receipt, syncs the file system, and renames the tree into
+ * place.  The caller's file is read once, by the copy.  A run killed at
+ * any point leaves the previous state; the next run removes its
  * leftovers.  `*out` is set whenever memory allowed.  Refusals (exit 1)
  * add to verification's: shell_refused, downgrade_refused,
  * version_conflict, install_conflict, install_declined, install_name_invalid,
- * install_digest_mismatch, and the extraction codes; failures (exit 2):
- * data_dir_invalid, lock_failed, io_error, disk_full, not_found.
+ * install_digest_mismatch, subject_changed (the archive grew while it was
+ * copied), and the extraction codes; failures (exit 2): data_dir_invalid,
+ * lock_failed, io_error, disk_full, not_found, not_a_file.
  */
 int ps_install(const char *archive, const ps_install_options *options,
     ps_install_result **out, ps_error *err);

@@ -518,6 +518,7 @@ confirm(struct install *in, const char *newest, ps_error *err)
 	plan.signer = r->verify->identity_count > 0 ?
 	    r->verify->identities[0].identity : NULL;
 	plan.replaces_newest = newest;
+	plan.warnings = &r->verify->warnings;
 	if (in->o->confirm(in->o->confirm_ctx, &plan) != 0)
 		return 0;
 	util_refuse(err, "install_declined", in->archive, "the installation was "

@@ -366,6 +366,16 @@ ap_tree() { echo "$D/agentpacks/$AP_ID/$1"; }
 	[[ "${lines[0]}" == "installed $AP_ID 0.1.0 to $(ap_tree 0.1.0)" ]]
 	[ "$stderr" = "packsign: warning: h.tar.gz/agents/checklist.yml:4:11: data_dir is a path: expected a relative path inside the pack, found the absolute path '/etc'; a warning as the pack is already signed (packsign sign refuses it) [agentpack_config_path]" ]
 	[ -f "$(ap_tree 0.1.0)/agents/checklist.yml" ]
+	# On a terminal the warnings come with the plan, before the question,
+	# and are not repeated afterwards.
+	if command -v script >/dev/null; then
+		cmd="'$PACKSIGN' install h.tar.gz --trust '$F/policy-false.yaml' --data-dir '$D-tty'"
+		run bash -c "printf 'n\n' | script -qec \"$cmd\" /dev/null"
+		echo "$output"
+		[ "$status" -eq 1 ]
+		[[ "$output" == *"it may:"*"[agentpack_config_path]"*"Install? [y/N]"* ]]
+		[ "$(grep -c 'agentpack_config_path' <<<"$output")" = 1 ]
+	fi
 	# --json: a warnings array at the top; stderr still says it.
 	run --separate-stderr "$PACKSIGN" install h.tar.gz \
 	    --trust "$F/policy-false.yaml" --data-dir "$D-json" --yes --json
