@@ -200,7 +200,7 @@ verify_one(const char *path, const struct verify_args *a, json_t *report)
 	} else {
 		/* Warnings first: a refusal's line stays the last word. */
 		cli_print_warnings(path, r != NULL ? &r->warnings : NULL);
-		if (rc == 0)
+		if (rc == 0 && r != NULL)
 			print_good(r);
 		else
 			cli_report(&err);

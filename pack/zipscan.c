@@ -48,7 +48,7 @@ struct pack_zipscan {
 	struct zentry *entries;
 	size_t count;
 	struct zentry **by_name; /* sorted by nfc */
-	uint64_t cd_offset, cd_size, cd_end;
+	uint64_t cd_offset, cd_size;
 };
 
 static uint16_t
@@ -272,7 +272,7 @@ unicode_field_agrees(const unsigned char *d, size_t n, const char *text,
 	if (n < 5 || d[0] != 1 ||
 	    le32(d + 1) != (uint32_t)crc32(0, (const Bytef *)text, (uInt)len))
 		return 0;
-	return n - 5 == len && memcmp(d + 5, text, len) == 0;
+	return n - 5 == len && (len == 0 || memcmp(d + 5, text, len) == 0);
 }
 
 struct extras {
