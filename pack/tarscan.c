@@ -182,6 +182,14 @@ enqueue(pack_tarscan *s, const char *name, size_t len, ps_error *err)
 	return 0;
 }
 
+static int
+ends_in_slash(const struct queued *q)
+{
+	size_t n = strlen(q->name);
+
+	return n > 0 && q->name[n - 1] == '/';
+}
+
 /* The ustar name: POSIX's prefix "/" name, GNU's and v7's name alone. */
 static int
 enqueue_ustar_name(pack_tarscan *s, const unsigned char *b, ps_error *err)
@@ -215,7 +223,8 @@ pack_tarscan_next_name(pack_tarscan *s)
 uint64_t
 pack_tarscan_trailer(const pack_tarscan *s)
 {
-	return s->trailer;
+	/* The end is two zero blocks; the first ended the scan. */
+	return s->trailer > BLOCK ? s->trailer - BLOCK : 0;
 }
 
 /* ------------------------------------------------------------ pax */
@@ -389,14 +398,22 @@ begin_entry(pack_tarscan *s, char type, uint64_t size, ps_error *err)
 	if (type == '5' && size != 0)
 		return refuse(s, "tar_header_type", err, "a directory header "
 		    "that carries %llu bytes of data", (unsigned long long)size);
+	if (type == 'S')
+		return refuse(s, "unsupported_entry", err, "a GNU sparse file "
+		    "(type 'S'; libarchive reads an empty map as a regular file)");
 	rc = name != NULL ? enqueue(s, name, strlen(name), err) :
 	    enqueue_ustar_name(s, s->block, err);
 	clear_pending(s);
 	if (rc != 0)
 		return -1;
-	/* Links, devices and sparse files are refused by the reader when it
-	 * reaches them: where their data lies is each reader's own guess. */
-	if (strchr("12346S", type) != NULL) {
+	if ((type == '0' || type == '7') && size != 0 && ends_in_slash(s->tail))
+		return refuse(s, "tar_header_type", err, "a regular-file header "
+		    "whose name ends in '/' carrying %llu bytes (libarchive "
+		    "reads a directory and its data as headers, GNU tar and "
+		    "tarfile a file)", (unsigned long long)size);
+	/* Links and devices are refused by the reader when it reaches them:
+	 * where their data lies is each reader's own guess. */
+	if (strchr("12346", type) != NULL) {
 		s->state = PASSIVE;
 		return 0;
 	}

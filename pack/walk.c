@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -67,11 +68,13 @@ is_excluded(const struct walk *w, const struct stat *st)
 	    st->st_ino == w->s->exclude->st_ino;
 }
 
+/* ASCII case folded: on a case-insensitive file system `.Git` is the
+ * repository's `.git` (git's CVE-2014-9390). */
 int
 pack_is_vcs_name(const char *name)
 {
-	return strcmp(name, ".git") == 0 || strcmp(name, ".hg") == 0 ||
-	    strcmp(name, ".svn") == 0 || strcmp(name, ".bzr") == 0;
+	return strcasecmp(name, ".git") == 0 || strcasecmp(name, ".hg") == 0 ||
+	    strcasecmp(name, ".svn") == 0 || strcasecmp(name, ".bzr") == 0;
 }
 
 static const char *

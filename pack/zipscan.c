@@ -336,6 +336,35 @@ check_name(const struct zentry *e, ps_error *err)
 	return 0;
 }
 
+/*
+ * A Unix mode in the attributes' high half, whatever host made the entry:
+ * libarchive reads it only from Unix (3), unzip and others from more
+ * hosts, so what one of them would restore is refused for all: a link or
+ * special type, setuid, setgid or sticky bits, world-write.
+ */
+static int
+check_mode(const struct zentry *e, unsigned mode, ps_error *err)
+{
+	unsigned type = mode & 0170000;
+
+	if (type != 0 && type != 0100000 && type != 0040000) {
+		util_refuse(err, type == 0120000 ? "symlink_refused" :
+		    "special_file_refused", e->name, "a zip entry whose Unix "
+		    "mode is %s; packs hold only regular files and directories",
+		    type == 0120000 ? "a symbolic link" : "a special file");
+		return util_error_expect(err, "a regular file or a directory",
+		    type == 0120000 ? "a symbolic link" : "a special file");
+	}
+	if ((mode & 07000) != 0)
+		return util_refuse(err, "unsafe_mode", e->name, "has the setuid, "
+		    "setgid or sticky bit (mode %04o)", mode & 07777);
+	if ((mode & 0002) != 0)
+		return util_refuse(err, "unsafe_mode", e->name, "is "
+		    "world-writable (mode %04o); readers that restore modes "
+		    "would make it so", mode & 07777);
+	return 0;
+}
+
 /* A directory is a name ending in '/' and nothing else is: its data,
  * its Unix mode and its DOS attribute must agree. */
 static int
@@ -343,9 +372,13 @@ check_type(const struct zentry *e, unsigned made_by, uint32_t attrs,
     ps_error *err)
 {
 	int dir = e->name_len > 0 && e->name[e->name_len - 1] == '/';
-	unsigned mode = (made_by >> 8) == 3 ? attrs >> 16 : 0;
+	unsigned mode = (made_by >> 8) == 3 || (attrs >> 16) != 0 ?
+	    attrs >> 16 : 0;
 	int mode_dir = (mode & 0170000) == 0040000;
 	int dos_dir = (attrs & 0x10) != 0;
+
+	if (check_mode(e, mode, err) != 0)
+		return -1;
 
 	if (dir && (e->usize != 0 || (mode != 0 && (mode & 0170000) != 0 &&
 	    !mode_dir)))
@@ -398,15 +431,20 @@ parse_central(pack_zipscan *z, const unsigned char *p, size_t n,
 	e->usize = le32(p + 24);
 	e->offset = le32(p + 42);
 	e->name_len = nlen;
-	if ((e->name = strndup((const char *)p + CENTRAL_LEN, nlen)) == NULL)
+	/* All nlen bytes, a NUL among them included (check_name refuses it
+	 * before the extra fields compare names). */
+	if ((e->name = malloc(nlen + 1)) == NULL)
 		return util_fail_oom(err, z->label);
+	memcpy(e->name, p + CENTRAL_LEN, nlen);
+	e->name[nlen] = '\0';
 	if (le16(p + 34) != 0 && le16(p + 34) != 0xffff)
 		return util_refuse(err, "unsupported_entry", z->label,
 		    "a zip that spans several disks");
 	how = (struct extras){ z->label, p + CENTRAL_LEN + nlen + xlen, clen,
 	    1, e->offset == 0xffffffffu };
-	if (walk_extras(z, e, p + CENTRAL_LEN + nlen, xlen, &how, err) != 0 ||
-	    check_name(e, err) != 0 || check_flags(e, err) != 0 ||
+	if (check_name(e, err) != 0 ||
+	    walk_extras(z, e, p + CENTRAL_LEN + nlen, xlen, &how, err) != 0 ||
+	    check_flags(e, err) != 0 ||
 	    check_type(e, le16(p + 4), le32(p + 38), err) != 0)
 		return -1;
 	*used = CENTRAL_LEN + nlen + xlen + clen;
@@ -561,12 +599,16 @@ check_local(pack_zipscan *z, struct zentry *e, uint64_t at, uint64_t *next,
 	local.csize = le32(h + 18);
 	local.usize = le32(h + 22);
 	local.name_len = nlen;
-	if ((rest = malloc(nlen + xlen + 1)) == NULL)
+	/* The name NUL-terminated (errors print it), the extra fields after. */
+	if ((rest = malloc(nlen + 1 + xlen)) == NULL)
 		return util_fail_oom(err, z->label);
-	rc = read_at(z, at + LOCAL_LEN, rest, nlen + xlen, err);
+	rc = read_at(z, at + LOCAL_LEN, rest, nlen, err);
+	rest[nlen] = '\0';
+	if (rc == 0)
+		rc = read_at(z, at + LOCAL_LEN + nlen, rest + nlen + 1, xlen, err);
 	local.name = (char *)rest;
 	if (rc == 0)
-		rc = walk_extras(z, &local, rest + nlen, xlen, &how, err);
+		rc = walk_extras(z, &local, rest + nlen + 1, xlen, &how, err);
 	if (rc == 0)
 		rc = compare_local(e, &local, h, err);
 	free(rest);

@@ -195,6 +195,78 @@ PY
 	refuse_digest git.tar vcs_metadata_refused
 }
 
+@test "digest: VCS names are matched in any letter case (review finding)" {
+	stage
+	mkdir -p stage/knowledge/.Git && echo x > stage/knowledge/.Git/config
+	tar -C stage -cf git.tar .
+	refuse_digest git.tar vcs_metadata_refused
+	# A directory's walk leaves it out, as it leaves out .git.
+	run "$PACKSIGN" digest --files stage
+	[ "$status" -eq 0 ]
+	[[ "$output" != *".Git"* ]]
+}
+
+# Found in review of issue 17 (reproducers from the docs rewrite): shapes
+# the header scanners let through, or read past their buffers on.
+@test "digest: review findings in the archive scanners" {
+	python3 - <<'PY'
+import struct, zlib
+def hdr(name, size=0, typ=b"0", mode=0o644):
+    h = bytearray(512); h[0:len(name)] = name
+    h[100:108] = b"%07o\0" % mode; h[108:116] = h[116:124] = b"0000000\0"
+    h[124:136] = b"%011o\0" % size; h[136:148] = b"%011o\0" % 0
+    h[148:156] = b" " * 8; h[156:157] = typ; h[257:265] = b"ustar\x0000"
+    h[148:156] = b"%06o\0 " % sum(h); return bytes(h)
+pad = lambda d: d + b"\0" * (-len(d) % 512)
+f = lambda n, d: hdr(n, len(d)) + pad(d)
+EOA = b"\0" * 1024
+base = f(b"manifest.yml", b"id: x\n")
+# An empty GNU sparse map reads as a regular file, and the scan stopped.
+open("sparse.tar", "wb").write(base + hdr(b"s.md", 0, b"S") + EOA + b"more")
+# A regular header named d/ with data: libarchive reads a directory and
+# its data as headers, GNU tar and tarfile a 1024-byte file.
+x1 = f(b"x.md", b"abc"); hidden = pad(b"HIDDEN\n")
+inner = hdr(b"x.md", len(hidden) + len(x1)) + hidden
+open("slash.tar", "wb").write(base + hdr(b"d/", len(inner), b"0", 0o755) + inner + x1 + EOA)
+def zipof(entries):
+    buf = bytearray(); cd = []
+    for name, data, lx, cx, host, mode in entries:
+        off = len(buf); crc = zlib.crc32(data)
+        buf += struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0, 0, 0, 0x21, crc, len(data), len(data), len(name), len(lx)) + name + lx + data
+        cd.append(struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, host << 8 | 30, 20, 0, 0, 0, 0x21, crc, len(data), len(data), len(name), len(cx), 0, 0, 0, mode << 16, off) + name + cx)
+    c = b"".join(cd); o = len(buf)
+    return bytes(buf + c + struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(cd), len(cd), len(c), o, 0))
+up = lambda name: struct.pack("<HHBI", 0x7075, 5 + len(name), 1, zlib.crc32(name)) + name
+m = (b"manifest.yml", b"id: x\n", b"", b"", 3, 0o100644)
+n = b"a\0bcdefghijklmnop.md"
+open("nul.zip", "wb").write(zipof([m, (n, b"x", b"", up(n), 3, 0o100644)]))
+lx = struct.pack("<HH", 0x7075, 257) + b"\x01" * 257
+open("local.zip", "wb").write(zipof([m, (b"a.md", b"x", lx, b"", 3, 0o100644)]))
+open("link19.zip", "wb").write(zipof([m, (b"l.md", b"/etc/passwd", b"", b"", 19, 0o120777)]))
+open("fifo.zip", "wb").write(zipof([m, (b"f.md", b"", b"", b"", 3, 0o010644)]))
+open("ww.zip", "wb").write(zipof([m, (b"w.md", b"x", b"", b"", 0, 0o100666)]))
+PY
+	refuse_digest sparse.tar unsupported_entry
+	refuse_digest slash.tar tar_header_type
+	refuse_digest nul.zip name_forbidden_char
+	refuse_digest local.zip zip_unicode_name
+	# The subject is the name, not the extra field's bytes after it.
+	[[ "$output" == "packsign: a.md: an Info-ZIP Unicode Path field"* ]]
+	refuse_digest link19.zip symlink_refused
+	refuse_digest fifo.zip special_file_refused
+	refuse_digest ww.zip unsafe_mode
+}
+
+@test "digest: --max-size counts a tar's content, not its two end blocks" {
+	"$PACKSIGN" pack "$EXAMPLES/$AGENTPACK" -o t.tar >/dev/null
+	size=$(digest_field t.tar size)
+	run "$PACKSIGN" digest t.tar --max-size "$size"
+	[ "$status" -eq 0 ]
+	run "$PACKSIGN" digest t.tar --max-size "$((size - 1))"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[extract_too_large]"* ]]
+}
+
 @test "digest: a file used as a directory deeper down is refused (review finding)" {
 	stage
 	mkdir -p deep/a/b && echo x > deep/a/b/c
