@@ -50,7 +50,8 @@ int pack_tarscan_finish(pack_tarscan *s, ps_error *err);
  * the next call. */
 const char *pack_tarscan_next_name(pack_tarscan *s);
 
-/* Bytes after the first end-of-archive block: NUL bytes only. */
+/* Bytes after the first end-of-archive block: NUL bytes only (after an
+ * archive_trailing_data refusal, the NUL bytes before the refused one). */
 uint64_t pack_tarscan_trailer(const pack_tarscan *s);
 
 void pack_tarscan_free(pack_tarscan *s);
