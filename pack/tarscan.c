@@ -110,8 +110,11 @@ numeric_field(const unsigned char *f, size_t n, uint64_t *out)
 	if ((f[0] & 0x80) != 0) {
 		if (f[0] != 0x80)
 			return -1;          /* negative or over 2^56 bytes */
-		for (i = 1; i < n; i++)
+		for (i = 1; i < n; i++) {
+			if (v > (INT64_MAX >> 8))
+				return -1;      /* 2^63 or more: no reader's size */
 			v = (v << 8) | f[i];
+		}
 		*out = v;
 		return 0;
 	}
