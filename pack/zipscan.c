@@ -48,7 +48,7 @@ struct pack_zipscan {
 	struct zentry *entries;
 	size_t count;
 	struct zentry **by_name; /* sorted by nfc */
-	uint64_t cd_offset, cd_size, cd_end;
+	uint64_t cd_offset, cd_size;
 };
 
 static uint16_t

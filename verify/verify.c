@@ -250,7 +250,7 @@ refuse_changed(verify_vctx *v, const sign_statement_file *subject,
  * is refused for that, not for what a writer racing the reader put in. */
 static int
 refuse_reading(verify_vctx *v, int fd, const sign_statement_file *subject,
-    ps_error *reader_err, ps_error *err)
+    const ps_error *reader_err, ps_error *err)
 {
 	unsigned char got[PS_SHA256_LEN];
 	uint64_t size;
