@@ -166,7 +166,10 @@ read_zip64(pack_zipscan *z, uint64_t eocd, struct end_record *e,
 	len = le64(rec + 4);
 	if (le32(rec) != SIG_END64 || len < 44)
 		return corrupt(z, "a zip64 end record that is not one", err);
-	if (at + 12 + len != eocd - LOCATOR_LEN)
+	/* Compared without a sum that could wrap: a huge length would let
+	 * the record lie after its locator. */
+	if (eocd - LOCATOR_LEN < at + sizeof(rec) ||
+	    len != eocd - LOCATOR_LEN - at - 12)
 		return layout(z, "bytes between the zip64 end record and its "
 		    "locator", err);
 	if (le32(rec + 16) != 0 || le32(rec + 20) != 0 ||
@@ -272,6 +275,8 @@ unicode_field_agrees(const unsigned char *d, size_t n, const char *text,
 	if (n < 5 || d[0] != 1 ||
 	    le32(d + 1) != (uint32_t)crc32(0, (const Bytef *)text, (uInt)len))
 		return 0;
+	/* A local header has no comment: `text` is NULL, which memcmp must
+	 * not see even for no bytes. */
 	return n - 5 == len && (len == 0 || memcmp(d + 5, text, len) == 0);
 }
 
