@@ -39,6 +39,7 @@ struct pack_tarscan {
 	struct queued *taken;
 	uint64_t offset;            /* of the current header in the stream */
 	uint64_t trailer;
+	uint64_t extension_bytes;   /* data of x, L and K headers */
 };
 
 int
@@ -223,6 +224,12 @@ pack_tarscan_next_name(pack_tarscan *s)
 }
 
 uint64_t
+pack_tarscan_counted(const pack_tarscan *s)
+{
+	return s->extension_bytes + pack_tarscan_trailer(s);
+}
+
+uint64_t
 pack_tarscan_trailer(const pack_tarscan *s)
 {
 	/* The end is two zero blocks; the first ended the scan. */
@@ -403,6 +410,12 @@ begin_entry(pack_tarscan *s, char type, uint64_t size, ps_error *err)
 	if (type == 'S')
 		return refuse(s, "unsupported_entry", err, "a GNU sparse file "
 		    "(type 'S'; libarchive reads an empty map as a regular file)");
+	if (memcmp(s->block + 257, "ustar\0" "00", 8) != 0 &&
+	    nul_prefix(s->block + 345, 155) != 155)
+		return refuse(s, "tar_name_conflict", err, "bytes in the prefix "
+		    "field of a header that is not POSIX ustar (Python's tarfile "
+		    "and 7-Zip prepend them to the name, GNU tar and libarchive "
+		    "do not)");
 	rc = name != NULL ? enqueue(s, name, strlen(name), err) :
 	    enqueue_ustar_name(s, s->block, err);
 	clear_pending(s);
@@ -475,6 +488,7 @@ take(pack_tarscan *s, const unsigned char *p, size_t n, ps_error *err,
 	case AT_EXTENSION:
 		k = s->ext_want - s->ext_len < n ? s->ext_want - s->ext_len : n;
 		memcpy(s->ext + s->ext_len, p, k);
+		s->extension_bytes += k;
 		if ((s->ext_len += k) == s->ext_want)
 			*rc = end_extension(s, err);
 		s->offset += k;

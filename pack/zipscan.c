@@ -143,6 +143,15 @@ locate_end(pack_zipscan *z, const unsigned char *tail, size_t n,
 	}
 	if (exact == 0)
 		return corrupt(z, "no end-of-central-directory record", err);
+	/* libarchive, zipfile, unzip and 7-Zip take the last signature, which
+	 * a comment may hold with a directory of its own. */
+	for (i = found + 4; i + 4 <= n; i++) {
+		if (le32(tail + i) == SIG_END)
+			return util_refuse(err, "zip_layout", z->label, "an "
+			    "end-of-central-directory signature inside the zip's "
+			    "comment (libarchive, zipfile, unzip and 7-Zip take the "
+			    "last one, with the directory it names)");
+	}
 	*at = base + found;
 	return 0;
 }
@@ -409,6 +418,12 @@ check_flags(const struct zentry *e, ps_error *err)
 		return util_refuse(err, "unsupported_entry", e->name, "zip "
 		    "compression method %u (packsign reads stored and deflate)",
 		    e->method);
+	/* A streaming reader finds where stored data ends only by looking for
+	 * a descriptor's signature, which the data may hold. */
+	if (e->method == 0 && (e->flags & FLAG_DESCRIPTOR) != 0)
+		return util_refuse(err, "zip_layout", e->name, "a stored entry "
+		    "with a data descriptor (a streaming reader such as bsdtar "
+		    "reading a pipe cannot tell where its data ends)");
 	return 0;
 }
 
@@ -715,8 +730,10 @@ pack_zipscan_count(const pack_zipscan *z)
 }
 
 int
-pack_zipscan_take(pack_zipscan *z, const char *name)
+pack_zipscan_take(pack_zipscan *z, const char *name, int *is_dir,
+    uint64_t *size)
 {
+	const struct zentry *e;
 	size_t lo = 0, hi = z->count, mid;
 	int c;
 
@@ -729,10 +746,13 @@ pack_zipscan_take(pack_zipscan *z, const char *name)
 			hi = mid;
 	}
 	for (; lo < z->count && strcmp(z->by_name[lo]->nfc, name) == 0; lo++) {
-		if (!z->by_name[lo]->seen) {
-			z->by_name[lo]->seen = 1;
-			return 1;
-		}
+		e = z->by_name[lo];
+		if (e->seen)
+			continue;
+		z->by_name[lo]->seen = 1;
+		*is_dir = e->name_len > 0 && e->name[e->name_len - 1] == '/';
+		*size = e->usize;
+		return 1;
 	}
 	return 0;
 }

@@ -121,6 +121,19 @@ names_free(struct names *n)
 }
 
 /* Names no entry can have: the scan refuses them in the directory. */
+/* pack_zipscan_take(), the entry's type and size checked for sense. */
+static int
+take(pack_zipscan *z, const char *name)
+{
+	uint64_t size = UINT64_MAX;
+	int dir = -1, rc = pack_zipscan_take(z, name, &dir, &size);
+
+	if (rc == 1 && (dir < 0 || dir > 1 || (dir == 1 && size != 0)))
+		fuzz_fail("pack_zipscan_take", "a taken entry's type or size "
+		    "makes no sense");
+	return rc;
+}
+
 static void
 check_absent(pack_zipscan *z)
 {
@@ -133,10 +146,10 @@ check_absent(pack_zipscan *z)
 	if (long_name[0] == '\0')
 		memset(long_name, 'a', sizeof(long_name) - 1);
 	for (i = 0; i < sizeof(absent) / sizeof(absent[0]); i++) {
-		if (pack_zipscan_take(z, absent[i]) != 0)
+		if (take(z, absent[i]) != 0)
 			fuzz_fail("pack_zipscan_take", "took a name no entry has");
 	}
-	if (pack_zipscan_take(z, long_name) != 0)
+	if (take(z, long_name) != 0)
 		fuzz_fail("pack_zipscan_take", "took a name too long to be one");
 }
 
@@ -150,12 +163,12 @@ check_takes(pack_zipscan *z, const struct names *c)
 	for (i = 0; i < c->count; i++) {
 		if (i > 0 && strcmp(c->v[i - 1], c->v[i]) == 0)
 			continue;
-		for (k = 0; pack_zipscan_take(z, c->v[i]) == 1; k++) {
+		for (k = 0; take(z, c->v[i]) == 1; k++) {
 			if (k >= count)
 				fuzz_fail("pack_zipscan_take", "took more than the "
 				    "count");
 		}
-		if (pack_zipscan_take(z, c->v[i]) != 0)
+		if (take(z, c->v[i]) != 0)
 			fuzz_fail("pack_zipscan_take", "took a name again after "
 			    "refusing it");
 		taken += k;
@@ -164,7 +177,7 @@ check_takes(pack_zipscan *z, const struct names *c)
 		fuzz_fail("pack_zipscan_take", "the central names do not take "
 		    "every entry once");
 	for (i = 0; i < c->count; i++) {
-		if (pack_zipscan_take(z, c->v[i]) != 0)
+		if (take(z, c->v[i]) != 0)
 			fuzz_fail("pack_zipscan_take", "took a name twice");
 	}
 }
