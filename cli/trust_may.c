@@ -55,9 +55,9 @@ agentpack_json(const ps_permissions *a)
 	if (!a->declared)
 		return json_null();
 	return json_pack("{s:b,s:b,s:o,s:b,s:b}", "network", a->network,
-	    "shell", a->shell, "file_write", cli_json_text(a->file_write != NULL ?
-	    a->file_write : "none"), "read_knowledge", a->read_knowledge,
-	    "read_filesystem", a->read_filesystem);
+	    "shell", a->shell, "file_write", cli_json_text(a->file_write !=
+	    NULL ? a->file_write : "none"), "read_knowledge",
+	    a->read_knowledge, "read_filesystem", a->read_filesystem);
 }
 
 static json_t *
@@ -101,8 +101,9 @@ autograph_json(const ps_ceiling_autograph *g)
 {
 	if (!g->declared)
 		return json_null();
-	return json_pack("{s:o,s:o}", "services", cli_json_strings(&g->services),
-	    "tasks", cli_json_strings(&g->tasks));
+	return json_pack("{s:o,s:o}", "services",
+	    cli_json_strings(&g->services), "tasks",
+	    cli_json_strings(&g->tasks));
 }
 
 json_t *
@@ -124,7 +125,8 @@ cli_consent_json(unsigned consent)
 
 	for (i = 0; i < sizeof(consent_names) / sizeof(consent_names[0]); i++) {
 		if ((consent & (1u << i)) != 0)
-			json_array_append_new(list, json_string(consent_names[i]));
+			json_array_append_new(list,
+			    json_string(consent_names[i]));
 	}
 	return list;
 }

@@ -723,8 +723,8 @@ int ps_trust_load_file(const char *path, ps_trust **out, ps_error *err);
 /*
  * "Trust exactly this key" (-p NAME.pub): one signer whose identity is the
  * key's identity or else its key id, every pack ("*"), no window, no
- * ceiling, threshold 1, not first-party, PS_CONSENT_DEFAULT.  The key is copied; *out is freed with
- * ps_trust_free(); code out_of_memory.
+ * ceiling, threshold 1, not first-party, PS_CONSENT_DEFAULT.  The key is
+ * copied; *out is freed with ps_trust_free(); code out_of_memory.
  */
 int ps_trust_from_pubkey(const ps_pubkey *key, const char *name,
     ps_trust **out, ps_error *err);
@@ -1063,14 +1063,16 @@ void ps_inspection_free(ps_inspection *inspection);
  * Verifying a signed pack (docs/formats/signature.md, section 3): the
  * envelope against a trust policy, then the statement, the archive's bytes,
  * its entries, its manifest, signed_by, the counted signers' permission
- * ceilings and provenance, in that order, stopping at the first refusal.  Codes (exit class 1 unless noted):
+ * ceilings and provenance, in that order, stopping at the first refusal.
+ * Codes (exit class 1 unless noted):
  * signature_untrusted, signature_invalid, key_revoked, key_untrusted,
  * key_not_yet_valid, key_expired, pack_out_of_scope, threshold_not_met,
  * the DSSE and statement codes, subject_missing, subject_mismatch,
  * manifest_mismatch, manifest_digest_mismatch, prompt_digest_mismatch,
  * prompt_unsigned, tar_digest_mismatch, tree_digest_mismatch,
  * not_canonical, manifest_invalid, pack_mismatch, signed_by_mismatch,
- * signer_missing, permission_exceeds_policy, source_missing, commit_invalid, source_commit_mismatch,
+ * signer_missing, permission_exceeds_policy, source_missing,
+ * commit_invalid, source_commit_mismatch,
  * source_ref_mismatch, source_repo_mismatch, source_url_invalid,
  * source_dirty, rebuild_mismatch, the archive reader's codes; and exit
  * class 2: source_commit_invalid and source_repo_invalid (bad option

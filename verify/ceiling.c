@@ -135,8 +135,10 @@ hosts_cover(const ps_egress *ceiling, size_t nc, const ps_egress *pack,
 	size_t i, j;
 
 	for (i = 0; i < np; i++) {
-		for (j = 0; j < nc && !egress_covers(&ceiling[j], &pack[i]); j++)
-			;
+		for (j = 0; j < nc; j++) {
+			if (egress_covers(&ceiling[j], &pack[i]))
+				break;
+		}
 		if (j < nc)
 			continue;
 		hosts_text(ceiling, nc, allowed, sizeof(allowed));
@@ -223,7 +225,7 @@ static int
 bool_covers(int allowed, int asked, const char *permission,
     verify_ceiling_miss *miss)
 {
-	if (asked == 1 && allowed == 0)
+	if (asked > 0 && allowed == 0)
 		return miss_at(miss, permission, "true", "false");
 	return 1;
 }
@@ -286,11 +288,12 @@ static int
 retention_covers(const char *allowed, const char *asked,
     verify_ceiling_miss *miss)
 {
-	double max = retention_seconds(allowed), want = retention_seconds(asked);
+	double max = retention_seconds(allowed);
+	double want = retention_seconds(asked);
 
 	if (want < 0 || max < 0 || want > max)
-		return miss_at(miss, "retention", asked != NULL ? asked : "none",
-		    "at most %s", allowed != NULL ? allowed : "none");
+		return miss_at(miss, "retention", asked != NULL ? asked :
+		    "none", "at most %s", allowed != NULL ? allowed : "none");
 	return 1;
 }
 
@@ -446,8 +449,9 @@ refuse(const ps_trust_signer *const *signers, const verify_ceiling_miss *miss,
 		    ": " : "; ", miss[i].permission);
 		used = strlen(text);
 		if (i + 1 < count)
-			snprintf(text + used, sizeof(text) - used, ": expected %s "
-			    "(the ceiling of %s), found %s", miss[i].expected,
+			snprintf(text + used, sizeof(text) - used,
+			    ": expected %s (the ceiling of %s), found %s",
+			    miss[i].expected,
 			    signers[i]->identity, miss[i].found);
 	}
 	util_refuse(err, "permission_exceeds_policy", subject, "%s", text);

@@ -27,7 +27,7 @@ check_hosts(const ps_egress *hosts, size_t count)
 			fuzz_fail("ps_trust_load", "bad host pattern kept");
 		for (c = hosts[i].host; *c != '\0'; c++)
 			if (*c >= 'A' && *c <= 'Z')
-				fuzz_fail("ps_trust_load", "host not lowercased");
+				fuzz_fail("ps_trust_load", "host in capitals");
 	}
 }
 
