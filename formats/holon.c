@@ -7,12 +7,12 @@
 
 #include "formats/jsonschema.h"
 #include "formats/check.h"
-#include "formats/duration.h"
 #include "formats/descriptor.h"
 #include "formats/paths.h"
 #include "formats/url.h"
 #include "formats/licenses.h"
 #include "formats/text.h"
+#include "util/duration.h"
 #include "util/hostname.h"
 #include "util/strings.h"
 
@@ -260,6 +260,8 @@ price_summary(formats_check *ck, const char *model, double worst,
 		return;
 	}
 	ck->m->price_worst_case = text;
+	ck->m->price_worst_amount = worst;
+	ck->m->price_currency = formats_check_strdup(ck, currency);
 	ck->m->pricing_model = formats_check_strdup(ck, model);
 	ck->m->charge_on = formats_check_strdup(ck, charge_on);
 }
@@ -404,7 +406,7 @@ check_data(formats_check *ck, const util_yaml_node *root)
 	int training;
 
 	if (retention != NULL && strcmp(retention, "none") != 0 &&
-	    formats_duration_seconds(retention, NULL) != 0)
+	    util_duration_parse(retention, NULL) != 0)
 		formats_check_error(ck, util_yaml_get(data, "retention"),
 		    "holon_data_retention", "data.retention must be 'none' or an "
 		    "ISO 8601 duration such as P7D or PT12H, found '%s'", retention);

@@ -21,6 +21,7 @@
 #include "util/strings.h"
 #include "util/fdio.h"
 #include "util/sha256.h"
+#include "verify/ceiling.h"
 #include "verify/signatures.h"
 #include "verify/source.h"
 #include "verify/vctx.h"
@@ -592,7 +593,7 @@ run(verify_vctx *v, ps_error *err)
 	if (check_options(v->path, v->o, err) != 0 ||
 	    verify_signatures(v, err) != 0 || parse_statement(v, err) != 0 ||
 	    verify_scope(v, err) != 0 || check_pack(v, err) != 0 ||
-	    verify_signed_by(v, err) != 0)
+	    verify_signed_by(v, err) != 0 || verify_ceilings(v, err) != 0)
 		return -1;
 	return verify_source(v, err);
 }
