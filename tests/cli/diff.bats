@@ -280,7 +280,7 @@ only_change() {
 	in_new holon.yaml 's|^  endpoint: .*|  endpoint: https://pdf.elsewhere.net/mcp|'
 	only_change runtime.endpoint changed yes
 	pair holon-pdf-profile
-	in_new holon.yaml 's/^    timeout_s: 120/    timeout_s: 600/'
+	in_new holon.yaml 's/^    timeout_s: 120/    timeout_s: 240/'
 	only_change runtime.timeout_s changed yes
 	pair holon-pdf-profile
 	in_new holon.yaml 's/^  amount: 0.02/  amount: 0.50/'
