@@ -3,7 +3,7 @@
 # but bash; tests/cli/completions.bats checks that every command and option
 # `packsign help` and `packsign CMD --help` declare is offered here.
 
-_packsign_commands="pack digest sign keygen key verify install list
+_packsign_commands="pack digest sign keygen key verify diff install list
     uninstall trust validate describe help"
 
 # _packsign_options CMD [SUB]: the options of a command (of a key
@@ -22,10 +22,13 @@ _packsign_options() {
 	keygen) echo "-o --identity --no-passphrase $pass --kdf --force --json" ;;
 	key) _packsign_key_options "$2" ;;
 	verify) echo "$checks --rebuild-from --deep --installed --json $limits" ;;
+	diff) echo "--trust -p --at --old-sig --new-sig --installed --data-dir
+	    --format --lang --json --stat --files --lines" ;;
 	install) echo "$checks --data-dir --yes --allow-shell
-	    --allow-downgrade --dry-run $limits --lang --json" ;;
+	    --allow-downgrade --dry-run --accept --accept-diff
+	    --allow-signer-change --allow-source-change $limits --lang --json" ;;
 	list) echo "--data-dir --verify --json" ;;
-	uninstall) echo "--data-dir --format --json" ;;
+	uninstall) echo "--data-dir --format --forget --json" ;;
 	trust) echo "--trust -p --at --json" ;;
 	validate) echo "--format --strict --engine-version --json" ;;
 	describe) echo "--lang --json" ;;
@@ -54,18 +57,22 @@ _packsign_value() {
 	--compress) COMPREPLY=($(compgen -W "none gzip zstd" -- "$cur")) ;;
 	--kdf) COMPREPLY=($(compgen -W "sensitive interactive" -- "$cur")) ;;
 	--lang) COMPREPLY=($(compgen -W "en zh" -- "$cur")) ;;
+	--accept) COMPREPLY=($(compgen -W "permissions trust prompts code" \
+	    -- "$cur")) ;;
 	--format) COMPREPLY=($(compgen -W "soyapack holon autograph agentpack" \
 	    -- "$cur")) ;;
 	--data-dir | --rebuild-from)
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -d -- "$cur")) ;;
 	-o | --output | -s | --secret-key | -p | --sig | --trust | \
+	--old-sig | --new-sig | --accept-diff | \
 	--passphrase-file | --new-passphrase-file)
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -f -- "$cur")) ;;
 	--mtime | --identity | --source-repo | --source-commit | \
 	--signed-by | --at | --passphrase-fd | --new-passphrase-fd | \
-	--max-size | --max-entries | --max-ratio | --engine-version)
+	--max-size | --max-entries | --max-ratio | --engine-version | \
+	--installed | --lines)
 		COMPREPLY=() ;;
 	*) return 1 ;;
 	esac
