@@ -16,8 +16,9 @@ const struct cli_usage cmd_diff_usage = {
 	.name = "diff",
 	.text =
     "usage: packsign diff OLD NEW [--trust POLICY | -p KEY.pub] [--at TIME]\n"
-    "           [--old-sig F] [--new-sig F] [--lang en|zh] [--json | --stat]\n"
-    "           [--files] [--lines N]\n"
+    "           [--old-sig F] [--new-sig F] [--signed-by ID] [--source-repo URL]\n"
+    "           [--source-commit HASH] [--require-source] [--allow-dirty]\n"
+    "           [--lang en|zh] [--json | --stat] [--files] [--lines N]\n"
     "       packsign diff --installed ID[@VERSION] NEW [--data-dir DIR]\n"
     "           [--format F] ...\n"
     "\n"
@@ -36,9 +37,12 @@ const struct cli_usage cmd_diff_usage = {
     "\n"
     "  --trust POLICY   the trust policy for archives\n"
     "  -p KEY.pub       trust exactly this key\n"
-    "  --at TIME        verify as of TIME (RFC 3339 or @SECONDS)\n"
+    "  --at TIME        judge key windows at TIME (YYYY-MM-DDTHH:MM:SSZ)\n"
     "  --old-sig F      OLD's signature (default OLD.sig)\n"
     "  --new-sig F      NEW's signature (default NEW.sig)\n"
+    "  --signed-by ID, --source-repo URL, --source-commit HASH,\n"
+    "  --require-source, --allow-dirty\n"
+    "                   as for verify, applied to each archive\n"
     "  --installed ID[@VERSION]  OLD is this installed pack\n"
     "  --data-dir DIR   for --installed; default $PACKSIGN_DATA_DIR, else\n"
     "                   $XDG_DATA_HOME/packsign, else ~/.local/share/packsign\n"
@@ -57,6 +61,7 @@ struct diff_args {
 	struct cli_checks checks;
 	const char *old_sig, *new_sig;
 	const char *installed;       /* ID[@VERSION] */
+	const char *at;              /* its '@', or NULL */
 	const char *data_dir;
 	ps_format format;
 	const char *lang;
@@ -78,9 +83,9 @@ check_args(struct diff_args *a, const struct cli_operands *rest)
 	if (k->policy != NULL && k->pubkey != NULL)
 		return cli_usage_error(&cmd_diff_usage, "give one of --trust "
 		    "POLICY and -p KEY.pub, not both");
-	if (k->verify.sig_path != NULL)
-		return cli_usage_error(&cmd_diff_usage, "--sig names one "
-		    "signature; use --old-sig and --new-sig");
+	if (a->installed != NULL && cli_split_target(&cmd_diff_usage,
+	    a->installed, &a->at) != EXIT_OK)
+		return EXIT_FAILED;
 	if (strcmp(a->lang, "en") != 0 && strcmp(a->lang, "zh") != 0)
 		return cli_usage_error(&cmd_diff_usage, "--lang must be en or "
 		    "zh, found '%s'", a->lang);
@@ -96,8 +101,16 @@ check_args(struct diff_args *a, const struct cli_operands *rest)
 static int
 parse_diff(int argc, char **argv, struct diff_args *a)
 {
+	ps_verify_options *v = &a->checks.verify;
 	const struct cli_option options[] = {
-		CLI_CHECK_OPTIONS(&a->checks),
+		CLI_STRING(0, "trust", &a->checks.policy),
+		CLI_STRING('p', NULL, &a->checks.pubkey),
+		CLI_CALLBACK(0, "at", &v->at, cli_parse_time),
+		CLI_STRING(0, "signed-by", &v->signed_by),
+		CLI_STRING(0, "source-repo", &v->source_repo),
+		CLI_STRING(0, "source-commit", &v->source_commit),
+		CLI_FLAG(0, "require-source", &v->require_source),
+		CLI_FLAG(0, "allow-dirty", &v->allow_dirty),
 		CLI_STRING(0, "old-sig", &a->old_sig),
 		CLI_STRING(0, "new-sig", &a->new_sig),
 		CLI_STRING(0, "installed", &a->installed),
@@ -157,31 +170,24 @@ open_path(const char *path, const char *sig, const ps_diff_options *o,
 }
 
 static int
-open_installed(const struct diff_args *a, const ps_diff_options *o,
-    ps_diff_side **side, ps_error *err)
+open_installed(const struct diff_args *a, const char *data_dir,
+    const ps_diff_options *o, ps_diff_side **side, ps_error *err)
 {
-	const char *at = NULL;
-	char *data_dir = NULL, *id = NULL;
+	char *id;
 	int rc;
 
-	if (cli_split_target(&cmd_diff_usage, a->installed, &at) != EXIT_OK)
-		return cli_error_set(err, PS_STATUS_FAILED, "usage", a->installed,
-		    "not ID or ID@VERSION");
-	if (cli_data_dir(a->data_dir, &data_dir) != EXIT_OK)
-		return cli_error_set(err, PS_STATUS_FAILED, "data_dir_invalid",
-		    NULL, "no data directory");
-	id = at != NULL ? strndup(a->installed, (size_t)(at - a->installed)) :
-	    strdup(a->installed);
+	id = a->at != NULL ? strndup(a->installed, (size_t)(a->at -
+	    a->installed)) : strdup(a->installed);
 	rc = id == NULL ? cli_error_oom(err) : ps_diff_side_installed(data_dir,
-	    a->format, id, at != NULL ? at + 1 : NULL, o->verify.trust, side,
-	    err);
+	    a->format, id, a->at != NULL ? a->at + 1 : NULL, o->verify.trust,
+	    side, err);
 	free(id);
-	free(data_dir);
 	return rc;
 }
 
 static int
-compare(const struct diff_args *a, ps_diff **diff, ps_error *err)
+compare(const struct diff_args *a, const char *data_dir, ps_diff **diff,
+    ps_error *err)
 {
 	ps_diff_side *old_side = NULL, *new_side = NULL;
 	ps_diff_options o;
@@ -190,7 +196,8 @@ compare(const struct diff_args *a, ps_diff **diff, ps_error *err)
 	ps_diff_options_init(&o);
 	o.verify = a->checks.verify;
 	o.text_lines_max = a->lines > 0 ? (size_t)a->lines : 200;
-	rc = a->installed != NULL ? open_installed(a, &o, &old_side, err) :
+	rc = a->installed != NULL ? open_installed(a, data_dir, &o, &old_side,
+	    err) :
 	    open_path(a->old_path, a->old_sig, &o, &old_side, err);
 	if (rc == 0)
 		rc = open_path(a->new_path, a->new_sig, &o, &new_side, err);
@@ -216,8 +223,10 @@ print_result(const struct diff_args *a, const ps_diff *d)
 		return EXIT_OK;
 	}
 	ps_error_clear(&err);
-	if (ps_diff_to_json(d, &json, &err) != 0)
-		return cli_report(&err);
+	if (ps_diff_to_json(d, &json, &err) != 0) {
+		cli_print_error(&err);
+		return EXIT_FAILED;
+	}
 	puts(json);
 	free(json);
 	return EXIT_OK;
@@ -228,6 +237,7 @@ cmd_diff(int argc, char **argv)
 {
 	struct diff_args a;
 	ps_trust *policy = NULL;
+	char *data_dir = NULL;
 	ps_diff *d = NULL;
 	ps_error err;
 	int rc;
@@ -236,8 +246,13 @@ cmd_diff(int argc, char **argv)
 		return rc == CLI_HELP ? EXIT_OK : rc;
 	if (cli_checks_load_policy(&a.checks, &policy) != EXIT_OK)
 		return EXIT_FAILED;
+	if (a.installed != NULL && cli_data_dir(a.data_dir, &data_dir) !=
+	    EXIT_OK) {
+		ps_trust_free(policy);
+		return EXIT_FAILED;
+	}
 	ps_error_clear(&err);
-	if (compare(&a, &d, &err) != 0) {
+	if (compare(&a, data_dir, &d, &err) != 0) {
 		/* Whatever stopped the comparison, refusals too: exit 2, as
 		 * 1 means "they differ" here (docs/errors.md). */
 		cli_print_error(&err);
@@ -249,5 +264,6 @@ cmd_diff(int argc, char **argv)
 	}
 	ps_diff_free(d);
 	ps_trust_free(policy);
+	free(data_dir);
 	return rc;
 }

@@ -303,6 +303,9 @@ consent(void *ctx, const ps_install_plan *plan)
 	cli_diff_classes(classes, sizeof(classes), plan->consent_needed);
 	fprintf(stderr, "packsign: this upgrade widens what the policy asks "
 	    "consent for (%s):\n", classes);
+	if (plan->diff == NULL)
+		fputs("  the pinned signer or repository is replaced, with no "
+		    "version installed to compare with\n", stderr);
 	cli_diff_print_widening(stderr, plan->diff, plan->consent_needed,
 	    c->lang);
 	snprintf(question, sizeof(question), "Accept these changes (%s)? "
@@ -469,6 +472,7 @@ install_into(struct install_args *a, const char *data_dir)
 	/* --yes answers the confirmation, never the consent. */
 	a->o.consent = a->yes ? NULL : consent;
 	a->o.consent_ctx = &ctx;
+	a->o.consent_by = "prompt";
 	a->o.waiting = waiting;
 	a->o.verify.progress = cli_progress_start(&progress, a->checks.quiet);
 	ps_error_clear(&err);

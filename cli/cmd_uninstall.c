@@ -104,6 +104,34 @@ print_json(const char *data_dir, const ps_installed_list *removed, int rc,
 	return code;
 }
 
+/* --forget: the pins of every format the id was installed as (or of
+ * --format).  With nothing installed (an earlier plain uninstall kept
+ * them), forgetting pins is the whole job; without pins either, the
+ * not_installed refusal stands. */
+static int
+forget(const char *data_dir, ps_format format, const char *id, int rc,
+    int json, ps_error *err)
+{
+	ps_error mine;
+	int forgot = 0;
+
+	ps_error_clear(&mine);
+	if (ps_pins_forget(data_dir, format, id, &forgot, &mine) != 0) {
+		*err = mine;
+		return -1;
+	}
+	if (forgot && !json) {
+		fputs("forgot the pins of ", stdout);
+		cli_put_safe(stdout, id);
+		fputc('\n', stdout);
+	}
+	if (rc != 0 && forgot) {
+		ps_error_clear(err);
+		return 0;
+	}
+	return rc;
+}
+
 static int
 uninstall(const struct uninstall_args *a, const char *data_dir,
     const char *id)
@@ -115,8 +143,8 @@ uninstall(const struct uninstall_args *a, const char *data_dir,
 	ps_error_clear(&err);
 	rc = ps_uninstall(data_dir, a->format, id, a->at != NULL ? a->at + 1 :
 	    NULL, &removed, &err);
-	if (rc == 0 && a->forget && removed != NULL && removed->count > 0)
-		rc = ps_pins_forget(data_dir, removed->items[0].format, id, &err);
+	if (a->forget && (rc == 0 || ps_error_is(&err, PS_CODE_NOT_INSTALLED)))
+		rc = forget(data_dir, a->format, id, rc, a->json, &err);
 	code = rc == 0 ? EXIT_OK : err.status == PS_STATUS_REFUSED ?
 	    EXIT_REFUSED : EXIT_FAILED;
 	if (rc != 0)

@@ -45,11 +45,13 @@ cli_diff_classes(char *out, size_t size, unsigned classes)
 	}
 }
 
+/* A change of one file: its path is the subject, its digests the values
+ * (not worth a line of hex). */
 static int
 is_file_field(const ps_diff_change *c)
 {
-	return c->group >= PS_DIFF_PROMPTS && strcmp(c->field,
-	    "code.executable") != 0;
+	return c->subject != NULL && (strcmp(c->field, "prompt") == 0 ||
+	    strcmp(c->field, "code") == 0 || strcmp(c->field, "file") == 0);
 }
 
 static char
@@ -199,7 +201,7 @@ cli_diff_print_widening(FILE *out, const ps_diff *d, unsigned classes,
 {
 	size_t i;
 
-	for (i = 0; i < d->change_count; i++) {
+	for (i = 0; d != NULL && i < d->change_count; i++) {
 		if (d->changes[i].widening &&
 		    (d->changes[i].consent & classes) != 0)
 			print_change(out, &d->changes[i], lang);

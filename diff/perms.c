@@ -164,7 +164,8 @@ compare_price(perm_pair *pp, const ps_manifest *om, const ps_manifest *nm,
 	int n_free = nm->price_currency == NULL || nm->price_worst_amount <= 0;
 	int widening;
 
-	if (same_text(om->price_worst_case, nm->price_worst_case) &&
+	/* The amounts, not their text (printed with 6 digits). */
+	if (om->price_worst_amount == nm->price_worst_amount &&
 	    same_text(om->price_currency, nm->price_currency))
 		return 0;
 	if (n_free)

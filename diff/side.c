@@ -348,6 +348,7 @@ read_texts(const char *path, ps_diff_side *s, ps_error *err)
 		rc = files.read(files.ctx, m->prompts[i].path, DIFF_TEXT_FILE_MAX,
 		    &data, &len, err);
 		if (rc != 0 && ps_error_is(err, PS_CODE_PACK_FILE_TOO_LARGE)) {
+			ps_error_clear(err);
 			data = NULL;
 			len = DIFF_TEXT_FILE_MAX + 1;
 			rc = 0;

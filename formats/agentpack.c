@@ -438,8 +438,12 @@ walk_pack(formats_check *ck, const char *entrypoint)
 	    ck->failed == 0)
 		formats_check_pack_error(ck, &err);
 	check_agent_files(ck, &w.agents);
-	for (i = 0; i < w.agents.count; i++)
+	for (i = 0; i < w.agents.count; i++) {
+		if (!listed(&w.agents, i, w.agents.items[i]))
+			formats_check_strings_add(ck, &ck->m->code_files,
+			    w.agents.items[i]);
 		free(w.agents.items[i]);
+	}
 	free(w.agents.items);
 }
 
@@ -465,7 +469,6 @@ validate(formats_check *ck, const util_yaml_node *root)
 	if (entry != NULL && formats_check_path(ck, at, entry, FORMATS_WANT_FILE,
 	    "entrypoint", path, sizeof(path)) == 0) {
 		formats_check_prompt(ck, path, at);
-		ck->m->entrypoint = formats_check_strdup(ck, path);
 		have_entry = 1;
 	}
 	walk_pack(ck, have_entry != 0 ? path : NULL);
@@ -550,13 +553,9 @@ static const formats_permission permissions[] = {
 	    permissions.read_filesystem),
 };
 
-/* Agent configs decide which model runs with which tools. */
-static const char *const agentpack_code[] = { "agents/*.yml",
-    "agents/*.yaml", NULL };
-
 const formats_descriptor formats_agentpack = {
 	PS_FORMAT_AGENTPACK, "agentpack", "manifest.yml", "agentpacks", 1,
 	validate, conventional_prompts, describe,
 	permissions, sizeof(permissions) / sizeof(permissions[0]),
-	agentpack_code,
+	NULL,
 };

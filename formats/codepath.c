@@ -52,21 +52,6 @@ listed(const char *const *list, const char *name, int how)
 	return 0;
 }
 
-/* "dir/" covers everything below dir; "dir/" then "*.ext" the files
- * directly in dir ending in .ext. */
-static int
-place_matches(const char *place, const char *path)
-{
-	const char *star = strchr(place, '*');
-	size_t n = star != NULL ? (size_t)(star - place) : strlen(place);
-
-	if (strncmp(path, place, n) != 0)
-		return 0;
-	if (star == NULL)
-		return 1;
-	return strchr(path + n, '/') == NULL && util_ends_with(path + n, star + 1);
-}
-
 int
 formats_code_path(const ps_manifest *m, const char *path)
 {
@@ -78,11 +63,14 @@ formats_code_path(const ps_manifest *m, const char *path)
 	if (listed(code_names, base, 0) || listed(code_suffixes, base, 1) ||
 	    listed(code_prefixes, base, 2))
 		return 1;
-	if (m != NULL && m->entrypoint != NULL && strcmp(m->entrypoint, path) == 0)
-		return 1;
+	for (i = 0; m != NULL && i < m->code_files.count; i++) {
+		if (strcmp(m->code_files.items[i], path) == 0)
+			return 1;
+	}
 	for (i = 0; d != NULL && d->code_places != NULL &&
 	    d->code_places[i] != NULL; i++) {
-		if (place_matches(d->code_places[i], path))
+		if (strncmp(path, d->code_places[i],
+		    strlen(d->code_places[i])) == 0)
 			return 1;
 	}
 	return 0;

@@ -7,8 +7,9 @@
 
 /* 1 when `path` (canonical, relative) decides what the pack runs or
  * builds: by suffix or name for every format, and by the format's own
- * places (the AgentPack entrypoint and agent configs, autograph's
- * agent/plugins/). */
+ * places (autograph's agent/plugins/) and the files its manifest says
+ * run (ps_manifest.code_files: the AgentPack entrypoint and agent
+ * configs). */
 int formats_code_path(const ps_manifest *m, const char *path);
 
 #endif

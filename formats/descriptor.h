@@ -40,8 +40,7 @@ typedef struct formats_descriptor {
 	const formats_permission *permissions;
 	size_t permission_count;
 	/* Where the format keeps code (formats/codepath.c): "dir/" for all
-	 * below dir, "dir/" followed by "*.ext" for dir's own files ending in .ext; NULL-terminated, or
-	 * NULL. */
+	 * below dir; NULL-terminated, or NULL. */
 	const char *const *code_places;
 } formats_descriptor;
 

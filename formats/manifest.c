@@ -120,6 +120,7 @@ free_lists(ps_manifest *m)
 	util_strings_clear(&m->fs_read);
 	util_strings_clear(&m->fs_write);
 	util_strings_clear(&m->tools);
+	util_strings_clear(&m->code_files);
 	util_strings_clear(&m->capabilities);
 	util_strings_clear(&m->services);
 	util_strings_clear(&m->tasks);
@@ -152,7 +153,6 @@ ps_manifest_free(ps_manifest *m)
 	free(m->pricing_model);
 	free(m->charge_on);
 	free(m->engine_range);
-	free(m->entrypoint);
 	free(m);
 }
 

@@ -118,6 +118,7 @@ int ps_error_is(const ps_error *err, const char *code);
 #define PS_CODE_AGENTPACK_CONFIG_PATH "agentpack_config_path"
 #define PS_CODE_PERMISSION_EXCEEDS_POLICY "permission_exceeds_policy"
 #define PS_CODE_CONSENT_REQUIRED "consent_required"
+#define PS_CODE_PINS_INVALID "pins_invalid"
 
 /*
  * Formats an error as one line without a trailing newline:
@@ -687,9 +688,9 @@ typedef struct ps_trust_revoked {
 	char *reason;         /* NULL when absent */
 } ps_trust_revoked;
 
-/* Consent classes (the policy's `consent:`): what an installer is to ask
- * the user to confirm before installing.  Stored for install; today only
- * `trust check` reads them. */
+/* Consent classes (the policy's `consent:`): the widening an upgrade
+ * must be consented to before it is installed (install.md, "Upgrades");
+ * `trust check` prints them. */
 #define PS_CONSENT_PERMISSIONS 0x1u  /* what the pack may do */
 #define PS_CONSENT_TRUST 0x2u        /* who signed it */
 #define PS_CONSENT_PROMPTS 0x4u      /* its prompt files */
@@ -947,7 +948,9 @@ typedef struct ps_manifest {
 	                                    * number (price_worst_case prints
 	                                    * it with 6 digits) */
 	char *price_currency;              /* holon pricing.currency */
-	char *entrypoint;                  /* agentpack entrypoint */
+	ps_strings code_files;             /* agentpack: the entrypoint and
+	                                    * every agent config it reaches
+	                                    * (agents/, config:): what runs */
 } ps_manifest;
 
 /*
@@ -1407,6 +1410,9 @@ typedef struct ps_install_options {
 	const char *accept_diff;
 	int (*consent)(void *ctx, const ps_install_plan *plan);
 	void *consent_ctx;
+	const char *consent_by;      /* what the receipt records when
+	                              * `consent` accepts; NULL: "callback"
+	                              * (the CLI's terminal: "prompt") */
 	int allow_signer_change;     /* re-pin a new signer (signer_changed) */
 	int allow_source_change;     /* re-pin a new repository
 	                              * (source_changed) */
@@ -1567,11 +1573,12 @@ int ps_pins_load(const char *data_dir, ps_format format, const char *id,
     ps_pins **out, ps_error *err);
 void ps_pins_free(ps_pins *pins);
 
-/* Removes the pins of `id` (uninstall --forget): its next install pins
- * again, as a first one.  Under the lock; none is no error.  Failures
- * (exit 2): data_dir_invalid, lock_failed, io_error. */
+/* Removes the pins of `id` (uninstall --forget) of `format`
+ * (PS_FORMAT_UNKNOWN: of every format): its next install pins again, as
+ * a first one.  Under the lock; *forgot (may be NULL) says whether there
+ * were any.  Failures (exit 2): data_dir_invalid, lock_failed, io_error. */
 int ps_pins_forget(const char *data_dir, ps_format format, const char *id,
-    ps_error *err);
+    int *forgot, ps_error *err);
 
 /* ---------------------------------------------------------------- signing */
 

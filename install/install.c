@@ -890,6 +890,7 @@ run(struct install *in, ps_error *err)
 	    0 ? in->o->now : (int64_t)time(NULL), err) != 0 ||
 	    place_tree(in, err) != 0) {
 		take_back_receipt(in);
+		install_upgrade_take_back(&in->up, &in->dd);
 		return -1;
 	}
 	/* The staged pins are current from the tree's rename on; renaming

@@ -190,6 +190,41 @@ staged_installed(const install_datadir *dd, const ps_pins *p)
 	return rc;
 }
 
+/* The pins in `rel` must be those of `format` and `id`. */
+static int
+check_named(int rc, ps_format format, const char *id, const char *rel,
+    ps_pins **out, ps_error *err)
+{
+	if (rc != 0 || *out == NULL || ((*out)->format == format &&
+	    strcmp((*out)->id, id) == 0))
+		return rc;
+	ps_pins_free(*out);
+	*out = NULL;
+	util_refuse(err, "pins_invalid", rel, "read the pins of an installed "
+	    "id: they must be the pins of the id their path names");
+	return util_error_expect(err, id, "another id or format");
+}
+
+int
+install_pins_discard(const install_datadir *dd, ps_format format,
+    const char *id, ps_error *err)
+{
+	char rel[UTIL_PATH_MAX], next[UTIL_PATH_MAX + 8];
+	const char *leaf;
+	int fd, rc = 0;
+
+	if (install_pins_path(format, id, rel, sizeof(rel), err) != 0)
+		return -1;
+	if ((fd = util_open_parent_beneath(dd->fd, rel, &leaf)) < 0)
+		return errno == ENOENT ? 0 : util_fail_errno(err, "io_error", rel,
+		    "open", errno);
+	snprintf(next, sizeof(next), "%s.next", leaf);
+	if (unlinkat(fd, next, 0) != 0 && errno != ENOENT)
+		rc = util_fail_errno(err, "io_error", rel, "remove", errno);
+	close(fd);
+	return rc;
+}
+
 /*
  * Staged pins (".next") are the current ones once their version's tree
  * is in place, whether or not the rename of ".next" over the pins that
@@ -222,7 +257,12 @@ install_pins_load(const install_datadir *dd, ps_format format,
 		return 0;
 	}
 	ps_pins_free(staged);
-	return load_file(dd, rel, out, err);
+	/* Under the lock, a stage whose tree never appeared is thrown away
+	 * now: a later install of that version must not make it current. */
+	if (dd->lock_fd >= 0 && install_pins_discard(dd, format, id, err) != 0)
+		return -1;
+	return check_named(load_file(dd, rel, out, err), format, id, rel, out,
+	    err);
 }
 
 int
@@ -364,23 +404,50 @@ install_pins_forget(const install_datadir *dd, ps_format format,
 	return rc;
 }
 
+/* Forgets the pins of `id` in `format`, if it has any. */
+static int
+forget_one(install_datadir *dd, ps_format format, const char *id,
+    int *forgot, ps_error *err)
+{
+	char rel[UTIL_PATH_MAX];
+	ps_pins *p = NULL;
+	ps_error ignored;
+
+	/* An id this format cannot hold has no pins in it. */
+	if (install_pins_path(format, id, rel, sizeof(rel), &ignored) != 0)
+		return 0;
+	if (install_pins_load(dd, format, id, &p, err) != 0 &&
+	    !ps_error_is(err, PS_CODE_PINS_INVALID))
+		return -1;
+	ps_error_clear(err);
+	*forgot |= p != NULL;
+	ps_pins_free(p);
+	return install_pins_forget(dd, format, id, err);
+}
+
 int
 ps_pins_forget(const char *data_dir, ps_format format, const char *id,
-    ps_error *err)
+    int *forgot, ps_error *err)
 {
+	static const ps_format all[] = { PS_FORMAT_SOYAPACK, PS_FORMAT_HOLON,
+	    PS_FORMAT_AUTOGRAPH, PS_FORMAT_AGENTPACK };
 	install_datadir dd;
-	int rc;
+	int any = 0, rc;
+	size_t i;
 
 	rc = install_datadir_open(data_dir, 0, &dd, err);
 	if (rc != 0 && ps_error_is(err, PS_CODE_NOT_FOUND)) {
 		ps_error_clear(err);
-		install_datadir_close(&dd);
-		return 0;
+		rc = 1;
 	}
 	if (rc == 0)
 		rc = install_datadir_lock(&dd, NULL, NULL, err);
-	if (rc == 0)
-		rc = install_pins_forget(&dd, format, id, err);
+	for (i = 0; rc == 0 && i < sizeof(all) / sizeof(all[0]); i++) {
+		if (format == PS_FORMAT_UNKNOWN || format == all[i])
+			rc = forget_one(&dd, all[i], id, &any, err);
+	}
 	install_datadir_close(&dd);
-	return rc;
+	if (forgot != NULL)
+		*forgot = any;
+	return rc < 0 ? -1 : 0;
 }

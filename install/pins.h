@@ -33,6 +33,11 @@ int install_pins_stage(const install_datadir *dd, int work_fd,
 int install_pins_commit(const install_datadir *dd, ps_format format,
     const char *id, ps_error *err);
 
+/* Removes the staged pins of `id` (an install that failed after staging
+ * them); none is no error. */
+int install_pins_discard(const install_datadir *dd, ps_format format,
+    const char *id, ps_error *err);
+
 /* Removes the pins of `id`; none is no error. */
 int install_pins_forget(const install_datadir *dd, ps_format format,
     const char *id, ps_error *err);

@@ -242,6 +242,9 @@ check_pins(const install_upgrade_in *in, install_upgrade *u, ps_error *err)
 		return -1;
 	if (signers == 0 && source == 0 && from_file)
 		return 0;
+	/* A pinned signer or repository replaced (not provenance gained). */
+	u->repinned = signers != 0 || (source != 0 &&
+	    u->pins->source_repository != NULL);
 	return pins_merge(in, u->pins, signers, source, &u->write, err);
 }
 
@@ -266,6 +269,21 @@ compute_diff(const install_upgrade_in *in, ps_diff **out, ps_error *err)
 	return rc;
 }
 
+/* Pins kept from an uninstalled version, replaced with none installed
+ * to compare with: a trust change all the same, consented as one. */
+static int
+repin_consent(const install_upgrade *u, const ps_trust *policy,
+    ps_install_result *res, ps_error *err)
+{
+	if (!u->repinned)
+		return 0;
+	res->consent_needed = policy->consent & PS_CONSENT_TRUST;
+	res->consent.asked = policy->consent;
+	res->consent.widened = PS_CONSENT_TRUST;
+	return util_strdup(&res->consent.from_version, u->pins->version, NULL,
+	    err);
+}
+
 int
 install_upgrade_check(const install_upgrade_in *in, install_upgrade *u,
     ps_install_result *res, ps_error *err)
@@ -276,7 +294,7 @@ install_upgrade_check(const install_upgrade_in *in, install_upgrade *u,
 	if (check_pins(in, u, err) != 0)
 		return -1;
 	if (in->newest == NULL)
-		return 0;
+		return repin_consent(u, policy, res, err);
 	if (compute_diff(in, &res->diff, err) != 0)
 		return -1;
 	res->consent_needed = res->diff->widening_classes & policy->consent;
@@ -311,8 +329,9 @@ list_needed(const ps_diff *d, unsigned classes, char *out, size_t size)
 	const ps_diff_change *c;
 	size_t i, used;
 
-	out[0] = '\0';
-	for (i = 0; i < d->change_count; i++) {
+	snprintf(out, size, "%s", d == NULL ? "the pinned signer or "
+	    "repository, with no version installed to compare with" : "");
+	for (i = 0; d != NULL && i < d->change_count; i++) {
 		c = &d->changes[i];
 		if (!c->widening || (c->consent & classes) == 0)
 			continue;
@@ -367,11 +386,11 @@ install_upgrade_consent(const char *archive, const ps_install_options *o,
 {
 	int same = 0;
 
-	if (res->diff == NULL)
-		return 0;
+	if (res->consent.from_version == NULL)
+		return 0;               /* a first install */
 	if (res->consent_needed == 0)
 		return record(res, "none", err);
-	if (o->accept_diff != NULL) {
+	if (o->accept_diff != NULL && res->diff != NULL) {
 		if (same_diff(o->accept_diff, res->diff, &same, err) != 0)
 			return -1;
 		return same ? record(res, "accept-diff", err) : refuse_consent(
@@ -383,7 +402,8 @@ install_upgrade_consent(const char *archive, const ps_install_options *o,
 	if (o->dry_run)
 		return 0;
 	if (o->consent != NULL && o->consent(o->consent_ctx, plan) != 0)
-		return record(res, "callback", err);
+		return record(res, o->consent_by != NULL ? o->consent_by :
+		    "callback", err);
 	return refuse_consent(archive, res, "pass --accept CLASSES or "
 	    "--accept-diff FILE (packsign diff --json) after reading the "
 	    "diff, or answer on a terminal", err);
@@ -397,6 +417,20 @@ install_upgrade_stage(const install_upgrade *u, const install_datadir *dd,
 {
 	return u->write == NULL ? 0 : install_pins_stage(dd, work_fd, u->write,
 	    now, err);
+}
+
+void
+install_upgrade_take_back(const install_upgrade *u, const install_datadir *dd)
+{
+	ps_pins *now = NULL;
+	ps_error ignored;
+
+	/* Loading under the lock settles the stage: made current when its
+	 * tree made it into place after all, removed when not. */
+	if (u->write != NULL)
+		(void)install_pins_load(dd, u->write->format, u->write->id, &now,
+		    &ignored);
+	ps_pins_free(now);
 }
 
 int

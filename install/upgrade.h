@@ -22,6 +22,8 @@ typedef struct install_upgrade_in {
 typedef struct install_upgrade {
 	ps_pins *pins;                   /* what was pinned, or NULL */
 	ps_pins *write;                  /* what this install pins, or NULL */
+	int repinned;                    /* a pinned signer or repository
+	                                  * replaced (--allow-*-change) */
 } install_upgrade;
 
 void install_upgrade_clear(install_upgrade *u);
@@ -40,6 +42,9 @@ int install_upgrade_consent(const char *archive, const ps_install_options *o,
 /* Before the tree's rename: the pins staged; after it: made current. */
 int install_upgrade_stage(const install_upgrade *u, const install_datadir *dd,
     int work_fd, int64_t now, ps_error *err);
+/* After a failure before the tree's rename: the staged pins removed. */
+void install_upgrade_take_back(const install_upgrade *u,
+    const install_datadir *dd);
 int install_upgrade_commit(const install_upgrade *u, const install_datadir *dd,
     ps_install_result *res, ps_error *err);
 

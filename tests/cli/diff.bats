@@ -252,6 +252,27 @@ only_change() {
 	only_change code changed yes agents/reviewer.yml
 }
 
+@test "agentpack: a config: file outside agents/ is code too" {
+	pair "$AGENTPACK"
+	for v in old new; do
+		mkdir -p $v/sub
+		mv $v/agents/checklist.yml $v/sub/checklist.yml
+		sed -i 's|config: agents/checklist.yml|config: sub/checklist.yml|' \
+		    $v/agents/reviewer.yml
+	done
+	echo "# changed" >>new/sub/checklist.yml
+	only_change code changed yes sub/checklist.yml
+}
+
+@test "a license change is shown, never widening" {
+	pair soyapack-research-summarizer
+	in_new soyapack.yaml 's/^license: MIT/license: Apache-2.0/'
+	change license changed no
+	run "$PACKSIGN" diff old new
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"~ license: MIT -> Apache-2.0"* ]]
+}
+
 # ------------------------------------------------------------------- holon
 
 @test "holon: a longer retention and training_use: true widen" {

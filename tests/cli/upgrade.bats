@@ -180,7 +180,7 @@ pins() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"Install? [y/N]"* ]]
-	receipt 0.2.0 | grep -q '"by": "callback"'
+	receipt 0.2.0 | grep -q '"by": "prompt"'
 }
 
 @test "another signer is refused [signer_changed] unless allowed, then pinned" {
@@ -261,6 +261,10 @@ PY
 	inst v2n-bob.tar.gz --yes
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"[signer_changed]"* ]]
+	# Replacing kept pins is a trust change even with nothing to diff.
+	inst v2n-bob.tar.gz --yes --allow-signer-change
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"(trust): the pinned signer or repository, with no version installed"*"[consent_required]"* ]]
 	inst v1.tar.gz --yes
 	run "$PACKSIGN" uninstall $ID@0.1.0 --forget
 	[ "$status" -eq 2 ]
@@ -268,6 +272,27 @@ PY
 	[ ! -e "$D/pins/soyapacks/$ID.json" ]
 	inst v2n-bob.tar.gz --yes
 	[ "$status" -eq 0 ]
+}
+
+@test "uninstall --forget after a plain uninstall forgets the kept pins" {
+	inst v1.tar.gz --yes
+	"$PACKSIGN" uninstall $ID >/dev/null
+	run "$PACKSIGN" uninstall $ID --forget
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"forgot the pins of $ID"* ]]
+	[ ! -e "$D/pins/soyapacks/$ID.json" ]
+	run "$PACKSIGN" uninstall $ID --forget
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[not_installed]"* ]]
+}
+
+@test "pins of another id in a pins file are refused [pins_invalid]" {
+	inst v1.tar.gz --yes
+	sed -i 's/"id": "chzealot\/research-summarizer"/"id": "chzealot\/other"/' \
+	    "$D/pins/soyapacks/$ID.json"
+	inst v2n.tar.gz --yes
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[pins_invalid]"* ]]
 }
 
 @test "a damaged pins file is refused [pins_invalid]" {
@@ -305,10 +330,17 @@ kill_each() {
 		s=$(state)
 		[ "$s" = "0.1.0 alice" ] || [ "$s" = "0.2.0 bob" ] ||
 		    { echo "$1 #$n: state $s" >&2; return 1; }
-		# The next locked run finishes or discards what the kill left.
-		"$PACKSIGN" install "$F/v1.tar.gz" --trust "$F/policy.yaml" --yes \
-		    --allow-downgrade >/dev/null 2>&1 || true
-		[ "$(state)" = "$s" ] || { echo "$1 #$n: then $(state)" >&2; return 1; }
+		# The next run (alice's own 0.2.0, the same tree) finishes or
+		# throws away what the kill left: a stage left behind must not
+		# become the pins once 0.2.0 appears.
+		"$PACKSIGN" install "$F/v2n.tar.gz" --trust "$F/policy.yaml" \
+		    --yes >/dev/null 2>&1 ||
+		    { echo "$1 #$n: the next install failed" >&2; return 1; }
+		if [ "$s" = "0.1.0 alice" ]; then
+			[ "$(state)" = "0.2.0 alice" ]
+		else
+			[ "$(state)" = "0.2.0 bob" ]
+		fi || { echo "$1 #$n: $s, then $(state)" >&2; return 1; }
 		[ "$st" -eq 0 ] && break
 		n=$((n + 1))
 		[ "$n" -lt 500 ] || return 1
