@@ -643,20 +643,28 @@ is_host_path(const char *s)
 	return isalpha((unsigned char)s[0]) != 0 && s[1] == ':';
 }
 
-/* The host path a named volume binds, when the top-level `volumes`
- * defines it with the local driver's bind option (driver_opts: o: bind,
- * device: PATH); else NULL. */
+/* The host path a named volume (used at `at`) binds, when the top-level
+ * `volumes` defines it with the local driver's bind option (driver_opts:
+ * o: bind, device: PATH); else NULL.  Options from the environment may
+ * bind: counted as binding, and said. */
 static const char *
-volume_device(const compose_read *r, const char *name)
+volume_device(compose_read *r, const util_yaml_node *at, const char *name)
 {
 	const util_yaml_node *opts = util_yaml_get(util_yaml_get(r->volumes,
 	    name), "driver_opts");
 	const char *o = util_yaml_string(util_yaml_get(opts, "o")),
 	    *device = util_yaml_string(util_yaml_get(opts, "device"));
 
-	if (o == NULL || device == NULL || (has_option(o, strlen(o), "bind") ==
-	    0 && has_option(o, strlen(o), "rbind") == 0))
+	if (o == NULL || device == NULL)
 		return NULL;
+	if (has_option(o, strlen(o), "bind") != 0 ||
+	    has_option(o, strlen(o), "rbind") != 0)
+		return device;
+	if (interpolated(o) == 0)
+		return NULL;
+	unresolved(r, at, "service '%s': the options of volume '%s' ('o: %s') "
+	    "depend on the environment; counted as a bind mount of '%s'",
+	    r->name, name, o, device);
 	return device;
 }
 
@@ -683,13 +691,20 @@ push_mount(compose_read *r, int host, const char *source,
 }
 
 /* A named volume (used at `at`): a host mount when its definition binds
- * a host path. */
+ * a host path, or when its name comes from the environment. */
 static void
 push_named(compose_read *r, const util_yaml_node *at, const char *name,
     const char *target, int read_only)
 {
-	const char *device = volume_device(r, name);
+	const char *device;
 
+	if (interpolated(name) != 0) {
+		unresolved(r, at, "service '%s': volume '%s' takes its name from "
+		    "the environment; counted as a host path", r->name, name);
+		push_mount(r, 1, name, target, read_only);
+		return;
+	}
+	device = volume_device(r, at, name);
 	if (device != NULL && fits(r, at, device) != 0)
 		return;
 	push_mount(r, device != NULL, device != NULL ? device : name, target,

@@ -142,6 +142,9 @@ cmd_mapping(taskfile_read *r, const util_yaml_node *cmd)
 	}
 	if ((text = scalar_at(cmd, "cmd", &bad)) != NULL)
 		push(r, PS_TASK_CMD_SHELL, cmd, text);
+	else if (bad != 0)
+		invalid(r, cmd, "task '%s': 'cmd' must be a command, found %s",
+		    r->name, util_yaml_describe(util_yaml_get(cmd, "cmd")));
 	else
 		invalid(r, cmd, "task '%s': a command mapping needs 'cmd', "
 		    "'task' or 'defer' (Task refuses it: invalid keys in "

@@ -609,6 +609,20 @@ expect_diag(const ps_diags *diags, const char *code, ps_severity severity,
 	fail_msg("no %s at %s:%u:%u", code, file, line, column);
 }
 
+/* The message of the first diagnostic at LINE:COL ("" when none). */
+static const char *
+message_at(const ps_diags *diags, unsigned line, unsigned column)
+{
+	size_t i;
+
+	for (i = 0; i < diags->count; i++) {
+		if (diags->items[i].line == line &&
+		    diags->items[i].column == column)
+			return diags->items[i].message;
+	}
+	return "";
+}
+
 static void
 expect_mount(const ps_mount *mt, const char *source, const char *target,
     int read_only)
@@ -867,7 +881,11 @@ static const char compose_unresolved[] =
     "    volumes:\n"
     "      - ${DATA:-data}:/data\n"                     /* 10:9 */
     "      - ./logs:/logs:$$ro\n"
-    "      - {type: \"${T}\", source: x, target: /x}\n"; /* 12:16 */
+    "      - {type: \"${T}\", source: x, target: /x}\n"  /* 12:16 */
+    "      - {type: volume, source: \"${V}\", target: /v}\n" /* 13:9 */
+    "      - opt:/opt\n"                                /* 14:9 */
+    "volumes:\n"
+    "  opt: {driver_opts: {o: \"${O}\", device: /srv}}\n";
 
 /* What the environment decides counts as granted, with a warning. */
 static void
@@ -895,17 +913,24 @@ autograph_compose_unresolved_values(void **state)
 	    f, 10, 9);
 	expect_diag(&diags, "autograph_compose_unresolved", PS_SEVERITY_WARNING,
 	    f, 12, 16);
-	assert_int_equal(count_code(&diags, "autograph_compose_unresolved"), 6);
+	expect_diag(&diags, "autograph_compose_unresolved", PS_SEVERITY_WARNING,
+	    f, 13, 9);
+	expect_diag(&diags, "autograph_compose_unresolved", PS_SEVERITY_WARNING,
+	    f, 14, 9);
+	assert_int_equal(count_code(&diags, "autograph_compose_unresolved"), 8);
 	web = service(m, "web");
 	assert_int_equal(web->privileged, 1);
 	assert_int_equal(web->host_network, 1);
 	assert_string_equal(web->image, "app:${TAG:-latest}");
 	assert_string_equal(web->ports[0].text, "${PORT}:80");
 	assert_int_equal(web->ports[0].published, 0);
-	assert_int_equal(web->host_mount_count, 3);
+	assert_int_equal(web->host_mount_count, 5);
 	expect_mount(&web->host_mounts[0], "${DATA:-data}", "/data", 0);
 	expect_mount(&web->host_mounts[1], "./logs", "/logs", 0);
 	expect_mount(&web->host_mounts[2], "x", "/x", 0);
+	expect_mount(&web->host_mounts[3], "${V}", "/v", 0);
+	expect_mount(&web->host_mounts[4], "/srv", "/opt", 0);
+	assert_int_equal(web->volume_count, 0);
 	ps_manifest_free(m);
 	ps_diags_free(&diags);
 	/* A merge key would give Compose values packsign does not read. */
@@ -1110,8 +1135,9 @@ static const char taskfile_invalid[] =
     "    cmds:\n"
     "      - [nested]\n"                                /* 7:9 */
     "      - {silent: true}\n"                          /* 8:9 */
-    "    deps: [[x]]\n"                                 /* 9:12 */
-    "    status: [{a: b}]\n";                           /* 10:14 */
+    "      - {cmd: [x]}\n"                              /* 9:9 */
+    "    deps: [[x]]\n"                                 /* 10:12 */
+    "    status: [{a: b}]\n";                           /* 11:14 */
 
 static void
 autograph_taskfile_errors(void **state)
@@ -1135,10 +1161,14 @@ autograph_taskfile_errors(void **state)
 	expect_diag(&diags, "autograph_taskfile_invalid", PS_SEVERITY_ERROR, f,
 	    8, 9);
 	expect_diag(&diags, "autograph_taskfile_invalid", PS_SEVERITY_ERROR, f,
-	    9, 12);
+	    9, 9);
+	assert_non_null(strstr(message_at(&diags, 9, 9), "'cmd' must be a "
+	    "command, found sequence"));
 	expect_diag(&diags, "autograph_taskfile_invalid", PS_SEVERITY_ERROR, f,
-	    10, 14);
-	assert_int_equal(count_code(&diags, "autograph_taskfile_invalid"), 6);
+	    10, 12);
+	expect_diag(&diags, "autograph_taskfile_invalid", PS_SEVERITY_ERROR, f,
+	    11, 14);
+	assert_int_equal(count_code(&diags, "autograph_taskfile_invalid"), 7);
 	/* Both forms of b are kept: the model does not say less. */
 	expect_cmd(&m->taskfile_tasks[1], 0, PS_TASK_CMD_SHELL, "x");
 	expect_cmd(&m->taskfile_tasks[1], 1, PS_TASK_CMD_SHELL, "y");
@@ -1146,7 +1176,7 @@ autograph_taskfile_errors(void **state)
 	ps_diags_free(&diags);
 	load_as(&m, &diags, 1);
 	assert_int_equal(ps_diags_count(&diags, PS_SEVERITY_ERROR), 0);
-	assert_int_equal(count_code(&diags, "autograph_taskfile_invalid"), 6);
+	assert_int_equal(count_code(&diags, "autograph_taskfile_invalid"), 7);
 	ps_manifest_free(m);
 	ps_diags_free(&diags);
 }
