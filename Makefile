@@ -83,8 +83,9 @@ FUZZ_SRCS = $(sort $(wildcard tests/fuzz/fuzz_*.c))
 LIB_OBJS  = $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 CLI_OBJS  = $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 UNIT_BINS = $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
-# test_verify counts and races the archive reader's parses.
-UNIT_LDFLAGS_test_verify = -Wl,--wrap=pack_files_archive_open_with
+# test_verify counts and races the archive reader's parses and zip scans.
+UNIT_LDFLAGS_test_verify = -Wl,--wrap=pack_files_archive_open_with \
+    -Wl,--wrap=pack_zipscan_read
 FUZZ_BINS = $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/%)
 # Test-only tools (never installed): the CLI tests run them.
 TOOL_BINS = $(BUILD)/tests/ps-testsign

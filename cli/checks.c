@@ -87,10 +87,11 @@ source_json(const ps_verify_result *r)
 static json_t *
 checks_json(const ps_verify_result *r)
 {
-	return json_pack("{s:b,s:b,s:b,s:b,s:b,s:b,s:b}", "directory",
+	return json_pack("{s:b,s:b,s:b,s:b,s:b,s:b,s:b,s:b}", "directory",
 	    r->directory, "subject", r->subject_checked, "tree",
 	    r->tree_checked, "canonical", r->canonical_checked, "deep", r->deep,
-	    "source", r->source_checked, "rebuild", r->rebuild_checked);
+	    "ceilings", r->ceilings_checked, "source", r->source_checked,
+	    "rebuild", r->rebuild_checked);
 }
 
 void

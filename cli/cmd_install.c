@@ -48,7 +48,8 @@ const struct cli_usage cmd_install_usage = {
     "                       ~/.local/share/packsign\n"
     "  --yes                install without asking\n"
     "  --allow-shell        accept an AgentPack with shell: true from a signer\n"
-    "                       who is not first_party in the policy\n"
+    "                       who is not first_party in the policy (a signer's\n"
+    "                       permission ceiling still applies)\n"
     "  --allow-downgrade    accept a version below the newest installed one\n"
     "  --dry-run            every check and a trial extraction; keep nothing\n"
     CLI_LIMIT_FLAGS_HELP

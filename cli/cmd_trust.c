@@ -10,6 +10,7 @@
 #include "cli/json.h"
 #include "cli/options.h"
 #include "cli/output.h"
+#include "cli/trust_may.h"
 
 const struct cli_usage cmd_trust_usage = {
 	.name = "trust",
@@ -18,9 +19,12 @@ const struct cli_usage cmd_trust_usage = {
     "[--json]\n"
     "\n"
     "Validates the trust policy FILE (docs/formats/trust-policy.md) and\n"
-    "prints, per identity, its keys (key ids and fingerprints), the packs it\n"
-    "may sign, each key's window and its status at TIME, then the revoked\n"
-    "keys.  Any error in the policy is reported as FILE:LINE:COL, exit 2.\n"
+    "prints its consent classes, then, per identity, the packs it may sign,\n"
+    "its permission ceiling (each format's block with every key, what it\n"
+    "leaves out shown denied; or 'no ceiling'), its keys (key ids and\n"
+    "fingerprints), each key's window and its status at TIME, then the\n"
+    "revoked keys.  Any error in the policy is reported as FILE:LINE:COL,\n"
+    "exit 2.\n"
     "\n"
     "  --trust FILE   the policy\n"
     "  -p KEY.pub     the one-key policy that -p means elsewhere: trust\n"
@@ -136,8 +140,9 @@ signer_json(const ps_trust *policy, const ps_trust_signer *s, int64_t now)
 		    &s->keys[i], now)));
 		json_array_append_new(keys, k);
 	}
-	return json_pack("{s:s,s:b,s:o,s:o}", "identity", s->identity,
-	    "first_party", s->first_party, "packs", packs, "keys", keys);
+	return json_pack("{s:s,s:b,s:o,s:o,s:o}", "identity", s->identity,
+	    "first_party", s->first_party, "packs", packs, "may",
+	    cli_may_json(s->may), "keys", keys);
 }
 
 static json_t *
@@ -155,9 +160,10 @@ policy_json(const ps_trust *policy, int64_t now)
 		    NULL ? json_string(policy->revoked[i].reason) : json_null());
 		json_array_append_new(revoked, k);
 	}
-	return json_pack("{s:s,s:i,s:o,s:I,s:o,s:o}", "policy", policy->name,
-	    "version", 1, "at", time_json(now, PS_TIME_NONE_BEFORE),
-	    "threshold", (json_int_t)policy->threshold, "signers", signers,
+	return json_pack("{s:s,s:i,s:o,s:I,s:o,s:o,s:o}", "policy",
+	    policy->name, "version", 1, "at", time_json(now,
+	    PS_TIME_NONE_BEFORE), "threshold", (json_int_t)policy->threshold,
+	    "consent", cli_consent_json(policy->consent), "signers", signers,
 	    "revoked", revoked);
 }
 
@@ -195,6 +201,7 @@ print_signer(const json_t *s)
 	json_array_foreach(packs, i, v)
 		printf("%s %s", i > 0 ? "," : "", json_string_value(v));
 	printf("\n");
+	cli_print_may(json_object_get(s, "may"));
 	json_array_foreach(json_object_get(s, "keys"), i, v)
 		print_key(v);
 }
@@ -209,6 +216,11 @@ print_policy(const json_t *p)
 	    text_or(json_object_get(p, "policy"), "?"),
 	    (long long)json_integer_value(json_object_get(p, "threshold")),
 	    text_or(json_object_get(p, "at"), "?"));
+	printf("consent:");
+	json_array_foreach(json_object_get(p, "consent"), i, v)
+		printf("%s %s", i > 0 ? "," : "", json_string_value(v));
+	printf("%s\n", json_array_size(json_object_get(p, "consent")) == 0 ?
+	    " none" : "");
 	json_array_foreach(json_object_get(p, "signers"), i, v)
 		print_signer(v);
 	if (json_array_size(json_object_get(p, "revoked")) > 0)

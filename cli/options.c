@@ -255,7 +255,11 @@ cli_parse_int64(const char *text, long long min, long long max,
 	char *end = NULL;
 	long long value;
 
-	if (text == NULL || *text == '\0' || *text == '+' || *text == ' ')
+	/* Decimal digits, a '-' before them when negatives are allowed: no
+	 * space, '+', "-0" or anything else strtoll would take. */
+	if (text == NULL || (text[0] == '-' ? min >= 0 || text[1] == '0' ||
+	    text[1] == '\0' || strspn(text + 1, "0123456789") != strlen(text + 1) :
+	    text[0] == '\0' || strspn(text, "0123456789") != strlen(text)))
 		return -1;
 	errno = 0;
 	value = strtoll(text, &end, 10);

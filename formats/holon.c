@@ -12,6 +12,7 @@
 #include "formats/url.h"
 #include "formats/licenses.h"
 #include "formats/text.h"
+#include "util/duration.h"
 #include "util/hostname.h"
 #include "util/strings.h"
 
@@ -259,6 +260,8 @@ price_summary(formats_check *ck, const char *model, double worst,
 		return;
 	}
 	ck->m->price_worst_case = text;
+	ck->m->price_worst_amount = worst;
+	ck->m->price_currency = formats_check_strdup(ck, currency);
 	ck->m->pricing_model = formats_check_strdup(ck, model);
 	ck->m->charge_on = formats_check_strdup(ck, charge_on);
 }
@@ -375,53 +378,6 @@ check_runtime(formats_check *ck, const util_yaml_node *root)
 	check_timeout(ck, rt);
 }
 
-/* Digits then one designator from `set`, in order; returns the rest. */
-static const char *
-duration_part(const char *p, const char *set, int *count)
-{
-	const char *order = set;
-	const char *d;
-
-	while (isdigit((unsigned char)*p) != 0) {
-		d = p;
-		while (isdigit((unsigned char)*d) != 0)
-			d++;
-		if (*d == '.' || *d == ',') {
-			d++;
-			while (isdigit((unsigned char)*d) != 0)
-				d++;
-		}
-		if (*d == '\0' || (order = strchr(order, *d)) == NULL)
-			return NULL;
-		order++;
-		(*count)++;
-		p = d + 1;
-	}
-	return p;
-}
-
-/* ISO 8601 duration: PnYnMnDTnHnMnS (each part optional) or PnW. */
-static int
-iso_duration_valid(const char *s)
-{
-	int date = 0, time = 0;
-	const char *p;
-
-	if (s[0] != 'P')
-		return -1;
-	p = duration_part(s + 1, "YMWD", &date);
-	if (p == NULL)
-		return -1;
-	if (strchr(s, 'W') != NULL && (date != 1 || *p != '\0'))
-		return -1;
-	if (*p == 'T') {
-		p = duration_part(p + 1, "HMS", &time);
-		if (p == NULL || time == 0)
-			return -1;
-	}
-	return *p == '\0' && date + time > 0 ? 0 : -1;
-}
-
 static void
 check_data_egress(formats_check *ck, const util_yaml_node *data)
 {
@@ -450,7 +406,7 @@ check_data(formats_check *ck, const util_yaml_node *root)
 	int training;
 
 	if (retention != NULL && strcmp(retention, "none") != 0 &&
-	    iso_duration_valid(retention) != 0)
+	    util_duration_parse(retention, NULL) != 0)
 		formats_check_error(ck, util_yaml_get(data, "retention"),
 		    "holon_data_retention", "data.retention must be 'none' or an "
 		    "ISO 8601 duration such as P7D or PT12H, found '%s'", retention);

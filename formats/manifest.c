@@ -151,6 +151,7 @@ ps_manifest_free(ps_manifest *m)
 	free(m->endpoint);
 	free(m->tool);
 	free(m->price_worst_case);
+	free(m->price_currency);
 	free(m->pricing_model);
 	free(m->charge_on);
 	free(m->engine_range);

@@ -287,3 +287,54 @@ formats_url_check(const char *url, int public, char *buf, size_t size)
 	auth[n] = '\0';
 	return check_authority(auth, public, buf, size);
 }
+
+/* The authority's port after `colon` (NULL: none, 443). */
+static int
+authority_port(const char *colon, unsigned *port)
+{
+	unsigned long v = 0;
+	const char *p;
+
+	*port = 443;
+	if (colon == NULL)
+		return 0;
+	for (p = colon + 1; *p != '\0'; p++) {
+		if (isdigit((unsigned char)*p) == 0 || (v = v * 10 +
+		    (unsigned long)(*p - '0')) > 65535)
+			return -1;
+	}
+	if (v == 0)
+		return -1;
+	*port = (unsigned)v;
+	return 0;
+}
+
+int
+formats_url_host_port(const char *url, char *host, size_t size,
+    unsigned *port)
+{
+	char auth[UTIL_HOSTNAME_MAX + 16];
+	const char *p = url + 8, *colon;
+	size_t n;
+
+	if (strncasecmp(url, "https://", 8) != 0)
+		return -1;
+	n = strcspn(p, "/?#");
+	if (n == 0 || n >= sizeof(auth))
+		return -1;
+	memcpy(auth, p, n);
+	auth[n] = '\0';
+	/* An IPv6 host keeps its brackets; its colons are not the port's. */
+	colon = auth[0] == '[' ? strchr(auth, ']') : auth;
+	if (colon == NULL || strchr(auth, '@') != NULL)
+		return -1;
+	colon = strchr(colon, ':');
+	n = colon != NULL ? (size_t)(colon - auth) : strlen(auth);
+	if (n > 0 && auth[n - 1] == '.')
+		n--;
+	if (n == 0 || n >= size || authority_port(colon, port) != 0)
+		return -1;
+	memcpy(host, auth, n);
+	host[n] = '\0';
+	return 0;
+}

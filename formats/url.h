@@ -15,4 +15,13 @@
  */
 int formats_url_check(const char *url, int public, char *why, size_t why_size);
 
+/*
+ * The host and port of an https URL formats_url_check() accepted: the
+ * host as written (an IPv6 address keeps its brackets, a trailing dot is
+ * dropped), the port 443 when none is written.  `host` holds `size`
+ * bytes.  Returns 0, or -1 when the URL is not of that form.
+ */
+int formats_url_host_port(const char *url, char *host, size_t size,
+    unsigned *port);
+
 #endif

@@ -121,6 +121,7 @@ int ps_error_is(const ps_error *err, const char *code);
 #define PS_CODE_AUTOGRAPH_COMPOSE_LIMIT "autograph_compose_limit"
 #define PS_CODE_AUTOGRAPH_TASKFILE_INVALID "autograph_taskfile_invalid"
 #define PS_CODE_AUTOGRAPH_TASKFILE_LIMIT "autograph_taskfile_limit"
+#define PS_CODE_PERMISSION_EXCEEDS_POLICY "permission_exceeds_policy"
 
 /*
  * Formats an error as one line without a trailing newline:
@@ -675,14 +676,30 @@ typedef struct ps_trust_signer {
 	size_t key_count;
 	char **packs;         /* whole-string glob patterns */
 	size_t pack_count;
-	int first_party;      /* may ship AgentPacks with shell: true */
+	int first_party;      /* may ship AgentPacks with shell: true (a
+	                       * ceiling still applies) */
 	unsigned line, column;
+	/* The signer's `may:`: the most its packs may do (ps_ceiling, defined
+	 * with the manifest model it bounds, below).  NULL: no ceiling, and
+	 * a pack this identity's signature counts for is never refused for
+	 * its permissions (trust-policy.md, "Permission ceilings"). */
+	struct ps_ceiling *may;
 } ps_trust_signer;
 
 typedef struct ps_trust_revoked {
 	ps_pubkey *key;
 	char *reason;         /* NULL when absent */
 } ps_trust_revoked;
+
+/* Consent classes (the policy's `consent:`): what an installer is to ask
+ * the user to confirm before installing.  Stored for install; today only
+ * `trust check` reads them. */
+#define PS_CONSENT_PERMISSIONS 0x1u  /* what the pack may do */
+#define PS_CONSENT_TRUST 0x2u        /* who signed it */
+#define PS_CONSENT_PROMPTS 0x4u      /* its prompt files */
+#define PS_CONSENT_CODE 0x8u         /* the code it runs */
+/* Without `consent:`: permissions and trust. */
+#define PS_CONSENT_DEFAULT (PS_CONSENT_PERMISSIONS | PS_CONSENT_TRUST)
 
 typedef struct ps_trust {
 	char *name;           /* file name, or "-p KEY" for one-key policies */
@@ -691,6 +708,7 @@ typedef struct ps_trust {
 	ps_trust_revoked *revoked;
 	size_t revoked_count;
 	unsigned threshold;   /* distinct identities required, >= 1 */
+	unsigned consent;     /* PS_CONSENT_* bits */
 } ps_trust;
 
 /*
@@ -698,7 +716,8 @@ typedef struct ps_trust {
  * fails with exit class 2.  Codes: trust_version, trust_unknown_field,
  * trust_missing_field, trust_type, trust_key, trust_date, trust_identity,
  * trust_pattern, trust_window, trust_duplicate_key,
- * trust_duplicate_identity, trust_threshold, and the safe YAML loader's
+ * trust_duplicate_identity, trust_threshold, trust_ceiling (a value of a
+ * `may:` block), trust_consent, and the safe YAML loader's
  * codes (yaml_syntax, yaml_alias, ..., here exit 2).  *out is freed with
  * ps_trust_free().
  */
@@ -708,9 +727,9 @@ int ps_trust_load(const char *data, size_t len, const char *name,
 int ps_trust_load_file(const char *path, ps_trust **out, ps_error *err);
 /*
  * "Trust exactly this key" (-p NAME.pub): one signer whose identity is the
- * key's identity or else its key id, every pack ("*"), no window,
- * threshold 1, not first-party.  The key is copied; *out is freed with
- * ps_trust_free(); code out_of_memory.
+ * key's identity or else its key id, every pack ("*"), no window, no
+ * ceiling, threshold 1, not first-party, PS_CONSENT_DEFAULT.  The key is
+ * copied; *out is freed with ps_trust_free(); code out_of_memory.
  */
 int ps_trust_from_pubkey(const ps_pubkey *key, const char *name,
     ps_trust **out, ps_error *err);
@@ -1030,12 +1049,67 @@ typedef struct ps_manifest {
 	                                    * compose_services, in order */
 	ps_strings tasks;                  /* autograph: the names of
 	                                    * taskfile_tasks, in order */
+	double price_worst_amount;         /* holon: the worst case as a
+	                                    * number (price_worst_case prints
+	                                    * it with 6 digits) */
+	char *price_currency;              /* holon pricing.currency */
 	ps_service *compose_services;      /* autograph: every service of
 	                                    * every compose file, in order */
 	size_t compose_service_count;
 	ps_task *taskfile_tasks;           /* autograph: the Taskfile's tasks */
 	size_t taskfile_task_count;
 } ps_manifest;
+
+/*
+ * A trust policy signer's `may:` (docs/formats/trust-policy.md,
+ * "Permission ceilings"): the most the packs it signs may do, one block
+ * per format.  A format without a block (`declared` 0) is refused; inside
+ * a block, what is not listed is denied: booleans false, lists empty,
+ * ordered values their lowest (the parser fills those defaults in).
+ * Hosts are lowercase ps_egress patterns, "*", "*.S" or a name, with
+ * port 0 and protocol NULL meaning any.
+ */
+typedef struct ps_ceiling_soyapack {
+	int declared;
+	ps_egress *egress;                 /* capabilities.egress */
+	size_t egress_count;
+	ps_strings fs_read, fs_write;      /* absolute paths: covered by
+	                                    * component prefix */
+	ps_strings determinism_tiers;      /* the tiers allowed, in the
+	                                    * spec's order */
+} ps_ceiling_soyapack;
+
+typedef struct ps_ceiling_holon {
+	int declared;
+	ps_strings capabilities;           /* glob patterns of classes */
+	ps_egress *data_egress;            /* hosts only (port 0, protocol
+	                                    * NULL) */
+	size_t data_egress_count;
+	char *retention;                   /* the longest: "none" or an ISO
+	                                    * 8601 duration */
+	int training_use;
+	ps_egress *endpoint;               /* runtime.endpoint's host and port
+	                                    * (protocol https) */
+	size_t endpoint_count;
+	long long timeout_s;               /* the longest; 0: none allowed */
+	double price_max;                  /* the highest worst case */
+	char *price_currency;              /* its currency; NULL: free packs
+	                                    * only (price_max 0) */
+} ps_ceiling_holon;
+
+typedef struct ps_ceiling_autograph {
+	int declared;
+	ps_strings services, tasks;        /* glob patterns of names */
+} ps_ceiling_autograph;
+
+typedef struct ps_ceiling {
+	ps_permissions agentpack;          /* `declared`: the block exists;
+	                                    * file_write the highest allowed */
+	ps_ceiling_soyapack soyapack;
+	ps_ceiling_holon holon;
+	ps_ceiling_autograph autograph;
+	unsigned line, column;             /* of the `may:` mapping */
+} ps_ceiling;
 
 /*
  * Detects the format (or uses options->format), parses the manifest with
@@ -1101,15 +1175,17 @@ void ps_inspection_free(ps_inspection *inspection);
 /*
  * Verifying a signed pack (docs/formats/signature.md, section 3): the
  * envelope against a trust policy, then the statement, the archive's bytes,
- * its entries, its manifest, signed_by and provenance, in that order,
- * stopping at the first refusal.  Codes (exit class 1 unless noted):
+ * its entries, its manifest, signed_by, the counted signers' permission
+ * ceilings and provenance, in that order, stopping at the first refusal.
+ * Codes (exit class 1 unless noted):
  * signature_untrusted, signature_invalid, key_revoked, key_untrusted,
  * key_not_yet_valid, key_expired, pack_out_of_scope, threshold_not_met,
  * the DSSE and statement codes, subject_missing, subject_mismatch,
  * manifest_mismatch, manifest_digest_mismatch, prompt_digest_mismatch,
  * prompt_unsigned, tar_digest_mismatch, tree_digest_mismatch,
  * not_canonical, manifest_invalid, pack_mismatch, signed_by_mismatch,
- * signer_missing, source_missing, commit_invalid, source_commit_mismatch,
+ * signer_missing, permission_exceeds_policy, source_missing,
+ * commit_invalid, source_commit_mismatch,
  * source_ref_mismatch, source_repo_mismatch, source_url_invalid,
  * source_dirty, rebuild_mismatch, the archive reader's codes; and exit
  * class 2: source_commit_invalid and source_repo_invalid (bad option
@@ -1188,6 +1264,9 @@ typedef struct ps_verify_result {
 	int deep;                            /* --deep was asked for */
 	int source_checked;                  /* provenance step ran */
 	int rebuild_checked;                 /* the tar was rebuilt from git */
+	int ceilings_checked;                /* every counted identity had a
+	                                      * `may:` and one covered the
+	                                      * pack's permissions */
 	ps_diags warnings;                   /* warnings of rules a pack
 	                                      * signed before them may break
 	                                      * (those of

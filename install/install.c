@@ -244,6 +244,20 @@ copy_signature(struct install *in, ps_error *err)
 
 /* ---------------------------------------------------------- verification */
 
+/* verify_stream.acquire: the copy is made once the signature verified,
+ * so that an unsigned archive costs no copy. */
+static int
+acquire_copy(void *ctx, int *fd, const unsigned char **sha256, ps_error *err)
+{
+	struct install *in = ctx;
+
+	if (copy_archive(in, err) != 0)
+		return -1;
+	*fd = in->copy_fd;
+	*sha256 = in->copy_sha256;
+	return 0;
+}
+
 /* Errors and the report name the caller's signature, not its copy. */
 static void
 name_originals(struct install *in, ps_error *err)
@@ -325,8 +339,7 @@ verify_and_extract(struct install *in, ps_error *err)
 {
 	ps_verify_options vo = in->o->verify;
 	verify_stream stream = { .ctx = in, .start = start_extracting,
-	    .end = end_extracting, .archive_fd = in->copy_fd,
-	    .archive_sha256 = in->copy_sha256 };
+	    .end = end_extracting, .acquire = acquire_copy };
 	int rc;
 
 	if (mkdirat(in->work_fd, TREE_NAME, 0755) != 0)
@@ -787,7 +800,7 @@ static int
 run(struct install *in, ps_error *err)
 {
 	if (prepare(in, err) != 0 || copy_signature(in, err) != 0 ||
-	    copy_archive(in, err) != 0 || verify_and_extract(in, err) != 0 || apply_rules(in, err) != 0)
+	    verify_and_extract(in, err) != 0 || apply_rules(in, err) != 0)
 		return -1;
 	if (in->res->already_installed)
 		return 0;

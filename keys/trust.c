@@ -4,129 +4,35 @@
  * asks: which trusted identity owns this key for this pack, now.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "keys/keys.h"
+#include "keys/trustmay.h"
+#include "keys/trustyaml.h"
 #include "util/error.h"
 #include "util/strings.h"
 #include "util/yaml.h"
 
-#define PATTERN_MAX 256
 #define REASON_MAX 1024
 
-typedef struct trust_ctx {
-	const char *name;
-	ps_trust *policy;
-	ps_error *err;
-} trust_ctx;
-
 static int
-at(trust_ctx *ctx, const util_yaml_node *node, const char *code,
-    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-/* A policy error at `node`: subject NAME:LINE:COL, exit class 2. */
-static int
-at(trust_ctx *ctx, const util_yaml_node *node, const char *code,
-    const char *fmt, ...)
-{
-	char subject[PS_ERROR_TEXT_MAX], msg[PS_ERROR_TEXT_MAX];
-	va_list ap;
-
-	snprintf(subject, sizeof(subject), "%s:%u:%u", ctx->name,
-	    node != NULL ? node->line : 1, node != NULL ? node->column : 1);
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return util_fail(ctx->err, code, subject, "%s", msg);
-}
-
-static int
-oom(trust_ctx *ctx)
-{
-	return util_fail_oom(ctx->err, ctx->name);
-}
-
-/* Refuses keys of `map` outside the NULL-terminated `allowed` list. */
-static int
-only_fields(trust_ctx *ctx, const util_yaml_node *map, const char *what,
-    const char *const *allowed)
-{
-	size_t i, j;
-
-	for (i = 0; i < map->count; i++) {
-		for (j = 0; allowed[j] != NULL; j++) {
-			if (strcmp(map->keys[i]->value, allowed[j]) == 0)
-				break;
-		}
-		if (allowed[j] == NULL)
-			return at(ctx, map->keys[i], "trust_unknown_field",
-			    "unknown field '%.64s' in %s", map->keys[i]->value,
-			    what);
-	}
-	return 0;
-}
-
-static int
-expect_kind(trust_ctx *ctx, const util_yaml_node *node, util_yaml_kind kind,
-    const char *what)
-{
-	static const char *const names[] = { "a string", "a list",
-	    "a mapping" };
-
-	if (node->kind == kind && (kind != UTIL_YAML_SCALAR ||
-	    node->type == UTIL_YAML_STRING))
-		return 0;
-	return at(ctx, node, "trust_type", "%s must be %s, found %s", what,
-	    names[kind], util_yaml_describe(node));
-}
-
-/* A required field of `map`; reports it missing at the mapping. */
-static const util_yaml_node *
-field(trust_ctx *ctx, const util_yaml_node *map, const char *key,
-    const char *what)
-{
-	const util_yaml_node *node = util_yaml_get(map, key);
-
-	if (node == NULL)
-		at(ctx, map, "trust_missing_field", "%s needs the field '%s'",
-		    what, key);
-	return node;
-}
-
-/* Grows an array of `size`-byte items by one zeroed item. */
-static void *
-grow(trust_ctx *ctx, void **items, size_t *count, size_t size)
-{
-	char *bigger = realloc(*items, (*count + 1) * size);
-
-	if (bigger == NULL) {
-		oom(ctx);
-		return NULL;
-	}
-	*items = bigger;
-	memset(bigger + *count * size, 0, size);
-	return bigger + (*count)++ * size;
-}
-
-static int
-parse_key(trust_ctx *ctx, const util_yaml_node *node, ps_pubkey **out)
+parse_key(keys_trust_ctx *ctx, const util_yaml_node *node, ps_pubkey **out)
 {
 	ps_error inner;
 
 	*out = NULL;
-	if (expect_kind(ctx, node, UTIL_YAML_SCALAR, "'key'") != 0)
+	if (keys_trust_expect_kind(ctx, node, UTIL_YAML_SCALAR, "'key'") != 0)
 		return -1;
 	if (ps_pubkey_parse(node->value, node->length, "key", out, &inner) != 0)
-		return at(ctx, node, "trust_key", "not a usable ed25519 public "
-		    "key: %s [%s]", inner.message, inner.code);
+		return keys_trust_at(ctx, node, "trust_key", "not a usable "
+		    "ed25519 public key: %s [%s]", inner.message, inner.code);
 	return 0;
 }
 
 static int
-parse_time(trust_ctx *ctx, const util_yaml_node *map, const char *key,
+parse_time(keys_trust_ctx *ctx, const util_yaml_node *map, const char *key,
     int64_t *out)
 {
 	const util_yaml_node *node = util_yaml_get(map, key);
@@ -135,8 +41,9 @@ parse_time(trust_ctx *ctx, const util_yaml_node *map, const char *key,
 		return 0;
 	if (node->kind != UTIL_YAML_SCALAR || node->type != UTIL_YAML_STRING ||
 	    ps_time_parse(node->value, out) != 0)
-		return at(ctx, node, "trust_date", "'%s' must be an RFC 3339 "
-		    "UTC time YYYY-MM-DDTHH:MM:SSZ, found '%.64s'", key,
+		return keys_trust_at(ctx, node, "trust_date", "'%s' must be "
+		    "an RFC 3339 UTC time YYYY-MM-DDTHH:MM:SSZ, found '%.64s'",
+		    key,
 		    node->kind == UTIL_YAML_SCALAR ? node->value :
 		    util_yaml_describe(node));
 	return 0;
@@ -161,7 +68,7 @@ owner_of(const ps_trust *policy, const ps_pubkey *key,
 }
 
 static int
-check_unique_key(trust_ctx *ctx, const util_yaml_node *node,
+check_unique_key(keys_trust_ctx *ctx, const util_yaml_node *node,
     const ps_pubkey *key)
 {
 	const ps_trust_signer *owner;
@@ -172,13 +79,13 @@ check_unique_key(trust_ctx *ctx, const util_yaml_node *node,
 	if (owner == NULL)
 		return 0;
 	ps_pubkey_fingerprint(key, fp);
-	return at(ctx, node, "trust_duplicate_key", "key %s is already "
-	    "listed for identity '%s' at line %u; a key belongs to one "
-	    "identity, once", fp, owner->identity, first->line);
+	return keys_trust_at(ctx, node, "trust_duplicate_key", "key %s is "
+	    "already listed for identity '%s' at line %u; a key belongs to "
+	    "one identity, once", fp, owner->identity, first->line);
 }
 
 static int
-parse_signer_key(trust_ctx *ctx, const util_yaml_node *map,
+parse_signer_key(keys_trust_ctx *ctx, const util_yaml_node *map,
     ps_trust_key *tk)
 {
 	static const char *const fields[] = { "key", "not_before",
@@ -190,9 +97,10 @@ parse_signer_key(trust_ctx *ctx, const util_yaml_node *map,
 	tk->not_after = PS_TIME_NONE_AFTER;
 	tk->line = map->line;
 	tk->column = map->column;
-	if (expect_kind(ctx, map, UTIL_YAML_MAPPING, "a 'keys' item") != 0 ||
-	    only_fields(ctx, map, "a key", fields) != 0 ||
-	    (node = field(ctx, map, "key", "a key")) == NULL)
+	if (keys_trust_expect_kind(ctx, map, UTIL_YAML_MAPPING,
+	    "a 'keys' item") != 0 ||
+	    keys_trust_only_fields(ctx, map, "a key", fields) != 0 ||
+	    (node = keys_trust_field(ctx, map, "key", "a key")) == NULL)
 		return -1;
 	if (parse_key(ctx, node, &key) != 0)
 		return -1;
@@ -205,72 +113,63 @@ parse_signer_key(trust_ctx *ctx, const util_yaml_node *map,
 	    parse_time(ctx, map, "not_after", &tk->not_after) != 0)
 		return -1;
 	if (tk->not_before > tk->not_after)
-		return at(ctx, util_yaml_get(map, "not_after"), "trust_window",
-		    "not_after is before not_before: the key would never be "
-		    "valid");
+		return keys_trust_at(ctx, util_yaml_get(map, "not_after"),
+		    "trust_window", "not_after is before not_before: the key "
+		    "would never be valid");
 	return 0;
 }
 
 static int
-parse_signer_keys(trust_ctx *ctx, const util_yaml_node *list,
+parse_signer_keys(keys_trust_ctx *ctx, const util_yaml_node *list,
     ps_trust_signer *signer)
 {
 	ps_trust_key *tk;
 	size_t i;
 
-	if (expect_kind(ctx, list, UTIL_YAML_SEQUENCE, "'keys'") != 0)
+	if (keys_trust_expect_kind(ctx, list, UTIL_YAML_SEQUENCE,
+	    "'keys'") != 0)
 		return -1;
 	if (list->count == 0)
-		return at(ctx, list, "trust_missing_field",
+		return keys_trust_at(ctx, list, "trust_missing_field",
 		    "'keys' must list at least one key");
 	for (i = 0; i < list->count; i++) {
-		tk = grow(ctx, (void **)&signer->keys, &signer->key_count,
-		    sizeof(*tk));
-		if (tk == NULL || parse_signer_key(ctx, list->items[i], tk) != 0)
+		tk = keys_trust_grow(ctx, (void **)&signer->keys,
+		    &signer->key_count, sizeof(*tk));
+		if (tk == NULL ||
+		    parse_signer_key(ctx, list->items[i], tk) != 0)
 			return -1;
 	}
 	return 0;
 }
 
 static int
-valid_pattern(const char *p)
-{
-	size_t len = strlen(p), i;
-
-	if (len == 0 || len > PATTERN_MAX)
-		return 0;
-	for (i = 0; i < len; i++) {
-		/* Other glob dialects' brackets and escapes are refused. */
-		if ((unsigned char)p[i] <= ' ' || (unsigned char)p[i] >= 0x7f ||
-		    strchr("[]\\", p[i]) != NULL)
-			return 0;
-	}
-	return 1;
-}
-
-static int
-parse_packs(trust_ctx *ctx, const util_yaml_node *list,
+parse_packs(keys_trust_ctx *ctx, const util_yaml_node *list,
     ps_trust_signer *signer)
 {
 	const util_yaml_node *item;
 	char **slot;
 	size_t i;
 
-	if (expect_kind(ctx, list, UTIL_YAML_SEQUENCE, "'packs'") != 0)
+	if (keys_trust_expect_kind(ctx, list, UTIL_YAML_SEQUENCE,
+	    "'packs'") != 0)
 		return -1;
 	if (list->count == 0)
-		return at(ctx, list, "trust_missing_field", "'packs' must list "
-		    "at least one pattern (\"*\" for every pack)");
+		return keys_trust_at(ctx, list, "trust_missing_field",
+		    "'packs' must list at least one pattern (\"*\" for every "
+		    "pack)");
 	for (i = 0; i < list->count; i++) {
 		item = list->items[i];
-		if (expect_kind(ctx, item, UTIL_YAML_SCALAR, "a pack pattern") != 0)
+		if (keys_trust_expect_kind(ctx, item, UTIL_YAML_SCALAR,
+		    "a pack pattern") != 0)
 			return -1;
-		if (!valid_pattern(item->value))
-			return at(ctx, item, "trust_pattern", "pattern '%.64s' "
-			    "must be 1 to %d printable ASCII characters without "
-			    "spaces, '[', ']' or '\\'", item->value, PATTERN_MAX);
-		slot = grow(ctx, (void **)&signer->packs, &signer->pack_count,
-		    sizeof(*slot));
+		if (!keys_trust_pattern_valid(item->value))
+			return keys_trust_at(ctx, item, "trust_pattern",
+			    "pattern '%.64s' must be 1 to %d printable ASCII "
+			    "characters without spaces, '[', ']' or '\\'",
+			    item->value,
+			    KEYS_TRUST_PATTERN_MAX);
+		slot = keys_trust_grow(ctx, (void **)&signer->packs,
+		    &signer->pack_count, sizeof(*slot));
 		if (slot == NULL || util_strdup(slot, item->value, ctx->name,
 		    ctx->err) != 0)
 			return -1;
@@ -279,65 +178,70 @@ parse_packs(trust_ctx *ctx, const util_yaml_node *list,
 }
 
 static int
-parse_identity(trust_ctx *ctx, const util_yaml_node *map,
+parse_identity(keys_trust_ctx *ctx, const util_yaml_node *map,
     ps_trust_signer *signer)
 {
-	const util_yaml_node *node = field(ctx, map, "identity", "a signer");
+	const util_yaml_node *node = keys_trust_field(ctx, map, "identity",
+	    "a signer");
 
-	if (node == NULL ||
-	    expect_kind(ctx, node, UTIL_YAML_SCALAR, "'identity'") != 0)
+	if (node == NULL || keys_trust_expect_kind(ctx, node,
+	    UTIL_YAML_SCALAR, "'identity'") != 0)
 		return -1;
 	if (!ps_identity_valid(node->value))
-		return at(ctx, node, "trust_identity", "identity '%.64s' must be "
-		    "1 to %d characters from A-Z a-z 0-9 . _ @ + : / -",
-		    node->value, PS_IDENTITY_MAX);
+		return keys_trust_at(ctx, node, "trust_identity", "identity "
+		    "'%.64s' must be 1 to %d characters from A-Z a-z 0-9 . _ @ "
+		    "+ : / -", node->value, PS_IDENTITY_MAX);
 	if (ps_trust_find_signer(ctx->policy, node->value) != NULL)
-		return at(ctx, node, "trust_duplicate_identity", "identity '%s' "
-		    "is listed twice; list all its keys under one entry",
-		    node->value);
+		return keys_trust_at(ctx, node, "trust_duplicate_identity",
+		    "identity '%s' is listed twice; list all its keys under "
+		    "one entry", node->value);
 	return util_strdup(&signer->identity, node->value, ctx->name,
 	    ctx->err);
 }
 
 static int
-parse_signer(trust_ctx *ctx, const util_yaml_node *map,
+parse_signer(keys_trust_ctx *ctx, const util_yaml_node *map,
     ps_trust_signer *signer)
 {
 	static const char *const fields[] = { "identity", "keys", "packs",
-	    "first_party", NULL };
+	    "first_party", "may", NULL };
 	const util_yaml_node *node;
 
 	signer->line = map->line;
 	signer->column = map->column;
-	if (expect_kind(ctx, map, UTIL_YAML_MAPPING, "a signer") != 0 ||
-	    only_fields(ctx, map, "a signer", fields) != 0 ||
+	if (keys_trust_expect_kind(ctx, map, UTIL_YAML_MAPPING,
+	    "a signer") != 0 ||
+	    keys_trust_only_fields(ctx, map, "a signer", fields) != 0 ||
 	    parse_identity(ctx, map, signer) != 0 ||
-	    (node = field(ctx, map, "keys", "a signer")) == NULL ||
+	    (node = keys_trust_field(ctx, map, "keys", "a signer")) == NULL ||
 	    parse_signer_keys(ctx, node, signer) != 0 ||
-	    (node = field(ctx, map, "packs", "a signer")) == NULL ||
+	    (node = keys_trust_field(ctx, map, "packs", "a signer")) == NULL ||
 	    parse_packs(ctx, node, signer) != 0)
 		return -1;
 	node = util_yaml_get(map, "first_party");
 	if (node != NULL && util_yaml_bool(node, &signer->first_party) != 0)
-		return at(ctx, node, "trust_type", "'first_party' must be true "
-		    "or false, found %s", util_yaml_describe(node));
-	return 0;
+		return keys_trust_at(ctx, node, "trust_type",
+		    "'first_party' must be true or false, found %s",
+		    util_yaml_describe(node));
+	node = util_yaml_get(map, "may");
+	return node != NULL ? keys_may_parse(ctx, node, signer) : 0;
 }
 
 static int
-parse_signers(trust_ctx *ctx, const util_yaml_node *list)
+parse_signers(keys_trust_ctx *ctx, const util_yaml_node *list)
 {
 	ps_trust *policy = ctx->policy;
 	ps_trust_signer *signer;
 	size_t i;
 
-	if (expect_kind(ctx, list, UTIL_YAML_SEQUENCE, "'signers'") != 0)
+	if (keys_trust_expect_kind(ctx, list, UTIL_YAML_SEQUENCE,
+	    "'signers'") != 0)
 		return -1;
 	if (list->count == 0)
-		return at(ctx, list, "trust_missing_field",
+		return keys_trust_at(ctx, list, "trust_missing_field",
 		    "'signers' must list at least one signer");
 	for (i = 0; i < list->count; i++) {
-		signer = grow(ctx, (void **)&policy->signers,
+		signer = keys_trust_grow(ctx, (void **)&policy->signers,
 		    &policy->signer_count, sizeof(*signer));
 		if (signer == NULL ||
 		    parse_signer(ctx, list->items[i], signer) != 0)
@@ -361,33 +265,37 @@ has_control_chars(const char *s)
 }
 
 static int
-parse_revoked_item(trust_ctx *ctx, const util_yaml_node *map,
+parse_revoked_item(keys_trust_ctx *ctx, const util_yaml_node *map,
     ps_trust_revoked *rev)
 {
 	static const char *const fields[] = { "key", "reason", NULL };
 	const util_yaml_node *node;
 
-	if (expect_kind(ctx, map, UTIL_YAML_MAPPING, "a 'revoked' item") != 0 ||
-	    only_fields(ctx, map, "a revoked key", fields) != 0 ||
-	    (node = field(ctx, map, "key", "a revoked key")) == NULL ||
+	if (keys_trust_expect_kind(ctx, map, UTIL_YAML_MAPPING,
+	    "a 'revoked' item") != 0 ||
+	    keys_trust_only_fields(ctx, map, "a revoked key", fields) != 0 ||
+	    (node = keys_trust_field(ctx, map, "key",
+	    "a revoked key")) == NULL ||
 	    parse_key(ctx, node, &rev->key) != 0)
 		return -1;
 	node = util_yaml_get(map, "reason");
 	if (node == NULL)
 		return 0;
-	if (expect_kind(ctx, node, UTIL_YAML_SCALAR, "'reason'") != 0)
+	if (keys_trust_expect_kind(ctx, node, UTIL_YAML_SCALAR,
+	    "'reason'") != 0)
 		return -1;
 	if (node->length > REASON_MAX)
-		return at(ctx, node, "trust_type", "'reason' is longer than %d "
-		    "bytes", REASON_MAX);
+		return keys_trust_at(ctx, node, "trust_type",
+		    "'reason' is longer than %d bytes", REASON_MAX);
 	if (has_control_chars(node->value))
-		return at(ctx, node, "trust_type", "'reason' holds a control "
-		    "character; it is printed in refusals and must be plain text");
+		return keys_trust_at(ctx, node, "trust_type",
+		    "'reason' holds a control character; it is printed in "
+		    "refusals and must be plain text");
 	return util_strdup(&rev->reason, node->value, ctx->name, ctx->err);
 }
 
 static int
-parse_revoked(trust_ctx *ctx, const util_yaml_node *list)
+parse_revoked(keys_trust_ctx *ctx, const util_yaml_node *list)
 {
 	ps_trust *policy = ctx->policy;
 	ps_trust_revoked *rev;
@@ -395,10 +303,11 @@ parse_revoked(trust_ctx *ctx, const util_yaml_node *list)
 
 	if (list == NULL)
 		return 0;
-	if (expect_kind(ctx, list, UTIL_YAML_SEQUENCE, "'revoked'") != 0)
+	if (keys_trust_expect_kind(ctx, list, UTIL_YAML_SEQUENCE,
+	    "'revoked'") != 0)
 		return -1;
 	for (i = 0; i < list->count; i++) {
-		rev = grow(ctx, (void **)&policy->revoked,
+		rev = keys_trust_grow(ctx, (void **)&policy->revoked,
 		    &policy->revoked_count, sizeof(*rev));
 		if (rev == NULL ||
 		    parse_revoked_item(ctx, list->items[i], rev) != 0)
@@ -408,15 +317,17 @@ parse_revoked(trust_ctx *ctx, const util_yaml_node *list)
 }
 
 static int
-parse_version(trust_ctx *ctx, const util_yaml_node *root)
+parse_version(keys_trust_ctx *ctx, const util_yaml_node *root)
 {
-	const util_yaml_node *node = field(ctx, root, "version", "the policy");
+	const util_yaml_node *node = keys_trust_field(ctx, root, "version",
+	    "the policy");
 	long long version;
 
 	if (node == NULL)
 		return -1;
 	if (util_yaml_int(node, &version) != 0 || version != 1) {
-		at(ctx, node, "trust_version", "unsupported policy version");
+		keys_trust_at(ctx, node, "trust_version",
+		    "unsupported policy version");
 		return util_error_expect(ctx->err, "1", node->kind ==
 		    UTIL_YAML_SCALAR ? node->value : util_yaml_describe(node));
 	}
@@ -424,7 +335,7 @@ parse_version(trust_ctx *ctx, const util_yaml_node *root)
 }
 
 static int
-parse_threshold(trust_ctx *ctx, const util_yaml_node *root)
+parse_threshold(keys_trust_ctx *ctx, const util_yaml_node *root)
 {
 	const util_yaml_node *node = util_yaml_get(root, "threshold");
 	long long n;
@@ -433,32 +344,37 @@ parse_threshold(trust_ctx *ctx, const util_yaml_node *root)
 	if (node == NULL)
 		return 0;
 	if (util_yaml_int(node, &n) != 0 || n < 1)
-		return at(ctx, node, "trust_threshold", "'threshold' must be "
-		    "a whole number of identities, at least 1");
+		return keys_trust_at(ctx, node, "trust_threshold",
+		    "'threshold' must be a whole number of identities, at "
+		    "least 1");
 	if ((unsigned long long)n > ctx->policy->signer_count)
-		return at(ctx, node, "trust_threshold", "'threshold' %lld can "
-		    "never be met: the policy lists %zu identities", n,
+		return keys_trust_at(ctx, node, "trust_threshold",
+		    "'threshold' %lld can never be met: the policy lists %zu "
+		    "identities", n,
 		    ctx->policy->signer_count);
 	ctx->policy->threshold = (unsigned)n;
 	return 0;
 }
 
 static int
-parse_root(trust_ctx *ctx, const util_yaml_node *root)
+parse_root(keys_trust_ctx *ctx, const util_yaml_node *root)
 {
 	static const char *const fields[] = { "version", "signers", "revoked",
-	    "threshold", NULL };
+	    "threshold", "consent", NULL };
 	const util_yaml_node *node;
 
 	if (root == NULL)
-		return at(ctx, NULL, "trust_missing_field",
+		return keys_trust_at(ctx, NULL, "trust_missing_field",
 		    "the policy is empty; it needs 'version' and 'signers'");
-	if (expect_kind(ctx, root, UTIL_YAML_MAPPING, "the policy") != 0 ||
+	if (keys_trust_expect_kind(ctx, root, UTIL_YAML_MAPPING,
+	    "the policy") != 0 ||
 	    parse_version(ctx, root) != 0 ||
-	    only_fields(ctx, root, "the policy", fields) != 0 ||
-	    (node = field(ctx, root, "signers", "the policy")) == NULL ||
+	    keys_trust_only_fields(ctx, root, "the policy", fields) != 0 ||
+	    (node = keys_trust_field(ctx, root, "signers",
+	    "the policy")) == NULL ||
 	    parse_signers(ctx, node) != 0 ||
-	    parse_revoked(ctx, util_yaml_get(root, "revoked")) != 0)
+	    parse_revoked(ctx, util_yaml_get(root, "revoked")) != 0 ||
+	    keys_may_parse_consent(ctx, util_yaml_get(root, "consent")) != 0)
 		return -1;
 	return parse_threshold(ctx, root);
 }
@@ -480,6 +396,7 @@ ps_trust_free(ps_trust *policy)
 		free(s->keys);
 		free(s->packs);
 		free(s->identity);
+		keys_may_free(s->may);
 	}
 	for (i = 0; i < policy->revoked_count; i++) {
 		ps_pubkey_free(policy->revoked[i].key);
@@ -507,7 +424,7 @@ static int
 finish_load(util_yaml_doc *doc, const char *name, ps_trust **out,
     ps_error *err)
 {
-	trust_ctx ctx;
+	keys_trust_ctx ctx;
 
 	ctx.name = name;
 	ctx.err = err;
@@ -567,6 +484,7 @@ ps_trust_from_pubkey(const ps_pubkey *key, const char *name, ps_trust **out,
 	if ((policy = trust_alloc(name, err)) == NULL)
 		return -1;
 	policy->threshold = 1;
+	policy->consent = PS_CONSENT_DEFAULT;
 	policy->signers = s = calloc(1, sizeof(*s));
 	policy->signer_count = s != NULL;
 	/* Counts follow allocations so that ps_trust_free() can clean up;

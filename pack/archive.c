@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,11 +65,13 @@ struct reader {
 	pack_decoder *decoder;      /* the tar stream */
 	pack_tarscan *scan;         /* its headers, read before libarchive */
 	pack_zipscan *zip;          /* a zip's central directory */
+	int fd_private;             /* no one else can write the file */
 	ps_error stream_error;      /* why the stream stopped, when it did */
 	int stream_failed;
 	const ps_extract_limits *limits;
 	pack_budget budget;         /* the limits */
-	uint64_t trailer_counted;   /* of the NULs after a tar's end */
+	uint64_t scan_counted;      /* extended headers' data and the NULs
+	                             * after a tar's end, counted so far */
 	struct archive *inner;      /* tar or zip entries */
 	pack_items items;
 	pack_tar_writer *rebuild;     /* canonical re-encoding, hash only */
@@ -212,7 +215,7 @@ decoder_input(void *ctx, const void **buf, size_t *len, ps_error *err)
 static int
 stream_step(struct reader *r, const void **out, size_t *size, ps_error *e)
 {
-	uint64_t trailer;
+	uint64_t counted;
 
 	if (pack_decoder_read(r->decoder, out, size, e) != 0 ||
 	    (!r->stream_is_file && *size > 0 && util_worker_push(r->hasher,
@@ -220,12 +223,13 @@ stream_step(struct reader *r, const void **out, size_t *size, ps_error *e)
 	    pack_tarscan_feed(r->scan, *out, *size, e) != 0 ||
 	    (*size == 0 && pack_tarscan_finish(r->scan, e) != 0))
 		return -1;
-	/* NUL bytes after the end count as content: no free bomb there. */
-	trailer = pack_tarscan_trailer(r->scan);
-	if (trailer > r->trailer_counted && pack_budget_bytes(&r->budget,
-	    r->label, trailer - r->trailer_counted, e) != 0)
+	/* Extended headers and NUL bytes after the end count as content: no
+	 * free bomb there. */
+	counted = pack_tarscan_counted(r->scan);
+	if (counted > r->scan_counted && pack_budget_bytes(&r->budget,
+	    r->label, counted - r->scan_counted, e) != 0)
 		return -1;
-	r->trailer_counted = trailer;
+	r->scan_counted = counted;
 	keep_pending(r, *out, *size);
 	return 0;
 }
@@ -411,22 +415,53 @@ check_entry_type(struct reader *r, struct archive_entry *e, const char *path,
 	return 0;
 }
 
+/* "a directory" or "a file of N bytes", into `buf`. */
+static const char *
+zip_entry_kind(char *buf, size_t n, int is_dir, uint64_t size)
+{
+	if (is_dir)
+		return "a directory";
+	snprintf(buf, n, "a file of %llu bytes", (unsigned long long)size);
+	return buf;
+}
+
+static int
+refuse_zip_type(const char *path, int is_dir, uint64_t size, int central_dir,
+    uint64_t central_size, ps_error *err)
+{
+	char want[64], got[64];
+
+	util_refuse(err, "zip_header_mismatch", path, "compared what libarchive "
+	    "reads (its local header and extra fields) with the central "
+	    "directory, which every other reader follows");
+	return util_error_expect(err, zip_entry_kind(want, sizeof(want),
+	    central_dir, central_size), zip_entry_kind(got, sizeof(got), is_dir,
+	    size));
+}
+
 /* The name libarchive reports must be the one every other reader takes:
  * the tar headers' (tarscan), the zip's central directory (zipscan). */
 static int
 check_name_source(struct reader *r, const char *path, int is_dir,
-    ps_error *err)
+    uint64_t size, ps_error *err)
 {
 	const char *want;
 	char *normal;
-	int same, ignored = 0;
+	int same, ignored = 0, central_dir;
+	uint64_t central_size;
 
 	if (r->zip != NULL) {
-		if (pack_zipscan_take(r->zip, path))
-			return 0;
-		return util_refuse(err, "zip_header_mismatch", r->label, "'%s' is "
-		    "not an entry of the central directory, or is read twice "
-		    "(libarchive reads names from the local headers)", path);
+		if (!pack_zipscan_take(r->zip, path, &central_dir, &central_size))
+			return util_refuse(err, "zip_header_mismatch", r->label,
+			    "'%s' is not an entry of the central directory, or is "
+			    "read twice (libarchive reads the local headers)", path);
+		/* libarchive may also take a type from an extra field (its own
+		 * 'xl'); every other reader goes by the name. */
+		if (central_dir != (is_dir != 0) || (!is_dir &&
+		    central_size != size))
+			return refuse_zip_type(path, is_dir, size, central_dir,
+			    central_size, err);
+		return 0;
 	}
 	want = pack_tarscan_next_name(r->scan);
 	if (want == NULL)
@@ -601,7 +636,8 @@ read_entry(struct reader *r, struct archive_entry *e, ps_error *err)
 		return util_refuse(err, "name_not_utf8", r->label,
 		    "an entry's name is missing or not valid UTF-8");
 	if (check_entry_type(r, e, path[0] != '\0' ? path : ".", err) != 0 ||
-	    check_name_source(r, path, is_dir, err) != 0) {
+	    check_name_source(r, path, is_dir, archive_entry_size_is_set(e) ?
+	    (uint64_t)archive_entry_size(e) : 0, err) != 0) {
 		free(path);
 		return -1;
 	}
@@ -735,6 +771,9 @@ make_digest(struct reader *r, ps_error *err)
 	if (r->stream_is_file)
 		memcpy(stream, archive, sizeof(stream));
 	pack_items_sort(&r->items);
+	if (pack_budget_implied(&r->budget, r->label,
+	    pack_items_implied_dirs(&r->items), err) != 0)
+		return NULL;
 	finish_canonical(r);
 	memset(tree, 0, sizeof(tree));
 	if (pack_items_check(&r->items, r->label, err) != 0 ||
@@ -773,18 +812,59 @@ hash_record(void *ctx, uint64_t tag, const void *buf, size_t len,
 
 static const util_worker_ops hash_ops = { hash_record, NULL, NULL };
 
-/* A zip is read with seeks, so its bytes are hashed in a pass of their own. */
+/* Hashes the file's bytes up to its size at open, writing them to `copy`
+ * too unless it is -1; returns the bytes read, or -1. */
+static int64_t
+hash_and_copy(struct reader *r, int copy, ps_error *err)
+{
+	uint64_t left = r->status.bytes_total;
+	ssize_t n;
+
+	while (left > 0 && (n = util_read_full(r->fd, r->buffer, left <
+	    READ_BUFFER ? (size_t)left : READ_BUFFER)) != 0) {
+		if (n < 0)
+			return util_fail_errno(err, "io_error", r->label, "read",
+			    errno);
+		if (util_sha256_update(r->archive_hash, r->buffer, (size_t)n) != 0)
+			return util_fail(err, "crypto_error", NULL, "SHA-256 failed");
+		if (copy >= 0 && util_write_all(copy, r->buffer, (size_t)n,
+		    r->label, err) != 0)
+			return -1;
+		left -= (uint64_t)n;
+	}
+	return (int64_t)(r->status.bytes_total - left);
+}
+
+/*
+ * A zip is read with seeks, so its bytes are hashed in a pass of their
+ * own.  Unless no one else can write the file (install's private copy),
+ * they are copied as they are hashed into memory of this process (a memfd,
+ * swappable), which the scan and libarchive then read: the bytes parsed
+ * are the bytes hashed, whatever a writer does to the file meanwhile.
+ */
 static int
 hash_whole_file(struct reader *r, ps_error *err)
 {
-	ssize_t n;
+	int copy = -1;
+	int64_t got;
 
-	while ((n = util_read_full(r->fd, r->buffer, READ_BUFFER)) > 0) {
-		if (util_sha256_update(r->archive_hash, r->buffer, (size_t)n) != 0)
-			return util_fail(err, "crypto_error", NULL, "SHA-256 failed");
+	if (!r->fd_private && (copy = memfd_create("packsign-zip",
+	    MFD_CLOEXEC)) < 0)
+		return util_fail_errno(err, "io_error", r->label, "memfd_create",
+		    errno);
+	got = hash_and_copy(r, copy, err);
+	if (got < 0) {
+		if (copy >= 0)
+			close(copy);
+		return -1;
 	}
-	if (n < 0 || lseek(r->fd, 0, SEEK_SET) != 0)
-		return util_fail_errno(err, "io_error", r->label, "read", errno);
+	if (copy >= 0) {
+		close(r->fd);
+		r->fd = copy;
+	}
+	r->status.bytes_total = (uint64_t)got;
+	if (lseek(r->fd, 0, SEEK_SET) != 0)
+		return util_fail_errno(err, "io_error", r->label, "seek", errno);
 	return 0;
 }
 
@@ -861,9 +941,9 @@ adopt_fd(struct reader *r, int fd, ps_error *err)
 }
 
 int
-pack_archive_read_fd(int fd, const char *name, const char *label,
-    const pack_archive_visitor *visitor, const ps_extract_limits *limits,
-    ps_digest **out, ps_error *err)
+pack_archive_read_fd(int fd, int fd_private, const char *name,
+    const char *label, const pack_archive_visitor *visitor,
+    const ps_extract_limits *limits, ps_digest **out, ps_error *err)
 {
 	const pack_archive_name *kind;
 	struct reader r;
@@ -876,6 +956,7 @@ pack_archive_read_fd(int fd, const char *name, const char *label,
 	r.canonical = 1;
 	r.visitor = visitor;
 	r.limits = limits;
+	r.fd_private = fd_private;
 	*out = NULL;
 	if ((kind = pack_archive_name_readable(name, label, err)) == NULL)
 		return -1;
@@ -897,13 +978,13 @@ pack_archive_read(const char *path, const pack_archive_visitor *visitor,
 
 	*out = NULL;
 	if (pack_archive_name_of(path) == NULL)
-		return pack_archive_read_fd(-1, path, path, visitor, limits, out,
-		    err);
+		return pack_archive_read_fd(-1, 0, path, path, visitor, limits,
+		    out, err);
 	if (fd < 0 && errno == ENOENT)
 		return util_fail(err, "not_found", path, "no such file");
 	if (fd < 0)
 		return util_fail_errno(err, "io_error", path, "open", errno);
-	rc = pack_archive_read_fd(fd, path, path, visitor, limits, out, err);
+	rc = pack_archive_read_fd(fd, 0, path, path, visitor, limits, out, err);
 	close(fd);
 	return rc;
 }

@@ -50,6 +50,7 @@ typedef struct pack_archive_open_options {
 	 * path naming its kind and the errors; 0: open the path. */
 	int has_fd;
 	int fd;
+	int fd_private;             /* as pack_archive_read_fd() */
 } pack_archive_open_options;
 
 int pack_files_archive_open_with(const char *path,
@@ -58,10 +59,12 @@ int pack_files_archive_open_with(const char *path,
 
 /* The same for the archive open on `fd` (not closed; read from its start
  * through a descriptor of its own), whose kind and compression `name`'s
- * suffix gives; `label` names it in errors. */
-int pack_archive_read_fd(int fd, const char *name, const char *label,
-    const pack_archive_visitor *visitor, const ps_extract_limits *limits,
-    ps_digest **out, ps_error *err);
+ * suffix gives; `label` names it in errors.  `fd_private`: no other
+ * process can write the file (a zip is then read in place, not from a
+ * copy in memory). */
+int pack_archive_read_fd(int fd, int fd_private, const char *name,
+    const char *label, const pack_archive_visitor *visitor,
+    const ps_extract_limits *limits, ps_digest **out, ps_error *err);
 
 /* Digests of the archive at `path`, with `visitor` (may be NULL), under
  * `limits` (NULL: the defaults; pack/limits.h). */

@@ -479,8 +479,8 @@ read_source(const char *path, const pack_archive_open_options *o,
     const pack_archive_visitor *visitor, ps_digest **d, ps_error *err)
 {
 	if (o->has_fd)
-		return pack_archive_read_fd(o->fd, path, path, visitor, o->limits,
-		    d, err);
+		return pack_archive_read_fd(o->fd, o->fd_private, path, path,
+		    visitor, o->limits, d, err);
 	return pack_archive_read(path, visitor, o->limits, d, err);
 }
 

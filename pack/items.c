@@ -133,6 +133,39 @@ pack_items_find(const pack_items *list, const char *path)
 	return -1;
 }
 
+/* 1 when `path` starts with the directory prefix[0..len) and a '/'. */
+static int
+is_below(const char *path, const char *prefix, size_t len)
+{
+	return strncmp(path, prefix, len) == 0 && path[len] == '/';
+}
+
+size_t
+pack_items_implied_dirs(const pack_items *list)
+{
+	const char *path, *slash, *previous = NULL;
+	char buf[UTIL_PATH_MAX + 1];
+	size_t i, n = 0, len;
+
+	/* Sorted, the paths below a directory are contiguous: a prefix is
+	 * new exactly when the path before is not below it. */
+	for (i = 0; i < list->count; previous = path, i++) {
+		path = list->items[i].entry.path;
+		for (slash = strchr(path, '/'); slash != NULL;
+		    slash = strchr(slash + 1, '/')) {
+			len = (size_t)(slash - path);
+			if ((previous != NULL && is_below(previous, path, len)) ||
+			    len > UTIL_PATH_MAX)
+				continue;
+			memcpy(buf, path, len);
+			buf[len] = '\0';
+			if (pack_items_find(list, buf) < 0)
+				n++;
+		}
+	}
+	return n;
+}
+
 int
 pack_items_is_empty_dir(const pack_items *list, size_t i)
 {

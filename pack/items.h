@@ -49,6 +49,9 @@ int pack_items_check(const pack_items *list, const char *label, ps_error *err);
 int pack_depth_first_compare(const char *a, const char *b);
 /* Index of `path` in the sorted list, or -1. */
 long pack_items_find(const pack_items *list, const char *path);
+/* How many directories the sorted entries' paths imply without an entry
+ * of their own (what extracting or listing the pack creates besides). */
+size_t pack_items_implied_dirs(const pack_items *list);
 /* 1 when sorted entry `i` is a directory with nothing below it. */
 int pack_items_is_empty_dir(const pack_items *list, size_t i);
 /* The tree digest of the sorted list. */

@@ -43,6 +43,25 @@ pack_budget_entry(pack_budget *b, const char *path, ps_error *err)
 }
 
 int
+pack_budget_implied(pack_budget *b, const char *label, uint64_t n,
+    ps_error *err)
+{
+	char limit[32], found[64];
+
+	b->entries += n;
+	if (b->limits.max_entries == 0 || b->entries <= b->limits.max_entries)
+		return 0;
+	snprintf(limit, sizeof(limit), "at most %llu",
+	    (unsigned long long)b->limits.max_entries);
+	snprintf(found, sizeof(found), "%llu, %llu of them implied directories",
+	    (unsigned long long)b->entries, (unsigned long long)n);
+	util_refuse(err, "extract_too_many_entries", label, "counted the files "
+	    "and directories of the archive, the directories its paths imply "
+	    "included (raise with --max-entries)");
+	return util_error_expect(err, limit, found);
+}
+
+int
 pack_budget_declared(pack_budget *b, const char *path, uint64_t size,
     ps_error *err)
 {

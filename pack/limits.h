@@ -28,6 +28,12 @@ void pack_budget_init(pack_budget *b, const ps_extract_limits *limits,
 /* One more entry (extract_too_many_entries). */
 int pack_budget_entry(pack_budget *b, const char *path, ps_error *err);
 
+/* `n` directories the paths imply without entries of their own: they
+ * count as entries, since extracting or listing the pack creates them
+ * (extract_too_many_entries). */
+int pack_budget_implied(pack_budget *b, const char *label, uint64_t n,
+    ps_error *err);
+
 /* An entry declaring `size` bytes, before they are read
  * (extract_too_large). */
 int pack_budget_declared(pack_budget *b, const char *path, uint64_t size,

@@ -39,6 +39,7 @@ struct pack_tarscan {
 	struct queued *taken;
 	uint64_t offset;            /* of the current header in the stream */
 	uint64_t trailer;
+	uint64_t extension_bytes;   /* data of x, L and K headers */
 };
 
 int
@@ -110,8 +111,11 @@ numeric_field(const unsigned char *f, size_t n, uint64_t *out)
 	if ((f[0] & 0x80) != 0) {
 		if (f[0] != 0x80)
 			return -1;          /* negative or over 2^56 bytes */
-		for (i = 1; i < n; i++)
+		for (i = 1; i < n; i++) {
+			if (v > (INT64_MAX >> 8))
+				return -1;      /* 2^63 or more: no reader's size */
 			v = (v << 8) | f[i];
+		}
 		*out = v;
 		return 0;
 	}
@@ -150,16 +154,15 @@ checksum_ok(const unsigned char *b)
 	return stored == (uint64_t)sum || (ssum >= 0 && stored == (uint64_t)ssum);
 }
 
-static int
-all_zero(const unsigned char *b, size_t n)
+/* How many of the `n` bytes at `b` are NUL before the first that is not. */
+static size_t
+nul_prefix(const unsigned char *b, size_t n)
 {
-	size_t i;
+	size_t i = 0;
 
-	for (i = 0; i < n; i++) {
-		if (b[i] != 0)
-			return 0;
-	}
-	return 1;
+	while (i < n && b[i] == 0)
+		i++;
+	return i;
 }
 
 /* ------------------------------------------------------------- names */
@@ -218,6 +221,12 @@ pack_tarscan_next_name(pack_tarscan *s)
 	if (s->head == NULL)
 		s->tail = NULL;
 	return s->taken->name;
+}
+
+uint64_t
+pack_tarscan_counted(const pack_tarscan *s)
+{
+	return s->extension_bytes + pack_tarscan_trailer(s);
 }
 
 uint64_t
@@ -401,6 +410,12 @@ begin_entry(pack_tarscan *s, char type, uint64_t size, ps_error *err)
 	if (type == 'S')
 		return refuse(s, "unsupported_entry", err, "a GNU sparse file "
 		    "(type 'S'; libarchive reads an empty map as a regular file)");
+	if (memcmp(s->block + 257, "ustar\0" "00", 8) != 0 &&
+	    nul_prefix(s->block + 345, 155) != 155)
+		return refuse(s, "tar_name_conflict", err, "bytes in the prefix "
+		    "field of a header that is not POSIX ustar (Python's tarfile "
+		    "and 7-Zip prepend them to the name, GNU tar and libarchive "
+		    "do not)");
 	rc = name != NULL ? enqueue(s, name, strlen(name), err) :
 	    enqueue_ustar_name(s, s->block, err);
 	clear_pending(s);
@@ -428,7 +443,7 @@ end_header(pack_tarscan *s, ps_error *err)
 	char type = (char)s->block[156];
 	uint64_t size;
 
-	if (all_zero(s->block, BLOCK)) {
+	if (nul_prefix(s->block, BLOCK) == BLOCK) {
 		if (s->have_pax || s->long_name != NULL || s->long_link != NULL)
 			return refuse(s, "tar_pax_invalid", err, "an extended "
 			    "header that no entry follows");
@@ -473,6 +488,7 @@ take(pack_tarscan *s, const unsigned char *p, size_t n, ps_error *err,
 	case AT_EXTENSION:
 		k = s->ext_want - s->ext_len < n ? s->ext_want - s->ext_len : n;
 		memcpy(s->ext + s->ext_len, p, k);
+		s->extension_bytes += k;
 		if ((s->ext_len += k) == s->ext_want)
 			*rc = end_extension(s, err);
 		s->offset += k;
@@ -484,11 +500,14 @@ take(pack_tarscan *s, const unsigned char *p, size_t n, ps_error *err,
 		s->offset += k;
 		return k;
 	case AT_END:
-		if (!all_zero(p, n))
+		/* Only the NUL bytes count: the trailer must not depend on
+		 * where the stream was cut around a refused byte. */
+		k = nul_prefix(p, n);
+		s->trailer += k;
+		if (k < n)
 			*rc = refuse(s, "archive_trailing_data", err, "data after "
 			    "the end-of-archive block (only NUL bytes may follow; "
 			    "tar -i and other readers would read it)");
-		s->trailer += n;
 		return n;
 	default:
 		return n;

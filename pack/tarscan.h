@@ -50,9 +50,15 @@ int pack_tarscan_finish(pack_tarscan *s, ps_error *err);
  * the next call. */
 const char *pack_tarscan_next_name(pack_tarscan *s);
 
-/* Bytes after the end-of-archive (its two zero blocks): NUL bytes only;
- * what the size limit counts of them. */
+/* Bytes after the end-of-archive (its two zero blocks): NUL bytes only
+ * (after an archive_trailing_data refusal, the NUL bytes before the
+ * refused one); what the size limit counts of them. */
 uint64_t pack_tarscan_trailer(const pack_tarscan *s);
+
+/* What the size and ratio limits count besides file content: the data of
+ * pax and GNU long-name headers (a stream of 1 MiB pax headers costs as
+ * much to read as content) and the trailer. */
+uint64_t pack_tarscan_counted(const pack_tarscan *s);
 
 void pack_tarscan_free(pack_tarscan *s);
 

@@ -143,6 +143,15 @@ locate_end(pack_zipscan *z, const unsigned char *tail, size_t n,
 	}
 	if (exact == 0)
 		return corrupt(z, "no end-of-central-directory record", err);
+	/* libarchive, zipfile, unzip and 7-Zip take the last signature, which
+	 * a comment may hold with a directory of its own. */
+	for (i = found + 4; i + 4 <= n; i++) {
+		if (le32(tail + i) == SIG_END)
+			return util_refuse(err, "zip_layout", z->label, "an "
+			    "end-of-central-directory signature inside the zip's "
+			    "comment (libarchive, zipfile, unzip and 7-Zip take the "
+			    "last one, with the directory it names)");
+	}
 	*at = base + found;
 	return 0;
 }
@@ -166,7 +175,10 @@ read_zip64(pack_zipscan *z, uint64_t eocd, struct end_record *e,
 	len = le64(rec + 4);
 	if (le32(rec) != SIG_END64 || len < 44)
 		return corrupt(z, "a zip64 end record that is not one", err);
-	if (at + 12 + len != eocd - LOCATOR_LEN)
+	/* Compared without a sum that could wrap: a huge length would let
+	 * the record lie after its locator. */
+	if (eocd - LOCATOR_LEN < at + sizeof(rec) ||
+	    len != eocd - LOCATOR_LEN - at - 12)
 		return layout(z, "bytes between the zip64 end record and its "
 		    "locator", err);
 	if (le32(rec + 16) != 0 || le32(rec + 20) != 0 ||
@@ -272,6 +284,8 @@ unicode_field_agrees(const unsigned char *d, size_t n, const char *text,
 	if (n < 5 || d[0] != 1 ||
 	    le32(d + 1) != (uint32_t)crc32(0, (const Bytef *)text, (uInt)len))
 		return 0;
+	/* A local header has no comment: `text` is NULL, which memcmp must
+	 * not see even for no bytes. */
 	return n - 5 == len && (len == 0 || memcmp(d + 5, text, len) == 0);
 }
 
@@ -404,6 +418,12 @@ check_flags(const struct zentry *e, ps_error *err)
 		return util_refuse(err, "unsupported_entry", e->name, "zip "
 		    "compression method %u (packsign reads stored and deflate)",
 		    e->method);
+	/* A streaming reader finds where stored data ends only by looking for
+	 * a descriptor's signature, which the data may hold. */
+	if (e->method == 0 && (e->flags & FLAG_DESCRIPTOR) != 0)
+		return util_refuse(err, "zip_layout", e->name, "a stored entry "
+		    "with a data descriptor (a streaming reader such as bsdtar "
+		    "reading a pipe cannot tell where its data ends)");
 	return 0;
 }
 
@@ -710,8 +730,10 @@ pack_zipscan_count(const pack_zipscan *z)
 }
 
 int
-pack_zipscan_take(pack_zipscan *z, const char *name)
+pack_zipscan_take(pack_zipscan *z, const char *name, int *is_dir,
+    uint64_t *size)
 {
+	const struct zentry *e;
 	size_t lo = 0, hi = z->count, mid;
 	int c;
 
@@ -724,10 +746,13 @@ pack_zipscan_take(pack_zipscan *z, const char *name)
 			hi = mid;
 	}
 	for (; lo < z->count && strcmp(z->by_name[lo]->nfc, name) == 0; lo++) {
-		if (!z->by_name[lo]->seen) {
-			z->by_name[lo]->seen = 1;
-			return 1;
-		}
+		e = z->by_name[lo];
+		if (e->seen)
+			continue;
+		z->by_name[lo]->seen = 1;
+		*is_dir = e->name_len > 0 && e->name[e->name_len - 1] == '/';
+		*size = e->usize;
+		return 1;
 	}
 	return 0;
 }

@@ -42,8 +42,11 @@ int pack_zipscan_read(int fd, uint64_t size, const char *label,
 size_t pack_zipscan_count(const pack_zipscan *z);
 
 /* 1 when `name` (as libarchive reports it, before any normalisation) is
- * the name of an entry not yet seen, which it then marks seen; else 0. */
-int pack_zipscan_take(pack_zipscan *z, const char *name);
+ * the name of an entry not yet seen, which it then marks seen, with what
+ * every other reader makes of that entry: a directory (its name ends in
+ * '/') or a file of *size bytes; else 0. */
+int pack_zipscan_take(pack_zipscan *z, const char *name, int *is_dir,
+    uint64_t *size);
 
 void pack_zipscan_free(pack_zipscan *z);
 

@@ -1,5 +1,5 @@
 /*
- * Step 7 of verification: provenance.  It runs whenever the statement
+ * Step 8 of verification: provenance.  It runs whenever the statement
  * records a source, the manifest declares one, or the operator asks
  * (--source-repo, --source-commit, --require-source, --rebuild-from).
  */

@@ -1,4 +1,4 @@
-/* Internal header of verify/: step 7, provenance.
+/* Internal header of verify/: step 8, provenance.
  *
  * The recorded repository, commit and path against the options, the
  * holon source.ref rule, and the rebuild from git.
@@ -9,7 +9,7 @@
 #include "packsign.h"
 #include "verify/vctx.h"
 
-/* Step 7: provenance. */
+/* Step 8: provenance. */
 int verify_source(verify_vctx *v, ps_error *err);
 
 #endif

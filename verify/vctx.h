@@ -1,8 +1,8 @@
 /* Internal header of verify/: the context the steps share.
  *
  * The steps of ps_verify() (docs/formats/signature.md, section 3) run in
- * verify.c, signatures.c and source.c over one context: types only, so
- * that verify.c uses the other two and neither uses it.
+ * verify.c, signatures.c, ceiling.c and source.c over one context: types
+ * only, so that verify.c uses the other three and none of them uses it.
  */
 #ifndef VERIFY_VCTX_H
 #define VERIFY_VCTX_H

@@ -21,6 +21,7 @@
 #include "util/strings.h"
 #include "util/fdio.h"
 #include "util/sha256.h"
+#include "verify/ceiling.h"
 #include "verify/signatures.h"
 #include "verify/source.h"
 #include "verify/vctx.h"
@@ -202,15 +203,21 @@ signed_file(void *ctx, const char *path)
     "the signed subject"
 
 /* The archive, opened once: both passes read this descriptor, so that
- * nothing renamed over the path between them is read. */
+ * nothing renamed over the path between them is read.  install hands over
+ * its private copy and the digest it took while copying. */
 static int
-open_archive_fd(verify_vctx *v, int *owned, ps_error *err)
+open_archive_fd(verify_vctx *v, int *owned, const unsigned char **copied,
+    ps_error *err)
 {
+	int fd;
+
 	*owned = 0;
+	*copied = NULL;
 	if (pack_archive_name_readable(v->path, v->path, err) == NULL)
 		return -1;
-	if (v->stream != NULL && v->stream->archive_fd >= 0)
-		return v->stream->archive_fd;
+	if (v->stream != NULL && v->stream->acquire != NULL)
+		return v->stream->acquire(v->stream->ctx, &fd, copied, err) != 0 ?
+		    -1 : fd;
 	*owned = 1;
 	return util_open_file(v->path, err);
 }
@@ -219,15 +226,14 @@ open_archive_fd(verify_vctx *v, int *owned, ps_error *err)
  * subject before any byte is parsed or decompressed (install hashed its
  * private copy while making it). */
 static int
-authenticate(verify_vctx *v, int fd, const sign_statement_file *subject,
-    ps_error *err)
+authenticate(verify_vctx *v, int fd, const unsigned char *copied,
+    const sign_statement_file *subject, ps_error *err)
 {
-	const verify_stream *s = v->stream;
 	unsigned char *got = v->res->archive_digest;
 	uint64_t size;
 
-	if (s != NULL && s->archive_sha256 != NULL)
-		memcpy(got, s->archive_sha256, PS_SHA256_LEN);
+	if (copied != NULL)
+		memcpy(got, copied, PS_SHA256_LEN);
 	else if (util_sha256_fd(fd, got, &size) != 0)
 		return util_fail_errno(err, "io_error", v->path, "read", errno);
 	v->res->has_archive_digest = 1;
@@ -266,8 +272,8 @@ refuse_reading(verify_vctx *v, int fd, const sign_statement_file *subject,
  * again and keeps what the validators need while the caller's visitor
  * sees every entry (install extracts them). */
 static int
-parse_archive(verify_vctx *v, int fd, ps_pack_files *files, ps_digest **d,
-    ps_error *err)
+parse_archive(verify_vctx *v, int fd, int fd_private, ps_pack_files *files,
+    ps_digest **d, ps_error *err)
 {
 	verify_stream *s = v->stream;
 	pack_archive_open_options o;
@@ -278,6 +284,7 @@ parse_archive(verify_vctx *v, int fd, ps_pack_files *files, ps_digest **d,
 	o.limits = &v->o->limits;
 	o.has_fd = 1;
 	o.fd = fd;
+	o.fd_private = fd_private;
 	if (s != NULL && (rc = s->start(s->ctx, v->st, &o.also, &o.fallback,
 	    err)) < 0)
 		return -1;
@@ -302,14 +309,17 @@ static int
 read_archive(verify_vctx *v, ps_pack_files *files, ps_digest **d, ps_error *err)
 {
 	const sign_statement_file *subject = find_subject(v, err);
+	const unsigned char *copied;
 	int fd, owned, rc;
 	ps_error e;
 
-	if (subject == NULL || (fd = open_archive_fd(v, &owned, err)) < 0)
+	if (subject == NULL ||
+	    (fd = open_archive_fd(v, &owned, &copied, err)) < 0)
 		return -1;
-	rc = authenticate(v, fd, subject, err);
+	rc = authenticate(v, fd, copied, subject, err);
 	ps_error_clear(&e);
-	if (rc == 0 && parse_archive(v, fd, files, d, &e) != 0)
+	/* install's copy: only install can write it. */
+	if (rc == 0 && parse_archive(v, fd, !owned, files, d, &e) != 0)
 		rc = refuse_reading(v, fd, subject, &e, err);
 	else if (rc == 0 && memcmp((*d)->archive_digest, subject->sha256,
 	    PS_SHA256_LEN) != 0)
@@ -606,7 +616,7 @@ run(verify_vctx *v, ps_error *err)
 	if (check_options(v->path, v->o, err) != 0 ||
 	    verify_signatures(v, err) != 0 || parse_statement(v, err) != 0 ||
 	    verify_scope(v, err) != 0 || check_pack(v, err) != 0 ||
-	    verify_signed_by(v, err) != 0)
+	    verify_signed_by(v, err) != 0 || verify_ceilings(v, err) != 0)
 		return -1;
 	return verify_source(v, err);
 }

@@ -31,10 +31,13 @@ typedef struct verify_stream {
 	    ps_error *err);
 	/* After a streamed read that returned `rc`: the final outcome. */
 	int (*end)(void *ctx, int rc, ps_error *err);
-	/* The archive's private copy, open (-1: verify opens the path), and
-	 * its SHA-256 taken while copying (NULL: verify hashes it first). */
-	int archive_fd;
-	const unsigned char *archive_sha256;
+	/* Once the signatures and the statement are verified, before the
+	 * archive is read (so that nothing unsigned costs a copy): the
+	 * archive's private copy, open (owned by ctx), and its SHA-256 taken
+	 * while copying; 0, or -1 on failure.  NULL: verify opens the path
+	 * and hashes it first. */
+	int (*acquire)(void *ctx, int *fd, const unsigned char **sha256,
+	    ps_error *err);
 	int streamed;                      /* out: start returned 1 */
 	ps_digest *digest;                 /* out: digests of what was read */
 } verify_stream;

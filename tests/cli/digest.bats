@@ -257,6 +257,27 @@ PY
 	refuse_digest ww.zip unsafe_mode
 }
 
+# Found attacking issue 17: 945,007 directories from a 40 KB archive, and
+# install refusing after extracting what verify had accepted.
+@test "digest: the directories paths imply count as entries" {
+	stage
+	for i in $(seq 30); do mkdir -p "stage/knowledge/d$i/e" && echo x >"stage/knowledge/d$i/e/f"; done
+	tar -C stage -cf explicit.tar .
+	n=$(tar -tf explicit.tar | grep -cvx './')
+	run "$PACKSIGN" digest explicit.tar --max-entries "$((n - 1))"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[extract_too_many_entries]"* ]]
+	# The same files without their directory entries: still as many.
+	(cd stage && find . -type f | LC_ALL=C sort | tar -cf ../implied.tar --no-recursion -T -)
+	[ "$(tar -tf implied.tar | wc -l)" -lt "$n" ]
+	run "$PACKSIGN" digest implied.tar --max-entries "$((n - 1))"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"implied directories"*"[extract_too_many_entries]"* ]]
+	run "$PACKSIGN" digest implied.tar --max-entries "$n"
+	[ "$status" -eq 0 ]
+}
+
 @test "digest: --max-size counts a tar's content, not its two end blocks" {
 	"$PACKSIGN" pack "$EXAMPLES/$AGENTPACK" -o t.tar >/dev/null
 	size=$(digest_field t.tar size)

@@ -263,7 +263,7 @@ assert st["predicate"]["build"]["mtime"] == 0, st["predicate"]["build"]
 PY
 }
 
-@test "signature.md 3, step 7: a malformed recorded commit is statement_invalid; commit_invalid is a SHA-256 id for the rebuild" {
+@test "signature.md 3, step 8: a malformed recorded commit is statement_invalid; commit_invalid is a SHA-256 id for the rebuild" {
 	[ -x "$SIGNER" ] || skip "build/tests/ps-testsign missing (make tools)"
 	"$PACKSIGN" keygen -o alice --identity alice --no-passphrase >/dev/null
 	git init -q repo

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "packsign.h"
+#include "pack/tarscan.h"
 
 static char tmpdir[] = "/tmp/ps-fuzz-regress.XXXXXX";
 
@@ -78,11 +79,59 @@ empty_zip_is_refused_cleanly(void **state)
 	assert_string_equal(err.code, "archive_corrupt");
 }
 
+/* The trailer after scanning `stream` cut into feeds of `cut` bytes; the
+ * scan must refuse it as archive_trailing_data. */
+static uint64_t
+trailer_when_cut(const unsigned char *stream, size_t len, size_t cut)
+{
+	pack_tarscan *s = NULL;
+	ps_error err;
+	size_t at, k;
+	int rc = 0;
+	uint64_t trailer;
+
+	ps_error_clear(&err);
+	assert_int_equal(pack_tarscan_new("t.tar", &s, &err), 0);
+	for (at = 0; rc == 0 && at < len; at += k) {
+		k = len - at < cut ? len - at : cut;
+		rc = pack_tarscan_feed(s, stream + at, k, &err);
+	}
+	assert_int_equal(rc, -1);
+	assert_string_equal(err.code, "archive_trailing_data");
+	trailer = pack_tarscan_trailer(s);
+	pack_tarscan_free(s);
+	return trailer;
+}
+
+/*
+ * fuzz_tarscan: after the end-of-archive block, a feed holding a non-NUL
+ * byte was refused but counted whole in the trailer, so the trailer of a
+ * refused stream depended on where the stream was cut (a zero block, then
+ * "ill": 3 in one feed, 1 byte by byte; tests/fuzz/corpus/tarscan/
+ * regress-trailer-after-refusal).  Only the NUL bytes before the refused
+ * one count (past the end's two zero blocks): here two zero blocks, then
+ * NUL "ill" gives 1 however it is cut.
+ */
+static void
+tar_trailer_does_not_depend_on_cuts(void **state)
+{
+	unsigned char stream[1024 + 4];
+
+	(void)state;
+	memset(stream, 0, sizeof(stream));
+	memcpy(stream + 1025, "ill", 3);
+	assert_int_equal(trailer_when_cut(stream, sizeof(stream),
+	    sizeof(stream)), 1);
+	assert_int_equal(trailer_when_cut(stream, sizeof(stream), 1), 1);
+	assert_int_equal(trailer_when_cut(stream, sizeof(stream), 7), 1);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(empty_zip_is_refused_cleanly),
+		cmocka_unit_test(tar_trailer_does_not_depend_on_cuts),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -418,6 +418,133 @@ pem_key_in_block_scalar(void **state)
 	free(pem);
 }
 
+
+/* The `may:` of test_ceiling's policies, read back as parsed: what a
+ * block leaves out is written down as denied. */
+static void
+ceilings_parse_with_denials_filled_in(void **state)
+{
+	char *text = one_signer("", "    may:\n"
+	    "      agentpack: {network: true}\n"
+	    "      soyapack:\n"
+	    "        egress: [\"API.openai.com:443/HTTPS\", \"*.example.org\"]\n"
+	    "        fs_write: [\"/workdir//out/\"]\n"
+	    "        determinism_tier: side-effect\n"
+	    "      holon: {price: 0.05 USD, retention: P7D, timeout_s: 60}\n",
+	    "consent: [code, permissions]\n");
+	const ps_ceiling *c;
+	ps_trust *p = NULL;
+	ps_error err;
+
+	(void)state;
+	assert_int_equal(load(text, &p, &err), 0);
+	c = p->signers[0].may;
+	assert_non_null(c);
+	assert_int_equal(c->line, 8);   /* the mapping's first key */
+	assert_true(c->agentpack.declared);
+	assert_true(c->agentpack.network);
+	assert_false(c->agentpack.shell);
+	assert_string_equal(c->agentpack.file_write, "none");
+	assert_true(c->soyapack.declared);
+	assert_int_equal(c->soyapack.egress_count, 2);
+	assert_string_equal(c->soyapack.egress[0].host, "api.openai.com");
+	assert_int_equal(c->soyapack.egress[0].port, 443);
+	assert_string_equal(c->soyapack.egress[0].protocol, "https");
+	assert_string_equal(c->soyapack.egress[1].host, "*.example.org");
+	assert_int_equal(c->soyapack.egress[1].port, 0);
+	assert_null(c->soyapack.egress[1].protocol);
+	assert_string_equal(c->soyapack.fs_write.items[0], "/workdir/out");
+	assert_int_equal(c->soyapack.fs_read.count, 0);
+	assert_int_equal(c->soyapack.determinism_tiers.count, 2);
+	assert_string_equal(c->soyapack.determinism_tiers.items[1],
+	    "side-effect");
+	assert_true(c->holon.declared);
+	assert_string_equal(c->holon.retention, "P7D");
+	assert_int_equal(c->holon.timeout_s, 60);
+	assert_string_equal(c->holon.price_currency, "USD");
+	assert_true(c->holon.price_max == 0.05);
+	assert_false(c->autograph.declared);
+	assert_int_equal(p->consent, PS_CONSENT_CODE | PS_CONSENT_PERMISSIONS);
+	ps_trust_free(p);
+	free(text);
+	/* no may: no ceiling; no consent: the default */
+	text = one_signer("", "", "");
+	assert_int_equal(load(text, &p, &err), 0);
+	assert_null(p->signers[0].may);
+	assert_int_equal(p->consent, PS_CONSENT_DEFAULT);
+	ps_trust_free(p);
+	free(text);
+	text = one_signer("", "    may:\n      soyapack: {}\n", "consent: []\n");
+	assert_int_equal(load(text, &p, &err), 0);
+	c = p->signers[0].may;
+	assert_string_equal(c->soyapack.determinism_tiers.items[0], "read-only");
+	assert_int_equal(c->soyapack.determinism_tiers.count, 1);
+	assert_int_equal(p->consent, 0);
+	ps_trust_free(p);
+	free(text);
+}
+
+/* One signer's `may:` of one line (line 8 of the policy). */
+static void
+refused_may(const char *block, const char *code, const char *subject)
+{
+	char *may = NULL;
+
+	assert_true(asprintf(&may, "    may:\n      %s\n", block) > 0);
+	refused_one("", may, "", code, subject);
+	free(may);
+}
+
+static void
+ceiling_errors_name_their_position(void **state)
+{
+	(void)state;
+	refused_one("", "    may: []\n", "", "trust_type", "p.yaml:7:10");
+	refused_one("", "    may:\n", "", "trust_type", "p.yaml:7:9");
+	refused_may("agentpack: {network: false, sudo: false}",
+	    "trust_unknown_field", "p.yaml:8:35");
+	refused_may("flatpak: {}", "trust_unknown_field", "p.yaml:8:7");
+	refused_may("agentpack: [network]", "trust_type", "p.yaml:8:18");
+	refused_may("agentpack: {network: yes}", "trust_type", "p.yaml:8:28");
+	refused_may("agentpack: {file_write: any}", "trust_ceiling",
+	    "p.yaml:8:31");
+	refused_may("soyapack: {egress: \"a..b\"}", "trust_type",
+	    "p.yaml:8:26");
+	refused_may("soyapack: {egress: [\"a..b\"]}", "trust_pattern",
+	    "p.yaml:8:27");
+	refused_may("soyapack: {egress: [\"*.example.org:0\"]}", "trust_pattern",
+	    "p.yaml:8:27");
+	refused_may("soyapack: {egress: [\"x.org:443/\"]}", "trust_pattern",
+	    "p.yaml:8:27");
+	refused_may("soyapack: {egress: [\"http://x.org\"]}", "trust_pattern",
+	    "p.yaml:8:27");
+	refused_may("soyapack: {egress: [\"a.*.org\"]}", "trust_pattern",
+	    "p.yaml:8:27");
+	refused_may("soyapack: {fs_write: [workdir/out]}", "trust_pattern",
+	    "p.yaml:8:29");
+	refused_may("soyapack: {fs_read: [/a/../b]}", "trust_pattern",
+	    "p.yaml:8:28");
+	refused_may("soyapack: {determinism_tier: cached}", "trust_ceiling",
+	    "p.yaml:8:36");
+	refused_may("soyapack: {determinism_tier: [read-only, 3]}", "trust_type",
+	    "p.yaml:8:48");
+	refused_may("holon: {data_egress: [\"api.openai.com:443\"]}",
+	    "trust_pattern", "p.yaml:8:29");
+	refused_may("holon: {retention: 7 days}", "trust_ceiling", "p.yaml:8:26");
+	refused_may("holon: {timeout_s: -1}", "trust_ceiling", "p.yaml:8:26");
+	refused_may("holon: {timeout_s: \"60\"}", "trust_type", "p.yaml:8:26");
+	refused_may("holon: {price: 5}", "trust_type", "p.yaml:8:22");
+	refused_may("holon: {price: 5 usd}", "trust_ceiling", "p.yaml:8:22");
+	refused_may("holon: {price: -1 USD}", "trust_ceiling", "p.yaml:8:22");
+	refused_may("holon: {capabilities: [\"data profile\"]}", "trust_pattern",
+	    "p.yaml:8:30");
+	refused_may("autograph: {services: web}", "trust_type", "p.yaml:8:29");
+	refused_one("", "", "consent: [permissions, telemetry]\n",
+	    "trust_consent", "p.yaml:7:24");
+	refused_one("", "", "consent: permissions\n", "trust_type",
+	    "p.yaml:7:10");
+}
+
 int
 main(void)
 {
@@ -432,6 +559,8 @@ main(void)
 		cmocka_unit_test(policy_pattern_errors),
 		cmocka_unit_test(policy_duplicates),
 		cmocka_unit_test(pem_key_in_block_scalar),
+		cmocka_unit_test(ceilings_parse_with_denials_filled_in),
+		cmocka_unit_test(ceiling_errors_name_their_position),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
