@@ -38,6 +38,7 @@ int cmd_sign(int argc, char **argv);
 int cmd_install(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_uninstall(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 extern const struct cli_usage cmd_validate_usage;
 extern const struct cli_usage cmd_describe_usage;
@@ -51,5 +52,6 @@ extern const struct cli_usage cmd_sign_usage;
 extern const struct cli_usage cmd_install_usage;
 extern const struct cli_usage cmd_list_usage;
 extern const struct cli_usage cmd_uninstall_usage;
+extern const struct cli_usage cmd_diff_usage;
 
 #endif

@@ -1,4 +1,5 @@
 /* packsign install: verify a signed archive, ask, and install it. */
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -11,10 +12,12 @@
 
 #include "cli/checks.h"
 #include "cli/cli.h"
+#include "cli/diff_report.h"
 #include "cli/json.h"
 #include "cli/options.h"
 #include "cli/output.h"
 #include "cli/progress.h"
+#include "cli/trust_may.h"
 
 const struct cli_usage cmd_install_usage = {
 	.name = "install",
@@ -41,6 +44,14 @@ const struct cli_usage cmd_install_usage = {
     "archive and its .sig first.  Warnings of the verification go to\n"
     "stderr (and \"warnings\" in --json).\n"
     "\n"
+    "An id already installed is an upgrade: its pins are checked first (a\n"
+    "pinned identity or key must have signed it, from the pinned\n"
+    "repository), then it is compared with the newest installed version as\n"
+    "`packsign diff` does.  A widening change of a class the policy's\n"
+    "consent: names (default permissions, trust) needs consent: the answer\n"
+    "on a terminal, --accept CLASSES, or --accept-diff FILE holding this\n"
+    "upgrade's `packsign diff --json`.  --yes is never consent.\n"
+    "\n"
     CLI_CHECK_FLAGS_HELP
     "  --at TIME            judge key windows at TIME (YYYY-MM-DDTHH:MM:SSZ)\n"
     "  --data-dir DIR       default $PACKSIGN_DATA_DIR, else\n"
@@ -52,14 +63,20 @@ const struct cli_usage cmd_install_usage = {
     "                       permission ceiling still applies)\n"
     "  --allow-downgrade    accept a version below the newest installed one\n"
     "  --dry-run            every check and a trial extraction; keep nothing\n"
+    "                       (an upgrade prints the classes it would ask)\n"
+    "  --accept CLASSES     consent to widening in these classes (comma-\n"
+    "                       separated: permissions, trust, prompts, code)\n"
+    "  --accept-diff FILE   consent to exactly this diff (diff --json)\n"
+    "  --allow-signer-change  accept a signer no pin names, and pin it\n"
+    "  --allow-source-change  accept another repository, and pin it\n"
     CLI_LIMIT_FLAGS_HELP
     "  --lang en|zh         language of the summary shown before install\n"
     "  --json               print the result as one JSON object\n"
     "  -q, --quiet          no progress line (shown only on a terminal)\n"
     "\n"
     "Exit status: 0 installed (or already installed, or a dry run passed),\n"
-    "1 refused, 2 the job could not be done (no terminal to ask on, a bad\n"
-    "policy, the data directory, I/O).\n",
+    "1 refused, 2 the job could not be done (no terminal to ask on, consent\n"
+    "not given, a bad policy, the data directory, I/O).\n",
 };
 
 struct install_args {
@@ -67,8 +84,32 @@ struct install_args {
 	ps_install_options o;
 	const char *data_dir;
 	int yes, json;
+	const char *accept_diff;     /* --accept-diff FILE */
 	const char *archive;
 };
+
+/* --accept permissions,trust into PS_CONSENT_* bits. */
+static int
+accept_option(const struct cli_usage *cmd, const struct cli_option *opt,
+    const char *arg)
+{
+	unsigned *classes = opt->value, bit;
+	char name[32];
+	size_t n;
+
+	while (*arg != '\0') {
+		n = strcspn(arg, ",");
+		snprintf(name, sizeof(name), "%.*s", (int)(n < 31 ? n : 31), arg);
+		bit = n < 31 ? ps_consent_class_by_name(name) : 0;
+		if (bit == 0)
+			return cli_usage_error(cmd, "--accept takes classes of "
+			    "permissions, trust, prompts, code, found '%.*s'",
+			    (int)n, arg);
+		*classes |= bit;
+		arg += n + (arg[n] == ',');
+	}
+	return EXIT_OK;
+}
 
 /* --lang en|zh into a ps_lang. */
 static int
@@ -100,6 +141,10 @@ parse_install(int argc, char **argv, struct install_args *a)
 		CLI_FLAG(0, "json", &a->json),
 		CLI_LIMIT_OPTIONS(&a->o.limits),
 		CLI_CALLBACK(0, "lang", &a->o.lang, lang_option),
+		CLI_CALLBACK(0, "accept", &a->o.accept, accept_option),
+		CLI_STRING(0, "accept-diff", &a->accept_diff),
+		CLI_FLAG(0, "allow-signer-change", &a->o.allow_signer_change),
+		CLI_FLAG(0, "allow-source-change", &a->o.allow_source_change),
 		CLI_END
 	};
 	struct cli_operands rest;
@@ -126,6 +171,9 @@ struct confirm_ctx {
 	const char *archive;
 	int no_terminal;             /* refused because nobody could answer */
 	int warned;                  /* the warnings were shown with the plan */
+	int diff_shown;              /* the consent question showed the diff */
+	ps_lang lang;
+	unsigned asked;              /* the policy's consent classes */
 };
 
 static void
@@ -173,13 +221,25 @@ print_plan(FILE *out, const ps_install_plan *plan)
 	print_summary(out, plan->summary);
 }
 
-/* 1 when the answer read from `tty` is yes. */
+static void
+print_diff(FILE *out, const ps_install_plan *plan, const struct confirm_ctx *c)
+{
+	struct cli_diff_style style = { c->lang, 1, 0, c->asked };
+
+	if (plan->diff == NULL || ps_diff_empty(plan->diff))
+		return;
+	fputs("packsign: what changed since the newest installed version:\n",
+	    out);
+	cli_diff_print(out, plan->diff, &style);
+}
+
+/* 1 when the answer read from `tty` to `question` is yes. */
 static int
-ask(FILE *tty)
+ask(FILE *tty, const char *question)
 {
 	char answer[64];
 
-	fputs("Install? [y/N] ", stderr);
+	fputs(question, stderr);
 	fflush(stderr);
 	if (fgets(answer, sizeof(answer), tty) == NULL)
 		return 0;
@@ -187,26 +247,67 @@ ask(FILE *tty)
 	return strcasecmp(answer, "y") == 0 || strcasecmp(answer, "yes") == 0;
 }
 
-static int
-confirm(void *ctx, const ps_install_plan *plan)
+/* The terminal, or NULL when standard input is none (a pipe, CI). */
+static FILE *
+open_tty(void)
 {
-	struct confirm_ctx *c = ctx;
 	FILE *tty;
-	int fd, yes;
+	int fd;
 
 	fd = isatty(STDIN_FILENO) ? open("/dev/tty", O_RDWR | O_NOCTTY |
 	    O_CLOEXEC) : -1;
 	if (fd < 0 || (tty = fdopen(fd, "r+")) == NULL) {
 		if (fd >= 0)
 			close(fd);
+		return NULL;
+	}
+	return tty;
+}
+
+static int
+confirm(void *ctx, const ps_install_plan *plan)
+{
+	struct confirm_ctx *c = ctx;
+	FILE *tty = open_tty();
+	int yes;
+
+	if (tty == NULL) {
 		c->no_terminal = 1;
 		return 0;
 	}
 	print_plan(stderr, plan);
+	if (!c->diff_shown)
+		print_diff(stderr, plan, c);
 	/* Before the question, so that the answer can take them in. */
 	cli_print_warnings(c->archive, plan->warnings);
 	c->warned = 1;
-	yes = ask(tty);
+	yes = ask(tty, "Install? [y/N] ");
+	fclose(tty);
+	return yes;
+}
+
+/* The widening changes, asked about on the terminal only: without one
+ * the library refuses with consent_required, which names them. */
+static int
+consent(void *ctx, const ps_install_plan *plan)
+{
+	struct confirm_ctx *c = ctx;
+	FILE *tty = open_tty();
+	char classes[128], question[256];
+	int yes;
+
+	if (tty == NULL)
+		return 0;
+	print_diff(stderr, plan, c);
+	c->diff_shown = 1;
+	cli_diff_classes(classes, sizeof(classes), plan->consent_needed);
+	fprintf(stderr, "packsign: this upgrade widens what the policy asks "
+	    "consent for (%s):\n", classes);
+	cli_diff_print_widening(stderr, plan->diff, plan->consent_needed,
+	    c->lang);
+	snprintf(question, sizeof(question), "Accept these changes (%s)? "
+	    "[y/N] ", classes);
+	yes = ask(tty, question);
 	fclose(tty);
 	return yes;
 }
@@ -240,6 +341,26 @@ action_name(const ps_install_result *r, int rc)
 	return "installed";
 }
 
+/* The diff as diff --json prints it, and the consent. */
+static json_t *
+upgrade_json(const ps_install_result *r)
+{
+	char *text = NULL;
+	json_t *diff;
+	ps_error err;
+
+	if (r->diff == NULL)
+		return json_null();
+	diff = ps_diff_to_json(r->diff, &text, &err) == 0 ?
+	    json_loads(text, 0, NULL) : NULL;
+	free(text);
+	return json_pack("{s:o,s:o,s:o,s:o}", "from",
+	    cli_json_text(r->consent.from_version), "consent_needed",
+	    cli_consent_json(r->consent_needed), "consent_by",
+	    cli_json_text(r->consent.by), "diff", diff != NULL ? diff :
+	    json_null());
+}
+
 static void
 result_fields_json(json_t *o, const ps_install_result *r, int rc)
 {
@@ -264,6 +385,8 @@ result_fields_json(json_t *o, const ps_install_result *r, int rc)
 		cli_verify_json(json_object_get(o, "verify"), r->verify);
 	json_object_set_new(o, "warnings", r->verify != NULL ?
 	    cli_json_diags(&r->verify->warnings) : json_array());
+	json_object_set_new(o, "pinned", json_boolean(r->pinned));
+	json_object_set_new(o, "upgrade", upgrade_json(r));
 }
 
 static int
@@ -282,6 +405,27 @@ print_json(const struct install_args *a, const char *data_dir,
 	code = cli_print_json(o);
 	json_decref(o);
 	return code;
+}
+
+/* An upgrade's line: what it widened and how that was accepted. */
+static void
+print_upgrade(const ps_install_result *r)
+{
+	char widened[128], needed[128];
+
+	if (r->diff == NULL)
+		return;
+	cli_diff_classes(widened, sizeof(widened), r->consent.widened);
+	cli_diff_classes(needed, sizeof(needed), r->consent_needed);
+	fputs("upgrade from ", stdout);
+	cli_put_safe(stdout, r->consent.from_version);
+	printf(": %zu changes, widening: %s", r->diff->change_count,
+	    widened[0] != '\0' ? widened : "none");
+	if (r->dry_run && r->consent.by == NULL)
+		printf("; consent needed for: %s\n", needed);
+	else
+		printf("; consent: %s\n", r->consent.by != NULL ? r->consent.by :
+		    "none");
 }
 
 static void
@@ -305,12 +449,14 @@ print_result(const ps_install_result *r)
 	printf("\ntree digest: %s", ps_sha256_string(r->tree_digest, text));
 	printf(" (%zu files, %llu bytes)\n", r->file_count,
 	    (unsigned long long)r->total_size);
+	print_upgrade(r);
 }
 
 static int
 install_into(struct install_args *a, const char *data_dir)
 {
-	struct confirm_ctx ctx = { a->archive, 0, 0 };
+	struct confirm_ctx ctx = { a->archive, 0, 0, 0, a->o.lang,
+	    a->checks.verify.trust->consent };
 	struct cli_progress progress;
 	ps_install_result *r = NULL;
 	ps_error err;
@@ -320,6 +466,9 @@ install_into(struct install_args *a, const char *data_dir)
 	a->o.data_dir = data_dir;
 	a->o.confirm = a->yes ? NULL : confirm;
 	a->o.confirm_ctx = &ctx;
+	/* --yes answers the confirmation, never the consent. */
+	a->o.consent = a->yes ? NULL : consent;
+	a->o.consent_ctx = &ctx;
 	a->o.waiting = waiting;
 	a->o.verify.progress = cli_progress_start(&progress, a->checks.quiet);
 	ps_error_clear(&err);
@@ -345,6 +494,46 @@ install_into(struct install_args *a, const char *data_dir)
 	return code;
 }
 
+/* The most --accept-diff reads: a diff --json of the largest upgrade
+ * (every file of a 1,000,000-entry pack) stays below it. */
+#define ACCEPT_DIFF_MAX (512 * 1024 * 1024)
+
+static int
+read_accept_diff(const char *path, char **out)
+{
+	FILE *f = fopen(path, "rb");
+	size_t n, size = 0, cap = 0;
+	char *buf = NULL, *grown;
+
+	if (f == NULL)
+		return cli_fail("not_found", path, "cannot open --accept-diff: %s",
+		    strerror(errno));
+	do {
+		if (cap - size < 65536) {
+			cap = cap == 0 ? 65536 : cap * 2;
+			if (cap > ACCEPT_DIFF_MAX + 65536 ||
+			    (grown = realloc(buf, cap + 1)) == NULL) {
+				free(buf);
+				fclose(f);
+				return cli_fail("accept_diff_invalid", path, "is not "
+				    "a diff of at most %d bytes", ACCEPT_DIFF_MAX);
+			}
+			buf = grown;
+		}
+		n = fread(buf + size, 1, cap - size, f);
+		size += n;
+	} while (n > 0);
+	fclose(f);
+	buf[size] = '\0';
+	if (strlen(buf) != size) {
+		free(buf);
+		return cli_fail("accept_diff_invalid", path, "holds a NUL byte: "
+		    "not the output of packsign diff --json");
+	}
+	*out = buf;
+	return EXIT_OK;
+}
+
 static int
 run_install(struct install_args *a)
 {
@@ -352,11 +541,17 @@ run_install(struct install_args *a)
 	char *data_dir = NULL;
 	int rc;
 
+	char *accepted = NULL;
+
 	rc = cli_checks_load_policy(&a->checks, &policy);
+	if (rc == EXIT_OK && a->accept_diff != NULL)
+		rc = read_accept_diff(a->accept_diff, &accepted);
+	a->o.accept_diff = accepted;
 	if (rc == EXIT_OK)
 		rc = cli_data_dir(a->data_dir, &data_dir);
 	if (rc == EXIT_OK)
 		rc = install_into(a, data_dir);
+	free(accepted);
 	free(data_dir);
 	ps_trust_free(policy);
 	return rc;

@@ -71,7 +71,57 @@ print_commit(const char *commit)
 }
 
 static void
-print_pack(const ps_installed *p)
+print_pins(const ps_pins *pins)
+{
+	size_t i;
+
+	fputs("  pinned: ", stdout);
+	for (i = 0; i < pins->signer_count; i++) {
+		fputs(i > 0 ? ", " : "", stdout);
+		cli_put_safe(stdout, pins->signers[i].identity);
+		fputs(" (", stdout);
+		cli_put_safe(stdout, pins->signers[i].fingerprint);
+		fputc(')', stdout);
+	}
+	fputs(" from ", stdout);
+	cli_put_safe(stdout, pins->source_repository != NULL ?
+	    pins->source_repository : "no repository");
+}
+
+static json_t *
+pins_json(const ps_pins *pins)
+{
+	json_t *signers = json_array();
+	size_t i;
+
+	if (pins == NULL)
+		return json_null();
+	for (i = 0; i < pins->signer_count; i++)
+		json_array_append_new(signers, json_pack("{s:o,s:o}", "identity",
+		    cli_json_text(pins->signers[i].identity), "fingerprint",
+		    cli_json_text(pins->signers[i].fingerprint)));
+	return json_pack("{s:o,s:o,s:o}", "version",
+	    cli_json_text(pins->version), "signers", signers,
+	    "source_repository", cli_json_text(pins->source_repository));
+}
+
+/* The pins of the newest version's id; a damaged pins file is reported
+ * and makes the listing exit 1. */
+static int
+load_pins(const char *data_dir, const ps_installed *p, ps_pins **pins)
+{
+	ps_error err;
+
+	*pins = NULL;
+	ps_error_clear(&err);
+	if (!p->newest || ps_pins_load(data_dir, p->format, p->id, pins,
+	    &err) == 0)
+		return EXIT_OK;
+	return cli_report(&err);
+}
+
+static void
+print_pack(const ps_installed *p, const ps_pins *pins)
 {
 	printf("%s  ", ps_format_name(p->format));
 	cli_print_pack_name(stdout, p);
@@ -86,6 +136,8 @@ print_pack(const ps_installed *p)
 	}
 	fputs("  may: ", stdout);
 	cli_put_safe(stdout, p->permissions != NULL ? p->permissions : "-");
+	if (pins != NULL)
+		print_pins(pins);
 	fputc('\n', stdout);
 }
 
@@ -127,11 +179,18 @@ list_packs(const struct list_args *a, const char *data_dir,
 	int code, worst = EXIT_OK;
 	size_t i;
 
+	ps_pins *pins;
+
 	for (i = 0; i < list->count; i++) {
-		if (a->json)
+		code = load_pins(data_dir, &list->items[i], &pins);
+		worst = code > worst ? code : worst;
+		if (a->json) {
 			o = cli_installed_json(&list->items[i]);
-		else
-			print_pack(&list->items[i]);
+			json_object_set_new(o, "pins", pins_json(pins));
+		} else {
+			print_pack(&list->items[i], pins);
+		}
+		ps_pins_free(pins);
 		code = a->verify ? verify_pack(&list->items[i], o) : EXIT_OK;
 		worst = code > worst ? code : worst;
 		if (o != NULL)

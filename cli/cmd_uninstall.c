@@ -15,59 +15,40 @@ const struct cli_usage cmd_uninstall_usage = {
 	.name = "uninstall",
 	.text =
     "usage: packsign uninstall ID[@VERSION] [--data-dir DIR] [--format F]\n"
-    "           [--json]\n"
+    "           [--forget] [--json]\n"
     "\n"
     "Removes VERSION of the pack ID, or every installed version of it, from\n"
     "the data directory: each tree is renamed away before its receipt is\n"
     "removed and it is deleted, so a run stopped half-way never leaves a pack\n"
     "that `packsign list` shows half-removed.  Prints what was removed.  An\n"
-    "id or version that is not installed is exit 1 [not_installed].\n"
+    "id or version that is not installed is exit 1 [not_installed].  The\n"
+    "id's pins (the signers and repository its first install pinned) stay,\n"
+    "so that reinstalling it later is checked against them, unless --forget.\n"
     "\n"
     "  --data-dir DIR  default $PACKSIGN_DATA_DIR, else\n"
     "                  $XDG_DATA_HOME/packsign, else ~/.local/share/packsign\n"
     "  --format F      soyapack, holon, autograph or agentpack: needed when\n"
     "                  ID is installed in two formats\n"
+    "  --forget        also remove the id's pins (every version: no @VERSION)\n"
     "  --json          print what was removed as one JSON object\n",
 };
 
 struct uninstall_args {
 	const char *data_dir;
 	ps_format format;
-	int json;
+	int json, forget;
 	const char *target;          /* ID[@VERSION] */
 	const char *at;              /* its '@' before VERSION, or NULL */
 };
-
-static int
-format_option(const struct cli_usage *cmd, const struct cli_option *opt,
-    const char *arg)
-{
-	if (ps_format_parse(arg, opt->value) != 0)
-		return cli_usage_error(cmd, "--format must be soyapack, holon, "
-		    "autograph or agentpack, found '%s'", arg);
-	return EXIT_OK;
-}
-
-/* ID@VERSION splits at the last '@' after the first character. */
-static int
-check_target(struct uninstall_args *a)
-{
-	const char *at = strrchr(a->target, '@');
-
-	a->at = at != NULL && at != a->target ? at : NULL;
-	if (a->target[0] == '\0' || (a->at != NULL && a->at[1] == '\0'))
-		return cli_usage_error(&cmd_uninstall_usage, "expected ID or "
-		    "ID@VERSION, found '%s'", a->target);
-	return EXIT_OK;
-}
 
 static int
 parse_uninstall(int argc, char **argv, struct uninstall_args *a)
 {
 	const struct cli_option options[] = {
 		CLI_STRING(0, "data-dir", &a->data_dir),
-		CLI_CALLBACK(0, "format", &a->format, format_option),
+		CLI_CALLBACK(0, "format", &a->format, cli_parse_format),
 		CLI_FLAG(0, "json", &a->json),
+		CLI_FLAG(0, "forget", &a->forget),
 		CLI_END
 	};
 	struct cli_operands rest;
@@ -83,7 +64,11 @@ parse_uninstall(int argc, char **argv, struct uninstall_args *a)
 		return cli_usage_error(&cmd_uninstall_usage, rest.count == 0 ?
 		    "missing ID[@VERSION]" : "one ID[@VERSION] at a time");
 	a->target = rest.argv[0];
-	return check_target(a);
+	rc = cli_split_target(&cmd_uninstall_usage, a->target, &a->at);
+	if (rc == EXIT_OK && a->forget && a->at != NULL)
+		return cli_usage_error(&cmd_uninstall_usage, "--forget forgets "
+		    "the id: uninstall every version (ID without @VERSION)");
+	return rc;
 }
 
 static void
@@ -130,6 +115,8 @@ uninstall(const struct uninstall_args *a, const char *data_dir,
 	ps_error_clear(&err);
 	rc = ps_uninstall(data_dir, a->format, id, a->at != NULL ? a->at + 1 :
 	    NULL, &removed, &err);
+	if (rc == 0 && a->forget && removed != NULL && removed->count > 0)
+		rc = ps_pins_forget(data_dir, removed->items[0].format, id, &err);
 	code = rc == 0 ? EXIT_OK : err.status == PS_STATUS_REFUSED ?
 	    EXIT_REFUSED : EXIT_FAILED;
 	if (rc != 0)

@@ -40,21 +40,11 @@ struct validate_args {
 };
 
 static int
-format_option(const struct cli_usage *cmd, const struct cli_option *opt,
-    const char *arg)
-{
-	if (ps_format_parse(arg, opt->value) != 0)
-		return cli_usage_error(cmd, "unknown format '%s'; expected "
-		    "soyapack, holon, autograph or agentpack", arg);
-	return EXIT_OK;
-}
-
-static int
 parse_validate(int argc, char **argv, struct validate_args *a)
 {
 	ps_validate_options *o = &a->options;
 	const struct cli_option options[] = {
-		CLI_CALLBACK(0, "format", &o->format, format_option),
+		CLI_CALLBACK(0, "format", &o->format, cli_parse_format),
 		CLI_FLAG(0, "strict", &o->strict),
 		CLI_STRING(0, "engine-version", &o->engine_version),
 		CLI_FLAG(0, "json", &a->json),

@@ -28,6 +28,8 @@ static const struct cli_command commands[] = {
 	{ &cmd_key_usage, cmd_key, "show, convert, re-encrypt keys" },
 	{ &cmd_verify_usage, cmd_verify,
 	    "verify signed archives against a trust policy" },
+	{ &cmd_diff_usage, cmd_diff,
+	    "show what changed between two versions of a pack" },
 	{ &cmd_install_usage, cmd_install,
 	    "verify a signed archive and install it" },
 	{ &cmd_list_usage, cmd_list, "list installed packs" },

@@ -363,3 +363,26 @@ cli_data_dir(const char *option, char **out)
 		return cli_report(&err);
 	return EXIT_OK;
 }
+
+int
+cli_parse_format(const struct cli_usage *cmd, const struct cli_option *opt,
+    const char *arg)
+{
+	if (ps_format_parse(arg, opt->value) != 0)
+		return cli_usage_error(cmd, "unknown format '%s'; expected "
+		    "soyapack, holon, autograph or agentpack", arg);
+	return EXIT_OK;
+}
+
+int
+cli_split_target(const struct cli_usage *cmd, const char *target,
+    const char **at)
+{
+	const char *last = strrchr(target, '@');
+
+	*at = last != NULL && last != target ? last : NULL;
+	if (target[0] == '\0' || (*at != NULL && (*at)[1] == '\0'))
+		return cli_usage_error(cmd, "expected ID or ID@VERSION, found "
+		    "'%s'", target);
+	return EXIT_OK;
+}

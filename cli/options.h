@@ -115,6 +115,15 @@ int cli_parse_limit(const struct cli_usage *cmd, const struct cli_option *opt,
  * invalid_mtime. */
 int cli_mtime_option(const char *flag_value, ps_pack_options *options);
 
+/* Callback: --format soyapack|holon|autograph|agentpack into a ps_format. */
+int cli_parse_format(const struct cli_usage *cmd, const struct cli_option *opt,
+    const char *arg);
+
+/* ID[@VERSION], split at the last '@' after the first character: *at
+ * points at that '@', or is NULL.  A usage error for "" or "ID@". */
+int cli_split_target(const struct cli_usage *cmd, const char *target,
+    const char **at);
+
 /* --data-dir DIR, else ps_data_dir_default(); returns an exit code.  The
  * caller frees *out. */
 int cli_data_dir(const char *option, char **out);

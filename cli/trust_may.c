@@ -26,9 +26,6 @@ static const char *const autograph_keys[] = { "services", "tasks", NULL };
 static const char *const *const format_keys[] = { agentpack_keys,
     soyapack_keys, holon_keys, autograph_keys };
 
-static const char *const consent_names[] = { "permissions", "trust",
-    "prompts", "code" };
-
 /* "host[:port][/protocol]" */
 static json_t *
 hosts_json(const ps_egress *hosts, size_t count)
@@ -123,10 +120,11 @@ cli_consent_json(unsigned consent)
 	json_t *list = json_array();
 	size_t i;
 
-	for (i = 0; i < sizeof(consent_names) / sizeof(consent_names[0]); i++) {
-		if ((consent & (1u << i)) != 0)
+	for (i = 0; i < 32; i++) {
+		if ((consent & (1u << i)) != 0 &&
+		    ps_consent_class_name(1u << i) != NULL)
 			json_array_append_new(list,
-			    json_string(consent_names[i]));
+			    json_string(ps_consent_class_name(1u << i)));
 	}
 	return list;
 }

@@ -465,6 +465,7 @@ validate(formats_check *ck, const util_yaml_node *root)
 	if (entry != NULL && formats_check_path(ck, at, entry, FORMATS_WANT_FILE,
 	    "entrypoint", path, sizeof(path)) == 0) {
 		formats_check_prompt(ck, path, at);
+		ck->m->entrypoint = formats_check_strdup(ck, path);
 		have_entry = 1;
 	}
 	walk_pack(ck, have_entry != 0 ? path : NULL);
@@ -535,7 +536,27 @@ describe(formats_text *t, const ps_manifest *m)
 	    FORMATS_TR(t, ".", "。"));
 }
 
+static const char *const file_write_levels[] = { "none", NULL };
+
+static const formats_permission permissions[] = {
+	FORMATS_PERM("permissions.network", FORMATS_PERM_BOOL,
+	    permissions.network),
+	FORMATS_PERM("permissions.shell", FORMATS_PERM_BOOL, permissions.shell),
+	FORMATS_PERM_LEVELS("permissions.file_write", FORMATS_PERM_CHOICE,
+	    permissions.file_write, file_write_levels),
+	FORMATS_PERM("permissions.read_knowledge", FORMATS_PERM_BOOL,
+	    permissions.read_knowledge),
+	FORMATS_PERM("permissions.read_filesystem", FORMATS_PERM_BOOL,
+	    permissions.read_filesystem),
+};
+
+/* Agent configs decide which model runs with which tools. */
+static const char *const agentpack_code[] = { "agents/*.yml",
+    "agents/*.yaml", NULL };
+
 const formats_descriptor formats_agentpack = {
 	PS_FORMAT_AGENTPACK, "agentpack", "manifest.yml", "agentpacks", 1,
 	validate, conventional_prompts, describe,
+	permissions, sizeof(permissions) / sizeof(permissions[0]),
+	agentpack_code,
 };

@@ -394,7 +394,19 @@ describe(formats_text *t, const ps_manifest *m)
 		    "需要引擎版本 %s。\n"), formats_text_value(t, m->engine_range));
 }
 
+static const formats_permission permissions[] = {
+	FORMATS_PERM("contract.engine_version", FORMATS_PERM_SHOWN,
+	    engine_range),
+	FORMATS_PERM("service", FORMATS_PERM_SET, services),
+	FORMATS_PERM("task", FORMATS_PERM_SET, tasks),
+};
+
+/* OpenCode plugins, which the entrypoint aggregates and runs. */
+static const char *const autograph_code[] = { "agent/plugins/", NULL };
+
 const formats_descriptor formats_autograph = {
 	PS_FORMAT_AUTOGRAPH, "autograph", "augr.pkg.yml", "augr", 1,
 	validate, conventional_prompts, describe,
+	permissions, sizeof(permissions) / sizeof(permissions[0]),
+	autograph_code,
 };

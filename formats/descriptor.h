@@ -14,6 +14,7 @@
 
 #include "packsign.h"
 #include "formats/check.h"
+#include "formats/permission.h"
 #include "formats/text.h"
 #include "util/yaml.h"
 
@@ -34,6 +35,14 @@ typedef struct formats_descriptor {
 	    const util_yaml_node *root);
 	/* Writes what the pack may do, one sentence a line. */
 	void (*describe)(formats_text *t, const ps_manifest *m);
+	/* What the pack may do, as data: every permission the format
+	 * declares, in docs/formats/diff.md's order. */
+	const formats_permission *permissions;
+	size_t permission_count;
+	/* Where the format keeps code (formats/codepath.c): "dir/" for all
+	 * below dir, "dir/" followed by "*.ext" for dir's own files ending in .ext; NULL-terminated, or
+	 * NULL. */
+	const char *const *code_places;
 } formats_descriptor;
 
 extern const formats_descriptor formats_soyapack;

@@ -105,3 +105,12 @@ ps_format_parse(const char *name, ps_format *out)
 	}
 	return -1;
 }
+
+const formats_permission *
+formats_permissions(ps_format format, size_t *count)
+{
+	const formats_descriptor *d = formats_of(format);
+
+	*count = d != NULL ? d->permission_count : 0;
+	return d != NULL ? d->permissions : NULL;
+}

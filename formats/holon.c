@@ -570,7 +570,20 @@ describe(formats_text *t, const ps_manifest *m)
 	    formats_text_value(t, m->endpoint), formats_text_value(t, m->tool), m->timeout_s);
 }
 
+static const formats_permission permissions[] = {
+	FORMATS_PERM("capabilities", FORMATS_PERM_SET, capabilities),
+	FORMATS_PERM("data.egress", FORMATS_PERM_EGRESS, egress),
+	FORMATS_PERM("data.retention", FORMATS_PERM_DURATION, retention),
+	FORMATS_PERM("data.training_use", FORMATS_PERM_TRISTATE, training_use),
+	FORMATS_PERM("runtime.endpoint", FORMATS_PERM_VALUE, endpoint),
+	FORMATS_PERM("runtime.timeout_s", FORMATS_PERM_NUMBER, timeout_s),
+	FORMATS_PERM("pricing.worst_case", FORMATS_PERM_PRICE,
+	    price_worst_case),
+};
+
 const formats_descriptor formats_holon = {
 	PS_FORMAT_HOLON, "holon", "holon.yaml", "holons", 2,
 	validate, NULL, describe,
+	permissions, sizeof(permissions) / sizeof(permissions[0]),
+	NULL,
 };

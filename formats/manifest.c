@@ -121,6 +121,7 @@ free_lists(ps_manifest *m)
 	util_strings_clear(&m->signed_by);
 	util_strings_clear(&m->fs_read);
 	util_strings_clear(&m->fs_write);
+	util_strings_clear(&m->tools);
 	util_strings_clear(&m->capabilities);
 	util_strings_clear(&m->services);
 	util_strings_clear(&m->tasks);
@@ -155,6 +156,7 @@ ps_manifest_free(ps_manifest *m)
 	free(m->pricing_model);
 	free(m->charge_on);
 	free(m->engine_range);
+	free(m->entrypoint);
 	free(m);
 }
 

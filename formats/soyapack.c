@@ -389,6 +389,20 @@ tool_kind_valid(const char *kind)
 	return strspn(body, chars) == strlen(body) ? 0 : -1;
 }
 
+/* "name: kind", what an upgrade compares. */
+static void
+add_tool(formats_check *ck, const char *name, const char *kind)
+{
+	char *text = NULL;
+
+	if (asprintf(&text, "%s: %s", name, kind) < 0) {
+		formats_check_oom(ck);
+		return;
+	}
+	formats_check_strings_add(ck, &ck->m->tools, text);
+	free(text);
+}
+
 static void
 check_tools(formats_check *ck, const util_yaml_node *root)
 {
@@ -414,6 +428,8 @@ check_tools(formats_check *ck, const util_yaml_node *root)
 			    "builtin.<name> nor an external kind (a lowercase "
 			    "name of letters, digits, '.', '-', '_')",
 			    tools->keys[i]->value, kind);
+		else if (kind != NULL)
+			add_tool(ck, tools->keys[i]->value, kind);
 	}
 }
 
@@ -553,7 +569,21 @@ describe(formats_text *t, const ps_manifest *m)
 	    tier_text(t, m->determinism_tier), FORMATS_TR(t, ".", "。"));
 }
 
+static const char *const tiers[] = { "read-only", "side-effect",
+    "unrestricted", NULL };
+
+static const formats_permission permissions[] = {
+	FORMATS_PERM("egress", FORMATS_PERM_EGRESS, egress),
+	FORMATS_PERM("fs.read", FORMATS_PERM_PATHS, fs_read),
+	FORMATS_PERM("fs.write", FORMATS_PERM_PATHS, fs_write),
+	FORMATS_PERM_LEVELS("determinism_tier", FORMATS_PERM_LEVEL,
+	    determinism_tier, tiers),
+	FORMATS_PERM("tools", FORMATS_PERM_SET, tools),
+};
+
 const formats_descriptor formats_soyapack = {
 	PS_FORMAT_SOYAPACK, "soyapack", "soyapack.yaml", "soyapacks", 2,
 	validate, NULL, describe,
+	permissions, sizeof(permissions) / sizeof(permissions[0]),
+	NULL,
 };

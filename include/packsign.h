@@ -122,6 +122,7 @@ int ps_error_is(const ps_error *err, const char *code);
 #define PS_CODE_AUTOGRAPH_TASKFILE_INVALID "autograph_taskfile_invalid"
 #define PS_CODE_AUTOGRAPH_TASKFILE_LIMIT "autograph_taskfile_limit"
 #define PS_CODE_PERMISSION_EXCEEDS_POLICY "permission_exceeds_policy"
+#define PS_CODE_CONSENT_REQUIRED "consent_required"
 
 /*
  * Formats an error as one line without a trailing newline:
@@ -1032,6 +1033,7 @@ typedef struct ps_manifest {
 	                          * data.egress */
 	size_t egress_count;
 	ps_strings fs_read, fs_write;      /* soyapack */
+	ps_strings tools;                  /* soyapack tools, "name: kind" */
 	char *determinism_tier;            /* soyapack */
 	ps_strings capabilities;           /* holon capabilities[].class */
 	ps_permissions permissions;        /* agentpack */
@@ -1058,6 +1060,7 @@ typedef struct ps_manifest {
 	size_t compose_service_count;
 	ps_task *taskfile_tasks;           /* autograph: the Taskfile's tasks */
 	size_t taskfile_task_count;
+	char *entrypoint;                  /* agentpack entrypoint */
 } ps_manifest;
 
 /*
@@ -1294,6 +1297,127 @@ int ps_verify(const char *path, const ps_verify_options *options,
     ps_verify_result **out, ps_error *err);
 /* Frees the result and every string and array in it; NULL is a no-op. */
 void ps_verify_result_free(ps_verify_result *result);
+/* ------------------------------------------------------------------ diff */
+
+/*
+ * What changed between two versions of a pack (docs/formats/diff.md):
+ * who vouches for it, what it may do, its prompts, its code and its other
+ * files, each change marked widening or not and with the consent class an
+ * upgrade asks for.  A side is a signed archive (verified first), a pack
+ * directory (no trust information) or an installed pack (its receipt and
+ * tree, ps_diff_side_installed()).
+ */
+
+typedef enum ps_diff_group {
+	PS_DIFF_TRUST = 0,          /* signers, keys, source, first_party */
+	PS_DIFF_PERMISSIONS = 1,    /* what the manifest lets the pack do */
+	PS_DIFF_PROMPTS = 2,        /* prompt files */
+	PS_DIFF_CODE = 3,           /* scripts, executables, build files */
+	PS_DIFF_OTHER = 4           /* every other file, the manifest's rest */
+} ps_diff_group;
+
+typedef enum ps_diff_kind {
+	PS_DIFF_ADDED = 0,
+	PS_DIFF_REMOVED = 1,
+	PS_DIFF_CHANGED = 2
+} ps_diff_kind;
+
+typedef struct ps_diff_change {
+	ps_diff_group group;
+	const char *field;          /* the stable name of diff.md's table,
+	                             * e.g. "permissions.network", "egress",
+	                             * "signer", "prompt", "code", "file" */
+	char *subject;              /* the host, path, identity, service...
+	                             * the change is about; NULL for a field
+	                             * of the pack as a whole */
+	ps_diff_kind kind;
+	char *old_value, *new_value;/* as displayed; NULL when absent */
+	int widening;               /* the new version may do more */
+	unsigned consent;           /* its PS_CONSENT_* class; 0: none */
+	char *text_diff;            /* prompts: a unified diff (bounded),
+	                             * NULL when not text or unchanged */
+	size_t lines_added, lines_removed;
+	int text_truncated;         /* the diff stopped at its bound */
+} ps_diff_change;
+
+typedef struct ps_diff {
+	ps_format format;
+	char *id;
+	char *old_version, *new_version;
+	int trusted;                /* both sides carry trust information */
+	ps_diff_change *changes;    /* by group, then diff.md's order, then
+	                             * subject */
+	size_t change_count;
+	size_t files_added, files_removed, files_changed; /* group other */
+	unsigned widening_classes;  /* PS_CONSENT_* bits of widening changes */
+} ps_diff;
+
+typedef struct ps_diff_side ps_diff_side;
+
+typedef struct ps_diff_options {
+	ps_verify_options verify;   /* archives: trust (required), at, checks */
+	size_t text_lines_max;      /* lines of each prompt's diff; 0: 200 */
+} ps_diff_options;
+
+/* Defaults: ps_verify_options_init(), 200 lines. */
+void ps_diff_options_init(ps_diff_options *options);
+
+/*
+ * The side at `path`: an archive (.tar, .tar.gz, .tgz, .tar.zst, .zip),
+ * verified as ps_verify() does with --deep (every file hashed), its
+ * prompt files kept from that one verified read; or a pack directory,
+ * read with its .packsignignore, without trust information.  Refusals are
+ * verification's and validation's (manifest_invalid); *out is freed with
+ * ps_diff_side_free().
+ */
+int ps_diff_side_open(const char *path, const ps_diff_options *options,
+    ps_diff_side **out, ps_error *err);
+
+/*
+ * The installed pack `id` at `version` (NULL: the newest) of `format`
+ * (PS_FORMAT_UNKNOWN: any, refused when two formats hold the id) in
+ * `data_dir`: trust information from its receipt, files from its tree,
+ * whose manifest and prompt files must still hash as the receipt says
+ * (installed_modified); `policy` (may be NULL) decides first_party.
+ * not_installed when there is none.
+ */
+int ps_diff_side_installed(const char *data_dir, ps_format format,
+    const char *id, const char *version, const ps_trust *policy,
+    ps_diff_side **out, ps_error *err);
+
+/* The same for the installed tree at `path` (what `packsign list`
+ * prints); not_installed when no receipt names it. */
+int ps_diff_side_installed_path(const char *path, const ps_trust *policy,
+    ps_diff_side **out, ps_error *err);
+
+void ps_diff_side_free(ps_diff_side *side);
+
+/*
+ * Compares two sides of one pack (the same format and id, else
+ * diff_mismatch).  *out lists every change; a pack compared with itself
+ * has none.  Freed with ps_diff_free().
+ */
+int ps_diff_compare(const ps_diff_side *old_side, const ps_diff_side *new_side,
+    const ps_diff_options *options, ps_diff **out, ps_error *err);
+
+/* 1 when the diff has no change at all. */
+int ps_diff_empty(const ps_diff *diff);
+
+/* The widening changes whose class is in `classes`, the ones an upgrade
+ * must be consented to; count only. */
+size_t ps_diff_consent_needed(const ps_diff *diff, unsigned classes);
+
+/* The PS_CONSENT_* bit of "permissions", "trust", "prompts" or "code";
+ * 0 for another name.  And the name of one bit. */
+unsigned ps_consent_class_by_name(const char *name);
+const char *ps_consent_class_name(unsigned consent);
+
+/* The diff as the JSON object of docs/formats/diff.md (format version 1),
+ * UTF-8, one line, caller frees. */
+int ps_diff_to_json(const ps_diff *diff, char **json, ps_error *err);
+
+void ps_diff_free(ps_diff *diff);
+
 /* ------------------------------------------------------------- extraction */
 
 /*
@@ -1333,6 +1457,23 @@ int ps_extract_archive(const char *path, int dest_fd,
  * them is set), out_of_memory; exit 2.  Nothing is created. */
 int ps_data_dir_default(char **out, ps_error *err);
 
+typedef struct ps_installed_signer {
+	char *identity;
+	char *fingerprint;           /* SHA256:... (keys.md) */
+} ps_installed_signer;
+
+/* How an upgrade's widening was consented to (install.md, "Receipt"). */
+typedef struct ps_consent_record {
+	char *from_version;          /* the version it upgraded; NULL: a first
+	                              * install, nothing was compared */
+	unsigned asked;              /* PS_CONSENT_* classes the policy asks */
+	unsigned widened;            /* classes the upgrade widened */
+	char *by;                    /* how they were accepted: "none" (nothing
+	                              * asked widened), "prompt", "accept",
+	                              * "accept-diff", "callback"; NULL with
+	                              * from_version */
+} ps_consent_record;
+
 /* What a confirmation callback is shown before anything is installed. */
 typedef struct ps_install_plan {
 	ps_format format;
@@ -1344,6 +1485,11 @@ typedef struct ps_install_plan {
 	const char *replaces_newest; /* the newest installed version of the
 	                              * id, or NULL */
 	const ps_diags *warnings;    /* the verification's (never NULL) */
+	/* An upgrade: what changed since `replaces_newest` (NULL on a first
+	 * install) and the PS_CONSENT_* classes of its widening changes the
+	 * policy's `consent:` asks about (0: nothing to consent to). */
+	const struct ps_diff *diff;
+	unsigned consent_needed;
 } ps_install_plan;
 
 typedef struct ps_install_options {
@@ -1367,6 +1513,18 @@ typedef struct ps_install_options {
 	void (*waiting)(void *ctx, const char *lock_path);
 	void *waiting_ctx;
 	int64_t now;                 /* recorded install time; default now */
+	/* Upgrades (install.md, "Upgrades"): the widening classes accepted
+	 * up front (PS_CONSENT_* bits, `--accept`), or the exact diff
+	 * accepted (`--accept-diff`: ps_diff_to_json()'s text, a final
+	 * newline allowed); else `consent` is asked (not on a dry run):
+	 * nonzero accepts.  None of them: consent_required (exit 2). */
+	unsigned accept;
+	const char *accept_diff;
+	int (*consent)(void *ctx, const ps_install_plan *plan);
+	void *consent_ctx;
+	int allow_signer_change;     /* re-pin a new signer (signer_changed) */
+	int allow_source_change;     /* re-pin a new repository
+	                              * (source_changed) */
 } ps_install_options;
 
 /* Defaults: ps_verify_options_init(), ps_extract_limits_init(), English,
@@ -1387,6 +1545,11 @@ typedef struct ps_install_result {
 	unsigned char tree_digest[PS_SHA256_LEN];
 	size_t file_count;           /* regular files in the tree */
 	uint64_t total_size;         /* their bytes */
+	struct ps_diff *diff;        /* an upgrade's, against the newest
+	                              * installed version; NULL otherwise */
+	unsigned consent_needed;     /* as in the plan */
+	ps_consent_record consent;   /* what the receipt records */
+	int pinned;                  /* 1 when this install wrote the pins */
 } ps_install_result;
 
 /*
@@ -1436,6 +1599,12 @@ typedef struct ps_installed {
 	size_t entry_count;          /* files and empty directories: what
 	                              * the tree digest covers */
 	ps_entry *entries;           /* canonical order */
+	/* Receipt 2 (a receipt 1 reads as its one signer, no consent). */
+	ps_installed_signer *signers;/* every counted identity, by identity */
+	size_t signer_count;
+	char *manifest_path;         /* relative to the tree; NULL in 1 */
+	unsigned char manifest_sha256[PS_SHA256_LEN];
+	ps_consent_record consent;
 } ps_installed;
 
 typedef struct ps_installed_list {
@@ -1492,6 +1661,32 @@ void ps_installed_check_free(ps_installed_check *check);
  */
 int ps_uninstall(const char *data_dir, ps_format format, const char *id,
     const char *version, ps_installed_list **removed, ps_error *err);
+
+/*
+ * The pins of an installed id (install.md, "Pins"): the identities, keys
+ * and repository its first install was signed by and built from, which
+ * every later install must match (signer_changed, source_changed).
+ */
+typedef struct ps_pins {
+	ps_format format;
+	char *id;
+	char *version;               /* the install that pinned them */
+	ps_installed_signer *signers;
+	size_t signer_count;
+	char *source_repository;     /* NULL: none pinned */
+} ps_pins;
+
+/* The pins of `id` in `data_dir`; *out NULL when it has none (or there
+ * is no data directory).  pins_invalid (exit 1) for a damaged file. */
+int ps_pins_load(const char *data_dir, ps_format format, const char *id,
+    ps_pins **out, ps_error *err);
+void ps_pins_free(ps_pins *pins);
+
+/* Removes the pins of `id` (uninstall --forget): its next install pins
+ * again, as a first one.  Under the lock; none is no error.  Failures
+ * (exit 2): data_dir_invalid, lock_failed, io_error. */
+int ps_pins_forget(const char *data_dir, ps_format format, const char *id,
+    ps_error *err);
 
 /* ---------------------------------------------------------------- signing */
 

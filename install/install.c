@@ -32,6 +32,7 @@
 #include "pack/packdir.h"
 #include "install/installed.h"
 #include "install/receipt.h"
+#include "install/upgrade.h"
 #include "verify/verify.h"
 
 #define COPY_BUFFER (256 * 1024)
@@ -59,6 +60,7 @@ struct install {
 	char *rel;                   /* layout path of the tree */
 	ps_digest *extracted;
 	int receipt_placed;
+	install_upgrade up;          /* pins, and the diff of an upgrade */
 };
 
 void
@@ -83,6 +85,9 @@ ps_install_result_free(ps_install_result *r)
 	free(r->summary);
 	free(r->path);
 	free(r->receipt_path);
+	ps_diff_free(r->diff);
+	free(r->consent.from_version);
+	free(r->consent.by);
 	free(r);
 }
 
@@ -512,31 +517,54 @@ describe_plan(struct install *in, ps_error *err)
 	return 0;
 }
 
-static int
-confirm(struct install *in, const char *newest, ps_error *err)
+static void
+make_plan(const struct install *in, const char *newest, ps_install_plan *plan)
 {
 	const ps_install_result *r = in->res;
-	ps_install_plan plan;
 
+	memset(plan, 0, sizeof(*plan));
+	plan->format = r->format;
+	plan->id = r->id;
+	plan->version = r->version;
+	plan->name = r->name;
+	plan->domain = r->domain;
+	plan->summary = r->summary;
+	plan->destination = r->path;
+	plan->signer = r->verify->identity_count > 0 ?
+	    r->verify->identities[0].identity : NULL;
+	plan->replaces_newest = newest;
+	plan->warnings = &r->verify->warnings;
+	plan->diff = r->diff;
+	plan->consent_needed = r->consent_needed;
+}
+
+static int
+confirm(struct install *in, const ps_install_plan *plan, ps_error *err)
+{
 	if (in->o->confirm == NULL || in->o->dry_run)
 		return 0;
-	memset(&plan, 0, sizeof(plan));
-	plan.format = r->format;
-	plan.id = r->id;
-	plan.version = r->version;
-	plan.name = r->name;
-	plan.domain = r->domain;
-	plan.summary = r->summary;
-	plan.destination = r->path;
-	plan.signer = r->verify->identity_count > 0 ?
-	    r->verify->identities[0].identity : NULL;
-	plan.replaces_newest = newest;
-	plan.warnings = &r->verify->warnings;
-	if (in->o->confirm(in->o->confirm_ctx, &plan) != 0)
+	if (in->o->confirm(in->o->confirm_ctx, plan) != 0)
 		return 0;
 	util_refuse(err, "install_declined", in->archive, "the installation was "
 	    "not confirmed");
 	return util_error_expect(err, "yes", "no");
+}
+
+/* Pins, the diff against the newest version, consent, confirmation. */
+static int
+ask_upgrade(struct install *in, const char *newest, ps_error *err)
+{
+	install_upgrade_in u = { in->archive, &in->dd, in->o, in->res->verify,
+	    in->manifest, in->extracted, in->tree_path, newest };
+	ps_install_plan plan;
+
+	if (install_upgrade_check(&u, &in->up, in->res, err) != 0)
+		return -1;
+	make_plan(in, newest, &plan);
+	if (install_upgrade_consent(in->archive, in->o, &plan, in->res,
+	    err) != 0)
+		return -1;
+	return confirm(in, &plan, err);
 }
 
 static int
@@ -550,7 +578,7 @@ apply_rules(struct install *in, ps_error *err)
 		return -1;
 	rc = check_destination(in, err);
 	if (rc == 0 && !in->res->already_installed)
-		rc = confirm(in, newest, err);
+		rc = ask_upgrade(in, newest, err);
 	free(newest);
 	return rc;
 }
@@ -639,6 +667,46 @@ take_prompts(ps_installed *r, const sign_statement *st, ps_error *err)
 }
 
 static int
+by_identity(const void *a, const void *b)
+{
+	return strcmp(((const ps_installed_signer *)a)->identity,
+	    ((const ps_installed_signer *)b)->identity);
+}
+
+/* Every counted identity, by identity (receipt 2). */
+static int
+take_signers(ps_installed *r, const ps_verify_result *v, ps_error *err)
+{
+	size_t i;
+
+	if ((r->signers = calloc(v->identity_count, sizeof(*r->signers))) ==
+	    NULL)
+		return util_fail_oom(err, NULL);
+	for (i = 0; i < v->identity_count; i++) {
+		r->signer_count++;
+		if (util_strdup(&r->signers[i].identity, v->identities[i].identity,
+		    NULL, err) != 0 || util_strdup(&r->signers[i].fingerprint,
+		    v->identities[i].fingerprint, NULL, err) != 0)
+			return -1;
+	}
+	qsort(r->signers, r->signer_count, sizeof(*r->signers), by_identity);
+	return 0;
+}
+
+static int
+take_consent(ps_installed *r, const ps_consent_record *c, ps_error *err)
+{
+	r->consent.asked = c->asked;
+	r->consent.widened = c->widened;
+	if (c->from_version == NULL)
+		return 0;
+	if (util_strdup(&r->consent.from_version, c->from_version, NULL,
+	    err) != 0 || util_strdup(&r->consent.by, c->by, NULL, err) != 0)
+		return -1;
+	return 0;
+}
+
+static int
 fill_receipt(struct install *in, ps_installed *r, ps_error *err)
 {
 	const ps_verify_result *v = in->res->verify;
@@ -658,7 +726,14 @@ fill_receipt(struct install *in, ps_installed *r, ps_error *err)
 	    util_strdup(&r->fingerprint, v->identities[0].fingerprint, NULL, err) != 0 ||
 	    ps_manifest_permissions(m, &r->permissions, err) != 0 ||
 	    take_prompts(r, in->st, err) != 0 ||
-	    take_entries(r, in->extracted, err) != 0)
+	    take_signers(r, v, err) != 0 ||
+	    take_consent(r, &in->res->consent, err) != 0 ||
+	    util_strdup(&r->manifest_path, in->extracted->manifest_path, NULL,
+	    err) != 0)
+		return -1;
+	memcpy(r->manifest_sha256, in->extracted->manifest_sha256,
+	    PS_SHA256_LEN);
+	if (take_entries(r, in->extracted, err) != 0)
 		return -1;
 	if (!v->has_source)
 		return 0;
@@ -810,10 +885,17 @@ run(struct install *in, ps_error *err)
 		in->res->dry_run = 1;
 		return 0;
 	}
-	if (place_receipt(in, err) != 0 || place_tree(in, err) != 0) {
+	if (place_receipt(in, err) != 0 ||
+	    install_upgrade_stage(&in->up, &in->dd, in->work_fd, in->o->now !=
+	    0 ? in->o->now : (int64_t)time(NULL), err) != 0 ||
+	    place_tree(in, err) != 0) {
 		take_back_receipt(in);
 		return -1;
 	}
+	/* The staged pins are current from the tree's rename on; renaming
+	 * them into place only tidies (the next locked run does it too). */
+	if (install_upgrade_commit(&in->up, &in->dd, in->res, err) != 0)
+		ps_error_clear(err);
 	return 0;
 }
 
@@ -831,6 +913,7 @@ finish(struct install *in)
 	install_datadir_close(&in->dd);
 	ps_manifest_free(in->manifest);
 	sign_statement_free(in->st);
+	install_upgrade_clear(&in->up);
 	ps_digest_free(in->extracted);
 	free(in->work);
 	free(in->base);

@@ -92,8 +92,8 @@ locate(const char *abs, install_datadir *dd, char **rel, ps_error *err)
 	    "or DIR/augr/NAME/VERSION", abs);
 }
 
-static int
-load_receipt(const char *path, install_datadir *dd, ps_installed **r,
+int
+install_load_path(const char *path, install_datadir *dd, ps_installed **r,
     char **rel, ps_error *err)
 {
 	char *abs = realpath(path, NULL);
@@ -303,7 +303,7 @@ ps_installed_verify(const char *path, const ps_trust *trust, int64_t at,
 		return util_fail_oom(err, path);
 	memset(&dd, 0, sizeof(dd));
 	dd.fd = dd.lock_fd = dd.tmp_fd = -1;
-	rc = load_receipt(path, &dd, &c->receipt, &rel, err);
+	rc = install_load_path(path, &dd, &c->receipt, &rel, err);
 	if (rc == 0)
 		rc = check_tree(&dd, rel, c, err);
 	if (rc == 0 && trust != NULL)

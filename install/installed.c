@@ -289,8 +289,8 @@ ps_installed_list_load(const char *data_dir, ps_installed_list **out,
 
 /* ------------------------------------------------------------- uninstall */
 
-static int
-find_targets(const install_datadir *dd, ps_format format, const char *id,
+int
+install_find(const install_datadir *dd, ps_format format, const char *id,
     const char *version, ps_installed_list *found, ps_error *err)
 {
 	ps_installed_list all = { NULL, 0 };
@@ -422,7 +422,7 @@ ps_uninstall(const char *data_dir, ps_format format, const char *id,
 	if (rc == 0)
 		rc = install_datadir_lock(&dd, NULL, NULL, err) != 0 ||
 		    install_datadir_clean(&dd, err) != 0 ||
-		    find_targets(&dd, format, id, version, found, err) != 0 ||
+		    install_find(&dd, format, id, version, found, err) != 0 ||
 		    remove_all(&dd, found, err) != 0 ? -1 : 0;
 	install_datadir_close(&dd);
 	if (rc == 0 && removed != NULL)

@@ -27,6 +27,30 @@ int install_list_take(ps_installed_list *list, ps_installed *item,
 int install_load(const install_datadir *dd, const char *rel,
     ps_installed **r, ps_error *err);
 
+/* The receipt of the installed tree at `path` (any spelling of it: it is
+ * resolved), with the data directory opened in `dd` and the layout path
+ * in *rel (caller frees); not_installed for another directory. */
+int install_load_path(const char *path, install_datadir *dd,
+    ps_installed **r, char **rel, ps_error *err);
+
+/* Adds to `found` the installed `version` (NULL: every version) of `id`;
+ * install_ambiguous when the id is installed as two formats,
+ * not_installed when nothing matches. */
+int install_find(const install_datadir *dd, ps_format format, const char *id,
+    const char *version, ps_installed_list *found, ps_error *err);
+
+/* The diff side of the installed `version` (NULL: the newest) of `id`
+ * (install/diffside.c). */
+int install_diff_side(const install_datadir *dd, ps_format format,
+    const char *id, const char *version, const ps_trust *policy,
+    ps_diff_side **out, ps_error *err);
+
+/* The diff side of an install's extraction at `tree_path`: `manifest`
+ * and `digest` borrowed (they must outlive the side), the prompt files
+ * read from the tree, each checked against `digest`. */
+int install_diff_side_new(const char *tree_path, ps_manifest *manifest,
+    ps_digest *digest, const ps_verify_result *v, const ps_trust *policy,
+    ps_diff_side **out, ps_error *err);
 
 /* Frees the items of a list held by value. */
 void install_list_free_items(ps_installed_list *list);

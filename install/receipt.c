@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "sign/dsse.h"
 #include "util/error.h"
 #include "util/fdio.h"
 #include "util/pathname.h"
@@ -28,6 +29,8 @@ free_entries(ps_entry *entries, size_t count)
 void
 install_receipt_clear(ps_installed *r)
 {
+	size_t i;
+
 	free(r->id);
 	free(r->version);
 	free(r->name);
@@ -43,6 +46,14 @@ install_receipt_clear(ps_installed *r)
 	free(r->archive_name);
 	free_entries(r->prompts, r->prompt_count);
 	free_entries(r->entries, r->entry_count);
+	for (i = 0; i < r->signer_count; i++) {
+		free(r->signers[i].identity);
+		free(r->signers[i].fingerprint);
+	}
+	free(r->signers);
+	free(r->manifest_path);
+	free(r->consent.from_version);
+	free(r->consent.by);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -102,6 +113,43 @@ entries_json(const ps_entry *entries, size_t count,
 		}
 	}
 	return list;
+}
+
+static json_t *
+signers_json(const ps_installed *r)
+{
+	json_t *list = json_array();
+	size_t i;
+
+	for (i = 0; list != NULL && i < r->signer_count; i++)
+		json_array_append_new(list, json_pack("{s:s,s:s}", "identity",
+		    r->signers[i].identity, "fingerprint",
+		    r->signers[i].fingerprint));
+	return list;
+}
+
+static json_t *
+classes_json(unsigned classes)
+{
+	json_t *list = json_array();
+	unsigned bit;
+
+	for (bit = 1; bit != 0 && list != NULL; bit <<= 1) {
+		if ((classes & bit) != 0 && ps_consent_class_name(bit) != NULL)
+			json_array_append_new(list,
+			    json_string(ps_consent_class_name(bit)));
+	}
+	return list;
+}
+
+static json_t *
+consent_json(const ps_consent_record *c)
+{
+	if (c->from_version == NULL)
+		return json_null();
+	return json_pack("{s:s,s:o,s:o,s:s}", "fromVersion", c->from_version,
+	    "asked", classes_json(c->asked), "widened", classes_json(c->widened),
+	    "by", c->by != NULL ? c->by : "none");
 }
 
 static json_t *
@@ -225,21 +273,23 @@ static void
 emit(struct sink *k, const ps_installed *r, const char *at)
 {
 	sink_puts(k, "{\n");
-	sink_members(k, json_pack("{s:{s:s,s:o},s:o}", "archive", "name",
+	sink_members(k, json_pack("{s:{s:s,s:o},s:o,s:o}", "archive", "name",
 	    r->archive_name, "sha256", digest_json(r->archive_digest),
+	    "consent", consent_json(&r->consent),
 	    "domain", string_or_null(r->domain)));
 	sink_puts(k, ",\n");
 	sink_entries(k, r->entries, r->entry_count);
 	sink_puts(k, ",\n");
-	sink_members(k, json_pack("{s:s,s:s,s:s,s:o,s:i,s:s,s:s,s:o,"
-	    "s:{s:s,s:s},s:o,s:o,s:s}",
+	sink_members(k, json_pack("{s:s,s:s,s:s,s:{s:s,s:o},s:o,s:i,s:s,s:s,"
+	    "s:o,s:{s:s,s:s},s:o,s:o,s:o,s:s}",
 	    "format", ps_format_name(r->format), "id", r->id,
-	    "installedAt", at, "name", string_or_null(r->name),
+	    "installedAt", at, "manifest", "path", r->manifest_path, "sha256",
+	    digest_json(r->manifest_sha256), "name", string_or_null(r->name),
 	    "packsignReceipt", INSTALL_RECEIPT_VERSION, "path", r->path,
 	    "permissions", r->permissions,
 	    "prompts", entries_json(r->prompts, r->prompt_count, prompt_json),
 	    "signer", "identity", r->signer, "fingerprint", r->fingerprint,
-	    "source", source_json(r),
+	    "signers", signers_json(r), "source", source_json(r),
 	    "treeDigest", digest_json(r->tree_digest), "version", r->version));
 	sink_puts(k, "\n}\n");
 }
@@ -394,19 +444,124 @@ parse_entries(struct parse *p, json_t *list, int prompt, ps_entry **out,
 }
 
 static int
+add_signer(struct parse *p, ps_installed *r, json_t *j)
+{
+	ps_installed_signer *grown, *sg;
+
+	grown = realloc(r->signers, (r->signer_count + 1) * sizeof(*grown));
+	if (grown == NULL)
+		return util_fail_oom(p->err, p->label);
+	r->signers = grown;
+	sg = &r->signers[r->signer_count++];
+	memset(sg, 0, sizeof(*sg));
+	if (!json_is_object(j) ||
+	    get_string(p, j, "identity", 0, &sg->identity) != 0 ||
+	    get_string(p, j, "fingerprint", 0, &sg->fingerprint) != 0)
+		return invalid(p, "each must name identity and fingerprint",
+		    "signers");
+	if (r->signer_count > 1 &&
+	    strcmp(r->signers[r->signer_count - 2].identity, sg->identity) >= 0)
+		return invalid(p, "must be sorted by identity, without duplicates",
+		    "signers");
+	return 0;
+}
+
+/* Receipt 1 recorded one signer: it reads as that one. */
+static int
+parse_signers(struct parse *p, json_t *root, ps_installed *r, int version)
+{
+	json_t *list = json_object_get(root, "signers");
+	size_t i, n = json_array_size(list);
+
+	json_t *one;
+	int rc;
+
+	if (version == 1) {
+		one = json_pack("{s:s,s:s}", "identity", r->signer,
+		    "fingerprint", r->fingerprint);
+		rc = add_signer(p, r, one);
+		json_decref(one);
+		return rc;
+	}
+	if (!json_is_array(list) || n == 0 || n > SIGN_DSSE_MAX_SIGNATURES)
+		return invalid(p, "must list 1 to 64 signers", "signers");
+	for (i = 0; i < n; i++) {
+		if (add_signer(p, r, json_array_get(list, i)) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+parse_classes(struct parse *p, json_t *list, unsigned *out)
+{
+	size_t i;
+	unsigned bit;
+
+	*out = 0;
+	if (!json_is_array(list))
+		return invalid(p, "must list consent classes", "consent");
+	for (i = 0; i < json_array_size(list); i++) {
+		bit = ps_consent_class_by_name(json_string_value(
+		    json_array_get(list, i)));
+		if (bit == 0)
+			return invalid(p, "an unknown consent class", "consent");
+		*out |= bit;
+	}
+	return 0;
+}
+
+static int
+parse_consent(struct parse *p, json_t *root, ps_installed *r)
+{
+	json_t *c = json_object_get(root, "consent");
+	ps_consent_record *rec = &r->consent;
+
+	if (json_is_null(c))
+		return 0;
+	if (!json_is_object(c) ||
+	    get_string(p, c, "fromVersion", 0, &rec->from_version) != 0 ||
+	    get_string(p, c, "by", 0, &rec->by) != 0 ||
+	    parse_classes(p, json_object_get(c, "asked"), &rec->asked) != 0 ||
+	    parse_classes(p, json_object_get(c, "widened"), &rec->widened) != 0)
+		return invalid(p, "must be null or name fromVersion, asked, "
+		    "widened and by", "consent");
+	return 0;
+}
+
+/* What receipt 2 adds: every signer, the manifest, the consent. */
+static int
+parse_version2(struct parse *p, json_t *root, ps_installed *r)
+{
+	json_t *m = json_object_get(root, "manifest");
+	ps_error ignored;
+
+	if (!json_is_object(m) ||
+	    get_string(p, m, "path", 0, &r->manifest_path) != 0 ||
+	    util_path_check(r->manifest_path, NULL, &ignored) != 0 ||
+	    get_digest(p, m, "sha256", r->manifest_sha256) != 0)
+		return invalid(p, "must name the manifest's path and sha256",
+		    "manifest");
+	return parse_consent(p, root, r);
+}
+
+static int
 parse_identity(struct parse *p, json_t *root, ps_installed *r)
 {
 	json_t *signer = json_object_get(root, "signer");
 	json_t *source = json_object_get(root, "source");
 	json_t *version = json_object_get(root, "packsignReceipt");
+	json_int_t v = json_integer_value(version);
 
-	if (!json_is_integer(version) ||
-	    json_integer_value(version) != INSTALL_RECEIPT_VERSION)
+	if (!json_is_integer(version) || v < 1 || v > INSTALL_RECEIPT_VERSION)
 		return invalid(p, "unsupported receipt version (packsignReceipt)", "");
 	if (!json_is_object(signer) ||
 	    get_string(p, signer, "identity", 0, &r->signer) != 0 ||
 	    get_string(p, signer, "fingerprint", 0, &r->fingerprint) != 0)
 		return invalid(p, "must name identity and fingerprint", "signer");
+	if (parse_signers(p, root, r, (int)v) != 0 ||
+	    (v >= 2 && parse_version2(p, root, r) != 0))
+		return -1;
 	if (json_is_null(source))
 		return 0;
 	if (!json_is_object(source) ||
@@ -437,8 +592,11 @@ parse_fields(struct parse *p, json_t *root, ps_installed *r)
 	    get_string(p, root, "domain", 1, &r->domain) != 0 ||
 	    get_string(p, root, "permissions", 0, &r->permissions) != 0 ||
 	    get_string(p, root, "path", 0, &r->path) != 0 ||
-	    parse_identity(p, root, r) != 0 || !json_is_object(archive) ||
-	    get_string(p, archive, "name", 0, &r->archive_name) != 0 ||
+	    parse_identity(p, root, r) != 0)
+		return -1;
+	if (!json_is_object(archive))
+		return invalid(p, "must be an object", "archive");
+	if (get_string(p, archive, "name", 0, &r->archive_name) != 0 ||
 	    get_digest(p, archive, "sha256", r->archive_digest) != 0 ||
 	    get_digest(p, root, "treeDigest", r->tree_digest) != 0)
 		return -1;

@@ -36,6 +36,26 @@ keys_may_rank(const char *const *order, const char *value)
 	return -1;
 }
 
+unsigned
+ps_consent_class_by_name(const char *name)
+{
+	int rank = keys_may_rank(keys_may_consent, name);
+
+	return rank < 0 ? 0 : 1u << rank;
+}
+
+const char *
+ps_consent_class_name(unsigned consent)
+{
+	int i;
+
+	for (i = 0; keys_may_consent[i] != NULL; i++) {
+		if (consent == 1u << i)
+			return keys_may_consent[i];
+	}
+	return NULL;
+}
+
 static void
 free_hosts(ps_egress *hosts, size_t count)
 {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "formats/cover.h"
 #include "formats/url.h"
 #include "keys/trustmay.h"
 #include "sign/dsse.h"
@@ -40,64 +41,6 @@ miss_at(verify_ceiling_miss *miss, const char *permission, const char *found,
 }
 
 /* ------------------------------------------------------------ hosts */
-
-/* ASCII case-insensitive equality: a host program's locale must not
- * decide whether two host names are one. */
-static int
-same_ascii(const char *a, const char *b)
-{
-	unsigned char x, y;
-
-	for (;; a++, b++) {
-		x = (unsigned char)(*a >= 'A' && *a <= 'Z' ? *a + 32 : *a);
-		y = (unsigned char)(*b >= 'A' && *b <= 'Z' ? *b + 32 : *b);
-		if (x != y)
-			return 0;
-		if (x == '\0')
-			return 1;
-	}
-}
-
-/* `name` ends in "." + `suffix` (so is a name below it, not it). */
-static int
-below(const char *name, const char *suffix)
-{
-	size_t n = strlen(name), k = strlen(suffix);
-
-	return n > k + 1 && name[n - k - 1] == '.' &&
-	    same_ascii(name + n - k, suffix);
-}
-
-/*
- * Whether the ceiling's host `c` covers the pack's host `p`, each "*",
- * "*.S" or a name: "*" covers all; "*.S" the names below S at any depth
- * and "*.D" when D is S or below it, never S itself nor "*"; a name
- * only itself.
- */
-static int
-host_covers(const char *c, const char *p)
-{
-	if (strcmp(c, "*") == 0)
-		return 1;
-	if (strcmp(p, "*") == 0)
-		return 0;
-	if (strncmp(c, "*.", 2) == 0 && strncmp(p, "*.", 2) == 0)
-		return same_ascii(p + 2, c + 2) || below(p + 2, c + 2);
-	if (strncmp(c, "*.", 2) == 0)
-		return below(p, c + 2);
-	return strncmp(p, "*.", 2) != 0 && same_ascii(c, p);
-}
-
-/* A missing port or protocol in the ceiling means any; in the pack it
- * means any too, which only a ceiling without one covers. */
-static int
-egress_covers(const ps_egress *c, const ps_egress *p)
-{
-	return host_covers(c->host, p->host) &&
-	    (c->port == 0 || c->port == p->port) &&
-	    (c->protocol == NULL ||
-	    (p->protocol != NULL && same_ascii(c->protocol, p->protocol)));
-}
 
 static void
 egress_text(const ps_egress *e, char *out, size_t size)
@@ -136,7 +79,7 @@ hosts_cover(const ps_egress *ceiling, size_t nc, const ps_egress *pack,
 
 	for (i = 0; i < np; i++) {
 		for (j = 0; j < nc; j++) {
-			if (egress_covers(&ceiling[j], &pack[i]))
+			if (formats_egress_covers(&ceiling[j], &pack[i]))
 				break;
 		}
 		if (j < nc)
@@ -149,34 +92,6 @@ hosts_cover(const ps_egress *ceiling, size_t nc, const ps_egress *pack,
 }
 
 /* ------------------------------------------------ paths and names */
-
-static const char *
-component(const char *s, size_t *n)
-{
-	while (*s == '/')
-		s++;
-	*n = strcspn(s, "/");
-	return s;
-}
-
-/* Component prefix: "/workdir/out" covers "/workdir/out/x", not
- * "/workdir/outside"; "/" covers every path. */
-static int
-path_covers(const char *c, const char *p)
-{
-	size_t cn, pn;
-
-	for (;;) {
-		c = component(c, &cn);
-		if (cn == 0)
-			return 1;
-		p = component(p, &pn);
-		if (pn != cn || strncmp(c, p, cn) != 0)
-			return 0;
-		c += cn;
-		p += pn;
-	}
-}
 
 /* "one of A, B" or "none"; `prefix` goes before the list. */
 static void
@@ -206,7 +121,7 @@ names_cover(const ps_strings *allowed, const ps_strings *asked, int paths,
 	for (i = 0; i < asked->count; i++) {
 		a = asked->items[i];
 		for (j = 0; j < allowed->count; j++) {
-			if (paths ? path_covers(allowed->items[j], a) :
+			if (paths ? formats_path_covers(allowed->items[j], a) :
 			    ps_glob_match(allowed->items[j], a))
 				break;
 		}

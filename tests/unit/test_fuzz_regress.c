@@ -16,6 +16,8 @@
 
 #include "packsign.h"
 #include "pack/tarscan.h"
+#include "install/receipt.h"
+#include "install/pins.h"
 
 static char tmpdir[] = "/tmp/ps-fuzz-regress.XXXXXX";
 
@@ -126,12 +128,55 @@ tar_trailer_does_not_depend_on_cuts(void **state)
 	assert_int_equal(trailer_when_cut(stream, sizeof(stream), 7), 1);
 }
 
+/* fuzz_records: a receipt whose "archive" was not an object failed
+ * without an error (no code, no status): the caller could not say why. */
+static void
+receipt_without_archive_is_refused(void **state)
+{
+	static const char text[] = "{\"format\": \"holon\", \"id\": \"a/b\", "
+	    "\"version\": \"1.0.0\", \"installedAt\": \"2026-01-01T00:00:00Z\", "
+	    "\"name\": null, \"domain\": null, \"permissions\": \"\", "
+	    "\"path\": \"holons/a/b/1.0.0\", \"packsignReceipt\": 1, "
+	    "\"signer\": {\"identity\": \"x\", \"fingerprint\": \"SHA256:x\"}, "
+	    "\"source\": null, \"archive\": [], \"prompts\": [], \"files\": []}";
+	ps_installed *r = NULL;
+	ps_error err;
+
+	(void)state;
+	ps_error_clear(&err);
+	assert_int_equal(install_receipt_parse(text, sizeof(text) - 1, "t", &r,
+	    &err), -1);
+	assert_null(r);
+	assert_string_equal(err.code, "receipt_invalid");
+	assert_int_equal(err.status, PS_STATUS_REFUSED);
+}
+
+/* A pins file must name 1 to 64 signers. */
+static void
+pins_without_signers_are_refused(void **state)
+{
+	static const char text[] = "{\"packsignPins\": 1, \"format\": \"holon\", "
+	    "\"id\": \"a/b\", \"version\": \"1.0.0\", \"signers\": [], "
+	    "\"source\": null}";
+	ps_pins *p = NULL;
+	ps_error err;
+
+	(void)state;
+	ps_error_clear(&err);
+	assert_int_equal(install_pins_parse(text, sizeof(text) - 1, "t", &p,
+	    &err), -1);
+	assert_null(p);
+	assert_string_equal(err.code, "pins_invalid");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(empty_zip_is_refused_cleanly),
 		cmocka_unit_test(tar_trailer_does_not_depend_on_cuts),
+		cmocka_unit_test(receipt_without_archive_is_refused),
+		cmocka_unit_test(pins_without_signers_are_refused),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,0 +1,22 @@
+/* Internal header of diff/: the groups of a comparison.
+ *
+ * ps_diff_compare() (diff/compare.c) checks that both sides are one pack,
+ * then each group adds its changes with diff_add(): trust and files in
+ * diff/compare.c, permissions in diff/perms.c.
+ */
+#ifndef DIFF_DIFF_H
+#define DIFF_DIFF_H
+
+#include <stddef.h>
+
+#include "diff/changes.h"
+#include "diff/side.h"
+
+/* The permissions of the manifests' format, by the format's list. */
+int diff_compare_permissions(ps_diff *d, const ps_manifest *old_manifest,
+    const ps_manifest *new_manifest, ps_error *err);
+
+/* "host:port/protocol", the parts it has. */
+void diff_egress_text(const ps_egress *e, char *out, size_t size);
+
+#endif
