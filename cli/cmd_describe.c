@@ -20,7 +20,8 @@ const struct cli_usage cmd_describe_usage = {
     "what it may do, as an installer shows it before install: AgentPack\n"
     "permissions, SoyaPack egress hosts, file paths and determinism tier,\n"
     "holon data retention, training use, egress, worst-case price and\n"
-    "endpoint, autograph services and tasks; and its prompt files.\n"
+    "endpoint, autograph services (host mounts, privileged, host\n"
+    "namespaces, capabilities, devices) and tasks; and its prompt files.\n"
     "Problems go to standard error; an invalid pack is not described.\n"
     "\n"
     "  --lang en|zh    language of the summary (default en)\n"
@@ -110,6 +111,92 @@ egress_json(const ps_manifest *m)
 	return a;
 }
 
+static json_t *
+ports_json(const ps_service *s)
+{
+	json_t *a = json_array();
+	const ps_port *p;
+	size_t i;
+
+	for (i = 0; a != NULL && i < s->port_count; i++) {
+		p = &s->ports[i];
+		json_array_append_new(a, json_pack("{s:s?, s:s?, s:I, s:I, s:I, "
+		    "s:s?}", "text", p->text, "host_ip", p->host_ip, "published",
+		    (json_int_t)p->published, "published_last",
+		    (json_int_t)p->published_last, "target", (json_int_t)p->target,
+		    "protocol", p->protocol));
+	}
+	return a;
+}
+
+static json_t *
+mounts_json(const ps_mount *list, size_t count)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a != NULL && i < count; i++)
+		json_array_append_new(a, json_pack("{s:s?, s:s?, s:b}", "source",
+		    list[i].source, "target", list[i].target, "read_only",
+		    list[i].read_only));
+	return a;
+}
+
+/* One autograph compose service, every field of ps_service. */
+static json_t *
+service_json(const ps_service *s)
+{
+	return json_pack("{s:s?, s:s?, s:I, s:s?, s:o, s:o, s:o, s:b, s:s?, "
+	    "s:s?, s:s?, s:b, s:b, s:b, s:o, s:o, s:o, s:s?}", "name", s->name,
+	    "file", s->file, "line", (json_int_t)s->line, "image", s->image,
+	    "ports", ports_json(s), "volumes", mounts_json(s->volumes,
+	    s->volume_count), "host_mounts", mounts_json(s->host_mounts,
+	    s->host_mount_count), "privileged", s->privileged, "network_mode",
+	    s->network_mode, "pid", s->pid, "ipc", s->ipc, "host_network",
+	    s->host_network, "host_pid", s->host_pid, "host_ipc", s->host_ipc,
+	    "cap_add", strings_json(&s->cap_add), "devices",
+	    strings_json(&s->devices), "security_opt",
+	    strings_json(&s->security_opt), "user", s->user);
+}
+
+static json_t *
+services_json(const ps_manifest *m)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a != NULL && i < m->compose_service_count; i++)
+		json_array_append_new(a, service_json(&m->compose_services[i]));
+	return a;
+}
+
+/* One autograph task: its commands with their kind. */
+static json_t *
+task_json(const ps_task *t)
+{
+	static const char *const kinds[] = { "shell", "call", "check" };
+	json_t *cmds = json_array();
+	size_t i;
+
+	for (i = 0; cmds != NULL && i < t->cmd_count; i++)
+		json_array_append_new(cmds, json_pack("{s:s, s:s?, s:I}", "kind",
+		    kinds[t->cmds[i].kind], "text", t->cmds[i].text, "line",
+		    (json_int_t)t->cmds[i].line));
+	return json_pack("{s:s?, s:I, s:o}", "name", t->name, "line",
+	    (json_int_t)t->line, "commands", cmds);
+}
+
+static json_t *
+tasks_json(const ps_manifest *m)
+{
+	json_t *a = json_array();
+	size_t i;
+
+	for (i = 0; a != NULL && i < m->taskfile_task_count; i++)
+		json_array_append_new(a, task_json(&m->taskfile_tasks[i]));
+	return a;
+}
+
 /* The fields of what the pack may do, per format. */
 static json_t *
 may_json(const ps_manifest *m)
@@ -138,9 +225,10 @@ may_json(const ps_manifest *m)
 		    "endpoint", m->endpoint, "tool", m->tool, "timeout_s",
 		    (json_int_t)m->timeout_s);
 	default:
-		return json_pack("{s:s?, s:o, s:o}", "engine_version",
+		return json_pack("{s:s?, s:o, s:o, s:o, s:o}", "engine_version",
 		    m->engine_range, "services", strings_json(&m->services),
-		    "tasks", strings_json(&m->tasks));
+		    "tasks", strings_json(&m->tasks), "compose_services",
+		    services_json(m), "taskfile_tasks", tasks_json(m));
 	}
 }
 

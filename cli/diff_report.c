@@ -54,6 +54,14 @@ is_file_field(const ps_diff_change *c)
 	    strcmp(c->field, "code") == 0 || strcmp(c->field, "file") == 0);
 }
 
+static int
+ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), k = strlen(tail);
+
+	return n >= k && strcmp(s + n - k, tail) == 0;
+}
+
 static char
 marker(ps_diff_kind kind)
 {
@@ -67,8 +75,10 @@ print_values(FILE *out, const ps_diff_change *c)
 	const char *only = c->kind == PS_DIFF_ADDED ? c->new_value : c->old_value;
 
 	if (c->kind != PS_DIFF_CHANGED) {
+		/* "egress h:443/https", "service.ports web 80:80": the
+		 * subject already ends with the value. */
 		if (only != NULL && (c->subject == NULL ||
-		    strcmp(only, c->subject) != 0)) {
+		    !ends_with(c->subject, only))) {
 			fputs(": ", out);
 			cli_put_safe(out, only);
 		}

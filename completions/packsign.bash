@@ -22,8 +22,10 @@ _packsign_options() {
 	keygen) echo "-o --identity --no-passphrase $pass --kdf --force --json" ;;
 	key) _packsign_key_options "$2" ;;
 	verify) echo "$checks --rebuild-from --deep --installed --json $limits" ;;
-	diff) echo "--trust -p --at --old-sig --new-sig --installed --data-dir
-	    --format --lang --json --stat --files --lines" ;;
+	diff) echo "--trust -p --at --old-sig --new-sig --signed-by
+	    --source-repo --source-commit --require-source --allow-dirty
+	    --installed --data-dir --format --lang --json --stat --files
+	    --lines" ;;
 	install) echo "$checks --data-dir --yes --allow-shell
 	    --allow-downgrade --dry-run --accept --accept-diff
 	    --allow-signer-change --allow-source-change $limits --lang --json" ;;

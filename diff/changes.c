@@ -60,6 +60,7 @@ static const struct field fields[] = {
 	{ "service.security_opt", P },
 	{ "service.user", P },
 	{ "task", P },
+	{ "task.command", P },
 	{ "prompt", PS_DIFF_PROMPTS, PS_CONSENT_PROMPTS },
 	{ "code", PS_DIFF_CODE, PS_CONSENT_CODE },
 	{ "code.executable", PS_DIFF_CODE, PS_CONSENT_CODE },

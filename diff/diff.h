@@ -16,6 +16,12 @@
 int diff_compare_permissions(ps_diff *d, const ps_manifest *old_manifest,
     const ps_manifest *new_manifest, ps_error *err);
 
+/* autograph's compose services and Taskfile tasks (diff/services.c). */
+int diff_compare_services(ps_diff *d, const ps_manifest *old_manifest,
+    const ps_manifest *new_manifest, ps_error *err);
+int diff_compare_tasks(ps_diff *d, const ps_manifest *old_manifest,
+    const ps_manifest *new_manifest, ps_error *err);
+
 /* "host:port/protocol", the parts it has. */
 void diff_egress_text(const ps_egress *e, char *out, size_t size);
 

@@ -331,6 +331,10 @@ compare_one(perm_pair *pp, const ps_manifest *om, const ps_manifest *nm,
 	case FORMATS_PERM_PATHS:
 	case FORMATS_PERM_SET:
 		return compare_strings(pp, err);
+	case FORMATS_PERM_SERVICES:
+		return diff_compare_services(pp->d, om, nm, err);
+	case FORMATS_PERM_TASKS:
+		return diff_compare_tasks(pp->d, om, nm, err);
 	default:
 		return util_fail(err, "internal_error", pp->p->field,
 		    "no comparison for this kind of permission");

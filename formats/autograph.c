@@ -5,10 +5,13 @@
 #include <string.h>
 
 #include "formats/check.h"
+#include "formats/compose.h"
 #include "formats/descriptor.h"
 #include "formats/paths.h"
 #include "formats/text.h"
 #include "formats/semver.h"
+#include "formats/taskfile.h"
+#include "util/strings.h"
 
 static const char *const top_fields[] = { "name", "version", "description",
     "contract", "compose", "taskfile", "skills", "attitudes", "signed_by",
@@ -66,51 +69,115 @@ check_contract(formats_check *ck, const util_yaml_node *root)
 	formats_semver_range_free(range);
 }
 
-static void
-check_compose_file(formats_check *ck, const util_yaml_node *at)
+/* The standard compose file, active for the engine when it exists. */
+#define STANDARD_COMPOSE "infra/compose.yaml"
+
+/* The compose files read so far. */
+typedef struct compose_files {
+	ps_strings seen;
+	int full;                /* PS_COMPOSE_MAX_FILES reached, said */
+} compose_files;
+
+/* 0 when `path` is to be read: not read before, within the bound. */
+static int
+compose_file_new(formats_check *ck, const util_yaml_node *at,
+    const char *path, compose_files *files)
 {
-	const char *text = formats_check_node_string(ck, at, "a compose path");
-	const util_yaml_node *services;
-	char path[UTIL_PATH_MAX];
-	util_yaml_doc *doc;
 	size_t i;
 
-	if (text == NULL || formats_check_path(ck, at, text, FORMATS_WANT_FILE,
-	    "compose file", path, sizeof(path)) != 0)
+	for (i = 0; i < files->seen.count; i++) {
+		if (strcmp(files->seen.items[i], path) == 0)
+			return -1;
+	}
+	if (files->seen.count < PS_COMPOSE_MAX_FILES) {
+		formats_check_strings_add(ck, &files->seen, path);
+		return 0;
+	}
+	if (files->full == 0)
+		formats_check_report_later(ck, ck->m->manifest_path, at,
+		    "autograph_compose_limit", "more than %d compose files; "
+		    "packsign reads at most %d", PS_COMPOSE_MAX_FILES,
+		    PS_COMPOSE_MAX_FILES);
+	files->full = 1;
+	return -1;
+}
+
+/*
+ * Parses the compose file `path` and reads its services into the model.
+ * `at` is the manifest's declaration, NULL for the standard file read
+ * undeclared: its problems are then in that file and, a rule newer than
+ * signed packs, warnings for a pack already signed.  A file listed twice
+ * is read once: Compose merging a file with itself changes nothing.
+ */
+static void
+read_compose_file(formats_check *ck, const util_yaml_node *at,
+    const char *path, compose_files *files)
+{
+	const util_yaml_node *services;
+	util_yaml_doc *doc;
+
+	if (compose_file_new(ck, at, path, files) != 0)
 		return;
-	if ((doc = formats_check_load_yaml(ck, path)) == NULL) {
-		formats_check_error(ck, at, "autograph_compose", "compose file '%s' "
-		    "does not parse (see the error in that file)", path);
+	doc = at != NULL ? formats_check_load_yaml(ck, path) :
+	    formats_check_load_yaml_later(ck, path);
+	if (doc == NULL) {
+		if (at != NULL)
+			formats_check_error(ck, at, "autograph_compose", "compose "
+			    "file '%s' does not parse (see the error in that "
+			    "file)", path);
 		return;
 	}
 	services = util_yaml_get(util_yaml_root(doc), "services");
-	if (services == NULL || services->kind != UTIL_YAML_MAPPING)
-		formats_check_error(ck, at, "autograph_compose", "compose file '%s' "
-		    "has no 'services' mapping", path);
-	for (i = 0; services != NULL && services->kind == UTIL_YAML_MAPPING &&
-	    i < services->count; i++)
-		formats_check_strings_add(ck, &ck->m->services,
-		    services->keys[i]->value);
+	if (services != NULL && services->kind == UTIL_YAML_MAPPING) {
+		formats_compose_read(ck, path, util_yaml_root(doc));
+	} else if (at != NULL) {
+		formats_check_error(ck, at, "autograph_compose", "compose file "
+		    "'%s' has no 'services' mapping", path);
+	} else {
+		formats_check_report_later(ck, path, NULL, "autograph_compose",
+		    "compose file '%s', active at its standard path, has no "
+		    "'services' mapping", path);
+	}
 	util_yaml_free(doc);
 }
 
 static void
+check_compose_file(formats_check *ck, const util_yaml_node *at,
+    compose_files *files)
+{
+	const char *text = formats_check_node_string(ck, at, "a compose path");
+	char path[UTIL_PATH_MAX];
+
+	if (text == NULL || formats_check_path(ck, at, text, FORMATS_WANT_FILE,
+	    "compose file", path, sizeof(path)) != 0)
+		return;
+	read_compose_file(ck, at, path, files);
+}
+
+/* The declared compose files; undeclared, the standard one if it is a
+ * file (the engine uses it: check_undeclared says so). */
+static void
 check_compose(formats_check *ck, const util_yaml_node *root)
 {
 	const util_yaml_node *compose = formats_check_field(ck, root, "compose", 0);
+	compose_files files = { { NULL, 0 }, 0 };
+	ps_entry_type type;
 	size_t i;
 
-	if (compose == NULL)
-		return;
-	if (compose->kind == UTIL_YAML_SEQUENCE) {
+	if (compose == NULL) {
+		if (formats_check_stat(ck, STANDARD_COMPOSE, &type) == 0 &&
+		    type == PS_ENTRY_FILE)
+			read_compose_file(ck, NULL, STANDARD_COMPOSE, &files);
+	} else if (compose->kind == UTIL_YAML_SEQUENCE) {
 		if (compose->count == 0)
 			formats_check_error(ck, compose, "autograph_compose",
 			    "compose is an empty list");
-		for (i = 0; i < compose->count; i++)
-			check_compose_file(ck, compose->items[i]);
-		return;
+		for (i = 0; i < compose->count && ck->failed == 0; i++)
+			check_compose_file(ck, compose->items[i], &files);
+	} else {
+		check_compose_file(ck, compose, &files);
 	}
-	check_compose_file(ck, compose);
+	util_strings_clear(&files.seen);
 }
 
 static void
@@ -118,10 +185,8 @@ check_taskfile(formats_check *ck, const util_yaml_node *root)
 {
 	const util_yaml_node *at = formats_check_field(ck, root, "taskfile", 0);
 	const char *text = "Taskfile.yaml";
-	const util_yaml_node *tasks;
 	char path[UTIL_PATH_MAX];
 	util_yaml_doc *doc;
-	size_t i;
 
 	if (at != NULL && ((text = formats_check_node_string(ck, at,
 	    "'taskfile'")) == NULL || formats_check_path(ck, at, text, FORMATS_WANT_FILE,
@@ -141,10 +206,8 @@ check_taskfile(formats_check *ck, const util_yaml_node *root)
 	    util_yaml_root(doc)->kind != UTIL_YAML_MAPPING)
 		formats_check_error(ck, at, "autograph_taskfile", "taskfile '%s' is "
 		    "not a mapping", path);
-	tasks = util_yaml_get(util_yaml_root(doc), "tasks");
-	for (i = 0; tasks != NULL && tasks->kind == UTIL_YAML_MAPPING &&
-	    i < tasks->count; i++)
-		formats_check_strings_add(ck, &ck->m->tasks, tasks->keys[i]->value);
+	else
+		formats_taskfile_read(ck, path, util_yaml_root(doc));
 	util_yaml_free(doc);
 }
 
@@ -190,7 +253,7 @@ static void
 check_undeclared(formats_check *ck, const util_yaml_node *root)
 {
 	static const struct { const char *key, *path; } standard[] = {
-		{ "compose", "infra/compose.yaml" },
+		{ "compose", STANDARD_COMPOSE },
 		{ "skills", "agent/skills" },
 		{ "attitudes", "agent/attitudes" },
 	};
@@ -325,6 +388,7 @@ describe(formats_text *t, const ps_manifest *m)
 		fprintf(t->f, "%s", FORMATS_TR(t, "none", "无"));
 	formats_text_join(t, &m->tasks);
 	fprintf(t->f, "%s\n", FORMATS_TR(t, ".", "。"));
+	formats_compose_describe(t, m);
 	if (m->engine_range != NULL)
 		fprintf(t->f, FORMATS_TR(t, "It needs an engine version %s.\n",
 		    "需要引擎版本 %s。\n"), formats_text_value(t, m->engine_range));
@@ -333,8 +397,8 @@ describe(formats_text *t, const ps_manifest *m)
 static const formats_permission permissions[] = {
 	FORMATS_PERM("contract.engine_version", FORMATS_PERM_SHOWN,
 	    engine_range),
-	FORMATS_PERM("service", FORMATS_PERM_SET, services),
-	FORMATS_PERM("task", FORMATS_PERM_SET, tasks),
+	FORMATS_PERM("service", FORMATS_PERM_SERVICES, compose_services),
+	FORMATS_PERM("task", FORMATS_PERM_TASKS, taskfile_tasks),
 };
 
 /* OpenCode plugins, which the entrypoint aggregates and runs. */

@@ -54,20 +54,76 @@ formats_check_report(formats_check *ck, ps_severity severity, const util_yaml_no
 }
 
 void
-formats_check_report_in(formats_check *ck, ps_severity severity, const char *path,
-    unsigned line, unsigned column, const char *code, const char *fmt, ...)
+formats_check_vreport_in(formats_check *ck, ps_severity severity, const char *path,
+    unsigned line, unsigned column, const char *code, const char *fmt,
+    va_list ap)
 {
 	char *file = NULL;
-	va_list ap;
 
 	if (asprintf(&file, "%s%s", ck->prefix, path) < 0) {
 		formats_check_oom(ck);
 		return;
 	}
-	va_start(ap, fmt);
 	vreport(ck, severity, file, line, column, code, fmt, ap);
-	va_end(ap);
 	free(file);
+}
+
+void
+formats_check_report_in(formats_check *ck, ps_severity severity, const char *path,
+    unsigned line, unsigned column, const char *code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	formats_check_vreport_in(ck, severity, path, line, column, code, fmt, ap);
+	va_end(ap);
+}
+
+void
+formats_check_vreport_later(formats_check *ck, const char *path,
+    const util_yaml_node *at, const char *code, const char *fmt, va_list ap)
+{
+	int signed_pack = ck->opt->already_signed != 0;
+	char *msg = NULL;
+
+	if (vasprintf(&msg, fmt, ap) < 0) {
+		formats_check_oom(ck);
+		return;
+	}
+	formats_check_report_in(ck, signed_pack ? PS_SEVERITY_WARNING :
+	    PS_SEVERITY_ERROR, path, at != NULL ? at->line : 0,
+	    at != NULL ? at->column : 0, code, "%s%s", msg, signed_pack ?
+	    "; a warning as the pack is already signed (packsign sign "
+	    "refuses it)" : "");
+	free(msg);
+}
+
+void
+formats_check_report_later(formats_check *ck, const char *path,
+    const util_yaml_node *at, const char *code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	formats_check_vreport_later(ck, path, at, code, fmt, ap);
+	va_end(ap);
+}
+
+const util_yaml_node *
+formats_check_merge_key(const util_yaml_node *node)
+{
+	const util_yaml_node *found = NULL;
+	size_t i;
+
+	if (node == NULL || node->kind == UTIL_YAML_SCALAR)
+		return NULL;
+	for (i = 0; found == NULL && i < node->count; i++) {
+		if (node->kind == UTIL_YAML_MAPPING &&
+		    strcmp(node->keys[i]->value, "<<") == 0)
+			return node->keys[i];
+		found = formats_check_merge_key(node->items[i]);
+	}
+	return found;
 }
 
 char *

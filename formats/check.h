@@ -7,6 +7,7 @@
 #ifndef FORMATS_CHECK_H
 #define FORMATS_CHECK_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #include "packsign.h"
@@ -38,10 +39,33 @@ void formats_check_report(formats_check *ck, ps_severity severity,
 #define formats_check_warn(ck, at, code, ...) \
 	formats_check_report((ck), PS_SEVERITY_WARNING, (at), (code), __VA_ARGS__)
 
+/*
+ * Adds a diagnostic at `at` (NULL: no position) in the pack file `path`
+ * for a rule added after packs could have been signed: an error, or a
+ * warning saying why when the pack is already signed
+ * (ps_validate_options.already_signed), so that what an older packsign
+ * signed still verifies, with the finding shown.
+ */
+void formats_check_report_later(formats_check *ck, const char *path,
+    const util_yaml_node *at, const char *code, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+void formats_check_vreport_later(formats_check *ck, const char *path,
+    const util_yaml_node *at, const char *code, const char *fmt, va_list ap)
+    __attribute__((format(printf, 5, 0)));
+
+/* The first key `<<` (a YAML 1.1 merge key) at any depth under `node`, or
+ * NULL.  The safe loader keeps it as a plain key; readers that merge would
+ * see other values than packsign, so the callers refuse it as anchors are
+ * refused. */
+const util_yaml_node *formats_check_merge_key(const util_yaml_node *node);
+
 /* Adds a diagnostic in another pack file (relative path `path`). */
 void formats_check_report_in(formats_check *ck, ps_severity severity, const char *path,
     unsigned line, unsigned column, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 7, 8)));
+void formats_check_vreport_in(formats_check *ck, ps_severity severity,
+    const char *path, unsigned line, unsigned column, const char *code,
+    const char *fmt, va_list ap) __attribute__((format(printf, 7, 0)));
 
 /* Records that the job cannot be done: out of memory. */
 void formats_check_oom(formats_check *ck);

@@ -5,10 +5,12 @@
 #include <string.h>
 
 #include "formats/check.h"
+#include "formats/compose.h"
 #include "formats/format.h"
 #include "formats/paths.h"
 #include "util/strings.h"
 #include "formats/semver.h"
+#include "formats/taskfile.h"
 #include "util/error.h"
 
 void
@@ -124,6 +126,8 @@ free_lists(ps_manifest *m)
 	util_strings_clear(&m->capabilities);
 	util_strings_clear(&m->services);
 	util_strings_clear(&m->tasks);
+	formats_compose_free(m);
+	formats_taskfile_free(m);
 }
 
 void

@@ -216,9 +216,11 @@ read_refusal_code(const char *code)
 	return code;
 }
 
-void
-formats_check_yaml_error(formats_check *ck, const char *path, const char *name,
-    const ps_error *yerr)
+/* A loader refusal as a diagnostic of `severity`, `suffix` ending its
+ * message. */
+static void
+yaml_error(formats_check *ck, ps_severity severity, const char *path,
+    const char *name, const ps_error *yerr, const char *suffix)
 {
 	unsigned line = 0, column = 0;
 	const char *code = read_refusal_code(yerr->code);
@@ -230,20 +232,27 @@ formats_check_yaml_error(formats_check *ck, const char *path, const char *name,
 		return;
 	}
 	if (ps_error_is(yerr, PS_CODE_PACK_FILE_TOO_LARGE)) {
-		formats_check_report_in(ck, PS_SEVERITY_ERROR, path, 0, 0, code,
-		    "YAML file is too large: expected at most %d bytes",
-		    UTIL_YAML_MAX_BYTES);
+		formats_check_report_in(ck, severity, path, 0, 0, code,
+		    "YAML file is too large: expected at most %d bytes%s",
+		    UTIL_YAML_MAX_BYTES, suffix);
 		return;
 	}
 	if (strncmp(yerr->subject, name, strlen(name)) == 0)
 		subject_position(yerr->subject + strlen(name), &line, &column);
 	if (yerr->expected[0] != '\0')
-		formats_check_report_in(ck, PS_SEVERITY_ERROR, path, line, column,
-		    code, "%s: expected %s, found %s", yerr->message,
-		    yerr->expected, yerr->found);
+		formats_check_report_in(ck, severity, path, line, column,
+		    code, "%s: expected %s, found %s%s", yerr->message,
+		    yerr->expected, yerr->found, suffix);
 	else
-		formats_check_report_in(ck, PS_SEVERITY_ERROR, path, line, column,
-		    code, "%s", yerr->message);
+		formats_check_report_in(ck, severity, path, line, column,
+		    code, "%s%s", yerr->message, suffix);
+}
+
+void
+formats_check_yaml_error(formats_check *ck, const char *path, const char *name,
+    const ps_error *yerr)
+{
+	yaml_error(ck, PS_SEVERITY_ERROR, path, name, yerr, "");
 }
 
 void
@@ -259,8 +268,10 @@ formats_check_pack_error(formats_check *ck, const ps_error *perr)
 	    read_refusal_code(perr->code), "%s", perr->message);
 }
 
-util_yaml_doc *
-formats_check_load_yaml(formats_check *ck, const char *path)
+/* Reads and parses `path`; refusals as yaml_error says. */
+static util_yaml_doc *
+load_yaml(formats_check *ck, const char *path, ps_severity severity,
+    const char *suffix)
 {
 	util_yaml_doc *doc = NULL;
 	ps_error err;
@@ -270,13 +281,29 @@ formats_check_load_yaml(formats_check *ck, const char *path)
 	ps_error_clear(&err);
 	if (ck->files->read(ck->files->ctx, path, UTIL_YAML_MAX_BYTES + 1, &data,
 	    &len, &err) != 0) {
-		formats_check_yaml_error(ck, path, path, &err);
+		yaml_error(ck, severity, path, path, &err, suffix);
 		return NULL;
 	}
 	if (util_yaml_load(data, len, path, &doc, &err) != 0) {
-		formats_check_yaml_error(ck, path, path, &err);
+		yaml_error(ck, severity, path, path, &err, suffix);
 		doc = NULL;
 	}
 	free(data);
 	return doc;
+}
+
+util_yaml_doc *
+formats_check_load_yaml(formats_check *ck, const char *path)
+{
+	return load_yaml(ck, path, PS_SEVERITY_ERROR, "");
+}
+
+util_yaml_doc *
+formats_check_load_yaml_later(formats_check *ck, const char *path)
+{
+	int signed_pack = ck->opt->already_signed != 0;
+
+	return load_yaml(ck, path, signed_pack ? PS_SEVERITY_WARNING :
+	    PS_SEVERITY_ERROR, signed_pack ? "; a warning as the pack is "
+	    "already signed (packsign sign refuses it)" : "");
 }

@@ -60,6 +60,14 @@ void formats_check_prompt(formats_check *ck, const char *path, const util_yaml_n
  */
 util_yaml_doc *formats_check_load_yaml(formats_check *ck, const char *path);
 
+/*
+ * formats_check_load_yaml for a file the manifest does not name but the
+ * format makes active by its standard path (rules added after packs could
+ * have been signed): refusals are errors, or warnings when the pack is
+ * already signed, as formats_check_report_later says.
+ */
+util_yaml_doc *formats_check_load_yaml_later(formats_check *ck, const char *path);
+
 /* Turns a loader refusal into a diagnostic in the pack file `path`. */
 void formats_check_yaml_error(formats_check *ck, const char *path, const char *name,
     const ps_error *yerr);

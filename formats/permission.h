@@ -34,9 +34,9 @@ typedef enum formats_perm_kind {
 	FORMATS_PERM_VALUE,     /* char *: another value, or one where
 	                         * there was none, widens */
 	FORMATS_PERM_SHOWN,     /* char *: a change is shown, never widens */
-	FORMATS_PERM_SERVICES,  /* the compose services: compared service by
+	FORMATS_PERM_SERVICES,  /* ps_service list (its count follows it): by
 	                         * service, attribute by attribute */
-	FORMATS_PERM_TASKS      /* the Taskfile's tasks and their commands */
+	FORMATS_PERM_TASKS      /* ps_task list: by task, command by command */
 } formats_perm_kind;
 
 typedef struct formats_permission {

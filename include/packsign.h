@@ -116,6 +116,11 @@ int ps_error_is(const ps_error *err, const char *code);
 #define PS_CODE_KEY_UNSUPPORTED_KDF "key_unsupported_kdf"
 #define PS_CODE_KEY_KDF_LIMITS "key_kdf_limits"
 #define PS_CODE_AGENTPACK_CONFIG_PATH "agentpack_config_path"
+#define PS_CODE_AUTOGRAPH_COMPOSE "autograph_compose"
+#define PS_CODE_AUTOGRAPH_COMPOSE_INVALID "autograph_compose_invalid"
+#define PS_CODE_AUTOGRAPH_COMPOSE_LIMIT "autograph_compose_limit"
+#define PS_CODE_AUTOGRAPH_TASKFILE_INVALID "autograph_taskfile_invalid"
+#define PS_CODE_AUTOGRAPH_TASKFILE_LIMIT "autograph_taskfile_limit"
 #define PS_CODE_PERMISSION_EXCEEDS_POLICY "permission_exceeds_policy"
 #define PS_CODE_CONSENT_REQUIRED "consent_required"
 #define PS_CODE_PINS_INVALID "pins_invalid"
@@ -866,7 +871,13 @@ typedef struct ps_validate_options {
 	int already_signed;      /* the pack is verified, not being signed:
 	                          * rules added after a pack could have been
 	                          * signed are warnings (today AgentPack's
-	                          * agentpack_config_path) */
+	                          * agentpack_config_path, autograph's
+	                          * autograph_compose_invalid,
+	                          * autograph_compose_limit,
+	                          * autograph_taskfile_invalid,
+	                          * autograph_taskfile_limit, and the
+	                          * problems of an undeclared
+	                          * infra/compose.yaml) */
 } ps_validate_options;
 
 /* Defaults: detect, not strict, no engine version, no prefix, not
@@ -899,6 +910,101 @@ typedef struct ps_permissions {
 	int network, shell, read_knowledge, read_filesystem;
 	char *file_write;        /* "none", "workspace" or "knowledge" */
 } ps_permissions;
+
+/*
+ * What an autograph pack's compose files and Taskfile let it do
+ * (docs/formats/manifests.md, "autograph").  The bounds of that reading:
+ * a pack beyond one is the diagnostic autograph_compose_limit or
+ * autograph_taskfile_limit, never a silent cut.
+ */
+/* Compose files read (the manifest's list, a file listed twice once). */
+#define PS_COMPOSE_MAX_FILES 64
+/* Services, all compose files together. */
+#define PS_COMPOSE_MAX_SERVICES 256
+/* Entries of one list of a service: ports, volumes (named and host
+ * mounts together), cap_add, devices, security_opt. */
+#define PS_COMPOSE_MAX_ENTRIES 128
+/* Bytes of one value read (an image, a port, a path, a capability). */
+#define PS_COMPOSE_MAX_VALUE 4096
+/* Tasks of the Taskfile. */
+#define PS_TASKFILE_MAX_TASKS 512
+/* Commands and calls of one task. */
+#define PS_TASKFILE_MAX_COMMANDS 128
+/* Bytes of one command. */
+#define PS_TASKFILE_MAX_COMMAND 8192
+
+/* A port a compose service publishes on the host. */
+typedef struct ps_port {
+	char *text;              /* as written ("8080:80", "127.0.0.1:53:53/udp",
+	                          * "3000"); the long syntax written the short
+	                          * way */
+	char *host_ip;           /* NULL: every interface */
+	unsigned published;      /* first host port; 0 when none is written
+	                          * (Compose picks a free one) or the value is
+	                          * interpolated (see text) */
+	unsigned published_last; /* last host port of a range; = published */
+	unsigned target;         /* first container port; 0 when interpolated */
+	char *protocol;          /* as written; NULL: tcp */
+} ps_port;
+
+/* A volume or a host path mounted into a compose service. */
+typedef struct ps_mount {
+	char *source;            /* the host path or the volume's name, as
+	                          * written */
+	char *target;            /* the path in the container */
+	int read_only;           /* 1: ro */
+} ps_mount;
+
+/* One service of one compose file.  A value that depends on the
+ * environment (${VAR}) counts as granting what it could grant. */
+typedef struct ps_service {
+	char *name;
+	char *file;              /* the compose file, relative to the pack */
+	unsigned line, column;   /* the service's key in that file */
+	char *image;             /* NULL: none (a service built locally) */
+	ps_port *ports;
+	size_t port_count;
+	ps_mount *volumes;       /* named volumes */
+	size_t volume_count;
+	ps_mount *host_mounts;   /* bind mounts (and named pipes, and named
+	                          * volumes whose driver binds a host path) */
+	size_t host_mount_count;
+	int privileged;          /* privileged: true */
+	char *network_mode;      /* as written; NULL when not set */
+	char *pid;
+	char *ipc;
+	int host_network;        /* network_mode: host */
+	int host_pid;            /* pid: host */
+	int host_ipc;            /* ipc: host */
+	ps_strings cap_add;      /* as written */
+	ps_strings devices;      /* as written; the long syntax as
+	                          * source[:target[:permissions]] */
+	ps_strings security_opt;
+	char *user;              /* NULL when not set */
+} ps_service;
+
+typedef enum ps_task_cmd_kind {
+	PS_TASK_CMD_SHELL = 0,   /* a shell command: cmds, cmd, defer */
+	PS_TASK_CMD_CALL = 1,    /* another task: `task:` in cmds or defer,
+	                          * deps */
+	PS_TASK_CMD_CHECK = 2    /* a shell command deciding whether to run:
+	                          * status, preconditions */
+} ps_task_cmd_kind;
+
+typedef struct ps_task_cmd {
+	ps_task_cmd_kind kind;
+	char *text;              /* the command as written, or the task called */
+	unsigned line, column;   /* in the Taskfile */
+} ps_task_cmd;
+
+/* One task of an autograph pack's Taskfile. */
+typedef struct ps_task {
+	char *name;
+	unsigned line, column;   /* the task's key in the Taskfile */
+	ps_task_cmd *cmds;       /* deps, preconditions, status, then cmds,
+	                          * each list as written */
+	size_t cmd_count;
+} ps_task;
 
 /*
  * The common model of the four formats.  Fields a format does not declare
@@ -942,12 +1048,19 @@ typedef struct ps_manifest {
 	char *pricing_model;               /* holon pricing.model */
 	char *charge_on;                   /* holon pricing.charge_on */
 	char *engine_range;                /* autograph contract.engine_version */
-	ps_strings services;               /* autograph compose services */
-	ps_strings tasks;                  /* autograph Taskfile tasks */
+	ps_strings services;               /* autograph: the names of
+	                                    * compose_services, in order */
+	ps_strings tasks;                  /* autograph: the names of
+	                                    * taskfile_tasks, in order */
 	double price_worst_amount;         /* holon: the worst case as a
 	                                    * number (price_worst_case prints
 	                                    * it with 6 digits) */
 	char *price_currency;              /* holon pricing.currency */
+	ps_service *compose_services;      /* autograph: every service of
+	                                    * every compose file, in order */
+	size_t compose_service_count;
+	ps_task *taskfile_tasks;           /* autograph: the Taskfile's tasks */
+	size_t taskfile_task_count;
 	ps_strings code_files;             /* agentpack: the entrypoint and
 	                                    * every agent config it reaches
 	                                    * (agents/, config:): what runs */
@@ -1162,9 +1275,11 @@ typedef struct ps_verify_result {
 	                                      * pack's permissions */
 	ps_diags warnings;                   /* warnings of rules a pack
 	                                      * signed before them may break
-	                                      * (agentpack_config_path: the
-	                                      * manifest is validated with
-	                                      * already_signed set), sorted;
+	                                      * (those of
+	                                      * ps_validate_options.
+	                                      * already_signed, which the
+	                                      * manifest is validated with),
+	                                      * sorted;
 	                                      * file names relative to the
 	                                      * pack root; freed with the
 	                                      * result */

@@ -485,6 +485,29 @@ check_prompts_signed(verify_vctx *v, ps_error *err)
 	return 0;
 }
 
+/* A warning of a rule added after packs could have been signed (an error
+ * when signing): the report shows it. */
+static int
+later_rule_warning(const ps_diag *d)
+{
+	static const char *const codes[] = { PS_CODE_AGENTPACK_CONFIG_PATH,
+	    PS_CODE_AUTOGRAPH_COMPOSE, PS_CODE_AUTOGRAPH_COMPOSE_INVALID,
+	    PS_CODE_AUTOGRAPH_COMPOSE_LIMIT, PS_CODE_AUTOGRAPH_TASKFILE_INVALID,
+	    PS_CODE_AUTOGRAPH_TASKFILE_LIMIT };
+	size_t i;
+
+	if (d->severity != PS_SEVERITY_WARNING)
+		return 0;
+	/* The YAML refusals of a file active by its standard path only. */
+	if (strncmp(d->code, "yaml_", 5) == 0)
+		return 1;
+	for (i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
+		if (strcmp(d->code, codes[i]) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* Step 5.  The pack is already signed: a rule added since it could have
  * been signed is a warning here (ps_validate_options.already_signed), kept
  * in the result for the report, so that older signed packs still verify. */
@@ -506,7 +529,7 @@ load_manifest(verify_vctx *v, const ps_pack_files *files, ps_error *err)
 		rc = refuse_manifest(v, &diags, err);
 	for (i = 0; rc == 0 && i < diags.count; i++) {
 		d = &diags.items[i];
-		if (strcmp(d->code, PS_CODE_AGENTPACK_CONFIG_PATH) == 0 &&
+		if (later_rule_warning(d) != 0 &&
 		    ps_diags_add(&v->res->warnings, d->severity, d->code, d->file,
 		    d->line, d->column, "%s", d->message) != 0)
 			rc = util_fail_oom(err, v->path);

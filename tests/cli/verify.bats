@@ -541,6 +541,28 @@ assert "/etc/shadow" in r["warnings"][0]["message"]
 	[ -z "$stderr" ]
 }
 
+@test "verify: a signed autograph pack whose compose file Compose refuses verifies, with warnings [autograph_compose_invalid]" {
+	cp -R "$EXAMPLES/autograph.pkg.research" ag
+	chmod -R u+w ag
+	printf 'services:\n  web:\n    privileged: maybe\n' >ag/infra/compose.yaml
+	run "$PACKSIGN" sign ag -s alice.key -o refused.tar.gz
+	[ "$status" -eq 1 ]
+	"$PACKSIGN" pack ag -o a.tar.gz >/dev/null
+	sign -s alice.key a.tar.gz
+	run --separate-stderr "$PACKSIGN" verify a.tar.gz -p alice.pub
+	echo "$output"; echo "$stderr"
+	[ "$status" -eq 0 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[ "${stderr_lines[0]}" = "packsign: warning: a.tar.gz/infra/compose.yaml:3:17: service 'web': 'privileged' must be true or false, found string 'maybe'; counted as true; a warning as the pack is already signed (packsign sign refuses it) [autograph_compose_invalid]" ]
+	run --separate-stderr "$PACKSIGN" verify a.tar.gz -p alice.pub --json
+	[ "$status" -eq 0 ]
+	python3 -c '
+import json, sys
+w = json.loads(sys.argv[1])["results"][0]["warnings"]
+assert [(x["file"], x["line"], x["code"]) for x in w] == [("infra/compose.yaml", 3, "autograph_compose_invalid")], w
+' "$output"
+}
+
 @test "verify: warnings come before a later refusal, which stays the last line" {
 	hostile_pack hp
 	sed -i 's/^id: .*/&\nsigned_by: [bob]/' hp/manifest.yml

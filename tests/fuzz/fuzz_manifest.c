@@ -12,6 +12,7 @@
 #include "fuzz.h"
 #include "formats/paths.h"
 #include "util/error.h"
+#include "util/pathname.h"
 #include "util/yaml.h"
 
 #define MAX_FILES 64
@@ -241,6 +242,92 @@ check_yaml(const char *text, size_t len)
 	util_yaml_free(doc);
 }
 
+/* A string of the model: present, within `max` bytes. */
+static void
+check_text(const char *what, const char *s, size_t max)
+{
+	if (s == NULL || strlen(s) > max)
+		fuzz_fail(what, s == NULL ? "missing" : "over its bound");
+}
+
+static void
+check_list(const char *what, const ps_strings *list)
+{
+	if (list->count > PS_COMPOSE_MAX_ENTRIES)
+		fuzz_fail(what, "more entries than PS_COMPOSE_MAX_ENTRIES");
+	for (size_t i = 0; i < list->count; i++)
+		check_text(what, list->items[i], PS_COMPOSE_MAX_VALUE);
+}
+
+/* Every service named, in a file, within the bounds; the names list is
+ * the services' names. */
+static void
+check_service(const ps_manifest *m, size_t i)
+{
+	const ps_service *s = &m->compose_services[i];
+
+	check_text("service name", s->name, UTIL_YAML_MAX_BYTES);
+	check_text("service file", s->file, UTIL_PATH_MAX);
+	if (i >= m->services.count || strcmp(m->services.items[i], s->name) != 0)
+		fuzz_fail("services", "names differ from compose_services");
+	if (s->port_count > PS_COMPOSE_MAX_ENTRIES ||
+	    s->volume_count + s->host_mount_count > PS_COMPOSE_MAX_ENTRIES)
+		fuzz_fail("service", "more ports or mounts than the bound");
+	for (size_t j = 0; j < s->port_count; j++) {
+		check_text("port", s->ports[j].text, PS_COMPOSE_MAX_VALUE);
+		if (s->ports[j].published > s->ports[j].published_last ||
+		    s->ports[j].published_last > 65535)
+			fuzz_fail("port", "published range out of order");
+	}
+	for (size_t j = 0; j < s->host_mount_count; j++)
+		check_text("host mount", s->host_mounts[j].source,
+		    PS_COMPOSE_MAX_VALUE);
+	for (size_t j = 0; j < s->volume_count; j++)
+		check_text("volume", s->volumes[j].source, PS_COMPOSE_MAX_VALUE);
+	check_list("cap_add", &s->cap_add);
+	check_list("devices", &s->devices);
+	check_list("security_opt", &s->security_opt);
+}
+
+static void
+check_task(const ps_manifest *m, size_t i)
+{
+	const ps_task *t = &m->taskfile_tasks[i];
+
+	check_text("task name", t->name, UTIL_YAML_MAX_BYTES);
+	if (i >= m->tasks.count || strcmp(m->tasks.items[i], t->name) != 0)
+		fuzz_fail("tasks", "names differ from taskfile_tasks");
+	if (t->cmd_count > PS_TASKFILE_MAX_COMMANDS)
+		fuzz_fail("task", "more commands than PS_TASKFILE_MAX_COMMANDS");
+	for (size_t j = 0; j < t->cmd_count; j++) {
+		check_text("task command", t->cmds[j].text,
+		    PS_TASKFILE_MAX_COMMAND);
+		if (t->cmds[j].kind != PS_TASK_CMD_SHELL &&
+		    t->cmds[j].kind != PS_TASK_CMD_CALL &&
+		    t->cmds[j].kind != PS_TASK_CMD_CHECK)
+			fuzz_fail("task command", "unknown kind");
+	}
+}
+
+/* The compose and Taskfile model, valid manifest or not. */
+static void
+check_model(const ps_manifest *m)
+{
+	if (m->format != PS_FORMAT_AUTOGRAPH && (m->compose_service_count != 0 ||
+	    m->taskfile_task_count != 0))
+		fuzz_fail("ps_manifest_load", "services outside autograph");
+	if (m->compose_service_count > PS_COMPOSE_MAX_SERVICES ||
+	    m->services.count != m->compose_service_count)
+		fuzz_fail("compose_services", "count over the bound");
+	if (m->taskfile_task_count > PS_TASKFILE_MAX_TASKS ||
+	    m->tasks.count != m->taskfile_task_count)
+		fuzz_fail("taskfile_tasks", "count over the bound");
+	for (size_t i = 0; i < m->compose_service_count; i++)
+		check_service(m, i);
+	for (size_t i = 0; i < m->taskfile_task_count; i++)
+		check_task(m, i);
+}
+
 static void
 check_manifest(const ps_manifest *m, const ps_diags *diags)
 {
@@ -250,6 +337,8 @@ check_manifest(const ps_manifest *m, const ps_diags *diags)
 	fuzz_check_diags(diags);
 	for (size_t i = 0; i < diags->count; i++)
 		fuzz_note("diagnostic", diags->items[i].code);
+	if (m != NULL)
+		check_model(m);
 	if (m == NULL || !ps_manifest_valid(diags, 0))
 		return;
 	fuzz_note("ps_manifest_load", "valid");

@@ -552,6 +552,766 @@ agentpack_config_paths_warn_when_signed(void **state)
 	ps_diags_free(&diags);
 }
 
+/* ------------------------------------------------------------- autograph */
+
+static const char autograph_manifest[] =
+    "name: autograph.pkg.t\n"
+    "version: \"1.0.0\"\n"
+    "description: \"t\"\n"
+    "contract:\n"
+    "  engine_version: \">=0.1.0\"\n"
+    "compose: infra/compose.yaml\n";
+
+/* An autograph pack in tmpdir whose compose file and Taskfile are given. */
+static void
+write_autograph(const char *compose, const char *taskfile)
+{
+	write_text("augr.pkg.yml", autograph_manifest);
+	write_text("README.md", "# t\n");
+	write_text("Taskfile.yaml", taskfile);
+	make_dir("infra");
+	write_text("infra/compose.yaml", compose);
+}
+
+static const ps_service *
+service(const ps_manifest *m, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->compose_service_count; i++) {
+		if (strcmp(m->compose_services[i].name, name) == 0)
+			return &m->compose_services[i];
+	}
+	fail_msg("no service %s", name);
+	return NULL;
+}
+
+/* The diagnostic of `code` at FILE:LINE:COL, with its severity. */
+static void
+expect_diag(const ps_diags *diags, const char *code, ps_severity severity,
+    const char *file, unsigned line, unsigned column)
+{
+	const ps_diag *d;
+	size_t i;
+
+	for (i = 0; i < diags->count; i++) {
+		d = &diags->items[i];
+		if (strcmp(d->code, code) != 0 || d->line != line ||
+		    d->column != column || strcmp(d->file, file) != 0)
+			continue;
+		assert_int_equal(d->severity, severity);
+		return;
+	}
+	for (i = 0; i < diags->count; i++)
+		print_message("%s:%u:%u %s %s\n", diags->items[i].file,
+		    diags->items[i].line, diags->items[i].column,
+		    diags->items[i].code, diags->items[i].message);
+	fail_msg("no %s at %s:%u:%u", code, file, line, column);
+}
+
+/* The message of the first diagnostic at LINE:COL ("" when none). */
+static const char *
+message_at(const ps_diags *diags, unsigned line, unsigned column)
+{
+	size_t i;
+
+	for (i = 0; i < diags->count; i++) {
+		if (diags->items[i].line == line &&
+		    diags->items[i].column == column)
+			return diags->items[i].message;
+	}
+	return "";
+}
+
+static void
+expect_mount(const ps_mount *mt, const char *source, const char *target,
+    int read_only)
+{
+	assert_string_equal(mt->source, source);
+	assert_string_equal(mt->target, target);
+	assert_int_equal(mt->read_only, read_only);
+}
+
+static const char compose_short[] =
+    "services:\n"
+    "  web:\n"
+    "    image: nginx:1.27\n"
+    "    user: \"1000:1000\"\n"
+    "    privileged: true\n"
+    "    network_mode: host\n"
+    "    pid: host\n"
+    "    ipc: host\n"
+    "    cap_add: [NET_ADMIN, SYS_TIME]\n"
+    "    devices: [\"/dev/fuse:/dev/fuse:rwm\"]\n"
+    "    security_opt: [\"seccomp:unconfined\"]\n"
+    "    ports:\n"
+    "      - \"8080:80\"\n"
+    "      - 3000\n"
+    "      - \"127.0.0.1:5000-5010:6000-6010/udp\"\n"
+    "      - \"[::1]:6001:6001\"\n"
+    "      - \"127.0.0.1::7000\"\n"
+    "    volumes:\n"
+    "      - /var/run/docker.sock:/var/run/docker.sock\n"
+    "      - ./data:/data:ro\n"
+    "      - ../up:/up\n"
+    "      - ~/.ssh:/root/.ssh:ro,z\n"
+    "      - cache:/cache:rw\n"
+    "      - /anonymous\n"
+    "  db:\n"
+    "    image: postgres\n"
+    "    network_mode: \"service:web\"\n"
+    "    privileged: false\n"
+    "  built: {build: .}\n"
+    "  empty:\n";
+
+static void
+autograph_compose_short_syntax(void **state)
+{
+	const ps_service *web, *db;
+	ps_manifest *m = NULL;
+	ps_diags diags;
+
+	(void)state;
+	write_autograph(compose_short, "tasks: {}\n");
+	load(&m, &diags);
+	assert_non_null(m);
+	assert_int_equal(ps_diags_count(&diags, PS_SEVERITY_ERROR), 0);
+	assert_int_equal(ps_diags_count(&diags, PS_SEVERITY_WARNING), 0);
+	assert_int_equal(m->compose_service_count, 4);
+	assert_int_equal(m->services.count, 4);
+	assert_string_equal(m->services.items[3], "empty");
+	web = service(m, "web");
+	assert_string_equal(web->file, "infra/compose.yaml");
+	assert_int_equal(web->line, 2);
+	assert_int_equal(web->column, 3);
+	assert_string_equal(web->image, "nginx:1.27");
+	assert_string_equal(web->user, "1000:1000");
+	assert_int_equal(web->privileged, 1);
+	assert_int_equal(web->host_network, 1);
+	assert_int_equal(web->host_pid, 1);
+	assert_int_equal(web->host_ipc, 1);
+	assert_string_equal(web->network_mode, "host");
+	assert_int_equal(web->cap_add.count, 2);
+	assert_string_equal(web->cap_add.items[1], "SYS_TIME");
+	assert_string_equal(web->devices.items[0], "/dev/fuse:/dev/fuse:rwm");
+	assert_string_equal(web->security_opt.items[0], "seccomp:unconfined");
+	assert_int_equal(web->port_count, 5);
+	assert_string_equal(web->ports[0].text, "8080:80");
+	assert_int_equal(web->ports[0].published, 8080);
+	assert_int_equal(web->ports[0].target, 80);
+	assert_null(web->ports[0].host_ip);
+	assert_null(web->ports[0].protocol);
+	/* A container port alone: Compose picks the host port. */
+	assert_string_equal(web->ports[1].text, "3000");
+	assert_int_equal(web->ports[1].published, 0);
+	assert_int_equal(web->ports[1].target, 3000);
+	assert_string_equal(web->ports[2].host_ip, "127.0.0.1");
+	assert_int_equal(web->ports[2].published, 5000);
+	assert_int_equal(web->ports[2].published_last, 5010);
+	assert_int_equal(web->ports[2].target, 6000);
+	assert_string_equal(web->ports[2].protocol, "udp");
+	assert_string_equal(web->ports[3].host_ip, "::1");
+	assert_int_equal(web->ports[3].published, 6001);
+	assert_string_equal(web->ports[4].host_ip, "127.0.0.1");
+	assert_int_equal(web->ports[4].published, 0);
+	assert_int_equal(web->ports[4].target, 7000);
+	/* Absolute, ./, ../ and ~ sources are host paths; a name is a
+	 * volume; a target alone is an anonymous volume, not kept. */
+	assert_int_equal(web->host_mount_count, 4);
+	expect_mount(&web->host_mounts[0], "/var/run/docker.sock",
+	    "/var/run/docker.sock", 0);
+	expect_mount(&web->host_mounts[1], "./data", "/data", 1);
+	expect_mount(&web->host_mounts[2], "../up", "/up", 0);
+	expect_mount(&web->host_mounts[3], "~/.ssh", "/root/.ssh", 1);
+	assert_int_equal(web->volume_count, 1);
+	expect_mount(&web->volumes[0], "cache", "/cache", 0);
+	db = service(m, "db");
+	assert_int_equal(db->privileged, 0);
+	assert_int_equal(db->host_network, 0);
+	assert_string_equal(db->network_mode, "service:web");
+	assert_null(service(m, "built")->image);
+	assert_int_equal(service(m, "empty")->port_count, 0);
+	ps_manifest_free(m);
+	ps_diags_free(&diags);
+}
+
+static const char compose_long[] =
+    "services:\n"
+    "  app:\n"
+    "    privileged: \"yes\"\n"
+    "    devices:\n"
+    "      - source: /dev/kvm\n"
+    "        target: /dev/kvm\n"
+    "        permissions: rwm\n"
+    "      - {source: /dev/net/tun}\n"
+    "    ports:\n"
+    "      - target: 80\n"
+    "        published: \"8080-8081\"\n"
+    "        host_ip: 0.0.0.0\n"
+    "        protocol: tcp\n"
+    "        mode: host\n"
+    "      - target: 443\n"
+    "      - {target: 53, published: 53, host_ip: \"::\", protocol: udp}\n"
+    "    volumes:\n"
+    "      - type: bind\n"
+    "        source: /etc\n"
+    "        target: /host-etc\n"
+    "        read_only: true\n"
+    "      - {type: volume, source: data, target: /data}\n"
+    "      - {type: volume, source: hostbound, target: /hb, read_only: \"on\"}\n"
+    "      - {type: tmpfs, target: /tmp}\n"
+    "      - {type: image, source: alpine, target: /img}\n"
+    "      - {type: npipe, source: '\\\\.\\pipe\\docker_engine', target: /p}\n"
+    "      - {type: volume, target: /anon}\n"
+    "volumes:\n"
+    "  data: {}\n"
+    "  hostbound:\n"
+    "    driver: local\n"
+    "    driver_opts: {type: none, o: bind, device: /srv/shared}\n";
+
+static void
+autograph_compose_long_syntax(void **state)
+{
+	const ps_service *app;
+	ps_manifest *m = NULL;
+	ps_diags diags;
+
+	(void)state;
+	write_autograph(compose_long, "tasks: {}\n");
+	load(&m, &diags);
+	assert_non_null(m);
+	assert_int_equal(diags.count, 0);
+	app = service(m, "app");
+	/* Compose casts "yes" to true, as it casts y, on, true. */
+	assert_int_equal(app->privileged, 1);
+	assert_int_equal(app->devices.count, 2);
+	assert_string_equal(app->devices.items[0], "/dev/kvm:/dev/kvm:rwm");
+	assert_string_equal(app->devices.items[1], "/dev/net/tun");
+	assert_int_equal(app->port_count, 3);
+	assert_string_equal(app->ports[0].text, "0.0.0.0:8080-8081:80/tcp");
+	assert_int_equal(app->ports[0].published, 8080);
+	assert_int_equal(app->ports[0].published_last, 8081);
+	assert_int_equal(app->ports[0].target, 80);
+	assert_string_equal(app->ports[0].host_ip, "0.0.0.0");
+	assert_string_equal(app->ports[1].text, "443");
+	assert_int_equal(app->ports[1].published, 0);
+	assert_string_equal(app->ports[2].text, "[::]:53:53/udp");
+	/* bind and npipe are host mounts, so is a volume whose local driver
+	 * binds a host path; tmpfs, image and anonymous volumes are not
+	 * kept. */
+	assert_int_equal(app->host_mount_count, 3);
+	expect_mount(&app->host_mounts[0], "/etc", "/host-etc", 1);
+	expect_mount(&app->host_mounts[1], "/srv/shared", "/hb", 1);
+	expect_mount(&app->host_mounts[2], "\\\\.\\pipe\\docker_engine", "/p",
+	    0);
+	assert_int_equal(app->volume_count, 1);
+	expect_mount(&app->volumes[0], "data", "/data", 0);
+	ps_manifest_free(m);
+	ps_diags_free(&diags);
+}
+
+static const char compose_invalid[] =
+    "services:\n"
+    "  web:\n"
+    "    image: 12\n"                                   /* 3:12 */
+    "    privileged: maybe\n"                           /* 4:17 */
+    "    user: 1000\n"                                  /* 5:11 */
+    "    cap_add: SYS_ADMIN\n"                          /* 6:14 */
+    "    pid: [host]\n"                                 /* 7:10 */
+    "    ports: [\"80:abc\", \"1.2.3:80:80\", 70000, {published: 1}]\n"
+    "    volumes: [\"/a:/b:ro:x\", \"::x\", {source: x, target: /y}]\n"
+    "  \"bad name\": {}\n";                             /* 10:3 */
+
+static void
+check_invalid_compose(const ps_diags *diags, ps_severity sev)
+{
+	const char *f = "infra/compose.yaml";
+
+	expect_diag(diags, "autograph_compose_invalid", sev, f, 3, 12);
+	expect_diag(diags, "autograph_compose_invalid", sev, f, 4, 17);
+	expect_diag(diags, "autograph_compose_invalid", sev, f, 5, 11);
+	expect_diag(diags, "autograph_compose_invalid", sev, f, 6, 14);
+	expect_diag(diags, "autograph_compose_invalid", sev, f, 7, 10);
+	expect_diag(diags, "autograph_compose_invalid", sev, f, 8, 13);
+	expect_diag(diags, "autograph_compose_invalid", sev, f, 8, 23);
+	expect_diag(diags, "autograph_compose_invalid", sev, f, 8, 38);
+	expect_diag(diags, "autograph_compose_invalid", sev, f, 8, 45);
+	expect_diag(diags, "autograph_compose_invalid", sev, f, 9, 15);
+	expect_diag(diags, "autograph_compose_invalid", sev, f, 9, 29);
+	expect_diag(diags, "autograph_compose_invalid", sev, f, 9, 36);
+	expect_diag(diags, "autograph_compose_invalid", sev, f, 10, 3);
+	assert_int_equal(count_code(diags, "autograph_compose_invalid"), 13);
+}
+
+/* Types Compose refuses are errors; in a pack already signed, warnings. */
+static void
+autograph_compose_type_errors(void **state)
+{
+	ps_manifest *m = NULL;
+	ps_diags diags;
+
+	(void)state;
+	write_autograph(compose_invalid, "tasks: {}\n");
+	load(&m, &diags);
+	assert_non_null(m);
+	check_invalid_compose(&diags, PS_SEVERITY_ERROR);
+	assert_int_equal(ps_manifest_valid(&diags, 0), 0);
+	/* A value Compose refuses for privileged counts as granting it. */
+	assert_int_equal(service(m, "web")->privileged, 1);
+	assert_int_equal(service(m, "web")->host_pid, 1);
+	ps_manifest_free(m);
+	ps_diags_free(&diags);
+	load_as(&m, &diags, 1);
+	check_invalid_compose(&diags, PS_SEVERITY_WARNING);
+	assert_int_equal(ps_manifest_valid(&diags, 0), 1);
+	assert_non_null(strstr(diags.items[0].message, "already signed"));
+	ps_manifest_free(m);
+	ps_diags_free(&diags);
+}
+
+static const char compose_unresolved[] =
+    "include: [other.yaml]\n"                           /* 1:1 */
+    "services:\n"
+    "  web:\n"
+    "    extends: {service: base}\n"                    /* 4:5 */
+    "    privileged: ${PRIV:-false}\n"                  /* 5:17 */
+    "    network_mode: \"${NET}\"\n"                    /* 6:19 */
+    "    image: app:${TAG:-latest}\n"
+    "    ports: [\"${PORT}:80\"]\n"
+    "    volumes:\n"
+    "      - ${DATA:-data}:/data\n"                     /* 10:9 */
+    "      - ./logs:/logs:$$ro\n"
+    "      - {type: \"${T}\", source: x, target: /x}\n"  /* 12:16 */
+    "      - {type: volume, source: \"${V}\", target: /v}\n" /* 13:9 */
+    "      - opt:/opt\n"                                /* 14:9 */
+    "volumes:\n"
+    "  opt: {driver_opts: {o: \"${O}\", device: /srv}}\n";
+
+/* What the environment decides counts as granted, with a warning. */
+static void
+autograph_compose_unresolved_values(void **state)
+{
+	const char *f = "infra/compose.yaml";
+	const ps_service *web;
+	ps_manifest *m = NULL;
+	ps_diags diags;
+
+	(void)state;
+	write_autograph(compose_unresolved, "tasks: {}\n");
+	load(&m, &diags);
+	assert_non_null(m);
+	assert_int_equal(ps_diags_count(&diags, PS_SEVERITY_ERROR), 0);
+	expect_diag(&diags, "autograph_compose_unresolved", PS_SEVERITY_WARNING,
+	    f, 1, 1);
+	expect_diag(&diags, "autograph_compose_unresolved", PS_SEVERITY_WARNING,
+	    f, 4, 5);
+	expect_diag(&diags, "autograph_compose_unresolved", PS_SEVERITY_WARNING,
+	    f, 5, 17);
+	expect_diag(&diags, "autograph_compose_unresolved", PS_SEVERITY_WARNING,
+	    f, 6, 19);
+	expect_diag(&diags, "autograph_compose_unresolved", PS_SEVERITY_WARNING,
+	    f, 10, 9);
+	expect_diag(&diags, "autograph_compose_unresolved", PS_SEVERITY_WARNING,
+	    f, 12, 16);
+	expect_diag(&diags, "autograph_compose_unresolved", PS_SEVERITY_WARNING,
+	    f, 13, 9);
+	expect_diag(&diags, "autograph_compose_unresolved", PS_SEVERITY_WARNING,
+	    f, 14, 9);
+	assert_int_equal(count_code(&diags, "autograph_compose_unresolved"), 8);
+	web = service(m, "web");
+	assert_int_equal(web->privileged, 1);
+	assert_int_equal(web->host_network, 1);
+	assert_string_equal(web->image, "app:${TAG:-latest}");
+	assert_string_equal(web->ports[0].text, "${PORT}:80");
+	assert_int_equal(web->ports[0].published, 0);
+	assert_int_equal(web->host_mount_count, 5);
+	expect_mount(&web->host_mounts[0], "${DATA:-data}", "/data", 0);
+	expect_mount(&web->host_mounts[1], "./logs", "/logs", 0);
+	expect_mount(&web->host_mounts[2], "x", "/x", 0);
+	expect_mount(&web->host_mounts[3], "${V}", "/v", 0);
+	expect_mount(&web->host_mounts[4], "/srv", "/opt", 0);
+	assert_int_equal(web->volume_count, 0);
+	ps_manifest_free(m);
+	ps_diags_free(&diags);
+	/* A merge key would give Compose values packsign does not read. */
+	write_text("infra/compose.yaml", "services:\n  web:\n    <<: "
+	    "{privileged: true}\n    image: x\n");
+	load(&m, &diags);
+	expect_diag(&diags, "autograph_compose_invalid", PS_SEVERITY_ERROR, f, 3,
+	    5);
+	ps_manifest_free(m);
+	ps_diags_free(&diags);
+}
+
+/* Writes `n` services into infra/compose.yaml (and infra/b.yaml). */
+static void
+write_services(const char *file, size_t first, size_t n)
+{
+	char path[64], *text = NULL;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	fprintf(f, "services:\n");
+	for (i = first; i < first + n; i++)
+		fprintf(f, "  s%zu: {image: x}\n", i);
+	assert_int_equal(fclose(f), 0);
+	snprintf(path, sizeof(path), "infra/%s", file);
+	write_text(path, text);
+	free(text);
+}
+
+/* Services are counted over all the compose files. */
+static void
+autograph_compose_bounds_services(void **state)
+{
+	ps_manifest *m = NULL;
+	ps_diags diags;
+
+	(void)state;
+	write_autograph("services: {}\n", "tasks: {}\n");
+	write_text("augr.pkg.yml", "name: autograph.pkg.t\nversion: \"1.0.0\"\n"
+	    "description: t\ncontract: {engine_version: \"*\"}\n"
+	    "compose: [infra/compose.yaml, infra/b.yaml, infra/compose.yaml]\n");
+	write_services("compose.yaml", 0, PS_COMPOSE_MAX_SERVICES - 1);
+	write_services("b.yaml", 1000, 2);
+	load(&m, &diags);
+	/* The file listed twice is read once. */
+	assert_int_equal(m->compose_service_count, PS_COMPOSE_MAX_SERVICES);
+	assert_int_equal(m->services.count, PS_COMPOSE_MAX_SERVICES);
+	expect_diag(&diags, "autograph_compose_limit", PS_SEVERITY_ERROR,
+	    "infra/b.yaml", 3, 3);
+	assert_int_equal(count_code(&diags, "autograph_compose_limit"), 1);
+	ps_manifest_free(m);
+	ps_diags_free(&diags);
+}
+
+/* The manifest's 65th compose file is not read. */
+static void
+autograph_compose_bounds_files(void **state)
+{
+	ps_manifest *m = NULL;
+	char *text = NULL, path[64];
+	ps_diags diags;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&text, &len);
+
+	(void)state;
+	write_autograph("services: {}\n", "tasks: {}\n");
+	assert_non_null(f);
+	fprintf(f, "name: autograph.pkg.t\nversion: \"1.0.0\"\ndescription: t\n"
+	    "contract: {engine_version: \"*\"}\ncompose:\n");
+	for (i = 0; i <= PS_COMPOSE_MAX_FILES; i++) {
+		fprintf(f, "  - infra/f%zu.yaml\n", i);
+		snprintf(path, sizeof(path), "infra/f%zu.yaml", i);
+		write_text(path, "services: {}\n");
+	}
+	fprintf(f, "  - infra/f0.yaml\n");
+	assert_int_equal(fclose(f), 0);
+	write_text("augr.pkg.yml", text);
+	free(text);
+	load(&m, &diags);
+	expect_diag(&diags, "autograph_compose_limit", PS_SEVERITY_ERROR,
+	    "augr.pkg.yml", 6 + PS_COMPOSE_MAX_FILES, 5);
+	assert_int_equal(count_code(&diags, "autograph_compose_limit"), 1);
+	ps_manifest_free(m);
+	ps_diags_free(&diags);
+}
+
+/* Entries of one list, and the bytes of one value. */
+static void
+autograph_compose_bounds_entries(void **state)
+{
+	char *text = NULL, *big;
+	ps_manifest *m = NULL;
+	ps_diags diags;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&text, &len);
+
+	(void)state;
+	assert_non_null(f);
+	fprintf(f, "services:\n  web:\n    cap_add:\n");
+	for (i = 0; i <= PS_COMPOSE_MAX_ENTRIES; i++)
+		fprintf(f, "      - CAP_%zu\n", i);
+	big = malloc(PS_COMPOSE_MAX_VALUE + 2);
+	assert_non_null(big);
+	memset(big, 'a', PS_COMPOSE_MAX_VALUE + 1);
+	big[PS_COMPOSE_MAX_VALUE + 1] = '\0';
+	fprintf(f, "    image: %s\n", big);
+	free(big);
+	assert_int_equal(fclose(f), 0);
+	write_autograph(text, "tasks: {}\n");
+	free(text);
+	load(&m, &diags);
+	assert_int_equal(m->compose_services[0].cap_add.count,
+	    PS_COMPOSE_MAX_ENTRIES);
+	assert_null(m->compose_services[0].image);
+	assert_int_equal(count_code(&diags, "autograph_compose_limit"), 2);
+	expect_diag(&diags, "autograph_compose_limit", PS_SEVERITY_ERROR,
+	    "infra/compose.yaml", 4, 7);
+	ps_manifest_free(m);
+	ps_diags_free(&diags);
+}
+
+static const char taskfile_forms[] =
+    "version: '3'\n"
+    "tasks:\n"
+    "  up:\n"
+    "    deps: [build, {task: lint}]\n"
+    "    preconditions:\n"
+    "      - test -f infra/compose.yaml\n"
+    "      - {sh: \"which docker\", msg: no docker}\n"
+    "    status: [test -f .up]\n"
+    "    cmds:\n"
+    "      - docker compose up -d\n"
+    "      - task: seed\n"
+    "      - {cmd: echo up, silent: true}\n"
+    "      - defer: docker compose logs\n"
+    "      - defer: {task: report}\n"
+    "      - for: [a, b]\n"
+    "        cmd: echo {{.ITEM}}\n"
+    "  down: docker compose down\n"
+    "  two: [echo one, {task: down}]\n"
+    "  single:\n"
+    "    cmd: echo single\n"
+    "  quiet: {desc: nothing to run}\n";
+
+static void
+expect_cmd(const ps_task *t, size_t i, ps_task_cmd_kind kind,
+    const char *text)
+{
+	assert_true(i < t->cmd_count);
+	assert_int_equal(t->cmds[i].kind, kind);
+	assert_string_equal(t->cmds[i].text, text);
+}
+
+static void
+autograph_taskfile_model(void **state)
+{
+	const ps_task *up;
+	ps_manifest *m = NULL;
+	ps_diags diags;
+
+	(void)state;
+	write_autograph("services: {}\n", taskfile_forms);
+	load(&m, &diags);
+	assert_non_null(m);
+	assert_int_equal(diags.count, 0);
+	assert_int_equal(m->taskfile_task_count, 5);
+	assert_int_equal(m->tasks.count, 5);
+	up = &m->taskfile_tasks[0];
+	assert_string_equal(up->name, "up");
+	assert_int_equal(up->line, 3);
+	assert_int_equal(up->cmd_count, 11);
+	expect_cmd(up, 0, PS_TASK_CMD_CALL, "build");
+	expect_cmd(up, 1, PS_TASK_CMD_CALL, "lint");
+	expect_cmd(up, 2, PS_TASK_CMD_CHECK, "test -f infra/compose.yaml");
+	expect_cmd(up, 3, PS_TASK_CMD_CHECK, "which docker");
+	expect_cmd(up, 4, PS_TASK_CMD_CHECK, "test -f .up");
+	expect_cmd(up, 5, PS_TASK_CMD_SHELL, "docker compose up -d");
+	expect_cmd(up, 6, PS_TASK_CMD_CALL, "seed");
+	expect_cmd(up, 7, PS_TASK_CMD_SHELL, "echo up");
+	expect_cmd(up, 8, PS_TASK_CMD_SHELL, "docker compose logs");
+	expect_cmd(up, 9, PS_TASK_CMD_CALL, "report");
+	expect_cmd(up, 10, PS_TASK_CMD_SHELL, "echo {{.ITEM}}");
+	assert_int_equal(up->cmds[5].line, 10);
+	assert_int_equal(up->cmds[5].column, 9);
+	expect_cmd(&m->taskfile_tasks[1], 0, PS_TASK_CMD_SHELL,
+	    "docker compose down");
+	expect_cmd(&m->taskfile_tasks[2], 0, PS_TASK_CMD_SHELL, "echo one");
+	expect_cmd(&m->taskfile_tasks[2], 1, PS_TASK_CMD_CALL, "down");
+	expect_cmd(&m->taskfile_tasks[3], 0, PS_TASK_CMD_SHELL, "echo single");
+	assert_int_equal(m->taskfile_tasks[4].cmd_count, 0);
+	ps_manifest_free(m);
+	ps_diags_free(&diags);
+}
+
+static const char taskfile_invalid[] =
+    "includes: {lib: ./lib.yml}\n"                      /* 1:1 */
+    "tasks:\n"
+    "  a: {cmds: \"echo\"}\n"                           /* 3:13 */
+    "  b: {cmd: x, cmds: [y]}\n"                        /* 4:7 */
+    "  c:\n"
+    "    cmds:\n"
+    "      - [nested]\n"                                /* 7:9 */
+    "      - {silent: true}\n"                          /* 8:9 */
+    "      - {cmd: [x]}\n"                              /* 9:9 */
+    "    deps: [[x]]\n"                                 /* 10:12 */
+    "    status: [{a: b}]\n";                           /* 11:14 */
+
+static void
+autograph_taskfile_errors(void **state)
+{
+	const char *f = "Taskfile.yaml";
+	ps_manifest *m = NULL;
+	ps_diags diags;
+
+	(void)state;
+	write_autograph("services: {}\n", taskfile_invalid);
+	load(&m, &diags);
+	assert_non_null(m);
+	expect_diag(&diags, "autograph_taskfile_unresolved",
+	    PS_SEVERITY_WARNING, f, 1, 1);
+	expect_diag(&diags, "autograph_taskfile_invalid", PS_SEVERITY_ERROR, f,
+	    3, 13);
+	expect_diag(&diags, "autograph_taskfile_invalid", PS_SEVERITY_ERROR, f,
+	    4, 7);
+	expect_diag(&diags, "autograph_taskfile_invalid", PS_SEVERITY_ERROR, f,
+	    7, 9);
+	expect_diag(&diags, "autograph_taskfile_invalid", PS_SEVERITY_ERROR, f,
+	    8, 9);
+	expect_diag(&diags, "autograph_taskfile_invalid", PS_SEVERITY_ERROR, f,
+	    9, 9);
+	assert_non_null(strstr(message_at(&diags, 9, 9), "'cmd' must be a "
+	    "command, found sequence"));
+	expect_diag(&diags, "autograph_taskfile_invalid", PS_SEVERITY_ERROR, f,
+	    10, 12);
+	expect_diag(&diags, "autograph_taskfile_invalid", PS_SEVERITY_ERROR, f,
+	    11, 14);
+	assert_int_equal(count_code(&diags, "autograph_taskfile_invalid"), 7);
+	/* Both forms of b are kept: the model does not say less. */
+	expect_cmd(&m->taskfile_tasks[1], 0, PS_TASK_CMD_SHELL, "x");
+	expect_cmd(&m->taskfile_tasks[1], 1, PS_TASK_CMD_SHELL, "y");
+	ps_manifest_free(m);
+	ps_diags_free(&diags);
+	load_as(&m, &diags, 1);
+	assert_int_equal(ps_diags_count(&diags, PS_SEVERITY_ERROR), 0);
+	assert_int_equal(count_code(&diags, "autograph_taskfile_invalid"), 7);
+	ps_manifest_free(m);
+	ps_diags_free(&diags);
+}
+
+static void
+autograph_taskfile_bounds(void **state)
+{
+	char *text = NULL, *big;
+	ps_manifest *m = NULL;
+	ps_diags diags;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&text, &len);
+
+	(void)state;
+	assert_non_null(f);
+	fprintf(f, "tasks:\n  many:\n");
+	for (i = 0; i <= PS_TASKFILE_MAX_COMMANDS; i++)
+		fprintf(f, "    - echo %zu\n", i);
+	big = malloc(PS_TASKFILE_MAX_COMMAND + 2);
+	assert_non_null(big);
+	memset(big, 'a', PS_TASKFILE_MAX_COMMAND + 1);
+	big[PS_TASKFILE_MAX_COMMAND + 1] = '\0';
+	fprintf(f, "  long: %s\n", big);
+	free(big);
+	for (i = 2; i <= PS_TASKFILE_MAX_TASKS; i++)
+		fprintf(f, "  t%zu: echo\n", i);
+	assert_int_equal(fclose(f), 0);
+	write_autograph("services: {}\n", text);
+	free(text);
+	load(&m, &diags);
+	assert_int_equal(m->taskfile_task_count, PS_TASKFILE_MAX_TASKS);
+	assert_int_equal(m->taskfile_tasks[0].cmd_count,
+	    PS_TASKFILE_MAX_COMMANDS);
+	assert_int_equal(m->taskfile_tasks[1].cmd_count, 0);
+	/* Too many tasks, too many commands, one command too long. */
+	assert_int_equal(count_code(&diags, "autograph_taskfile_limit"), 3);
+	expect_diag(&diags, "autograph_taskfile_limit", PS_SEVERITY_ERROR,
+	    "Taskfile.yaml", 1, 1);
+	expect_diag(&diags, "autograph_taskfile_limit", PS_SEVERITY_ERROR,
+	    "Taskfile.yaml", 3 + PS_TASKFILE_MAX_COMMANDS, 7);
+	expect_diag(&diags, "autograph_taskfile_limit", PS_SEVERITY_ERROR,
+	    "Taskfile.yaml", 4 + PS_TASKFILE_MAX_COMMANDS, 9);
+	ps_manifest_free(m);
+	ps_diags_free(&diags);
+}
+
+/* Undeclared, infra/compose.yaml is read: the engine uses it. */
+static void
+autograph_standard_compose(void **state)
+{
+	ps_manifest *m = NULL;
+	ps_diags diags;
+	char *text = NULL;
+	ps_error err;
+
+	(void)state;
+	write_autograph("services:\n  web:\n    privileged: true\n    "
+	    "volumes: [\"/:/host\"]\n", "tasks: {}\n");
+	write_text("augr.pkg.yml", "name: autograph.pkg.t\nversion: \"1.0.0\"\n"
+	    "description: t\ncontract: {engine_version: \"*\"}\n");
+	load(&m, &diags);
+	assert_int_equal(count_code(&diags, "autograph_undeclared"), 1);
+	assert_int_equal(m->compose_service_count, 1);
+	assert_int_equal(m->compose_services[0].privileged, 1);
+	assert_int_equal(ps_manifest_describe(m, PS_LANG_EN, &text, &err), 0);
+	assert_non_null(strstr(text, "It mounts host paths into services: / "
+	    "(web).\nServices that run privileged, with full access to the "
+	    "host: web.\n"));
+	free(text);
+	ps_manifest_free(m);
+	ps_diags_free(&diags);
+	/* Its refusals are in that file; warnings once signed. */
+	write_text("infra/compose.yaml", "services: [unclosed\n");
+	load(&m, &diags);
+	expect_diag(&diags, "yaml_syntax", PS_SEVERITY_ERROR,
+	    "infra/compose.yaml", 2, 1);
+	ps_manifest_free(m);
+	ps_diags_free(&diags);
+	load_as(&m, &diags, 1);
+	expect_diag(&diags, "yaml_syntax", PS_SEVERITY_WARNING,
+	    "infra/compose.yaml", 2, 1);
+	assert_int_equal(ps_manifest_valid(&diags, 0), 1);
+	ps_manifest_free(m);
+	ps_diags_free(&diags);
+}
+
+/* One sentence per kind, only when present, in both languages. */
+static void
+autograph_describe_sentences(void **state)
+{
+	ps_manifest *m = NULL;
+	ps_diags diags;
+	char *text = NULL;
+	ps_error err;
+
+	(void)state;
+	write_autograph(compose_short, "tasks: {up: echo}\n");
+	load(&m, &diags);
+	assert_int_equal(ps_manifest_describe(m, PS_LANG_EN, &text, &err), 0);
+	assert_non_null(strstr(text, "It adds services: web, db, built, empty. "
+	    "Tasks: up.\n"
+	    "It mounts host paths into services: /var/run/docker.sock (web), "
+	    "./data (web, read-only), ../up (web), ~/.ssh (web, read-only).\n"
+	    "Services that run privileged, with full access to the host: web.\n"
+	    "Services that use the host's network: web.\n"
+	    "Services that share the host's process namespace: web.\n"
+	    "Services that share the host's IPC namespace: web.\n"
+	    "It adds Linux capabilities: NET_ADMIN (web), SYS_TIME (web).\n"
+	    "It gives services host devices: /dev/fuse:/dev/fuse:rwm (web).\n"
+	    "It needs an engine version >=0.1.0.\n"));
+	free(text);
+	assert_int_equal(ps_manifest_describe(m, PS_LANG_ZH, &text, &err), 0);
+	assert_non_null(strstr(text, "将主机路径挂载进服务：/var/run/docker.sock"
+	    "（web）、./data（web，只读）、../up（web）、~/.ssh（web，只读）。\n"
+	    "以特权模式运行、可完全访问主机的服务：web。\n"
+	    "使用主机网络的服务：web。\n"
+	    "共享主机进程命名空间的服务：web。\n"
+	    "共享主机 IPC 命名空间的服务：web。\n"
+	    "新增 Linux 能力：NET_ADMIN（web）、SYS_TIME（web）。\n"
+	    "交给服务的主机设备：/dev/fuse:/dev/fuse:rwm（web）。\n"));
+	free(text);
+	ps_manifest_free(m);
+	ps_diags_free(&diags);
+	/* Nothing of the host: no sentence. */
+	write_text("infra/compose.yaml", "services: {db: {image: postgres, "
+	    "volumes: [data:/var/lib/postgresql]}}\n");
+	load(&m, &diags);
+	assert_int_equal(ps_manifest_describe(m, PS_LANG_EN, &text, &err), 0);
+	assert_null(strstr(text, "host"));
+	assert_null(strstr(text, "capabilities"));
+	free(text);
+	ps_manifest_free(m);
+	ps_diags_free(&diags);
+}
+
 static void
 detect_none_and_two(void **state)
 {
@@ -627,6 +1387,30 @@ main(void)
 		cmocka_unit_test_setup_teardown(
 		    agentpack_config_paths_warn_when_signed, setup_dir,
 		    teardown_dir),
+		cmocka_unit_test_setup_teardown(autograph_compose_short_syntax,
+		    setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(autograph_compose_long_syntax,
+		    setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(autograph_compose_type_errors,
+		    setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(
+		    autograph_compose_unresolved_values, setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(autograph_compose_bounds_services,
+		    setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(autograph_compose_bounds_files,
+		    setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(autograph_compose_bounds_entries,
+		    setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(autograph_taskfile_model,
+		    setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(autograph_taskfile_errors,
+		    setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(autograph_taskfile_bounds,
+		    setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(autograph_standard_compose,
+		    setup_dir, teardown_dir),
+		cmocka_unit_test_setup_teardown(autograph_describe_sentences,
+		    setup_dir, teardown_dir),
 		cmocka_unit_test_setup_teardown(detect_none_and_two, setup_dir,
 		    teardown_dir),
 		cmocka_unit_test_setup_teardown(yaml_refusal_is_one_diagnostic,
