@@ -90,8 +90,9 @@ FUZZ_BINS = $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/%)
 # Test-only tools (never installed): the CLI tests run them.
 TOOL_BINS = $(BUILD)/tests/ps-testsign
 
-# The example program, built with the public header only (no -I.).
-EXAMPLE_BIN = $(BUILD)/examples/verify-and-install
+# The example programs, built with the public header only (no -I.).
+EXAMPLE_SRCS = examples/verify-and-install.c examples/show-upgrade.c
+EXAMPLE_BIN = $(EXAMPLE_SRCS:examples/%.c=$(BUILD)/examples/%)
 # The CLI linked against the shared library: it links only when the CLI
 # uses nothing the library does not export.
 TOOL_BINS += $(EXAMPLE_BIN) $(BUILD)/tests/packsign-shared
@@ -179,7 +180,7 @@ $(BUILD)/tests/packsign-shared: $(CLI_OBJS) $(SO_LINKS)
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) -L$(BUILD) -lpacksign $(PKG_LIBS)
 
-$(EXAMPLE_BIN): examples/verify-and-install.c include/packsign.h $(LIB)
+$(BUILD)/examples/%: examples/%.c include/packsign.h $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) -Iinclude $(CFLAGS) $< -o $@ $(LDFLAGS) $(LIB) $(PKG_LIBS)
 
@@ -241,7 +242,7 @@ valgrind: deps
 
 # Static analysis of the library and CLI sources; clang-tidy's checks are
 # chosen in .clang-tidy, cppcheck's suppressions are inline.
-LINT_SRCS = $(LIB_SRCS) $(CLI_SRCS) examples/verify-and-install.c
+LINT_SRCS = $(LIB_SRCS) $(CLI_SRCS) $(EXAMPLE_SRCS)
 lint:
 	@LINT_CFLAGS="$(PKG_CFLAGS)" scripts/lint $(LINT_SRCS)
 

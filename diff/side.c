@@ -57,6 +57,12 @@ ps_diff_side_free(ps_diff_side *s)
 	free(s);
 }
 
+const ps_manifest *
+ps_diff_side_manifest(const ps_diff_side *s)
+{
+	return s->manifest;
+}
+
 void
 diff_side_take(ps_diff_side *s, ps_manifest *manifest, ps_digest *digest)
 {

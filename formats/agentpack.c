@@ -442,8 +442,9 @@ walk_pack(formats_check *ck, const char *entrypoint)
 		if (!listed(&w.agents, i, w.agents.items[i]))
 			formats_check_strings_add(ck, &ck->m->code_files,
 			    w.agents.items[i]);
-		free(w.agents.items[i]);
 	}
+	for (i = 0; i < w.agents.count; i++)
+		free(w.agents.items[i]);
 	free(w.agents.items);
 }
 

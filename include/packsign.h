@@ -1393,6 +1393,10 @@ int ps_diff_side_installed(const char *data_dir, ps_format format,
 int ps_diff_side_installed_path(const char *path, const ps_trust *policy,
     ps_diff_side **out, ps_error *err);
 
+/* The side's validated manifest (owned by the side): its format and id
+ * name the installed version to compare with. */
+const ps_manifest *ps_diff_side_manifest(const ps_diff_side *side);
+
 void ps_diff_side_free(ps_diff_side *side);
 
 /*

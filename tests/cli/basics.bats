@@ -54,6 +54,9 @@ load helpers
 	[[ "$output" == *"[subject_mismatch]"* ]]
 	[[ "$output" == *"installed research.top-journal-reviewer 0.1.0 to "*"/data/agentpacks/research.top-journal-reviewer/0.1.0"* ]]
 	[[ "$output" == *"agentpack  research.top-journal-reviewer 0.1.0 (newest)  signer: acme-release"* ]]
+	[[ "$output" == *"egress telemetry.example.net:443/https"*"[consent_required]"* ]]
+	[[ "$output" == *"+ egress telemetry.example.net:443/https  [widening: permissions]"* ]]
+	[[ "$output" == *"upgrade from 0.1.0: "*"consent: accept-diff"* ]]
 }
 
 # One option layer: every command words an option it does not take the same

@@ -112,3 +112,24 @@ teardown() {
 	[[ $stderr == *'evil\x1b[2J.tar.gz'* ]]
 	[[ $stderr != *$'\033'* ]]
 }
+
+@test "show-upgrade: shows an upgrade's changes, then installs exactly what it showed" {
+	local show
+	show=$(dirname "$PACKSIGN")/examples/show-upgrade
+	cp -R "$F/pack" v2
+	chmod -R u+w v2
+	sed -i 's/^version: 0\.1\.0$/version: 0.2.0/; s/^  network: false/  network: true/' \
+	    v2/manifest.yml
+	"$PACKSIGN" sign v2 -s "$F/alice.key" -o v2.tar.gz >/dev/null
+	run "$show" "$F/ap.tar.gz" "$F/policy-alice.yaml" "$D" accept
+	[ "$status" -eq 0 ]
+	[[ $output == *"a first install"*"installed 0.1.0"* ]]
+	run "$show" v2.tar.gz "$F/policy-alice.yaml" "$D"
+	[ "$status" -eq 0 ]
+	[[ $output == *"0.1.0 -> 0.2.0"*"permissions ~ permissions.network true  [widens: permissions]"* ]]
+	[ ! -e "$D/agentpacks/$AGENTPACK/0.2.0" ]
+	run "$show" v2.tar.gz "$F/policy-alice.yaml" "$D" accept
+	[ "$status" -eq 0 ]
+	[ -d "$D/agentpacks/$AGENTPACK/0.2.0" ]
+	grep -q '"by": "accept-diff"' "$D/receipts/agentpacks/$AGENTPACK/0.2.0.json"
+}
