@@ -300,7 +300,7 @@ consent(void *ctx, const ps_install_plan *plan)
 		return 0;
 	print_diff(stderr, plan, c);
 	c->diff_shown = 1;
-	cli_diff_classes(classes, sizeof(classes), plan->consent_needed);
+	ps_consent_class_list(plan->consent_needed, classes, sizeof(classes));
 	fprintf(stderr, "packsign: this upgrade widens what the policy asks "
 	    "consent for (%s):\n", classes);
 	if (plan->diff == NULL)
@@ -418,8 +418,8 @@ print_upgrade(const ps_install_result *r)
 
 	if (r->diff == NULL)
 		return;
-	cli_diff_classes(widened, sizeof(widened), r->consent.widened);
-	cli_diff_classes(needed, sizeof(needed), r->consent_needed);
+	ps_consent_class_list(r->consent.widened, widened, sizeof(widened));
+	ps_consent_class_list(r->consent_needed, needed, sizeof(needed));
 	fputs("upgrade from ", stdout);
 	cli_put_safe(stdout, r->consent.from_version);
 	printf(": %zu changes, widening: %s", r->diff->change_count,

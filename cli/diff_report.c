@@ -29,22 +29,6 @@ group_title(ps_diff_group g, ps_lang lang)
 	}
 }
 
-void
-cli_diff_classes(char *out, size_t size, unsigned classes)
-{
-	unsigned bit;
-	size_t used;
-
-	out[0] = '\0';
-	for (bit = 1; bit != 0; bit <<= 1) {
-		if ((classes & bit) == 0 || ps_consent_class_name(bit) == NULL)
-			continue;
-		used = strlen(out);
-		snprintf(out + used, size - used, "%s%s", used > 0 ? ", " : "",
-		    ps_consent_class_name(bit));
-	}
-}
-
 /* A change of one file: its path is the subject, its digests the values
  * (not worth a line of hex). */
 static int
@@ -169,8 +153,8 @@ print_summary(FILE *out, const ps_diff *d, unsigned asked, ps_lang lang)
 
 	if (d->widening_classes == 0)
 		return;
-	cli_diff_classes(all, sizeof(all), d->widening_classes);
-	cli_diff_classes(needed, sizeof(needed), d->widening_classes & asked);
+	ps_consent_class_list(d->widening_classes, all, sizeof(all));
+	ps_consent_class_list(d->widening_classes & asked, needed, sizeof(needed));
 	fprintf(out, lang == PS_LANG_ZH ? "扩大：%s（升级时需同意：%s）\n" :
 	    "Widening: %s (an upgrade asks consent for: %s)\n", all,
 	    needed[0] != '\0' ? needed : TR(lang, "none", "无"));

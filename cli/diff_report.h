@@ -21,7 +21,5 @@ void cli_diff_print(FILE *out, const ps_diff *d, const struct cli_diff_style *s)
 void cli_diff_print_widening(FILE *out, const ps_diff *d, unsigned classes,
     ps_lang lang);
 
-/* "permissions, trust": the names of the classes in `classes`. */
-void cli_diff_classes(char *out, size_t size, unsigned classes);
 
 #endif

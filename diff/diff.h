@@ -22,6 +22,10 @@ int diff_compare_services(ps_diff *d, const ps_manifest *old_manifest,
 int diff_compare_tasks(ps_diff *d, const ps_manifest *old_manifest,
     const ps_manifest *new_manifest, ps_error *err);
 
+/* The names of the PS_CONSENT_* bits of `classes` as a JSON array (a
+ * json_t *, new reference), for the diff and the receipt. */
+struct json_t *diff_consent_json(unsigned classes);
+
 /* "host:port/protocol", the parts it has. */
 void diff_egress_text(const ps_egress *e, char *out, size_t size);
 

@@ -22,8 +22,8 @@ text_or_null(const char *s)
 	return s != NULL ? json_string(s) : json_null();
 }
 
-static json_t *
-classes_json(unsigned classes)
+json_t *
+diff_consent_json(unsigned classes)
 {
 	json_t *list = json_array();
 	unsigned bit;
@@ -73,7 +73,7 @@ diff_json(const ps_diff *d)
 	json_object_set_new(o, "old_version", text_or_null(d->old_version));
 	json_object_set_new(o, "new_version", text_or_null(d->new_version));
 	json_object_set_new(o, "trusted", json_boolean(d->trusted));
-	json_object_set_new(o, "widening", classes_json(d->widening_classes));
+	json_object_set_new(o, "widening", diff_consent_json(d->widening_classes));
 	json_object_set_new(o, "files", json_pack("{s:I,s:I,s:I}", "added",
 	    (json_int_t)d->files_added, "removed", (json_int_t)d->files_removed,
 	    "changed", (json_int_t)d->files_changed));

@@ -12,6 +12,7 @@
 #include "formats/permission.h"
 #include "util/duration.h"
 #include "util/error.h"
+#include "util/strings.h"
 
 typedef struct perm_pair {
 	ps_diff *d;
@@ -195,24 +196,12 @@ compare_value(perm_pair *pp, ps_error *err)
 /* ------------------------------------------------------------ lists */
 
 static int
-strings_has(const ps_strings *list, const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < list->count; i++) {
-		if (strcmp(list->items[i], s) == 0)
-			return 1;
-	}
-	return 0;
-}
-
-static int
 strings_cover(const ps_strings *list, const char *s, int paths)
 {
 	size_t i;
 
 	if (!paths)
-		return strings_has(list, s);
+		return util_strings_has(list, s);
 	for (i = 0; i < list->count; i++) {
 		if (formats_path_covers(list->items[i], s))
 			return 1;
@@ -230,13 +219,13 @@ compare_strings(perm_pair *pp, ps_error *err)
 	size_t i;
 
 	for (i = 0; i < n->count; i++) {
-		if (!strings_has(o, n->items[i]) && diff_add(pp->d, pp->p->field,
+		if (!util_strings_has(o, n->items[i]) && diff_add(pp->d, pp->p->field,
 		    n->items[i], PS_DIFF_ADDED, NULL, n->items[i],
 		    !strings_cover(o, n->items[i], paths), err) != 0)
 			return -1;
 	}
 	for (i = 0; i < o->count; i++) {
-		if (!strings_has(n, o->items[i]) && diff_add(pp->d, pp->p->field,
+		if (!util_strings_has(n, o->items[i]) && diff_add(pp->d, pp->p->field,
 		    o->items[i], PS_DIFF_REMOVED, o->items[i], NULL, 0, err) != 0)
 			return -1;
 	}

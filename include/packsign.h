@@ -1418,6 +1418,9 @@ size_t ps_diff_consent_needed(const ps_diff *diff, unsigned classes);
  * 0 for another name.  And the name of one bit. */
 unsigned ps_consent_class_by_name(const char *name);
 const char *ps_consent_class_name(unsigned consent);
+/* "permissions, trust": the names of the classes in `classes`, in bit
+ * order, into `out` ("" for none; truncated to `size`). */
+void ps_consent_class_list(unsigned classes, char *out, size_t size);
 
 /* The diff as the JSON object of docs/formats/diff.md (format version 1),
  * UTF-8, one line, caller frees. */

@@ -40,18 +40,6 @@ add_string(ps_strings *list, const char *s, ps_error *err)
 	return util_strings_add(list, s) == 0 ? 0 : util_fail_oom(err, s);
 }
 
-static int
-listed(const ps_strings *list, const char *s)
-{
-	size_t i;
-
-	for (i = 0; i < list->count; i++) {
-		if (strcmp(list->items[i], s) == 0)
-			return 1;
-	}
-	return 0;
-}
-
 /* ---------------------------------------------------- finding the receipt */
 
 /* DIR/<layout>/<id>/<version>: tries the split for each id depth. */
@@ -223,7 +211,7 @@ compare_prompts(const pack_items *items, ps_installed_check *c, ps_error *err)
 		    r->prompts[i].sha256, PS_SHA256_LEN) == 0)
 			continue;
 		list = at >= 0 ? &c->modified : &c->missing;
-		if (!listed(list, r->prompts[i].path) &&
+		if (!util_strings_has(list, r->prompts[i].path) &&
 		    add_string(list, r->prompts[i].path, err) != 0)
 			return -1;
 	}

@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "diff/diff.h"
 #include "sign/dsse.h"
 #include "util/error.h"
 #include "util/fdio.h"
@@ -129,26 +130,12 @@ signers_json(const ps_installed *r)
 }
 
 static json_t *
-classes_json(unsigned classes)
-{
-	json_t *list = json_array();
-	unsigned bit;
-
-	for (bit = 1; bit != 0 && list != NULL; bit <<= 1) {
-		if ((classes & bit) != 0 && ps_consent_class_name(bit) != NULL)
-			json_array_append_new(list,
-			    json_string(ps_consent_class_name(bit)));
-	}
-	return list;
-}
-
-static json_t *
 consent_json(const ps_consent_record *c)
 {
 	if (c->from_version == NULL)
 		return json_null();
 	return json_pack("{s:s,s:o,s:o,s:s}", "fromVersion", c->from_version,
-	    "asked", classes_json(c->asked), "widened", classes_json(c->widened),
+	    "asked", diff_consent_json(c->asked), "widened", diff_consent_json(c->widened),
 	    "by", c->by != NULL ? c->by : "none");
 }
 

@@ -342,22 +342,6 @@ list_needed(const ps_diff *d, unsigned classes, char *out, size_t size)
 	}
 }
 
-static void
-class_names(unsigned classes, char *out, size_t size)
-{
-	unsigned bit;
-	size_t used;
-
-	out[0] = '\0';
-	for (bit = 1; bit != 0; bit <<= 1) {
-		if ((classes & bit) == 0 || ps_consent_class_name(bit) == NULL)
-			continue;
-		used = strlen(out);
-		snprintf(out + used, size - used, "%s%s", used > 0 ? "," : "",
-		    ps_consent_class_name(bit));
-	}
-}
-
 static int
 refuse_consent(const char *archive, const ps_install_result *res,
     const char *why, ps_error *err)
@@ -365,7 +349,7 @@ refuse_consent(const char *archive, const ps_install_result *res,
 	char changes[PS_ERROR_TEXT_MAX], classes[64];
 
 	list_needed(res->diff, res->consent_needed, changes, sizeof(changes));
-	class_names(res->consent_needed, classes, sizeof(classes));
+	ps_consent_class_list(res->consent_needed, classes, sizeof(classes));
 	util_fail(err, PS_CODE_CONSENT_REQUIRED, archive, "the upgrade from %s "
 	    "widens what the policy asks consent for (%s): %s; %s",
 	    res->consent.from_version, classes, changes, why);

@@ -56,6 +56,24 @@ ps_consent_class_name(unsigned consent)
 	return NULL;
 }
 
+void
+ps_consent_class_list(unsigned classes, char *out, size_t size)
+{
+	size_t used;
+	int i;
+
+	if (size == 0)
+		return;
+	out[0] = '\0';
+	for (i = 0; keys_may_consent[i] != NULL; i++) {
+		if ((classes & (1u << i)) == 0)
+			continue;
+		used = strlen(out);
+		snprintf(out + used, size - used, "%s%s", used > 0 ? ", " : "",
+		    keys_may_consent[i]);
+	}
+}
+
 static void
 free_hosts(ps_egress *hosts, size_t count)
 {

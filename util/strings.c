@@ -74,3 +74,15 @@ util_commit_id_valid(const char *s, int any_case)
 	return (n == 40 || n == 64) && strspn(s, any_case ?
 	    "0123456789abcdefABCDEF" : "0123456789abcdef") == n;
 }
+
+int
+util_strings_has(const ps_strings *list, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < list->count; i++) {
+		if (strcmp(list->items[i], s) == 0)
+			return 1;
+	}
+	return 0;
+}
