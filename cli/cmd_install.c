@@ -352,9 +352,9 @@ upgrade_json(const ps_install_result *r)
 	json_t *diff;
 	ps_error err;
 
-	if (r->diff == NULL)
+	if (r->consent.from_version == NULL)
 		return json_null();
-	diff = ps_diff_to_json(r->diff, &text, &err) == 0 ?
+	diff = r->diff != NULL && ps_diff_to_json(r->diff, &text, &err) == 0 ?
 	    json_loads(text, 0, NULL) : NULL;
 	free(text);
 	return json_pack("{s:o,s:o,s:o,s:o}", "from",
@@ -416,6 +416,14 @@ print_upgrade(const ps_install_result *r)
 {
 	char widened[128], needed[128];
 
+	if (r->diff == NULL && r->consent.from_version != NULL) {
+		fputs("pins of ", stdout);
+		cli_put_safe(stdout, r->id);
+		fputs(" replaced (pinned by its install of ", stdout);
+		cli_put_safe(stdout, r->consent.from_version);
+		printf("); consent: %s\n", r->consent.by != NULL ?
+		    r->consent.by : "needed for: trust");
+	}
 	if (r->diff == NULL)
 		return;
 	ps_consent_class_list(r->consent.widened, widened, sizeof(widened));

@@ -86,8 +86,8 @@ print_removed(const ps_installed_list *removed)
 }
 
 static int
-print_json(const char *data_dir, const ps_installed_list *removed, int rc,
-    const ps_error *err)
+print_json(const char *data_dir, const ps_installed_list *removed,
+    int forgot, int rc, const ps_error *err)
 {
 	json_t *o = json_object(), *packs = json_array();
 	size_t i;
@@ -98,19 +98,19 @@ print_json(const char *data_dir, const ps_installed_list *removed, int rc,
 		    cli_installed_json(&removed->items[i]));
 	json_object_set_new(o, "data_dir", cli_json_text(data_dir));
 	json_object_set_new(o, "removed", packs);
+	json_object_set_new(o, "pins_forgotten", json_boolean(forgot));
 	cli_json_error(o, rc, err);
 	code = cli_print_json(o);
 	json_decref(o);
 	return code;
 }
 
-/* --forget: the pins of every format the id was installed as (or of
- * --format).  With nothing installed (an earlier plain uninstall kept
+/* --forget: the id's pins in every format (or in --format's).  With nothing installed (an earlier plain uninstall kept
  * them), forgetting pins is the whole job; without pins either, the
  * not_installed refusal stands. */
 static int
 forget(const char *data_dir, ps_format format, const char *id, int rc,
-    int json, ps_error *err)
+    int json, int *forgot_out, ps_error *err)
 {
 	ps_error mine;
 	int forgot = 0;
@@ -120,6 +120,7 @@ forget(const char *data_dir, ps_format format, const char *id, int rc,
 		*err = mine;
 		return -1;
 	}
+	*forgot_out = forgot;
 	if (forgot && !json) {
 		fputs("forgot the pins of ", stdout);
 		cli_put_safe(stdout, id);
@@ -138,18 +139,18 @@ uninstall(const struct uninstall_args *a, const char *data_dir,
 {
 	ps_installed_list *removed = NULL;
 	ps_error err;
-	int rc, code;
+	int rc, code, forgot = 0;
 
 	ps_error_clear(&err);
 	rc = ps_uninstall(data_dir, a->format, id, a->at != NULL ? a->at + 1 :
 	    NULL, &removed, &err);
 	if (a->forget && (rc == 0 || ps_error_is(&err, PS_CODE_NOT_INSTALLED)))
-		rc = forget(data_dir, a->format, id, rc, a->json, &err);
+		rc = forget(data_dir, a->format, id, rc, a->json, &forgot, &err);
 	code = rc == 0 ? EXIT_OK : err.status == PS_STATUS_REFUSED ?
 	    EXIT_REFUSED : EXIT_FAILED;
 	if (rc != 0)
 		cli_report(&err);
-	if (a->json && print_json(data_dir, removed, rc, &err) != EXIT_OK)
+	if (a->json && print_json(data_dir, removed, forgot, rc, &err) != EXIT_OK)
 		code = EXIT_FAILED;
 	else if (!a->json)
 		print_removed(removed);

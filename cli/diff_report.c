@@ -38,12 +38,15 @@ is_file_field(const ps_diff_change *c)
 	    strcmp(c->field, "code") == 0 || strcmp(c->field, "file") == 0);
 }
 
+/* The subject is the value, or ends with " " and the value ("service.ports
+ * web 80:80"): saying the value again adds nothing. */
 static int
-ends_with(const char *s, const char *tail)
+subject_says(const char *subject, const char *value)
 {
-	size_t n = strlen(s), k = strlen(tail);
+	size_t n = strlen(subject), k = strlen(value);
 
-	return n >= k && strcmp(s + n - k, tail) == 0;
+	return strcmp(subject, value) == 0 || (n > k && subject[n - k - 1] ==
+	    ' ' && strcmp(subject + n - k, value) == 0);
 }
 
 static char
@@ -62,7 +65,7 @@ print_values(FILE *out, const ps_diff_change *c)
 		/* "egress h:443/https", "service.ports web 80:80": the
 		 * subject already ends with the value. */
 		if (only != NULL && (c->subject == NULL ||
-		    !ends_with(c->subject, only))) {
+		    !subject_says(c->subject, only))) {
 			fputs(": ", out);
 			cli_put_safe(out, only);
 		}

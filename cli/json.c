@@ -9,11 +9,13 @@
 #include "cli/json.h"
 #include "cli/output.h"
 
+/* Non-ASCII as \u escapes: JSON read on a terminal can then carry no
+ * C1 control or bidi override from a pack, and means the same. */
 int
 cli_print_json(struct json_t *json)
 {
 	if (json == NULL || json_dumpf(json, stdout, JSON_INDENT(2) |
-	    JSON_SORT_KEYS) != 0 || fputc('\n', stdout) == EOF)
+	    JSON_SORT_KEYS | JSON_ENSURE_ASCII) != 0 || fputc('\n', stdout) == EOF)
 		return cli_fail("io_error", "stdout", "cannot write JSON");
 	return EXIT_OK;
 }

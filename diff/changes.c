@@ -48,6 +48,7 @@ static const struct field fields[] = {
 	{ "contract.engine_version", P },
 	{ "service", P },
 	{ "service.image", P },
+	{ "service.files", P },
 	{ "service.ports", P },
 	{ "service.host_mounts", P },
 	{ "service.volumes", P },

@@ -29,8 +29,9 @@ find_signer(const ps_diff_side *s, const char *identity)
 }
 
 /* A new identity widens whom the user trusts; a signer that left does
- * not, and a new key for an identity the policy trusts is a rotation
- * (shown, neutral). */
+ * not, and a new key for an identity a policy file binds it to is a
+ * rotation (shown, neutral).  Under -p the name is the key's own claim:
+ * a new key is then a new signer, widening. */
 static int
 compare_signers(ps_diff *d, const ps_diff_side *o, const ps_diff_side *n,
     ps_error *err)
@@ -47,7 +48,8 @@ compare_signers(ps_diff *d, const ps_diff_side *o, const ps_diff_side *n,
 				return -1;
 		} else if (strcmp(was->fingerprint, is->fingerprint) != 0 &&
 		    diff_add(d, "signer.key", is->identity, PS_DIFF_CHANGED,
-		    was->fingerprint, is->fingerprint, 0, err) != 0)
+		    was->fingerprint, is->fingerprint, !(o->identities_bound &&
+		    n->identities_bound), err) != 0)
 			return -1;
 	}
 	for (i = 0; i < o->signer_count; i++) {
@@ -159,6 +161,18 @@ entries_differ(const ps_entry *a, const ps_entry *b)
 }
 
 static int
+too_many_lines(const diff_text *t)
+{
+	size_t lines = 0;
+	const char *p = t != NULL ? t->data : NULL;
+
+	while (p != NULL && (p = memchr(p, '\n', t->len - (size_t)(p -
+	    t->data))) != NULL && ++lines <= DIFF_TEXT_LINES_MAX)
+		p++;
+	return lines > DIFF_TEXT_LINES_MAX;
+}
+
+static int
 attach_text(ps_diff *d, const ps_diff_side *os, const ps_diff_side *ns,
     const file_pair *f, size_t max_lines, ps_error *err)
 {
@@ -170,7 +184,8 @@ attach_text(ps_diff *d, const ps_diff_side *os, const ps_diff_side *ns,
 	/* A side that holds the file without its bytes (too large, or not
 	 * a prompt there): no text diff rather than one against nothing. */
 	if ((f->o != NULL && (ot == NULL || ot->data == NULL)) ||
-	    (f->n != NULL && (nt == NULL || nt->data == NULL)))
+	    (f->n != NULL && (nt == NULL || nt->data == NULL)) ||
+	    too_many_lines(ot) || too_many_lines(nt))
 		return 0;
 	if (diff_text_compare(ot != NULL ? ot->data : NULL, ot != NULL ?
 	    ot->len : 0, nt != NULL ? nt->data : NULL, nt != NULL ? nt->len : 0,

@@ -4,7 +4,9 @@
  * says when the new value widens what the pack may do.  Host and path
  * coverage are formats/cover.c's, the reading verify's ceilings use.
  */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "diff/diff.h"
@@ -195,6 +197,107 @@ compare_value(perm_pair *pp, ps_error *err)
 
 /* ------------------------------------------------------------ lists */
 
+/*
+ * Coverage is checked pair by pair, which a manifest of 70,000 paths a
+ * side would turn into minutes.  Past this many pairs a list is compared
+ * by exact value only, sorted (n log n), and every new value widens: the
+ * conservative answer, never a narrower one.
+ */
+#define DIFF_PAIRS_MAX (1u << 20)
+
+typedef struct keyed {
+	char *key;                  /* exact value, hosts in lowercase */
+	char *shown;                /* as the manifest writes it */
+} keyed;
+
+static int
+by_key(const void *a, const void *b)
+{
+	return strcmp(((const keyed *)a)->key, ((const keyed *)b)->key);
+}
+
+static void
+keys_free(keyed *k, size_t n)
+{
+	size_t i;
+
+	for (i = 0; k != NULL && i < n; i++) {
+		free(k[i].key);
+		free(k[i].shown);
+	}
+	free(k);
+}
+
+/* One merge walk of two sorted key lists. */
+static int
+compare_sorted(perm_pair *pp, keyed *o, size_t on, keyed *n, size_t nn,
+    ps_error *err)
+{
+	size_t i = 0, j = 0;
+	int c, rc = 0;
+
+	qsort(o, on, sizeof(*o), by_key);
+	qsort(n, nn, sizeof(*n), by_key);
+	while (rc == 0 && (i < on || j < nn)) {
+		c = i == on ? 1 : j == nn ? -1 : strcmp(o[i].key, n[j].key);
+		if (c < 0)
+			rc = diff_add(pp->d, pp->p->field, o[i].shown,
+			    PS_DIFF_REMOVED, o[i].shown, NULL, 0, err);
+		else if (c > 0)
+			rc = diff_add(pp->d, pp->p->field, n[j].shown, PS_DIFF_ADDED,
+			    NULL, n[j].shown, 1, err);
+		i += c <= 0;
+		j += c >= 0;
+	}
+	return rc;
+}
+
+/* A key and what is shown, both copied; `lower` folds the key's case. */
+static int
+key_set(keyed *k, const char *text, int lower, ps_error *err)
+{
+	char *c;
+
+	if ((k->key = strdup(text)) == NULL || (k->shown = strdup(text)) == NULL)
+		return util_fail_oom(err, NULL);
+	for (c = k->key; lower && *c != '\0'; c++)
+		*c = (char)(*c >= 'A' && *c <= 'Z' ? *c + 32 : *c);
+	return 0;
+}
+
+static keyed *
+strings_keys(const ps_strings *l, ps_error *err)
+{
+	keyed *k = calloc(l->count + 1, sizeof(*k));
+	size_t i;
+
+	if (k == NULL) {
+		util_fail_oom(err, NULL);
+		return NULL;
+	}
+	for (i = 0; i < l->count; i++) {
+		if (key_set(&k[i], l->items[i], 0, err) != 0) {
+			keys_free(k, i + 1);
+			return NULL;
+		}
+	}
+	return k;
+}
+
+static int
+compare_strings_sorted(perm_pair *pp, const ps_strings *o,
+    const ps_strings *n, ps_error *err)
+{
+	keyed *ok = strings_keys(o, err), *nk = ok != NULL ?
+	    strings_keys(n, err) : NULL;
+	int rc = nk == NULL ? -1 : compare_sorted(pp, ok, o->count, nk,
+	    n->count, err);
+
+	keys_free(ok, o->count);
+	keys_free(nk, n->count);
+	return rc;
+}
+
 static int
 strings_cover(const ps_strings *list, const char *s, int paths)
 {
@@ -218,6 +321,8 @@ compare_strings(perm_pair *pp, ps_error *err)
 	int paths = pp->p->kind == FORMATS_PERM_PATHS;
 	size_t i;
 
+	if ((uint64_t)o->count * n->count > DIFF_PAIRS_MAX)
+		return compare_strings_sorted(pp, o, n, err);
 	for (i = 0; i < n->count; i++) {
 		if (!util_strings_has(o, n->items[i]) && diff_add(pp->d, pp->p->field,
 		    n->items[i], PS_DIFF_ADDED, NULL, n->items[i],
@@ -271,12 +376,51 @@ egress_change(perm_pair *pp, const ps_egress *e, ps_diff_kind kind,
 	    added ? text : NULL, added && !egress_find(b, nb, e, 1), err);
 }
 
+/* Each rule's text, in lowercase as coverage reads hosts. */
+static keyed *
+egress_keys(const ps_egress *e, size_t count, ps_error *err)
+{
+	keyed *k = calloc(count + 1, sizeof(*k));
+	char text[512];
+	size_t i;
+
+	if (k == NULL) {
+		util_fail_oom(err, NULL);
+		return NULL;
+	}
+	for (i = 0; i < count; i++) {
+		diff_egress_text(&e[i], text, sizeof(text));
+		if (key_set(&k[i], text, 1, err) != 0) {
+			keys_free(k, i + 1);
+			return NULL;
+		}
+	}
+	return k;
+}
+
+static int
+compare_egress_sorted(perm_pair *pp, const ps_manifest *om,
+    const ps_manifest *nm, ps_error *err)
+{
+	keyed *ok = egress_keys(om->egress, om->egress_count, err);
+	keyed *nk = ok != NULL ? egress_keys(nm->egress, nm->egress_count,
+	    err) : NULL;
+	int rc = nk == NULL ? -1 : compare_sorted(pp, ok, om->egress_count, nk,
+	    nm->egress_count, err);
+
+	keys_free(ok, om->egress_count);
+	keys_free(nk, nm->egress_count);
+	return rc;
+}
+
 static int
 compare_egress(perm_pair *pp, const ps_manifest *om, const ps_manifest *nm,
     ps_error *err)
 {
 	size_t i;
 
+	if ((uint64_t)om->egress_count * nm->egress_count > DIFF_PAIRS_MAX)
+		return compare_egress_sorted(pp, om, nm, err);
 	for (i = 0; i < nm->egress_count; i++) {
 		if (!egress_find(om->egress, om->egress_count, &nm->egress[i], 0) &&
 		    egress_change(pp, &nm->egress[i], PS_DIFF_ADDED, om->egress,

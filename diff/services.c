@@ -1,10 +1,13 @@
 /*
  * autograph's compose services and Taskfile tasks in an upgrade's diff
- * (docs/formats/diff.md, "Services and tasks"): services by name, each
- * attribute compared as what it lets the container reach on the host;
- * tasks by name, each command compared as text.  Bounded by the model's
- * own limits (PS_COMPOSE_MAX_*, PS_TASKFILE_MAX_*): quadratic in at most
- * 256 services of 128 entries each.
+ * (docs/formats/diff.md, "Services and tasks").  A service defined in
+ * several compose files is compared as Compose runs it, merged: a later
+ * file's value wins, lists add up, and privileged is granted when any
+ * definition grants it; the order of the files defining it is compared
+ * too, since an override decides what wins.  A new service or task is
+ * shown with everything it is granted, never by its name alone.
+ * Bounded by the model's limits (PS_COMPOSE_MAX_*, PS_TASKFILE_MAX_*):
+ * at most 256 services of 128 entries a list.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,130 +15,16 @@
 
 #include "diff/diff.h"
 #include "util/error.h"
+#include "util/strings.h"
 
-#define ITEM_MAX (PS_COMPOSE_MAX_VALUE + 64)
-
-/* One list attribute of a service, as strings. */
-typedef struct item_list {
-	char **items;
-	size_t count;
-} item_list;
-
-static void
-items_free(item_list *l)
-{
-	size_t i;
-
-	for (i = 0; i < l->count; i++)
-		free(l->items[i]);
-	free(l->items);
-	memset(l, 0, sizeof(*l));
-}
-
-static int
-items_add(item_list *l, const char *text, ps_error *err)
-{
-	char **grown = realloc(l->items, (l->count + 1) * sizeof(*grown));
-
-	if (grown == NULL || (grown[l->count] = strdup(text)) == NULL) {
-		if (grown != NULL)
-			l->items = grown;
-		return util_fail_oom(err, text);
-	}
-	l->items = grown;
-	l->count++;
-	return 0;
-}
-
-static int
-items_has(const item_list *l, const char *text)
-{
-	size_t i;
-
-	for (i = 0; i < l->count; i++) {
-		if (strcmp(l->items[i], text) == 0)
-			return 1;
-	}
-	return 0;
-}
-
-/* "source:target" and ":ro": a mount's text. */
-static int
-mounts_items(const ps_mount *m, size_t n, item_list *out, ps_error *err)
-{
-	char text[ITEM_MAX];
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		snprintf(text, sizeof(text), "%s:%s%s", m[i].source != NULL ?
-		    m[i].source : "", m[i].target != NULL ? m[i].target : "",
-		    m[i].read_only ? ":ro" : "");
-		if (items_add(out, text, err) != 0)
-			return -1;
-	}
-	return 0;
-}
-
-static int
-ports_items(const ps_port *p, size_t n, item_list *out, ps_error *err)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (items_add(out, p[i].text != NULL ? p[i].text : "?", err) != 0)
-			return -1;
-	}
-	return 0;
-}
-
-static int
-strings_items(const ps_strings *s, item_list *out, ps_error *err)
-{
-	size_t i;
-
-	for (i = 0; i < s->count; i++) {
-		if (items_add(out, s->items[i], err) != 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* New items widen when `widens`; gone ones never do.  The subject is
- * "SERVICE ITEM". */
-static int
-compare_items(ps_diff *d, const char *field, const char *service,
-    const item_list *o, const item_list *n, int widens, ps_error *err)
-{
-	char subject[ITEM_MAX + 300];
-	size_t i;
-
-	for (i = 0; i < n->count; i++) {
-		if (items_has(o, n->items[i]))
-			continue;
-		snprintf(subject, sizeof(subject), "%s %s", service, n->items[i]);
-		if (diff_add(d, field, subject, PS_DIFF_ADDED, NULL, n->items[i],
-		    widens, err) != 0)
-			return -1;
-	}
-	for (i = 0; i < o->count; i++) {
-		if (items_has(n, o->items[i]))
-			continue;
-		snprintf(subject, sizeof(subject), "%s %s", service, o->items[i]);
-		if (diff_add(d, field, subject, PS_DIFF_REMOVED, o->items[i], NULL,
-		    0, err) != 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* The lists of one attribute of both services, compared. */
+/* The list attributes of a service, as strings. */
 enum list_attr { PORTS, HOST_MOUNTS, VOLUMES, CAP_ADD, DEVICES,
-    SECURITY_OPT };
+    SECURITY_OPT, LIST_ATTRS };
 
 static const struct {
 	const char *field;
 	int widens;
-} list_attrs[] = {
+} list_attrs[LIST_ATTRS] = {
 	[PORTS] = { "service.ports", 1 },
 	[HOST_MOUNTS] = { "service.host_mounts", 1 },
 	[VOLUMES] = { "service.volumes", 0 },   /* container-managed */
@@ -144,46 +33,176 @@ static const struct {
 	[SECURITY_OPT] = { "service.security_opt", 1 },
 };
 
-static int
-attr_items(const ps_service *s, enum list_attr a, item_list *out,
-    ps_error *err)
+/* A service as Compose merges its definitions. */
+typedef struct merged {
+	const char *name;
+	ps_strings files;            /* defining it, in merge order */
+	const char *image, *network_mode, *pid, *ipc, *user;
+	int privileged;
+	ps_strings lists[LIST_ATTRS];
+} merged;
+
+typedef struct merged_set {
+	merged *items;
+	size_t count;
+} merged_set;
+
+static void
+set_free(merged_set *s)
 {
-	switch (a) {
-	case PORTS:
-		return ports_items(s->ports, s->port_count, out, err);
-	case HOST_MOUNTS:
-		return mounts_items(s->host_mounts, s->host_mount_count, out, err);
-	case VOLUMES:
-		return mounts_items(s->volumes, s->volume_count, out, err);
-	case CAP_ADD:
-		return strings_items(&s->cap_add, out, err);
-	case DEVICES:
-		return strings_items(&s->devices, out, err);
-	default:
-		return strings_items(&s->security_opt, out, err);
+	size_t i, a;
+
+	for (i = 0; i < s->count; i++) {
+		util_strings_clear(&s->items[i].files);
+		for (a = 0; a < LIST_ATTRS; a++)
+			util_strings_clear(&s->items[i].lists[a]);
 	}
+	free(s->items);
+	memset(s, 0, sizeof(*s));
 }
 
 static int
-compare_lists(ps_diff *d, const ps_service *o, const ps_service *n,
-    ps_error *err)
+add_unique(ps_strings *l, const char *text, ps_error *err)
 {
-	item_list ol, nl;
-	size_t a;
+	if (util_strings_has(l, text))
+		return 0;
+	return util_strings_add(l, text) == 0 ? 0 : util_fail_oom(err, text);
+}
+
+/* "source:target" and ":ro": a mount's text. */
+static int
+add_mounts(ps_strings *l, const ps_mount *m, size_t n, ps_error *err)
+{
+	char *text;
+	size_t i;
 	int rc = 0;
 
-	for (a = 0; rc == 0 && a < sizeof(list_attrs) / sizeof(list_attrs[0]);
-	    a++) {
-		memset(&ol, 0, sizeof(ol));
-		memset(&nl, 0, sizeof(nl));
-		rc = attr_items(o, (enum list_attr)a, &ol, err);
-		if (rc == 0)
-			rc = attr_items(n, (enum list_attr)a, &nl, err);
-		if (rc == 0)
-			rc = compare_items(d, list_attrs[a].field, n->name, &ol, &nl,
-			    list_attrs[a].widens, err);
-		items_free(&ol);
-		items_free(&nl);
+	for (i = 0; rc == 0 && i < n; i++) {
+		if (asprintf(&text, "%s:%s%s", m[i].source != NULL ? m[i].source :
+		    "", m[i].target != NULL ? m[i].target : "", m[i].read_only ?
+		    ":ro" : "") < 0)
+			return util_fail_oom(err, NULL);
+		rc = add_unique(l, text, err);
+		free(text);
+	}
+	return rc;
+}
+
+static int
+add_strings(ps_strings *l, const ps_strings *from, ps_error *err)
+{
+	size_t i;
+
+	for (i = 0; i < from->count; i++) {
+		if (add_unique(l, from->items[i], err) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+fold_lists(merged *m, const ps_service *s, ps_error *err)
+{
+	size_t i;
+
+	for (i = 0; i < s->port_count; i++) {
+		if (add_unique(&m->lists[PORTS], s->ports[i].text != NULL ?
+		    s->ports[i].text : "?", err) != 0)
+			return -1;
+	}
+	if (add_mounts(&m->lists[HOST_MOUNTS], s->host_mounts,
+	    s->host_mount_count, err) != 0 ||
+	    add_mounts(&m->lists[VOLUMES], s->volumes, s->volume_count,
+	    err) != 0)
+		return -1;
+	return add_strings(&m->lists[CAP_ADD], &s->cap_add, err) != 0 ||
+	    add_strings(&m->lists[DEVICES], &s->devices, err) != 0 ||
+	    add_strings(&m->lists[SECURITY_OPT], &s->security_opt, err) != 0 ?
+	    -1 : 0;
+}
+
+/* A later definition's value wins where it sets one. */
+static void
+fold_values(merged *m, const ps_service *s)
+{
+	if (s->image != NULL)
+		m->image = s->image;
+	if (s->network_mode != NULL)
+		m->network_mode = s->network_mode;
+	if (s->pid != NULL)
+		m->pid = s->pid;
+	if (s->ipc != NULL)
+		m->ipc = s->ipc;
+	if (s->user != NULL)
+		m->user = s->user;
+	m->privileged |= s->privileged;
+}
+
+static merged *
+find_merged(const merged_set *set, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < set->count; i++) {
+		if (strcmp(set->items[i].name, name) == 0)
+			return &set->items[i];
+	}
+	return NULL;
+}
+
+static int
+merge_services(const ps_manifest *m, merged_set *set, ps_error *err)
+{
+	const ps_service *s;
+	merged *t;
+	size_t i;
+
+	memset(set, 0, sizeof(*set));
+	if (m->compose_service_count > 0 && (set->items = calloc(
+	    m->compose_service_count, sizeof(*set->items))) == NULL)
+		return util_fail_oom(err, m->id);
+	for (i = 0; i < m->compose_service_count; i++) {
+		s = &m->compose_services[i];
+		if ((t = find_merged(set, s->name)) == NULL) {
+			t = &set->items[set->count++];
+			t->name = s->name;
+		}
+		fold_values(t, s);
+		if (util_strings_add(&t->files, s->file != NULL ? s->file :
+		    "?") != 0)
+			return util_fail_oom(err, s->name);
+		if (fold_lists(t, s, err) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* -------------------------------------------------------- comparing them */
+
+/* New items widen when `widens`; gone ones never do.  The subject is
+ * "SERVICE ITEM". */
+static int
+compare_items(ps_diff *d, const char *field, const char *owner,
+    const ps_strings *o, const ps_strings *n, int widens, ps_error *err)
+{
+	const ps_strings *lists[2] = { n, o };
+	char *subject;
+	size_t side, i;
+	int rc = 0;
+
+	for (side = 0; rc == 0 && side < 2; side++) {
+		for (i = 0; rc == 0 && i < lists[side]->count; i++) {
+			const char *item = lists[side]->items[i];
+
+			if (util_strings_has(lists[1 - side], item))
+				continue;
+			if (asprintf(&subject, "%s %s", owner, item) < 0)
+				return util_fail_oom(err, owner);
+			rc = diff_add(d, field, subject, side == 0 ? PS_DIFF_ADDED :
+			    PS_DIFF_REMOVED, side == 0 ? NULL : item, side == 0 ?
+			    item : NULL, side == 0 && widens, err);
+			free(subject);
+		}
 	}
 	return rc;
 }
@@ -194,9 +213,9 @@ same_text(const char *a, const char *b)
 	return a == NULL || b == NULL ? a == b : strcmp(a, b) == 0;
 }
 
-/* A value of a service: any change widens (another image runs, another
- * namespace is joined, another user runs it), but a removal of
- * network_mode, pid or ipc goes back to Compose's own default. */
+/* Any new value widens (another image runs, another namespace is
+ * joined, another user runs it); a removed network_mode, pid or ipc goes
+ * back to Compose's default and does not. */
 static int
 compare_value(ps_diff *d, const char *field, const char *service,
     const char *o, const char *n, int removal_widens, ps_error *err)
@@ -209,13 +228,36 @@ compare_value(ps_diff *d, const char *field, const char *service,
 }
 
 static int
-compare_service(ps_diff *d, const ps_service *o, const ps_service *n,
-    ps_error *err)
+compare_files(ps_diff *d, const merged *o, const merged *n, ps_error *err)
 {
+	char *ot, *nt;
+	int rc;
+
+	if (o->files.count <= 1 && n->files.count <= 1)
+		return 0;           /* one definition: nothing overrides */
+	ot = util_strings_join(&o->files, ", ");
+	nt = util_strings_join(&n->files, ", ");
+	rc = ot == NULL || nt == NULL ? util_fail_oom(err, n->name) :
+	    strcmp(ot, nt) == 0 ? 0 : diff_add(d, "service.files", n->name,
+	    PS_DIFF_CHANGED, ot, nt, 1, err);
+	free(ot);
+	free(nt);
+	return rc;
+}
+
+static int
+compare_service(ps_diff *d, const merged *o, const merged *n, ps_error *err)
+{
+	size_t a;
+
 	if (compare_value(d, "service.image", n->name, o->image, n->image, 1,
-	    err) != 0 ||
-	    compare_lists(d, o, n, err) != 0)
+	    err) != 0 || compare_files(d, o, n, err) != 0)
 		return -1;
+	for (a = 0; a < LIST_ATTRS; a++) {
+		if (compare_items(d, list_attrs[a].field, n->name, &o->lists[a],
+		    &n->lists[a], list_attrs[a].widens, err) != 0)
+			return -1;
+	}
 	if (o->privileged != n->privileged &&
 	    diff_add(d, "service.privileged", n->name, PS_DIFF_CHANGED,
 	    o->privileged ? "true" : "false", n->privileged ? "true" : "false",
@@ -233,78 +275,106 @@ compare_service(ps_diff *d, const ps_service *o, const ps_service *n,
 	    err);
 }
 
-static const ps_service *
-find_service(const ps_manifest *m, const char *name)
+/* A service only one side has, against an empty one: every attribute
+ * it is granted is a change of its own. */
+static int
+one_sided(ps_diff *d, const merged *s, int added, ps_error *err)
 {
+	merged none;
+
+	memset(&none, 0, sizeof(none));
+	none.name = s->name;
+	if (diff_add(d, "service", s->name, added ? PS_DIFF_ADDED :
+	    PS_DIFF_REMOVED, added ? NULL : (s->image != NULL ? s->image :
+	    "(built in the pack)"), added ? (s->image != NULL ? s->image :
+	    "(built in the pack)") : NULL, added, err) != 0)
+		return -1;
+	return added ? compare_service(d, &none, s, err) :
+	    compare_service(d, s, &none, err);
+}
+
+static int
+compare_sets(ps_diff *d, const merged_set *o, const merged_set *n,
+    ps_error *err)
+{
+	const merged *was;
 	size_t i;
 
-	for (i = 0; i < m->compose_service_count; i++) {
-		if (strcmp(m->compose_services[i].name, name) == 0)
-			return &m->compose_services[i];
+	for (i = 0; i < n->count; i++) {
+		was = find_merged(o, n->items[i].name);
+		if (was == NULL ? one_sided(d, &n->items[i], 1, err) :
+		    compare_service(d, was, &n->items[i], err))
+			return -1;
 	}
-	return NULL;
+	for (i = 0; i < o->count; i++) {
+		if (find_merged(n, o->items[i].name) == NULL &&
+		    one_sided(d, &o->items[i], 0, err) != 0)
+			return -1;
+	}
+	return 0;
 }
 
 int
 diff_compare_services(ps_diff *d, const ps_manifest *om,
     const ps_manifest *nm, ps_error *err)
 {
-	const ps_service *n, *o;
-	size_t i;
+	merged_set o = { NULL, 0 }, n = { NULL, 0 };
+	int rc;
 
-	for (i = 0; i < nm->compose_service_count; i++) {
-		n = &nm->compose_services[i];
-		o = find_service(om, n->name);
-		if (o == NULL ? diff_add(d, "service", n->name, PS_DIFF_ADDED,
-		    NULL, n->image != NULL ? n->image : "(built in the pack)", 1,
-		    err) : compare_service(d, o, n, err))
-			return -1;
-	}
-	for (i = 0; i < om->compose_service_count; i++) {
-		o = &om->compose_services[i];
-		if (find_service(nm, o->name) == NULL &&
-		    diff_add(d, "service", o->name, PS_DIFF_REMOVED, o->image !=
-		    NULL ? o->image : "(built in the pack)", NULL, 0, err) != 0)
-			return -1;
-	}
-	return 0;
+	rc = merge_services(om, &o, err);
+	if (rc == 0)
+		rc = merge_services(nm, &n, err);
+	if (rc == 0)
+		rc = compare_sets(d, &o, &n, err);
+	set_free(&o);
+	set_free(&n);
+	return rc;
 }
 
 /* ----------------------------------------------------------------- tasks */
 
 static const char *const cmd_kinds[] = { "cmd", "task", "check" };
 
+/* "cmd: TEXT", "task: NAME", "check: TEXT". */
 static int
-task_items(const ps_task *t, item_list *out, ps_error *err)
+task_items(const ps_task *t, ps_strings *out, ps_error *err)
 {
-	char text[PS_TASKFILE_MAX_COMMAND + 16];
+	char *text;
 	size_t i;
+	int rc = 0;
 
-	for (i = 0; i < t->cmd_count; i++) {
-		snprintf(text, sizeof(text), "%s: %s",
-		    cmd_kinds[t->cmds[i].kind <= PS_TASK_CMD_CHECK ?
-		    t->cmds[i].kind : 0], t->cmds[i].text);
-		if (items_add(out, text, err) != 0)
-			return -1;
+	memset(out, 0, sizeof(*out));
+	for (i = 0; t != NULL && rc == 0 && i < t->cmd_count; i++) {
+		if (asprintf(&text, "%s: %s", cmd_kinds[t->cmds[i].kind <=
+		    PS_TASK_CMD_CHECK ? t->cmds[i].kind : 0],
+		    t->cmds[i].text) < 0)
+			return util_fail_oom(err, t->name);
+		rc = add_unique(out, text, err);
+		free(text);
 	}
-	return 0;
+	return rc;
 }
 
+/* The task `name` of each side; `o` or `n` is NULL for a task only one
+ * side has. */
 static int
-compare_task(ps_diff *d, const ps_task *o, const ps_task *n, ps_error *err)
+compare_task(ps_diff *d, const char *name, const ps_task *o,
+    const ps_task *n, ps_error *err)
 {
-	item_list ol, nl;
+	ps_strings ol, nl;
 	int rc;
 
-	memset(&ol, 0, sizeof(ol));
-	memset(&nl, 0, sizeof(nl));
 	rc = task_items(o, &ol, err);
 	if (rc == 0)
 		rc = task_items(n, &nl, err);
+	if (rc == 0 && (o == NULL || n == NULL))
+		rc = diff_add(d, "task", name, o == NULL ? PS_DIFF_ADDED :
+		    PS_DIFF_REMOVED, o == NULL ? NULL : name, o == NULL ? name :
+		    NULL, o == NULL, err);
 	if (rc == 0)
-		rc = compare_items(d, "task.command", n->name, &ol, &nl, 1, err);
-	items_free(&ol);
-	items_free(&nl);
+		rc = compare_items(d, "task.command", name, &ol, &nl, 1, err);
+	util_strings_clear(&ol);
+	util_strings_clear(&nl);
 	return rc;
 }
 
@@ -324,21 +394,17 @@ int
 diff_compare_tasks(ps_diff *d, const ps_manifest *om, const ps_manifest *nm,
     ps_error *err)
 {
-	const ps_task *n, *o;
 	size_t i;
 
 	for (i = 0; i < nm->taskfile_task_count; i++) {
-		n = &nm->taskfile_tasks[i];
-		o = find_task(om, n->name);
-		if (o == NULL ? diff_add(d, "task", n->name, PS_DIFF_ADDED, NULL,
-		    n->name, 1, err) : compare_task(d, o, n, err))
+		if (compare_task(d, nm->taskfile_tasks[i].name, find_task(om,
+		    nm->taskfile_tasks[i].name), &nm->taskfile_tasks[i], err) != 0)
 			return -1;
 	}
 	for (i = 0; i < om->taskfile_task_count; i++) {
-		o = &om->taskfile_tasks[i];
-		if (find_task(nm, o->name) == NULL &&
-		    diff_add(d, "task", o->name, PS_DIFF_REMOVED, o->name, NULL, 0,
-		    err) != 0)
+		if (find_task(nm, om->taskfile_tasks[i].name) == NULL &&
+		    compare_task(d, om->taskfile_tasks[i].name,
+		    &om->taskfile_tasks[i], NULL, err) != 0)
 			return -1;
 	}
 	return 0;

@@ -91,6 +91,8 @@ diff_side_add_signer(ps_diff_side *s, const char *identity,
 	in_policy = policy != NULL ? ps_trust_find_signer(policy, identity) :
 	    NULL;
 	d->first_party = in_policy != NULL && in_policy->first_party;
+	if (s->signer_count == 0)
+		s->identities_bound = policy != NULL && !policy->one_key;
 	s->signer_count++;
 	s->trusted = 1;
 	return 0;

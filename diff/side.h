@@ -17,8 +17,13 @@
 /* A prompt file's bytes are kept for its text diff up to this size, and
  * all of one side's up to the total; beyond, the change is reported
  * without a text diff. */
-#define DIFF_TEXT_FILE_MAX (1024 * 1024)
-#define DIFF_TEXT_TOTAL_MAX (32 * 1024 * 1024)
+#define DIFF_TEXT_FILE_MAX (256 * 1024)
+#define DIFF_TEXT_TOTAL_MAX (4 * 1024 * 1024)
+/* A text diff costs up to the product of the two files' lines: past
+ * this many lines a side, a file is compared by digest only.  With the
+ * bounds above, one comparison's text diffs take seconds at worst (16
+ * files of 5,000 lines each side), not minutes. */
+#define DIFF_TEXT_LINES_MAX 5000
 
 typedef struct diff_signer {
 	char *identity;
@@ -39,6 +44,8 @@ struct ps_diff_side {
 	ps_digest *digest;          /* every entry, every file's SHA-256 */
 	diff_signer *signers;
 	size_t signer_count;
+	int identities_bound;       /* a policy file bound the signers' keys
+	                             * to their identities (not -p) */
 	int has_source;
 	char *repository, *commit;
 	diff_text *texts;           /* by path */

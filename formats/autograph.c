@@ -118,6 +118,8 @@ read_compose_file(formats_check *ck, const util_yaml_node *at,
 
 	if (compose_file_new(ck, at, path, files) != 0)
 		return;
+	/* What the engine runs: a change to it is a code change. */
+	formats_check_strings_add(ck, &ck->m->code_files, path);
 	doc = at != NULL ? formats_check_load_yaml(ck, path) :
 	    formats_check_load_yaml_later(ck, path);
 	if (doc == NULL) {
@@ -197,6 +199,7 @@ check_taskfile(formats_check *ck, const util_yaml_node *root)
 			return;	/* reported as autograph_layout */
 		snprintf(path, sizeof(path), "%s", text);
 	}
+	formats_check_strings_add(ck, &ck->m->code_files, path);
 	if ((doc = formats_check_load_yaml(ck, path)) == NULL) {
 		formats_check_error(ck, at, "autograph_taskfile", "taskfile '%s' does "
 		    "not parse (see the error in that file)", path);

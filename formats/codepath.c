@@ -18,17 +18,20 @@ static const char *const code_suffixes[] = {
 	".rb", ".pl", ".pm", ".php", ".lua", ".go", ".rs", ".c", ".h", ".cc",
 	".cpp", ".hpp", ".java", ".class", ".jar", ".kt", ".swift", ".cs",
 	".wasm", ".so", ".dylib", ".dll", ".exe", ".node", ".dockerfile",
-	NULL
+	".pth", NULL
 };
 
 /* Files that decide what is built or run, whatever their suffix. */
 static const char *const code_names[] = {
 	"Makefile", "GNUmakefile", "Dockerfile", "Containerfile",
 	"Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml",
-	"docker-compose.yml", "docker-compose.yaml", "compose.yml",
-	"compose.yaml", "package.json", "package-lock.json", "pyproject.toml",
-	"setup.py", "setup.cfg", "Pipfile", "Cargo.toml", "go.mod", "Gemfile",
-	NULL
+	"Taskfile.dist.yml", "Taskfile.dist.yaml", "taskfile.dist.yml",
+	"taskfile.dist.yaml", "docker-compose.yml", "docker-compose.yaml",
+	"docker-compose.override.yml", "docker-compose.override.yaml",
+	"compose.yml", "compose.yaml", "compose.override.yml",
+	"compose.override.yaml", "makefile", "package.json",
+	"package-lock.json", "pyproject.toml", "setup.py", "setup.cfg",
+	"Pipfile", "Cargo.toml", "go.mod", "Gemfile", NULL
 };
 
 /* Name prefixes: "Dockerfile.dev", "requirements-dev.txt". */

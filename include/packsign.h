@@ -711,6 +711,9 @@ typedef struct ps_trust {
 	size_t revoked_count;
 	unsigned threshold;   /* distinct identities required, >= 1 */
 	unsigned consent;     /* PS_CONSENT_* bits */
+	int one_key;          /* ps_trust_from_pubkey(): the identity is the
+	                       * key file's own claim, vouched for by nobody
+	                       * (pins and diffs go by the key alone) */
 } ps_trust;
 
 /*
@@ -1061,9 +1064,11 @@ typedef struct ps_manifest {
 	size_t compose_service_count;
 	ps_task *taskfile_tasks;           /* autograph: the Taskfile's tasks */
 	size_t taskfile_task_count;
-	ps_strings code_files;             /* agentpack: the entrypoint and
+	ps_strings code_files;             /* what runs, by the manifest:
+	                                    * agentpack the entrypoint and
 	                                    * every agent config it reaches
-	                                    * (agents/, config:): what runs */
+	                                    * (agents/, config:); autograph
+	                                    * its compose files and Taskfile */
 } ps_manifest;
 
 /*

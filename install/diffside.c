@@ -22,6 +22,10 @@ struct checked_files {
 	const ps_entry *entries;     /* sorted bytewise */
 	size_t count;
 	const char *root;            /* the tree, for messages */
+	int modified;                /* a read found other bytes: the
+	                              * validator's diagnostic would hide
+	                              * it, so it is kept here */
+	ps_error modified_err;
 };
 
 static const ps_entry *
@@ -71,7 +75,12 @@ checked_read(void *ctx, const char *path, size_t max, char **data,
 		return 0;
 	free(*data);
 	*data = NULL;
-	return refuse_modified(c->root, path, err);
+	refuse_modified(c->root, path, err);
+	if (!c->modified) {
+		c->modified = 1;
+		c->modified_err = *err;
+	}
+	return -1;
 }
 
 static int
@@ -233,6 +242,10 @@ side_from_receipt(const ps_installed *r, const ps_trust *policy,
 		return -1;
 	checked_view(&c, &view);
 	rc = load_manifest(&view, r->path, &m, err);
+	if (c.modified) {
+		*err = c.modified_err;
+		rc = -1;
+	}
 	if (rc == 0)
 		rc = receipt_digest(r, m, &d, err);
 	diff_side_take(s, m, d);

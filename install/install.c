@@ -832,11 +832,13 @@ place_tree(struct install *in, ps_error *err)
 		    (util_refuse(err, "install_conflict", in->res->path, "something "
 		    "appeared there while installing"), util_error_expect(err,
 		    "nothing", "an unknown file or directory"));
+	/* The rename is the commit point: from here the tree is installed,
+	 * and a failing fsync must not take its receipt back. */
+	if (rc == 0)
+		in->res->installed = 1;
 	if (rc == 0 && fsync(fd) != 0)
 		rc = util_fail_errno(err, "io_error", in->res->path, "fsync", errno);
 	close(fd);
-	if (rc == 0)
-		in->res->installed = 1;
 	return rc;
 }
 

@@ -192,15 +192,18 @@ staged_installed(const install_datadir *dd, const ps_pins *p)
 
 /* The pins in `rel` must be those of `format` and `id`. */
 static int
-check_named(int rc, ps_format format, const char *id, const char *rel,
-    ps_pins **out, ps_error *err)
+check_named(int rc, ps_format format, const char *id,
+    const install_datadir *dd, const char *rel, ps_pins **out, ps_error *err)
 {
+	char label[UTIL_PATH_MAX * 2];
+
 	if (rc != 0 || *out == NULL || ((*out)->format == format &&
 	    strcmp((*out)->id, id) == 0))
 		return rc;
 	ps_pins_free(*out);
 	*out = NULL;
-	util_refuse(err, "pins_invalid", rel, "read the pins of an installed "
+	snprintf(label, sizeof(label), "%s/%s", dd->path, rel);
+	util_refuse(err, "pins_invalid", label, "read the pins of an installed "
 	    "id: they must be the pins of the id their path names");
 	return util_error_expect(err, id, "another id or format");
 }
@@ -261,8 +264,8 @@ install_pins_load(const install_datadir *dd, ps_format format,
 	 * now: a later install of that version must not make it current. */
 	if (dd->lock_fd >= 0 && install_pins_discard(dd, format, id, err) != 0)
 		return -1;
-	return check_named(load_file(dd, rel, out, err), format, id, rel, out,
-	    err);
+	return check_named(load_file(dd, rel, out, err), format, id, dd, rel,
+	    out, err);
 }
 
 int
@@ -416,9 +419,11 @@ forget_one(install_datadir *dd, ps_format format, const char *id,
 	/* An id this format cannot hold has no pins in it. */
 	if (install_pins_path(format, id, rel, sizeof(rel), &ignored) != 0)
 		return 0;
-	if (install_pins_load(dd, format, id, &p, err) != 0 &&
-	    !ps_error_is(err, PS_CODE_PINS_INVALID))
-		return -1;
+	if (install_pins_load(dd, format, id, &p, err) != 0) {
+		if (!ps_error_is(err, PS_CODE_PINS_INVALID))
+			return -1;
+		*forgot = 1;            /* damaged pins are pins too */
+	}
 	ps_error_clear(err);
 	*forgot |= p != NULL;
 	ps_pins_free(p);

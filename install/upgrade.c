@@ -110,14 +110,18 @@ pins_of_receipt(const install_upgrade_in *in, ps_pins **out, ps_error *err)
 	return rc;
 }
 
+/* A pinned key, or a pinned identity when a policy file binds keys to
+ * identities: under -p KEY.pub the identity is what the key file claims,
+ * and any key can claim any name. */
 static int
-pinned(const ps_pins *p, const ps_verify_identity *id)
+pinned(const ps_pins *p, const ps_verify_identity *id, const ps_trust *policy)
 {
 	size_t i;
 
 	for (i = 0; i < p->signer_count; i++) {
-		if (strcmp(p->signers[i].identity, id->identity) == 0 ||
-		    strcmp(p->signers[i].fingerprint, id->fingerprint) == 0)
+		if (strcmp(p->signers[i].fingerprint, id->fingerprint) == 0 ||
+		    (!policy->one_key &&
+		    strcmp(p->signers[i].identity, id->identity) == 0))
 			return 1;
 	}
 	return 0;
@@ -158,7 +162,7 @@ check_signers(const install_upgrade_in *in, const ps_pins *p, ps_error *err)
 	size_t i;
 
 	for (i = 0; i < v->identity_count; i++) {
-		if (pinned(p, &v->identities[i]))
+		if (pinned(p, &v->identities[i], in->options->verify.trust))
 			return 0;
 	}
 	if (in->options->allow_signer_change)
@@ -329,9 +333,8 @@ list_needed(const ps_diff *d, unsigned classes, char *out, size_t size)
 	const ps_diff_change *c;
 	size_t i, used;
 
-	snprintf(out, size, "%s", d == NULL ? "the pinned signer or "
-	    "repository, with no version installed to compare with" : "");
-	for (i = 0; d != NULL && i < d->change_count; i++) {
+	out[0] = '\0';
+	for (i = 0; i < d->change_count; i++) {
 		c = &d->changes[i];
 		if (!c->widening || (c->consent & classes) == 0)
 			continue;
@@ -348,8 +351,17 @@ refuse_consent(const char *archive, const ps_install_result *res,
 {
 	char changes[PS_ERROR_TEXT_MAX], classes[64];
 
-	list_needed(res->diff, res->consent_needed, changes, sizeof(changes));
 	ps_consent_class_list(res->consent_needed, classes, sizeof(classes));
+	if (res->diff == NULL) {
+		util_fail(err, PS_CODE_CONSENT_REQUIRED, archive, "replacing the "
+		    "pins of %s (pinned by its install of %s, since uninstalled) "
+		    "is a change of whom you trust (%s); pass --accept trust, or "
+		    "answer on a terminal", res->id, res->consent.from_version,
+		    classes);
+		return util_error_expect(err, "consent to the new pins",
+		    "none given");
+	}
+	list_needed(res->diff, res->consent_needed, changes, sizeof(changes));
 	util_fail(err, PS_CODE_CONSENT_REQUIRED, archive, "the upgrade from %s "
 	    "widens what the policy asks consent for (%s): %s; %s",
 	    res->consent.from_version, classes, changes, why);

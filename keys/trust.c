@@ -485,6 +485,7 @@ ps_trust_from_pubkey(const ps_pubkey *key, const char *name, ps_trust **out,
 		return -1;
 	policy->threshold = 1;
 	policy->consent = PS_CONSENT_DEFAULT;
+	policy->one_key = 1;
 	policy->signers = s = calloc(1, sizeof(*s));
 	policy->signer_count = s != NULL;
 	/* Counts follow allocations so that ps_trust_free() can clean up;

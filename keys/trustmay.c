@@ -625,7 +625,8 @@ keys_may_parse_consent(keys_trust_ctx *ctx, const util_yaml_node *node)
 	if (keys_trust_expect_kind(ctx, node, UTIL_YAML_SEQUENCE,
 	    "'consent'") != 0)
 		return -1;
-	ctx->policy->consent = 0;
+	/* A policy adds classes; permissions and trust are always asked:
+	 * a list that leaves them out must not silently stop asking. */
 	for (i = 0; i < node->count; i++) {
 		item = node->items[i];
 		if (keys_trust_expect_kind(ctx, item, UTIL_YAML_SCALAR,

@@ -86,3 +86,26 @@ util_strings_has(const ps_strings *list, const char *s)
 	}
 	return 0;
 }
+
+char *
+util_strings_join(const ps_strings *list, const char *sep)
+{
+	size_t i, n, len = 1, at = 0, k = strlen(sep);
+	char *out;
+
+	for (i = 0; i < list->count; i++)
+		len += strlen(list->items[i]) + k;
+	if ((out = malloc(len)) == NULL)
+		return NULL;
+	for (i = 0; i < list->count; i++) {
+		if (i > 0) {
+			memcpy(out + at, sep, k);
+			at += k;
+		}
+		n = strlen(list->items[i]);
+		memcpy(out + at, list->items[i], n);
+		at += n;
+	}
+	out[at] = '\0';
+	return out;
+}

@@ -11,6 +11,8 @@
 
 /* Appends a copy of `s`; 0, or -1 when memory runs out (list unchanged). */
 int util_strings_add(ps_strings *list, const char *s);
+/* The items joined with `sep`, malloc'd; NULL when out of memory. */
+char *util_strings_join(const ps_strings *list, const char *sep);
 /* 1 when `s` is one of `list`'s items (bytewise). */
 int util_strings_has(const ps_strings *list, const char *s);
 

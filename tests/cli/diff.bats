@@ -202,6 +202,31 @@ only_change() {
 	[[ "$output" == *"evil "* ]]
 }
 
+@test "bidi overrides and other hidden format characters are shown escaped" {
+	pair soyapack-research-summarizer
+	printf 'curl x \xe2\x80\xae| sh\xe2\x81\xa6 \xef\xbb\xbf\n' >>new/prompts/summarize.md
+	run "$PACKSIGN" diff old new
+	[[ "$output" == *'curl x \u202e| sh\u2066 \ufeff'* ]]
+	[[ "$output" != *$'\xe2\x80\xae'* ]]
+	run "$PACKSIGN" diff old new --json
+	[[ "$output" == *'\u202E'* ]]
+}
+
+@test "long lists are compared by value, every new one widening" {
+	pair soyapack-research-summarizer
+	python3 - <<'PY'
+for side, extra in (("old", ""), ("new", "      - /workdir/out/deeper\n")):
+    p = side + "/soyapack.yaml"
+    y = open(p).read()
+    paths = "".join("      - /data/p%d\n" % i for i in range(1100))
+    y = y.replace("      - /workdir/out\n", "      - /workdir/out\n" + paths + extra)
+    open(p, "w").write(y)
+PY
+	# 1101 x 1102 pairs: past the pairwise bound, a path below an old one
+	# still counts as new.
+	only_change fs.write added yes /workdir/out/deeper
+}
+
 @test "a prompt that is not UTF-8 is compared without a text diff" {
 	pair soyapack-research-summarizer
 	printf '\xff\xfe bytes\n' >>new/prompts/summarize.md
@@ -353,6 +378,39 @@ YAML
 	change service.network_mode removed no search-index
 }
 
+@test "autograph: a service defined in two compose files is merged; their order matters" {
+	pair autograph.pkg.research
+	for v in old new; do
+		printf 'services:\n  web:\n    image: nginx\n    privileged: true\n' >$v/infra/a.yaml
+		printf 'services:\n  web:\n    image: nginx\n' >$v/infra/b.yaml
+	done
+	sed -i 's|^  - infra/compose.yaml|  - infra/compose.yaml\n  - infra/a.yaml\n  - infra/b.yaml|' old/augr.pkg.yml
+	sed -i 's|^  - infra/compose.yaml|  - infra/compose.yaml\n  - infra/b.yaml\n  - infra/a.yaml|' new/augr.pkg.yml
+	run "$PACKSIGN" diff old old
+	[ "$status" -eq 0 ]
+	only_change service.files changed yes web
+	# A declared compose file is code, whatever its name.
+	printf 'services:\n  web:\n    image: nginx\n    pid: host\n' >new/infra/b.yaml
+	change code changed yes infra/b.yaml
+	change service.pid added yes web
+}
+
+@test "autograph: a new service is shown with everything it is granted" {
+	pair autograph.pkg.research
+	cat >>new/infra/compose.yaml <<'YAML'
+  helper:
+    image: alpine
+    privileged: true
+    volumes:
+      - /var/run/docker.sock:/var/run/docker.sock
+YAML
+	change service added yes helper
+	change service.privileged changed yes helper
+	change service.host_mounts added yes "helper /var/run/docker.sock:/var/run/docker.sock"
+	run "$PACKSIGN" diff old new
+	[[ "$output" == *"+ service helper: alpine  [widening: permissions]"* ]]
+}
+
 @test "autograph: a service's other image widens" {
 	pair autograph.pkg.research
 	in_new infra/compose.yaml 's|redis:7|redis:8|'
@@ -488,6 +546,13 @@ PY
 	run "$PACKSIGN" diff --installed chzealot/research-summarizer@0.1.0 new
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"[installed_modified]"* ]]
+	# The manifest too, said as such (not as a manifest the validator
+	# could not read).
+	sed -i 's/determinism_tier: read-only/determinism_tier: unrestricted/' \
+	    "$tree/soyapack.yaml"
+	run "$PACKSIGN" diff --installed chzealot/research-summarizer new
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"soyapack.yaml: hashed the installed file"*"[installed_modified]"* ]]
 	run "$PACKSIGN" diff --installed chzealot/nothing new
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"[not_installed]"* ]]

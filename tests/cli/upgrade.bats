@@ -198,6 +198,19 @@ pins() {
 	! pins | grep -q '"identity": "alice"'
 }
 
+@test "with -p KEY.pub a key claiming the pinned identity is another signer" {
+	"$PACKSIGN" keygen -o mallory --identity alice --no-passphrase >/dev/null
+	"$PACKSIGN" sign "$F/v2n" -s mallory.key -o m.tar.gz >/dev/null
+	run "$PACKSIGN" install "$F/v1.tar.gz" -p "$F/alice.pub" --yes
+	[ "$status" -eq 0 ]
+	run "$PACKSIGN" install m.tar.gz -p mallory.pub --yes
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[signer_changed]"* ]]
+	run "$PACKSIGN" diff --installed $ID m.tar.gz -p mallory.pub --json
+	[[ "$output" == *'"field":"signer.key","subject":"alice","kind":"changed"'*'"widening":true'* ]]
+}
+
 @test "a key rotation within a pinned identity passes without consent" {
 	inst v1.tar.gz --yes
 	inst v2n-rotated.tar.gz --yes
@@ -264,7 +277,12 @@ PY
 	# Replacing kept pins is a trust change even with nothing to diff.
 	inst v2n-bob.tar.gz --yes --allow-signer-change
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"(trust): the pinned signer or repository, with no version installed"*"[consent_required]"* ]]
+	[[ "$output" == *"replacing the pins of $ID (pinned by its install of 0.1.0, since uninstalled) is a change of whom you trust (trust)"*"[consent_required]"* ]]
+	inst v2n-bob.tar.gz --yes --allow-signer-change --accept trust
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"pins of $ID replaced (pinned by its install of 0.1.0); consent: accept"* ]]
+	pins | grep -q '"identity": "bob"'
+	"$PACKSIGN" uninstall $ID --forget >/dev/null
 	inst v1.tar.gz --yes
 	run "$PACKSIGN" uninstall $ID@0.1.0 --forget
 	[ "$status" -eq 2 ]

@@ -464,7 +464,7 @@ ceilings_parse_with_denials_filled_in(void **state)
 	assert_string_equal(c->holon.price_currency, "USD");
 	assert_true(c->holon.price_max == 0.05);
 	assert_false(c->autograph.declared);
-	assert_int_equal(p->consent, PS_CONSENT_CODE | PS_CONSENT_PERMISSIONS);
+	assert_int_equal(p->consent, PS_CONSENT_DEFAULT | PS_CONSENT_CODE);
 	ps_trust_free(p);
 	free(text);
 	/* no may: no ceiling; no consent: the default */
@@ -479,7 +479,8 @@ ceilings_parse_with_denials_filled_in(void **state)
 	c = p->signers[0].may;
 	assert_string_equal(c->soyapack.determinism_tiers.items[0], "read-only");
 	assert_int_equal(c->soyapack.determinism_tiers.count, 1);
-	assert_int_equal(p->consent, 0);
+	/* consent: [] asks what the default asks: classes are only added */
+	assert_int_equal(p->consent, PS_CONSENT_DEFAULT);
 	ps_trust_free(p);
 	free(text);
 }
