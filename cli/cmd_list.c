@@ -91,11 +91,12 @@ print_pins(const ps_pins *pins)
 static json_t *
 pins_json(const ps_pins *pins)
 {
-	json_t *signers = json_array();
+	json_t *signers;
 	size_t i;
 
 	if (pins == NULL)
 		return json_null();
+	signers = json_array();
 	for (i = 0; i < pins->signer_count; i++)
 		json_array_append_new(signers, json_pack("{s:o,s:o}", "identity",
 		    cli_json_text(pins->signers[i].identity), "fingerprint",

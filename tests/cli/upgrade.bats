@@ -341,6 +341,8 @@ kill_each() {
 		rm -rf "$D"
 		"$PACKSIGN" install "$F/v1.tar.gz" --trust "$F/policy.yaml" --yes >/dev/null
 		st=0
+		# LeakSanitizer cannot run under ptrace (an ASan build's tests).
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 		strace -f -o /dev/null -e trace="$1" \
 		    -e inject="$1":signal=SIGKILL:when=$n \
 		    "$PACKSIGN" install "$F/v2n-bob.tar.gz" --trust "$F/policy.yaml" \
