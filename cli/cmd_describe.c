@@ -255,7 +255,8 @@ print_json(const ps_manifest *m, const char *lang, const char *summary)
 		return -1;
 	}
 	json_decref(may);
-	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+	    JSON_ENSURE_ASCII);
 	json_decref(root);
 	if (text == NULL)
 		return -1;

@@ -110,7 +110,8 @@ print_json(const char *path, const ps_manifest *m, const ps_diags *diags,
 	    "diagnostics", cli_json_diags(diags));
 	if (root == NULL)
 		return -1;
-	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+	    JSON_ENSURE_ASCII);
 	json_decref(root);
 	if (text == NULL)
 		return -1;

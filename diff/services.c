@@ -233,8 +233,10 @@ compare_files(ps_diff *d, const merged *o, const merged *n, ps_error *err)
 	char *ot, *nt;
 	int rc;
 
-	if (o->files.count <= 1 && n->files.count <= 1)
-		return 0;           /* one definition: nothing overrides */
+	if ((o->files.count <= 1 && n->files.count <= 1) ||
+	    o->files.count == 0 || n->files.count == 0)
+		return 0;           /* one definition, or one side: nothing
+	                             * overrides anything */
 	ot = util_strings_join(&o->files, ", ");
 	nt = util_strings_join(&n->files, ", ");
 	rc = ot == NULL || nt == NULL ? util_fail_oom(err, n->name) :
@@ -275,8 +277,9 @@ compare_service(ps_diff *d, const merged *o, const merged *n, ps_error *err)
 	    err);
 }
 
-/* A service only one side has, against an empty one: every attribute
- * it is granted is a change of its own. */
+/* A service only one side has.  A new one is compared with an empty
+ * one: every attribute it is granted is a change of its own.  A removed
+ * one is one change, never widening. */
 static int
 one_sided(ps_diff *d, const merged *s, int added, ps_error *err)
 {
@@ -289,8 +292,7 @@ one_sided(ps_diff *d, const merged *s, int added, ps_error *err)
 	    "(built in the pack)"), added ? (s->image != NULL ? s->image :
 	    "(built in the pack)") : NULL, added, err) != 0)
 		return -1;
-	return added ? compare_service(d, &none, s, err) :
-	    compare_service(d, s, &none, err);
+	return added ? compare_service(d, &none, s, err) : 0;
 }
 
 static int

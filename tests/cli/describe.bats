@@ -125,7 +125,11 @@ assert t["name"] == "up" and t["commands"][0]["kind"] == "shell", t
 	grep -qF '"file_write": "workspace"' <<<"$output"
 	grep -qF '"path": "agents/reviewer.yml"' <<<"$output"
 	grep -qF '"lang": "zh"' <<<"$output"
-	grep -qF '此智能体包将读取本地知识库' <<<"$output"
+	# ASCII JSON (\u escapes): the text is there once decoded.
+	python3 -c 'import json, sys; d = json.load(sys.stdin); \
+	    assert "此智能体包将读取本地知识库" in json.dumps(d, ensure_ascii=False)' \
+	    <<<"$output"
+	[[ "$output" != *'此'* ]]
 	pack soyapack-research-summarizer
 	describe --json
 	grep -qF '"file_id": "chzealot-research-summarizer"' <<<"$output"
