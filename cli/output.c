@@ -5,34 +5,12 @@
 
 #include "cli/output.h"
 
-/*
- * The code point of a format character that reorders or hides text:
- * U+061C, U+200B-U+200F, U+202A-U+202E, U+2066-U+2069, U+FEFF ("Trojan
- * Source": a bidi override makes `curl x | sh` read as something else).
- * 0 for anything else.
- */
-static unsigned
-hidden_format(const unsigned char *p)
-{
-	unsigned c;
-
-	if (p[0] == 0xd8 && p[1] == 0x9c)
-		return 0x061c;
-	if (p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf)
-		return 0xfeff;
-	if (p[0] != 0xe2 || (p[1] != 0x80 && p[1] != 0x81) || p[2] < 0x80 ||
-	    p[2] > 0xbf)
-		return 0;
-	c = 0x2000 | ((unsigned)(p[1] & 0x3f) << 6) | (p[2] & 0x3f);
-	return (c >= 0x200b && c <= 0x200f) || (c >= 0x202a && c <= 0x202e) ||
-	    (c >= 0x2066 && c <= 0x2069) ? c : 0;
-}
-
 void
 cli_put_safe(FILE *out, const char *text)
 {
 	const unsigned char *p;
 	unsigned c;
+	size_t n;
 
 	for (p = (const unsigned char *)text; *p != '\0'; p++) {
 		/* C0 controls, DEL, and C1 controls (U+0080-U+009F in UTF-8). */
@@ -41,9 +19,10 @@ cli_put_safe(FILE *out, const char *text)
 		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
 			fprintf(out, "\\u%04x", p[1]);
 			p++;
-		} else if ((c = hidden_format(p)) != 0) {
+		} else if ((n = ps_text_hidden((const char *)p, &c)) > 0) {
+			/* bidi controls and invisible marks ("Trojan Source") */
 			fprintf(out, "\\u%04x", c);
-			p += c == 0x061c ? 1 : 2;
+			p += n - 1;
 		} else
 			fputc(*p, out);
 	}

@@ -228,6 +228,27 @@ keys_free(keyed *k, size_t n)
 	free(k);
 }
 
+/* Sorts `k` and drops repeated keys (a value listed twice is one value,
+ * as on the pairwise path); the freed slots are left empty. */
+static size_t
+sort_unique(keyed *k, size_t n)
+{
+	size_t i, kept = 0;
+
+	qsort(k, n, sizeof(*k), by_key);
+	for (i = 0; i < n; i++) {
+		if (kept > 0 && strcmp(k[kept - 1].key, k[i].key) == 0) {
+			free(k[i].key);
+			free(k[i].shown);
+		} else {
+			k[kept++] = k[i];
+		}
+	}
+	for (i = kept; i < n; i++)
+		k[i].key = k[i].shown = NULL;
+	return kept;
+}
+
 /* One merge walk of two sorted key lists. */
 static int
 compare_sorted(perm_pair *pp, keyed *o, size_t on, keyed *n, size_t nn,
@@ -236,8 +257,8 @@ compare_sorted(perm_pair *pp, keyed *o, size_t on, keyed *n, size_t nn,
 	size_t i = 0, j = 0;
 	int c, rc = 0;
 
-	qsort(o, on, sizeof(*o), by_key);
-	qsort(n, nn, sizeof(*n), by_key);
+	on = sort_unique(o, on);
+	nn = sort_unique(n, nn);
 	while (rc == 0 && (i < on || j < nn)) {
 		c = i == on ? 1 : j == nn ? -1 : strcmp(o[i].key, n[j].key);
 		if (c < 0)

@@ -145,26 +145,11 @@ formats_check_strings_add(formats_check *ck, ps_strings *list, const char *s)
 		formats_check_oom(ck);
 }
 
-/*
- * Characters that reorder or break what a reader sees: bidi controls
- * (U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), line and paragraph
- * separators (U+2028, U+2029) and the BOM (U+FEFF); all 3 bytes in UTF-8.
- */
-static int
-is_invisible_control(const unsigned char *p)
-{
-	if (p[0] == 0xe2 && p[1] == 0x80)
-		return p[2] == 0x8e || p[2] == 0x8f || p[2] == 0xa8 ||
-		    p[2] == 0xa9 || (p[2] >= 0xaa && p[2] <= 0xae);
-	if (p[0] == 0xe2 && p[1] == 0x81)
-		return p[2] >= 0xa6 && p[2] <= 0xa9;
-	return p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf;
-}
-
 void
 formats_check_scrub(char *s)
 {
 	unsigned char *p = (unsigned char *)s;
+	size_t n;
 
 	for (; *p != '\0'; p++) {
 		if (*p < 0x20 || *p == 0x7f)
@@ -173,10 +158,10 @@ formats_check_scrub(char *s)
 			p[0] = '?';
 			p[1] = '?';
 			p++;
-		} else if (p[1] != '\0' && p[2] != '\0' &&
-		    is_invisible_control(p)) {
-			memset(p, '?', 3);
-			p += 2;
+		} else if ((n = ps_text_hidden((const char *)p, NULL)) > 0) {
+			/* bidi controls, separators, the BOM: one '?' a byte */
+			memset(p, '?', n);
+			p += n - 1;
 		}
 	}
 }

@@ -758,6 +758,16 @@ const ps_trust_signer *ps_trust_find_signer(const ps_trust *policy,
 /* Whole-string glob: `*` any run of bytes (including '/'), `?` one byte;
  * 1 when `text` matches, else 0. */
 int ps_glob_match(const char *pattern, const char *text);
+
+/*
+ * A character that reorders or hides what a reader of a terminal sees
+ * ("Trojan Source"), at the start of the UTF-8 text `s`: U+061C,
+ * U+200B-U+200F, U+2028, U+2029, U+202A-U+202E, U+2066-U+2069, U+FEFF.
+ * Returns its length in bytes (2 or 3) and sets *code_point (may be
+ * NULL), or 0 for anything else.  Messages (manifests.md) and the CLI's
+ * output replace or escape these.
+ */
+size_t ps_text_hidden(const char *s, unsigned *code_point);
 /*
  * RFC 3339 UTC "YYYY-MM-DDTHH:MM:SSZ" (also a lowercase t/z; numeric
  * offsets are refused) to seconds since the epoch; 0 / -1.

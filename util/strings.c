@@ -109,3 +109,27 @@ util_strings_join(const ps_strings *list, const char *sep)
 	out[at] = '\0';
 	return out;
 }
+
+size_t
+ps_text_hidden(const char *s, unsigned *code_point)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	unsigned c = 0;
+	size_t n = 0;
+
+	if (p[0] == 0xd8 && p[1] == 0x9c) {
+		c = 0x061c;
+		n = 2;
+	} else if (p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf) {
+		c = 0xfeff;
+		n = 3;
+	} else if (p[0] == 0xe2 && (p[1] == 0x80 || p[1] == 0x81) &&
+	    p[2] >= 0x80 && p[2] <= 0xbf) {
+		c = 0x2000 | ((unsigned)(p[1] & 0x3f) << 6) | (p[2] & 0x3f);
+		n = (c >= 0x200b && c <= 0x200f) || (c >= 0x2028 && c <= 0x202e) ||
+		    (c >= 0x2066 && c <= 0x2069) ? 3 : 0;
+	}
+	if (n > 0 && code_point != NULL)
+		*code_point = c;
+	return n;
+}
