@@ -42,7 +42,8 @@ ZSHCOMPDIR   ?= $(DATADIR)/zsh/site-functions
 INSTALL      ?= install
 
 # libunistring ships no pkg-config file on Debian; it is linked directly.
-PKGS      = libsodium libcrypto libarchive yaml-0.1 jansson libgit2 zlib libzstd
+PKGS      = libsodium libcrypto libarchive yaml-0.1 jansson libgit2 zlib libzstd \
+            libcurl
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lunistring -lpthread
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
@@ -75,7 +76,7 @@ CPPFLAGS += -D_GNU_SOURCE -Iinclude -I.
 CFLAGS   += -std=c11 $(OPT) $(WARN) $(HARDEN) $(SANFLAGS) $(PKG_CFLAGS)
 LDFLAGS  += -pie -Wl,-z,relro,-z,now $(SANFLAGS)
 
-LIB_SRCS  = $(sort $(wildcard util/*.c keys/*.c formats/*.c pack/*.c sign/*.c verify/*.c diff/*.c install/*.c))
+LIB_SRCS  = $(sort $(wildcard util/*.c net/*.c keys/*.c formats/*.c pack/*.c sign/*.c verify/*.c diff/*.c install/*.c))
 CLI_SRCS  = $(sort $(wildcard cli/*.c))
 UNIT_SRCS = $(sort $(wildcard tests/unit/test_*.c))
 FUZZ_SRCS = $(sort $(wildcard tests/fuzz/fuzz_*.c))

@@ -13,6 +13,7 @@
 #include "cli/checks.h"
 #include "cli/cli.h"
 #include "cli/diff_report.h"
+#include "cli/download.h"
 #include "cli/json.h"
 #include "cli/options.h"
 #include "cli/output.h"
@@ -22,12 +23,14 @@
 const struct cli_usage cmd_install_usage = {
 	.name = "install",
 	.text =
-    "usage: packsign install ARCHIVE [--sig F] (--trust POLICY | -p KEY.pub)\n"
+    "usage: packsign install ARCHIVE|URL [--sig F|URL]\n"
+    "           (--trust POLICY | -p KEY.pub)\n"
     "           [--data-dir DIR] [--yes] [--allow-shell] [--allow-downgrade]\n"
     "           [--dry-run] [--json] [--signed-by ID] [--source-repo URL]\n"
     "           [--source-commit HASH] [--require-source] [--allow-dirty]\n"
     "           [--at TIME] [--max-size BYTES] [--max-entries N]\n"
     "           [--max-ratio N] [--lang en|zh] [-q]\n"
+    "           " CLI_DOWNLOAD_USAGE "\n"
     "\n"
     "Copies ARCHIVE (.tar, .tar.gz, .tgz, .tar.zst, .zip) and its signature\n"
     "into the data directory, hashing the archive as it is copied; matches\n"
@@ -40,9 +43,15 @@ const struct cli_usage cmd_install_usage = {
     "is a no-op when its tree is the same and refused otherwise); shows what\n"
     "the pack may do and asks on the terminal; renames the verified tree\n"
     "into DIR/<layout>/<version>/ (docs/formats/install.md).  Without a\n"
-    "terminal, --yes is required.  packsign never downloads: fetch the\n"
-    "archive and its .sig first.  Warnings of the verification go to\n"
+    "terminal, --yes is required.  Warnings of the verification go to\n"
     "stderr (and \"warnings\" in --json).\n"
+    "\n"
+    "An https URL is downloaded (https only, every redirect too): its .sig\n"
+    "first (URL.sig, or --sig URL|FILE), verified before the archive is\n"
+    "requested; then the archive into the data directory's .tmp, hashed as\n"
+    "it arrives, under the data directory's lock (other installs wait).  A\n"
+    "GitHub .../releases/latest/download/ASSET URL is resolved once, so both\n"
+    "files come from one release.  Proxy: https_proxy and no_proxy.\n"
     "\n"
     "An id already installed is an upgrade: its pins are checked first (a\n"
     "pinned identity or key must have signed it, from the pinned\n"
@@ -70,18 +79,21 @@ const struct cli_usage cmd_install_usage = {
     "  --allow-signer-change  accept a signer no pin names, and pin it\n"
     "  --allow-source-change  accept another repository, and pin it\n"
     CLI_LIMIT_FLAGS_HELP
+    CLI_DOWNLOAD_FLAGS_HELP
     "  --lang en|zh         language of the summary shown before install\n"
     "  --json               print the result as one JSON object\n"
     "  -q, --quiet          no progress line (shown only on a terminal)\n"
     "\n"
     "Exit status: 0 installed (or already installed, or a dry run passed),\n"
     "1 refused, 2 the job could not be done (no terminal to ask on, consent\n"
-    "not given, a bad policy, the data directory, I/O).\n",
+    "not given, a bad policy, the data directory, I/O, a download: HTTP\n"
+    "status, TLS, timeout, size, redirect, scheme, a body cut short).\n",
 };
 
 struct install_args {
 	struct cli_checks checks;
 	ps_install_options o;
+	ps_fetch_options fetch;
 	const char *data_dir;
 	int yes, json;
 	const char *accept_diff;     /* --accept-diff FILE */
@@ -140,6 +152,7 @@ parse_install(int argc, char **argv, struct install_args *a)
 		CLI_FLAG(0, "dry-run", &a->o.dry_run),
 		CLI_FLAG(0, "json", &a->json),
 		CLI_LIMIT_OPTIONS(&a->o.limits),
+		CLI_DOWNLOAD_OPTIONS(&a->fetch),
 		CLI_CALLBACK(0, "lang", &a->o.lang, lang_option),
 		CLI_CALLBACK(0, "accept", &a->o.accept, accept_option),
 		CLI_STRING(0, "accept-diff", &a->accept_diff),
@@ -152,6 +165,7 @@ parse_install(int argc, char **argv, struct install_args *a)
 
 	memset(a, 0, sizeof(*a));
 	ps_install_options_init(&a->o);
+	ps_fetch_options_init(&a->fetch);
 	a->checks.verify = a->o.verify;
 	rc = cli_parse_options(&cmd_install_usage, options, argc, argv, &rest);
 	if (rc != EXIT_OK)
@@ -484,7 +498,12 @@ install_into(struct install_args *a, const char *data_dir)
 	a->o.waiting = waiting;
 	a->o.verify.progress = cli_progress_start(&progress, a->checks.quiet);
 	ps_error_clear(&err);
-	rc = ps_install(a->archive, &a->o, &r, &err);
+	if (cli_is_url(a->archive)) {
+		cli_download_setup(&a->fetch, &a->o.verify);
+		a->fetch.progress = a->o.verify.progress;
+		rc = ps_install_url(a->archive, &a->o, &a->fetch, &r, &err);
+	} else
+		rc = ps_install(a->archive, &a->o, &r, &err);
 	cli_progress_end(&progress);
 	if (rc != 0 && ctx.no_terminal &&
 	    ps_error_is(&err, PS_CODE_INSTALL_DECLINED))
