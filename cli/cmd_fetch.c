@@ -6,7 +6,7 @@
 
 #include "cli/checks.h"
 #include "cli/cli.h"
-#include "cli/download.h"
+#include "cli/download_options.h"
 #include "cli/options.h"
 #include "cli/output.h"
 #include "cli/progress.h"

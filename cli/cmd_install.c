@@ -13,7 +13,7 @@
 #include "cli/checks.h"
 #include "cli/cli.h"
 #include "cli/diff_report.h"
-#include "cli/download.h"
+#include "cli/download_options.h"
 #include "cli/json.h"
 #include "cli/options.h"
 #include "cli/output.h"

@@ -11,7 +11,7 @@
 
 #include "install/download.h"
 #include "net/fetch.h"
-#include "net/url.h"
+#include "net/httpsurl.h"
 #include "pack/archivename.h"
 #include "sign/dsse.h"
 #include "util/error.h"
@@ -108,8 +108,8 @@ int
 install_download_sig(install_download *d, int fd, ps_error *err)
 {
 	char *shown = NULL, missing[PS_ERROR_TEXT_MAX];
-	net_sink sink = { fd, NULL, SIGN_DSSE_MAX_BYTES, "envelope_too_large",
-	    PS_STATUS_REFUSED, "a signature envelope may hold", NULL, 0, 0 };
+	net_sink sink = { fd, NULL, SIGN_DSSE_MAX_BYTES, 1, "a signature "
+	    "envelope may hold", NULL, 0, 0 };
 	int rc;
 
 	if (net_url_public(d->sig_url, &shown, err) != 0)
@@ -126,8 +126,8 @@ int
 install_download_archive(install_download *d, int fd,
     unsigned char sha256[PS_SHA256_LEN], ps_error *err)
 {
-	net_sink sink = { fd, NULL, d->o->max_download, "fetch_too_large",
-	    PS_STATUS_FAILED, "the download limit (max_download) allows", NULL, 1, 0 };
+	net_sink sink = { fd, NULL, d->o->max_download, 0, "the download "
+	    "limit (max_download) allows", NULL, 1, 0 };
 	int rc;
 
 	if ((sink.hash = util_sha256_new()) == NULL)

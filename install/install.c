@@ -34,7 +34,7 @@
 #include "install/installed.h"
 #include "install/receipt.h"
 #include "install/upgrade.h"
-#include "net/url.h"
+#include "net/httpsurl.h"
 #include "verify/verify.h"
 
 #define COPY_BUFFER (256 * 1024)

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "net/fetch.h"
-#include "net/url.h"
+#include "net/httpsurl.h"
 #include "util/error.h"
 #include "util/fdio.h"
 #include "util/strings.h"
@@ -69,9 +69,14 @@ over_limit(struct transfer *t, uint64_t got)
 {
 	char expected[64], found[64];
 
-	util_error_record(t->err, t->sink->max_status, t->sink->max_code,
-	    t->label, "counted the bytes as they arrived: more than %s; the "
-	    "transfer was cut off", t->sink->max_why);
+	if (t->sink->max_envelope)
+		(void)util_refuse(t->err, "envelope_too_large", t->label,
+		    "counted the bytes as they arrived: more than %s; the "
+		    "transfer was cut off", t->sink->max_why);
+	if (!t->sink->max_envelope)
+		(void)util_fail(t->err, "fetch_too_large", t->label, "counted "
+		    "the bytes as they arrived: more than %s; the transfer was "
+		    "cut off", t->sink->max_why);
 	snprintf(expected, sizeof(expected), "at most %llu bytes",
 	    (unsigned long long)t->sink->max);
 	snprintf(found, sizeof(found), "%llu bytes or more",
@@ -345,8 +350,8 @@ int
 net_resolve(const ps_fetch_options *o, const char *url, char **location,
     ps_error *err)
 {
-	net_sink sink = { -1, NULL, RESOLVE_MAX_BODY, "fetch_too_large",
-	    PS_STATUS_FAILED, "a redirect's body may hold", NULL, 0, 0 };
+	net_sink sink = { -1, NULL, RESOLVE_MAX_BODY, 0, "a redirect's body "
+	    "may hold", NULL, 0, 0 };
 	struct transfer t = { o, NULL, &sink, NULL, err, 0, { 0 } };
 	char *label = NULL;
 	int rc;

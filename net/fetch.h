@@ -18,8 +18,9 @@ typedef struct net_sink {
 	util_sha256 *hash;           /* updated with every byte kept; may be
 	                              * NULL */
 	uint64_t max;                /* most bytes; 0: no limit */
-	const char *max_code;        /* the code past `max` (exit as below) */
-	ps_status max_status;
+	int max_envelope;            /* past `max`: 1 envelope_too_large
+	                              * (exit 1, the limit of a signature
+	                              * file), 0 fetch_too_large (exit 2) */
 	const char *max_why;         /* what `max` is, for the message */
 	const char *missing;         /* message of a 404, or NULL */
 	int progress;                /* 1: report to options->progress */
@@ -31,7 +32,7 @@ typedef struct net_sink {
  * PS_FETCH_MAX_REDIRECTS redirects, all https.  Errors name the URL
  * without user:password or query.  Codes (exit 2 unless the sink says
  * otherwise): url_scheme_refused, url_invalid, fetch_http_status,
- * fetch_tls, fetch_timeout, fetch_too_large (or sink->max_code),
+ * fetch_tls, fetch_timeout, fetch_too_large (envelope_too_large),
  * fetch_redirect, fetch_truncated, fetch_connect, fetch_failed, io_error,
  * disk_full.
  */

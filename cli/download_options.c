@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/download.h"
+#include "cli/download_options.h"
 #include "cli/cli.h"
 #include "cli/output.h"
 

@@ -1,8 +1,8 @@
 /* Internal header of cli/: the options of commands that download
  * (install URL, fetch).
  */
-#ifndef CLI_DOWNLOAD_H
-#define CLI_DOWNLOAD_H
+#ifndef CLI_DOWNLOAD_OPTIONS_H
+#define CLI_DOWNLOAD_OPTIONS_H
 
 #include "packsign.h"
 #include "cli/options.h"

@@ -6,8 +6,8 @@
  * the file name it names, and GitHub's release URL shapes.  Nothing here
  * touches the network.
  */
-#ifndef NET_URL_H
-#define NET_URL_H
+#ifndef NET_HTTPSURL_H
+#define NET_HTTPSURL_H
 
 #include <stddef.h>
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "net/url.h"
+#include "net/httpsurl.h"
 #include "util/error.h"
 
 #define SCHEME "https://"
