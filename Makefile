@@ -264,6 +264,10 @@ clean:
 # make install / uninstall.  packsign.pc is written from PREFIX and LIBDIR
 # at install time (paths under PREFIX as ${prefix}/..., so pkg-config
 # --define-prefix can relocate it).
+# libcurl is named by -lcurl: its own .pc names, for a static link, the
+# static libraries of every protocol it was built with (nghttp2, ldap,
+# rtmp, ...), which its -dev package does not install.
+PC_REQUIRES = $(filter-out libcurl,$(PKGS))
 PC_PREFIXED = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
 INSTALLED = $(BINDIR)/packsign $(LIBDIR)/libpacksign.a \
     $(LIBDIR)/libpacksign.so.$(ABI).$(VERSION) $(LIBDIR)/$(SONAME) \
@@ -288,10 +292,10 @@ install: all
 	    'Name: packsign' \
 	    'Description: canonical, signed agent packs: pack, sign, verify, install' \
 	    'Version: $(VERSION)' \
-	    'Requires.private: $(PKGS)' \
+	    'Requires.private: $(PC_REQUIRES)' \
 	    'Cflags: -I$${includedir}' \
 	    'Libs: -L$${libdir} -lpacksign' \
-	    'Libs.private: -lunistring -lpthread' \
+	    'Libs.private: -lunistring -lpthread -lcurl' \
 	    >$(DESTDIR)$(PKGCONFIGDIR)/packsign.pc
 	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/packsign.pc
 	$(INSTALL) -m 644 docs/packsign.1 $(DESTDIR)$(MANDIR)/man1/packsign.1
