@@ -175,7 +175,9 @@ set_security(CURL *c, const ps_fetch_options *o)
 	/* "" is no proxy, whatever the environment says. */
 	bad |= curl_easy_setopt(c, CURLOPT_PROXY, o->proxy != NULL ? o->proxy :
 	    "") != CURLE_OK;
-	bad |= curl_easy_setopt(c, CURLOPT_NOPROXY, o->no_proxy) != CURLE_OK;
+	/* NULL would let libcurl read NO_PROXY itself. */
+	bad |= curl_easy_setopt(c, CURLOPT_NOPROXY, o->no_proxy != NULL ?
+	    o->no_proxy : "") != CURLE_OK;
 	bad |= curl_easy_setopt(c, CURLOPT_NETRC, (long)CURL_NETRC_IGNORED) !=
 	    CURLE_OK;
 	bad |= curl_easy_setopt(c, CURLOPT_UNRESTRICTED_AUTH, 0L) != CURLE_OK;
