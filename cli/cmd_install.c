@@ -98,6 +98,8 @@ struct install_args {
 	int yes, json;
 	const char *accept_diff;     /* --accept-diff FILE */
 	const char *archive;
+	const char *shown;           /* archive, a URL without credentials */
+	char shown_buf[4200];
 };
 
 /* --accept permissions,trust into PS_CONSENT_* bits. */
@@ -174,6 +176,7 @@ parse_install(int argc, char **argv, struct install_args *a)
 		return cli_usage_error(&cmd_install_usage, rest.count == 0 ?
 		    "missing ARCHIVE" : "one ARCHIVE at a time");
 	a->archive = rest.argv[0];
+	a->shown = cli_url_shown(a->archive, a->shown_buf, sizeof(a->shown_buf));
 	if ((a->checks.policy == NULL) == (a->checks.pubkey == NULL))
 		return cli_usage_error(&cmd_install_usage,
 		    "give one of --trust POLICY and -p KEY.pub");
@@ -413,7 +416,7 @@ print_json(const struct install_args *a, const char *data_dir,
 	json_t *o = json_object();
 	int code;
 
-	json_object_set_new(o, "archive", cli_json_text(a->archive));
+	json_object_set_new(o, "archive", cli_json_text(a->shown));
 	json_object_set_new(o, "data_dir", cli_json_text(data_dir));
 	json_object_set_new(o, "action", cli_json_text(action_name(r, rc)));
 	if (r != NULL)
@@ -480,7 +483,7 @@ print_result(const ps_install_result *r)
 static int
 install_into(struct install_args *a, const char *data_dir)
 {
-	struct confirm_ctx ctx = { a->archive, 0, 0, 0, a->o.lang,
+	struct confirm_ctx ctx = { a->shown, 0, 0, 0, a->o.lang,
 	    a->checks.verify.trust->consent };
 	struct cli_progress progress;
 	ps_install_result *r = NULL;
@@ -507,13 +510,13 @@ install_into(struct install_args *a, const char *data_dir)
 	cli_progress_end(&progress);
 	if (rc != 0 && ctx.no_terminal &&
 	    ps_error_is(&err, PS_CODE_INSTALL_DECLINED))
-		no_terminal_error(&err, a->archive);
+		no_terminal_error(&err, a->shown);
 	code = rc == 0 ? EXIT_OK : err.status == PS_STATUS_REFUSED ?
 	    EXIT_REFUSED : EXIT_FAILED;
 	/* On stderr, as the refusal, in either output mode.  ps_install sets
 	 * r on success and whenever memory allowed on failure. */
 	if ((rc == 0 || r != NULL) && !ctx.warned)
-		cli_print_warnings(a->archive, r->verify != NULL ?
+		cli_print_warnings(a->shown, r->verify != NULL ?
 		    &r->verify->warnings : NULL);
 	if (rc != 0)
 		cli_report(&err);

@@ -1,6 +1,7 @@
 /* The options of commands that download: the CLI reads the proxy from the
  * environment and hands it to the library, which reads none. */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,23 @@ int
 cli_is_url(const char *arg)
 {
 	return strstr(arg, "://") != NULL;
+}
+
+const char *
+cli_url_shown(const char *url, char *buf, size_t size)
+{
+	const char *auth = strstr(url, "://"), *end, *at, *host;
+
+	if (auth == NULL)
+		return url;
+	auth += 3;
+	end = auth + strcspn(auth, "/?#");
+	host = auth;
+	while ((at = memchr(host, '@', (size_t)(end - host))) != NULL)
+		host = at + 1;
+	snprintf(buf, size, "%.*s%.*s", (int)(auth - url), url,
+	    (int)(end + strcspn(end, "?#") - host), host);
+	return buf;
 }
 
 static const char *

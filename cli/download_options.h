@@ -29,6 +29,10 @@ int cli_parse_seconds(const struct cli_usage *cmd, const struct cli_option *opt,
  * refuses every scheme but https. */
 int cli_is_url(const char *arg);
 
+/* `url` without user:password@, query and fragment, in `buf` (`url`
+ * itself when it is no URL): what output shows. */
+const char *cli_url_shown(const char *url, char *buf, size_t size);
+
 /* The proxy of https_proxy (else HTTPS_PROXY) and no_proxy (else
  * NO_PROXY) into `f`; an --sig that is a URL into f->sig_url, taken out
  * of `verify`. */

@@ -236,3 +236,22 @@ fails() {
 	[ ! -e out.tar.gz ] && [ ! -e out.tar.gz.sig ]
 	[ -z "$(ls -A)" ]
 }
+
+@test "install URL: the proxy is https_proxy, no_proxy exempts, --json hides credentials" {
+	# A proxy nobody listens on: used, the download cannot connect.
+	run env https_proxy=http://127.0.0.1:9 "$PACKSIGN" install \
+	    "$U/files/ap.tar.gz" --trust "$F/policy.yaml" --data-dir "$D" \
+	    --yes --ca-file "$F/ca.pem"
+	fails 2 fetch_connect
+	# Exempted by no_proxy, and http_proxy is never read for https.
+	run env https_proxy=http://127.0.0.1:9 no_proxy=127.0.0.1 \
+	    http_proxy=http://127.0.0.1:9 "$PACKSIGN" install \
+	    "https://me:secret@127.0.0.1:$PORT/files/ap.tar.gz?sig=x" \
+	    --trust "$F/policy.yaml" --data-dir "$D" --yes \
+	    --ca-file "$F/ca.pem" --json
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"\"archive\": \"$U/files/ap.tar.gz\""* ]]
+	[[ "$output" != *secret* ]]
+	! grep -rq secret "$D/receipts"
+}
