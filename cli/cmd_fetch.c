@@ -10,6 +10,7 @@
 #include "cli/options.h"
 #include "cli/output.h"
 #include "cli/progress.h"
+#include "cli/signals.h"
 
 const struct cli_usage cmd_fetch_usage = {
 	.name = "fetch",
@@ -93,8 +94,12 @@ run_fetch(struct fetch_args *a)
 		return rc;
 	cli_download_setup(&a->fetch, &a->checks.verify);
 	a->fetch.progress = cli_progress_start(&progress, a->checks.quiet);
+	a->fetch.temp_file_hook = cli_remove_on_signal;
+	a->fetch.cancelled = cli_cancelled;
+	cli_cancel_on_signal();
 	rc = ps_fetch(a->url, a->out, &a->checks.verify, &a->fetch, &r, &err);
 	cli_progress_end(&progress);
+	cli_cancel_end();
 	if (rc == 0 || r != NULL)
 		cli_print_warnings(a->out, r != NULL ? &r->warnings : NULL);
 	if (rc != 0) {

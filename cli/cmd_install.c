@@ -18,6 +18,7 @@
 #include "cli/options.h"
 #include "cli/output.h"
 #include "cli/progress.h"
+#include "cli/signals.h"
 #include "cli/trust_may.h"
 
 const struct cli_usage cmd_install_usage = {
@@ -504,7 +505,11 @@ install_into(struct install_args *a, const char *data_dir)
 	if (cli_is_url(a->archive)) {
 		cli_download_setup(&a->fetch, &a->o.verify);
 		a->fetch.progress = a->o.verify.progress;
+		a->fetch.cancelled = cli_cancelled;
+		cli_cancel_on_signal();
 		rc = ps_install_url(a->archive, &a->o, &a->fetch, &r, &err);
+		cli_progress_end(&progress);
+		cli_cancel_end();
 	} else
 		rc = ps_install(a->archive, &a->o, &r, &err);
 	cli_progress_end(&progress);

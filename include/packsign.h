@@ -1630,6 +1630,17 @@ typedef struct ps_fetch_options {
 	/* As the archive arrives: what "downloading", bytes so far and the
 	 * announced total (0: unknown); fn NULL: none. */
 	ps_progress_sink progress;
+	/* ps_fetch(): called with the temporary file it names beside the
+	 * output (the .sig; the archive has no name until it is verified,
+	 * where O_TMPFILE works), and with NULL once it is renamed or
+	 * removed, so a CLI can remove it on a signal; may be NULL. */
+	void (*temp_file_hook)(const char *path);
+	/* Polled during every transfer (about once a second, also while
+	 * the server is silent): nonzero ends it with fetch_cancelled, and
+	 * the call cleans up as after any failure (a CLI's SIGINT); may be
+	 * NULL. */
+	int (*cancelled)(void *ctx);
+	void *cancelled_ctx;
 } ps_fetch_options;
 
 /* The defaults above; no CA file, no proxy. */
@@ -1646,7 +1657,7 @@ void ps_fetch_options_init(ps_fetch_options *options);
  * without user:password and query.  Failures of the transfer (exit 2):
  * url_scheme_refused, url_invalid, fetch_http_status, fetch_tls,
  * fetch_timeout, fetch_too_large, fetch_redirect, fetch_truncated,
- * fetch_connect, fetch_failed; refusals as ps_install().
+ * fetch_connect, fetch_cancelled, fetch_failed; refusals as ps_install().
  */
 int ps_install_url(const char *url, const ps_install_options *options,
     const ps_fetch_options *fetch, ps_install_result **out, ps_error *err);

@@ -27,6 +27,7 @@ struct fetchfile {
 	char *tmp_archive;           /* beside path, removed on failure */
 	char *tmp_sig;
 	int archive_fd;
+	int anonymous;               /* archive_fd is O_TMPFILE, no name */
 	unsigned char sha256[PS_SHA256_LEN];
 };
 
@@ -55,6 +56,53 @@ make_temp(const char *path, const char *suffix, char **out, ps_error *err)
 	return fd;
 }
 
+static void
+hook(const struct fetchfile *f, const char *path)
+{
+	if (f->dl.o != NULL && f->dl.o->temp_file_hook != NULL)
+		f->dl.o->temp_file_hook(path);
+}
+
+/* The archive's file: without a name (gone if the run is killed) in the
+ * output's directory, else a named temporary file beside it. */
+static int
+open_archive(struct fetchfile *f, ps_error *err)
+{
+	char *copy = strdup(f->path);
+	int fd;
+
+	if (copy == NULL)
+		return util_fail_oom(err, f->path);
+	fd = open(dirname(copy), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	free(copy);
+	if (fd >= 0) {
+		f->anonymous = 1;
+		return fd;
+	}
+	return make_temp(f->path, "", &f->tmp_archive, err);
+}
+
+/* An anonymous archive gets a temporary name beside the output. */
+static int
+name_archive(struct fetchfile *f, ps_error *err)
+{
+	char proc[64];
+	int fd;
+
+	if (!f->anonymous)
+		return 0;
+	if ((fd = make_temp(f->path, "", &f->tmp_archive, err)) < 0)
+		return -1;
+	close(fd);
+	(void)unlink(f->tmp_archive);
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", f->archive_fd);
+	if (linkat(AT_FDCWD, proc, AT_FDCWD, f->tmp_archive,
+	    AT_SYMLINK_FOLLOW) != 0)
+		return util_fail_errno(err, "io_error", f->path, "link", errno);
+	return 0;
+}
+
+
 static int
 no_stream(void *ctx, const sign_statement *st,
     const pack_archive_visitor **visitor, ps_pack_files *fallback,
@@ -76,7 +124,7 @@ download_archive(void *ctx, int *fd, const unsigned char **sha256,
 {
 	struct fetchfile *f = ctx;
 
-	f->archive_fd = make_temp(f->path, "", &f->tmp_archive, err);
+	f->archive_fd = open_archive(f, err);
 	if (f->archive_fd < 0 || install_download_archive(&f->dl,
 	    f->archive_fd, f->sha256, err) != 0)
 		return -1;
@@ -92,6 +140,7 @@ download_sig(struct fetchfile *f, ps_error *err)
 
 	if (fd < 0)
 		return -1;
+	hook(f, f->tmp_sig);
 	rc = install_download_sig(&f->dl, fd, err);
 	if (close(fd) != 0 && rc == 0)
 		rc = util_fail_errno(err, "io_error", f->tmp_sig, "close", errno);
@@ -108,7 +157,7 @@ commit(struct fetchfile *f, ps_verify_result *r, ps_error *err)
 	if (asprintf(&sig, "%s.sig", f->path) < 0)
 		return util_fail_oom(err, f->path);
 	if (fchmod(f->archive_fd, 0644) != 0 || fsync(f->archive_fd) != 0 ||
-	    rename(f->tmp_archive, f->path) != 0)
+	    name_archive(f, err) != 0 || rename(f->tmp_archive, f->path) != 0)
 		rc = util_fail_errno(err, "io_error", f->path, "rename", errno);
 	else {
 		free(f->tmp_archive);
@@ -169,6 +218,7 @@ ps_fetch(const char *url, const char *path, const ps_verify_options *vo,
 		(void)unlink(f.tmp_archive);
 	if (f.tmp_sig != NULL)
 		(void)unlink(f.tmp_sig);
+	hook(&f, NULL);
 	free(f.tmp_archive);
 	free(f.tmp_sig);
 	install_download_clear(&f.dl);

@@ -145,6 +145,12 @@ report_progress(void *ctx, curl_off_t dltotal, curl_off_t dlnow,
 
 	(void)ultotal;
 	(void)ulnow;
+	if (t->o->cancelled != NULL && t->o->cancelled(t->o->cancelled_ctx)) {
+		t->failed = 1;
+		(void)util_fail(t->err, "fetch_cancelled", t->label, "the "
+		    "transfer was interrupted (a signal): nothing was kept");
+		return 1;
+	}
 	if (!t->sink->progress || t->o->progress.fn == NULL || dlnow <= 0)
 		return 0;
 	p.bytes = (uint64_t)dlnow;

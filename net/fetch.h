@@ -33,7 +33,8 @@ typedef struct net_sink {
  * without user:password or query.  Codes (exit 2 unless the sink says
  * otherwise): url_scheme_refused, url_invalid, fetch_http_status,
  * fetch_tls, fetch_timeout, fetch_too_large (envelope_too_large),
- * fetch_redirect, fetch_truncated, fetch_connect, fetch_failed, io_error,
+ * fetch_redirect, fetch_truncated, fetch_connect, fetch_cancelled,
+ * fetch_failed, io_error,
  * disk_full.
  */
 int net_fetch(const ps_fetch_options *options, const char *url,

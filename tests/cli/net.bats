@@ -255,3 +255,32 @@ fails() {
 	[[ "$output" != *secret* ]]
 	! grep -rq secret "$D/receipts"
 }
+
+@test "fetch and install URL: SIGTERM during a download leaves nothing" {
+	"$PACKSIGN" fetch "$U/stall/ap.tar.gz" --sig "$U/files/ap.tar.gz.sig" \
+	    -o out.tar.gz --trust "$F/policy.yaml" --ca-file "$F/ca.pem" \
+	    --timeout 20 3>&- &
+	pid=$!
+	sleep 2
+	kill -TERM "$pid"
+	st=0
+	wait "$pid" || st=$?
+	[ "$st" -eq 143 ]
+	[ -z "$(ls -A)" ]
+	# The binary itself (a function would run in a subshell).
+	"$PACKSIGN" install "$U/stall/ap.tar.gz" --sig "$U/files/ap.tar.gz.sig" \
+	    --trust "$F/policy.yaml" --data-dir "$D" --yes --ca-file "$F/ca.pem" \
+	    --timeout 20 3>&- &
+	pid=$!
+	sleep 2
+	kill -TERM "$pid"
+	st=0
+	wait "$pid" || st=$?
+	[ "$st" -eq 143 ]
+	[ -z "$(ls -A "$D/.tmp")" ]
+	nothing_left
+	# The next run removes the killed one's work directory.
+	run inst "$U/files/ap.tar.gz"
+	[ "$status" -eq 0 ]
+	[ -z "$(ls -A "$D/.tmp")" ]
+}
