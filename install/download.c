@@ -75,6 +75,21 @@ make_label(install_download *d, ps_error *err)
 	return 0;
 }
 
+/* The name rules' refusal, as url_name_invalid: what the rule found. */
+static int
+name_refused(const install_download *d, ps_error *err)
+{
+	char found[PS_ERROR_VALUE_MAX];
+
+	snprintf(found, sizeof(found), "%.400s (%.40s)", err->message,
+	    err->code);
+	util_refuse(err, "url_name_invalid", d->public_url, "took the "
+	    "archive's file name from the URL's last path segment, "
+	    "percent-decoded: it breaks the name rules");
+	return util_error_expect(err, "a file name under the name rules",
+	    found);
+}
+
 int
 install_download_prepare(const char *url, const ps_fetch_options *o,
     const char *sig_path, install_download *d, ps_error *err)
@@ -85,12 +100,8 @@ install_download_prepare(const char *url, const ps_fetch_options *o,
 	    net_url_public(url, &d->public_url, err) != 0 ||
 	    net_url_name(url, &d->name, err) != 0)
 		return -1;
-	snprintf(err->subject, sizeof(err->subject), "%s", d->public_url);
-	if (util_path_check(d->name, d->public_url, err) != 0 ||
-	    strchr(d->name, '/') != NULL)
-		return util_refuse(err, "url_name_invalid", d->public_url, "took "
-		    "the archive's file name from the URL's last path segment: "
-		    "it breaks the name rules");
+	if (util_path_check(d->name, d->public_url, err) != 0)
+		return name_refused(d, err);
 	if (pack_archive_name_readable(d->name, d->public_url, err) == NULL ||
 	    make_label(d, err) != 0 || resolve(url, d, err) != 0)
 		return -1;

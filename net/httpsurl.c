@@ -170,8 +170,12 @@ net_url_name(const char *url, char **out, ps_error *err)
 	if (len == 0 || decode(seg, len, name) != 0 || strcmp(name, ".") == 0 ||
 	    strcmp(name, "..") == 0) {
 		free(name);
-		util_refuse(err, "url_name_invalid", "URL", "took the archive's "
+		name = NULL;
+		if (net_url_public(url, &name, err) != 0)
+			return -1;
+		util_refuse(err, "url_name_invalid", name, "took the archive's "
 		    "file name from the URL's last path segment, percent-decoded");
+		free(name);
 		return util_error_expect(err, "a file name (no '/', no NUL)",
 		    len == 0 ? "an empty segment" : "a bad segment");
 	}
