@@ -1589,7 +1589,8 @@ typedef struct ps_install_result {
  * version_conflict, install_conflict, install_declined, install_name_invalid,
  * install_digest_mismatch, subject_changed (the archive grew while it was
  * copied), and the extraction codes; failures (exit 2): data_dir_invalid,
- * lock_failed, io_error, disk_full, not_found, not_a_file.
+ * lock_failed, io_error, disk_full, not_found, not_a_file.  An https URL
+ * is ps_install_url()'s ("network" below); ps_install() never downloads.
  */
 int ps_install(const char *archive, const ps_install_options *options,
     ps_install_result **out, ps_error *err);
@@ -1665,8 +1666,10 @@ int ps_install_url(const char *url, const ps_install_options *options,
 /*
  * Downloads the archive at `url` and its signature and verifies them as
  * ps_verify() does (the signature first, the archive only once it
- * verified) without installing: the files are written to temporary files
- * beside `path`, then renamed to `path` and then `path`.sig.  `*out` as
+ * verified) without installing: the signature goes to a temporary file
+ * beside `path`, the archive to a file without a name in its directory
+ * (a temporary one beside `path` where O_TMPFILE is missing); once
+ * verified, the archive is named `path`, then the signature `path`.sig.  `*out` as
  * for ps_verify().  Codes: those of ps_install_url()'s transfer, those of
  * ps_verify(), output_exists is never given (the files are replaced).
  */
