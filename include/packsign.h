@@ -1669,7 +1669,8 @@ int ps_install_url(const char *url, const ps_install_options *options,
  * verified) without installing: the signature goes to a temporary file
  * beside `path`, the archive to a file without a name in its directory
  * (a temporary one beside `path` where O_TMPFILE is missing); once
- * verified, the archive is named `path`, then the signature `path`.sig.  `*out` as
+ * verified, the archive is named `path`, then the signature `path`.sig
+ * (with verify->sig_path, a local signature, only the archive).  `*out` as
  * for ps_verify().  Codes: those of ps_install_url()'s transfer, those of
  * ps_verify(), output_exists is never given (the files are replaced).
  */
