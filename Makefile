@@ -42,7 +42,8 @@ ZSHCOMPDIR   ?= $(DATADIR)/zsh/site-functions
 INSTALL      ?= install
 
 # libunistring ships no pkg-config file on Debian; it is linked directly.
-PKGS      = libsodium libcrypto libarchive yaml-0.1 jansson libgit2 zlib libzstd
+PKGS      = libsodium libcrypto libarchive yaml-0.1 jansson libgit2 zlib libzstd \
+            libcurl
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lunistring -lpthread
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
@@ -75,7 +76,7 @@ CPPFLAGS += -D_GNU_SOURCE -Iinclude -I.
 CFLAGS   += -std=c11 $(OPT) $(WARN) $(HARDEN) $(SANFLAGS) $(PKG_CFLAGS)
 LDFLAGS  += -pie -Wl,-z,relro,-z,now $(SANFLAGS)
 
-LIB_SRCS  = $(sort $(wildcard util/*.c keys/*.c formats/*.c pack/*.c sign/*.c verify/*.c diff/*.c install/*.c))
+LIB_SRCS  = $(sort $(wildcard util/*.c net/*.c keys/*.c formats/*.c pack/*.c sign/*.c verify/*.c diff/*.c install/*.c))
 CLI_SRCS  = $(sort $(wildcard cli/*.c))
 UNIT_SRCS = $(sort $(wildcard tests/unit/test_*.c))
 FUZZ_SRCS = $(sort $(wildcard tests/fuzz/fuzz_*.c))
@@ -263,6 +264,10 @@ clean:
 # make install / uninstall.  packsign.pc is written from PREFIX and LIBDIR
 # at install time (paths under PREFIX as ${prefix}/..., so pkg-config
 # --define-prefix can relocate it).
+# libcurl is named by -lcurl: its own .pc names, for a static link, the
+# static libraries of every protocol it was built with (nghttp2, ldap,
+# rtmp, ...), which its -dev package does not install.
+PC_REQUIRES = $(filter-out libcurl,$(PKGS))
 PC_PREFIXED = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
 INSTALLED = $(BINDIR)/packsign $(LIBDIR)/libpacksign.a \
     $(LIBDIR)/libpacksign.so.$(ABI).$(VERSION) $(LIBDIR)/$(SONAME) \
@@ -287,10 +292,10 @@ install: all
 	    'Name: packsign' \
 	    'Description: canonical, signed agent packs: pack, sign, verify, install' \
 	    'Version: $(VERSION)' \
-	    'Requires.private: $(PKGS)' \
+	    'Requires.private: $(PC_REQUIRES)' \
 	    'Cflags: -I$${includedir}' \
 	    'Libs: -L$${libdir} -lpacksign' \
-	    'Libs.private: -lunistring -lpthread' \
+	    'Libs.private: -lunistring -lpthread -lcurl' \
 	    >$(DESTDIR)$(PKGCONFIGDIR)/packsign.pc
 	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/packsign.pc
 	$(INSTALL) -m 644 docs/packsign.1 $(DESTDIR)$(MANDIR)/man1/packsign.1

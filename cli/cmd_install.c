@@ -13,21 +13,25 @@
 #include "cli/checks.h"
 #include "cli/cli.h"
 #include "cli/diff_report.h"
+#include "cli/download_options.h"
 #include "cli/json.h"
 #include "cli/options.h"
 #include "cli/output.h"
 #include "cli/progress.h"
+#include "cli/signals.h"
 #include "cli/trust_may.h"
 
 const struct cli_usage cmd_install_usage = {
 	.name = "install",
 	.text =
-    "usage: packsign install ARCHIVE [--sig F] (--trust POLICY | -p KEY.pub)\n"
+    "usage: packsign install ARCHIVE|URL [--sig F|URL]\n"
+    "           (--trust POLICY | -p KEY.pub)\n"
     "           [--data-dir DIR] [--yes] [--allow-shell] [--allow-downgrade]\n"
     "           [--dry-run] [--json] [--signed-by ID] [--source-repo URL]\n"
     "           [--source-commit HASH] [--require-source] [--allow-dirty]\n"
     "           [--at TIME] [--max-size BYTES] [--max-entries N]\n"
     "           [--max-ratio N] [--lang en|zh] [-q]\n"
+    "           " CLI_DOWNLOAD_USAGE "\n"
     "\n"
     "Copies ARCHIVE (.tar, .tar.gz, .tgz, .tar.zst, .zip) and its signature\n"
     "into the data directory, hashing the archive as it is copied; matches\n"
@@ -40,9 +44,15 @@ const struct cli_usage cmd_install_usage = {
     "is a no-op when its tree is the same and refused otherwise); shows what\n"
     "the pack may do and asks on the terminal; renames the verified tree\n"
     "into DIR/<layout>/<version>/ (docs/formats/install.md).  Without a\n"
-    "terminal, --yes is required.  packsign never downloads: fetch the\n"
-    "archive and its .sig first.  Warnings of the verification go to\n"
+    "terminal, --yes is required.  Warnings of the verification go to\n"
     "stderr (and \"warnings\" in --json).\n"
+    "\n"
+    "An https URL is downloaded (https only, every redirect too): its .sig\n"
+    "first (URL.sig, or --sig URL|FILE), verified before the archive is\n"
+    "requested; then the archive into the data directory's .tmp, hashed as\n"
+    "it arrives, under the data directory's lock (other installs wait).  A\n"
+    "GitHub .../releases/latest/download/ASSET URL is resolved once, so both\n"
+    "files come from one release.  Proxy: https_proxy and no_proxy.\n"
     "\n"
     "An id already installed is an upgrade: its pins are checked first (a\n"
     "pinned identity or key must have signed it, from the pinned\n"
@@ -70,22 +80,27 @@ const struct cli_usage cmd_install_usage = {
     "  --allow-signer-change  accept a signer no pin names, and pin it\n"
     "  --allow-source-change  accept another repository, and pin it\n"
     CLI_LIMIT_FLAGS_HELP
+    CLI_DOWNLOAD_FLAGS_HELP
     "  --lang en|zh         language of the summary shown before install\n"
     "  --json               print the result as one JSON object\n"
     "  -q, --quiet          no progress line (shown only on a terminal)\n"
     "\n"
     "Exit status: 0 installed (or already installed, or a dry run passed),\n"
     "1 refused, 2 the job could not be done (no terminal to ask on, consent\n"
-    "not given, a bad policy, the data directory, I/O).\n",
+    "not given, a bad policy, the data directory, I/O, a download: HTTP\n"
+    "status, TLS, timeout, size, redirect, scheme, a body cut short).\n",
 };
 
 struct install_args {
 	struct cli_checks checks;
 	ps_install_options o;
+	ps_fetch_options fetch;
 	const char *data_dir;
 	int yes, json;
 	const char *accept_diff;     /* --accept-diff FILE */
 	const char *archive;
+	const char *shown;           /* archive, a URL without credentials */
+	char shown_buf[4200];
 };
 
 /* --accept permissions,trust into PS_CONSENT_* bits. */
@@ -140,6 +155,7 @@ parse_install(int argc, char **argv, struct install_args *a)
 		CLI_FLAG(0, "dry-run", &a->o.dry_run),
 		CLI_FLAG(0, "json", &a->json),
 		CLI_LIMIT_OPTIONS(&a->o.limits),
+		CLI_DOWNLOAD_OPTIONS(&a->fetch),
 		CLI_CALLBACK(0, "lang", &a->o.lang, lang_option),
 		CLI_CALLBACK(0, "accept", &a->o.accept, accept_option),
 		CLI_STRING(0, "accept-diff", &a->accept_diff),
@@ -152,6 +168,7 @@ parse_install(int argc, char **argv, struct install_args *a)
 
 	memset(a, 0, sizeof(*a));
 	ps_install_options_init(&a->o);
+	ps_fetch_options_init(&a->fetch);
 	a->checks.verify = a->o.verify;
 	rc = cli_parse_options(&cmd_install_usage, options, argc, argv, &rest);
 	if (rc != EXIT_OK)
@@ -160,6 +177,7 @@ parse_install(int argc, char **argv, struct install_args *a)
 		return cli_usage_error(&cmd_install_usage, rest.count == 0 ?
 		    "missing ARCHIVE" : "one ARCHIVE at a time");
 	a->archive = rest.argv[0];
+	a->shown = cli_url_shown(a->archive, a->shown_buf, sizeof(a->shown_buf));
 	if ((a->checks.policy == NULL) == (a->checks.pubkey == NULL))
 		return cli_usage_error(&cmd_install_usage,
 		    "give one of --trust POLICY and -p KEY.pub");
@@ -399,7 +417,7 @@ print_json(const struct install_args *a, const char *data_dir,
 	json_t *o = json_object();
 	int code;
 
-	json_object_set_new(o, "archive", cli_json_text(a->archive));
+	json_object_set_new(o, "archive", cli_json_text(a->shown));
 	json_object_set_new(o, "data_dir", cli_json_text(data_dir));
 	json_object_set_new(o, "action", cli_json_text(action_name(r, rc)));
 	if (r != NULL)
@@ -466,7 +484,7 @@ print_result(const ps_install_result *r)
 static int
 install_into(struct install_args *a, const char *data_dir)
 {
-	struct confirm_ctx ctx = { a->archive, 0, 0, 0, a->o.lang,
+	struct confirm_ctx ctx = { a->shown, 0, 0, 0, a->o.lang,
 	    a->checks.verify.trust->consent };
 	struct cli_progress progress;
 	ps_install_result *r = NULL;
@@ -484,17 +502,26 @@ install_into(struct install_args *a, const char *data_dir)
 	a->o.waiting = waiting;
 	a->o.verify.progress = cli_progress_start(&progress, a->checks.quiet);
 	ps_error_clear(&err);
-	rc = ps_install(a->archive, &a->o, &r, &err);
+	if (cli_is_url(a->archive)) {
+		cli_download_setup(&a->fetch, &a->o.verify);
+		a->fetch.progress = a->o.verify.progress;
+		a->fetch.cancelled = cli_cancelled;
+		cli_cancel_on_signal();
+		rc = ps_install_url(a->archive, &a->o, &a->fetch, &r, &err);
+		cli_progress_end(&progress);
+		cli_cancel_end();
+	} else
+		rc = ps_install(a->archive, &a->o, &r, &err);
 	cli_progress_end(&progress);
 	if (rc != 0 && ctx.no_terminal &&
 	    ps_error_is(&err, PS_CODE_INSTALL_DECLINED))
-		no_terminal_error(&err, a->archive);
+		no_terminal_error(&err, a->shown);
 	code = rc == 0 ? EXIT_OK : err.status == PS_STATUS_REFUSED ?
 	    EXIT_REFUSED : EXIT_FAILED;
 	/* On stderr, as the refusal, in either output mode.  ps_install sets
 	 * r on success and whenever memory allowed on failure. */
 	if ((rc == 0 || r != NULL) && !ctx.warned)
-		cli_print_warnings(a->archive, r->verify != NULL ?
+		cli_print_warnings(a->shown, r->verify != NULL ?
 		    &r->verify->warnings : NULL);
 	if (rc != 0)
 		cli_report(&err);

@@ -32,6 +32,8 @@ static const struct cli_command commands[] = {
 	    "show what changed between two versions of a pack" },
 	{ &cmd_install_usage, cmd_install,
 	    "verify a signed archive and install it" },
+	{ &cmd_fetch_usage, cmd_fetch,
+	    "download a signed archive and its .sig, and verify them" },
 	{ &cmd_list_usage, cmd_list, "list installed packs" },
 	{ &cmd_uninstall_usage, cmd_uninstall, "remove an installed pack" },
 	{ &cmd_trust_usage, cmd_trust, "check a trust policy" },

@@ -67,7 +67,10 @@ draw(struct cli_progress *p, const ps_progress *s)
 	char files[64], bytes[64];
 	int n;
 
-	if (s->files_total > 0)
+	if (s->files == 0 && s->files_total == 0 &&
+	    strcmp(s->what, "downloading") == 0)
+		snprintf(files, sizeof(files), "https");
+	else if (s->files_total > 0)
 		snprintf(files, sizeof(files), "%llu / %llu files",
 		    (unsigned long long)s->files, (unsigned long long)s->files_total);
 	else

@@ -10,6 +10,8 @@
  * else.  It holds the temporary file to remove if the run is interrupted.
  */
 static char pending_removal[4096];
+static volatile sig_atomic_t cancel_signal;
+static int cancel_mode;              /* cli_cancel_on_signal() is active */
 
 static void
 remove_and_reraise(int sig)
@@ -34,14 +36,73 @@ set_handlers(void (*handler)(int))
 		sigaction(signals[i], &sa, NULL);
 }
 
+static void
+cancel_deadline(int sig)
+{
+	(void)sig;
+	if (pending_removal[0] != '\0')
+		unlink(pending_removal);
+	signal((int)cancel_signal, SIG_DFL);
+	raise((int)cancel_signal);
+}
+
+static void
+request_cancel(int sig)
+{
+	if (cancel_signal != 0)
+		remove_and_reraise(sig);
+	cancel_signal = sig;
+	signal(SIGALRM, cancel_deadline);
+	alarm(3);
+}
+
+void
+cli_cancel_on_signal(void)
+{
+	static const int signals[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+	size_t i;
+
+	cancel_mode = 1;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = request_cancel;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(signals) / sizeof(signals[0]); i++)
+		sigaction(signals[i], &sa, NULL);
+}
+
+int
+cli_cancelled(void *ctx)
+{
+	(void)ctx;
+	return cancel_signal != 0;
+}
+
+void
+cli_cancel_end(void)
+{
+	int sig = (int)cancel_signal;
+
+	alarm(0);
+	cancel_mode = 0;
+	set_handlers(SIG_DFL);
+	if (sig != 0) {
+		if (pending_removal[0] != '\0')
+			unlink(pending_removal);
+		raise(sig);
+	}
+}
+
 void
 cli_remove_on_signal(const char *path)
 {
 	if (path == NULL || strlen(path) >= sizeof(pending_removal)) {
-		set_handlers(SIG_DFL);
+		if (!cancel_mode)
+			set_handlers(SIG_DFL);
 		pending_removal[0] = '\0';
 		return;
 	}
 	memcpy(pending_removal, path, strlen(path) + 1);
-	set_handlers(remove_and_reraise);
+	if (!cancel_mode)
+		set_handlers(remove_and_reraise);
 }

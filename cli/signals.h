@@ -10,4 +10,15 @@
  */
 void cli_remove_on_signal(const char *path);
 
+/*
+ * Downloads: SIGINT, SIGTERM and SIGHUP only ask the running transfer to
+ * stop (cli_cancelled, polled by the library about once a second), so the
+ * library removes what it wrote; a second signal, or 3 s without the run
+ * ending, ends the process at once.  cli_cancel_end() restores the
+ * default handlers and, when a signal was caught, re-raises it.
+ */
+void cli_cancel_on_signal(void);
+int cli_cancelled(void *ctx);
+void cli_cancel_end(void);
+
 #endif

@@ -3,8 +3,8 @@
 # but bash; tests/cli/completions.bats checks that every command and option
 # `packsign help` and `packsign CMD --help` declare is offered here.
 
-_packsign_commands="pack digest sign keygen key verify diff install list
-    uninstall trust validate describe help"
+_packsign_commands="pack digest sign keygen key verify diff install fetch
+    list uninstall trust validate describe help"
 
 # _packsign_options CMD [SUB]: the options of a command (of a key
 # subcommand); a trailing '=' is never used: values are separate words.
@@ -13,6 +13,7 @@ _packsign_options() {
 	    --require-source --allow-dirty --at -q --quiet"
 	local pass="--passphrase-file --passphrase-fd"
 	local limits="--max-size --max-entries --max-ratio"
+	local download="--ca-file --max-download --timeout"
 	case $1 in
 	pack) echo "-o --output --compress --mtime --json -q --quiet" ;;
 	digest) echo "--json --files --mtime $limits" ;;
@@ -28,7 +29,9 @@ _packsign_options() {
 	    --lines" ;;
 	install) echo "$checks --data-dir --yes --allow-shell
 	    --allow-downgrade --dry-run --accept --accept-diff
-	    --allow-signer-change --allow-source-change $limits --lang --json" ;;
+	    --allow-signer-change --allow-source-change $limits $download
+	    --lang --json" ;;
+	fetch) echo "$checks -o $limits $download" ;;
 	list) echo "--data-dir --verify --json" ;;
 	uninstall) echo "--data-dir --format --forget --json" ;;
 	trust) echo "--trust -p --at --json" ;;
@@ -67,14 +70,14 @@ _packsign_value() {
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -d -- "$cur")) ;;
 	-o | --output | -s | --secret-key | -p | --sig | --trust | \
-	--old-sig | --new-sig | --accept-diff | \
+	--old-sig | --new-sig | --accept-diff | --ca-file | \
 	--passphrase-file | --new-passphrase-file)
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -f -- "$cur")) ;;
 	--mtime | --identity | --source-repo | --source-commit | \
 	--signed-by | --at | --passphrase-fd | --new-passphrase-fd | \
 	--max-size | --max-entries | --max-ratio | --engine-version | \
-	--installed | --lines)
+	--installed | --lines | --max-download | --timeout)
 		COMPREPLY=() ;;
 	*) return 1 ;;
 	esac

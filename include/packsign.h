@@ -32,7 +32,9 @@
  *   ...) are the caller's; functions that fill one return it.
  * - The library never writes to the terminal and touches the file system
  *   only through the paths and file descriptors it is handed; it reads the
- *   environment only in ps_data_dir_default().
+ *   environment only in ps_data_dir_default().  It makes network requests
+ *   only in ps_install_url() and ps_fetch(), to the URLs it is handed,
+ *   through the proxy it is handed (never one from the environment).
  */
 #ifndef PACKSIGN_H
 #define PACKSIGN_H
@@ -1597,12 +1599,94 @@ typedef struct ps_install_result {
  * version_conflict, install_conflict, install_declined, install_name_invalid,
  * install_digest_mismatch, subject_changed (the archive grew while it was
  * copied), and the extraction codes; failures (exit 2): data_dir_invalid,
- * lock_failed, io_error, disk_full, not_found, not_a_file.
+ * lock_failed, io_error, disk_full, not_found, not_a_file.  An https URL
+ * is ps_install_url()'s ("network" below); ps_install() never downloads.
  */
 int ps_install(const char *archive, const ps_install_options *options,
     ps_install_result **out, ps_error *err);
 /* Frees the result, its verification and its strings; NULL is a no-op. */
 void ps_install_result_free(ps_install_result *result);
+
+/* --------------------------------------------------------------- network */
+
+/*
+ * Downloads (docs/formats/install.md, "From a URL"): only ps_install_url()
+ * and ps_fetch() make network requests, over https only (the first
+ * request and every redirect, at most PS_FETCH_MAX_REDIRECTS), with TLS
+ * verification always on, through libcurl.  The library never reads the
+ * environment for them: a proxy is used only when `proxy` names one.  The
+ * signature is downloaded and verified before a byte of the archive is
+ * requested.  A GitHub ".../releases/latest/download/ASSET" URL is
+ * resolved once (its first redirect) and both files come from the
+ * release it names.  Private release assets (tokens) are not supported.
+ */
+#define PS_FETCH_MAX_REDIRECTS 5
+#define PS_FETCH_DEFAULT_CONNECT_TIMEOUT 30  /* seconds */
+#define PS_FETCH_DEFAULT_LOW_SPEED_TIME 60   /* seconds below 1 byte/s */
+
+typedef struct ps_fetch_options {
+	const char *ca_file;         /* PEM CA bundle replacing the system
+	                              * trust store; NULL: the system's */
+	const char *proxy;           /* CURLOPT_PROXY; NULL: none */
+	const char *no_proxy;        /* CURLOPT_NOPROXY; NULL: none */
+	const char *sig_url;         /* the signature's https URL; NULL:
+	                              * URL.sig (".sig" appended to the path),
+	                              * unless verify.sig_path names a file */
+	uint64_t max_download;       /* most archive bytes; default
+	                              * PS_EXTRACT_DEFAULT_MAX_SIZE; 0: none */
+	long connect_timeout;        /* seconds; default above */
+	long low_speed_time;         /* seconds; default above */
+	long timeout;                /* the whole of each transfer, seconds;
+	                              * 0 (default): none */
+	/* As the archive arrives: what "downloading", bytes so far and the
+	 * announced total (0: unknown); fn NULL: none. */
+	ps_progress_sink progress;
+	/* ps_fetch(): called with the temporary file it names beside the
+	 * output (the .sig; the archive has no name until it is verified,
+	 * where O_TMPFILE works), and with NULL once it is renamed or
+	 * removed, so a CLI can remove it on a signal; may be NULL. */
+	void (*temp_file_hook)(const char *path);
+	/* Polled during every transfer (about once a second, also while
+	 * the server is silent): nonzero ends it with fetch_cancelled, and
+	 * the call cleans up as after any failure (a CLI's SIGINT); may be
+	 * NULL. */
+	int (*cancelled)(void *ctx);
+	void *cancelled_ctx;
+} ps_fetch_options;
+
+/* The defaults above; no CA file, no proxy. */
+void ps_fetch_options_init(ps_fetch_options *options);
+
+/*
+ * ps_install() of the archive at the https `url` (.tar, .tar.gz, .tgz,
+ * .tar.zst, .zip): under DIR/.lock, the signature is downloaded into
+ * DIR/.tmp (at most the envelope limit: envelope_too_large) and verified;
+ * only then is the archive downloaded into the private anonymous copy
+ * ps_install() makes of a local file, hashed as it arrives, and installed
+ * as ps_install() installs.  The archive's name is the last path segment,
+ * percent-decoded (url_name_invalid).  The receipt records the URL
+ * without user:password and query.  Failures of the transfer (exit 2):
+ * url_scheme_refused, url_invalid, fetch_http_status, fetch_tls,
+ * fetch_timeout, fetch_too_large, fetch_redirect, fetch_truncated,
+ * fetch_connect, fetch_cancelled, fetch_failed; refusals as ps_install().
+ */
+int ps_install_url(const char *url, const ps_install_options *options,
+    const ps_fetch_options *fetch, ps_install_result **out, ps_error *err);
+
+/*
+ * Downloads the archive at `url` and its signature and verifies them as
+ * ps_verify() does (the signature first, the archive only once it
+ * verified) without installing: the signature goes to a temporary file
+ * beside `path`, the archive to a file without a name in its directory
+ * (a temporary one beside `path` where O_TMPFILE is missing); once
+ * verified, the archive is named `path`, then the signature `path`.sig
+ * (with verify->sig_path, a local signature, only the archive).  `*out` as
+ * for ps_verify().  Codes: those of ps_install_url()'s transfer, those of
+ * ps_verify(), output_exists is never given (the files are replaced).
+ */
+int ps_fetch(const char *url, const char *path,
+    const ps_verify_options *verify, const ps_fetch_options *fetch,
+    ps_verify_result **out, ps_error *err);
 
 /* One installed pack, as its receipt records it. */
 typedef struct ps_installed {

@@ -27,12 +27,14 @@
 #include "util/pathname.h"
 #include "util/sha256.h"
 #include "install/datadir.h"
+#include "install/download.h"
 #include "install/extract.h"
 #include "pack/archivename.h"
 #include "pack/packdir.h"
 #include "install/installed.h"
 #include "install/receipt.h"
 #include "install/upgrade.h"
+#include "net/httpsurl.h"
 #include "verify/verify.h"
 
 #define COPY_BUFFER (256 * 1024)
@@ -61,6 +63,8 @@ struct install {
 	ps_digest *extracted;
 	int receipt_placed;
 	install_upgrade up;          /* pins, and the diff of an upgrade */
+	int from_url;                /* ps_install_url(): `dl` is set */
+	install_download dl;
 };
 
 void
@@ -209,6 +213,34 @@ copy_archive(struct install *in, ps_error *err)
 /* The signature is read twice (verified, then kept with the receipt):
  * from a private copy, so both reads see the same bytes. */
 static int
+download_signature(struct install *in, const char *sig_name, ps_error *err)
+{
+	int fd, rc;
+
+	if (util_strdup(&in->base, in->dl.name, NULL, err) != 0 ||
+	    asprintf(&in->copy_sig, "%s/%s/%s/%s", in->dd.path,
+	    INSTALL_DATADIR_TMP, in->work, sig_name) < 0 ||
+	    asprintf(&in->tree_path, "%s/%s/%s/%s", in->dd.path,
+	    INSTALL_DATADIR_TMP, in->work, TREE_NAME) < 0)
+		return util_fail_oom(err, in->archive);
+	if (in->dl.sig_url == NULL) {
+		const struct copy_bound sig_bound = { SIGN_DSSE_MAX_BYTES,
+		    "envelope_too_large", "the most a signature may hold" };
+
+		return copy_file(in, in->o->verify.sig_path, sig_name,
+		    &sig_bound, err);
+	}
+	fd = openat(in->work_fd, sig_name, O_WRONLY | O_CREAT | O_EXCL |
+	    O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return util_fail_errno(err, "io_error", sig_name, "create", errno);
+	rc = install_download_sig(&in->dl, fd, err);
+	if (close(fd) != 0 && rc == 0)
+		rc = util_fail_errno(err, "io_error", sig_name, "close", errno);
+	return rc;
+}
+
+static int
 copy_signature(struct install *in, ps_error *err)
 {
 	const char *slash = strrchr(in->archive, '/');
@@ -219,6 +251,10 @@ copy_signature(struct install *in, ps_error *err)
 	char sig_name[UTIL_NAME_MAX + 8];
 	int rc;
 
+	if (in->from_url) {
+		snprintf(sig_name, sizeof(sig_name), "%s.sig", in->dl.name);
+		return download_signature(in, sig_name, err);
+	}
 	if (util_strdup(&in->base, slash != NULL ? slash + 1 : in->archive,
 	    NULL, err) != 0 || util_path_check(in->base, in->archive, err) != 0)
 		return -1;
@@ -256,7 +292,10 @@ acquire_copy(void *ctx, int *fd, const unsigned char **sha256, ps_error *err)
 {
 	struct install *in = ctx;
 
-	if (copy_archive(in, err) != 0)
+	if (in->from_url && (in->copy_fd = open_anonymous(in, err)) < 0)
+		return -1;
+	if (in->from_url ? install_download_archive(&in->dl, in->copy_fd,
+	    in->copy_sha256, err) != 0 : copy_archive(in, err) != 0)
 		return -1;
 	*fd = in->copy_fd;
 	*sha256 = in->copy_sha256;
@@ -271,7 +310,10 @@ name_originals(struct install *in, ps_error *err)
 	ps_verify_result *v = in->res->verify;
 	char *original = NULL;
 
-	if (sig == NULL && asprintf(&original, "%s.sig", in->archive) < 0)
+	if (in->from_url && sig == NULL) {
+		if (net_url_public(in->dl.sig_url, &original, err) != 0)
+			original = NULL;
+	} else if (sig == NULL && asprintf(&original, "%s.sig", in->archive) < 0)
 		original = NULL;
 	if (sig == NULL)
 		sig = original;
@@ -757,7 +799,8 @@ write_receipt_file(struct install *in, ps_error *err)
 		    "io_error", in->res->receipt_path, "create", errno);
 	rc = fill_receipt(in, &r, err);
 	if (rc == 0)
-		rc = install_receipt_write(fd, &r, in->res->receipt_path, err);
+		rc = install_receipt_write(fd, &r, in->from_url ?
+		    in->dl.public_url : NULL, in->res->receipt_path, err);
 	install_receipt_clear(&r);
 	if (close(fd) != 0 && rc == 0)
 		rc = util_fail_errno(err, "io_error", in->res->receipt_path, "close",
@@ -923,6 +966,18 @@ finish(struct install *in)
 	free(in->copy_sig);
 	free(in->tree_path);
 	free(in->rel);
+	install_download_clear(&in->dl);
+}
+
+static void
+start(struct install *in, const char *archive,
+    const ps_install_options *options)
+{
+	memset(in, 0, sizeof(*in));
+	in->archive = archive;
+	in->o = options;
+	in->work_fd = in->tree_fd = in->source_fd = in->copy_fd = -1;
+	in->dd.fd = in->dd.lock_fd = in->dd.tmp_fd = -1;
 }
 
 int
@@ -933,15 +988,34 @@ ps_install(const char *archive, const ps_install_options *options,
 	int rc;
 
 	ps_error_clear(err);
-	memset(&in, 0, sizeof(in));
-	in.archive = archive;
-	in.o = options;
-	in.work_fd = in.tree_fd = in.source_fd = in.copy_fd = -1;
-	in.dd.fd = in.dd.lock_fd = in.dd.tmp_fd = -1;
+	start(&in, archive, options);
 	*out = in.res = calloc(1, sizeof(ps_install_result));
 	if (in.res == NULL)
 		return util_fail_oom(err, archive);
 	rc = run(&in, err);
+	finish(&in);
+	return rc;
+}
+
+int
+ps_install_url(const char *url, const ps_install_options *options,
+    const ps_fetch_options *fetch, ps_install_result **out, ps_error *err)
+{
+	struct install in;
+	int rc;
+
+	ps_error_clear(err);
+	start(&in, url, options);
+	in.from_url = 1;
+	*out = in.res = calloc(1, sizeof(ps_install_result));
+	if (in.res == NULL)
+		return util_fail_oom(err, "URL");
+	rc = install_download_prepare(url, fetch, options->verify.sig_path,
+	    &in.dl, err);
+	if (rc == 0) {
+		in.archive = in.dl.label;
+		rc = run(&in, err);
+	}
 	finish(&in);
 	return rc;
 }

@@ -160,6 +160,7 @@ struct sink {
 	const char *label;
 	ps_error *err;
 	int failed;
+	const char *url;            /* archive.url, or NULL */
 };
 
 #define SINK_FLUSH (64 * 1024)
@@ -260,8 +261,9 @@ static void
 emit(struct sink *k, const ps_installed *r, const char *at)
 {
 	sink_puts(k, "{\n");
-	sink_members(k, json_pack("{s:{s:s,s:o},s:o,s:o}", "archive", "name",
-	    r->archive_name, "sha256", digest_json(r->archive_digest),
+	sink_members(k, json_pack("{s:{s:s,s:o,s:s*},s:o,s:o}", "archive",
+	    "name", r->archive_name, "sha256", digest_json(r->archive_digest),
+	    "url", k->url,
 	    "consent", consent_json(&r->consent),
 	    "domain", string_or_null(r->domain)));
 	sink_puts(k, ",\n");
@@ -300,7 +302,7 @@ receipt_emit(struct sink *k, const ps_installed *r)
 int
 install_receipt_format(const ps_installed *r, char **out, ps_error *err)
 {
-	struct sink k = { -1, NULL, 0, 0, r->id, err, 0 };
+	struct sink k = { -1, NULL, 0, 0, r->id, err, 0, NULL };
 
 	*out = NULL;
 	ps_error_clear(err);
@@ -313,10 +315,10 @@ install_receipt_format(const ps_installed *r, char **out, ps_error *err)
 }
 
 int
-install_receipt_write(int fd, const ps_installed *r, const char *label,
-    ps_error *err)
+install_receipt_write(int fd, const ps_installed *r, const char *url,
+    const char *label, ps_error *err)
 {
-	struct sink k = { fd, NULL, 0, 0, label, err, 0 };
+	struct sink k = { fd, NULL, 0, 0, label, err, 0, url };
 	int rc;
 
 	ps_error_clear(err);

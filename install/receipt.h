@@ -14,9 +14,10 @@
 /* The receipt's JSON text; caller frees. */
 int install_receipt_format(const ps_installed *receipt, char **out, ps_error *err);
 /* The same text written to `fd` as it is made (`label` names it in
- * errors): memory stays small whatever the number of files. */
-int install_receipt_write(int fd, const ps_installed *receipt, const char *label,
-    ps_error *err);
+ * errors): memory stays small whatever the number of files.  `url` (may
+ * be NULL) is recorded as archive.url: where it was downloaded from. */
+int install_receipt_write(int fd, const ps_installed *receipt,
+    const char *url, const char *label, ps_error *err);
 
 /*
  * Parses and checks a receipt: every field typed, digests well-formed,

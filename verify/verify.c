@@ -591,7 +591,10 @@ check_pack(verify_vctx *v, ps_error *err)
 	int dir = 0, rc;
 
 	memset(&files, 0, sizeof(files));
-	if (is_directory(v->path, &dir, err) != 0)
+	/* A caller that acquires the archive hands over a file (install's
+	 * private copy, a download): there is no path to look at. */
+	if ((v->stream == NULL || v->stream->acquire == NULL) &&
+	    is_directory(v->path, &dir, err) != 0)
 		return -1;
 	if (dir)
 		rc = read_directory(v, &packer, &files, &d, err);

@@ -1,0 +1,226 @@
+/*
+ * ps_fetch() (docs/pipelines.md, "Verify and install in two steps"): the
+ * signature is downloaded beside the output and verified, then the
+ * archive is downloaded into a second file beside it, hashed as it
+ * arrives, matched with the signed subject and verified; only then are
+ * both renamed into place, the archive first and the .sig last (as sign
+ * does), so that a FILE.sig never stands beside an archive it does not
+ * sign.  A failure removes both temporary files.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "install/download.h"
+#include "util/atomic.h"
+#include "util/error.h"
+#include "verify/verify.h"
+
+struct fetchfile {
+	install_download dl;
+	const char *path;
+	char *tmp_archive;           /* beside path, removed on failure */
+	char *tmp_sig;
+	int archive_fd;
+	int anonymous;               /* archive_fd is O_TMPFILE, no name */
+	unsigned char sha256[PS_SHA256_LEN];
+};
+
+/* A new file "DIR/.NAME.XXXXXX" beside `path`, readable and writable. */
+static int
+make_temp(const char *path, const char *suffix, char **out, ps_error *err)
+{
+	char *copy = strdup(path), *copy2 = strdup(path);
+	int fd = -1;
+
+	if (copy != NULL && copy2 != NULL && asprintf(out, "%s/.%s%s.XXXXXX",
+	    dirname(copy), basename(copy2), suffix) >= 0)
+		fd = mkostemp(*out, O_CLOEXEC);
+	else
+		*out = NULL;
+	free(copy);
+	free(copy2);
+	if (*out == NULL)
+		return util_fail_oom(err, path);
+	if (fd < 0) {
+		free(*out);
+		*out = NULL;
+		return util_fail_errno(err, errno == ENOSPC ? "disk_full" :
+		    "io_error", path, "create a temporary file beside it", errno);
+	}
+	return fd;
+}
+
+static void
+hook(const struct fetchfile *f, const char *path)
+{
+	if (f->dl.o != NULL && f->dl.o->temp_file_hook != NULL)
+		f->dl.o->temp_file_hook(path);
+}
+
+/* The archive's file: without a name (gone if the run is killed) in the
+ * output's directory, else a named temporary file beside it. */
+static int
+open_archive(struct fetchfile *f, ps_error *err)
+{
+	char *copy = strdup(f->path);
+	int fd;
+
+	if (copy == NULL)
+		return util_fail_oom(err, f->path);
+	fd = open(dirname(copy), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	free(copy);
+	if (fd >= 0) {
+		f->anonymous = 1;
+		return fd;
+	}
+	return make_temp(f->path, "", &f->tmp_archive, err);
+}
+
+/* An anonymous archive gets a temporary name beside the output. */
+static int
+name_archive(struct fetchfile *f, ps_error *err)
+{
+	char proc[64];
+	int fd;
+
+	if (!f->anonymous)
+		return 0;
+	if ((fd = make_temp(f->path, "", &f->tmp_archive, err)) < 0)
+		return -1;
+	close(fd);
+	(void)unlink(f->tmp_archive);
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", f->archive_fd);
+	if (linkat(AT_FDCWD, proc, AT_FDCWD, f->tmp_archive,
+	    AT_SYMLINK_FOLLOW) != 0)
+		return util_fail_errno(err, "io_error", f->path, "link", errno);
+	return 0;
+}
+
+
+static int
+no_stream(void *ctx, const sign_statement *st,
+    const pack_archive_visitor **visitor, ps_pack_files *fallback,
+    ps_error *err)
+{
+	(void)ctx;
+	(void)st;
+	(void)visitor;
+	(void)fallback;
+	(void)err;
+	return 0;
+}
+
+/* verify_stream.acquire: the archive is requested only now, once the
+ * signature verified. */
+static int
+download_archive(void *ctx, int *fd, const unsigned char **sha256,
+    ps_error *err)
+{
+	struct fetchfile *f = ctx;
+
+	f->archive_fd = open_archive(f, err);
+	if (f->archive_fd < 0 || install_download_archive(&f->dl,
+	    f->archive_fd, f->sha256, err) != 0)
+		return -1;
+	*fd = f->archive_fd;
+	*sha256 = f->sha256;
+	return 0;
+}
+
+static int
+download_sig(struct fetchfile *f, ps_error *err)
+{
+	int fd = make_temp(f->path, ".sig", &f->tmp_sig, err), rc;
+
+	if (fd < 0)
+		return -1;
+	hook(f, f->tmp_sig);
+	rc = install_download_sig(&f->dl, fd, err);
+	if (close(fd) != 0 && rc == 0)
+		rc = util_fail_errno(err, "io_error", f->tmp_sig, "close", errno);
+	return rc;
+}
+
+/* The archive first, then its .sig, then the directory synced. */
+static int
+commit(struct fetchfile *f, ps_verify_result *r, ps_error *err)
+{
+	char *sig = NULL;
+	int rc = 0;
+
+	if (asprintf(&sig, "%s.sig", f->path) < 0)
+		return util_fail_oom(err, f->path);
+	if (fchmod(f->archive_fd, 0644) != 0 || fsync(f->archive_fd) != 0 ||
+	    name_archive(f, err) != 0 || rename(f->tmp_archive, f->path) != 0)
+		rc = util_fail_errno(err, "io_error", f->path, "rename", errno);
+	else {
+		free(f->tmp_archive);
+		f->tmp_archive = NULL;
+	}
+	if (rc == 0 && f->tmp_sig != NULL && (chmod(f->tmp_sig, 0644) != 0 ||
+	    rename(f->tmp_sig, sig) != 0))
+		rc = util_fail_errno(err, "io_error", sig, "rename", errno);
+	if (rc == 0 && f->tmp_sig != NULL) {
+		free(f->tmp_sig);
+		f->tmp_sig = NULL;
+		free(r->sig_path);
+		r->sig_path = sig;
+		sig = NULL;
+	}
+	if (rc == 0 && util_atomic_sync_parent(f->path) != 0)
+		rc = util_fail_errno(err, "io_error", f->path, "fsync", errno);
+	free(sig);
+	return rc;
+}
+
+static int
+fetch_run(struct fetchfile *f, const char *url, const ps_verify_options *vo,
+    const ps_fetch_options *fo, ps_verify_result **out, ps_error *err)
+{
+	ps_verify_options o = *vo;
+	verify_stream stream = { .ctx = f, .start = no_stream,
+	    .acquire = download_archive };
+
+	if (install_download_prepare(url, fo, vo->sig_path, &f->dl, err) != 0)
+		return -1;
+	if (f->dl.sig_url != NULL) {
+		if (download_sig(f, err) != 0)
+			return -1;
+		o.sig_path = f->tmp_sig;
+	}
+	if (verify_keep(f->dl.label, &o, &stream, out, NULL, NULL, err) != 0)
+		return -1;
+	return commit(f, *out, err);
+}
+
+int
+ps_fetch(const char *url, const char *path, const ps_verify_options *vo,
+    const ps_fetch_options *fo, ps_verify_result **out, ps_error *err)
+{
+	struct fetchfile f;
+	int rc;
+
+	ps_error_clear(err);
+	*out = NULL;
+	memset(&f, 0, sizeof(f));
+	f.path = path;
+	f.archive_fd = -1;
+	rc = fetch_run(&f, url, vo, fo, out, err);
+	if (f.archive_fd >= 0)
+		close(f.archive_fd);
+	if (f.tmp_archive != NULL)
+		(void)unlink(f.tmp_archive);
+	if (f.tmp_sig != NULL)
+		(void)unlink(f.tmp_sig);
+	hook(&f, NULL);
+	free(f.tmp_archive);
+	free(f.tmp_sig);
+	install_download_clear(&f.dl);
+	return rc;
+}

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""A loopback HTTPS server for tests/cli/net.bats (never a real network).
+
+    net_server.py DOCROOT CERT KEY PORTFILE
+
+Binds 127.0.0.1 port 0, writes the port to PORTFILE once it listens, and
+serves DOCROOT.  The first path segment picks a behaviour, the rest names a
+file of DOCROOT:
+
+  /files/P              the file
+  /O/R/releases/latest/download/A   302 to /O/R/releases/download/v1/A
+  /O/R/releases/download/v1/A       the file A
+  /status500/P          HTTP 500
+  /tohttp/P             302 to http://127.0.0.1:PORT/files/P
+  /loop/P               302 to itself
+  /longer/P             the file, then junk past its Content-Length
+  /stall/P              the headers and a few bytes, then silence
+  /cut/P                half the file, then the connection closes
+"""
+import http.server
+import os
+import ssl
+import sys
+import time
+
+DOCROOT, CERT, KEY, PORTFILE = sys.argv[1:5]
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, fmt, *args):
+        pass
+
+    def body(self, rel):
+        path = os.path.join(DOCROOT, rel)
+        if ".." in rel.split("/") or not os.path.isfile(path):
+            return None
+        with open(path, "rb") as f:
+            return f.read()
+
+    def send(self, status, data=b"", length=None, close=False):
+        self.send_response(status)
+        self.send_header("Content-Length", str(len(data) if length is None else length))
+        if close:
+            self.send_header("Connection", "close")
+        self.end_headers()
+        return data
+
+    def redirect(self, to):
+        self.send_response(302)
+        self.send_header("Location", to)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def do_GET(self):
+        parts = self.path.split("?", 1)[0].lstrip("/").split("/")
+        mode, rel = parts[0], "/".join(parts[1:])
+        if len(parts) >= 6 and parts[2:5] == ["releases", "latest", "download"]:
+            return self.redirect("/%s/%s/releases/download/v1/%s" % (parts[0], parts[1], parts[5]))
+        if len(parts) >= 6 and parts[2:4] == ["releases", "download"]:
+            mode, rel = "files", parts[5]
+        if mode == "status500":
+            return self.wfile.write(self.send(500, b"broken\n"))
+        if mode == "tohttp":
+            return self.redirect("http://127.0.0.1:%d/files/%s" % (self.server.server_port, rel))
+        if mode == "loop":
+            return self.redirect(self.path)
+        data = self.body(rel)
+        if data is None:
+            return self.wfile.write(self.send(404, b"not found\n"))
+        if mode == "files":
+            self.wfile.write(self.send(200, data))
+        elif mode == "longer":
+            self.wfile.write(self.send(200, data, close=True) + b"JUNK" * 4096)
+            self.close_connection = True
+        elif mode == "stall":
+            self.wfile.write(self.send(200, data[:10], length=len(data)))
+            self.wfile.flush()
+            time.sleep(30)
+            self.close_connection = True
+        elif mode == "cut":
+            self.wfile.write(self.send(200, data[: len(data) // 2], length=len(data), close=True))
+            self.close_connection = True
+        else:
+            self.wfile.write(self.send(404, b"no such mode\n"))
+
+
+def main():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(CERT, KEY)
+    server.socket = ctx.wrap_socket(server.socket, server_side=True)
+    with open(PORTFILE + ".part", "w") as f:
+        f.write("%d\n" % server.server_port)
+    os.rename(PORTFILE + ".part", PORTFILE)
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
