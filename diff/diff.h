@@ -26,7 +26,5 @@ int diff_compare_tasks(ps_diff *d, const ps_manifest *old_manifest,
  * json_t *, new reference), for the diff and the receipt. */
 struct json_t *diff_consent_json(unsigned classes);
 
-/* "host:port/protocol", the parts it has. */
-void diff_egress_text(const ps_egress *e, char *out, size_t size);
 
 #endif

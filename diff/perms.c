@@ -358,18 +358,6 @@ compare_strings(perm_pair *pp, ps_error *err)
 	return 0;
 }
 
-void
-diff_egress_text(const ps_egress *e, char *out, size_t size)
-{
-	char port[16] = "";
-
-	if (e->port != 0)
-		snprintf(port, sizeof(port), ":%u", e->port);
-	snprintf(out, size, "%s%s%s%s", e->host, port,
-	    e->protocol != NULL ? "/" : "", e->protocol != NULL ?
-	    e->protocol : "");
-}
-
 static int
 egress_find(const ps_egress *list, size_t n, const ps_egress *e, int cover)
 {
@@ -392,7 +380,7 @@ egress_change(perm_pair *pp, const ps_egress *e, ps_diff_kind kind,
 	char text[512];
 	int added = kind == PS_DIFF_ADDED;
 
-	diff_egress_text(e, text, sizeof(text));
+	formats_egress_text(e, text, sizeof(text));
 	return diff_add(pp->d, pp->p->field, text, kind, added ? NULL : text,
 	    added ? text : NULL, added && !egress_find(b, nb, e, 1), err);
 }
@@ -410,7 +398,7 @@ egress_keys(const ps_egress *e, size_t count, ps_error *err)
 		return NULL;
 	}
 	for (i = 0; i < count; i++) {
-		diff_egress_text(&e[i], text, sizeof(text));
+		formats_egress_text(&e[i], text, sizeof(text));
 		if (key_set(&k[i], text, 1, err) != 0) {
 			keys_free(k, i + 1);
 			return NULL;

@@ -4,6 +4,7 @@
  * upgrade's diff, where what no old rule covers widens).  One reading
  * for both, so that a diff never calls narrow what a ceiling calls wide.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "formats/cover.h"
@@ -82,4 +83,16 @@ formats_path_covers(const char *c, const char *p)
 		c += cn;
 		p += pn;
 	}
+}
+
+void
+formats_egress_text(const ps_egress *e, char *out, size_t size)
+{
+	char port[16] = "";
+
+	if (e->port != 0)
+		snprintf(port, sizeof(port), ":%u", e->port);
+	snprintf(out, size, "%s%s%s%s", e->host, port,
+	    e->protocol != NULL ? "/" : "", e->protocol != NULL ?
+	    e->protocol : "");
 }

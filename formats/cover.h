@@ -18,4 +18,7 @@ int formats_egress_covers(const ps_egress *c, const ps_egress *p);
  * "/w/outside"; "/" covers every path. */
 int formats_path_covers(const char *c, const char *p);
 
+/* "host[:port][/protocol]": a rule as packsign prints and compares it. */
+void formats_egress_text(const ps_egress *e, char *out, size_t size);
+
 #endif

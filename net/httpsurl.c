@@ -11,6 +11,7 @@
 
 #include "net/httpsurl.h"
 #include "util/error.h"
+#include "util/sha256.h"
 
 #define SCHEME "https://"
 #define SCHEME_LEN 8
@@ -120,18 +121,6 @@ net_url_last_segment(const char *url, const char **start, size_t *len)
 	*len = p.path_end - i;
 }
 
-static int
-hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Percent-decodes `len` bytes of `s` into `out` (len + 1 bytes); -1 on a
  * bad escape or a decoded NUL or '/'. */
 static int
@@ -145,8 +134,8 @@ decode(const char *s, size_t len, char *out)
 			out[n++] = s[i];
 			continue;
 		}
-		hi = i + 2 < len ? hex_value(s[i + 1]) : -1;
-		lo = hi >= 0 ? hex_value(s[i + 2]) : -1;
+		hi = i + 2 < len ? util_hex_value(s[i + 1]) : -1;
+		lo = hi >= 0 ? util_hex_value(s[i + 2]) : -1;
 		if (lo < 0 || (hi == 0 && lo == 0) || (hi == 2 && lo == 15))
 			return -1;
 		out[n++] = (char)(hi * 16 + lo);

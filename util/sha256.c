@@ -116,8 +116,8 @@ ps_hex_encode(const unsigned char *bytes, size_t len, char *hex)
 	hex[2 * len] = '\0';
 }
 
-static int
-hex_value(char c)
+int
+util_hex_value(char c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -137,8 +137,8 @@ util_hex_decode(const char *hex, unsigned char *bytes, size_t len)
 	if (strlen(hex) != 2 * len)
 		return -1;
 	for (i = 0; i < len; i++) {
-		hi = hex_value(hex[2 * i]);
-		lo = hex_value(hex[2 * i + 1]);
+		hi = util_hex_value(hex[2 * i]);
+		lo = util_hex_value(hex[2 * i + 1]);
 		if (hi < 0 || lo < 0)
 			return -1;
 		bytes[i] = (unsigned char)(hi << 4 | lo);

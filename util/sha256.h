@@ -47,5 +47,7 @@ util_refuse_digest(ps_error *err, const char *code, const char *subject,
 
 /* Parses exactly 2 * len lowercase or uppercase hex digits; 0 / -1. */
 int util_hex_decode(const char *hex, unsigned char *bytes, size_t len);
+/* The value of one hex digit (either case), or -1. */
+int util_hex_value(char c);
 
 #endif

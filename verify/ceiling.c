@@ -42,18 +42,6 @@ miss_at(verify_ceiling_miss *miss, const char *permission, const char *found,
 
 /* ------------------------------------------------------------ hosts */
 
-static void
-egress_text(const ps_egress *e, char *out, size_t size)
-{
-	char port[16] = "";
-
-	if (e->port != 0)
-		snprintf(port, sizeof(port), ":%u", e->port);
-	snprintf(out, size, "%s%s%s%s", e->host, port,
-	    e->protocol != NULL ? "/" : "", e->protocol != NULL ?
-	    e->protocol : "");
-}
-
 /* "one of A, B" or "none": what a list of host patterns allows. */
 static void
 hosts_text(const ps_egress *list, size_t n, char *out, size_t size)
@@ -65,7 +53,7 @@ hosts_text(const ps_egress *list, size_t n, char *out, size_t size)
 		used = strlen(out);
 		if (i > 0 && used + 2 < size)
 			used += (size_t)snprintf(out + used, size - used, ", ");
-		egress_text(&list[i], out + used, size - used);
+		formats_egress_text(&list[i], out + used, size - used);
 	}
 }
 
@@ -85,7 +73,7 @@ hosts_cover(const ps_egress *ceiling, size_t nc, const ps_egress *pack,
 		if (j < nc)
 			continue;
 		hosts_text(ceiling, nc, allowed, sizeof(allowed));
-		egress_text(&pack[i], asked, sizeof(asked));
+		formats_egress_text(&pack[i], asked, sizeof(asked));
 		return miss_at(miss, permission, asked, "%s", allowed);
 	}
 	return 1;
