@@ -338,22 +338,18 @@ refuse_invalid(const char *path, const ps_diags *diags, ps_error *err)
 	    ps_diags_count(diags, PS_SEVERITY_ERROR), line);
 }
 
-static int
-read_texts(const char *path, ps_diff_side *s, ps_error *err)
+int
+diff_side_read_texts(ps_diff_side *s, const ps_pack_files *files,
+    ps_error *err)
 {
 	const ps_manifest *m = s->manifest;
-	ps_pack_files files;
 	char *data;
 	size_t i, len;
 	int rc = 0;
 
-	if (m == NULL)
-		return util_fail(err, "internal_error", path, "no manifest");
-	if (ps_pack_files_dir_open(path, &files, err) != 0)
-		return -1;
-	for (i = 0; rc == 0 && i < m->prompt_count; i++) {
+	for (i = 0; m != NULL && rc == 0 && i < m->prompt_count; i++) {
 		data = NULL;
-		rc = files.read(files.ctx, m->prompts[i].path, DIFF_TEXT_FILE_MAX,
+		rc = files->read(files->ctx, m->prompts[i].path, DIFF_TEXT_FILE_MAX,
 		    &data, &len, err);
 		if (rc != 0 && ps_error_is(err, PS_CODE_PACK_FILE_TOO_LARGE)) {
 			ps_error_clear(err);
@@ -365,6 +361,18 @@ read_texts(const char *path, ps_diff_side *s, ps_error *err)
 			rc = diff_side_add_text(s, m->prompts[i].path, data, len, err);
 		free(data);
 	}
+	return rc;
+}
+
+static int
+read_texts(const char *path, ps_diff_side *s, ps_error *err)
+{
+	ps_pack_files files;
+	int rc;
+
+	if (ps_pack_files_dir_open(path, &files, err) != 0)
+		return -1;
+	rc = diff_side_read_texts(s, &files, err);
 	ps_pack_files_close(&files);
 	return rc;
 }

@@ -71,6 +71,11 @@ int diff_side_set_source(ps_diff_side *s, const char *repository,
 int diff_side_add_text(ps_diff_side *s, const char *path, const void *data,
     size_t len, ps_error *err);
 
+/* Keeps the bytes of every prompt file of the side's manifest, read
+ * through `files` (a file over DIFF_TEXT_FILE_MAX by its name only). */
+int diff_side_read_texts(ps_diff_side *s, const ps_pack_files *files,
+    ps_error *err);
+
 /* 1 when `path` is one of the side manifest's prompt files. */
 int diff_side_is_prompt(const ps_diff_side *s, const char *path);
 

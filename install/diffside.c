@@ -142,30 +142,6 @@ load_manifest(const ps_pack_files *files, const char *path,
 	return rc;
 }
 
-static int
-read_prompts(const ps_pack_files *files, ps_diff_side *s, ps_error *err)
-{
-	const ps_manifest *m = s->manifest;
-	char *data;
-	size_t i, len;
-	int rc = 0;
-
-	for (i = 0; rc == 0 && i < m->prompt_count; i++) {
-		data = NULL;
-		rc = files->read(files->ctx, m->prompts[i].path, DIFF_TEXT_FILE_MAX,
-		    &data, &len, err);
-		if (rc != 0 && ps_error_is(err, PS_CODE_PACK_FILE_TOO_LARGE)) {
-			ps_error_clear(err);
-			rc = 0;
-			len = DIFF_TEXT_FILE_MAX + 1;
-		}
-		if (rc == 0)
-			rc = diff_side_add_text(s, m->prompts[i].path, data, len, err);
-		free(data);
-	}
-	return rc;
-}
-
 /* The receipt's entries as the side's digest (they are what the tree
  * digest the signature covers was computed over). */
 static int
@@ -250,7 +226,7 @@ side_from_receipt(const ps_installed *r, const ps_trust *policy,
 		rc = receipt_digest(r, m, &d, err);
 	diff_side_take(s, m, d);
 	if (rc == 0)
-		rc = read_prompts(&view, s, err);
+		rc = diff_side_read_texts(s, &view, err);
 	ps_pack_files_close(&c.tree);
 	if (rc == 0)
 		rc = trust_from_receipt(s, r, policy, err);
@@ -279,7 +255,7 @@ install_diff_side_new(const char *tree_path, ps_manifest *manifest,
 	if (ps_pack_files_dir_open(tree_path, &c.tree, err) != 0)
 		return -1;
 	checked_view(&c, &view);
-	rc = read_prompts(&view, *out, err);
+	rc = diff_side_read_texts(*out, &view, err);
 	ps_pack_files_close(&c.tree);
 	for (i = 0; rc == 0 && i < v->identity_count; i++)
 		rc = diff_side_add_signer(*out, v->identities[i].identity,

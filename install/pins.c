@@ -208,23 +208,41 @@ check_named(int rc, ps_format format, const char *id,
 	return util_error_expect(err, id, "another id or format");
 }
 
+/* Where the pins of `id` live: the directory, opened (not created), and
+ * the names in it of the pins and of their stage. */
+struct pins_place {
+	char rel[UTIL_PATH_MAX];     /* pins/<layout dir>/<id>.json */
+	char next[UTIL_PATH_MAX + 8];
+	const char *leaf;
+	int fd;
+};
+
+/* 0 with `pl` open; 1 when the directory does not exist (no pins); -1. */
+static int
+pins_place_open(const install_datadir *dd, ps_format format, const char *id,
+    struct pins_place *pl, ps_error *err)
+{
+	if (install_pins_path(format, id, pl->rel, sizeof(pl->rel), err) != 0)
+		return -1;
+	if ((pl->fd = util_open_parent_beneath(dd->fd, pl->rel, &pl->leaf)) < 0)
+		return errno == ENOENT ? 1 : util_fail_errno(err, "io_error",
+		    pl->rel, "open", errno);
+	snprintf(pl->next, sizeof(pl->next), "%s.next", pl->leaf);
+	return 0;
+}
+
 int
 install_pins_discard(const install_datadir *dd, ps_format format,
     const char *id, ps_error *err)
 {
-	char rel[UTIL_PATH_MAX], next[UTIL_PATH_MAX + 8];
-	const char *leaf;
-	int fd, rc = 0;
+	struct pins_place pl;
+	int rc = pins_place_open(dd, format, id, &pl, err);
 
-	if (install_pins_path(format, id, rel, sizeof(rel), err) != 0)
-		return -1;
-	if ((fd = util_open_parent_beneath(dd->fd, rel, &leaf)) < 0)
-		return errno == ENOENT ? 0 : util_fail_errno(err, "io_error", rel,
-		    "open", errno);
-	snprintf(next, sizeof(next), "%s.next", leaf);
-	if (unlinkat(fd, next, 0) != 0 && errno != ENOENT)
-		rc = util_fail_errno(err, "io_error", rel, "remove", errno);
-	close(fd);
+	if (rc != 0)
+		return rc < 0 ? -1 : 0;
+	if (unlinkat(pl.fd, pl.next, 0) != 0 && errno != ENOENT)
+		rc = util_fail_errno(err, "io_error", pl.rel, "remove", errno);
+	close(pl.fd);
 	return rc;
 }
 
@@ -369,20 +387,17 @@ int
 install_pins_commit(const install_datadir *dd, ps_format format,
     const char *id, ps_error *err)
 {
-	char rel[UTIL_PATH_MAX], next[UTIL_PATH_MAX + 8];
-	const char *leaf;
-	int fd, rc = 0;
+	struct pins_place pl;
+	int rc = pins_place_open(dd, format, id, &pl, err);
 
-	if (install_pins_path(format, id, rel, sizeof(rel), err) != 0)
-		return -1;
-	snprintf(next, sizeof(next), "%s.next", strrchr(rel, '/') + 1);
-	if ((fd = util_open_parent_beneath(dd->fd, rel, &leaf)) < 0)
-		return util_fail_errno(err, "io_error", rel, "open", errno);
-	if (renameat(fd, next, fd, leaf) != 0)
-		rc = util_fail_errno(err, "io_error", rel, "rename", errno);
-	else if (fsync(fd) != 0)
-		rc = util_fail_errno(err, "io_error", rel, "fsync", errno);
-	close(fd);
+	if (rc != 0)
+		return rc < 0 ? -1 : util_fail_errno(err, "io_error", pl.rel,
+		    "open", ENOENT);
+	if (renameat(pl.fd, pl.next, pl.fd, pl.leaf) != 0)
+		rc = util_fail_errno(err, "io_error", pl.rel, "rename", errno);
+	else if (fsync(pl.fd) != 0)
+		rc = util_fail_errno(err, "io_error", pl.rel, "fsync", errno);
+	close(pl.fd);
 	return rc;
 }
 
@@ -390,20 +405,15 @@ int
 install_pins_forget(const install_datadir *dd, ps_format format,
     const char *id, ps_error *err)
 {
-	char rel[UTIL_PATH_MAX], next[UTIL_PATH_MAX + 8];
-	const char *leaf;
-	int fd, rc = 0;
+	struct pins_place pl;
+	int rc = pins_place_open(dd, format, id, &pl, err);
 
-	if (install_pins_path(format, id, rel, sizeof(rel), err) != 0)
-		return -1;
-	if ((fd = util_open_parent_beneath(dd->fd, rel, &leaf)) < 0)
-		return errno == ENOENT ? 0 : util_fail_errno(err, "io_error", rel,
-		    "open", errno);
-	snprintf(next, sizeof(next), "%s.next", leaf);
-	if ((unlinkat(fd, next, 0) != 0 && errno != ENOENT) ||
-	    (unlinkat(fd, leaf, 0) != 0 && errno != ENOENT))
-		rc = util_fail_errno(err, "io_error", rel, "remove", errno);
-	close(fd);
+	if (rc != 0)
+		return rc < 0 ? -1 : 0;
+	if ((unlinkat(pl.fd, pl.next, 0) != 0 && errno != ENOENT) ||
+	    (unlinkat(pl.fd, pl.leaf, 0) != 0 && errno != ENOENT))
+		rc = util_fail_errno(err, "io_error", pl.rel, "remove", errno);
+	close(pl.fd);
 	return rc;
 }
 
