@@ -224,7 +224,7 @@ within_rss() {
 	    out.write(bytes(info.size) + bytes(1024))
 	PY
 	[ "$(stat -c %s big.tar)" -ge 100000000 ]
-	"$PACKSIGN" sign "$EXAMPLES/$AGENTPACK" -s alice.key -o other.tar >/dev/null
+	"$PACKSIGN" sign "$(copy_pack "$AGENTPACK")" -s alice.key -o other.tar >/dev/null
 	cp other.tar.sig big.tar.sig
 	within_rss 1 subject_mismatch "$PACKSIGN" verify big.tar -p alice.pub
 	# With long components (GNU long names) no canonical header holds a

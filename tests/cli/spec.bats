@@ -254,7 +254,8 @@ kept() {
 	SOURCE_DATE_EPOCH=7 "$PACKSIGN" pack "$EXAMPLES/$AGENTPACK" -o seven.tar >/dev/null
 	! cmp -s unset.tar seven.tar
 	"$PACKSIGN" keygen -o k --identity k --no-passphrase >/dev/null
-	SOURCE_DATE_EPOCH= "$PACKSIGN" sign "$EXAMPLES/$AGENTPACK" -s k.key -o s.tar >/dev/null
+	# A copy: inside this work tree sign would read the clone's origin.
+	SOURCE_DATE_EPOCH= "$PACKSIGN" sign "$(copy_pack "$AGENTPACK")" -s k.key -o s.tar >/dev/null
 	cmp s.tar unset.tar
 	python3 - s.tar.sig <<'PY'
 import base64, json, sys
