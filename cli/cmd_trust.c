@@ -20,8 +20,9 @@ const struct cli_usage cmd_trust_usage = {
     "\n"
     "Validates the trust policy FILE (docs/formats/trust-policy.md) and\n"
     "prints its consent classes, then, per identity, the packs it may sign,\n"
-    "its permission ceiling (each format's block with every key, what it\n"
-    "leaves out shown denied; or 'no ceiling'), its keys (key ids and\n"
+    "its roles (pack, index; and min_index_version when set), its\n"
+    "permission ceiling (each format's block with every key, what it leaves\n"
+    "out shown denied; or 'no ceiling'), its keys (key ids and\n"
     "fingerprints), each key's window and its status at TIME, then the\n"
     "revoked keys.  Any error in the policy is reported as FILE:LINE:COL,\n"
     "exit 2.\n"
@@ -122,10 +123,23 @@ key_json(const ps_pubkey *key)
 	    "format", ps_key_source_name(key->source));
 }
 
+/* ["pack", "index"]: the PS_ROLE_* bits by name. */
+static json_t *
+roles_json(unsigned roles)
+{
+	json_t *list = json_array();
+
+	if ((roles & PS_ROLE_PACK) != 0)
+		json_array_append_new(list, json_string("pack"));
+	if ((roles & PS_ROLE_INDEX) != 0)
+		json_array_append_new(list, json_string("index"));
+	return list;
+}
+
 static json_t *
 signer_json(const ps_trust *policy, const ps_trust_signer *s, int64_t now)
 {
-	json_t *keys = json_array(), *packs = json_array(), *k;
+	json_t *keys = json_array(), *packs = json_array(), *k, *out;
 	size_t i;
 
 	for (i = 0; i < s->pack_count; i++)
@@ -140,9 +154,13 @@ signer_json(const ps_trust *policy, const ps_trust_signer *s, int64_t now)
 		    &s->keys[i], now)));
 		json_array_append_new(keys, k);
 	}
-	return json_pack("{s:s,s:b,s:o,s:o,s:o}", "identity", s->identity,
-	    "first_party", s->first_party, "packs", packs, "may",
-	    cli_may_json(s->may), "keys", keys);
+	out = json_pack("{s:s,s:b,s:o,s:o,s:o,s:o}", "identity", s->identity,
+	    "first_party", s->first_party, "packs", packs, "roles",
+	    roles_json(s->roles), "may", cli_may_json(s->may), "keys", keys);
+	json_object_set_new(out, "min_index_version",
+	    s->min_index_version != 0 ?
+	    json_integer((json_int_t)s->min_index_version) : json_null());
+	return out;
 }
 
 static json_t *
@@ -200,7 +218,14 @@ print_signer(const json_t *s)
 	printf("  packs:");
 	json_array_foreach(packs, i, v)
 		printf("%s %s", i > 0 ? "," : "", json_string_value(v));
+	printf("\n  roles:");
+	json_array_foreach(json_object_get(s, "roles"), i, v)
+		printf("%s %s", i > 0 ? "," : "", json_string_value(v));
 	printf("\n");
+	if (json_is_integer(json_object_get(s, "min_index_version")))
+		printf("  min_index_version: %lld\n",
+		    (long long)json_integer_value(json_object_get(s,
+		    "min_index_version")));
 	cli_print_may(json_object_get(s, "may"));
 	json_array_foreach(json_object_get(s, "keys"), i, v)
 		print_key(v);

@@ -113,6 +113,7 @@ int ps_error_is(const ps_error *err, const char *code);
 #define PS_CODE_PACK_NOT_FILE "pack_not_file"
 #define PS_CODE_PACK_FILE_TOO_LARGE "pack_file_too_large"
 #define PS_CODE_PACK_OUT_OF_SCOPE "pack_out_of_scope"
+#define PS_CODE_ROLE_MISSING "role_missing"
 #define PS_CODE_SIGNED_BY_MISMATCH "signed_by_mismatch"
 #define PS_CODE_KEY_UNSUPPORTED_ALGORITHM "key_unsupported_algorithm"
 #define PS_CODE_KEY_UNSUPPORTED_KDF "key_unsupported_kdf"
@@ -688,7 +689,20 @@ typedef struct ps_trust_signer {
 	 * a pack this identity's signature counts for is never refused for
 	 * its permissions (trust-policy.md, "Permission ceilings"). */
 	struct ps_ceiling *may;
+	/* The signer's `roles:`, PS_ROLE_* bits, never 0: what its keys may
+	 * sign (absent in the policy: PS_ROLE_PACK). */
+	unsigned roles;
+	/* `min_index_version:` (only with PS_ROLE_INDEX): the lowest index
+	 * version accepted from this publisher from the first run, the floor
+	 * of the rollback check (trust-policy.md, "Roles"). */
+	uint64_t min_index_version; /* 0: none */
 } ps_trust_signer;
+
+/* Roles (ps_trust_signer.roles): a pack's signature counts only for an
+ * identity with PS_ROLE_PACK (ps_trust_lookup), an index's only for one
+ * with PS_ROLE_INDEX (ps_trust_lookup_index, for `packsign index`). */
+#define PS_ROLE_PACK 0x1u            /* `pack`: may sign packs */
+#define PS_ROLE_INDEX 0x2u           /* `index`: may sign pack indexes */
 
 typedef struct ps_trust_revoked {
 	ps_pubkey *key;
@@ -724,7 +738,8 @@ typedef struct ps_trust {
  * trust_missing_field, trust_type, trust_key, trust_date, trust_identity,
  * trust_pattern, trust_window, trust_duplicate_key,
  * trust_duplicate_identity, trust_threshold, trust_ceiling (a value of a
- * `may:` block), trust_consent, and the safe YAML loader's
+ * `may:` block), trust_consent, trust_role (`roles:`, or a
+ * `min_index_version:` without the index role), and the safe YAML loader's
  * codes (yaml_syntax, yaml_alias, ..., here exit 2).  *out is freed with
  * ps_trust_free().
  */
@@ -735,7 +750,9 @@ int ps_trust_load_file(const char *path, ps_trust **out, ps_error *err);
 /*
  * "Trust exactly this key" (-p NAME.pub): one signer whose identity is the
  * key's identity or else its key id, every pack ("*"), no window, no
- * ceiling, threshold 1, not first-party, PS_CONSENT_DEFAULT.  The key is
+ * ceiling, threshold 1, not first-party, PS_CONSENT_DEFAULT, roles
+ * PS_ROLE_PACK | PS_ROLE_INDEX (the key is trusted for whatever the user
+ * points it at) and no min_index_version.  The key is
  * copied; *out is freed with ps_trust_free(); code out_of_memory.
  */
 int ps_trust_from_pubkey(const ps_pubkey *key, const char *name,
@@ -748,11 +765,21 @@ void ps_trust_free(ps_trust *policy);
  * the epoch; no signing time is trusted).  On success `*signer` points
  * into `policy`.  Refusals (exit class 1), checked in this order:
  * key_revoked, key_untrusted, key_not_yet_valid, key_expired,
+ * role_missing (the owning identity lacks PS_ROLE_PACK),
  * pack_out_of_scope.
  */
 int ps_trust_lookup(const ps_trust *policy, const ps_pubkey *key,
     const char *pack_id, int64_t now, const ps_trust_signer **signer,
     ps_error *err);
+/*
+ * The same for a pack index: which trusted identity owns `key` for
+ * signing an index at `now`.  Refusals (exit class 1), in this order:
+ * key_revoked, key_untrusted, key_not_yet_valid, key_expired,
+ * role_missing (the owning identity lacks PS_ROLE_INDEX); no pack scope.
+ * The caller applies (*signer)->min_index_version.
+ */
+int ps_trust_lookup_index(const ps_trust *policy, const ps_pubkey *key,
+    int64_t now, const ps_trust_signer **signer, ps_error *err);
 /* The signer named `identity`; NULL when absent. */
 const ps_trust_signer *ps_trust_find_signer(const ps_trust *policy,
     const char *identity);
@@ -1202,7 +1229,8 @@ void ps_inspection_free(ps_inspection *inspection);
  * ceilings and provenance, in that order, stopping at the first refusal.
  * Codes (exit class 1 unless noted):
  * signature_untrusted, signature_invalid, key_revoked, key_untrusted,
- * key_not_yet_valid, key_expired, pack_out_of_scope, threshold_not_met,
+ * key_not_yet_valid, key_expired, role_missing, pack_out_of_scope,
+ * threshold_not_met,
  * the DSSE and statement codes, subject_missing, subject_mismatch,
  * manifest_mismatch, manifest_digest_mismatch, prompt_digest_mismatch,
  * prompt_unsigned, tar_digest_mismatch, tree_digest_mismatch,

@@ -177,6 +177,110 @@ parse_packs(keys_trust_ctx *ctx, const util_yaml_node *list,
 	return 0;
 }
 
+static const char *const role_names[] = { "pack", "index" };
+static const unsigned role_bits[] = { PS_ROLE_PACK, PS_ROLE_INDEX };
+#define ROLE_COUNT (sizeof(role_bits) / sizeof(role_bits[0]))
+#define ROLES_TEXT_MAX 32
+
+/* "[pack, index]": the roles in the order of role_names. */
+static void
+roles_text(unsigned roles, char *out, size_t size)
+{
+	size_t i, used = 0;
+
+	used += (size_t)snprintf(out, size, "[");
+	for (i = 0; i < ROLE_COUNT && used < size; i++) {
+		if ((roles & role_bits[i]) != 0)
+			used += (size_t)snprintf(out + used, size - used, "%s%s",
+			    used > 1 ? ", " : "", role_names[i]);
+	}
+	if (used < size)
+		snprintf(out + used, size - used, "]");
+}
+
+/* One item of `roles:`: its PS_ROLE_* bit, or 0 after an error. */
+static unsigned
+parse_role(keys_trust_ctx *ctx, const util_yaml_node *item, unsigned seen)
+{
+	size_t i;
+
+	if (item->kind != UTIL_YAML_SCALAR || item->type != UTIL_YAML_STRING) {
+		keys_trust_at(ctx, item, "trust_role", "a role must be the "
+		    "string pack or index, found %s", util_yaml_describe(item));
+		return 0;
+	}
+	for (i = 0; i < ROLE_COUNT; i++) {
+		if (strcmp(item->value, role_names[i]) != 0)
+			continue;
+		if ((seen & role_bits[i]) == 0)
+			return role_bits[i];
+		keys_trust_at(ctx, item, "trust_role", "role '%s' is listed "
+		    "twice", role_names[i]);
+		return 0;
+	}
+	keys_trust_at(ctx, item, "trust_role", "unknown role '%.64s': a role "
+	    "is pack or index", item->value);
+	return 0;
+}
+
+/* `roles:`, absent meaning [pack]. */
+static int
+parse_roles(keys_trust_ctx *ctx, const util_yaml_node *list,
+    ps_trust_signer *signer)
+{
+	unsigned bit;
+	size_t i;
+
+	signer->roles = PS_ROLE_PACK;
+	if (list == NULL)
+		return 0;
+	if (list->kind != UTIL_YAML_SEQUENCE)
+		return keys_trust_at(ctx, list, "trust_role", "'roles' must "
+		    "be a list of pack and index, found %s",
+		    util_yaml_describe(list));
+	if (list->count == 0)
+		return keys_trust_at(ctx, list, "trust_role", "'roles' must "
+		    "list at least one role (pack, index); leave it out for "
+		    "[pack]");
+	signer->roles = 0;
+	for (i = 0; i < list->count; i++) {
+		bit = parse_role(ctx, list->items[i], signer->roles);
+		if (bit == 0)
+			return -1;
+		signer->roles |= bit;
+	}
+	return 0;
+}
+
+/* `min_index_version:` digits only, 1 to 2^63-1, index role only. */
+static int
+parse_min_index_version(keys_trust_ctx *ctx, const util_yaml_node *node,
+    ps_trust_signer *signer)
+{
+	char roles[ROLES_TEXT_MAX];
+	long long n;
+
+	if (node == NULL)
+		return 0;
+	if (node->kind != UTIL_YAML_SCALAR || node->type != UTIL_YAML_INT ||
+	    strspn(node->value, "0123456789") != node->length ||
+	    util_yaml_int(node, &n) != 0 || n < 1)
+		return keys_trust_at(ctx, node, "trust_type",
+		    "'min_index_version' must be a whole number from 1 to "
+		    "9223372036854775807 written in digits, found '%.64s'",
+		    node->kind == UTIL_YAML_SCALAR ? node->value :
+		    util_yaml_describe(node));
+	if ((signer->roles & PS_ROLE_INDEX) == 0) {
+		roles_text(signer->roles, roles, sizeof(roles));
+		return keys_trust_at(ctx, node, "trust_role",
+		    "'min_index_version' is the floor of index versions, but "
+		    "identity '%s' has roles %s: add index to its roles or "
+		    "leave the field out", signer->identity, roles);
+	}
+	signer->min_index_version = (uint64_t)n;
+	return 0;
+}
+
 static int
 parse_identity(keys_trust_ctx *ctx, const util_yaml_node *map,
     ps_trust_signer *signer)
@@ -204,7 +308,7 @@ parse_signer(keys_trust_ctx *ctx, const util_yaml_node *map,
     ps_trust_signer *signer)
 {
 	static const char *const fields[] = { "identity", "keys", "packs",
-	    "first_party", "may", NULL };
+	    "first_party", "may", "roles", "min_index_version", NULL };
 	const util_yaml_node *node;
 
 	signer->line = map->line;
@@ -216,7 +320,10 @@ parse_signer(keys_trust_ctx *ctx, const util_yaml_node *map,
 	    (node = keys_trust_field(ctx, map, "keys", "a signer")) == NULL ||
 	    parse_signer_keys(ctx, node, signer) != 0 ||
 	    (node = keys_trust_field(ctx, map, "packs", "a signer")) == NULL ||
-	    parse_packs(ctx, node, signer) != 0)
+	    parse_packs(ctx, node, signer) != 0 ||
+	    parse_roles(ctx, util_yaml_get(map, "roles"), signer) != 0 ||
+	    parse_min_index_version(ctx, util_yaml_get(map,
+	    "min_index_version"), signer) != 0)
 		return -1;
 	node = util_yaml_get(map, "first_party");
 	if (node != NULL && util_yaml_bool(node, &signer->first_party) != 0)
@@ -500,6 +607,7 @@ ps_trust_from_pubkey(const ps_pubkey *key, const char *name, ps_trust **out,
 		ps_trust_free(policy);
 		return util_fail_oom(err, name);
 	}
+	s->roles = PS_ROLE_PACK | PS_ROLE_INDEX;
 	s->keys[0].not_before = PS_TIME_NONE_BEFORE;
 	s->keys[0].not_after = PS_TIME_NONE_AFTER;
 	*out = policy;
@@ -591,19 +699,35 @@ check_scope(const ps_trust *policy, const ps_trust_signer *signer,
 	return util_error_expect(err, expected, pack_id);
 }
 
-int
-ps_trust_lookup(const ps_trust *policy, const ps_pubkey *key,
-    const char *pack_id, int64_t now, const ps_trust_signer **signer,
-    ps_error *err)
+/* role_missing unless the owning identity has `role`. */
+static int
+check_role(const ps_trust *policy, const ps_trust_signer *signer,
+    unsigned role, const char *desc, ps_error *err)
+{
+	char roles[ROLES_TEXT_MAX];
+
+	if ((signer->roles & role) != 0)
+		return 0;
+	roles_text(signer->roles, roles, sizeof(roles));
+	util_refuse(err, PS_CODE_ROLE_MISSING, policy->name, "key %s belongs "
+	    "to '%s', whose roles are %s: it may not sign %s", desc,
+	    signer->identity, roles, role == PS_ROLE_PACK ? "packs" :
+	    "an index");
+	return util_error_expect(err, role == PS_ROLE_PACK ? "the pack role" :
+	    "the index role", roles);
+}
+
+/* The lookup both kinds of signed object share: revocation, ownership,
+ * window and `role`, in that order. */
+static int
+lookup_for_role(const ps_trust *policy, const ps_pubkey *key, int64_t now,
+    unsigned role, const ps_trust_signer **signer, ps_error *err)
 {
 	const ps_trust_signer *owner;
 	const ps_trust_key *tk = NULL;
 	char desc[PS_KEY_ID_HEX_LEN + PS_FINGERPRINT_MAX + 8];
 
 	*signer = NULL;
-	if (pack_id == NULL)
-		return util_fail(err, "usage", policy->name,
-		    "a trust lookup needs the pack id");
 	describe_key(key, desc, sizeof(desc));
 	if (check_revoked(policy, key, desc, err) != 0)
 		return -1;
@@ -615,8 +739,33 @@ ps_trust_lookup(const ps_trust *policy, const ps_pubkey *key,
 		    desc);
 	}
 	if (check_window(policy, tk, now, desc, err) != 0 ||
+	    check_role(policy, owner, role, desc, err) != 0)
+		return -1;
+	*signer = owner;
+	return 0;
+}
+
+int
+ps_trust_lookup(const ps_trust *policy, const ps_pubkey *key,
+    const char *pack_id, int64_t now, const ps_trust_signer **signer,
+    ps_error *err)
+{
+	const ps_trust_signer *owner;
+
+	*signer = NULL;
+	if (pack_id == NULL)
+		return util_fail(err, "usage", policy->name,
+		    "a trust lookup needs the pack id");
+	if (lookup_for_role(policy, key, now, PS_ROLE_PACK, &owner, err) != 0 ||
 	    check_scope(policy, owner, pack_id, err) != 0)
 		return -1;
 	*signer = owner;
 	return 0;
+}
+
+int
+ps_trust_lookup_index(const ps_trust *policy, const ps_pubkey *key,
+    int64_t now, const ps_trust_signer **signer, ps_error *err)
+{
+	return lookup_for_role(policy, key, now, PS_ROLE_INDEX, signer, err);
 }

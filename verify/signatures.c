@@ -2,9 +2,9 @@
  * Step 1 and step 6 of verification: which signatures count.  Every key of
  * the policy (listed or revoked) is tried against every entry; key ids only
  * decide which keys are tried first.  A signature counts when its key is
- * trusted, unrevoked, in its window at `at`, the pack is in its identity's
- * scope and, when the manifest has signed_by, the identity or key
- * fingerprint is listed there.  The threshold counts distinct identities.
+ * trusted, unrevoked, in its window at `at`, its identity has the pack
+ * role, the pack is in its identity's scope and, when the manifest has
+ * signed_by, the identity or key fingerprint is listed there.  The threshold counts distinct identities.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,8 +24,10 @@ static int
 stage_of(const char *code)
 {
 	if (strcmp(code, PS_CODE_SIGNED_BY_MISMATCH) == 0)
-		return 3;
+		return 4;
 	if (strcmp(code, PS_CODE_PACK_OUT_OF_SCOPE) == 0)
+		return 3;
+	if (strcmp(code, PS_CODE_ROLE_MISSING) == 0)
 		return 2;
 	if (strncmp(code, "key_", 4) == 0)
 		return 1;
@@ -148,8 +150,9 @@ hints_first(const sign_dsse_envelope *env, const ps_pubkey **keys, size_t n)
 	}
 }
 
-/* Revoked, unknown or out-of-window keys are judged before any parsing;
- * scope needs the pack id and waits for the statement. */
+/* Revoked, unknown or out-of-window keys, and keys of an identity without
+ * the pack role, are judged before any parsing; scope needs the pack id
+ * and waits for the statement. */
 static int
 judge_key(verify_vctx *v, ps_verify_signature *s, const ps_pubkey *key,
     ps_error *err)

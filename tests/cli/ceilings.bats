@@ -258,6 +258,7 @@ HOLON_MAY='    may:
     autograph: refused (no block)"* ]]
 	[[ "$output" == *"identity a
   packs: *
+  roles: pack
   may: no ceiling (any permission)"* ]]
 	run "$PACKSIGN" trust check --trust policy.yaml --json
 	[ "$status" -eq 0 ]

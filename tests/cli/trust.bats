@@ -118,3 +118,41 @@ YAML
 	[[ "$output" == *"control character"*"[trust_type]"* ]]
 	[[ "$output" != *$'\033'* ]]
 }
+
+@test "trust check shows roles, and min_index_version when set" {
+	sed 's/^    packs: \["\*"\]$/&\n    roles: [index, pack]\n    min_index_version: 7/' policy.yaml >roles.yaml
+	run "$PACKSIGN" trust check --trust roles.yaml --at 2026-06-01T00:00:00Z
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"identity alice"$'\n'"  packs: research.*, acme/*"$'\n'"  roles: pack"$'\n'"  may: no ceiling"* ]]
+	[[ "$output" == *"identity bob"$'\n'"  packs: *"$'\n'"  roles: pack, index"$'\n'"  min_index_version: 7"$'\n'* ]]
+	[ "$(grep -c min_index_version <<<"$output")" -eq 1 ]
+	run "$PACKSIGN" trust check --trust roles.yaml --json
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | jq -c '[.signers[] | [.roles, .min_index_version]]')" = '[[["pack"],null],[["pack","index"],7]]' ]
+	run "$PACKSIGN" trust check -p a.pub --json
+	[ "$(echo "$output" | jq -c '[.signers[0].roles, .signers[0].min_index_version]')" = '[["pack","index"],null]' ]
+}
+
+@test "roles and min_index_version errors name FILE:LINE:COL and exit 2" {
+	sed 's/^    packs: \["\*"\]$/&\n    roles: [index, publish]/' policy.yaml >r1.yaml
+	run "$PACKSIGN" trust check --trust r1.yaml
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"r1.yaml:19:20: unknown role 'publish': a role is pack or index [trust_role]"* ]]
+	sed 's/^    packs: \["\*"\]$/&\n    roles: []/' policy.yaml >r2.yaml
+	run "$PACKSIGN" trust check --trust r2.yaml
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"r2.yaml:19:12: 'roles' must list at least one role"*"[trust_role]"* ]]
+	sed 's/^    packs: \["\*"\]$/&\n    roles: [pack, pack]/' policy.yaml >r3.yaml
+	run "$PACKSIGN" trust check --trust r3.yaml
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"r3.yaml:19:19: role 'pack' is listed twice [trust_role]"* ]]
+	sed 's/^    packs: \["\*"\]$/&\n    min_index_version: 7/' policy.yaml >m1.yaml
+	run "$PACKSIGN" trust check --trust m1.yaml
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"m1.yaml:19:24: 'min_index_version' is the floor of index versions, but identity 'bob' has roles [pack]"*"[trust_role]"* ]]
+	sed 's/^    packs: \["\*"\]$/&\n    roles: [index]\n    min_index_version: -3/' policy.yaml >m2.yaml
+	run "$PACKSIGN" trust check --trust m2.yaml
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"m2.yaml:20:24: 'min_index_version' must be a whole number from 1 to 9223372036854775807 written in digits, found '-3' [trust_type]"* ]]
+}

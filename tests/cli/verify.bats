@@ -184,6 +184,28 @@ flip_b64() {
 	[ "$status" -eq 2 ]
 }
 
+@test "an index-only identity's signature does not count for a pack: role_missing" {
+	policy p.yaml 1 "    roles: [index]
+    min_index_version: 3"
+	sign -s alice.key r.tar.gz
+	run "$PACKSIGN" verify r.tar.gz --trust p.yaml
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"signature 1 by alice did not count: key "*"($(fp alice.pub)) belongs to 'alice', whose roles are [index]: it may not sign packs [role_missing]"*"expected threshold 1, found 0 [role_missing]" ]]
+	run "$PACKSIGN" verify r.tar.gz --trust p.yaml --json
+	[ "$status" -eq 1 ]
+	[ "$(echo "$output" | jq -r '.. | objects | select(has("counted")) | "\(.counted) \(.code)"' | head -1)" = "false role_missing" ]
+	# bob (roles absent: [pack]) counts; alice's signature still does not
+	sign -s bob.key --append r.tar.gz
+	run "$PACKSIGN" verify r.tar.gz --trust p.yaml --json
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | jq -r '[.. | objects | select(has("counted")) | "\(.counted) \(.code)"] | join(",")')" = "false role_missing,true null" ]
+	policy p.yaml 1 "    roles: [pack, index]"
+	run "$PACKSIGN" verify r.tar.gz --trust p.yaml
+	[ "$status" -eq 0 ]
+}
+
 @test "a pack outside the signer's scope: pack_out_of_scope" {
 	policy p.yaml 1 "" '"acme/*"'
 	sign -s alice.key r.tar.gz

@@ -546,6 +546,196 @@ ceiling_errors_name_their_position(void **state)
 	    "p.yaml:7:10");
 }
 
+/* Three publishers: pack only (roles absent), index only with a floor,
+ * both; key 1 of rel-index has a window ending in 2027. */
+static char *
+roles_policy(void)
+{
+	char *text = NULL;
+
+	assert_true(asprintf(&text,
+	    "version: 1\n"
+	    "signers:\n"
+	    "  - identity: packer\n"
+	    "    keys:\n"
+	    "      - key: %s\n"
+	    "    packs: [\"research.*\"]\n"
+	    "  - identity: rel-index\n"
+	    "    keys:\n"
+	    "      - key: %s\n"
+	    "        not_after: 2027-12-31T23:59:59Z\n"
+	    "    packs: [\"research.*\"]\n"
+	    "    roles: [index]\n"
+	    "    min_index_version: 9223372036854775807\n"
+	    "  - identity: both\n"
+	    "    keys:\n"
+	    "      - key: %s\n"
+	    "    packs: [\"acme/*\"]\n"
+	    "    roles: [index, pack]\n"
+	    "    min_index_version: 42\n", lines[0], lines[1], lines[2]) > 0);
+	return text;
+}
+
+static void
+roles_parse_with_default_pack(void **state)
+{
+	char *text = roles_policy();
+	ps_trust *p = NULL;
+	ps_error err;
+
+	(void)state;
+	assert_int_equal(load(text, &p, &err), 0);
+	assert_int_equal(p->signers[0].roles, PS_ROLE_PACK);
+	assert_int_equal(p->signers[0].min_index_version, 0);
+	assert_int_equal(p->signers[1].roles, PS_ROLE_INDEX);
+	assert_true(p->signers[1].min_index_version == UINT64_C(0x7fffffffffffffff));
+	assert_int_equal(p->signers[2].roles, PS_ROLE_PACK | PS_ROLE_INDEX);
+	assert_true(p->signers[2].min_index_version == 42);
+	ps_trust_free(p);
+	free(text);
+	assert_int_equal(ps_trust_from_pubkey(keys[0], "a.pub", &p, &err), 0);
+	assert_int_equal(p->signers[0].roles, PS_ROLE_PACK | PS_ROLE_INDEX);
+	assert_true(p->signers[0].min_index_version == 0);
+	ps_trust_free(p);
+}
+
+static void
+expect_role_missing(const ps_error *err, const char *message_part)
+{
+	assert_string_equal(err->code, PS_CODE_ROLE_MISSING);
+	assert_int_equal(err->status, PS_STATUS_REFUSED);
+	if (strstr(err->message, message_part) == NULL)
+		fail_msg("'%s' not in '%s'", message_part, err->message);
+}
+
+static void
+lookups_need_their_role(void **state)
+{
+	const ps_trust_signer *s = NULL;
+	int64_t now = at("2026-06-01T00:00:00Z");
+	char *text = roles_policy();
+	ps_trust *p = NULL;
+	ps_error err;
+
+	(void)state;
+	assert_int_equal(load(text, &p, &err), 0);
+	assert_int_equal(ps_trust_lookup(p, keys[0], "research.x", now, &s,
+	    &err), 0);
+	assert_string_equal(s->identity, "packer");
+	assert_int_equal(ps_trust_lookup_index(p, keys[0], now, &s, &err), -1);
+	assert_null(s);
+	expect_role_missing(&err, "belongs to 'packer', whose roles are "
+	    "[pack]: it may not sign an index");
+	/* role_missing comes before pack_out_of_scope */
+	assert_int_equal(ps_trust_lookup(p, keys[1], "other", now, &s, &err),
+	    -1);
+	assert_null(s);
+	expect_role_missing(&err, "belongs to 'rel-index', whose roles are "
+	    "[index]: it may not sign packs");
+	assert_non_null(strstr(err.message, "SHA256:"));
+	assert_string_equal(err.expected, "the pack role");
+	assert_string_equal(err.found, "[index]");
+	/* an index has no pack scope */
+	assert_int_equal(ps_trust_lookup_index(p, keys[1], now, &s, &err), 0);
+	assert_string_equal(s->identity, "rel-index");
+	/* the window is judged before the role */
+	assert_int_equal(ps_trust_lookup(p, keys[1], "research.x",
+	    at("2028-01-01T00:00:00Z"), &s, &err), -1);
+	assert_string_equal(err.code, "key_expired");
+	assert_int_equal(ps_trust_lookup_index(p, keys[1],
+	    at("2028-01-01T00:00:00Z"), &s, &err), -1);
+	assert_string_equal(err.code, "key_expired");
+	assert_int_equal(ps_trust_lookup(p, keys[2], "acme/x", now, &s, &err),
+	    0);
+	assert_string_equal(s->identity, "both");
+	assert_int_equal(ps_trust_lookup(p, keys[2], "research.x", now, &s,
+	    &err), -1);
+	assert_string_equal(err.code, "pack_out_of_scope");
+	assert_int_equal(ps_trust_lookup_index(p, keys[2], now, &s, &err), 0);
+	assert_true(s->min_index_version == 42);
+	ps_trust_free(p);
+	free(text);
+}
+
+static void
+index_lookup_checks_keys_first(void **state)
+{
+	const ps_trust_signer *s = NULL;
+	ps_pubkey *other = NULL;
+	char *text = policy_text("");
+	ps_trust *p = NULL;
+	ps_error err;
+
+	(void)state;
+	assert_int_equal(load(text, &p, &err), 0);
+	assert_int_equal(ps_trust_lookup_index(p, keys[2], 0, &s, &err), -1);
+	assert_string_equal(err.code, "key_revoked");
+	assert_int_equal(ps_trust_lookup_index(p, keys[1],
+	    at("2025-01-01T00:00:00Z"), &s, &err), -1);
+	assert_string_equal(err.code, "key_not_yet_valid");
+	assert_int_equal(ps_pubkey_copy(keys[0], &other, &err), 0);
+	other->key[0] ^= 1;
+	assert_int_equal(ps_trust_lookup_index(p, other, 0, &s, &err), -1);
+	assert_string_equal(err.code, "key_untrusted");
+	assert_int_equal(ps_trust_lookup_index(p, keys[0], 0, &s, &err), -1);
+	expect_role_missing(&err, "whose roles are [pack]");
+	ps_pubkey_free(other);
+	ps_trust_free(p);
+	ps_trust_free(NULL);
+	free(text);
+	assert_int_equal(ps_trust_from_pubkey(keys[0], "a.pub", &p, &err), 0);
+	assert_int_equal(ps_trust_lookup_index(p, keys[0], 0, &s, &err), 0);
+	ps_trust_free(p);
+}
+
+/* Roles refusals: signer_extra starts at line 7, column 5. */
+static void
+role_errors_name_their_position(void **state)
+{
+	(void)state;
+	refused_one("", "    roles: []\n", "", "trust_role", "p.yaml:7:12");
+	refused_one("", "    roles: pack\n", "", "trust_role", "p.yaml:7:12");
+	refused_one("", "    roles: {pack: true}\n", "", "trust_role",
+	    "p.yaml:7:12");
+	refused_one("", "    roles:\n", "", "trust_role", "p.yaml:7:11");
+	refused_one("", "    roles: [pack, pack]\n", "", "trust_role",
+	    "p.yaml:7:19");
+	refused_one("", "    roles: [index, publish]\n", "", "trust_role",
+	    "p.yaml:7:20");
+	refused_one("", "    roles: [Pack]\n", "", "trust_role", "p.yaml:7:13");
+	refused_one("", "    roles: [1]\n", "", "trust_role", "p.yaml:7:13");
+	refused_one("", "    roles: [[pack]]\n", "", "trust_role",
+	    "p.yaml:7:13");
+	refused_one("", "    roles: [\"\"]\n", "", "trust_role", "p.yaml:7:13");
+	refused_one("", "    role: [index]\n", "", "trust_unknown_field",
+	    "p.yaml:7:5");
+}
+
+static void
+min_index_version_rules(void **state)
+{
+	static const char *const bad[] = { "0", "-1", "1.5", "\"5\"", "'7'",
+	    "0x10", "+5", "9223372036854775808", "1e3", "true", "[1]", "",
+	    "seven", "00" };
+	char extra[128];
+	size_t i;
+
+	(void)state;
+	/* only with the index role, wherever the field is */
+	refused_one("", "    min_index_version: 5\n", "", "trust_role",
+	    "p.yaml:7:24");
+	refused_one("", "    min_index_version: 5\n    roles: [pack]\n", "",
+	    "trust_role", "p.yaml:7:24");
+	refused_one("", "    roles: [pack]\n    min_index_version: 0\n", "",
+	    "trust_type", "p.yaml:8:24");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(extra, sizeof(extra), "    roles: [index]\n"
+		    "    min_index_version: %s\n", bad[i]);
+		refused_one("", extra, "", "trust_type", bad[i][0] != '\0' ?
+		    "p.yaml:8:24" : "p.yaml:8:23");
+	}
+}
+
 int
 main(void)
 {
@@ -562,6 +752,11 @@ main(void)
 		cmocka_unit_test(pem_key_in_block_scalar),
 		cmocka_unit_test(ceilings_parse_with_denials_filled_in),
 		cmocka_unit_test(ceiling_errors_name_their_position),
+		cmocka_unit_test(roles_parse_with_default_pack),
+		cmocka_unit_test(lookups_need_their_role),
+		cmocka_unit_test(index_lookup_checks_keys_first),
+		cmocka_unit_test(role_errors_name_their_position),
+		cmocka_unit_test(min_index_version_rules),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
