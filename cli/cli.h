@@ -40,6 +40,9 @@ int cmd_fetch(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_uninstall(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_index(int argc, char **argv);
+int cmd_outdated(int argc, char **argv);
+int cmd_update(int argc, char **argv);
 
 extern const struct cli_usage cmd_validate_usage;
 extern const struct cli_usage cmd_describe_usage;
@@ -55,5 +58,8 @@ extern const struct cli_usage cmd_fetch_usage;
 extern const struct cli_usage cmd_list_usage;
 extern const struct cli_usage cmd_uninstall_usage;
 extern const struct cli_usage cmd_diff_usage;
+extern const struct cli_usage cmd_index_usage;
+extern const struct cli_usage cmd_outdated_usage;
+extern const struct cli_usage cmd_update_usage;
 
 #endif

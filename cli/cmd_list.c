@@ -5,7 +5,10 @@
 
 #include <jansson.h>
 
+#include "cli/checks.h"
 #include "cli/cli.h"
+#include "cli/download_options.h"
+#include "cli/index_source.h"
 #include "cli/installed_report.h"
 #include "cli/json.h"
 #include "cli/options.h"
@@ -15,6 +18,7 @@ const struct cli_usage cmd_list_usage = {
 	.name = "list",
 	.text =
     "usage: packsign list [--data-dir DIR] [--verify] [--json]\n"
+    "                     [--index FILE|URL (--trust POLICY | -p KEY.pub)]\n"
     "\n"
     "Prints one line per installed pack, from its install receipt: format,\n"
     "id, version, \"(newest)\" for the highest version of each id (the one\n"
@@ -27,12 +31,18 @@ const struct cli_usage cmd_list_usage = {
     "  --verify        hash every installed file again and compare with the\n"
     "                  receipt: \"ok\" or \"MODIFIED\" and each modified, added\n"
     "                  or missing path; exit 1 when any pack was modified\n"
-    "  --json          print the list as one JSON object\n",
+    "  --json          print the list as one JSON object\n"
+    "  --index FILE|URL  a signed pack index (verified with --trust or -p):\n"
+    "                  an installed version it marks yanked shows\n"
+    "                  \"YANKED: REASON\" (\"yanked\" in --json)\n",
 };
 
 struct list_args {
 	const char *data_dir;
 	int verify, json;
+	const char *index, *policy, *pubkey;
+	ps_fetch_options fetch;
+	struct cli_index opened;
 };
 
 static int
@@ -42,18 +52,27 @@ parse_list(int argc, char **argv, struct list_args *a)
 		CLI_STRING(0, "data-dir", &a->data_dir),
 		CLI_FLAG(0, "verify", &a->verify),
 		CLI_FLAG(0, "json", &a->json),
+		CLI_STRING(0, "index", &a->index),
+		CLI_STRING(0, "trust", &a->policy),
+		CLI_STRING('p', NULL, &a->pubkey),
+		CLI_DOWNLOAD_OPTIONS(&a->fetch),
 		CLI_END
 	};
 	struct cli_operands rest;
 	int rc;
 
 	memset(a, 0, sizeof(*a));
+	ps_fetch_options_init(&a->fetch);
 	rc = cli_parse_options(&cmd_list_usage, options, argc, argv, &rest);
 	if (rc != EXIT_OK)
 		return rc;
 	if (rest.count != 0)
 		return cli_usage_error(&cmd_list_usage,
 		    "unexpected argument '%s'", rest.argv[0]);
+	if ((a->index != NULL) != (a->policy != NULL || a->pubkey != NULL) ||
+	    (a->policy != NULL && a->pubkey != NULL))
+		return cli_usage_error(&cmd_list_usage, "--index needs one of "
+		    "--trust POLICY and -p KEY.pub, and they need --index");
 	return EXIT_OK;
 }
 
@@ -121,8 +140,20 @@ load_pins(const char *data_dir, const ps_installed *p, ps_pins **pins)
 	return cli_report(&err);
 }
 
+/* The reason an index marks this installed version yanked, or NULL. */
+static const char *
+yanked(const struct list_args *a, const ps_installed *p)
+{
+	const ps_index_entry *e;
+
+	if (a->opened.index == NULL)
+		return NULL;
+	e = ps_index_find(a->opened.index, p->format, p->id, p->version);
+	return e != NULL ? e->yanked : NULL;
+}
+
 static void
-print_pack(const ps_installed *p, const ps_pins *pins)
+print_pack(const ps_installed *p, const ps_pins *pins, const char *why)
 {
 	printf("%s  ", ps_format_name(p->format));
 	cli_print_pack_name(stdout, p);
@@ -139,6 +170,10 @@ print_pack(const ps_installed *p, const ps_pins *pins)
 	cli_put_safe(stdout, p->permissions != NULL ? p->permissions : "-");
 	if (pins != NULL)
 		print_pins(pins);
+	if (why != NULL) {
+		fputs("  YANKED: ", stdout);
+		cli_put_safe(stdout, why);
+	}
 	fputc('\n', stdout);
 }
 
@@ -188,8 +223,12 @@ list_packs(const struct list_args *a, const char *data_dir,
 		if (a->json) {
 			o = cli_installed_json(&list->items[i]);
 			json_object_set_new(o, "pins", pins_json(pins));
+			if (a->index != NULL)
+				json_object_set_new(o, "yanked", cli_json_text(
+				    yanked(a, &list->items[i])));
 		} else {
-			print_pack(&list->items[i], pins);
+			print_pack(&list->items[i], pins, yanked(a,
+			    &list->items[i]));
 		}
 		ps_pins_free(pins);
 		code = a->verify ? verify_pack(&list->items[i], o) : EXIT_OK;
@@ -211,20 +250,44 @@ list_packs(const struct list_args *a, const char *data_dir,
 	return code != EXIT_OK ? code : worst;
 }
 
+/* --index: verified and held against the state (not recorded). */
+static int
+open_index(struct list_args *a, const char *data_dir, ps_trust **policy)
+{
+	struct cli_index_source src;
+	ps_verify_options unused;
+	ps_error err;
+
+	if (a->index == NULL)
+		return EXIT_OK;
+	if (cli_load_policy(a->policy, a->pubkey, policy, &err) != 0)
+		return cli_report(&err);
+	ps_verify_options_init(&unused);
+	cli_download_setup(&a->fetch, &unused);
+	src = (struct cli_index_source){ a->index, *policy, 0, &a->fetch,
+	    data_dir, 0, a->json };
+	return cli_index_open(&src, &a->opened);
+}
+
 static int
 run_list(struct list_args *a)
 {
 	ps_installed_list *list = NULL;
+	ps_trust *policy = NULL;
 	char *data_dir = NULL;
 	ps_error err;
 	int rc;
 
 	rc = cli_data_dir(a->data_dir, &data_dir);
+	if (rc == EXIT_OK)
+		rc = open_index(a, data_dir, &policy);
 	if (rc == EXIT_OK && ps_installed_list_load(data_dir, &list, &err) != 0)
 		rc = cli_report(&err);
 	if (rc == EXIT_OK)
 		rc = list_packs(a, data_dir, list);
 	ps_installed_list_free(list);
+	cli_index_close(&a->opened);
+	ps_trust_free(policy);
 	free(data_dir);
 	return rc;
 }

@@ -1918,6 +1918,254 @@ int ps_minisig_format(const ps_seckey *key,
     const unsigned char blake2b[PS_BLAKE2B512_LEN],
     const char *trusted_comment, char **out, ps_error *err);
 
+/* ------------------------------------------------------------------ index */
+
+/*
+ * A signed pack index (docs/formats/index.md): what a publisher says is
+ * published, newest and withdrawn, in one DSSE envelope of payload type
+ * PS_INDEX_PAYLOAD_TYPE signed by a key whose identity has the index role
+ * (trust-policy.md, "roles").  Its payload is parsed only after a
+ * signature verified; clients keep the highest version they have seen
+ * per publisher in the data directory (DIR/index-state.json), so an older
+ * index replayed later is refused.
+ */
+#define PS_INDEX_PAYLOAD_TYPE "application/vnd.packsign.index+json"
+#define PS_INDEX_MAX_ENTRIES 10000     /* entries of one index */
+#define PS_INDEX_MAX_URL 2048          /* bytes of a URL or base URL */
+#define PS_INDEX_MAX_REASON 1024       /* bytes of a yank reason */
+#define PS_INDEX_MAX_VERSION_TEXT 256  /* bytes of a pack version */
+#define PS_INDEX_MAX_ID 256            /* bytes of a pack id */
+#define PS_INDEX_MAX_SIGNERS 64        /* fingerprints of one entry */
+#define PS_INDEX_VERSION_MAX 9007199254740991ULL   /* 2^53 - 1 */
+#define PS_INDEX_DEFAULT_EXPIRES "P30D"
+
+typedef struct ps_index_entry {
+	ps_format format;
+	char *id, *version;
+	char *url;                   /* as written: absolute https, or
+	                              * relative to the index's base_url */
+	char *archive_url;           /* absolute: base_url + url, or url */
+	unsigned char sha256[PS_SHA256_LEN];   /* of the archive's bytes */
+	uint64_t size;               /* the archive's bytes */
+	unsigned char tree_digest[PS_SHA256_LEN];
+	char **signers;              /* key fingerprints "SHA256:...",
+	                              * sorted, distinct */
+	size_t signer_count;
+	int64_t published;           /* seconds since the epoch */
+	char *yanked;                /* the reason; NULL when not yanked */
+} ps_index_entry;
+
+typedef struct ps_index {
+	uint64_t version;            /* 1 ... PS_INDEX_VERSION_MAX */
+	char *publisher;             /* identity of the index key */
+	int64_t issued, expires;     /* seconds since the epoch */
+	char *base_url;              /* NULL when absent */
+	ps_index_entry *entries;     /* sorted by id, format, then version
+	                              * precedence (docs/formats/index.md) */
+	size_t entry_count;
+	/* Filled by ps_index_verify(): the SHA-256 of the signed payload,
+	 * what the client state records, and the fingerprint of the key
+	 * that verified it. */
+	unsigned char payload_sha256[PS_SHA256_LEN];
+	char fingerprint[PS_FINGERPRINT_MAX];
+} ps_index;
+
+typedef struct ps_index_verify_options {
+	const ps_trust *trust;       /* required: who may sign an index */
+	int64_t at;                  /* judges expiry and key windows;
+	                              * default now */
+	int allow_expired;           /* a publisher reading its own previous
+	                              * index (index build --previous) */
+} ps_index_verify_options;
+
+/* Defaults: no policy, `at` the current time, expiry enforced. */
+void ps_index_verify_options_init(ps_index_verify_options *options);
+
+/*
+ * Verifies an index envelope of `len` bytes (at most the envelope limit):
+ * a signature by a key of the policy whose identity has the index role
+ * (ps_trust_lookup_index()), then the payload, parsed only then: its type,
+ * its fields and bounds (index_invalid), publisher equal to that identity
+ * (index_publisher_mismatch), every entry within its `packs:` scope
+ * (index_out_of_scope), not expired at `at` (index_expired), version not
+ * below the identity's min_index_version (index_rollback).  `label` names
+ * the input in errors.  Refusals exit 1; the envelope codes as for a .sig.
+ * *out is freed with ps_index_free().
+ */
+int ps_index_verify(const void *bytes, size_t len, const char *label,
+    const ps_index_verify_options *options, ps_index **out, ps_error *err);
+void ps_index_free(ps_index *index);
+
+/*
+ * The newest entry of `id` satisfying `spec`: NULL or "" is "*" (no
+ * prereleases), else an exact version or a node-semver range
+ * (manifests.md, "Version ranges").  Yanked entries are skipped; with
+ * `allow_yanked`, an exact version may name one.  Codes (exit 1):
+ * index_not_listed (no entry of that id), index_no_match (none satisfies
+ * it; the message lists the versions), version_yanked (the exact version
+ * asked for is yanked: the reason), index_ambiguous (the id is listed in
+ * two formats), index_range_invalid.
+ */
+int ps_index_resolve(const ps_index *index, const char *id, const char *spec,
+    int allow_yanked, const ps_index_entry **out, ps_error *err);
+/* The newest entry of this format and id that is neither yanked nor a
+ * prerelease (the range "*"), what outdated and update offer; NULL when
+ * there is none. */
+const ps_index_entry *ps_index_newest(const ps_index *index, ps_format format,
+    const char *id);
+/* SemVer 2.0.0 precedence of two versions: <0, 0, >0 (text that is no
+ * version compares by bytes, after every version). */
+int ps_version_compare(const char *a, const char *b);
+/* The entry of exactly this format, id and version; NULL when absent. */
+const ps_index_entry *ps_index_find(const ps_index *index, ps_format format,
+    const char *id, const char *version);
+
+/*
+ * Reads an index from a local file or, for an https URL, downloads it (at
+ * most the envelope limit) with `fetch` (NULL: defaults).  *bytes is
+ * malloc'ed.  Codes: those of ps_fetch()'s transfer, not_found, io_error,
+ * envelope_too_large.
+ */
+int ps_index_read(const char *file_or_url, const ps_fetch_options *fetch,
+    unsigned char **bytes, size_t *len, ps_error *err);
+
+/* ------------------------------------------------------ publishing an index */
+
+typedef struct ps_index_build_options {
+	const ps_index *previous;    /* verified; its entries carried forward;
+	                              * NULL: the first index (version 1) */
+	const char *publisher;       /* required: the index key's identity */
+	const char *base_url;        /* replaces the previous one; NULL: the
+	                              * previous index's, if any */
+	const char *url_prefix;      /* new entries' url = prefix + file name:
+	                              * an absolute https URL or a relative
+	                              * path, ending in '/'; NULL: file name */
+	const ps_trust *trust;       /* verifies each archive; required for
+	                              * ps_index_add() */
+	int64_t now;                 /* the index's issued time and the new
+	                              * entries' publication time */
+	int64_t expires_in;          /* seconds after `now` */
+} ps_index_build_options;
+
+void ps_index_build_options_init(ps_index_build_options *options);
+
+/* An ISO 8601 duration for --expires ("P30D", "PT12H", "P1Y2M"; a year
+ * counts 365 days, a month 30) in whole seconds, more than 0 and at most
+ * PS_INDEX_MAX_EXPIRES; 0 / -1. */
+#define PS_INDEX_MAX_EXPIRES (10LL * 365 * 86400)
+int ps_index_duration_parse(const char *text, int64_t *seconds);
+
+/*
+ * A new index: version previous + 1 (1 without one), the previous entries,
+ * issued `now`, expires now + expires_in.  *out is freed with
+ * ps_index_free().  Codes: index_url_invalid, index_version_exhausted.
+ */
+int ps_index_new(const ps_index_build_options *options, ps_index **out,
+    ps_error *err);
+/*
+ * Verifies the signed archive at `archive` (its signature beside it) with
+ * options->trust and adds or replaces its entry (format, id, version,
+ * url, SHA-256, size, tree digest, the counted signers' fingerprints,
+ * publication time now).  Refusals as ps_verify(); index_url_invalid,
+ * index_full.
+ */
+int ps_index_add(ps_index *index, const char *archive,
+    const ps_index_build_options *options, ps_error *err);
+/* Marks ID@VERSION yanked with `reason` (1 to PS_INDEX_MAX_REASON bytes
+ * of printable text); index_not_listed, index_reason_invalid. */
+int ps_index_yank(ps_index *index, const char *id, const char *version,
+    const char *reason, ps_error *err);
+/* Removes ID@VERSION; index_not_listed. */
+int ps_index_remove(ps_index *index, const char *id, const char *version,
+    ps_error *err);
+/*
+ * The canonical payload (docs/formats/index.md) in a DSSE envelope signed
+ * with `key`, one line of JSON and a LF; *out is malloc'ed.  The same
+ * index and key give the same bytes.
+ */
+int ps_index_sign(const ps_index *index, const ps_seckey *key, char **out,
+    size_t *len, ps_error *err);
+
+/* -------------------------------------------------- index client state */
+
+/* What a data directory has seen of one publisher's index. */
+typedef struct ps_index_seen {
+	uint64_t version;            /* the highest version seen */
+	unsigned char payload_sha256[PS_SHA256_LEN];
+	int64_t first_seen;          /* when that version was first seen */
+} ps_index_seen;
+
+/*
+ * DIR/index-state.json's record of `publisher`: 0 with *found 1 and *seen
+ * set, or *found 0 when nothing was seen.  A damaged state file is
+ * index_state_invalid (exit 2), whose message says how to reset it.
+ */
+int ps_index_state_load(const char *data_dir, const char *publisher,
+    ps_index_seen *seen, int *found, ps_error *err);
+/*
+ * Compares a verified index with what was seen: index_rollback (a lower
+ * version), index_equivocation (the same version, other payload bytes:
+ * the message gives the digest and time seen first).  0 when it may be
+ * used.  `seen` NULL (nothing seen) always passes.
+ */
+int ps_index_state_check(const ps_index_seen *seen, const ps_index *index,
+    ps_error *err);
+/* For a caller that requires state (--require-index-state) when nothing
+ * was seen of the publisher: index_state_missing (exit 1) unless the
+ * policy gives it a min_index_version, the floor ps_index_verify()
+ * already applied. */
+int ps_index_state_require(const ps_trust *trust, const ps_index *index,
+    ps_error *err);
+/*
+ * Under DIR/.lock: loads the state, checks `index` against it, and when
+ * its version is higher records {version, payload SHA-256, first_seen
+ * now} atomically (temporary file, fsync, rename).  *recorded says
+ * whether it wrote.  Codes: those of the check, index_state_invalid,
+ * lock_failed, io_error, disk_full.
+ */
+int ps_index_state_record(const char *data_dir, const ps_index *index,
+    int64_t now, int *recorded, ps_error *err);
+
+/* ------------------------------------------------ installing from an index */
+
+/*
+ * ps_fetch() of an entry's archive into `path` (its .sig beside it),
+ * capped at the entry's size, then bound to the entry as
+ * ps_install_indexed() binds it (index_mismatch; then `path` is removed,
+ * its .sig too is the caller's to remove).  What `packsign outdated`
+ * compares with the installed version.
+ */
+int ps_index_fetch_entry(const ps_index *index, const ps_index_entry *entry,
+    const char *path, const ps_verify_options *verify,
+    const ps_fetch_options *fetch, ps_verify_result **out, ps_error *err);
+
+typedef struct ps_index_install_options {
+	int allow_yanked;            /* an exact version that is yanked */
+	int require_state;           /* refuse when nothing was seen of the
+	                              * publisher and the policy gives no
+	                              * floor (index_state_missing) */
+	int record_state;            /* write the state (default 1) */
+} ps_index_install_options;
+
+void ps_index_install_options_init(ps_index_install_options *options);
+
+/*
+ * ps_install_url() of an index entry: under DIR/.lock the index is checked
+ * against and recorded in the client state, then the entry's .sig
+ * (archive URL + ".sig") is downloaded and verified, then the archive,
+ * capped at the entry's size, whose SHA-256 must equal the entry's and
+ * the signed subject's, and whose verified statement must name the
+ * entry's format, id and version, with a counted signer the entry lists
+ * (index_mismatch) before a byte is parsed; then installed with the
+ * upgrade rules.  `index` must come from ps_index_verify() with the same
+ * policy as options->verify.trust.  Codes: ps_install_url()'s, the state
+ * codes, index_mismatch, index_state_missing.
+ */
+int ps_install_indexed(const ps_index *index, const ps_index_entry *entry,
+    const ps_index_install_options *index_options,
+    const ps_install_options *options, const ps_fetch_options *fetch,
+    ps_install_result **out, ps_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -29,6 +29,7 @@
 #include "install/datadir.h"
 #include "install/download.h"
 #include "install/extract.h"
+#include "install/indexed.h"
 #include "pack/archivename.h"
 #include "pack/packdir.h"
 #include "install/installed.h"
@@ -65,6 +66,7 @@ struct install {
 	install_upgrade up;          /* pins, and the diff of an upgrade */
 	int from_url;                /* ps_install_url(): `dl` is set */
 	install_download dl;
+	const install_indexed *indexed;   /* ps_install_indexed(), or NULL */
 };
 
 void
@@ -297,6 +299,9 @@ acquire_copy(void *ctx, int *fd, const unsigned char **sha256, ps_error *err)
 	if (in->from_url ? install_download_archive(&in->dl, in->copy_fd,
 	    in->copy_sha256, err) != 0 : copy_archive(in, err) != 0)
 		return -1;
+	if (in->indexed != NULL && install_indexed_archive(in->indexed,
+	    in->archive, in->copy_sha256, err) != 0)
+		return -1;
 	*fd = in->copy_fd;
 	*sha256 = in->copy_sha256;
 	return 0;
@@ -358,6 +363,9 @@ start_extracting(void *ctx, const sign_statement *st,
 {
 	struct install *in = ctx;
 
+	if (in->indexed != NULL && install_indexed_statement(in->indexed,
+	    in->archive, st, in->res->verify, err) != 0)
+		return -1;
 	if (!tree_wanted(in, st))
 		return 0;
 	if (install_extractor_new(in->archive, in->tree_fd, &in->o->limits,
@@ -912,6 +920,10 @@ prepare(struct install *in, ps_error *err)
 	    install_datadir_lock(&in->dd, in->o->waiting, in->o->waiting_ctx,
 	    err) != 0 || install_datadir_clean(&in->dd, err) != 0)
 		return -1;
+	if (in->indexed != NULL && install_indexed_state(&in->dd, in->indexed,
+	    in->o->verify.trust, in->o->now != 0 ? in->o->now :
+	    (int64_t)time(NULL), err) != 0)
+		return -1;
 	return install_datadir_workdir(&in->dd, "install", &in->work, &in->work_fd,
 	    err);
 }
@@ -997,15 +1009,17 @@ ps_install(const char *archive, const ps_install_options *options,
 	return rc;
 }
 
-int
-ps_install_url(const char *url, const ps_install_options *options,
-    const ps_fetch_options *fetch, ps_install_result **out, ps_error *err)
+static int
+install_from_url(const char *url, const ps_install_options *options,
+    const ps_fetch_options *fetch, const install_indexed *indexed,
+    ps_install_result **out, ps_error *err)
 {
 	struct install in;
 	int rc;
 
 	ps_error_clear(err);
 	start(&in, url, options);
+	in.indexed = indexed;
 	in.from_url = 1;
 	*out = in.res = calloc(1, sizeof(ps_install_result));
 	if (in.res == NULL)
@@ -1018,4 +1032,46 @@ ps_install_url(const char *url, const ps_install_options *options,
 	}
 	finish(&in);
 	return rc;
+}
+
+int
+ps_install_url(const char *url, const ps_install_options *options,
+    const ps_fetch_options *fetch, ps_install_result **out, ps_error *err)
+{
+	return install_from_url(url, options, fetch, NULL, out, err);
+}
+
+void
+ps_index_install_options_init(ps_index_install_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->record_state = 1;
+}
+
+/* The entry's archive, capped at its exact size: a longer body is
+ * fetch_too_large, a shorter or other one index_mismatch. */
+int
+ps_install_indexed(const ps_index *index, const ps_index_entry *entry,
+    const ps_index_install_options *index_options,
+    const ps_install_options *options, const ps_fetch_options *fetch,
+    ps_install_result **out, ps_error *err)
+{
+	install_indexed x = { index, entry, index_options };
+	ps_fetch_options capped;
+
+	*out = NULL;
+	if (fetch == NULL)
+		ps_fetch_options_init(&capped);
+	else
+		capped = *fetch;
+	if (capped.max_download != 0 && capped.max_download < entry->size) {
+		util_fail(err, "fetch_too_large", entry->archive_url, "the "
+		    "index lists an archive larger than the download limit");
+		return util_error_expect(err, "at most --max-download bytes",
+		    "more");
+	}
+	capped.max_download = entry->size;
+	capped.sig_url = NULL;
+	return install_from_url(entry->archive_url, options, &capped, &x, out,
+	    err);
 }

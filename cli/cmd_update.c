@@ -1,0 +1,178 @@
+/* packsign update: install the newest indexed version of installed packs,
+ * with the consent and pin rules of an upgrade; never a downgrade. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/checks.h"
+#include "cli/cli.h"
+#include "cli/index_source.h"
+#include "cli/install_run.h"
+#include "cli/options.h"
+#include "cli/output.h"
+
+const struct cli_usage cmd_update_usage = {
+	.name = "update",
+	.text =
+    "usage: packsign update [ID...] --index FILE|URL\n"
+    "           (--trust POLICY | -p KEY.pub) [--data-dir DIR] [--dry-run]\n"
+    "           [--yes] [--accept CLASSES] [--allow-shell]\n"
+    "           [--allow-signer-change] [--allow-source-change]\n"
+    "           [--require-index-state] [--at TIME] [--lang en|zh] [-q]\n"
+    "           " CLI_LIMIT_USAGE "\n"
+    "           " CLI_DOWNLOAD_USAGE "\n"
+    "\n"
+    "Verifies the signed pack index (as `packsign install --index` does) and,\n"
+    "for each installed pack (or each ID given), installs the newest version\n"
+    "the index lists that is not yanked and not a prerelease, when it is\n"
+    "above the newest installed one; an id whose newest indexed version is\n"
+    "not above it is skipped, and said so.  Each install is an upgrade: pins\n"
+    "checked, the diff against the installed version, consent to its\n"
+    "widening (on a terminal, or --accept CLASSES), the confirmation\n"
+    "(--yes).  --dry-run checks each without installing.\n"
+    "\n"
+    "Exit status: the highest of the installs' (0 all updated or nothing to\n"
+    "do, 1 one was refused or an ID is not installed, 2 one could not be\n"
+    "done).\n",
+};
+
+static int
+check_update(const struct install_args *a)
+{
+	if (a->index == NULL)
+		return cli_usage_error(&cmd_update_usage, "missing --index");
+	if ((a->checks.policy == NULL) == (a->checks.pubkey == NULL))
+		return cli_usage_error(&cmd_update_usage,
+		    "give one of --trust POLICY and -p KEY.pub");
+	if (a->accept_diff != NULL || a->index_o.allow_yanked || a->json ||
+	    a->o.allow_downgrade || a->checks.verify.sig_path != NULL)
+		return cli_usage_error(&cmd_update_usage, "--accept-diff, "
+		    "--allow-yanked, --allow-downgrade, --sig and --json are for "
+		    "install, one pack at a time");
+	return EXIT_OK;
+}
+
+static int
+parse_update(int argc, char **argv, struct install_args *a,
+    struct cli_operands *ids)
+{
+	const struct cli_option options[] = {
+		CLI_INSTALL_OPTIONS(a),
+		CLI_END
+	};
+	int rc;
+
+	cli_install_args_init(a);
+	rc = cli_parse_options(&cmd_update_usage, options, argc, argv, ids);
+	return rc != EXIT_OK ? rc : check_update(a);
+}
+
+/* The newest installed version of `id`, or NULL. */
+static const ps_installed *
+installed_newest(const ps_installed_list *list, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < list->count; i++) {
+		if (list->items[i].newest && strcmp(list->items[i].id, id) == 0)
+			return &list->items[i];
+	}
+	return NULL;
+}
+
+static int
+update_one(struct install_args *a, const ps_installed *inst,
+    const char *data_dir)
+{
+	const ps_index_entry *e = ps_index_newest(a->opened.index, inst->format,
+	    inst->id);
+
+	if (e == NULL || ps_version_compare(e->version, inst->version) <= 0) {
+		fputs("skipped ", stdout);
+		cli_put_safe(stdout, inst->id);
+		printf(" %s: ", inst->version);
+		if (e == NULL)
+			puts("the index lists no release of it");
+		else {
+			fputs("the newest indexed version ", stdout);
+			cli_put_safe(stdout, e->version);
+			puts(" is not above it");
+		}
+		return EXIT_OK;
+	}
+	a->entry = e;
+	a->archive = a->shown = inst->id;
+	return cli_install_run(a, data_dir);
+}
+
+static int
+update_all(struct install_args *a, const struct cli_operands *ids,
+    const ps_installed_list *list, const char *data_dir)
+{
+	const ps_installed *inst;
+	int i, rc, worst = EXIT_OK;
+	ps_error err;
+	size_t j;
+
+	for (i = 0; i < ids->count; i++) {
+		if ((inst = installed_newest(list, ids->argv[i])) == NULL) {
+			cli_error_set(&err, PS_STATUS_REFUSED, "not_installed",
+			    ids->argv[i], "no version of it is installed (install "
+			    "it with install ID --index)");
+			rc = cli_report(&err);
+		} else
+			rc = update_one(a, inst, data_dir);
+		worst = rc > worst ? rc : worst;
+	}
+	for (j = 0; ids->count == 0 && j < list->count; j++) {
+		if (!list->items[j].newest)
+			continue;
+		rc = update_one(a, &list->items[j], data_dir);
+		worst = rc > worst ? rc : worst;
+	}
+	return worst;
+}
+
+static int
+run_update(struct install_args *a, const struct cli_operands *ids)
+{
+	struct cli_index_source src;
+	ps_installed_list *list = NULL;
+	ps_trust *policy = NULL;
+	char *data_dir = NULL;
+	ps_verify_options unused;
+	ps_error err;
+	int rc;
+
+	rc = cli_checks_load_policy(&a->checks, &policy);
+	if (rc == EXIT_OK)
+		rc = cli_data_dir(a->data_dir, &data_dir);
+	unused = a->checks.verify;
+	cli_download_setup(&a->fetch, &unused);
+	src = (struct cli_index_source){ a->index, policy, a->checks.verify.at,
+	    &a->fetch, data_dir, a->index_o.require_state, 0 };
+	if (rc == EXIT_OK)
+		rc = cli_index_open(&src, &a->opened);
+	if (rc == EXIT_OK && ps_installed_list_load(data_dir, &list, &err) != 0)
+		rc = cli_report(&err);
+	if (rc == EXIT_OK)
+		rc = update_all(a, ids, list, data_dir);
+	ps_installed_list_free(list);
+	cli_index_close(&a->opened);
+	ps_trust_free(policy);
+	free(data_dir);
+	return rc;
+}
+
+int
+cmd_update(int argc, char **argv)
+{
+	struct install_args a;
+	struct cli_operands ids;
+	int rc;
+
+	rc = parse_update(argc, argv, &a, &ids);
+	if (rc != EXIT_OK)
+		return rc == CLI_HELP ? EXIT_OK : rc;
+	return run_update(&a, &ids);
+}

@@ -1,0 +1,224 @@
+/*
+ * The index model: freeing, the one order of entries, and the rules of
+ * URLs (docs/formats/index.md, "Entries" and "URLs").  An archive URL is
+ * composed by concatenation, never resolved against the URL the index
+ * came from, so that what the publisher signed is what is requested.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "index/index.h"
+#include "util/error.h"
+#include "util/sha256.h"
+
+void
+index_entry_clear(ps_index_entry *e)
+{
+	size_t i;
+
+	free(e->id);
+	free(e->version);
+	free(e->url);
+	free(e->archive_url);
+	for (i = 0; i < e->signer_count; i++)
+		free(e->signers[i]);
+	free(e->signers);
+	free(e->yanked);
+	memset(e, 0, sizeof(*e));
+}
+
+void
+ps_index_free(ps_index *index)
+{
+	size_t i;
+
+	if (index == NULL)
+		return;
+	for (i = 0; i < index->entry_count; i++)
+		index_entry_clear(&index->entries[i]);
+	free(index->entries);
+	free(index->publisher);
+	free(index->base_url);
+	free(index);
+}
+
+int
+index_text_valid(const char *s, size_t max, int allow_space)
+{
+	size_t len = strlen(s), i;
+
+	if (len == 0 || len > max)
+		return -1;
+	for (i = 0; i < len; i++) {
+		if ((unsigned char)s[i] < (allow_space ? 0x20 : 0x21) ||
+		    (unsigned char)s[i] > 0x7e)
+			return -1;
+	}
+	return 0;
+}
+
+int
+index_entry_compare(const ps_index_entry *a, const ps_index_entry *b)
+{
+	int c = strcmp(a->id, b->id);
+
+	if (c == 0)
+		c = strcmp(ps_format_name(a->format), ps_format_name(b->format));
+	if (c == 0)
+		c = ps_version_compare(a->version, b->version);
+	return c;
+}
+
+static int
+compare_qsort(const void *a, const void *b)
+{
+	return index_entry_compare(a, b);
+}
+
+int
+index_sort(ps_index *index, const char *label, ps_error *err)
+{
+	const ps_index_entry *a, *b;
+	size_t i;
+
+	qsort(index->entries, index->entry_count, sizeof(*index->entries),
+	    compare_qsort);
+	for (i = 1; i < index->entry_count; i++) {
+		a = &index->entries[i - 1];
+		b = &index->entries[i];
+		if (index_entry_compare(a, b) != 0)
+			continue;
+		util_refuse(err, "index_invalid", label, "%s %s is listed twice "
+		    "(versions of one precedence: %s and %s)",
+		    ps_format_name(a->format), a->id, a->version, b->version);
+		return util_error_expect(err, "one entry per format, id and "
+		    "version", "two");
+	}
+	return 0;
+}
+
+const ps_index_entry *
+ps_index_find(const ps_index *index, ps_format format, const char *id,
+    const char *version)
+{
+	size_t i;
+
+	for (i = 0; i < index->entry_count; i++) {
+		if (index->entries[i].format == format &&
+		    strcmp(index->entries[i].id, id) == 0 &&
+		    strcmp(index->entries[i].version, version) == 0)
+			return &index->entries[i];
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------------ URLs */
+
+static int
+url_refused(ps_error *err, const char *label, const char *url,
+    const char *why)
+{
+	util_refuse(err, "index_url_invalid", label, "%s", why);
+	return util_error_expect(err, "https://HOST/PATH or a relative path",
+	    url);
+}
+
+/* Every '%' starts a percent-encoded byte: two hex digits. */
+static int
+percent_ok(const char *s)
+{
+	for (s = strchr(s, '%'); s != NULL; s = strchr(s + 1, '%')) {
+		if (util_hex_value(s[1]) < 0 || util_hex_value(s[2]) < 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* "https://" + a host, then only unreserved, percent-encoded and
+ * sub-delimiter bytes; no query, fragment, user:password or blank. */
+static int
+absolute_valid(const char *url)
+{
+	const char *host = url + 8, *path;
+
+	if (strncmp(url, "https://", 8) != 0 || strlen(url) > PS_INDEX_MAX_URL)
+		return 0;
+	path = strchr(host, '/');
+	if (path == NULL || path == host)
+		return 0;
+	if (strspn(host, "abcdefghijklmnopqrstuvwxyz0123456789.-:[]") !=
+	    (size_t)(path - host))
+		return 0;
+	return strspn(path, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789-._~%/!$&'()*+,;=") == strlen(path) && percent_ok(path);
+}
+
+static int
+segment_ok(const char *s, size_t len)
+{
+	return len > 0 && !(len == 1 && s[0] == '.') &&
+	    !(len == 2 && s[0] == '.' && s[1] == '.');
+}
+
+static int
+relative_valid(const char *url)
+{
+	const char *p = url, *slash;
+
+	if (strlen(url) > PS_INDEX_MAX_URL || strspn(url,
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+	    "-._~%/") != strlen(url) || !percent_ok(url))
+		return 0;
+	for (;;) {
+		slash = strchr(p, '/');
+		if (!segment_ok(p, slash != NULL ? (size_t)(slash - p) :
+		    strlen(p)))
+			return 0;
+		if (slash == NULL)
+			return 1;
+		p = slash + 1;
+	}
+}
+
+int
+index_base_url_check(const char *url, const char *label, ps_error *err)
+{
+	size_t len = strlen(url);
+
+	if (!absolute_valid(url) || url[len - 1] != '/')
+		return url_refused(err, label, url, "a base URL is an absolute "
+		    "https URL ending in '/', without query or fragment");
+	return 0;
+}
+
+int
+index_entry_compose_url(ps_index_entry *e, const char *base_url,
+    const char *label, ps_error *err)
+{
+	int absolute = strncmp(e->url, "https://", 8) == 0;
+
+	free(e->archive_url);
+	e->archive_url = NULL;
+	if (absolute && (!absolute_valid(e->url) ||
+	    e->url[strlen(e->url) - 1] == '/'))
+		return url_refused(err, label, e->url, "an archive URL is an "
+		    "absolute https URL naming a file, without query or "
+		    "fragment");
+	if (!absolute && !relative_valid(e->url))
+		return url_refused(err, label, e->url, "a relative archive URL "
+		    "is path segments of A-Z a-z 0-9 - . _ ~ %, none empty, "
+		    "'.' or '..'");
+	if (!absolute && base_url == NULL)
+		return url_refused(err, label, e->url, "a relative archive URL "
+		    "needs the index's base_url");
+	if (!absolute && strlen(base_url) + strlen(e->url) > PS_INDEX_MAX_URL)
+		return url_refused(err, label, e->url, "base_url and url "
+		    "together are longer than 2048 bytes");
+	if (absolute ? (e->archive_url = strdup(e->url)) == NULL :
+	    asprintf(&e->archive_url, "%s%s", base_url, e->url) < 0) {
+		e->archive_url = NULL;
+		return util_fail_oom(err, label);
+	}
+	return 0;
+}

@@ -1,0 +1,84 @@
+/*
+ * Where an index comes from: a local file or an https URL, read whole and
+ * bounded by the envelope limit before a byte of it is parsed.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "net/fetch.h"
+#include "sign/dsse.h"
+#include "util/error.h"
+#include "util/fdio.h"
+
+static int
+read_all(int fd, const char *label, unsigned char **bytes, size_t *len,
+    ps_error *err)
+{
+	unsigned char *buf = malloc(SIGN_DSSE_MAX_BYTES + 1);
+	ssize_t n;
+
+	if (buf == NULL)
+		return util_fail_oom(err, label);
+	n = util_read_full(fd, buf, SIGN_DSSE_MAX_BYTES + 1);
+	if (n < 0) {
+		free(buf);
+		return util_fail_errno(err, "io_error", label, "read", errno);
+	}
+	if (n > SIGN_DSSE_MAX_BYTES) {
+		free(buf);
+		return util_refuse(err, "envelope_too_large", label, "an index "
+		    "is at most %d bytes", SIGN_DSSE_MAX_BYTES);
+	}
+	*bytes = buf;
+	*len = (size_t)n;
+	return 0;
+}
+
+static int
+download(const char *url, const ps_fetch_options *fetch, int fd,
+    ps_error *err)
+{
+	ps_fetch_options defaults;
+	net_sink sink;
+
+	if (fetch == NULL) {
+		ps_fetch_options_init(&defaults);
+		fetch = &defaults;
+	}
+	memset(&sink, 0, sizeof(sink));
+	sink.fd = fd;
+	sink.max = SIGN_DSSE_MAX_BYTES;
+	sink.max_envelope = 1;
+	sink.max_why = "the most an index may hold";
+	sink.missing = "no index at this URL";
+	if (net_fetch(fetch, url, &sink, err) != 0)
+		return -1;
+	return lseek(fd, 0, SEEK_SET) == 0 ? 0 : util_fail_errno(err,
+	    "io_error", url, "seek", errno);
+}
+
+int
+ps_index_read(const char *where, const ps_fetch_options *fetch,
+    unsigned char **bytes, size_t *len, ps_error *err)
+{
+	int remote = strncmp(where, "https://", 8) == 0 ||
+	    strstr(where, "://") != NULL;
+	int fd, rc;
+
+	*bytes = NULL;
+	*len = 0;
+	fd = remote ? memfd_create("packsign-index", MFD_CLOEXEC) :
+	    util_open_file(where, err);
+	if (fd < 0)
+		return remote ? util_fail_errno(err, "io_error", where,
+		    "memfd_create", errno) : -1;
+	rc = remote ? download(where, fetch, fd, err) : 0;
+	if (rc == 0)
+		rc = read_all(fd, where, bytes, len, err);
+	close(fd);
+	return rc;
+}

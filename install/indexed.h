@@ -1,0 +1,32 @@
+/* Internal header of install/: installing an index entry.
+ *
+ * What ps_install_indexed() adds to an install from a URL
+ * (docs/formats/index.md, "Installing"): the client state under the lock,
+ * and the checks that bind the downloaded archive and its verified
+ * statement to the entry the index lists.
+ */
+#ifndef INSTALL_INDEXED_H
+#define INSTALL_INDEXED_H
+
+#include "install/datadir.h"
+#include "packsign.h"
+#include "sign/statement.h"
+
+typedef struct install_indexed {
+	const ps_index *index;
+	const ps_index_entry *entry;
+	const ps_index_install_options *o;
+} install_indexed;
+
+/* Under the lock: index_state_missing when asked for, then the state's
+ * check and record. */
+int install_indexed_state(const install_datadir *dd, const install_indexed *x,
+    const ps_trust *trust, int64_t now, ps_error *err);
+/* The downloaded archive's SHA-256 against the entry's. */
+int install_indexed_archive(const install_indexed *x, const char *label,
+    const unsigned char sha256[PS_SHA256_LEN], ps_error *err);
+/* The verified statement and counted signers against the entry. */
+int install_indexed_statement(const install_indexed *x, const char *label,
+    const sign_statement *st, const ps_verify_result *v, ps_error *err);
+
+#endif
