@@ -92,7 +92,8 @@ FUZZ_BINS = $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/%)
 TOOL_BINS = $(BUILD)/tests/ps-testsign
 
 # The example programs, built with the public header only (no -I.).
-EXAMPLE_SRCS = examples/verify-and-install.c examples/show-upgrade.c
+EXAMPLE_SRCS = examples/verify-and-install.c examples/show-upgrade.c \
+    examples/install-from-index.c
 EXAMPLE_BIN = $(EXAMPLE_SRCS:examples/%.c=$(BUILD)/examples/%)
 # The CLI linked against the shared library: it links only when the CLI
 # uses nothing the library does not export.

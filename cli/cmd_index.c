@@ -114,40 +114,76 @@ check_operands(const struct index_args *a)
 	if (a->out == NULL || a->key == NULL)
 		return cli_usage_error(&cmd_index_usage, "index %s needs -o OUT "
 		    "and -s KEY", index_subs[a->sub]);
-	if ((a->sub == SUB_YANK) != (a->reason != NULL))
-		return cli_usage_error(&cmd_index_usage, a->sub == SUB_YANK ?
-		    "index yank needs --reason TEXT" : "--reason is for index "
-		    "yank");
+	if (a->sub == SUB_YANK && a->reason == NULL)
+		return cli_usage_error(&cmd_index_usage,
+		    "index yank needs --reason TEXT");
 	if (a->policy != NULL && a->pubkey != NULL)
 		return cli_usage_error(&cmd_index_usage, "give one of --trust "
 		    "POLICY and -p KEY.pub");
 	return cli_check_passphrase_options(&cmd_index_usage, &a->pass, 0);
 }
 
+/* The options, as bits of what a subcommand takes. */
+enum {
+	O_OUT = 1 << 0, O_KEY = 1 << 1, O_IDENTITY = 1 << 2, O_PREVIOUS = 1 << 3,
+	O_URLS = 1 << 4, O_EXPIRES = 1 << 5, O_REASON = 1 << 6,
+	O_TRUST = 1 << 7, O_STATE = 1 << 8, O_AT = 1 << 9, O_JSON = 1 << 10,
+	O_PASS = 1 << 11, O_DOWNLOAD = 1 << 12
+};
+#define O_WRITE (O_OUT | O_KEY | O_IDENTITY | O_EXPIRES | O_AT | O_PASS)
+
+static const unsigned index_takes[] = {
+	O_WRITE | O_PREVIOUS | O_URLS | O_TRUST,          /* build */
+	O_WRITE | O_REASON,                               /* yank */
+	O_WRITE, O_WRITE,                                 /* remove, refresh */
+	O_TRUST | O_STATE | O_AT | O_JSON | O_DOWNLOAD,   /* verify */
+};
+#define INDEX_OPTIONS 20
+
+/* Every option of index, those the subcommand does not take refused. */
+static void
+index_options(struct index_args *a, struct cli_option table[INDEX_OPTIONS + 1])
+{
+	const struct { unsigned bit; struct cli_option option; } all[] = {
+		{ O_OUT, CLI_STRING('o', NULL, &a->out) },
+		{ O_KEY, CLI_STRING('s', "secret-key", &a->key) },
+		{ O_IDENTITY, CLI_STRING(0, "identity", &a->identity) },
+		{ O_PREVIOUS, CLI_STRING(0, "previous", &a->previous) },
+		{ O_URLS, CLI_STRING(0, "base-url", &a->base_url) },
+		{ O_URLS, CLI_STRING(0, "url-prefix", &a->url_prefix) },
+		{ O_EXPIRES, CLI_STRING(0, "expires", &a->expires) },
+		{ O_REASON, CLI_STRING(0, "reason", &a->reason) },
+		{ O_TRUST, CLI_STRING(0, "trust", &a->policy) },
+		{ O_TRUST, CLI_STRING('p', NULL, &a->pubkey) },
+		{ O_STATE, CLI_STRING(0, "data-dir", &a->data_dir) },
+		{ O_STATE, CLI_FLAG(0, "record", &a->record) },
+		{ O_STATE, CLI_FLAG(0, "require-index-state", &a->require_state) },
+		{ O_AT, CLI_CALLBACK(0, "at", &a->at, cli_parse_time) },
+		{ O_JSON, CLI_FLAG(0, "json", &a->json) },
+		{ O_PASS, CLI_STRING(0, "passphrase-file", &a->pass.file) },
+		{ O_PASS, CLI_STRING(0, "passphrase-fd", &a->pass.fd) },
+		{ O_DOWNLOAD, CLI_STRING(0, "ca-file", &a->fetch.ca_file) },
+		{ O_DOWNLOAD, CLI_CALLBACK(0, "max-download",
+		    &a->fetch.max_download, cli_parse_limit) },
+		{ O_DOWNLOAD, CLI_CALLBACK(0, "timeout", &a->fetch.timeout,
+		    cli_parse_seconds) },
+	};
+	const struct cli_option end = CLI_END;
+	size_t i;
+
+	_Static_assert(sizeof(all) / sizeof(all[0]) == INDEX_OPTIONS,
+	    "INDEX_OPTIONS counts the options");
+	for (i = 0; i < INDEX_OPTIONS; i++) {
+		table[i] = all[i].option;
+		table[i].refused = (all[i].bit & index_takes[a->sub]) == 0;
+	}
+	table[INDEX_OPTIONS] = end;
+}
+
 static int
 parse_index(int argc, char **argv, struct index_args *a)
 {
-	const struct cli_option options[] = {
-		CLI_STRING('o', NULL, &a->out),
-		CLI_STRING('s', "secret-key", &a->key),
-		CLI_STRING(0, "identity", &a->identity),
-		CLI_STRING(0, "previous", &a->previous),
-		CLI_STRING(0, "base-url", &a->base_url),
-		CLI_STRING(0, "url-prefix", &a->url_prefix),
-		CLI_STRING(0, "expires", &a->expires),
-		CLI_STRING(0, "reason", &a->reason),
-		CLI_STRING(0, "trust", &a->policy),
-		CLI_STRING('p', NULL, &a->pubkey),
-		CLI_STRING(0, "data-dir", &a->data_dir),
-		CLI_CALLBACK(0, "at", &a->at, cli_parse_time),
-		CLI_FLAG(0, "record", &a->record),
-		CLI_FLAG(0, "require-index-state", &a->require_state),
-		CLI_FLAG(0, "json", &a->json),
-		CLI_STRING(0, "passphrase-file", &a->pass.file),
-		CLI_STRING(0, "passphrase-fd", &a->pass.fd),
-		CLI_DOWNLOAD_OPTIONS(&a->fetch),
-		CLI_END
-	};
+	struct cli_option options[INDEX_OPTIONS + 1];
 	struct cli_operands rest;
 	size_t sub;
 	int rc;
@@ -157,16 +193,19 @@ parse_index(int argc, char **argv, struct index_args *a)
 	ps_fetch_options_init(&a->fetch);
 	rc = cli_parse_subcommand(&cmd_index_usage, argc, argv, index_subs,
 	    sizeof(index_subs) / sizeof(index_subs[0]), &sub);
-	if (rc == EXIT_OK)
-		rc = cli_parse_options(&cmd_index_usage, options, argc - 1,
-		    argv + 1, &rest);
 	if (rc != EXIT_OK)
 		return rc;
 	a->sub = (enum index_sub)sub;
+	index_options(a, options);
+	rc = cli_parse_options(&cmd_index_usage, options, argc - 1, argv + 1,
+	    &rest);
+	if (rc != EXIT_OK)
+		return rc;
 	a->operands = rest.argv;
 	a->operand_count = rest.count;
 	return check_operands(a);
 }
+
 
 /* ------------------------------------------------------------- writing */
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "formats/semver.h"
 #include "index/index.h"
 #include "keys/keys.h"
 #include "sign/dsse.h"
@@ -147,17 +148,20 @@ encode_name(const char *name, char **out, ps_error *err)
 {
 	static const char keep[] = "abcdefghijklmnopqrstuvwxyz"
 	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~";
-	char *p = malloc(3 * strlen(name) + 1);
+	char *text = malloc(3 * strlen(name) + 1);
+	size_t n = 0;
 
-	if ((*out = p) == NULL)
+	if (text == NULL)
 		return util_fail_oom(err, name);
 	for (; *name != '\0'; name++) {
 		if (strchr(keep, *name) != NULL)
-			*p++ = *name;
+			text[n++] = *name;
 		else
-			p += sprintf(p, "%%%02X", (unsigned char)*name);
+			n += (size_t)sprintf(text + n, "%%%02X",
+			    (unsigned char)*name);
 	}
-	*p = '\0';
+	text[n] = '\0';
+	*out = text;
 	return 0;
 }
 
@@ -234,6 +238,7 @@ verified_entry(const char *archive, const ps_index_build_options *o,
 {
 	ps_verify_options vo;
 	ps_verify_result *v = NULL;
+	formats_semver semver;
 	struct stat st;
 	int rc;
 
@@ -251,6 +256,12 @@ verified_entry(const char *archive, const ps_index_build_options *o,
 		rc = util_fail(err, "io_error", archive, "stat failed");
 	if (rc == 0)
 		rc = entry_from(e, v, (uint64_t)st.st_size, o->now, err);
+	if (rc == 0 && (index_text_valid(e->id, PS_INDEX_MAX_ID, 0) != 0 ||
+	    index_text_valid(e->version, PS_INDEX_MAX_VERSION_TEXT, 0) != 0 ||
+	    formats_semver_parse(e->version, &semver) != 0))
+		rc = util_refuse(err, "index_archive_invalid", archive, "its pack "
+		    "id or version cannot be listed: an id is 1 to %d bytes of "
+		    "printable ASCII, a version SemVer 2.0.0", PS_INDEX_MAX_ID);
 	ps_verify_result_free(v);
 	if (rc == 0)
 		rc = entry_url(e, archive, o, err);

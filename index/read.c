@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "net/fetch.h"
+#include "net/httpsurl.h"
 #include "sign/dsse.h"
 #include "util/error.h"
 #include "util/fdio.h"
@@ -65,8 +66,8 @@ int
 ps_index_read(const char *where, const ps_fetch_options *fetch,
     unsigned char **bytes, size_t *len, ps_error *err)
 {
-	int remote = strncmp(where, "https://", 8) == 0 ||
-	    strstr(where, "://") != NULL;
+	int remote = strstr(where, "://") != NULL;
+	char *shown = NULL;
 	int fd, rc;
 
 	*bytes = NULL;
@@ -77,8 +78,12 @@ ps_index_read(const char *where, const ps_fetch_options *fetch,
 		return remote ? util_fail_errno(err, "io_error", where,
 		    "memfd_create", errno) : -1;
 	rc = remote ? download(where, fetch, fd, err) : 0;
+	/* Messages name a URL without user:password and query. */
+	if (rc == 0 && remote && net_url_public(where, &shown, err) != 0)
+		rc = -1;
 	if (rc == 0)
-		rc = read_all(fd, where, bytes, len, err);
+		rc = read_all(fd, shown != NULL ? shown : where, bytes, len, err);
+	free(shown);
 	close(fd);
 	return rc;
 }

@@ -1060,6 +1060,10 @@ ps_install_indexed(const ps_index *index, const ps_index_entry *entry,
 	ps_fetch_options capped;
 
 	*out = NULL;
+	if (options->verify.sig_path != NULL)
+		return util_fail(err, "invalid_argument", entry->archive_url,
+		    "an index entry's signature is the one beside its archive "
+		    "URL: verify.sig_path must be NULL");
 	if (fetch == NULL)
 		ps_fetch_options_init(&capped);
 	else

@@ -39,6 +39,7 @@ setup() {
 
 teardown() {
 	chmod -R u+w "$BATS_TEST_TMPDIR" 2>/dev/null || true
+	[ -z "${PORT_PID:-}" ] || kill "$PORT_PID" 2>/dev/null || true
 }
 
 @test "example: a signed archive is verified and installed, then is a no-op" {
@@ -132,4 +133,48 @@ teardown() {
 	[ "$status" -eq 0 ]
 	[ -d "$D/agentpacks/$AGENTPACK/0.2.0" ]
 	grep -q '"by": "accept-diff"' "$D/receipts/agentpacks/$AGENTPACK/0.2.0.json"
+}
+
+@test "install-from-index: installs by name from a signed index, then refuses the older index it replaced" {
+	local ex
+	ex=$(dirname "$PACKSIGN")/examples/install-from-index
+	unset https_proxy HTTPS_PROXY http_proxy HTTP_PROXY all_proxy ALL_PROXY no_proxy NO_PROXY
+	F=$BATS_TEST_TMPDIR
+	load net_helpers
+	mkdir -p www
+	cp -R "$BATS_FILE_TMPDIR/pack" v1
+	"$PACKSIGN" sign v1 -s "$BATS_FILE_TMPDIR/alice.key" -o www/ap.tar.gz >/dev/null
+	"$PACKSIGN" keygen -o pub --identity pub --no-passphrase >/dev/null
+	cat >policy.yaml <<YAML
+version: 1
+signers:
+  - identity: alice
+    keys:
+      - key: $(sed -n 2p "$BATS_FILE_TMPDIR/alice.pub")
+    packs: ["*"]
+  - identity: pub
+    roles: [index]
+    keys:
+      - key: $(sed -n 2p pub.pub)
+    packs: ["research.*"]
+YAML
+	ca ca
+	cert server IP:127.0.0.1 ca
+	serve server PORT
+	"$PACKSIGN" index build www/ap.tar.gz -o old.json -s pub.key \
+	    -p "$BATS_FILE_TMPDIR/alice.pub" --base-url "https://127.0.0.1:$PORT/files/" >/dev/null
+	"$PACKSIGN" index refresh old.json -o new.json -s pub.key >/dev/null
+	run --separate-stderr "$ex" new.json policy.yaml "$D" "$AGENTPACK" "" ca.pem
+	kill "$PORT_PID"
+	[ "$status" -eq 0 ]
+	[[ $output == "installed $AGENTPACK 0.1.0"$'\n'"from: https://127.0.0.1:$PORT/files/ap.tar.gz" ]]
+	[[ $stderr == *"no index state for pub"* ]]
+	grep -q '"version": 2' "$D/index-state.json"
+	# The index it replaced is a replay now: refused before any download.
+	run --separate-stderr "$ex" old.json policy.yaml "$D" "$AGENTPACK"
+	[ "$status" -eq 1 ]
+	[[ $stderr == *"code:     index_rollback"* ]]
+	run --separate-stderr "$ex" new.json policy.yaml "$D" no.such.pack
+	[ "$status" -eq 1 ]
+	[[ $stderr == *"code:     index_not_listed"* ]]
 }

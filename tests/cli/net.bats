@@ -5,39 +5,10 @@
 # redirect target is the same server.
 
 load helpers
+load net_helpers
 bats_require_minimum_version 1.5.0
 
 AP_ID=research.top-journal-reviewer
-
-# cert NAME SAN CA: a key and a certificate for SAN signed by CA.
-cert() {
-	openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
-	    -subj "/CN=$1" -keyout "$1.key" -out "$1.csr" 2>/dev/null
-	printf 'subjectAltName=%s\n' "$2" >"$1.ext"
-	openssl x509 -req -in "$1.csr" -CA "$3.pem" -CAkey "$3.key" \
-	    -CAcreateserial -days 2 -extfile "$1.ext" -out "$1.pem" 2>/dev/null
-}
-
-ca() {
-	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
-	    -subj "/CN=$1" -days 2 -keyout "$1.key" -out "$1.pem" 2>/dev/null
-}
-
-# serve CERT PORTVAR: starts a server with CERT; sets PORTVAR and
-# PORTVAR_PID.  Readiness: the port file, polled for at most 10 s.
-serve() {
-	local cert=$1 var=$2 i
-	rm -f "$F/$var.port"
-	python3 "$BATS_TEST_DIRNAME/net_server.py" "$F/www" "$F/$cert.pem" \
-	    "$F/$cert.key" "$F/$var.port" 3>&- &
-	eval "${var}_PID=$!"
-	for i in $(seq 100); do
-		[ -s "$F/$var.port" ] && break
-		sleep 0.1
-	done
-	[ -s "$F/$var.port" ]
-	eval "$var=$(cat "$F/$var.port")"
-}
 
 setup_file() {
 	cd "$BATS_FILE_TMPDIR"
