@@ -204,6 +204,69 @@ def suite(name, src, work, runs):
     return rows
 
 
+INDEX_ENTRIES = 4500   # about what fits the 4 MiB envelope (index.md 2.3)
+
+
+def make_index(work, entries):
+    """A signed index of `entries` synthetic entries and a policy trusting
+    its key, written with Python's `cryptography` (python3-cryptography):
+    packsign can only list archives it verified, and signing thousands
+    of packs would measure signing, not the index."""
+    import base64, hashlib, json
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import \
+        Ed25519PrivateKey
+    from cryptography.hazmat.primitives import serialization
+    key = Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"bench").digest())
+    raw = key.public_key().public_bytes(serialization.Encoding.Raw,
+                                        serialization.PublicFormat.Raw)
+    wire = b"".join(len(x).to_bytes(4, "big") + x
+                    for x in (b"ssh-ed25519", raw))
+    digest = "sha256:" + "ab" * 32
+    fp = "SHA256:" + base64.b64encode(hashlib.sha256(wire).digest()).decode().rstrip("=")
+    packs = [{"archive_digest": digest, "format": "agentpack",
+              "id": "bench.pack-%05d" % i, "published": "2026-12-01T00:00:00Z",
+              "signers": [fp], "size": 4096, "tree_digest": digest,
+              "url": "v1/bench.pack-%05d-1.0.0.tar.gz" % i, "version": "1.0.0"}
+             for i in range(entries)]
+    payload = json.dumps({"base_url": "https://example.org/releases/",
+                          "expires": "2999-01-01T00:00:00Z",
+                          "issued": "2026-12-01T00:00:00Z", "packs": packs,
+                          "packsign_index": 1, "publisher": "bench",
+                          "version": 1}, sort_keys=True,
+                         separators=(",", ":")).encode()
+    ptype = b"application/vnd.packsign.index+json"
+    pae = b"DSSEv1 %d %s %d %s" % (len(ptype), ptype, len(payload), payload)
+    env = {"payload": base64.b64encode(payload).decode(),
+           "payloadType": ptype.decode(),
+           "signatures": [{"keyid": fp,
+                           "sig": base64.b64encode(key.sign(pae)).decode()}]}
+    with open(os.path.join(work, "index.json"), "w") as f:
+        json.dump(env, f, separators=(",", ":"))
+    with open(os.path.join(work, "index-policy.yaml"), "w") as f:
+        f.write("version: 1\nsigners:\n  - identity: bench\n    roles: [index]\n"
+                "    keys:\n      - key: ssh-ed25519 %s\n    packs: [\"*\"]\n"
+                % base64.b64encode(wire).decode())
+    return os.path.getsize(os.path.join(work, "index.json"))
+
+
+def index_suite(work, runs):
+    """Verifying (and recording) the largest index that fits."""
+    size = make_index(work, INDEX_ENTRIES)
+    q = lambda c: c.replace("PS", PACKSIGN).replace("W", work)
+    got = measure([q("PS index verify W/index.json --trust W/index-policy.yaml "
+                     "--data-dir W/index-dd --at 2026-12-02T00:00:00Z"),
+                   q("python3 -c 'import json,base64,sys; json.loads(base64."
+                     "b64decode(json.load(open(sys.argv[1]))[\"payload\"]))' "
+                     "W/index.json"),
+                   q("openssl dgst -sha256 W/index.json")], runs)
+    op = "index verify (%d entries, %d KiB)" % (INDEX_ENTRIES, size // 1024)
+    rows = [Row(op, "packsign", *got[0])]
+    rows.append(Row(op, "python3 json.loads of the payload", *got[1],
+                    base=got[0][0]))
+    rows.append(Row(op, "openssl dgst -sha256", *got[2], base=got[0][0]))
+    return rows
+
+
 def settle(work):
     """Removes extracted trees, then lets ext4 forget the deletions."""
     sh("rm -rf %s/data.ps.* %s/x.* && sync" % (work, work))
@@ -361,6 +424,9 @@ def main():
     if not a.only or "unlock" in a.only:
         print("bench: key unlock", file=sys.stderr)
         results.append(("Unlocking an encrypted secret key", unlock(work, a.runs)))
+    if not a.only or "index" in a.only:
+        print("bench: pack index", file=sys.stderr)
+        results.append(("A signed pack index", index_suite(work, a.runs)))
     for name, src in datasets(a.dir, a.scale):
         if a.only and not any(w in name for w in a.only.split(",")):
             continue
