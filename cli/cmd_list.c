@@ -19,6 +19,7 @@ const struct cli_usage cmd_list_usage = {
 	.text =
     "usage: packsign list [--data-dir DIR] [--verify] [--json]\n"
     "                     [--index FILE|URL (--trust POLICY | -p KEY.pub)]\n"
+    "                     " CLI_DOWNLOAD_USAGE "\n"
     "\n"
     "Prints one line per installed pack, from its install receipt: format,\n"
     "id, version, \"(newest)\" for the highest version of each id (the one\n"
@@ -34,7 +35,8 @@ const struct cli_usage cmd_list_usage = {
     "  --json          print the list as one JSON object\n"
     "  --index FILE|URL  a signed pack index (verified with --trust or -p):\n"
     "                  an installed version it marks yanked shows\n"
-    "                  \"YANKED: REASON\" (\"yanked\" in --json)\n",
+    "                  \"YANKED: REASON\" (\"yanked\" in --json)\n"
+    CLI_DOWNLOAD_FLAGS_HELP,
 };
 
 struct list_args {

@@ -19,6 +19,8 @@ const struct cli_usage cmd_update_usage = {
     "           [--yes] [--accept CLASSES] [--allow-shell]\n"
     "           [--allow-signer-change] [--allow-source-change]\n"
     "           [--require-index-state] [--at TIME] [--lang en|zh] [-q]\n"
+    "           [--signed-by ID] [--source-repo URL] [--source-commit HASH]\n"
+    "           [--require-source] [--allow-dirty]\n"
     "           " CLI_LIMIT_USAGE "\n"
     "           " CLI_DOWNLOAD_USAGE "\n"
     "\n"

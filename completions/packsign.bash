@@ -4,7 +4,7 @@
 # `packsign help` and `packsign CMD --help` declare is offered here.
 
 _packsign_commands="pack digest sign keygen key verify diff install fetch
-    list uninstall trust validate describe help"
+    outdated update index list uninstall trust validate describe help"
 
 # _packsign_options CMD [SUB]: the options of a command (of a key
 # subcommand); a trailing '=' is never used: values are separate words.
@@ -22,6 +22,7 @@ _packsign_options() {
 	    --mtime --compress --json -q --quiet $pass $limits" ;;
 	keygen) echo "-o --identity --no-passphrase $pass --kdf --force --json" ;;
 	key) _packsign_key_options "$2" ;;
+	index) _packsign_index_options "$2" ;;
 	verify) echo "$checks --rebuild-from --deep --installed --json $limits" ;;
 	diff) echo "--trust -p --at --old-sig --new-sig --signed-by
 	    --source-repo --source-commit --require-source --allow-dirty
@@ -30,9 +31,16 @@ _packsign_options() {
 	install) echo "$checks --data-dir --yes --allow-shell
 	    --allow-downgrade --dry-run --accept --accept-diff
 	    --allow-signer-change --allow-source-change $limits $download
-	    --lang --json" ;;
+	    --lang --json --index --allow-yanked --require-index-state" ;;
 	fetch) echo "$checks -o $limits $download" ;;
-	list) echo "--data-dir --verify --json" ;;
+	outdated) echo "--index --trust -p --data-dir --no-widening-check --at
+	    --require-index-state --json $download" ;;
+	update) echo "--index --trust -p --data-dir --dry-run --yes --accept
+	    --allow-shell --allow-signer-change --allow-source-change
+	    --require-index-state --at --lang -q --signed-by --source-repo
+	    --source-commit --require-source --allow-dirty $limits
+	    $download" ;;
+	list) echo "--data-dir --verify --json --index --trust -p $download" ;;
 	uninstall) echo "--data-dir --format --forget --json" ;;
 	trust) echo "--trust -p --at --json" ;;
 	validate) echo "--format --strict --engine-version --json" ;;
@@ -55,6 +63,18 @@ _packsign_key_options() {
 	esac
 }
 
+_packsign_index_options() {
+	local pass="--passphrase-file --passphrase-fd"
+	local write="-o -s --secret-key --identity --expires --at $pass"
+	case $1 in
+	build) echo "$write --previous --base-url --url-prefix --trust -p" ;;
+	yank) echo "$write --reason" ;;
+	remove | refresh) echo "$write" ;;
+	verify) echo "--trust -p --at --record --require-index-state
+	    --data-dir --json --ca-file --max-download --timeout" ;;
+	esac
+}
+
 # _packsign_value OPTION: completes the value OPTION takes; returns 1 when
 # OPTION takes none.
 _packsign_value() {
@@ -71,13 +91,14 @@ _packsign_value() {
 		COMPREPLY=($(compgen -d -- "$cur")) ;;
 	-o | --output | -s | --secret-key | -p | --sig | --trust | \
 	--old-sig | --new-sig | --accept-diff | --ca-file | \
-	--passphrase-file | --new-passphrase-file)
+	--passphrase-file | --new-passphrase-file | --index | --previous)
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -f -- "$cur")) ;;
 	--mtime | --identity | --source-repo | --source-commit | \
 	--signed-by | --at | --passphrase-fd | --new-passphrase-fd | \
 	--max-size | --max-entries | --max-ratio | --engine-version | \
-	--installed | --lines | --max-download | --timeout)
+	--installed | --lines | --max-download | --timeout | \
+	--base-url | --url-prefix | --expires | --reason)
 		COMPREPLY=() ;;
 	*) return 1 ;;
 	esac
@@ -98,10 +119,13 @@ _packsign() {
 		[ "$COMP_CWORD" -eq 2 ] &&
 		    COMPREPLY=($(compgen -W "$_packsign_commands" -- "$cur"))
 		return ;;
-	key | trust)
+	key | trust | index)
 		if [ "$COMP_CWORD" -eq 2 ]; then
-			[ "$cmd" = key ] && sub="show pubkey passwd export import" ||
-			    sub=check
+			case $cmd in
+			key) sub="show pubkey passwd export import" ;;
+			trust) sub=check ;;
+			index) sub="build yank remove refresh verify" ;;
+			esac
 			COMPREPLY=($(compgen -W "$sub --help" -- "$cur"))
 			return
 		fi ;;
