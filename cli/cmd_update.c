@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cli/checks.h"
 #include "cli/cli.h"
@@ -144,7 +145,7 @@ run_update(struct install_args *a, const struct cli_operands *ids)
 	char *data_dir = NULL;
 	ps_verify_options unused;
 	ps_error err;
-	int rc;
+	int rc, recorded;
 
 	rc = cli_checks_load_policy(&a->checks, &policy);
 	if (rc == EXIT_OK)
@@ -155,6 +156,10 @@ run_update(struct install_args *a, const struct cli_operands *ids)
 	    &a->fetch, data_dir, a->index_o.require_state, 0 };
 	if (rc == EXIT_OK)
 		rc = cli_index_open(&src, &a->opened);
+	/* Seen, even when every id is skipped (not on a dry run). */
+	if (rc == EXIT_OK && !a->o.dry_run && ps_index_state_record(data_dir,
+	    a->opened.index, (int64_t)time(NULL), &recorded, &err) != 0)
+		rc = cli_report(&err);
 	if (rc == EXIT_OK && ps_installed_list_load(data_dir, &list, &err) != 0)
 		rc = cli_report(&err);
 	if (rc == EXIT_OK)

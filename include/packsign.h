@@ -2058,7 +2058,9 @@ int ps_index_duration_parse(const char *text, int64_t *seconds);
 /*
  * A new index: version previous + 1 (1 without one), the previous entries,
  * issued `now`, expires now + expires_in.  *out is freed with
- * ps_index_free().  Codes: index_url_invalid, index_version_exhausted.
+ * ps_index_free().  Codes: identity_invalid (no publisher),
+ * index_publisher_mismatch (the previous index is another's),
+ * index_expires_invalid, index_url_invalid, index_version_exhausted.
  */
 int ps_index_new(const ps_index_build_options *options, ps_index **out,
     ps_error *err);
@@ -2158,8 +2160,10 @@ void ps_index_install_options_init(ps_index_install_options *options);
  * entry's format, id and version, with a counted signer the entry lists
  * (index_mismatch) before a byte is parsed; then installed with the
  * upgrade rules.  `index` must come from ps_index_verify() with the same
- * policy as options->verify.trust.  Codes: ps_install_url()'s, the state
- * codes, index_mismatch, index_state_missing.
+ * policy as options->verify.trust; options->verify.sig_path must be NULL.
+ * A dry run checks the state without recording.  Codes:
+ * ps_install_url()'s, the state codes, index_mismatch,
+ * index_state_missing.
  */
 int ps_install_indexed(const ps_index *index, const ps_index_entry *entry,
     const ps_index_install_options *index_options,

@@ -354,7 +354,7 @@ ps_index_yank(ps_index *ix, const char *id, const char *version,
 	if (reason == NULL || index_text_valid(reason, PS_INDEX_MAX_REASON,
 	    1) != 0)
 		return util_fail(err, "index_reason_invalid", "--reason", "a "
-		    "reason is 1 to %d bytes of printable ASCII",
+		    "reason is 1 to %d bytes of printable ASCII and spaces",
 		    PS_INDEX_MAX_REASON);
 	if (entry_at(ix, id, version, &at, err) != 0)
 		return -1;

@@ -15,7 +15,7 @@
 
 int
 install_indexed_state(const install_datadir *dd, const install_indexed *x,
-    const ps_trust *trust, int64_t now, ps_error *err)
+    const ps_trust *trust, int dry_run, int64_t now, ps_error *err)
 {
 	ps_index_seen seen;
 	int found, recorded;
@@ -26,7 +26,7 @@ install_indexed_state(const install_datadir *dd, const install_indexed *x,
 	if (!found && x->o->require_state &&
 	    ps_index_state_require(trust, x->index, err) != 0)
 		return -1;
-	if (!x->o->record_state)
+	if (!x->o->record_state || dry_run)
 		return ps_index_state_check(found ? &seen : NULL, x->index, err);
 	return install_index_state_record(dd, x->index, now, &recorded, err);
 }

@@ -19,9 +19,9 @@ typedef struct install_indexed {
 } install_indexed;
 
 /* Under the lock: index_state_missing when asked for, then the state's
- * check and record. */
+ * check and (not on a dry run) record. */
 int install_indexed_state(const install_datadir *dd, const install_indexed *x,
-    const ps_trust *trust, int64_t now, ps_error *err);
+    const ps_trust *trust, int dry_run, int64_t now, ps_error *err);
 /* The downloaded archive's SHA-256 against the entry's. */
 int install_indexed_archive(const install_indexed *x, const char *label,
     const unsigned char sha256[PS_SHA256_LEN], ps_error *err);

@@ -921,7 +921,7 @@ prepare(struct install *in, ps_error *err)
 	    err) != 0 || install_datadir_clean(&in->dd, err) != 0)
 		return -1;
 	if (in->indexed != NULL && install_indexed_state(&in->dd, in->indexed,
-	    in->o->verify.trust, in->o->now != 0 ? in->o->now :
+	    in->o->verify.trust, in->o->dry_run, in->o->now != 0 ? in->o->now :
 	    (int64_t)time(NULL), err) != 0)
 		return -1;
 	return install_datadir_workdir(&in->dd, "install", &in->work, &in->work_fd,
