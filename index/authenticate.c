@@ -67,21 +67,54 @@ try_key(struct index_check *c, const ps_pubkey *key, ps_error *err)
 	return 0;
 }
 
-/* Every key of the policy's signers is tried: key ids are hints only. */
+/* A key of an identity with the index role, not only revoked. */
+static int
+index_key(const ps_trust_signer *signer)
+{
+	return (signer->roles & PS_ROLE_INDEX) != 0;
+}
+
+/* The key whose fingerprint an entry's key id names, if it does. */
+static int
+hinted(const sign_dsse_envelope *env, const ps_pubkey *key)
+{
+	char fp[PS_FINGERPRINT_MAX];
+	size_t i;
+
+	if (ps_pubkey_fingerprint(key, fp) != 0)
+		return 0;
+	for (i = 0; i < sign_dsse_signature_count(env); i++) {
+		if (strcmp(sign_dsse_keyid(env, i), fp) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Each verification hashes the whole payload, so the work is bounded
+ * before it starts: at most INDEX_MAX_SIGNATURES entries, tried with the
+ * keys of index identities only; the other keys of the policy (pack
+ * signers, revoked keys) only where an entry's key id names them, to
+ * say why they do not count (role_missing, key_revoked).
+ */
 static int
 find_signers(struct index_check *c, ps_error *err)
 {
 	const ps_trust *t = c->o->trust;
 	size_t i, j;
+	int named;
 
 	for (i = 0; i < t->signer_count; i++) {
 		for (j = 0; j < t->signers[i].key_count; j++) {
-			if (try_key(c, t->signers[i].keys[j].key, err) != 0)
+			named = hinted(c->env, t->signers[i].keys[j].key);
+			if ((index_key(&t->signers[i]) || named) &&
+			    try_key(c, t->signers[i].keys[j].key, err) != 0)
 				return -1;
 		}
 	}
 	for (i = 0; i < t->revoked_count; i++) {
-		if (try_key(c, t->revoked[i].key, err) != 0)
+		if (hinted(c->env, t->revoked[i].key) &&
+		    try_key(c, t->revoked[i].key, err) != 0)
 			return -1;
 	}
 	if (c->accepted_count > 0)
@@ -92,9 +125,23 @@ find_signers(struct index_check *c, ps_error *err)
 		return -1;
 	}
 	util_refuse(err, "signature_untrusted", c->label, "no key of the "
-	    "policy %s verifies the index", t->name != NULL ? t->name : "");
+	    "policy %s with the index role verifies the index", t->name !=
+	    NULL ? t->name : "");
 	return util_error_expect(err, "a signature by a key with the index "
 	    "role", "none");
+}
+
+static int
+too_many_signatures(const struct index_check *c, ps_error *err)
+{
+	char found[32];
+
+	snprintf(found, sizeof(found), "%zu",
+	    sign_dsse_signature_count(c->env));
+	util_refuse(err, "index_invalid", c->label, "an index carries at most "
+	    "%d signatures (each is checked over the whole index)",
+	    INDEX_MAX_SIGNATURES);
+	return util_error_expect(err, "at most 8", found);
 }
 
 static const struct index_signer *
@@ -230,7 +277,8 @@ ps_index_verify(const void *bytes, size_t len, const char *label,
 		    "is at most %d bytes", SIGN_DSSE_MAX_BYTES);
 	if (sign_dsse_parse(bytes, len, label, &c.env, err) != 0)
 		return -1;
-	rc = find_signers(&c, err);
+	rc = sign_dsse_signature_count(c.env) > INDEX_MAX_SIGNATURES ?
+	    too_many_signatures(&c, err) : find_signers(&c, err);
 	if (rc == 0)
 		rc = parse_verified(&c, out, err);
 	sign_dsse_free(c.env);

@@ -268,20 +268,45 @@ verified_entry(const char *archive, const ps_index_build_options *o,
 	return rc;
 }
 
-/* Adds `e` (moved in), replacing an entry of the same format, id and
- * precedence. */
+/* Where `e` belongs in the sorted entries; *same 1 when an entry of its
+ * format, id and precedence is there. */
+static size_t
+entry_place(const ps_index *ix, const ps_index_entry *e, int *same)
+{
+	size_t lo = 0, hi = ix->entry_count, mid;
+	int c;
+
+	*same = 0;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = index_entry_compare(&ix->entries[mid], e);
+		if (c == 0) {
+			*same = 1;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Adds `e` (moved in) in order, replacing an entry of the same format,
+ * id and precedence: a binary search, so that adding many archives to
+ * a large index stays O(n) moves, not a sort per archive. */
 static int
 put_entry(ps_index *ix, ps_index_entry *e, ps_error *err)
 {
 	ps_index_entry *grown;
-	size_t i;
+	size_t at;
+	int same;
 
-	for (i = 0; i < ix->entry_count; i++) {
-		if (index_entry_compare(&ix->entries[i], e) == 0) {
-			index_entry_clear(&ix->entries[i]);
-			ix->entries[i] = *e;
-			return 0;
-		}
+	at = entry_place(ix, e, &same);
+	if (same) {
+		index_entry_clear(&ix->entries[at]);
+		ix->entries[at] = *e;
+		return 0;
 	}
 	if (ix->entry_count >= PS_INDEX_MAX_ENTRIES) {
 		index_entry_clear(e);
@@ -295,7 +320,10 @@ put_entry(ps_index *ix, ps_index_entry *e, ps_error *err)
 		return util_fail_oom(err, ix->publisher);
 	}
 	ix->entries = grown;
-	ix->entries[ix->entry_count++] = *e;
+	memmove(&ix->entries[at + 1], &ix->entries[at],
+	    (ix->entry_count - at) * sizeof(*grown));
+	ix->entries[at] = *e;
+	ix->entry_count++;
 	return 0;
 }
 
@@ -314,9 +342,7 @@ ps_index_add(ps_index *ix, const char *archive,
 		index_entry_clear(&e);
 		return -1;
 	}
-	if (put_entry(ix, &e, err) != 0)
-		return -1;
-	return index_sort(ix, archive, err);
+	return put_entry(ix, &e, err);
 }
 
 /* ------------------------------------------------- yanking and removing */
@@ -392,10 +418,11 @@ ps_index_sign(const ps_index *ix, const ps_seckey *key, char **out,
 
 	*out = NULL;
 	rc = index_payload_write(ix, &payload, &payload_len, err);
-	if (rc == 0 && payload_len > SIGN_DSSE_MAX_BYTES / 4 * 3 - 4096)
+	if (rc == 0 && payload_len > INDEX_MAX_PAYLOAD)
 		rc = util_refuse(err, "index_full", ix->publisher, "the index's "
-		    "payload (%zu bytes) would not fit the envelope limit",
-		    payload_len);
+		    "payload would be %zu bytes, over the %d an index packsign "
+		    "signs may hold: remove old entries first", payload_len,
+		    INDEX_MAX_PAYLOAD);
 	if (rc == 0)
 		rc = ps_seckey_public(key, &pub, err);
 	if (rc == 0 && ps_pubkey_fingerprint(pub, fingerprint) != 0)

@@ -11,8 +11,13 @@
 #include <stddef.h>
 
 #include "packsign.h"
+#include "sign/dsse.h"
 
 #define INDEX_FORMAT_VERSION 1          /* "packsign_index" */
+#define INDEX_MAX_SIGNATURES 8          /* of one index envelope */
+/* The most payload packsign signs (the DSSE writer's limit, half the
+ * envelope's: base64 and the signatures fit around it). */
+#define INDEX_MAX_PAYLOAD (SIGN_DSSE_MAX_BYTES / 2)
 
 /* Canonical JSON of the payload: sorted keys, no whitespace, ASCII, no
  * final newline.  *out is malloc'ed. */

@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include "index/index.h"
+#include "pack/archivename.h"
+#include "util/hostname.h"
 #include "util/error.h"
 #include "util/sha256.h"
 
@@ -124,56 +126,67 @@ url_refused(ps_error *err, const char *label, const char *url,
 	    url);
 }
 
-/* Every '%' starts a percent-encoded byte: two hex digits. */
+/* Every '%' starts a percent-encoded byte, two hex digits, and none is
+ * NUL, '/' or '\\': an encoded separator would name another path to a
+ * server that decodes it than to the signer who read it. */
 static int
-percent_ok(const char *s)
+percent_ok(const char *s, size_t len)
 {
-	for (s = strchr(s, '%'); s != NULL; s = strchr(s + 1, '%')) {
-		if (util_hex_value(s[1]) < 0 || util_hex_value(s[2]) < 0)
+	const char *p, *end = s + len;
+	int v;
+
+	for (p = memchr(s, '%', len); p != NULL; p = memchr(p + 1, '%',
+	    (size_t)(end - p - 1))) {
+		if (end - p < 3 || util_hex_value(p[1]) < 0 ||
+		    util_hex_value(p[2]) < 0)
 			return 0;
+		v = util_hex_value(p[1]) * 16 + util_hex_value(p[2]);
+		if (v == 0 || v == '/' || v == '\\')
+			return 0;
+		if (end - p == 3)
+			break;
 	}
 	return 1;
 }
 
-/* "https://" + a host, then only unreserved, percent-encoded and
- * sub-delimiter bytes; no query, fragment, user:password or blank. */
-static int
-absolute_valid(const char *url)
-{
-	const char *host = url + 8, *path;
-
-	if (strncmp(url, "https://", 8) != 0 || strlen(url) > PS_INDEX_MAX_URL)
-		return 0;
-	path = strchr(host, '/');
-	if (path == NULL || path == host)
-		return 0;
-	if (strspn(host, "abcdefghijklmnopqrstuvwxyz0123456789.-:[]") !=
-	    (size_t)(path - host))
-		return 0;
-	return strspn(path, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	    "0123456789-._~%/!$&'()*+,;=") == strlen(path) && percent_ok(path);
-}
-
+/* A segment that is not empty and not "." or ".." (also spelled %2E). */
 static int
 segment_ok(const char *s, size_t len)
 {
-	return len > 0 && !(len == 1 && s[0] == '.') &&
-	    !(len == 2 && s[0] == '.' && s[1] == '.');
+	size_t dots = 0, i = 0;
+
+	if (len == 0)
+		return 0;
+	while (i < len) {
+		if (s[i] == '.')
+			i++;
+		else if (len - i >= 3 && s[i] == '%' && s[i + 1] == '2' &&
+		    (s[i + 2] == 'e' || s[i + 2] == 'E'))
+			i += 3;
+		else
+			return 1;
+		dots++;
+	}
+	return dots > 2;
 }
 
+/* PATH of segments separated by '/', of `allowed` bytes; `trailing`: it
+ * ends in '/' (a base URL), whose last, empty segment is not one. */
 static int
-relative_valid(const char *url)
+path_valid(const char *path, const char *allowed, int trailing)
 {
-	const char *p = url, *slash;
+	size_t len = strlen(path), n;
+	const char *p = path, *slash;
 
-	if (strlen(url) > PS_INDEX_MAX_URL || strspn(url,
-	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-	    "-._~%/") != strlen(url) || !percent_ok(url))
+	if (strspn(path, allowed) != len || !percent_ok(path, len) ||
+	    (trailing != (len > 0 && path[len - 1] == '/')))
 		return 0;
 	for (;;) {
 		slash = strchr(p, '/');
-		if (!segment_ok(p, slash != NULL ? (size_t)(slash - p) :
-		    strlen(p)))
+		n = slash != NULL ? (size_t)(slash - p) : strlen(p);
+		if (slash == NULL && trailing && n == 0)
+			return 1;
+		if (!segment_ok(p, n))
 			return 0;
 		if (slash == NULL)
 			return 1;
@@ -181,14 +194,69 @@ relative_valid(const char *url)
 	}
 }
 
+/* HOST[:PORT]: a lowercase DNS name or IPv4 address, or [IPv6]; a port of
+ * 1 to 65535. */
+static int
+authority_valid(const char *host, size_t len)
+{
+	const char *colon = NULL, *end = host + len, *p;
+	long port = 0;
+
+	if (len > 0 && host[0] == '[') {
+		p = memchr(host, ']', len);
+		if (p == NULL || p == host + 1 || strspn(host + 1,
+		    "0123456789abcdef:.") != (size_t)(p - host - 1))
+			return 0;
+		colon = p + 1 < end ? p + 1 : NULL;
+		if (colon != NULL && *colon != ':')
+			return 0;
+	} else {
+		colon = memchr(host, ':', len);
+		if (!util_hostname_valid(host, colon != NULL ? (size_t)(colon -
+		    host) : len) || strspn(host, "abcdefghijklmnopqrstuvwxyz"
+		    "0123456789.-") < (colon != NULL ? (size_t)(colon - host) : len))
+			return 0;
+	}
+	if (colon == NULL)
+		return 1;
+	for (p = colon + 1; p < end && *p >= '0' && *p <= '9' && port <= 65535; p++)
+		port = port * 10 + (*p - '0');
+	return p == end && p - colon > 1 && p - colon <= 6 && port >= 1 &&
+	    port <= 65535;
+}
+
+#define PATH_BYTES "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" \
+    "0123456789-._~%/!$&'()*+,;="
+#define RELATIVE_BYTES "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" \
+    "0123456789-._~%/"
+
+/* "https://" AUTHORITY "/" PATH; no user, query or fragment. */
+static int
+absolute_valid(const char *url, int trailing)
+{
+	const char *host = url + 8, *path;
+
+	if (strncmp(url, "https://", 8) != 0 || strlen(url) > PS_INDEX_MAX_URL)
+		return 0;
+	path = strchr(host, '/');
+	return path != NULL && authority_valid(host, (size_t)(path - host)) &&
+	    path_valid(path + 1, PATH_BYTES, trailing);
+}
+
+static int
+relative_valid(const char *url)
+{
+	return strlen(url) <= PS_INDEX_MAX_URL && url[0] != '/' &&
+	    path_valid(url, RELATIVE_BYTES, 0);
+}
+
 int
 index_base_url_check(const char *url, const char *label, ps_error *err)
 {
-	size_t len = strlen(url);
-
-	if (!absolute_valid(url) || url[len - 1] != '/')
+	if (!absolute_valid(url, 1))
 		return url_refused(err, label, url, "a base URL is an absolute "
-		    "https URL ending in '/', without query or fragment");
+		    "https URL ending in '/', without user, query, fragment or "
+		    "dot segments");
 	return 0;
 }
 
@@ -200,11 +268,10 @@ index_entry_compose_url(ps_index_entry *e, const char *base_url,
 
 	free(e->archive_url);
 	e->archive_url = NULL;
-	if (absolute && (!absolute_valid(e->url) ||
-	    e->url[strlen(e->url) - 1] == '/'))
+	if (absolute && !absolute_valid(e->url, 0))
 		return url_refused(err, label, e->url, "an archive URL is an "
-		    "absolute https URL naming a file, without query or "
-		    "fragment");
+		    "absolute https URL naming a file, without user, query, "
+		    "fragment or dot segments");
 	if (!absolute && !relative_valid(e->url))
 		return url_refused(err, label, e->url, "a relative archive URL "
 		    "is path segments of A-Z a-z 0-9 - . _ ~ %, none empty, "
@@ -215,6 +282,9 @@ index_entry_compose_url(ps_index_entry *e, const char *base_url,
 	if (!absolute && strlen(base_url) + strlen(e->url) > PS_INDEX_MAX_URL)
 		return url_refused(err, label, e->url, "base_url and url "
 		    "together are longer than 2048 bytes");
+	if (pack_archive_name_of(e->url) == NULL)
+		return url_refused(err, label, e->url, "an archive URL ends in "
+		    PACK_ARCHIVE_NAMES);
 	if (absolute ? (e->archive_url = strdup(e->url)) == NULL :
 	    asprintf(&e->archive_url, "%s%s", base_url, e->url) < 0) {
 		e->archive_url = NULL;

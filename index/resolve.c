@@ -70,8 +70,9 @@ exact(const ps_index *ix, size_t first, size_t count, const char *version,
 	char have[PS_ERROR_VALUE_MAX];
 	size_t i;
 
+	/* By precedence: 0.2.0 names 0.2.0+b1 (one entry per precedence). */
 	for (i = first; i < first + count; i++) {
-		if (strcmp(ix->entries[i].version, version) == 0)
+		if (ps_version_compare(ix->entries[i].version, version) == 0)
 			e = &ix->entries[i];
 	}
 	if (e != NULL && (e->yanked == NULL || allow_yanked)) {

@@ -110,7 +110,27 @@ install_indexed_statement(const install_indexed *x, const char *label,
 	    st->tree_digest, v, err);
 }
 
-/* ps_fetch() of the entry, capped at its size, then bound to it. */
+int
+install_indexed_fetch_options(const ps_index_entry *entry,
+    const ps_fetch_options *fetch, ps_fetch_options *capped, ps_error *err)
+{
+	if (fetch == NULL)
+		ps_fetch_options_init(capped);
+	else
+		*capped = *fetch;
+	if (capped->max_download != 0 && capped->max_download < entry->size) {
+		util_fail(err, "fetch_too_large", entry->archive_url, "the index "
+		    "lists an archive larger than the download limit");
+		return util_error_expect(err, "at most --max-download bytes",
+		    "more");
+	}
+	capped->max_download = entry->size;
+	capped->sig_url = NULL;
+	return 0;
+}
+
+/* ps_fetch() of the entry, capped at its size, verified with --deep (the
+ * tree digest the entry lists), then bound to it. */
 int
 ps_index_fetch_entry(const ps_index *index, const ps_index_entry *entry,
     const char *path, const ps_verify_options *verify,
@@ -118,17 +138,14 @@ ps_index_fetch_entry(const ps_index *index, const ps_index_entry *entry,
 {
 	const ps_index_install_options none = { 0, 0, 0 };
 	install_indexed x = { index, entry, &none };
+	ps_verify_options deep = *verify;
 	ps_fetch_options capped;
 	ps_verify_result *v;
 
-	if (fetch == NULL)
-		ps_fetch_options_init(&capped);
-	else
-		capped = *fetch;
-	capped.max_download = entry->size;
-	capped.sig_url = NULL;
 	*out = NULL;
-	if (ps_fetch(entry->archive_url, path, verify, &capped, out, err) != 0)
+	deep.deep = 1;
+	if (install_indexed_fetch_options(entry, fetch, &capped, err) != 0 ||
+	    ps_fetch(entry->archive_url, path, &deep, &capped, out, err) != 0)
 		return -1;
 	v = *out;
 	if (install_indexed_archive(&x, path, v->archive_digest, err) != 0 ||

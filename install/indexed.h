@@ -22,6 +22,10 @@ typedef struct install_indexed {
  * check and (not on a dry run) record. */
 int install_indexed_state(const install_datadir *dd, const install_indexed *x,
     const ps_trust *trust, int dry_run, int64_t now, ps_error *err);
+/* `fetch` (NULL: defaults) for the entry's archive: capped at its size;
+ * fetch_too_large when the caller's own cap is lower. */
+int install_indexed_fetch_options(const ps_index_entry *entry,
+    const ps_fetch_options *fetch, ps_fetch_options *capped, ps_error *err);
 /* The downloaded archive's SHA-256 against the entry's. */
 int install_indexed_archive(const install_indexed *x, const char *label,
     const unsigned char sha256[PS_SHA256_LEN], ps_error *err);

@@ -43,19 +43,26 @@ read_state(const install_datadir *dd, json_t **out, ps_error *err)
 {
 	char *text = malloc(STATE_MAX_BYTES + 1);
 	json_error_t jerr;
+	struct stat st;
 	ssize_t n;
 	int fd;
 
 	*out = NULL;
 	if (text == NULL)
 		return util_fail_oom(err, INSTALL_INDEX_STATE);
+	/* Non-blocking: a FIFO put there must not hang every reader. */
 	fd = openat(dd->fd, INSTALL_INDEX_STATE, O_RDONLY | O_NOFOLLOW |
-	    O_CLOEXEC);
+	    O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		free(text);
 		return errno == ENOENT ? 0 : errno == ELOOP ? damaged(dd, err,
 		    "a symbolic link") : util_fail_errno(err, "io_error",
 		    INSTALL_INDEX_STATE, "open", errno);
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		free(text);
+		return damaged(dd, err, "not a regular file");
 	}
 	n = util_read_full(fd, text, STATE_MAX_BYTES + 1);
 	close(fd);

@@ -1056,26 +1056,21 @@ ps_install_indexed(const ps_index *index, const ps_index_entry *entry,
     const ps_install_options *options, const ps_fetch_options *fetch,
     ps_install_result **out, ps_error *err)
 {
+	ps_index_install_options defaults;
 	install_indexed x = { index, entry, index_options };
 	ps_fetch_options capped;
 
 	*out = NULL;
+	if (index_options == NULL) {
+		ps_index_install_options_init(&defaults);
+		x.o = &defaults;
+	}
 	if (options->verify.sig_path != NULL)
 		return util_fail(err, "invalid_argument", entry->archive_url,
 		    "an index entry's signature is the one beside its archive "
 		    "URL: verify.sig_path must be NULL");
-	if (fetch == NULL)
-		ps_fetch_options_init(&capped);
-	else
-		capped = *fetch;
-	if (capped.max_download != 0 && capped.max_download < entry->size) {
-		util_fail(err, "fetch_too_large", entry->archive_url, "the "
-		    "index lists an archive larger than the download limit");
-		return util_error_expect(err, "at most --max-download bytes",
-		    "more");
-	}
-	capped.max_download = entry->size;
-	capped.sig_url = NULL;
+	if (install_indexed_fetch_options(entry, fetch, &capped, err) != 0)
+		return -1;
 	return install_from_url(entry->archive_url, options, &capped, &x, out,
 	    err);
 }

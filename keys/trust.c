@@ -264,10 +264,12 @@ parse_min_index_version(keys_trust_ctx *ctx, const util_yaml_node *node,
 		return 0;
 	if (node->kind != UTIL_YAML_SCALAR || node->type != UTIL_YAML_INT ||
 	    strspn(node->value, "0123456789") != node->length ||
-	    util_yaml_int(node, &n) != 0 || n < 1)
+	    util_yaml_int(node, &n) != 0 || n < 1 ||
+	    (unsigned long long)n > PS_INDEX_VERSION_MAX)
 		return keys_trust_at(ctx, node, "trust_type",
 		    "'min_index_version' must be a whole number from 1 to "
-		    "9223372036854775807 written in digits, found '%.64s'",
+		    "9007199254740991 (2^53 - 1, the highest index version) "
+		    "written in digits, found '%.64s'",
 		    node->kind == UTIL_YAML_SCALAR ? node->value :
 		    util_yaml_describe(node));
 	if ((signer->roles & PS_ROLE_INDEX) == 0) {

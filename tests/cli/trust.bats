@@ -154,5 +154,5 @@ YAML
 	sed 's/^    packs: \["\*"\]$/&\n    roles: [index]\n    min_index_version: -3/' policy.yaml >m2.yaml
 	run "$PACKSIGN" trust check --trust m2.yaml
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"m2.yaml:20:24: 'min_index_version' must be a whole number from 1 to 9223372036854775807 written in digits, found '-3' [trust_type]"* ]]
+	[[ "$output" == *"m2.yaml:20:24: 'min_index_version' must be a whole number from 1 to 9007199254740991 (2^53 - 1, the highest index version) written in digits, found '-3' [trust_type]"* ]]
 }

@@ -566,7 +566,7 @@ roles_policy(void)
 	    "        not_after: 2027-12-31T23:59:59Z\n"
 	    "    packs: [\"research.*\"]\n"
 	    "    roles: [index]\n"
-	    "    min_index_version: 9223372036854775807\n"
+	    "    min_index_version: 9007199254740991\n"
 	    "  - identity: both\n"
 	    "    keys:\n"
 	    "      - key: %s\n"
@@ -588,7 +588,7 @@ roles_parse_with_default_pack(void **state)
 	assert_int_equal(p->signers[0].roles, PS_ROLE_PACK);
 	assert_int_equal(p->signers[0].min_index_version, 0);
 	assert_int_equal(p->signers[1].roles, PS_ROLE_INDEX);
-	assert_true(p->signers[1].min_index_version == UINT64_C(0x7fffffffffffffff));
+	assert_true(p->signers[1].min_index_version == PS_INDEX_VERSION_MAX);
 	assert_int_equal(p->signers[2].roles, PS_ROLE_PACK | PS_ROLE_INDEX);
 	assert_true(p->signers[2].min_index_version == 42);
 	ps_trust_free(p);
@@ -715,7 +715,7 @@ static void
 min_index_version_rules(void **state)
 {
 	static const char *const bad[] = { "0", "-1", "1.5", "\"5\"", "'7'",
-	    "0x10", "+5", "9223372036854775808", "1e3", "true", "[1]", "",
+	    "0x10", "+5", "9223372036854775808", "9007199254740992", "1e3", "true", "[1]", "",
 	    "seven", "00" };
 	char extra[128];
 	size_t i;
