@@ -119,8 +119,16 @@ ps_index_fetch_entry(const ps_index *index, const ps_index_entry *entry,
 	const ps_index_install_options none = { 0, 0, 0 };
 	install_indexed x = { index, entry, &none };
 	ps_fetch_options capped;
+	ps_verify_options deep;
 	ps_verify_result *v;
 
+	/* Deep: only a verification that hashes every file sets the tree
+	 * digest the entry's is compared with. */
+	if (verify == NULL)
+		ps_verify_options_init(&deep);
+	else
+		deep = *verify;
+	deep.deep = 1;
 	if (fetch == NULL)
 		ps_fetch_options_init(&capped);
 	else
@@ -128,7 +136,7 @@ ps_index_fetch_entry(const ps_index *index, const ps_index_entry *entry,
 	capped.max_download = entry->size;
 	capped.sig_url = NULL;
 	*out = NULL;
-	if (ps_fetch(entry->archive_url, path, verify, &capped, out, err) != 0)
+	if (ps_fetch(entry->archive_url, path, &deep, &capped, out, err) != 0)
 		return -1;
 	v = *out;
 	if (install_indexed_archive(&x, path, v->archive_digest, err) != 0 ||
