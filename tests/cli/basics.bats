@@ -64,7 +64,7 @@ load helpers
 @test "every command refuses an unknown option and a missing argument in one wording" {
 	for c in $("$PACKSIGN" --help | awk '/^commands:/{f=1;next} f&&NF{print $1} /^$/{if(f)exit}'); do
 		[ "$c" = help ] && continue
-		case $c in key) sub=show ;; trust) sub=check ;; *) sub= ;; esac
+		case $c in key) sub=show ;; trust) sub=check ;; index) sub=verify ;; *) sub= ;; esac
 		run "$PACKSIGN" $c $sub --no-such-option
 		[ "$status" -eq 2 ] || { echo "$c: exit $status"; return 1; }
 		[[ "${lines[0]}" == "packsign $c: unknown option '--no-such-option' [usage]" ]] ||
