@@ -147,11 +147,11 @@ encode_name(const char *name, char **out, ps_error *err)
 {
 	static const char keep[] = "abcdefghijklmnopqrstuvwxyz"
 	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~";
-	char *p = malloc(3 * strlen(name) + 1);
+	char *p;
 
-	if ((*out = p) == NULL)
+	if ((*out = malloc(3 * strlen(name) + 1)) == NULL)
 		return util_fail_oom(err, name);
-	for (; *name != '\0'; name++) {
+	for (p = *out; *name != '\0'; name++) {
 		if (strchr(keep, *name) != NULL)
 			*p++ = *name;
 		else
