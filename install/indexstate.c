@@ -312,6 +312,7 @@ ps_index_state_load(const char *data_dir, const char *publisher,
 	*found = 0;
 	ps_error_clear(&e);
 	if (install_datadir_open(data_dir, 0, &dd, &e) != 0) {
+		install_datadir_close(&dd);      /* frees its copy of the path */
 		if (ps_error_is(&e, PS_CODE_NOT_FOUND))
 			return 0;
 		*err = e;
@@ -330,9 +331,8 @@ ps_index_state_record(const char *data_dir, const ps_index *ix, int64_t now,
 	int rc;
 
 	*recorded = 0;
-	if (install_datadir_open(data_dir, 1, &dd, err) != 0)
-		return -1;
-	rc = install_datadir_lock(&dd, NULL, NULL, err) != 0 ||
+	rc = install_datadir_open(data_dir, 1, &dd, err) != 0 ||
+	    install_datadir_lock(&dd, NULL, NULL, err) != 0 ||
 	    install_datadir_clean(&dd, err) != 0 ? -1 :
 	    install_index_state_record(&dd, ix, now, recorded, err);
 	install_datadir_close(&dd);
