@@ -178,6 +178,8 @@ path_valid(const char *path, const char *allowed, int trailing)
 	size_t len = strlen(path), n;
 	const char *p = path, *slash;
 
+	if (len == 0)
+		return trailing;     /* "https://host/": the root */
 	if (strspn(path, allowed) != len || !percent_ok(path, len) ||
 	    (trailing != (len > 0 && path[len - 1] == '/')))
 		return 0;

@@ -901,6 +901,36 @@ kill_each() {
 	echo $((n - 1))
 }
 
+@test "attack findings: a FIFO state file, nine signatures and dot-segment URLs are refused at once" {
+	mkdir -p "$D"
+	mkfifo "$S"
+	# Found by attack: a FIFO there made every index command hang.
+	run timeout 10 "$PACKSIGN" index verify "$F/ix2.json" --trust "$F/policy.yaml" \
+	    --data-dir "$D"
+	fails 2 index_state_invalid
+	[[ "$output" == *"not a regular file"* ]]
+	rm "$S"
+	# Found by attack: 64 forged signatures, each checked over the whole
+	# payload with every key, cost seconds; more than 8 are refused first.
+	python3 - "$F/ix2.json" nine.json <<'PY'
+import json, sys
+e = json.load(open(sys.argv[1]))
+e["signatures"] = e["signatures"] * 9
+json.dump(e, open(sys.argv[2], "w"))
+PY
+	run iv nine.json
+	fails 1 index_invalid
+	[[ "$output" == *"at most 8 signatures"* ]]
+	# Found by attack: ".." in a base URL (curl normalises it away).
+	run "$PACKSIGN" index build "$F/ap-0.1.0.tar.gz" -o x.json -s "$F/ixk.key" \
+	    --trust "$F/policy.yaml" --base-url "https://127.0.0.1/a/../b/"
+	fails 1 index_url_invalid
+	run "$PACKSIGN" index build "$F/ap-0.1.0.tar.gz" -o x.json -s "$F/ixk.key" \
+	    --trust "$F/policy.yaml" --base-url "https://127.0.0.1/b/" --url-prefix "a%2F/"
+	fails 1 index_url_invalid
+	[ ! -e x.json ]
+}
+
 @test "a kill at any write, sync or rename of the state leaves the old state or the new" {
 	command -v strace >/dev/null || skip "strace is not installed"
 	local call k total=0
@@ -925,7 +955,7 @@ kill_each() {
 	fails 2 usage
 	run "$PACKSIGN" index refresh "$F/ix1.json" -o x.json -s "$F/ixk.key" --reason r
 	fails 2 usage
-	[[ "$output" == *"--reason is for index yank"* ]]
+	[[ "$output" == *"'--reason' does not apply to 'index refresh'"* ]]
 	run "$PACKSIGN" index yank "$F/ix1.json" "$AP_ID@0.1.0" -o x.json -s "$F/ixk.key"
 	fails 2 usage
 	run "$PACKSIGN" index yank "$F/ix1.json" "$AP_ID" --reason r -o x.json -s "$F/ixk.key"

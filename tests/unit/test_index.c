@@ -43,19 +43,25 @@ teardown(void **state)
 
 /* ------------------------------------------------------------ builders */
 
-/* One entry as JSON; `signers` NULL: [FP_A]; `more` appended fields. */
+/* One entry as JSON; `signers` NULL: [FP_A]; `more` appended fields.  A
+ * `url` without an archive suffix gets ".tar" (every archive URL names
+ * one, index.md section 3); one starting with '=' is taken as it is. */
 static char *
 entry_json(const char *format, const char *id, const char *version,
     const char *url, const char *signers, const char *more)
 {
+	size_t n = strlen(url);
+	int named = url[0] == '=' || (n > 4 && (strcmp(url + n - 4, ".tar") ==
+	    0 || strcmp(url + n - 4, ".zip") == 0)) || strstr(url, ".tar.") !=
+	    NULL;
 	char *out = NULL;
 
 	assert_true(asprintf(&out, "{\"archive_digest\":\"sha256:" HEX64 "\","
 	    "\"format\":\"%s\",\"id\":\"%s\",\"published\":\"" ISSUED "\","
 	    "\"signers\":%s,\"size\":10,\"tree_digest\":\"sha256:" HEX64 "\","
-	    "\"url\":\"%s\",\"version\":\"%s\"%s}", format, id,
-	    signers != NULL ? signers : "[\"" FP_A "\"]", url, version,
-	    more != NULL ? more : "") > 0);
+	    "\"url\":\"%s%s\",\"version\":\"%s\"%s}", format, id,
+	    signers != NULL ? signers : "[\"" FP_A "\"]", url + (url[0] == '='), named ? "" :
+	    ".tar", version, more != NULL ? more : "") > 0);
 	return out;
 }
 
@@ -291,7 +297,13 @@ payload_url_refusals(void **state)
 	parse_refused(index_json("1", BASE, entry_simple("acme.a", "1.0.0",
 	    "x/../a.tar")), "index_url_invalid");
 	parse_refused(index_json("1", BASE, entry_simple("acme.a", "1.0.0",
-	    "..")), "index_url_invalid");
+	    "../a.tar")), "index_url_invalid");
+	parse_refused(index_json("1", BASE, entry_simple("acme.a", "1.0.0",
+	    "%2e%2E/a.tar")), "index_url_invalid");
+	parse_refused(index_json("1", BASE, entry_simple("acme.a", "1.0.0",
+	    "a%2Fb.tar")), "index_url_invalid");
+	parse_refused(index_json("1", BASE, entry_simple("acme.a", "1.0.0",
+	    "=a.txt.gz")), "index_url_invalid");
 	parse_refused(index_json("1", BASE, entry_simple("acme.a", "1.0.0",
 	    "a%zz.tar")), "index_url_invalid");
 	parse_refused(index_json("1", BASE, entry_simple("acme.a", "1.0.0",
@@ -303,7 +315,7 @@ payload_url_refusals(void **state)
 	parse_refused(index_json("1", NULL, entry_simple("acme.a", "1.0.0",
 	    "https://e.org/a?x=1")), "index_url_invalid");
 	parse_refused(index_json("1", NULL, entry_simple("acme.a", "1.0.0",
-	    "https://e.org/d/")), "index_url_invalid");
+	    "=https://e.org/d/")), "index_url_invalid");
 }
 
 /* ---------------------------------------------------------------- URLs */
@@ -344,7 +356,7 @@ url_composition(void **state)
 	    "https://e.org/r/", &url), 0);
 	assert_string_equal(url, "https://cdn.e.org:8443/a/b.zip");
 	free(url);
-	assert_int_equal(compose("https://[::1]/a", NULL, &url), 0);
+	assert_int_equal(compose("https://[::1]/a.tar", NULL, &url), 0);
 	free(url);
 	assert_int_equal(compose("a.tar", NULL, &url), -1);
 	for (i = 0; bad[i] != NULL; i++) {
@@ -353,6 +365,7 @@ url_composition(void **state)
 	}
 	/* base_url (16 bytes) + url: at most 2048 bytes */
 	memset(longer, 'a', PS_INDEX_MAX_URL);
+	memcpy(longer + PS_INDEX_MAX_URL - 4, ".tar", 4);
 	longer[PS_INDEX_MAX_URL] = '\0';
 	assert_int_equal(compose(longer + 16, "https://e.org/r/", &url), 0);
 	assert_int_equal(strlen(url), PS_INDEX_MAX_URL);
@@ -439,7 +452,7 @@ newest(void **state)
 	assert_null(ps_index_newest(ix, PS_FORMAT_HOLON, "acme.tool"));
 	assert_null(ps_index_newest(ix, PS_FORMAT_AGENTPACK, "acme.none"));
 	assert_string_equal(ps_index_newest(ix, PS_FORMAT_HOLON,
-	    "acme.two")->url, "h");
+	    "acme.two")->url, "h.tar");
 	ps_error_clear(&err);
 	assert_int_equal(ps_index_yank(ix, "acme.tool", "1.2.0", "oops",
 	    &err), 0);
@@ -538,7 +551,7 @@ new_index_carries_forward(void **state)
 	o.base_url = "https://mirror.e.org/x/";
 	assert_int_equal(ps_index_new(&o, &ix, &err), 0);
 	assert_string_equal(ix->entries[0].archive_url,
-	    "https://mirror.e.org/x/t-1.0.0");
+	    "https://mirror.e.org/x/t-1.0.0.tar");
 	ps_index_free(ix);
 	o.base_url = "https://mirror.e.org/x";
 	assert_int_equal(ps_index_new(&o, &ix, &err), -1);
