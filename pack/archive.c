@@ -649,6 +649,8 @@ read_entry(struct reader *r, struct archive_entry *e, ps_error *err)
 	}
 	if (util_path_check(path, NULL, err) != 0 ||
 	    check_no_vcs(r, path, err) != 0 ||
+	    (pack_is_appledouble_path(path) &&
+	    pack_refuse_appledouble(r->label, path, 1, err) != 0) ||
 	    check_entry_limits(r, path, is_dir, (uint64_t)archive_entry_size(e),
 	    err) != 0) {
 		free(path);

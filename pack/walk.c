@@ -77,6 +77,46 @@ pack_is_vcs_name(const char *name)
 	    strcasecmp(name, ".svn") == 0 || strcasecmp(name, ".bzr") == 0;
 }
 
+/* A Mac's AppleDouble files: a component starting "._" (copyfile's
+ * twin of a file's extended attributes and resource fork, beside it) or
+ * the top-level "__MACOSX" tree, where ditto sequesters the same twins. */
+int
+pack_is_appledouble_path(const char *path)
+{
+	const char *p = path;
+
+	if (strncmp(path, "__MACOSX", 8) == 0 && (path[8] == '\0' ||
+	    path[8] == '/'))
+		return 1;
+	while (*p != '\0') {
+		if (p[0] == '.' && p[1] == '_')
+			return 1;
+		p += strcspn(p, "/");
+		p += *p == '/';
+	}
+	return 0;
+}
+
+int
+pack_refuse_appledouble(const char *where, const char *path, int archive,
+    ps_error *err)
+{
+	if (archive)
+		util_refuse(err, "appledouble_refused", where, "'%s' is AppleDouble "
+		    "metadata a Mac adds (a ._ file or the __MACOSX/ tree): other "
+		    "readers extract it as a file, so packsign neither skips nor "
+		    "signs it; make the archive without it (ditto -c -k --norsrc "
+		    "--noextattr SRC OUT.zip; COPYFILE_DISABLE=1 tar -cf OUT.tar "
+		    "-C SRC .) or sign the directory (packsign sign DIR)", path);
+	else
+		util_refuse(err, "appledouble_refused", where, "'%s' is AppleDouble "
+		    "metadata a Mac adds (a ._ file or the __MACOSX/ tree), which "
+		    "packs do not hold; remove it (dot_clean DIR) or list it in "
+		    ".packsignignore", path);
+	return util_error_expect(err, "no ._ file and no __MACOSX/ tree",
+	    "AppleDouble metadata");
+}
+
 static const char *
 kind_of(mode_t mode)
 {
@@ -169,6 +209,8 @@ static int
 check_storable(const char *where, const char *canon, const struct stat *st,
     ps_error *err)
 {
+	if (pack_is_appledouble_path(canon))
+		return pack_refuse_appledouble(where, canon, 0, err);
 	if (!pack_tar_path_fits(canon, S_ISDIR(st->st_mode)))
 		return util_refuse(err, "name_too_long", where,
 		    "path does not fit a tar header without truncation "

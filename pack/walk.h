@@ -53,4 +53,14 @@ int pack_walk_survey(int rootfd, const char *label, pack_items *items,
 /* 1 for ".git", ".hg", ".svn", ".bzr". */
 int pack_is_vcs_name(const char *name);
 
+/* 1 when a component of the pack path `path` starts with "._" or its
+ * first is "__MACOSX": a Mac's AppleDouble metadata. */
+int pack_is_appledouble_path(const char *path);
+
+/* Refuses `path` as appledouble_refused (`where` names it); `archive`: the
+ * message says how to make the archive without it, else how to clean the
+ * directory.  Returns -1. */
+int pack_refuse_appledouble(const char *where, const char *path, int archive,
+    ps_error *err);
+
 #endif

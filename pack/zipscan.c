@@ -29,6 +29,7 @@
 #define FLAG_STRONG 0x0040u
 #define FLAG_UTF8 0x0800u
 #define FLAG_MASKED 0x2000u
+#define HOST_UNIX 3u             /* "version made by", high byte */
 
 struct zentry {
 	char *name;              /* as stored (bytes of the central record) */
@@ -325,26 +326,33 @@ walk_extras(const pack_zipscan *z, struct zentry *e, const unsigned char *x,
 	return 0;
 }
 
-/* Names without the UTF-8 flag are CP437 to some readers (zipfile, 7-Zip)
- * and UTF-8 to others (unzip, libarchive on this system): only ASCII
- * means the same to all of them. */
+/*
+ * Names without the UTF-8 flag are CP437 by the zip specification.  Only
+ * ASCII means the same to every reader, and a name from a Unix host
+ * (made-by host 3, as macOS's ditto and Finder write every name, in UTF-8
+ * and NFD): unzip, libarchive, 7-Zip and macOS read those bytes as UTF-8
+ * (7-Zip for Windows does so for a Unix host when they are valid UTF-8,
+ * which check_central_name requires); Python's zipfile reads CP437
+ * (digests.md, "Zip structure", step 5).
+ */
 static int
-check_name(const struct zentry *e, ps_error *err)
+check_name(const struct zentry *e, unsigned made_by, ps_error *err)
 {
 	size_t i;
 
 	if (memchr(e->name, '\0', e->name_len) != NULL)
 		return util_refuse(err, "name_forbidden_char", e->name,
 		    "a zip name holds a NUL byte");
-	if ((e->flags & FLAG_UTF8) != 0)
+	if ((e->flags & FLAG_UTF8) != 0 || (made_by >> 8) == HOST_UNIX)
 		return 0;
 	for (i = 0; i < e->name_len; i++) {
 		if ((unsigned char)e->name[i] >= 0x80) {
 			util_refuse(err, "zip_name_encoding", e->name, "a non-ASCII "
-			    "name without the UTF-8 flag: zipfile and 7-Zip read it "
-			    "as CP437, unzip and libarchive as UTF-8");
+			    "name without the UTF-8 flag from a host other than "
+			    "Unix: zipfile and 7-Zip read it as CP437, unzip and "
+			    "libarchive as UTF-8");
 			return util_error_expect(err, "the UTF-8 flag (bit 11) on "
-			    "a non-ASCII name", "no flag");
+			    "a non-ASCII name, or a Unix host", "neither");
 		}
 	}
 	return 0;
@@ -386,7 +394,7 @@ check_type(const struct zentry *e, unsigned made_by, uint32_t attrs,
     ps_error *err)
 {
 	int dir = e->name_len > 0 && e->name[e->name_len - 1] == '/';
-	unsigned mode = (made_by >> 8) == 3 || (attrs >> 16) != 0 ?
+	unsigned mode = (made_by >> 8) == HOST_UNIX || (attrs >> 16) != 0 ?
 	    attrs >> 16 : 0;
 	int mode_dir = (mode & 0170000) == 0040000;
 	int dos_dir = (attrs & 0x10) != 0;
@@ -462,7 +470,7 @@ parse_central(pack_zipscan *z, const unsigned char *p, size_t n,
 		    "a zip that spans several disks");
 	how = (struct extras){ z->label, p + CENTRAL_LEN + nlen + xlen, clen,
 	    1, e->offset == 0xffffffffu };
-	if (check_name(e, err) != 0 ||
+	if (check_name(e, le16(p + 4), err) != 0 ||
 	    walk_extras(z, e, p + CENTRAL_LEN + nlen, xlen, &how, err) != 0 ||
 	    check_flags(e, err) != 0 ||
 	    check_type(e, le16(p + 4), le32(p + 38), err) != 0)
@@ -484,7 +492,8 @@ check_central_name(const pack_zipscan *z, struct zentry *e, ps_error *err)
 	e->nfc = util_path_nfc(e->name, len);
 	if (e->nfc == NULL && errno == EILSEQ)
 		return util_refuse(err, "name_not_utf8", e->name,
-		    "a zip name flagged UTF-8 is not valid UTF-8");
+		    "a zip name (flagged UTF-8 or from a Unix host) is not "
+		    "valid UTF-8");
 	if (e->nfc == NULL)
 		return util_fail_oom(err, z->label);
 	snprintf(label, sizeof(label), "%s: %s (central directory)", z->label,
