@@ -74,22 +74,6 @@ index_key(const ps_trust_signer *signer)
 	return (signer->roles & PS_ROLE_INDEX) != 0;
 }
 
-/* The key whose fingerprint an entry's key id names, if it does. */
-static int
-hinted(const sign_dsse_envelope *env, const ps_pubkey *key)
-{
-	char fp[PS_FINGERPRINT_MAX];
-	size_t i;
-
-	if (ps_pubkey_fingerprint(key, fp) != 0)
-		return 0;
-	for (i = 0; i < sign_dsse_signature_count(env); i++) {
-		if (strcmp(sign_dsse_keyid(env, i), fp) == 0)
-			return 1;
-	}
-	return 0;
-}
-
 /*
  * Each verification hashes the whole payload, so the work is bounded
  * before it starts: at most INDEX_MAX_SIGNATURES entries, tried with the
@@ -101,19 +85,20 @@ static int
 find_signers(struct index_check *c, ps_error *err)
 {
 	const ps_trust *t = c->o->trust;
+	const ps_pubkey *key;
 	size_t i, j;
-	int named;
 
 	for (i = 0; i < t->signer_count; i++) {
 		for (j = 0; j < t->signers[i].key_count; j++) {
-			named = hinted(c->env, t->signers[i].keys[j].key);
-			if ((index_key(&t->signers[i]) || named) &&
-			    try_key(c, t->signers[i].keys[j].key, err) != 0)
+			key = t->signers[i].keys[j].key;
+			if ((index_key(&t->signers[i]) ||
+			    sign_dsse_keyid_names(c->env, key)) &&
+			    try_key(c, key, err) != 0)
 				return -1;
 		}
 	}
 	for (i = 0; i < t->revoked_count; i++) {
-		if (hinted(c->env, t->revoked[i].key) &&
+		if (sign_dsse_keyid_names(c->env, t->revoked[i].key) &&
 		    try_key(c, t->revoked[i].key, err) != 0)
 			return -1;
 	}

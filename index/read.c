@@ -16,30 +16,6 @@
 #include "util/fdio.h"
 
 static int
-read_all(int fd, const char *label, unsigned char **bytes, size_t *len,
-    ps_error *err)
-{
-	unsigned char *buf = malloc(SIGN_DSSE_MAX_BYTES + 1);
-	ssize_t n;
-
-	if (buf == NULL)
-		return util_fail_oom(err, label);
-	n = util_read_full(fd, buf, SIGN_DSSE_MAX_BYTES + 1);
-	if (n < 0) {
-		free(buf);
-		return util_fail_errno(err, "io_error", label, "read", errno);
-	}
-	if (n > SIGN_DSSE_MAX_BYTES) {
-		free(buf);
-		return util_refuse(err, "envelope_too_large", label, "an index "
-		    "is at most %d bytes", SIGN_DSSE_MAX_BYTES);
-	}
-	*bytes = buf;
-	*len = (size_t)n;
-	return 0;
-}
-
-static int
 download(const char *url, const ps_fetch_options *fetch, int fd,
     ps_error *err)
 {
@@ -82,7 +58,8 @@ ps_index_read(const char *where, const ps_fetch_options *fetch,
 	if (rc == 0 && remote && net_url_public(where, &shown, err) != 0)
 		rc = -1;
 	if (rc == 0)
-		rc = read_all(fd, shown != NULL ? shown : where, bytes, len, err);
+		rc = sign_dsse_read_bytes(fd, shown != NULL ? shown : where, bytes,
+		    len, err);
 	free(shown);
 	close(fd);
 	return rc;

@@ -492,14 +492,14 @@ sign_dsse_parse(const void *bytes, size_t len, const char *label,
 }
 
 int
-sign_dsse_read_fd(int fd, const char *label, sign_dsse_envelope **out,
-    ps_error *err)
+sign_dsse_read_bytes(int fd, const char *label, unsigned char **bytes,
+    size_t *len, ps_error *err)
 {
 	unsigned char *buf = malloc(SIGN_DSSE_MAX_BYTES + 1);
 	ssize_t n;
-	int rc;
 
-	*out = NULL;
+	*bytes = NULL;
+	*len = 0;
 	if (buf == NULL)
 		return util_fail_oom(err, NULL);
 	n = util_read_full(fd, buf, SIGN_DSSE_MAX_BYTES + 1);
@@ -512,9 +512,42 @@ sign_dsse_read_fd(int fd, const char *label, sign_dsse_envelope **out,
 		return util_refuse(err, "envelope_too_large", label,
 		    "the envelope is over %d bytes", SIGN_DSSE_MAX_BYTES);
 	}
-	rc = sign_dsse_parse(buf, (size_t)n, label, out, err);
+	*bytes = buf;
+	*len = (size_t)n;
+	return 0;
+}
+
+int
+sign_dsse_read_fd(int fd, const char *label, sign_dsse_envelope **out,
+    ps_error *err)
+{
+	unsigned char *buf;
+	size_t len;
+	int rc;
+
+	*out = NULL;
+	if (sign_dsse_read_bytes(fd, label, &buf, &len, err) != 0)
+		return -1;
+	rc = sign_dsse_parse(buf, len, label, out, err);
 	free(buf);
 	return rc;
+}
+
+/* 1 when an entry's key id names `key`'s fingerprint: a hint of which
+ * key to try, never a reason to accept one. */
+int
+sign_dsse_keyid_names(const sign_dsse_envelope *env, const ps_pubkey *key)
+{
+	char fp[PS_FINGERPRINT_MAX];
+	size_t i;
+
+	if (ps_pubkey_fingerprint(key, fp) != 0)
+		return 0;
+	for (i = 0; i < env->sig_count; i++) {
+		if (strcmp(sign_dsse_keyid(env, i), fp) == 0)
+			return 1;
+	}
+	return 0;
 }
 
 /* ----------------------------------------------------------- accessors */

@@ -80,6 +80,11 @@ int sign_dsse_serialize(const sign_dsse_envelope *env, char **out,
  */
 int sign_dsse_parse(const void *bytes, size_t len, const char *label,
     sign_dsse_envelope **out, ps_error *err);
+/* Reads `fd` to its end into *bytes (malloc'ed), refusing more than
+ * SIGN_DSSE_MAX_BYTES (envelope_too_large): an envelope's bytes before
+ * they are parsed. */
+int sign_dsse_read_bytes(int fd, const char *label, unsigned char **bytes,
+    size_t *len, ps_error *err);
 /* Reads `fd` to its end, refusing more than SIGN_DSSE_MAX_BYTES, and parses. */
 int sign_dsse_read_fd(int fd, const char *label, sign_dsse_envelope **out,
     ps_error *err);
@@ -87,6 +92,9 @@ int sign_dsse_read_fd(int fd, const char *label, sign_dsse_envelope **out,
 size_t sign_dsse_signature_count(const sign_dsse_envelope *env);
 /* The unauthenticated key id of entry `i` ("" when absent); NULL past the end. */
 const char *sign_dsse_keyid(const sign_dsse_envelope *env, size_t i);
+/* 1 when an entry's key id is `key`'s fingerprint: which keys to try
+ * first, never a reason to accept one. */
+int sign_dsse_keyid_names(const sign_dsse_envelope *env, const ps_pubkey *key);
 /* The payload type as written: not authenticated until verified. */
 const char *sign_dsse_payload_type(const sign_dsse_envelope *env);
 

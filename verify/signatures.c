@@ -118,21 +118,6 @@ policy_keys(const ps_trust *policy, size_t *count)
 	return keys;
 }
 
-static int
-hinted(const sign_dsse_envelope *env, const ps_pubkey *key)
-{
-	char fp[PS_FINGERPRINT_MAX];
-	size_t i;
-
-	if (ps_pubkey_fingerprint(key, fp) != 0)
-		return 0;
-	for (i = 0; i < sign_dsse_signature_count(env); i++) {
-		if (strcmp(sign_dsse_keyid(env, i), fp) == 0)
-			return 1;
-	}
-	return 0;
-}
-
 /* Keys whose fingerprint an entry names go first: a hint, nothing more. */
 static void
 hints_first(const sign_dsse_envelope *env, const ps_pubkey **keys, size_t n)
@@ -141,7 +126,7 @@ hints_first(const sign_dsse_envelope *env, const ps_pubkey **keys, size_t n)
 	const ps_pubkey *k;
 
 	for (i = 0; i < n; i++) {
-		if (!hinted(env, keys[i]))
+		if (!sign_dsse_keyid_names(env, keys[i]))
 			continue;
 		k = keys[i];
 		memmove(&keys[front + 1], &keys[front],

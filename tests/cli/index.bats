@@ -6,37 +6,11 @@
 # throwaway CA; every proxy variable is unset.
 
 load helpers
+load net_helpers
 bats_require_minimum_version 1.5.0
 
 AP_ID=research.top-journal-reviewer
 T0=2026-01-01T00:00:00Z
-
-cert() {
-	openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
-	    -subj "/CN=$1" -keyout "$1.key" -out "$1.csr" 2>/dev/null
-	printf 'subjectAltName=%s\n' "$2" >"$1.ext"
-	openssl x509 -req -in "$1.csr" -CA "$3.pem" -CAkey "$3.key" \
-	    -CAcreateserial -days 2 -extfile "$1.ext" -out "$1.pem" 2>/dev/null
-}
-
-ca() {
-	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
-	    -subj "/CN=$1" -days 2 -keyout "$1.key" -out "$1.pem" 2>/dev/null
-}
-
-serve() {
-	local i
-	rm -f "$F/port"
-	python3 "$BATS_TEST_DIRNAME/net_server.py" "$F/www" "$F/server.pem" \
-	    "$F/server.key" "$F/port" 3>&- &
-	PORT_PID=$!
-	for i in $(seq 100); do
-		[ -s "$F/port" ] && break
-		sleep 0.1
-	done
-	[ -s "$F/port" ]
-	PORT=$(cat "$F/port")
-}
 
 # policy FILE [EXTRA-INDEX-LINES]: acme signs packs, acme-index signs
 # indexes of research.* packs; bob (pack role only) is listed too.
@@ -115,7 +89,7 @@ setup_file() {
 	cp ap-0.2.0.tar.gz.sig www/mixa/ap-0.1.0.tar.gz.sig
 	cp holon.tar.gz www/mixb/ap-0.1.0.tar.gz
 	cp holon.tar.gz.sig www/mixb/ap-0.1.0.tar.gz.sig
-	serve
+	serve server PORT
 	B=https://127.0.0.1:$PORT/files/
 	ix ix1.json ap-0.1.0.tar.gz --base-url "$B"
 	ix ix2.json ap-0.2.0.tar.gz --previous ix1.json
