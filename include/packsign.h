@@ -35,6 +35,19 @@
  *   environment only in ps_data_dir_default().  It makes network requests
  *   only in ps_install_url() and ps_fetch(), to the URLs it is handed,
  *   through the proxy it is handed (never one from the environment).
+ * - Thread safety: the library keeps no mutable global state of its own
+ *   (libcurl's global initialisation runs once, under pthread_once, on the
+ *   first download; sodium_init() and libgit2's reference-counted
+ *   git_libgit2_init()/shutdown() are thread-safe; locale changes are
+ *   per-thread uselocale() scopes, never setlocale()).  So any function may
+ *   be called from several threads at once on different objects; an object
+ *   is not locked: one thread at a time may use it, except that objects
+ *   passed as `const` (a loaded ps_trust, a verified ps_index) may be read
+ *   by several threads at once.  Each group below says what it adds.
+ *   Callbacks (progress, confirm, consent, waiting, cancelled) are called
+ *   on the calling thread.  libcurl below 7.84 does not make
+ *   curl_global_init() thread-safe against another library of the process
+ *   initialising libcurl at the same moment.
  */
 #ifndef PACKSIGN_H
 #define PACKSIGN_H
@@ -69,6 +82,8 @@ const char *ps_version(void);
 int ps_abi_version(void);
 
 /* ---------------------------------------------------------------- errors */
+
+/* Thread safety: pure functions on the caller's ps_error. */
 
 /* Exit status classes: they are the CLI's exit codes. */
 typedef enum ps_status {
@@ -137,6 +152,8 @@ char *ps_error_format(const ps_error *err, char *buf, size_t size);
 
 /* ----------------------------------------------------------- diagnostics */
 
+/* Thread safety: one list per thread at a time; no global state. */
+
 /*
  * A list of problems reported all at once, compiler-style:
  *   FILE:LINE:COL: error|warning: MESSAGE [CODE]
@@ -182,6 +199,9 @@ void ps_diags_sort(ps_diags *diags);
 char *ps_diag_format(const ps_diag *diag, char *buf, size_t size);
 
 /* ---------------------------------------------------------------- digests */
+
+/* Thread safety: may be called from several threads at once on different
+ * paths (ps_digest_path() hashes on worker threads of its own). */
 
 #define PS_SHA256_LEN 32
 #define PS_SHA256_HEX_LEN 64
@@ -257,6 +277,8 @@ const ps_entry *ps_digest_find(const ps_digest *digest, const char *path);
 
 /* ----------------------------------------------------------------- limits */
 
+/* Thread safety: pure. */
+
 /*
  * The limits of reading an archive, held by every reader of one (digest,
  * validate, sign, verify, install) while it decompresses, so that a small
@@ -281,6 +303,9 @@ typedef struct ps_extract_limits {
 void ps_extract_limits_init(ps_extract_limits *limits);
 
 /* ---------------------------------------------------------------- packing */
+
+/* Thread safety: may be called from several threads at once; each call
+ * runs its own worker threads and joins them before it returns. */
 
 typedef enum ps_compression {
 	PS_COMPRESS_NONE = 0,
@@ -361,6 +386,10 @@ int ps_compression_from_name(const char *name, ps_compression *out);
 
 /* ---------------------------------------------------------- atomic output */
 
+/* Thread safety: one ps_atomic_file per thread at a time; two calls
+ * writing the same target race as two processes would (the last rename
+ * wins, or output_exists under PS_ATOMIC_NO_REPLACE). */
+
 /*
  * Output files that appear whole or not at all: data goes to a temporary
  * file in the target's directory, renamed over the target on commit.
@@ -392,6 +421,10 @@ int ps_atomic_commit(ps_atomic_file *file, ps_error *err);
 void ps_atomic_abort(ps_atomic_file *file);
 
 /* ------------------------------------------------------------------- keys */
+
+/* Thread safety: may be called from several threads at once on different
+ * keys (sodium_init() is thread-safe); a ps_pubkey or ps_seckey passed as
+ * const may be shared. */
 
 /*
  * Ed25519 keys in minisign's file formats (docs/formats/keys.md), OpenSSH
@@ -658,6 +691,9 @@ int ps_key_verify_digest(const ps_pubkey *key,
 
 /* ------------------------------------------------------------------ trust */
 
+/* Thread safety: a loaded policy is read-only to every function taking
+ * `const ps_trust *`, which may share it across threads. */
+
 /*
  * The trust policy (docs/formats/trust-policy.md): which identity owns
  * which keys, for which pack ids, during which window, which keys are
@@ -807,6 +843,8 @@ int ps_time_format(int64_t t, char out[PS_TIME_TEXT_LEN]);
 
 /* ------------------------------------------------------ pack file access */
 
+/* Thread safety: one ps_pack_files per thread at a time. */
+
 /*
  * How manifest validation reads a pack beyond its manifest, whatever
  * carries it (a directory here; an archive in sign/).  Paths are relative,
@@ -885,6 +923,10 @@ int ps_pack_files_archive_open(const char *path, ps_pack_files *files,
 void ps_pack_files_close(ps_pack_files *files);
 
 /* -------------------------------------------------------------- manifests */
+
+/* Thread safety: may be called from several threads at once on
+ * different packs (the YAML and JSON readers switch locale per thread with
+ * uselocale()). */
 
 /* Returns the manifest file name of a format ("soyapack.yaml", ...), or
  * NULL for PS_FORMAT_UNKNOWN. */
@@ -1201,6 +1243,8 @@ int ps_manifest_permissions(const ps_manifest *manifest, char **text,
 
 /* ------------------------------------------------------------ inspection */
 
+/* Thread safety: as digests and manifests. */
+
 /* What one read of a pack tells: its digests and its manifest. */
 typedef struct ps_inspection {
 	ps_digest *digest;
@@ -1221,6 +1265,11 @@ int ps_inspect(const char *path, const ps_pack_options *pack,
 void ps_inspection_free(ps_inspection *inspection);
 
 /* ----------------------------------------------------------- verification */
+
+/* Thread safety: may be called from several threads at once on
+ * different results; options and the policy are only read.  A rebuild
+ * (rebuild_from) uses libgit2, initialised per call (reference-counted,
+ * thread-safe). */
 
 /*
  * Verifying a signed pack (docs/formats/signature.md, section 3): the
@@ -1346,6 +1395,9 @@ int ps_verify(const char *path, const ps_verify_options *options,
 /* Frees the result and every string and array in it; NULL is a no-op. */
 void ps_verify_result_free(ps_verify_result *result);
 /* ------------------------------------------------------------------ diff */
+
+/* Thread safety: may be called from several threads at once on different
+ * sides and diffs; a side is only read by ps_diff_compare(). */
 
 /*
  * What changed between two versions of a pack (docs/formats/diff.md):
@@ -1475,6 +1527,8 @@ void ps_diff_free(ps_diff *diff);
 
 /* ------------------------------------------------------------- extraction */
 
+/* Thread safety: one destination directory per call. */
+
 /*
  * Extracts the archive at `path` (.tar, .tar.gz, .tgz, .tar.zst, .zip)
  * into the empty directory `dest_fd` (never closed here), on its own
@@ -1493,6 +1547,13 @@ int ps_extract_archive(const char *path, int dest_fd,
     const ps_extract_limits *limits, ps_digest **digest_out, ps_error *err);
 
 /* --------------------------------------------------------------- install */
+
+/* Thread safety: may be called from several threads at once; writers
+ * of one data directory (install, uninstall, pins, index state) wait for
+ * each other on DIR/.lock (flock on a descriptor of each call's own, so
+ * threads of one process serialise as processes do).
+ * ps_data_dir_default() reads the environment: not safe while another
+ * thread calls setenv() or putenv(). */
 
 /*
  * Installed packs live in a data directory (docs/formats/install.md):
@@ -1636,6 +1697,9 @@ int ps_install(const char *archive, const ps_install_options *options,
 void ps_install_result_free(ps_install_result *result);
 
 /* --------------------------------------------------------------- network */
+
+/* Thread safety: may be called from several threads at once (one curl
+ * handle per transfer; curl_global_init() once, under pthread_once). */
 
 /*
  * Downloads (docs/formats/install.md, "From a URL"): only ps_install_url()
@@ -1831,6 +1895,9 @@ int ps_pins_forget(const char *data_dir, ps_format format, const char *id,
 
 /* ---------------------------------------------------------------- signing */
 
+/* Thread safety: may be called from several threads at once on different
+ * outputs; the key is only read. */
+
 /*
  * `packsign sign` (docs/formats/signature.md, "Signing"): a pack directory
  * becomes its canonical archive OUT plus OUT.sig, a DSSE envelope over the
@@ -1919,6 +1986,9 @@ int ps_minisig_format(const ps_seckey *key,
     const char *trusted_comment, char **out, ps_error *err);
 
 /* ------------------------------------------------------------------ index */
+
+/* Thread safety: a verified ps_index is read-only to every function
+ * taking `const ps_index *`; ps_index_read() downloads as "network" does. */
 
 /*
  * A signed pack index (docs/formats/index.md): what a publisher says is
@@ -2031,6 +2101,8 @@ int ps_index_read(const char *file_or_url, const ps_fetch_options *fetch,
 
 /* ------------------------------------------------------ publishing an index */
 
+/* Thread safety: one ps_index per thread at a time while it is built. */
+
 typedef struct ps_index_build_options {
 	const ps_index *previous;    /* verified; its entries carried forward;
 	                              * NULL: the first index (version 1) */
@@ -2090,6 +2162,9 @@ int ps_index_sign(const ps_index *index, const ps_seckey *key, char **out,
 
 /* -------------------------------------------------- index client state */
 
+/* Thread safety: the state file is written under DIR/.lock, as
+ * installs are. */
+
 /* What a data directory has seen of one publisher's index. */
 typedef struct ps_index_seen {
 	uint64_t version;            /* the highest version seen */
@@ -2129,6 +2204,8 @@ int ps_index_state_record(const char *data_dir, const ps_index *index,
     int64_t now, int *recorded, ps_error *err);
 
 /* ------------------------------------------------ installing from an index */
+
+/* Thread safety: as install and network. */
 
 /*
  * ps_fetch() of an entry's archive into `path` (its .sig beside it),
