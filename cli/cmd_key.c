@@ -94,6 +94,8 @@ add_pubkey_fields(json_t *obj, const ps_pubkey *key)
 	json_object_set_new(obj, "fingerprint", json_string(fp));
 	json_object_set_new(obj, "identity", key->identity != NULL ?
 	    json_string(key->identity) : json_null());
+	json_object_set_new(obj, "algorithm",
+	    json_string(ps_key_algorithm_name(key->alg)));
 }
 
 static int
@@ -205,7 +207,8 @@ print_show(const json_t *obj)
 	const json_t *kdf = json_object_get(obj, "kdf");
 
 	print_field(obj, "file", "file:");
-	printf("%-12s ed25519 %s key\n", "type:", json_string_value(
+	printf("%-12s %s %s key\n", "type:", json_string_value(
+	    json_object_get(obj, "algorithm")), json_string_value(
 	    json_object_get(obj, "kind")));
 	print_field(obj, "format", "format:");
 	if (json_object_get(obj, "key_id") == NULL)

@@ -119,8 +119,9 @@ key_json(const ps_pubkey *key)
 
 	ps_key_id_hex(key->key_id, hex);
 	ps_pubkey_fingerprint(key, fp);
-	return json_pack("{s:s,s:s,s:s}", "key_id", hex, "fingerprint", fp,
-	    "format", ps_key_source_name(key->source));
+	return json_pack("{s:s,s:s,s:s,s:s}", "key_id", hex, "fingerprint", fp,
+	    "format", ps_key_source_name(key->source), "algorithm",
+	    ps_key_algorithm_name(key->alg));
 }
 
 /* ["pack", "index"]: the PS_ROLE_* bits by name. */

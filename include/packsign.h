@@ -428,15 +428,17 @@ void ps_atomic_abort(ps_atomic_file *file);
 
 /*
  * Ed25519 keys in minisign's file formats (docs/formats/keys.md), OpenSSH
- * `ssh-ed25519` public key lines and PEM (PKCS#8, SubjectPublicKeyInfo).
- * Key ids and fingerprints are hints for finding a key; trust is always
- * decided on the full 32-byte public key.
+ * `ssh-ed25519` public key lines and PEM (PKCS#8, SubjectPublicKeyInfo);
+ * ECDSA P-256 public keys (PEM SubjectPublicKeyInfo only) for verifying
+ * DSSE signatures.  Key ids and fingerprints are hints for finding a key;
+ * trust is always decided on the algorithm and the full public key.
  */
 
 #define PS_KEY_ID_LEN 8
 #define PS_KEY_ID_HEX_LEN 16          /* without the NUL */
 #define PS_ED25519_PUBLIC_LEN 32
 #define PS_ED25519_SIG_LEN 64
+#define PS_ECDSA_P256_PUBLIC_LEN 65   /* uncompressed point 04 || X || Y */
 #define PS_BLAKE2B512_LEN 64
 #define PS_FINGERPRINT_MAX 52         /* "SHA256:" + 43 base64 + NUL */
 #define PS_KEY_FILE_MAX (64 * 1024)   /* larger key files are refused */
@@ -450,13 +452,22 @@ typedef enum ps_key_source {
 	PS_KEY_SOURCE_PEM             /* SubjectPublicKeyInfo PEM */
 } ps_key_source;
 
-/* An Ed25519 public key (the only algorithm). */
+/* A public key's signature algorithm. */
+typedef enum ps_key_algorithm {
+	PS_KEY_ED25519 = 0,           /* every source */
+	PS_KEY_ECDSA_P256             /* prime256v1, PEM only; verifies DSSE */
+} ps_key_algorithm;
+
+/* A public key: Ed25519 (`key`) or ECDSA P-256 (`ecdsa_point`). */
 typedef struct ps_pubkey {
 	ps_key_source source;
 	/* minisign keys: the file's key id; others: derived (keys.md) */
 	unsigned char key_id[PS_KEY_ID_LEN];
-	unsigned char key[PS_ED25519_PUBLIC_LEN];
+	unsigned char key[PS_ED25519_PUBLIC_LEN];   /* Ed25519; else zero */
 	char *identity;   /* from the comment "... for <ID>", else NULL */
+	ps_key_algorithm alg;
+	/* ECDSA P-256: the point, always uncompressed; else zero */
+	unsigned char ecdsa_point[PS_ECDSA_P256_PUBLIC_LEN];
 } ps_pubkey;
 
 /* Bytes that must not leak: sodium_malloc'd (guarded, locked, wiped). */
@@ -555,7 +566,7 @@ void ps_pubkey_free(ps_pubkey *key);
 /* A deep copy (identity included), freed with ps_pubkey_free(); code
  * out_of_memory. */
 int ps_pubkey_copy(const ps_pubkey *key, ps_pubkey **out, ps_error *err);
-/* 1 when both hold the same 32-byte public key. */
+/* 1 when both have the same algorithm and the same public key. */
 int ps_pubkey_equal(const ps_pubkey *a, const ps_pubkey *b);
 
 /*
@@ -582,7 +593,8 @@ int ps_pubkey_format_minisign(const ps_pubkey *key, char **out,
     ps_error *err);
 /* The bare base64 line (no newline); caller frees with free().  The
  * format functions fail only with out_of_memory (and io_error when
- * OpenSSL cannot write the PEM). */
+ * OpenSSL cannot write the PEM); an ECDSA key has only the PEM form (the
+ * others refuse it: key_unsupported_algorithm). */
 int ps_pubkey_format_base64(const ps_pubkey *key, char **out, ps_error *err);
 /* "ssh-ed25519 AAAA...[ comment]" with a newline; `comment` may be NULL;
  * caller frees with free(). */
@@ -599,8 +611,11 @@ int ps_pubkey_set_identity(ps_pubkey *key, const char *identity,
 void ps_key_id_hex(const unsigned char id[PS_KEY_ID_LEN],
     char hex[PS_KEY_ID_HEX_LEN + 1]);
 /*
- * "SHA256:" + unpadded base64 of SHA-256 over the OpenSSH wire encoding
- * (string "ssh-ed25519", string key): what `ssh-keygen -l` prints.
+ * "SHA256:" + unpadded base64 of SHA-256 over, for Ed25519, the OpenSSH
+ * wire encoding (string "ssh-ed25519", string key): what `ssh-keygen -l`
+ * prints; for ECDSA P-256, the DER SubjectPublicKeyInfo (named curve,
+ * uncompressed point): what `openssl pkey -pubin -outform DER | sha256`
+ * gives for a key written uncompressed.
  */
 /* Returns 0, or -1 (out left empty) when hashing fails: no error object,
  * the failure is an internal one. */
@@ -610,6 +625,8 @@ int ps_pubkey_fingerprint(const ps_pubkey *key,
 int ps_identity_valid(const char *identity);
 /* "minisign", "ssh" or "pem" (static strings). */
 const char *ps_key_source_name(ps_key_source source);
+/* "ed25519" or "ecdsa-p256" (static strings). */
+const char *ps_key_algorithm_name(ps_key_algorithm alg);
 
 /* A fresh key pair with a random key id, in guarded memory; freed with
  * ps_seckey_free(); code out_of_memory. */
@@ -679,9 +696,19 @@ int ps_key_sign_prehashed(const ps_seckey *key, const void *msg,
 int ps_key_sign_digest(const ps_seckey *key,
     const unsigned char digest[PS_BLAKE2B512_LEN],
     unsigned char sig[PS_ED25519_SIG_LEN], ps_error *err);
-/* 0 when valid, -1 otherwise (never fills an error: callers decide). */
+/* 0 when valid, -1 otherwise (never fills an error: callers decide).
+ * Ed25519 only: an ECDSA key never verifies here (minisign signatures). */
 int ps_key_verify(const ps_pubkey *key, const void *msg, size_t len,
     const unsigned char sig[PS_ED25519_SIG_LEN]);
+/*
+ * A signature over `msg` by `key`, whatever its algorithm: Ed25519, 64
+ * bytes; ECDSA P-256 over SHA-256(msg), the signature ASN.1 DER
+ * (SEQUENCE of two INTEGERs, minimal encoding, nothing after it; high and
+ * low S both accepted: docs/formats/keys.md).  0 when valid, -1 otherwise
+ * (no error object, as ps_key_verify()).
+ */
+int ps_key_verify_signature(const ps_pubkey *key, const void *msg,
+    size_t len, const unsigned char *sig, size_t sig_len);
 /* The same for the prehashed mode and for a caller's BLAKE2b-512 digest. */
 int ps_key_verify_prehashed(const ps_pubkey *key, const void *msg,
     size_t len, const unsigned char sig[PS_ED25519_SIG_LEN]);

@@ -47,7 +47,7 @@ try_key(struct index_check *c, const ps_pubkey *key, ps_error *err)
 	ps_error e;
 
 	ps_error_clear(&e);
-	if (sign_dsse_verify(c->env, key->key, &ver, &e) != 0)
+	if (sign_dsse_verify(c->env, key, &ver, &e) != 0)
 		return 0;
 	ps_error_clear(&e);
 	if (ps_trust_lookup_index(c->o->trust, key, c->o->at, &signer, &e) != 0) {

@@ -1,6 +1,7 @@
 /*
  * Ed25519 signatures, plain ("Ed") and over a BLAKE2b-512 prehash ("ED",
- * minisign's default): the primitives sign/ and verify/ build on.
+ * minisign's default): the primitives sign/ and verify/ build on; and
+ * ps_key_verify_signature(), which verifies with a key of any algorithm.
  */
 #include <string.h>
 
@@ -40,10 +41,25 @@ int
 ps_key_verify(const ps_pubkey *key, const void *msg, size_t len,
     const unsigned char sig[PS_ED25519_SIG_LEN])
 {
-	if (sodium_init() < 0)
+	if (key->alg != PS_KEY_ED25519 || sodium_init() < 0)
 		return -1;
 	return crypto_sign_verify_detached(sig, msg, len, key->key) == 0 ?
 	    0 : -1;
+}
+
+int
+ps_key_verify_signature(const ps_pubkey *key, const void *msg, size_t len,
+    const unsigned char *sig, size_t sig_len)
+{
+	switch (key->alg) {
+	case PS_KEY_ED25519:
+		if (sig_len != PS_ED25519_SIG_LEN)
+			return -1;
+		return ps_key_verify(key, msg, len, sig);
+	case PS_KEY_ECDSA_P256:
+		return keys_ecdsa_verify(key, msg, len, sig, sig_len);
+	}
+	return -1;
 }
 
 int

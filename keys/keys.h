@@ -74,6 +74,28 @@ void keys_trim(const char **start, size_t *len);
 /* 1 when the `len` bytes at `text` begin with `prefix`. */
 int keys_starts_with(const char *text, size_t len, const char *prefix);
 
+/* ECDSA P-256, keys/ecdsa.c: DER SubjectPublicKeyInfo of a named-curve
+ * uncompressed point (the fingerprint's input), and the longest DER
+ * signature (SEQUENCE of two 33-byte INTEGERs). */
+#define KEYS_ECDSA_SPKI_HEAD_LEN 26
+#define KEYS_ECDSA_SPKI_LEN (KEYS_ECDSA_SPKI_HEAD_LEN + PS_ECDSA_P256_PUBLIC_LEN)
+#define KEYS_ECDSA_SIG_MAX 72
+
+struct evp_pkey_st;
+
+void keys_ecdsa_spki(const unsigned char point[PS_ECDSA_P256_PUBLIC_LEN],
+    unsigned char out[KEYS_ECDSA_SPKI_LEN]);
+/* A key from an OpenSSL EC key: refuses curves other than P-256
+ * (key_unsupported_algorithm) and invalid points (key_malformed). */
+int keys_ecdsa_from_pkey(struct evp_pkey_st *pkey, const char *name,
+    ps_pubkey **out, ps_error *err);
+int keys_ecdsa_format_pem(const ps_pubkey *key, char **out, ps_error *err);
+/* 0 when `sig` (strict DER) verifies over SHA-256(msg), else -1. */
+int keys_ecdsa_verify(const ps_pubkey *key, const void *msg, size_t len,
+    const unsigned char *sig, size_t sig_len);
+/* key_unsupported_algorithm for a form an ECDSA key has not. */
+int keys_refuse_ecdsa_form(const char *form, ps_error *err);
+
 /* PEM public key (SubjectPublicKeyInfo) parsing, keys/pem.c. */
 int keys_pubkey_parse_pem(const char *text, size_t len, const char *name,
     ps_pubkey **out, ps_error *err);

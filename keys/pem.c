@@ -1,6 +1,7 @@
 /*
  * PEM through OpenSSL: PKCS#8 private keys (encrypted or plain) and
- * SubjectPublicKeyInfo public keys, ed25519 only.
+ * SubjectPublicKeyInfo public keys: ed25519, and ECDSA P-256 for public
+ * keys (keys/ecdsa.c).
  */
 #include <errno.h>
 #include <limits.h>
@@ -126,13 +127,39 @@ check_single_block(const unsigned char *text, size_t len, const char *type,
 	return 0;
 }
 
+static int
+check_public_algorithm(EVP_PKEY *pkey, const char *name, ps_error *err)
+{
+	int id = EVP_PKEY_get_base_id(pkey);
+
+	if (id == EVP_PKEY_ED25519 || id == EVP_PKEY_EC)
+		return 0;
+	util_fail(err, "key_unsupported_algorithm", name,
+	    "checked the PEM key's algorithm");
+	return util_error_expect(err, "ED25519 or EC (P-256)",
+	    EVP_PKEY_get0_type_name(pkey) != NULL ?
+	    EVP_PKEY_get0_type_name(pkey) : "another algorithm");
+}
+
+static EVP_PKEY *
+read_public(const char *text, size_t len)
+{
+	EVP_PKEY *pkey = NULL;
+	BIO *bio = BIO_new_mem_buf(text, (int)len);
+
+	if (bio != NULL)
+		pkey = PEM_read_bio_PUBKEY(bio, NULL, passphrase_cb, NULL);
+	BIO_free(bio);
+	return pkey;
+}
+
 int
 keys_pubkey_parse_pem(const char *text, size_t len, const char *name,
     ps_pubkey **out, ps_error *err)
 {
 	EVP_PKEY *pkey = NULL;
 	size_t klen = PS_ED25519_PUBLIC_LEN;
-	BIO *bio;
+	int rc;
 
 	*out = NULL;
 	if (ps_pem_is_private((const unsigned char *)text, len))
@@ -141,14 +168,15 @@ keys_pubkey_parse_pem(const char *text, size_t len, const char *name,
 	if (check_single_block((const unsigned char *)text, len, "PUBLIC KEY",
 	    name, err) != 0)
 		return -1;
-	bio = BIO_new_mem_buf(text, (int)len);
-	if (bio != NULL)
-		pkey = PEM_read_bio_PUBKEY(bio, NULL, passphrase_cb, NULL);
-	BIO_free(bio);
-	if (pkey == NULL)
+	if ((pkey = read_public(text, len)) == NULL)
 		return openssl_fail(err, "key_malformed", name,
 		    "expected a PEM public key (SubjectPublicKeyInfo)");
-	if (check_ed25519(pkey, name, err) != 0 ||
+	if (EVP_PKEY_get_base_id(pkey) == EVP_PKEY_EC) {
+		rc = keys_ecdsa_from_pkey(pkey, name, out, err);
+		EVP_PKEY_free(pkey);
+		return rc;
+	}
+	if (check_public_algorithm(pkey, name, err) != 0 ||
 	    ps_pubkey_new(out, err) != 0 ||
 	    EVP_PKEY_get_raw_public_key(pkey, (*out)->key, &klen) != 1 ||
 	    keys_derived_id((*out)->key, (*out)->key_id) != 0) {
@@ -308,6 +336,10 @@ ps_pubkey_format_pem(const ps_pubkey *key, char **out, ps_error *err)
 	long n = 0;
 
 	*out = NULL;
+	if (key->alg == PS_KEY_ECDSA_P256) {
+		BIO_free(bio);
+		return keys_ecdsa_format_pem(key, out, err);
+	}
 	pkey = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, NULL, key->key,
 	    PS_ED25519_PUBLIC_LEN);
 	if (pkey == NULL || bio == NULL || PEM_write_bio_PUBKEY(bio, pkey) != 1 ||

@@ -246,6 +246,9 @@ ps_pubkey_format_base64(const ps_pubkey *key, char **out, ps_error *err)
 	size_t size = sodium_base64_ENCODED_LEN(sizeof(raw),
 	    sodium_base64_VARIANT_ORIGINAL);
 
+	*out = NULL;
+	if (key->alg != PS_KEY_ED25519)
+		return keys_refuse_ecdsa_form("minisign", err);
 	*out = malloc(size);
 	if (*out == NULL)
 		return util_fail_oom(err, "");
@@ -287,6 +290,9 @@ ps_pubkey_format_ssh(const ps_pubkey *key, const char *comment, char **out,
 	char b64[sodium_base64_ENCODED_LEN(KEYS_SSH_WIRE_LEN,
 	    sodium_base64_VARIANT_ORIGINAL)];
 
+	*out = NULL;
+	if (key->alg != PS_KEY_ED25519)
+		return keys_refuse_ecdsa_form("ssh-ed25519", err);
 	keys_ssh_wire(key->key, wire);
 	sodium_bin2base64(b64, sizeof(b64), wire, sizeof(wire),
 	    sodium_base64_VARIANT_ORIGINAL);

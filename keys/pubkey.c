@@ -1,6 +1,7 @@
 /*
  * Public keys: minisign/signify files and base64 lines, OpenSSH
- * "ssh-ed25519" lines, key ids and fingerprints (docs/formats/keys.md).
+ * "ssh-ed25519" lines, key ids and fingerprints (docs/formats/keys.md);
+ * Ed25519 and ECDSA P-256.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -51,7 +52,31 @@ ps_pubkey_copy(const ps_pubkey *key, ps_pubkey **out, ps_error *err)
 int
 ps_pubkey_equal(const ps_pubkey *a, const ps_pubkey *b)
 {
+	if (a->alg != b->alg)
+		return 0;
+	if (a->alg == PS_KEY_ECDSA_P256)
+		return memcmp(a->ecdsa_point, b->ecdsa_point,
+		    sizeof(a->ecdsa_point)) == 0;
 	return memcmp(a->key, b->key, sizeof(a->key)) == 0;
+}
+
+const char *
+ps_key_algorithm_name(ps_key_algorithm alg)
+{
+	switch (alg) {
+	case PS_KEY_ED25519:
+		return "ed25519";
+	case PS_KEY_ECDSA_P256:
+		return "ecdsa-p256";
+	}
+	return "unknown";
+}
+
+int
+keys_refuse_ecdsa_form(const char *form, ps_error *err)
+{
+	return util_fail(err, "key_unsupported_algorithm", "", "an ECDSA P-256 "
+	    "key has no %s form; it is written only as PEM", form);
 }
 
 int
@@ -137,13 +162,37 @@ keys_derived_id(const unsigned char pk[PS_ED25519_PUBLIC_LEN],
 	return 0;
 }
 
+/* SEQUENCE { SEQUENCE { id-ecPublicKey, prime256v1 }, BIT STRING 04.. } */
+static const unsigned char spki_head[KEYS_ECDSA_SPKI_HEAD_LEN] = {
+	0x30, 0x59, 0x30, 0x13, 0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02,
+	0x01, 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07, 0x03,
+	0x42, 0x00
+};
+
+void
+keys_ecdsa_spki(const unsigned char point[PS_ECDSA_P256_PUBLIC_LEN],
+    unsigned char out[KEYS_ECDSA_SPKI_LEN])
+{
+	memcpy(out, spki_head, sizeof(spki_head));
+	memcpy(out + sizeof(spki_head), point, PS_ECDSA_P256_PUBLIC_LEN);
+}
+
 int
 ps_pubkey_fingerprint(const ps_pubkey *key, char out[PS_FINGERPRINT_MAX])
 {
 	unsigned char wire[KEYS_SSH_WIRE_LEN], digest[PS_SHA256_LEN];
+	unsigned char der[KEYS_ECDSA_SPKI_LEN];
+	int rc;
 
-	keys_ssh_wire(key->key, wire);
-	if (util_sha256_buffer(wire, sizeof(wire), digest) != 0)
+	out[0] = '\0';
+	if (key->alg == PS_KEY_ECDSA_P256) {
+		keys_ecdsa_spki(key->ecdsa_point, der);
+		rc = util_sha256_buffer(der, sizeof(der), digest);
+	} else {
+		keys_ssh_wire(key->key, wire);
+		rc = util_sha256_buffer(wire, sizeof(wire), digest);
+	}
+	if (rc != 0)
 		return -1;
 	memcpy(out, "SHA256:", 7);
 	sodium_bin2base64(out + 7, PS_FINGERPRINT_MAX - 7, digest,

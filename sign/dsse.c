@@ -132,6 +132,7 @@ pae_of(const sign_dsse_envelope *env, unsigned char **pae, size_t *pae_len,
 	    pae, pae_len, err);
 }
 
+/* Ed25519 with raw key bytes: the signer's own check (refuse_resign). */
 static int
 verify_entry(const struct dsse_signature *s, const unsigned char *pae,
     size_t pae_len, const unsigned char *public_key)
@@ -140,6 +141,15 @@ verify_entry(const struct dsse_signature *s, const unsigned char *pae,
 		return 0;
 	return crypto_sign_verify_detached(s->sig, pae, pae_len,
 	    public_key) == 0;
+}
+
+/* Any algorithm: Ed25519 or ECDSA P-256 (ps_key_verify_signature()). */
+static int
+verify_entry_key(const struct dsse_signature *s, const unsigned char *pae,
+    size_t pae_len, const ps_pubkey *key)
+{
+	return ps_key_verify_signature(key, pae, pae_len, s->sig,
+	    s->sig_len) == 0;
 }
 
 static int
@@ -227,6 +237,38 @@ sign_dsse_sign(sign_dsse_envelope *env,
 		rc = append_signature(env, pae, pae_len, secret_key, keyid, err);
 	free(pae);
 	return rc;
+}
+
+int
+sign_dsse_add_signature(sign_dsse_envelope *env, const unsigned char *sig,
+    size_t sig_len, const char *keyid, ps_error *err)
+{
+	struct dsse_signature *s;
+
+	if (keyid == NULL)
+		keyid = "";
+	if (check_keyid(keyid, err) != 0)
+		return -1;
+	if (sig_len == 0 || sig_len > SIGN_DSSE_MAX_SIG)
+		return util_fail(err, "invalid_argument", NULL,
+		    "a signature is 1 to %d bytes", SIGN_DSSE_MAX_SIG);
+	if (env->sig_count >= SIGN_DSSE_MAX_SIGNATURES)
+		return util_refuse(err, "too_many_signatures", NULL,
+		    "an envelope holds at most %d signatures",
+		    SIGN_DSSE_MAX_SIGNATURES);
+	s = &env->sigs[env->sig_count];
+	s->sig = malloc(sig_len);
+	s->keyid = strdup(keyid);
+	if (s->sig == NULL || s->keyid == NULL) {
+		free(s->sig);
+		free(s->keyid);
+		memset(s, 0, sizeof(*s));
+		return util_fail_oom(err, NULL);
+	}
+	memcpy(s->sig, sig, sig_len);
+	s->sig_len = sig_len;
+	env->sig_count++;
+	return 0;
 }
 
 /* ------------------------------------------------------------ JSON out */
@@ -571,8 +613,7 @@ sign_dsse_payload_type(const sign_dsse_envelope *env)
 }
 
 int
-sign_dsse_verify(const sign_dsse_envelope *env,
-    const unsigned char public_key[SIGN_DSSE_PUBLIC_KEY_LEN],
+sign_dsse_verify(const sign_dsse_envelope *env, const ps_pubkey *key,
     sign_dsse_verification *out, ps_error *err)
 {
 	unsigned char *pae = NULL;
@@ -585,8 +626,8 @@ sign_dsse_verify(const sign_dsse_envelope *env,
 	if (pae_of(env, &pae, &pae_len, err) != 0)
 		return -1;
 	for (i = 0; i < env->sig_count; i++) {
-		out->verified[i] = (unsigned char)verify_entry(&env->sigs[i], pae,
-		    pae_len, public_key);
+		out->verified[i] = (unsigned char)verify_entry_key(&env->sigs[i],
+		    pae, pae_len, key);
 		out->verified_count += out->verified[i];
 	}
 	free(pae);
@@ -594,8 +635,9 @@ sign_dsse_verify(const sign_dsse_envelope *env,
 		util_refuse(err, "signature_invalid", NULL,
 		    "none of the %zu signatures verifies with this key",
 		    env->sig_count);
-		return util_error_expect(err, "a valid Ed25519 signature over the "
-		    "DSSE v1 PAE", "none");
+		return util_error_expect(err, key->alg == PS_KEY_ECDSA_P256 ?
+		    "a valid ECDSA P-256 signature over the DSSE v1 PAE" :
+		    "a valid Ed25519 signature over the DSSE v1 PAE", "none");
 	}
 	out->payload = env->payload;
 	out->payload_len = env->payload_len;

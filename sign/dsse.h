@@ -1,6 +1,7 @@
 /* Internal header of sign/: DSSE envelopes.
  *
- * DSSE v1 envelopes signed with Ed25519 (docs/formats/signature.md).
+ * DSSE v1 envelopes signed with Ed25519 (docs/formats/signature.md);
+ * verified with Ed25519 or ECDSA P-256 keys.
  *
  * An envelope is opaque: its payload can be read only through
  * sign_dsse_verify(), which hands it out after a signature verified over
@@ -107,14 +108,24 @@ int sign_dsse_payload_equal(const sign_dsse_envelope *env, const char *payload_t
     const unsigned char *payload, size_t payload_len);
 
 /*
- * Checks every signature entry against one Ed25519 public key over
- * PAE(payloadType, payload).  Fills `out` in every case.  Returns 0 when
- * at least one entry verified, else refuses (signature_invalid) and leaves
- * out->payload NULL.
+ * Checks every signature entry against one public key over
+ * PAE(payloadType, payload) with ps_key_verify_signature(): Ed25519, or
+ * ECDSA P-256 over SHA-256 with a strict DER signature.  Fills `out` in
+ * every case.  Returns 0 when at least one entry verified, else refuses
+ * (signature_invalid) and leaves out->payload NULL.
  */
-int sign_dsse_verify(const sign_dsse_envelope *env,
-    const unsigned char public_key[SIGN_DSSE_PUBLIC_KEY_LEN],
+int sign_dsse_verify(const sign_dsse_envelope *env, const ps_pubkey *key,
     sign_dsse_verification *out, ps_error *err);
+
+/*
+ * Appends a signature made elsewhere (`sig_len` bytes, 1 to
+ * SIGN_DSSE_MAX_SIG) with `keyid` (printable ASCII, may be empty), not
+ * checked: the test signer uses it for ECDSA entries, which packsign
+ * itself never makes.  Codes invalid_argument, too_many_signatures,
+ * out_of_memory.
+ */
+int sign_dsse_add_signature(sign_dsse_envelope *env, const unsigned char *sig,
+    size_t sig_len, const char *keyid, ps_error *err);
 
 /*
  * For a co-signer only: the payload of an in-toto envelope, unverified.

@@ -166,7 +166,7 @@ attribute(verify_vctx *v, const ps_pubkey *key, size_t *left, ps_error *err)
 	ps_error ignored;
 	size_t i;
 
-	if (sign_dsse_verify(v->env, key->key, &ver, &ignored) != 0)
+	if (sign_dsse_verify(v->env, key, &ver, &ignored) != 0)
 		return 0;
 	for (i = 0; i < v->res->signature_count; i++) {
 		s = &v->res->signatures[i];

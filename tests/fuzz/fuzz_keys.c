@@ -66,9 +66,16 @@ check_pubkey(const uint8_t *data, size_t size)
 		fuzz_fail("ps_pubkey_parse", "invalid identity accepted");
 	if (ps_pubkey_fingerprint(key, fp) != 0)
 		fuzz_fail("ps_pubkey_fingerprint", NULL);
-	check_pubkey_format(key, ps_pubkey_format_minisign, "minisign");
-	check_pubkey_format(key, ps_pubkey_format_base64, "base64");
-	check_pubkey_format(key, format_ssh, "ssh");
+	fuzz_note("ps_pubkey_parse", ps_key_algorithm_name(key->alg));
+	if (key->alg == PS_KEY_ECDSA_P256 && (key->ecdsa_point[0] != 0x04 ||
+	    key->source != PS_KEY_SOURCE_PEM))
+		fuzz_fail("ps_pubkey_parse", "ECDSA key not uncompressed PEM");
+	/* An ECDSA key has only the PEM form (keys.md). */
+	if (key->alg == PS_KEY_ED25519) {
+		check_pubkey_format(key, ps_pubkey_format_minisign, "minisign");
+		check_pubkey_format(key, ps_pubkey_format_base64, "base64");
+		check_pubkey_format(key, format_ssh, "ssh");
+	}
 	check_pubkey_format(key, ps_pubkey_format_pem, "pem");
 	ps_pubkey_free(key);
 }

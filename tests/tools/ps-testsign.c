@@ -11,6 +11,7 @@
  *          [--manifest-ref HEX] [--set PATH=JSON]... [--delete PATH]...
  *          [--payload-type T] [--keyid TEXT] [--print] ARCHIVE
  *          [--raw-from GOOD_ARCHIVE] ARCHIVE
+ *        ps-testsign --ecdsa-key FILE.pem [--ecdsa-mangle M] [...] ARCHIVE
  * PATH is dotted: predicate.tarDigest.sha256, subject.0.name.
  *
  * --raw-from signs ARCHIVE's bytes whatever they hold (hostile archives
@@ -21,6 +22,13 @@
  * `build` field (ARCHIVE is signed as it is, not built by packsign), so
  * the signature and subject checks pass and any refusal comes from
  * ARCHIVE's entries.
+ *
+ * --ecdsa-key signs with an ECDSA PEM secret key through OpenSSL (packsign
+ * itself never signs with ECDSA): SHA-256 over the PAE, the signature ASN.1
+ * DER, keyid the key's fingerprint.  --ecdsa-mangle changes the signature
+ * on purpose: high-s (S replaced by n - S, still DER), ber (the SEQUENCE
+ * length in long form), trailing (a zero byte after the DER), p1363 (raw
+ * r || s, 64 bytes).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -30,6 +38,12 @@
 #include <unistd.h>
 
 #include <jansson.h>
+#include <openssl/bio.h>
+#include <openssl/bn.h>
+#include <openssl/ec.h>
+#include <openssl/evp.h>
+#include <openssl/obj_mac.h>
+#include <openssl/pem.h>
 
 #include "keys/keys.h"
 #include "sign/dsse.h"
@@ -42,6 +56,7 @@
 struct args {
 	const char *key, *pass, *out, *subject, *payload_type, *keyid;
 	const char *repo, *commit, *path, *manifest_ref, *raw_from;
+	const char *ecdsa_key, *ecdsa_mangle;
 	const char *sets[MAX_EDITS], *dels[MAX_EDITS];
 	int nsets, ndels, append, dirty, print;
 	long long mtime;
@@ -76,7 +91,8 @@ parse_args(int argc, char **argv, struct args *a)
 		{ "manifest-ref", 1, NULL, 'M' }, { "set", 1, NULL, 'S' },
 		{ "delete", 1, NULL, 'X' }, { "payload-type", 1, NULL, 'T' },
 		{ "keyid", 1, NULL, 'K' }, { "print", 0, NULL, 'Q' },
-		{ "raw-from", 1, NULL, 'r' },
+		{ "raw-from", 1, NULL, 'r' }, { "ecdsa-key", 1, NULL, 'E' },
+		{ "ecdsa-mangle", 1, NULL, 'G' },
 		{ NULL, 0, NULL, 0 } };
 	int c;
 
@@ -98,6 +114,8 @@ parse_args(int argc, char **argv, struct args *a)
 		case 'K': a->keyid = optarg; break;
 		case 'Q': a->print = 1; break;
 		case 'r': a->raw_from = optarg; break;
+		case 'E': a->ecdsa_key = optarg; break;
+		case 'G': a->ecdsa_mangle = optarg; break;
 		case 'S':
 			if (a->nsets == MAX_EDITS)
 				usage("too many --set");
@@ -114,8 +132,8 @@ parse_args(int argc, char **argv, struct args *a)
 	if (optind + 1 != argc)
 		usage("one ARCHIVE expected");
 	a->archive = argv[optind];
-	if (a->key == NULL && !a->print)
-		usage("-s KEY is required");
+	if (a->key == NULL && a->ecdsa_key == NULL && !a->print)
+		usage("-s KEY or --ecdsa-key FILE is required");
 }
 
 static void
@@ -353,13 +371,186 @@ write_file(const char *path, const char *data, size_t len)
 		usage("cannot write the output");
 }
 
+/* ------------------------------------------------------------ ECDSA */
+
+static EVP_PKEY *
+ecdsa_load(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	EVP_PKEY *pkey = f != NULL ? PEM_read_PrivateKey(f, NULL, NULL, NULL) :
+	    NULL;
+
+	if (f != NULL)
+		fclose(f);
+	if (pkey == NULL || EVP_PKEY_get_base_id(pkey) != EVP_PKEY_EC)
+		usage("--ecdsa-key: not an EC private key PEM");
+	return pkey;
+}
+
+/* The keyid: the public half through the library's own PEM parser. */
+static void
+ecdsa_fingerprint(EVP_PKEY *pkey, char fp[PS_FINGERPRINT_MAX])
+{
+	BIO *bio = BIO_new(BIO_s_mem());
+	ps_pubkey *pub = NULL;
+	char *data = NULL;
+	ps_error err;
+	long n;
+
+	if (bio == NULL || PEM_write_bio_PUBKEY(bio, pkey) != 1 ||
+	    (n = BIO_get_mem_data(bio, &data)) <= 0)
+		usage("--ecdsa-key: cannot write the public key");
+	if (ps_pubkey_parse(data, (size_t)n, "ecdsa", &pub, &err) != 0)
+		die(&err);
+	if (ps_pubkey_fingerprint(pub, fp) != 0)
+		usage("fingerprint failed");
+	ps_pubkey_free(pub);
+	BIO_free(bio);
+}
+
+/* S := n - S when S is low, so that the signature has a high S. */
+static size_t
+ecdsa_high_s(unsigned char *sig, size_t len)
+{
+	const unsigned char *p = sig;
+	ECDSA_SIG *es = d2i_ECDSA_SIG(NULL, &p, (long)len);
+	EC_GROUP *group = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1);
+	const BIGNUM *r, *sv, *order;
+	BIGNUM *half = BN_new(), *ns = BN_new();
+	unsigned char *out = sig;
+	int n;
+
+	if (es == NULL || group == NULL || half == NULL || ns == NULL)
+		usage("high-s: OpenSSL failed");
+	ECDSA_SIG_get0(es, &r, &sv);
+	order = EC_GROUP_get0_order(group);
+	BN_rshift1(half, order);
+	if (BN_cmp(sv, half) <= 0) {
+		BN_sub(ns, order, sv);
+		ECDSA_SIG_set0(es, BN_dup(r), ns);
+		ns = NULL;
+	}
+	n = i2d_ECDSA_SIG(es, &out);
+	BN_free(ns);
+	BN_free(half);
+	EC_GROUP_free(group);
+	ECDSA_SIG_free(es);
+	return n > 0 ? (size_t)n : 0;
+}
+
+static size_t
+ecdsa_p1363(unsigned char *sig, size_t len)
+{
+	const unsigned char *p = sig;
+	ECDSA_SIG *es = d2i_ECDSA_SIG(NULL, &p, (long)len);
+	const BIGNUM *r, *sv;
+
+	if (es == NULL)
+		usage("p1363: OpenSSL failed");
+	ECDSA_SIG_get0(es, &r, &sv);
+	BN_bn2binpad(r, sig, 32);
+	BN_bn2binpad(sv, sig + 32, 32);
+	ECDSA_SIG_free(es);
+	return 64;
+}
+
+/* `sig` has room for 128 bytes. */
+static size_t
+ecdsa_mangle(const char *how, unsigned char *sig, size_t len)
+{
+	if (how == NULL)
+		return len;
+	if (strcmp(how, "high-s") == 0)
+		return ecdsa_high_s(sig, len);
+	if (strcmp(how, "p1363") == 0)
+		return ecdsa_p1363(sig, len);
+	if (strcmp(how, "trailing") == 0) {
+		sig[len] = 0;
+		return len + 1;
+	}
+	if (strcmp(how, "ber") == 0 && sig[1] < 0x80) {
+		memmove(sig + 3, sig + 2, len - 2);
+		sig[2] = sig[1];
+		sig[1] = 0x81;
+		return len + 1;
+	}
+	usage("--ecdsa-mangle high-s|ber|trailing|p1363");
+	return 0;
+}
+
+static void
+ecdsa_sign(sign_dsse_envelope *env, const struct args *a)
+{
+	unsigned char sig[128], *pae = NULL;
+	const unsigned char *payload;
+	char fp[PS_FINGERPRINT_MAX];
+	EVP_PKEY *pkey = ecdsa_load(a->ecdsa_key);
+	EVP_MD_CTX *md = EVP_MD_CTX_new();
+	size_t len, pae_len, sig_len = 72;
+	ps_error err;
+
+	if (sign_dsse_payload_to_cosign(env, &payload, &len) != 0)
+		usage("--ecdsa-key: the payload type must be in-toto");
+	if (sign_dsse_pae(sign_dsse_payload_type(env), payload, len, &pae,
+	    &pae_len, &err) != 0)
+		die(&err);
+	if (md == NULL || EVP_DigestSignInit(md, NULL, EVP_sha256(), NULL,
+	    pkey) != 1 || EVP_DigestSign(md, sig, &sig_len, pae, pae_len) != 1)
+		usage("--ecdsa-key: signing failed");
+	sig_len = ecdsa_mangle(a->ecdsa_mangle, sig, sig_len);
+	ecdsa_fingerprint(pkey, fp);
+	if (sign_dsse_add_signature(env, sig, sig_len, a->keyid != NULL ?
+	    a->keyid : fp, &err) != 0)
+		die(&err);
+	free(pae);
+	EVP_MD_CTX_free(md);
+	EVP_PKEY_free(pkey);
+}
+
+/* ------------------------------------------------------------- main */
+
+static sign_dsse_envelope *
+make_envelope(const struct args *a, const char *out)
+{
+	sign_dsse_envelope *env;
+	ps_error err;
+	char *payload;
+	size_t len;
+
+	if (a->append)
+		return existing_envelope(a, out);
+	payload = payload_of(a, &len);
+	if (sign_dsse_new(a->payload_type != NULL ? a->payload_type :
+	    SIGN_INTOTO_PAYLOAD_TYPE, (unsigned char *)payload, len, &env,
+	    &err) != 0)
+		die(&err);
+	free(payload);
+	return env;
+}
+
+static void
+ed25519_sign(sign_dsse_envelope *env, const struct args *a)
+{
+	char fp[PS_FINGERPRINT_MAX];
+	ps_seckey *key = load_key(a);
+	ps_pubkey *pub;
+	ps_error err;
+
+	if (ps_seckey_public(key, &pub, &err) != 0 ||
+	    ps_pubkey_fingerprint(pub, fp) != 0)
+		die(&err);
+	ps_pubkey_free(pub);
+	if (sign_dsse_sign(env, key->sk, a->keyid != NULL ? a->keyid : fp,
+	    &err) != 0)
+		die(&err);
+	ps_seckey_free(key);
+}
+
 int
 main(int argc, char **argv)
 {
-	char fp[PS_FINGERPRINT_MAX], *out, *payload, *json;
 	sign_dsse_envelope *env;
-	ps_pubkey *pub;
-	ps_seckey *key;
+	char *out, *payload, *json;
 	ps_error err;
 	size_t len;
 
@@ -378,29 +569,17 @@ main(int argc, char **argv)
 		free(out);
 		return 0;
 	}
-	key = load_key(&a);
-	if (ps_seckey_public(key, &pub, &err) != 0 ||
-	    ps_pubkey_fingerprint(pub, fp) != 0)
-		die(&err);
-	ps_pubkey_free(pub);
-	if (a.append)
-		env = existing_envelope(&a, out);
-	else {
-		payload = payload_of(&a, &len);
-		if (sign_dsse_new(a.payload_type != NULL ? a.payload_type :
-		    SIGN_INTOTO_PAYLOAD_TYPE, (unsigned char *)payload, len, &env,
-		    &err) != 0)
-			die(&err);
-		free(payload);
-	}
-	if (sign_dsse_sign(env, key->sk, a.keyid != NULL ? a.keyid : fp,
-	    &err) != 0 || sign_dsse_serialize(env, &json, &len, &err) != 0)
+	env = make_envelope(&a, out);
+	if (a.key != NULL)
+		ed25519_sign(env, &a);
+	if (a.ecdsa_key != NULL)
+		ecdsa_sign(env, &a);
+	if (sign_dsse_serialize(env, &json, &len, &err) != 0)
 		die(&err);
 	write_file(out, json, len);
 	/* Freed so that the CLI tests' leak checker sees a clean exit. */
 	free(json);
 	sign_dsse_free(env);
-	ps_seckey_free(key);
 	free(out);
 	return 0;
 }

@@ -18,6 +18,7 @@
 struct keypair {
 	unsigned char pk[32];
 	unsigned char sk[64];
+	ps_pubkey pub;     /* pk as a key, for sign_dsse_verify() */
 };
 
 /* Fixed test keys: seed = 32 bytes of `fill`. */
@@ -29,6 +30,9 @@ test_key(struct keypair *k, unsigned char fill)
 	assert_true(sodium_init() >= 0);
 	memset(seed, fill, sizeof(seed));
 	assert_int_equal(crypto_sign_seed_keypair(k->pk, k->sk, seed), 0);
+	memset(&k->pub, 0, sizeof(k->pub));
+	k->pub.alg = PS_KEY_ED25519;
+	memcpy(k->pub.key, k->pk, sizeof(k->pk));
 }
 
 static sign_dsse_envelope *
@@ -112,7 +116,7 @@ sign_serialize_parse_verify(void **state)
 	assert_int_equal(sign_dsse_parse(text, strlen(text), "t", &back, &err), 0);
 	again = serialize(back);
 	assert_string_equal(text, again);      /* deterministic, round trip */
-	assert_int_equal(sign_dsse_verify(back, a.pk, &v, &err), 0);
+	assert_int_equal(sign_dsse_verify(back, &a.pub, &v, &err), 0);
 	assert_int_equal(v.verified_count, 1);
 	assert_int_equal(v.verified[0], 1);
 	assert_int_equal(v.payload_len, 7);
@@ -136,14 +140,14 @@ wrong_key_or_tampered_payload_fails(void **state)
 	test_key(&a, 1);
 	test_key(&b, 2);
 	env = signed_envelope("payload", &a, "");
-	assert_int_equal(sign_dsse_verify(env, b.pk, &v, &err), -1);
+	assert_int_equal(sign_dsse_verify(env, &b.pub, &v, &err), -1);
 	assert_string_equal(err.code, "signature_invalid");
 	assert_int_equal(err.status, PS_STATUS_REFUSED);
 	assert_null(v.payload);
 	assert_int_equal(v.verified_count, 0);
 	/* The same signature over another payload does not verify. */
 	other = signed_envelope("payloaD", &b, "");
-	assert_int_equal(sign_dsse_verify(other, a.pk, &v, &err), -1);
+	assert_int_equal(sign_dsse_verify(other, &a.pub, &v, &err), -1);
 	sign_dsse_free(env);
 	sign_dsse_free(other);
 }
@@ -166,7 +170,7 @@ payload_type_is_authenticated(void **state)
 	assert_non_null(at);
 	at[0] = 'j';                    /* "jn-toto+json" */
 	assert_int_equal(sign_dsse_parse(text, strlen(text), "t", &back, &err), 0);
-	assert_int_equal(sign_dsse_verify(back, a.pk, &v, &err), -1);
+	assert_int_equal(sign_dsse_verify(back, &a.pub, &v, &err), -1);
 	free(text);
 	sign_dsse_free(env);
 	sign_dsse_free(back);
@@ -196,9 +200,9 @@ cosigning_keeps_payload_and_refuses_the_same_key(void **state)
 	assert_int_equal(sign_dsse_signature_count(back), 2);
 	assert_string_equal(sign_dsse_keyid(back, 1), "B");
 	assert_null(sign_dsse_keyid(back, 2));
-	assert_int_equal(sign_dsse_verify(back, a.pk, &v, &err), 0);
+	assert_int_equal(sign_dsse_verify(back, &a.pub, &v, &err), 0);
 	assert_int_equal(v.verified[0] + 2 * v.verified[1], 1);
-	assert_int_equal(sign_dsse_verify(back, b.pk, &v, &err), 0);
+	assert_int_equal(sign_dsse_verify(back, &b.pub, &v, &err), 0);
 	assert_int_equal(v.verified[0] + 2 * v.verified[1], 2);
 	free(one);
 	free(two);
@@ -219,8 +223,8 @@ keyid_is_only_a_hint(void **state)
 	test_key(&a, 1);
 	test_key(&b, 2);
 	env = signed_envelope("p", &b, "this-is-key-a");
-	assert_int_equal(sign_dsse_verify(env, a.pk, &v, &err), -1);
-	assert_int_equal(sign_dsse_verify(env, b.pk, &v, &err), 0);
+	assert_int_equal(sign_dsse_verify(env, &a.pub, &v, &err), -1);
+	assert_int_equal(sign_dsse_verify(env, &b.pub, &v, &err), 0);
 	sign_dsse_free(env);
 }
 
@@ -264,7 +268,7 @@ both_base64_alphabets_are_accepted(void **state)
 		assert_int_equal(sign_dsse_parse(text, strlen(text), "t", &env,
 		    &err), 0);
 		assert_string_equal(sign_dsse_keyid(env, 0), "");
-		assert_int_equal(sign_dsse_verify(env, a.pk, &v, &err), 0);
+		assert_int_equal(sign_dsse_verify(env, &a.pub, &v, &err), 0);
 		assert_memory_equal(v.payload, payload, 3);
 		sign_dsse_free(env);
 		free(p64);
@@ -567,14 +571,14 @@ statement_from_verified_payload_only(void **state)
 	assert_int_equal(sign_dsse_new("application/json", json, len, &env,
 	    &err), 0);
 	assert_int_equal(sign_dsse_sign(env, a.sk, "", &err), 0);
-	assert_int_equal(sign_dsse_verify(env, a.pk, &v, &err), 0);
+	assert_int_equal(sign_dsse_verify(env, &a.pub, &v, &err), 0);
 	assert_int_equal(sign_statement_from_verified(&v, &back, &err), -1);
 	assert_string_equal(err.code, "payload_type_unknown");
 	sign_dsse_free(env);
 	assert_int_equal(sign_dsse_new(SIGN_INTOTO_PAYLOAD_TYPE, json, len, &env,
 	    &err), 0);
 	assert_int_equal(sign_dsse_sign(env, a.sk, "", &err), 0);
-	assert_int_equal(sign_dsse_verify(env, a.pk, &v, &err), 0);
+	assert_int_equal(sign_dsse_verify(env, &a.pub, &v, &err), 0);
 	assert_int_equal(sign_statement_from_verified(&v, &back, &err), 0);
 	assert_string_equal(back->pack_id, "research.top-journal-reviewer");
 	sign_statement_free(back);

@@ -89,6 +89,7 @@ sig_verifies_and_statement_matches(void **state)
 {
 	char dir[] = "/tmp/ps-sign-XXXXXX", out[64], *sig;
 	ps_seckey *key = test_key(7);
+	ps_pubkey *pub = NULL;
 	ps_sign_result *r = NULL;
 	sign_dsse_envelope *env = NULL;
 	sign_dsse_verification v;
@@ -107,7 +108,9 @@ sig_verifies_and_statement_matches(void **state)
 	assert_int_equal(r->archive_written, 1);
 	sig = slurp(r->sig_path, &len);
 	assert_int_equal(sign_dsse_parse(sig, len, "sig", &env, &err), 0);
-	assert_int_equal(sign_dsse_verify(env, key->sk + 32, &v, &err), 0);
+	assert_int_equal(ps_seckey_public(key, &pub, &err), 0);
+	assert_int_equal(sign_dsse_verify(env, pub, &v, &err), 0);
+	ps_pubkey_free(pub);
 	assert_int_equal(sign_statement_from_verified(&v, &st, &err), 0);
 	archive = slurp(out, &alen);
 	assert_int_equal(util_sha256_buffer(archive, alen, file_sha), 0);
