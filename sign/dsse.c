@@ -547,9 +547,21 @@ sign_dsse_single(const sign_dsse_envelope *env, size_t i,
 	if (i >= env->sig_count)
 		return util_fail(err, "invalid_argument", NULL,
 		    "no signature %zu", i + 1);
-	if (sign_dsse_new(env->payload_type, env->payload, env->payload_len, out,
-	    err) != 0)
-		return -1;
+	/* Not sign_dsse_new(): a parsed envelope's payload type and size
+	 * need not meet what this signer writes. */
+	*out = calloc(1, sizeof(**out));
+	if (*out == NULL)
+		return util_fail_oom(err, NULL);
+	(*out)->payload_type = strdup(env->payload_type);
+	(*out)->payload = malloc(env->payload_len > 0 ? env->payload_len : 1);
+	(*out)->payload_len = env->payload_len;
+	if ((*out)->payload_type == NULL || (*out)->payload == NULL) {
+		sign_dsse_free(*out);
+		*out = NULL;
+		return util_fail_oom(err, NULL);
+	}
+	if (env->payload_len > 0)
+		memcpy((*out)->payload, env->payload, env->payload_len);
 	if (copy_entry(*out, &env->sigs[i], err) != 0) {
 		sign_dsse_free(*out);
 		*out = NULL;
