@@ -17,6 +17,7 @@ const struct cli_usage cmd_sign_usage = {
 	.name = "sign",
 	.text =
     "usage: packsign sign PATH [-s KEY] [-o OUT] [--identity ID] [--minisig]\n"
+    "                     [--bundle]\n"
     "                     [--source-repo URL] [--source-commit HASH]\n"
     "                     [--allow-dirty] [--append] [--force] [--mtime N]\n"
     "                     [--compress none|gzip|zstd] [--json] [-q]\n"
@@ -39,6 +40,9 @@ const struct cli_usage cmd_sign_usage = {
     "                       signed_by (default: the identity in NAME.pub\n"
     "                       beside NAME.key)\n"
     "  --minisig            also write OUT.minisig (minisign -Vm checks it)\n"
+    "  --bundle             also write OUT.N.sigstore.json, a Sigstore\n"
+    "                       bundle v0.3 of signature N (1, 2, ...) of\n"
+    "                       OUT.sig, with no transparency-log entry\n"
     "  --source-repo URL    record this repository (normalised to https)\n"
     "  --source-commit H    record this full commit id\n"
     "  --allow-dirty        sign a pack whose files differ from the commit,\n"
@@ -115,6 +119,7 @@ parse_sign(int argc, char **argv, struct sign_args *a)
 		CLI_STRING('o', "output", &a->o.output),
 		CLI_STRING(0, "identity", &a->o.identity),
 		CLI_FLAG(0, "minisig", &a->o.minisig),
+		CLI_FLAG(0, "bundle", &a->o.bundle),
 		CLI_STRING(0, "source-repo", &a->o.source_repo),
 		CLI_STRING(0, "source-commit", &a->o.source_commit),
 		CLI_FLAG(0, "allow-dirty", &a->o.allow_dirty),
@@ -203,11 +208,14 @@ static void
 print_text(const ps_sign_result *r)
 {
 	char count[64];
+	size_t i;
 
 	if (r->archive_written)
 		print_wrote(r->archive_path, "");
 	if (r->minisig_path != NULL)
 		print_wrote(r->minisig_path, "");
+	for (i = 0; i < r->bundle_count; i++)
+		print_wrote(r->bundle_paths[i], "");
 	snprintf(count, sizeof(count), " (%zu signature%s)", r->signature_count,
 	    r->signature_count == 1 ? "" : "s");
 	print_wrote(r->sig_path, count);
@@ -220,7 +228,8 @@ print_text(const ps_sign_result *r)
 	else
 		printf(" as %s: ", r->fingerprint);
 	cli_put_safe(stdout, r->archive_path);
-	printf(", .sig%s; ", r->minisig_path != NULL ? ", .minisig" : "");
+	printf(", .sig%s%s; ", r->minisig_path != NULL ? ", .minisig" : "",
+	    r->bundle_count > 0 ? ", bundles" : "");
 	print_source(r);
 }
 
@@ -233,6 +242,22 @@ source_json(const ps_sign_result *r)
 	    r->source_repository, "commit", r->source_commit, "path",
 	    r->source_path, "dirty", r->source_dirty, "manifest_ref",
 	    r->source_manifest_ref);
+}
+
+static json_t *
+bundles_json(const ps_sign_result *r)
+{
+	json_t *list = json_array();
+	size_t i;
+
+	for (i = 0; list != NULL && i < r->bundle_count; i++) {
+		if (json_array_append_new(list,
+		    cli_json_text(r->bundle_paths[i])) != 0) {
+			json_decref(list);
+			return NULL;
+		}
+	}
+	return list;
 }
 
 static int
@@ -253,6 +278,11 @@ print_json(const ps_sign_result *r)
 	    "source", source_json(r), "prompts", (json_int_t)r->prompt_count,
 	    "identity", r->identity, "fingerprint", r->fingerprint,
 	    "signatures", (json_int_t)r->signature_count);
+	if (root != NULL && json_object_set_new(root, "bundles",
+	    bundles_json(r)) != 0) {
+		json_decref(root);
+		root = NULL;
+	}
 	if (root == NULL) {
 		fprintf(stderr, "packsign: cannot build the JSON output "
 		    "[json_output]\n");

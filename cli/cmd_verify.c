@@ -21,6 +21,8 @@ const struct cli_usage cmd_verify_usage = {
     "           [--require-source] [--allow-dirty] [--rebuild-from GITDIR]\n"
     "           [--deep] [--at TIME] [--json] [-q]\n"
     "           " CLI_LIMIT_USAGE "\n"
+    "       packsign verify ARCHIVE --bundle B [--bundle B...]\n"
+    "           (--trust POLICY | -p KEY.pub) ...\n"
     "       packsign verify DIR --sig F (--trust POLICY | -p KEY.pub) ...\n"
     "       packsign verify --installed PATH... [--trust POLICY | -p KEY.pub]\n"
     "           [--at TIME] [--json]\n"
@@ -50,13 +52,26 @@ const struct cli_usage cmd_verify_usage = {
     "                       digest (default: the archive digest covers all)\n"
     "  --at TIME            judge key windows at TIME (YYYY-MM-DDTHH:MM:SSZ)\n"
     "  --installed          PATH... are installed trees, not archives\n"
+    "  --bundle B           read the signatures from the Sigstore bundle B\n"
+    "                       instead of the .sig (repeatable: the bundles'\n"
+    "                       signatures over one payload count together);\n"
+    "                       its transparency-log entries and timestamps\n"
+    "                       are not verified\n"
     CLI_LIMIT_FLAGS_HELP
     "  --json               print the full report as one JSON object\n"
     "  -q, --quiet          no progress line (shown only on a terminal)\n",
 };
 
+#define VERIFY_MAX_BUNDLES 64
+
+struct bundle_list {
+	const char *paths[VERIFY_MAX_BUNDLES];
+	size_t count;
+};
+
 struct verify_args {
 	struct cli_checks checks;
+	struct bundle_list bundles;
 	int json, installed;
 	char **paths;
 	int count;
@@ -82,6 +97,38 @@ archive_only_flag(const ps_verify_options *o)
 }
 
 static int
+parse_bundle(const struct cli_usage *cmd, const struct cli_option *opt,
+    const char *arg)
+{
+	struct bundle_list *list = opt->value;
+
+	if (list->count >= VERIFY_MAX_BUNDLES)
+		return cli_usage_error(cmd, "at most %d --bundle files",
+		    VERIFY_MAX_BUNDLES);
+	if (arg[0] == '\0')
+		return cli_usage_error(cmd, "--bundle names a file");
+	list->paths[list->count++] = arg;
+	return EXIT_OK;
+}
+
+static int
+check_bundle_args(const struct verify_args *a)
+{
+	if (a->bundles.count == 0)
+		return EXIT_OK;
+	if (a->installed)
+		return cli_usage_error(&cmd_verify_usage, "--bundle checks an "
+		    "archive; it does not apply to --installed");
+	if (a->checks.verify.sig_path != NULL)
+		return cli_usage_error(&cmd_verify_usage,
+		    "give one of --sig and --bundle, not both");
+	if (a->count > 1)
+		return cli_usage_error(&cmd_verify_usage, "--bundle names the "
+		    "signatures of one ARCHIVE, %d were given", a->count);
+	return EXIT_OK;
+}
+
+static int
 check_args(const struct verify_args *a)
 {
 	const struct cli_checks *k = &a->checks;
@@ -102,7 +149,7 @@ check_args(const struct verify_args *a)
 	if (!a->installed && k->policy == NULL && k->pubkey == NULL)
 		return cli_usage_error(&cmd_verify_usage,
 		    "give one of --trust POLICY and -p KEY.pub");
-	return EXIT_OK;
+	return check_bundle_args(a);
 }
 
 static int
@@ -113,6 +160,7 @@ parse_verify(int argc, char **argv, struct verify_args *a)
 		CLI_STRING(0, "rebuild-from", &a->checks.verify.rebuild_from),
 		CLI_FLAG(0, "deep", &a->checks.verify.deep),
 		CLI_FLAG(0, "installed", &a->installed),
+		CLI_CALLBACK(0, "bundle", &a->bundles, parse_bundle),
 		CLI_FLAG(0, "json", &a->json),
 		CLI_LIMIT_OPTIONS(&a->checks.verify.limits),
 		CLI_END
@@ -190,6 +238,8 @@ verify_one(const char *path, const struct verify_args *a, json_t *report)
 	int rc, code;
 
 	ps_error_clear(&err);
+	o.bundle_paths = a->bundles.paths;
+	o.bundle_count = a->bundles.count;
 	o.progress = cli_progress_start(&progress, a->checks.quiet);
 	rc = ps_verify(path, &o, &r, &err);
 	cli_progress_end(&progress);

@@ -17,13 +17,14 @@ _packsign_options() {
 	case $1 in
 	pack) echo "-o --output --compress --mtime --json -q --quiet" ;;
 	digest) echo "--json --files --mtime $limits" ;;
-	sign) echo "-s --secret-key -o --output --identity --minisig
+	sign) echo "-s --secret-key -o --output --identity --minisig --bundle
 	    --source-repo --source-commit --allow-dirty --append --force
 	    --mtime --compress --json -q --quiet $pass $limits" ;;
 	keygen) echo "-o --identity --no-passphrase $pass --kdf --force --json" ;;
 	key) _packsign_key_options "$2" ;;
 	index) _packsign_index_options "$2" ;;
-	verify) echo "$checks --rebuild-from --deep --installed --json $limits" ;;
+	verify) echo "$checks --rebuild-from --deep --installed --bundle --json
+	    $limits" ;;
 	diff) echo "--trust -p --at --old-sig --new-sig --signed-by
 	    --source-repo --source-commit --require-source --allow-dirty
 	    --installed --data-dir --format --lang --json --stat --files

@@ -306,6 +306,10 @@ open_archive(const char *path, const ps_diff_options *o, ps_diff_side *s,
 	ps_manifest *m = NULL;
 	int rc;
 
+	if (vo.bundle_count > 0)
+		return util_fail(err, "invalid_argument", path, "diff reads "
+		    ".sig files, not Sigstore bundles: verify.bundle_count must "
+		    "be 0");
 	memset(&c, 0, sizeof(c));
 	c.side = s;
 	vo.deep = 1;                /* every file's digest */

@@ -1333,6 +1333,14 @@ typedef struct ps_verify_options {
 	int64_t at;                 /* seconds since the epoch: key windows */
 	ps_progress_sink progress;  /* reading the archive; fn NULL: none */
 	ps_extract_limits limits;   /* reading the archive */
+	/* Sigstore bundles (signature.md, "Sigstore bundles") to read instead
+	 * of the .sig: their signatures, over one byte-identical payload, are
+	 * combined into one envelope and verified as a .sig would be; 0: none.
+	 * At most 64; sig_path must then be NULL.  Only ps_verify() reads
+	 * them: install, fetch and diff refuse a nonzero count
+	 * (invalid_argument). */
+	const char *const *bundle_paths;
+	size_t bundle_count;
 } ps_verify_options;
 
 /* Defaults: everything NULL / 0, `at` the current time, the default
@@ -1952,6 +1960,10 @@ typedef struct ps_sign_options {
 	 * with NULL once it is renamed or removed, so a CLI can remove it on
 	 * a signal (cli_remove_on_signal); may be NULL. */
 	void (*temp_file_hook)(const char *path);
+	int bundle;                  /* also write a Sigstore bundle
+	                              * OUT.N.sigstore.json for each signature
+	                              * N (1, 2, ...) of OUT.sig (signature.md,
+	                              * "Sigstore bundles") */
 } ps_sign_options;
 
 /* Defaults: gzip, mtime 0, nothing else set. */
@@ -1979,6 +1991,9 @@ typedef struct ps_sign_result {
 	char fingerprint[PS_FINGERPRINT_MAX];
 	size_t signature_count;      /* in OUT.sig after this run */
 	ps_diags diags;              /* validation problems, sorted */
+	char **bundle_paths;         /* with options.bundle: OUT.N.sigstore.json
+	                              * in signature order; NULL otherwise */
+	size_t bundle_count;
 } ps_sign_result;
 
 /*

@@ -187,6 +187,9 @@ fetch_run(struct fetchfile *f, const char *url, const ps_verify_options *vo,
 	verify_stream stream = { .ctx = f, .start = no_stream,
 	    .acquire = download_archive };
 
+	if (vo->bundle_count > 0)
+		return util_fail(err, "invalid_argument", url, "fetch reads the "
+		    ".sig, not Sigstore bundles: verify.bundle_count must be 0");
 	if (install_download_prepare(url, fo, vo->sig_path, &f->dl, err) != 0)
 		return -1;
 	if (f->dl.sig_url != NULL) {

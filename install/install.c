@@ -931,6 +931,10 @@ prepare(struct install *in, ps_error *err)
 static int
 run(struct install *in, ps_error *err)
 {
+	if (in->o->verify.bundle_count > 0)
+		return util_fail(err, "invalid_argument", in->archive, "install "
+		    "reads the .sig, not Sigstore bundles: verify.bundle_count "
+		    "must be 0");
 	if (prepare(in, err) != 0 || copy_signature(in, err) != 0 ||
 	    verify_and_extract(in, err) != 0 || apply_rules(in, err) != 0)
 		return -1;

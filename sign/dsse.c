@@ -592,6 +592,83 @@ sign_dsse_keyid_names(const sign_dsse_envelope *env, const ps_pubkey *key)
 	return 0;
 }
 
+/* ------------------------------------------------- single and merged */
+
+static int
+copy_entry(sign_dsse_envelope *into, const struct dsse_signature *s,
+    ps_error *err)
+{
+	struct dsse_signature *d = &into->sigs[into->sig_count];
+
+	d->keyid = strdup(s->keyid);
+	d->sig = malloc(s->sig_len);
+	if (d->keyid == NULL || d->sig == NULL) {
+		free(d->keyid);
+		free(d->sig);
+		memset(d, 0, sizeof(*d));
+		return util_fail_oom(err, NULL);
+	}
+	memcpy(d->sig, s->sig, s->sig_len);
+	d->sig_len = s->sig_len;
+	into->sig_count++;
+	return 0;
+}
+
+int
+sign_dsse_single(const sign_dsse_envelope *env, size_t i,
+    sign_dsse_envelope **out, ps_error *err)
+{
+	*out = NULL;
+	if (i >= env->sig_count)
+		return util_fail(err, "invalid_argument", NULL,
+		    "no signature %zu", i + 1);
+	/* Not sign_dsse_new(): a parsed envelope's payload type and size
+	 * need not meet what this signer writes. */
+	*out = calloc(1, sizeof(**out));
+	if (*out == NULL)
+		return util_fail_oom(err, NULL);
+	(*out)->payload_type = strdup(env->payload_type);
+	(*out)->payload = malloc(env->payload_len > 0 ? env->payload_len : 1);
+	(*out)->payload_len = env->payload_len;
+	if ((*out)->payload_type == NULL || (*out)->payload == NULL) {
+		sign_dsse_free(*out);
+		*out = NULL;
+		return util_fail_oom(err, NULL);
+	}
+	if (env->payload_len > 0)
+		memcpy((*out)->payload, env->payload, env->payload_len);
+	if (copy_entry(*out, &env->sigs[i], err) != 0) {
+		sign_dsse_free(*out);
+		*out = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+int
+sign_dsse_merge(sign_dsse_envelope *into, const sign_dsse_envelope *from,
+    const char *label, ps_error *err)
+{
+	size_t i;
+
+	if (!sign_dsse_payload_equal(into, from->payload_type, from->payload,
+	    from->payload_len)) {
+		util_refuse(err, "bundle_mismatch", label, "the bundles carry "
+		    "different payloads: their signatures cannot be combined");
+		return util_error_expect(err, "the payload of the first bundle",
+		    "another payload");
+	}
+	if (into->sig_count + from->sig_count > SIGN_DSSE_MAX_SIGNATURES)
+		return util_refuse(err, "too_many_signatures", label,
+		    "an envelope holds at most %d signatures",
+		    SIGN_DSSE_MAX_SIGNATURES);
+	for (i = 0; i < from->sig_count; i++) {
+		if (copy_entry(into, &from->sigs[i], err) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* ----------------------------------------------------------- accessors */
 
 size_t

@@ -90,6 +90,19 @@ int sign_dsse_read_bytes(int fd, const char *label, unsigned char **bytes,
 int sign_dsse_read_fd(int fd, const char *label, sign_dsse_envelope **out,
     ps_error *err);
 
+/*
+ * For Sigstore bundles (sign/bundle.c), which carry one signature each:
+ * sign_dsse_single() copies the payload and signature entry `i` into a new
+ * envelope; sign_dsse_merge() appends the entries of `from` to `into` when
+ * both carry byte-identical payloads and payload types, else refuses
+ * (bundle_mismatch, `label` naming `from`), and refuses a 65th entry
+ * (too_many_signatures).  Neither verifies anything.
+ */
+int sign_dsse_single(const sign_dsse_envelope *env, size_t i,
+    sign_dsse_envelope **out, ps_error *err);
+int sign_dsse_merge(sign_dsse_envelope *into, const sign_dsse_envelope *from,
+    const char *label, ps_error *err);
+
 size_t sign_dsse_signature_count(const sign_dsse_envelope *env);
 /* The unauthenticated key id of entry `i` ("" when absent); NULL past the end. */
 const char *sign_dsse_keyid(const sign_dsse_envelope *env, size_t i);

@@ -1,6 +1,6 @@
 /*
- * What ps_sign writes and how it is published: OUT, OUT.sig and
- * OUT.minisig are named and checked before anything is written, written in
+ * What ps_sign writes and how it is published: OUT, OUT.sig, OUT.minisig
+ * and the bundles OUT.N.sigstore.json are named and checked before anything is written, written in
  * full to temporary files, renamed in a fixed order, and after a failure
  * what this run created is removed and what it replaced put back
  * (docs/formats/signature.md, section 8.2).
@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sign/bundle.h"
 #include "sign/dsse.h"
 #include "sign/outputs.h"
 #include "util/atomic.h"
@@ -36,6 +37,27 @@ read_existing(sign_run *run, ps_error *err)
 	return rc;
 }
 
+/* A new OUT.sig has one signature: its bundle is OUT.1.sigstore.json. */
+static int
+check_bundle_target(sign_run *run, ps_error *err)
+{
+	char *path;
+	struct stat sb;
+	int taken;
+
+	if (!run->o->bundle)
+		return 0;
+	path = sign_bundle_path(run->r->archive_path, 0);
+	if (path == NULL)
+		return util_fail_oom(err, NULL);
+	taken = lstat(path, &sb) == 0;
+	if (taken)
+		util_fail(err, "output_exists", path, "refusing to replace a "
+		    "signature's bundle (use --append to co-sign, or --force)");
+	free(path);
+	return taken ? -1 : 0;
+}
+
 /* Checks the signature files' targets before anything is written. */
 static int
 check_sig_targets(sign_run *run, ps_error *err)
@@ -53,7 +75,7 @@ check_sig_targets(sign_run *run, ps_error *err)
 	    lstat(run->r->minisig_path, &sb) == 0)
 		taken = run->r->minisig_path;
 	if (taken == NULL)
-		return 0;
+		return check_bundle_target(run, err);
 	return util_fail(err, "output_exists", taken, "refusing to replace a "
 	    "signature (use --append to co-sign, or --force)");
 }
@@ -128,8 +150,47 @@ stage_sig(sign_run *run, ps_error *err)
 	return rc;
 }
 
+static int
+stage_bundle(sign_run *run, size_t i, ps_error *err)
+{
+	ps_sign_result *r = run->r;
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	r->bundle_paths[i] = sign_bundle_path(r->archive_path, i);
+	if (r->bundle_paths[i] == NULL)
+		return util_fail_oom(err, NULL);
+	r->bundle_count = i + 1;
+	if (sign_bundle_serialize(run->env, i, &text, &len, err) != 0)
+		return -1;
+	rc = stage_text(r->bundle_paths[i], text, len,
+	    run->o->force || run->o->append, &run->bundles[i].tmp, err);
+	free(text);
+	return rc;
+}
+
+/* --bundle: OUT.N.sigstore.json for every signature, --append too. */
+static int
+stage_bundles(sign_run *run, ps_error *err)
+{
+	size_t i, n = sign_dsse_signature_count(run->env);
+
+	if (!run->o->bundle)
+		return 0;
+	run->bundles = calloc(n, sizeof(*run->bundles));
+	run->r->bundle_paths = calloc(n, sizeof(*run->r->bundle_paths));
+	if (run->bundles == NULL || run->r->bundle_paths == NULL)
+		return util_fail_oom(err, NULL);
+	for (i = 0; i < n; i++) {
+		if (stage_bundle(run, i, err) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 /*
- * Before a new file replaces OUT or OUT.minisig, the old one gets a second
+ * Before a new file replaces OUT, OUT.minisig or a bundle, the old one gets a second
  * (hard link) name beside it, so that it can be put back if a later rename
  * fails.  A file system without hard links goes without.
  */
@@ -194,6 +255,31 @@ commit_minisig(sign_run *run, ps_error *err)
 	return 0;
 }
 
+static int
+commit_bundles(sign_run *run, ps_error *err)
+{
+	sign_bundle_out *b;
+	struct stat sb;
+	const char *path;
+	size_t i;
+	int existed;
+
+	for (i = 0; i < run->r->bundle_count; i++) {
+		b = &run->bundles[i];
+		path = run->r->bundle_paths[i];
+		existed = lstat(path, &sb) == 0;
+		b->backup = second_name(path, b->tmp);
+		if (util_atomic_commit_unsynced(b->tmp, err) != 0) {
+			b->tmp = NULL;
+			return -1;
+		}
+		b->tmp = NULL;
+		b->created = !existed;
+		b->replaced = existed;
+	}
+	return 0;
+}
+
 /* Removes a second name once its file is no longer needed. */
 static void
 drop_second_name(char **name)
@@ -206,17 +292,20 @@ drop_second_name(char **name)
 
 /*
  * Every output is written in full and flushed before the first rename;
- * then the archive, OUT.minisig and OUT.sig are renamed into place in that
- * order, back to back, so a .sig never names an archive that is not in
- * place and a crash between two renames is as unlikely as can be.
+ * then the archive, OUT.minisig, the bundles and OUT.sig are renamed into
+ * place in that order, back to back, so neither a .sig nor a bundle ever
+ * names an archive that is not in place and a crash between two renames
+ * is as unlikely as can be.
  */
 int
 sign_outputs_publish(sign_run *run, ps_error *err)
 {
 	ps_atomic_file *sig;
+	size_t i;
 
-	if (stage_minisig(run, err) != 0 || stage_sig(run, err) != 0 ||
-	    commit_archive(run, err) != 0 || commit_minisig(run, err) != 0)
+	if (stage_minisig(run, err) != 0 || stage_bundles(run, err) != 0 ||
+	    stage_sig(run, err) != 0 || commit_archive(run, err) != 0 ||
+	    commit_minisig(run, err) != 0 || commit_bundles(run, err) != 0)
 		return -1;
 	sig = run->sig_tmp;
 	run->sig_tmp = NULL;
@@ -224,6 +313,8 @@ sign_outputs_publish(sign_run *run, ps_error *err)
 		return -1;
 	drop_second_name(&run->archive_backup);
 	drop_second_name(&run->minisig_backup);
+	for (i = 0; i < run->r->bundle_count; i++)
+		drop_second_name(&run->bundles[i].backup);
 	/* One directory sync makes every rename above durable. */
 	(void)util_atomic_sync_parent(run->r->sig_path);
 	return 0;
@@ -244,11 +335,28 @@ put_back(char **name, int replaced, const char *path)
 	*name = NULL;
 }
 
+static void
+roll_back_bundles(sign_run *run)
+{
+	sign_bundle_out *b;
+	size_t i;
+
+	for (i = 0; run->bundles != NULL && i < run->r->bundle_count; i++) {
+		b = &run->bundles[i];
+		ps_atomic_abort(b->tmp);
+		b->tmp = NULL;
+		if (b->created)
+			(void)unlink(run->r->bundle_paths[i]);
+		put_back(&b->backup, b->replaced, run->r->bundle_paths[i]);
+	}
+}
+
 /* Removes what this run created after a failure, and puts back what it
  * replaced. */
 void
 sign_outputs_roll_back(sign_run *run)
 {
+	roll_back_bundles(run);
 	if (run->archive_tmp != NULL) {
 		ps_atomic_abort(run->archive_tmp);
 		if (run->o->temp_file_hook != NULL)

@@ -37,6 +37,8 @@ ps_sign_options_init(ps_sign_options *options)
 void
 ps_sign_result_free(ps_sign_result *r)
 {
+	size_t i;
+
 	if (r == NULL)
 		return;
 	free(r->archive_path);
@@ -49,6 +51,9 @@ ps_sign_result_free(ps_sign_result *r)
 	free(r->source_path);
 	free(r->source_manifest_ref);
 	free(r->identity);
+	for (i = 0; i < r->bundle_count; i++)
+		free(r->bundle_paths[i]);
+	free(r->bundle_paths);
 	ps_diags_free(&r->diags);
 	free(r);
 }
@@ -293,6 +298,7 @@ run_free(sign_run *run)
 	sign_git_source_free(run->git);
 	free(run->archive_backup);
 	free(run->minisig_backup);
+	free(run->bundles);
 }
 
 static int

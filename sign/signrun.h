@@ -13,6 +13,13 @@
 #include "sign/provenance.h"
 #include "sign/statement.h"
 
+/* One OUT.N.sigstore.json of --bundle; its path is in r->bundle_paths. */
+typedef struct sign_bundle_out {
+	ps_atomic_file *tmp;            /* written in full before any rename */
+	char *backup;                   /* second name of the file replaced */
+	int created, replaced;
+} sign_bundle_out;
+
 typedef struct sign_run {
 	const char *path;
 	const ps_seckey *key;
@@ -42,6 +49,7 @@ typedef struct sign_run {
 	                                 * OUT.sig is in place */
 	char *minisig_backup;
 	int minisig_replaced;
+	sign_bundle_out *bundles;       /* --bundle: r->bundle_count of them */
 } sign_run;
 
 #endif

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sign/bundle.h"
 #include "util/error.h"
 #include "util/fdio.h"
 #include "util/strings.h"
@@ -82,6 +83,9 @@ open_envelope(verify_vctx *v, ps_error *err)
 	const char *sig = v->res->sig_path;
 	int fd, rc;
 
+	if (v->o->bundle_count > 0)
+		return sign_bundle_read_files(v->o->bundle_paths,
+		    v->o->bundle_count, &v->env, err);
 	fd = util_open_file(sig, err);
 	if (fd < 0 && ps_error_is(err, PS_CODE_NOT_FOUND) && v->o->sig_path == NULL) {
 		util_refuse(err, "signature_missing", v->path, "looked for the "

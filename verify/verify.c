@@ -64,6 +64,21 @@ ps_verify_result_free(ps_verify_result *r)
 	free(r);
 }
 
+static int
+check_bundle_options(const char *path, const ps_verify_options *o,
+    ps_error *err)
+{
+	if (o->bundle_count == 0)
+		return 0;
+	if (o->bundle_paths == NULL || o->bundle_count > SIGN_DSSE_MAX_SIGNATURES)
+		return util_fail(err, "invalid_argument", path,
+		    "1 to %d bundle paths", SIGN_DSSE_MAX_SIGNATURES);
+	if (o->sig_path != NULL)
+		return util_fail(err, "invalid_argument", path,
+		    "a .sig and Sigstore bundles exclude each other");
+	return 0;
+}
+
 /* Operator input is checked before any work (exit 2). */
 static int
 check_options(const char *path, const ps_verify_options *o, ps_error *err)
@@ -74,6 +89,8 @@ check_options(const char *path, const ps_verify_options *o, ps_error *err)
 	if (o->trust == NULL)
 		return util_fail(err, "invalid_argument", path,
 		    "verification needs a trust policy");
+	if (check_bundle_options(path, o, err) != 0)
+		return -1;
 	if (o->source_commit != NULL && !util_commit_id_valid(o->source_commit, 1)) {
 		util_fail(err, "source_commit_invalid", "--source-commit",
 		    "must be a full commit id, not a branch, tag or prefix");
@@ -106,6 +123,8 @@ new_result(const char *path, const ps_verify_options *o,
 		return -1;
 	if (o->sig_path != NULL)
 		return util_strdup(&r->sig_path, o->sig_path, NULL, err);
+	if (o->bundle_count > 0 && o->bundle_paths != NULL)
+		return util_strdup(&r->sig_path, o->bundle_paths[0], NULL, err);
 	if (asprintf(&r->sig_path, "%s.sig", path) < 0) {
 		r->sig_path = NULL;
 		return util_fail_oom(err, path);

@@ -1,0 +1,256 @@
+/* Sigstore bundles: one DSSE signature with a public key hint, out and in. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "sign/bundle.h"
+#include "util/error.h"
+#include "util/fdio.h"
+
+/* The media types whose JSON shape packsign reads (they agree on it). */
+static const char *const bundle_media_types[] = {
+	"application/vnd.dev.sigstore.bundle+json;version=0.1",
+	"application/vnd.dev.sigstore.bundle+json;version=0.2",
+	SIGN_BUNDLE_MEDIA_TYPE,
+};
+
+char *
+sign_bundle_path(const char *archive, size_t i)
+{
+	char *path = NULL;
+
+	if (asprintf(&path, "%s.%zu.sigstore.json", archive, i + 1) < 0)
+		return NULL;
+	return path;
+}
+
+/* ------------------------------------------------------------ writing */
+
+static json_t *
+material_json(const char *hint)
+{
+	return json_pack("{s:{s:s}, s:[]}", "publicKey", "hint", hint,
+	    "tlogEntries");
+}
+
+static json_t *
+bundle_json(const sign_dsse_envelope *env, size_t i, ps_error *err)
+{
+	sign_dsse_envelope *one = NULL;
+	json_t *dsse, *root;
+	json_error_t jerr;
+	char *text = NULL;
+	size_t len = 0;
+
+	if (sign_dsse_single(env, i, &one, err) != 0)
+		return NULL;
+	if (sign_dsse_serialize(one, &text, &len, err) != 0) {
+		sign_dsse_free(one);
+		return NULL;
+	}
+	sign_dsse_free(one);
+	dsse = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	free(text);
+	root = json_pack("{s:o?, s:s, s:o?}", "dsseEnvelope", dsse,
+	    "mediaType", SIGN_BUNDLE_MEDIA_TYPE, "verificationMaterial",
+	    material_json(sign_dsse_keyid(env, i)));
+	if (dsse == NULL || root == NULL) {
+		json_decref(root);
+		util_fail_oom(err, NULL);
+		return NULL;
+	}
+	return root;
+}
+
+int
+sign_bundle_serialize(const sign_dsse_envelope *env, size_t i, char **out,
+    size_t *out_len, ps_error *err)
+{
+	json_t *root = bundle_json(env, i, err);
+	char *text, *line;
+	size_t len;
+
+	*out = NULL;
+	if (root == NULL)
+		return -1;
+	text = json_dumps(root, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENSURE_ASCII);
+	json_decref(root);
+	if (text == NULL)
+		return util_fail_oom(err, NULL);
+	len = strlen(text);
+	line = realloc(text, len + 2);
+	if (line == NULL) {
+		free(text);
+		return util_fail_oom(err, NULL);
+	}
+	line[len] = '\n';
+	line[len + 1] = '\0';
+	*out = line;
+	*out_len = len + 1;
+	return 0;
+}
+
+/* ------------------------------------------------------------ reading */
+
+static int
+malformed(ps_error *err, const char *label, const char *what)
+{
+	return util_refuse(err, "bundle_malformed", label,
+	    "not a valid Sigstore bundle: %s", what);
+}
+
+static int
+check_media_type(json_t *root, const char *label, ps_error *err)
+{
+	json_t *v = json_object_get(root, "mediaType");
+	const char *type;
+	size_t i;
+
+	if (!json_is_string(v))
+		return malformed(err, label, v == NULL ? "\"mediaType\" is "
+		    "missing" : "\"mediaType\" is not a string");
+	type = json_string_value(v);
+	for (i = 0; i < sizeof(bundle_media_types) /
+	    sizeof(bundle_media_types[0]); i++) {
+		if (strcmp(type, bundle_media_types[i]) == 0)
+			return 0;
+	}
+	util_refuse(err, "bundle_unsupported", label, "a Sigstore bundle of "
+	    "a media type packsign does not read");
+	return util_error_expect(err, "bundle v0.1, v0.2 or v0.3 JSON",
+	    strlen(type) <= 128 ? type : "a long media type");
+}
+
+static int
+check_material(json_t *root, const char *label, ps_error *err)
+{
+	json_t *m = json_object_get(root, "verificationMaterial"), *key, *hint;
+
+	if (!json_is_object(m))
+		return malformed(err, label, "\"verificationMaterial\" is missing "
+		    "or not an object");
+	if (json_object_get(m, "certificate") != NULL ||
+	    json_object_get(m, "x509CertificateChain") != NULL) {
+		util_refuse(err, "bundle_keyless", label, "a certificate-based "
+		    "(keyless) bundle: packsign verifies signatures with the "
+		    "policy's keys only");
+		return util_error_expect(err, "verificationMaterial.publicKey",
+		    "a certificate");
+	}
+	key = json_object_get(m, "publicKey");
+	if (!json_is_object(key))
+		return malformed(err, label, "\"verificationMaterial.publicKey\" "
+		    "is missing or not an object");
+	hint = json_object_get(key, "hint");
+	if (hint != NULL && !json_is_string(hint))
+		return malformed(err, label, "\"publicKey.hint\" is not a string");
+	return 0;
+}
+
+static int
+read_dsse(json_t *root, const char *label, sign_dsse_envelope **out,
+    ps_error *err)
+{
+	json_t *dsse = json_object_get(root, "dsseEnvelope");
+	char *text;
+	int rc;
+
+	if (dsse == NULL && json_object_get(root, "messageSignature") != NULL)
+		return util_refuse(err, "bundle_unsupported", label, "a bundle "
+		    "with a message signature: packsign reads DSSE envelopes "
+		    "only");
+	if (!json_is_object(dsse))
+		return malformed(err, label, "\"dsseEnvelope\" is missing or not "
+		    "an object");
+	text = json_dumps(dsse, JSON_COMPACT);
+	if (text == NULL)
+		return util_fail_oom(err, NULL);
+	rc = sign_dsse_parse(text, strlen(text), label, out, err);
+	free(text);
+	return rc;
+}
+
+int
+sign_bundle_parse(const void *bytes, size_t len, const char *label,
+    sign_dsse_envelope **out, ps_error *err)
+{
+	json_error_t jerr;
+	json_t *root;
+	char what[256];
+	int rc;
+
+	*out = NULL;
+	if (len > SIGN_DSSE_MAX_BYTES)
+		return util_refuse(err, "envelope_too_large", label,
+		    "the bundle is %zu bytes; the limit is %d", len,
+		    SIGN_DSSE_MAX_BYTES);
+	root = json_loadb(bytes, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (root == NULL) {
+		snprintf(what, sizeof(what), "JSON error at line %d column %d: %s",
+		    jerr.line, jerr.column, jerr.text);
+		return malformed(err, label, what);
+	}
+	if (!json_is_object(root))
+		rc = malformed(err, label, "the top level is not an object");
+	else if ((rc = check_media_type(root, label, err)) == 0 &&
+	    (rc = check_material(root, label, err)) == 0)
+		rc = read_dsse(root, label, out, err);
+	json_decref(root);
+	return rc;
+}
+
+static int
+read_file(const char *path, sign_dsse_envelope **out, ps_error *err)
+{
+	unsigned char *buf = malloc(SIGN_DSSE_MAX_BYTES + 1);
+	ssize_t n = -1;
+	int fd, rc;
+
+	*out = NULL;
+	if (buf == NULL)
+		return util_fail_oom(err, NULL);
+	fd = util_open_file(path, err);
+	if (fd >= 0) {
+		n = util_read_full(fd, buf, SIGN_DSSE_MAX_BYTES + 1);
+		if (n < 0)
+			util_fail_errno(err, "io_error", path, "read", errno);
+		close(fd);
+	}
+	if (n > SIGN_DSSE_MAX_BYTES)
+		n = util_refuse(err, "envelope_too_large", path,
+		    "the bundle is over %d bytes", SIGN_DSSE_MAX_BYTES);
+	rc = n < 0 ? -1 : sign_bundle_parse(buf, (size_t)n, path, out, err);
+	free(buf);
+	return rc;
+}
+
+int
+sign_bundle_read_files(const char *const *paths, size_t n,
+    sign_dsse_envelope **out, ps_error *err)
+{
+	sign_dsse_envelope *next = NULL;
+	size_t i;
+
+	*out = NULL;
+	if (n == 0 || n > SIGN_DSSE_MAX_SIGNATURES)
+		return util_fail(err, "invalid_argument", NULL,
+		    "1 to %d bundles", SIGN_DSSE_MAX_SIGNATURES);
+	if (read_file(paths[0], out, err) != 0)
+		return -1;
+	for (i = 1; i < n; i++) {
+		if (read_file(paths[i], &next, err) != 0 ||
+		    sign_dsse_merge(*out, next, paths[i], err) != 0) {
+			sign_dsse_free(next);
+			sign_dsse_free(*out);
+			*out = NULL;
+			return -1;
+		}
+		sign_dsse_free(next);
+		next = NULL;
+	}
+	return 0;
+}

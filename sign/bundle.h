@@ -1,0 +1,48 @@
+/* Internal header of sign/: Sigstore bundles.
+ *
+ * A Sigstore bundle (protobuf-specs, bundle v0.3 JSON) carries one DSSE
+ * signature with its payload and a hint naming the public key
+ * (docs/formats/signature.md, "Sigstore bundles").  packsign writes one
+ * per signature of OUT.sig and reads bundles back into one envelope for
+ * the ordinary verification path; transparency-log entries and
+ * timestamps are neither written nor verified.
+ */
+#ifndef SIGN_BUNDLE_H
+#define SIGN_BUNDLE_H
+
+#include <stddef.h>
+
+#include "packsign.h"
+#include "sign/dsse.h"
+
+#define SIGN_BUNDLE_MEDIA_TYPE "application/vnd.dev.sigstore.bundle.v0.3+json"
+
+/* OUT.N.sigstore.json for signature entry `i` (N = i + 1); malloc'ed,
+ * NULL when out of memory. */
+char *sign_bundle_path(const char *archive, size_t i);
+
+/*
+ * Deterministic JSON of the bundle for signature entry `i` of `env`:
+ * sorted keys, no whitespace, non-ASCII escaped, one LF.  The hint is the
+ * entry's key id.  `*out` is malloc'ed.
+ */
+int sign_bundle_serialize(const sign_dsse_envelope *env, size_t i, char **out,
+    size_t *out_len, ps_error *err);
+
+/*
+ * Parses a bundle of `len` bytes (at most SIGN_DSSE_MAX_BYTES) into an
+ * envelope.  Accepts the v0.1, v0.2 and v0.3 media types with a DSSE
+ * envelope and a public key hint; refuses certificates (bundle_keyless),
+ * a message signature or another media type (bundle_unsupported), and
+ * anything else out of shape (bundle_malformed, or the envelope codes for
+ * the inner envelope).  Duplicate keys are refused everywhere.
+ */
+int sign_bundle_parse(const void *bytes, size_t len, const char *label,
+    sign_dsse_envelope **out, ps_error *err);
+
+/* Reads and parses `n` bundle files (1 to 64) and merges their signatures
+ * into one envelope (sign_dsse_merge). */
+int sign_bundle_read_files(const char *const *paths, size_t n,
+    sign_dsse_envelope **out, ps_error *err);
+
+#endif

@@ -1,0 +1,348 @@
+#!/usr/bin/env bats
+# Sigstore bundles: sign --bundle writes OUT.N.sigstore.json, verify
+# --bundle reads them (and other tools' key-based bundles); Sigstore's
+# JavaScript libraries (tests/node, installed by scripts/install-deps into
+# build/node) verify packsign's bundles offline.
+
+load helpers
+bats_require_minimum_version 1.5.0
+
+NODE_DIR="$BATS_TEST_DIRNAME/../../build/node"
+NODE_SCRIPT="$BATS_TEST_DIRNAME/../node/bundle.js"
+
+setup_file() {
+	cd "$BATS_FILE_TMPDIR"
+	unset PACKSIGN_PASSPHRASE PACKSIGN_SECRET_KEY SOURCE_DATE_EPOCH
+	"$PACKSIGN" keygen -o alice --identity alice --no-passphrase >/dev/null
+	"$PACKSIGN" keygen -o bob --identity bob --no-passphrase >/dev/null
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	unset PACKSIGN_PASSPHRASE PACKSIGN_SECRET_KEY SOURCE_DATE_EPOCH
+	cp "$BATS_FILE_TMPDIR"/alice.* "$BATS_FILE_TMPDIR"/bob.* .
+	copy_pack "$AGENTPACK" >/dev/null
+}
+
+# policy FILE THRESHOLD: alice and bob may sign every pack.
+policy() {
+	cat >"$1" <<YAML
+version: 1
+signers:
+  - identity: alice
+    keys:
+      - key: $(sed -n 2p alice.pub)
+    packs: ["*"]
+  - identity: bob
+    keys:
+      - key: $(sed -n 2p bob.pub)
+    packs: ["*"]
+threshold: $2
+YAML
+}
+
+# node_or_skip: Sigstore's libraries in build/node, else skip (fail under CI).
+node_or_skip() {
+	if command -v node >/dev/null &&
+	    [ -d "$NODE_DIR/node_modules/@sigstore/verify" ] &&
+	    [ -d "$NODE_DIR/node_modules/@sigstore/bundle" ]; then
+		return 0
+	fi
+	if [ "${CI:-}" = true ]; then
+		echo "CI=true: node or build/node/node_modules missing (scripts/install-deps)" >&2
+		return 1
+	fi
+	skip "node or @sigstore/verify missing (scripts/install-deps installs them into build/node)"
+}
+
+node_verify() {
+	NODE_PATH="$NODE_DIR/node_modules" node "$NODE_SCRIPT" verify "$@"
+}
+
+sign_bundle() {
+	"$PACKSIGN" sign "$AGENTPACK" -s alice.key -o p.tar.gz --bundle -q "$@"
+}
+
+# rewrite FILE EXPR: applies a Python statement to the bundle `b`.
+rewrite() {
+	python3 - "$1" "$2" <<'PY'
+import base64, json, sys
+b = json.load(open(sys.argv[1]))
+exec(sys.argv[2])
+open(sys.argv[1], "w").write(json.dumps(b))
+PY
+}
+
+@test "sign --bundle writes OUT.1.sigstore.json: a bundle v0.3 of the .sig's signature" {
+	run sign_bundle
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"wrote p.tar.gz.1.sigstore.json"* ]]
+	[ ! -e p.tar.gz.2.sigstore.json ]
+	python3 - "$("$PACKSIGN" key fingerprint alice.pub 2>/dev/null || true)" <<'PY'
+import json, sys
+raw = open("p.tar.gz.1.sigstore.json", "rb").read()
+b = json.loads(raw)
+env = json.load(open("p.tar.gz.sig"))
+assert raw.endswith(b"}\n") and b" " not in raw, "compact, one LF"
+assert sorted(b) == ["dsseEnvelope", "mediaType", "verificationMaterial"], sorted(b)
+assert b["mediaType"] == "application/vnd.dev.sigstore.bundle.v0.3+json"
+vm = b["verificationMaterial"]
+assert sorted(vm) == ["publicKey", "tlogEntries"], sorted(vm)
+assert vm["tlogEntries"] == []
+assert sorted(vm["publicKey"]) == ["hint"]
+d = b["dsseEnvelope"]
+assert sorted(d) == ["payload", "payloadType", "signatures"]
+assert d["payload"] == env["payload"]
+assert d["payloadType"] == env["payloadType"] == "application/vnd.in-toto+json"
+assert len(d["signatures"]) == 1
+assert d["signatures"][0] == env["signatures"][0]
+assert sorted(d["signatures"][0]) == ["keyid", "sig"]
+assert vm["publicKey"]["hint"] == env["signatures"][0]["keyid"]
+assert vm["publicKey"]["hint"].startswith("SHA256:")
+PY
+}
+
+@test "sign --bundle: the same pack and key give the same bundle bytes" {
+	sign_bundle
+	cp p.tar.gz.1.sigstore.json first.json
+	sign_bundle --force
+	cmp first.json p.tar.gz.1.sigstore.json
+}
+
+@test "sign --bundle --json lists the bundles" {
+	run sign_bundle --json
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | jq -r '.bundles[0]')" = p.tar.gz.1.sigstore.json ]
+	run "$PACKSIGN" sign "$AGENTPACK" -s alice.key -o q.tar.gz -q --json
+	[ "$(echo "$output" | jq -r '.bundles | length')" = 0 ]
+}
+
+@test "sign --bundle refuses to replace an existing bundle without --force" {
+	echo x >p.tar.gz.1.sigstore.json
+	run sign_bundle
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"p.tar.gz.1.sigstore.json"*"[output_exists]"* ]]
+	[ ! -e p.tar.gz.sig ]
+	[ "$(cat p.tar.gz.1.sigstore.json)" = x ]
+}
+
+@test "verify --bundle: a packsign bundle verifies with the signer's key" {
+	sign_bundle
+	rm p.tar.gz.sig
+	run "$PACKSIGN" verify p.tar.gz -p alice.pub --bundle p.tar.gz.1.sigstore.json
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Good signature: $AGENTPACK 0.1.0 by alice"* ]]
+}
+
+@test "verify --bundle: a wrong key is refused" {
+	sign_bundle
+	run "$PACKSIGN" verify p.tar.gz -p bob.pub --bundle p.tar.gz.1.sigstore.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[signature_untrusted]"* ]]
+}
+
+@test "verify --bundle: a changed payload is refused" {
+	sign_bundle
+	rewrite p.tar.gz.1.sigstore.json '
+p = base64.b64decode(b["dsseEnvelope"]["payload"]).replace(b"Top Journal", b"Top Journax")
+b["dsseEnvelope"]["payload"] = base64.b64encode(p).decode()'
+	run "$PACKSIGN" verify p.tar.gz -p alice.pub --bundle p.tar.gz.1.sigstore.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"does not verify under it [signature_invalid]"* ]]
+}
+
+@test "verify --bundle: a keyless (certificate) bundle is refused with bundle_keyless" {
+	sign_bundle
+	cp p.tar.gz.1.sigstore.json chain.json
+	rewrite p.tar.gz.1.sigstore.json '
+b["verificationMaterial"] = {"certificate": {"rawBytes": "MIIB"}, "tlogEntries": []}'
+	run "$PACKSIGN" verify p.tar.gz -p alice.pub --bundle p.tar.gz.1.sigstore.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[bundle_keyless]"* ]]
+	rewrite chain.json '
+b["verificationMaterial"]["x509CertificateChain"] = {"certificates": [{"rawBytes": "MIIB"}]}'
+	run "$PACKSIGN" verify p.tar.gz -p alice.pub --bundle chain.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[bundle_keyless]"* ]]
+}
+
+@test "verify --bundle: v0.1 and v0.2 media types are read, others and message signatures refused" {
+	sign_bundle
+	for t in "application/vnd.dev.sigstore.bundle+json;version=0.1" \
+	    "application/vnd.dev.sigstore.bundle+json;version=0.2"; do
+		cp p.tar.gz.1.sigstore.json old.json
+		rewrite old.json "b['mediaType'] = '$t'"
+		"$PACKSIGN" verify p.tar.gz -p alice.pub --bundle old.json
+	done
+	cp p.tar.gz.1.sigstore.json new.json
+	rewrite new.json "b['mediaType'] = 'application/vnd.dev.sigstore.bundle.v0.4+json'"
+	run "$PACKSIGN" verify p.tar.gz -p alice.pub --bundle new.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[bundle_unsupported]"* ]]
+	rewrite p.tar.gz.1.sigstore.json '
+del b["dsseEnvelope"]
+b["messageSignature"] = {"messageDigest": {"algorithm": "SHA2_256", "digest": "AA=="}, "signature": "AA=="}'
+	run "$PACKSIGN" verify p.tar.gz -p alice.pub --bundle p.tar.gz.1.sigstore.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[bundle_unsupported]"* ]]
+}
+
+@test "verify --bundle: duplicate keys, no public key and non-JSON are bundle_malformed" {
+	sign_bundle
+	sed 's/^{/{"mediaType":"x",/' p.tar.gz.1.sigstore.json >dup.json
+	run "$PACKSIGN" verify p.tar.gz -p alice.pub --bundle dup.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[bundle_malformed]"* ]]
+	cp p.tar.gz.1.sigstore.json nokey.json
+	rewrite nokey.json 'b["verificationMaterial"] = {"tlogEntries": []}'
+	run "$PACKSIGN" verify p.tar.gz -p alice.pub --bundle nokey.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[bundle_malformed]"* ]]
+	echo '[1]' >list.json
+	run "$PACKSIGN" verify p.tar.gz -p alice.pub --bundle list.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[bundle_malformed]"* ]]
+}
+
+@test "verify --bundle: a bundle over 4 MiB is refused" {
+	head -c $((4 * 1024 * 1024 + 1)) /dev/zero | tr '\0' ' ' >big.json
+	sign_bundle
+	run "$PACKSIGN" verify p.tar.gz -p alice.pub --bundle big.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[envelope_too_large]"* ]]
+}
+
+@test "verify --bundle: tlog entries and timestamps are ignored" {
+	sign_bundle
+	rewrite p.tar.gz.1.sigstore.json '
+b["verificationMaterial"]["tlogEntries"] = [{"logIndex": "1", "anything": True}]
+b["verificationMaterial"]["timestampVerificationData"] = {"rfc3161Timestamps": [{"signedTimestamp": "AA=="}]}'
+	"$PACKSIGN" verify p.tar.gz -p alice.pub --bundle p.tar.gz.1.sigstore.json
+}
+
+@test "verify --bundle twice: two signers' bundles meet threshold 2; one does not" {
+	sign_bundle
+	"$PACKSIGN" sign p.tar.gz -s bob.key --append --bundle -q >/dev/null
+	[ -f p.tar.gz.2.sigstore.json ]
+	policy both.yml 2
+	run "$PACKSIGN" verify p.tar.gz --trust both.yml \
+	    --bundle p.tar.gz.1.sigstore.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[threshold_not_met]"* ]]
+	run "$PACKSIGN" verify p.tar.gz --trust both.yml \
+	    --bundle p.tar.gz.1.sigstore.json --bundle p.tar.gz.2.sigstore.json
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"alice"*"bob"* ]]
+	run "$PACKSIGN" verify p.tar.gz --trust both.yml \
+	    --bundle p.tar.gz.1.sigstore.json --bundle p.tar.gz.1.sigstore.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[threshold_not_met]"* ]]
+}
+
+@test "verify --bundle: bundles over different payloads are refused (bundle_mismatch)" {
+	sign_bundle
+	"$PACKSIGN" sign "$AGENTPACK" -s bob.key -o q.tar.gz --bundle --mtime 5 -q
+	run "$PACKSIGN" verify p.tar.gz -p alice.pub \
+	    --bundle p.tar.gz.1.sigstore.json --bundle q.tar.gz.1.sigstore.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"q.tar.gz.1.sigstore.json"*"[bundle_mismatch]"* ]]
+}
+
+@test "verify --bundle: usage errors with --sig, several archives, --installed" {
+	sign_bundle
+	run "$PACKSIGN" verify p.tar.gz -p alice.pub --sig p.tar.gz.sig \
+	    --bundle p.tar.gz.1.sigstore.json
+	[ "$status" -eq 2 ]
+	run "$PACKSIGN" verify p.tar.gz p.tar.gz -p alice.pub \
+	    --bundle p.tar.gz.1.sigstore.json
+	[ "$status" -eq 2 ]
+	run "$PACKSIGN" verify --installed x --bundle p.tar.gz.1.sigstore.json
+	[ "$status" -eq 2 ]
+}
+
+@test "sign --append --bundle rewrites every bundle, byte-identical for the old signatures" {
+	sign_bundle
+	cp p.tar.gz.1.sigstore.json first.json
+	run "$PACKSIGN" sign p.tar.gz -s bob.key --append --bundle
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"wrote p.tar.gz.1.sigstore.json"*"wrote p.tar.gz.2.sigstore.json"*"wrote p.tar.gz.sig (2 signatures)"* ]]
+	cmp first.json p.tar.gz.1.sigstore.json
+	python3 - <<'PY'
+import json
+env = json.load(open("p.tar.gz.sig"))
+for i in range(2):
+    b = json.load(open("p.tar.gz.%d.sigstore.json" % (i + 1)))
+    assert b["dsseEnvelope"]["signatures"] == [env["signatures"][i]]
+    assert b["verificationMaterial"]["publicKey"]["hint"] == env["signatures"][i]["keyid"]
+PY
+	"$PACKSIGN" verify p.tar.gz -p bob.pub --bundle p.tar.gz.2.sigstore.json
+}
+
+@test "a statement of another predicate type in a bundle is refused as in a .sig" {
+	sign_bundle
+	rewrite p.tar.gz.1.sigstore.json '
+p = base64.b64decode(b["dsseEnvelope"]["payload"]).replace(b"https://packsign.dev/", b"https://example.com/")
+b["dsseEnvelope"]["payload"] = base64.b64encode(p).decode()'
+	run "$PACKSIGN" verify p.tar.gz -p alice.pub --bundle p.tar.gz.1.sigstore.json
+	[ "$status" -eq 1 ]
+}
+
+@test "node: @sigstore/verify verifies packsign's bundle with the signer's Ed25519 key" {
+	node_or_skip
+	sign_bundle
+	"$PACKSIGN" key export --pem-pub -p alice.pub -o alice.pem >/dev/null
+	"$PACKSIGN" key export --pem-pub -p bob.pub -o bob.pem >/dev/null
+	run node_verify p.tar.gz.1.sigstore.json alice.pem
+	[ "$status" -eq 0 ]
+	[[ "$output" == *verified* ]]
+	run node_verify p.tar.gz.1.sigstore.json bob.pem
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"refused"* ]]
+}
+
+@test "node: @sigstore/verify refuses a changed payload" {
+	node_or_skip
+	sign_bundle
+	"$PACKSIGN" key export --pem-pub -p alice.pub -o alice.pem >/dev/null
+	rewrite p.tar.gz.1.sigstore.json '
+p = base64.b64decode(b["dsseEnvelope"]["payload"]).replace(b"Top Journal", b"Top Journax")
+b["dsseEnvelope"]["payload"] = base64.b64encode(p).decode()'
+	run node_verify p.tar.gz.1.sigstore.json alice.pem
+	[ "$status" -eq 1 ]
+}
+
+@test "node: @sigstore/verify verifies both bundles of a co-signed pack" {
+	node_or_skip
+	sign_bundle
+	"$PACKSIGN" sign p.tar.gz -s bob.key --append --bundle -q >/dev/null
+	"$PACKSIGN" key export --pem-pub -p bob.pub -o bob.pem >/dev/null
+	node_verify p.tar.gz.2.sigstore.json bob.pem
+}
+
+@test "node: a bundle signed by Node's crypto with ECDSA P-256 verifies in packsign" {
+	node_or_skip
+	sign_bundle
+	python3 -c '
+import base64, json
+b = json.load(open("p.tar.gz.1.sigstore.json"))
+open("statement.json", "wb").write(base64.b64decode(b["dsseEnvelope"]["payload"]))'
+	NODE_PATH="$NODE_DIR/node_modules" node "$NODE_SCRIPT" sign-p256 \
+	    statement.json p256.json p256.pem
+	node_verify p256.json p256.pem
+	{
+		echo "version: 1"
+		echo "signers:"
+		echo "  - identity: carol"
+		echo "    keys:"
+		echo "      - key: |"
+		sed 's/^/          /' p256.pem
+		echo '    packs: ["*"]'
+		echo "threshold: 1"
+	} >p256.yml
+	if ! "$PACKSIGN" trust check p256.yml >/dev/null 2>&1; then
+		skip "packsign trust check refuses a P-256 PEM key in a policy (ECDSA keys: branch ecdsa)"
+	fi
+	run "$PACKSIGN" verify p.tar.gz --trust p256.yml --bundle p256.json
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"by carol"* ]]
+}
