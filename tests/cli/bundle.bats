@@ -339,10 +339,18 @@ open("statement.json", "wb").write(base64.b64decode(b["dsseEnvelope"]["payload"]
 		echo '    packs: ["*"]'
 		echo "threshold: 1"
 	} >p256.yml
-	if ! "$PACKSIGN" trust check p256.yml >/dev/null 2>&1; then
-		skip "packsign trust check refuses a P-256 PEM key in a policy (ECDSA keys: branch ecdsa)"
-	fi
+	"$PACKSIGN" trust check --trust p256.yml >/dev/null
 	run "$PACKSIGN" verify p.tar.gz --trust p256.yml --bundle p256.json
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"by carol"* ]]
+	# Another P-256 key in the policy: the bundle's signature is not its.
+	openssl ecparam -name prime256v1 -genkey -noout 2>/dev/null |
+	    openssl ec -pubout 2>/dev/null >other.pem
+	sed -n '1,/key: |/p' p256.yml >other.yml
+	sed 's/^/          /' other.pem >>other.yml
+	printf '    packs: ["*"]\nthreshold: 1\n' >>other.yml
+	"$PACKSIGN" trust check --trust other.yml >/dev/null
+	run "$PACKSIGN" verify p.tar.gz --trust other.yml --bundle p256.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[signature_untrusted]"* ]]
 }
