@@ -71,27 +71,11 @@ sign_bundle_serialize(const sign_dsse_envelope *env, size_t i, char **out,
     size_t *out_len, ps_error *err)
 {
 	json_t *root = bundle_json(env, i, err);
-	char *text, *line;
-	size_t len;
 
 	*out = NULL;
 	if (root == NULL)
 		return -1;
-	text = json_dumps(root, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENSURE_ASCII);
-	json_decref(root);
-	if (text == NULL)
-		return util_fail_oom(err, NULL);
-	len = strlen(text);
-	line = realloc(text, len + 2);
-	if (line == NULL) {
-		free(text);
-		return util_fail_oom(err, NULL);
-	}
-	line[len] = '\n';
-	line[len + 1] = '\0';
-	*out = line;
-	*out_len = len + 1;
-	return 0;
+	return sign_json_line(root, out, out_len, err);
 }
 
 /* ------------------------------------------------------------ reading */

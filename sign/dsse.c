@@ -330,20 +330,12 @@ envelope_json(const sign_dsse_envelope *env)
 }
 
 int
-sign_dsse_serialize(const sign_dsse_envelope *env, char **out, size_t *out_len,
-    ps_error *err)
+sign_json_line(json_t *root, char **out, size_t *out_len, ps_error *err)
 {
-	json_t *root;
 	char *text, *line;
 	size_t len;
 
 	*out = NULL;
-	if (env->sig_count == 0)
-		return util_fail(err, "invalid_argument", NULL,
-		    "an envelope without signatures is not written");
-	root = envelope_json(env);
-	if (root == NULL)
-		return util_fail_oom(err, NULL);
 	text = json_dumps(root, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENSURE_ASCII);
 	json_decref(root);
 	if (text == NULL)
@@ -359,6 +351,22 @@ sign_dsse_serialize(const sign_dsse_envelope *env, char **out, size_t *out_len,
 	*out = line;
 	*out_len = len + 1;
 	return 0;
+}
+
+int
+sign_dsse_serialize(const sign_dsse_envelope *env, char **out, size_t *out_len,
+    ps_error *err)
+{
+	json_t *root;
+
+	*out = NULL;
+	if (env->sig_count == 0)
+		return util_fail(err, "invalid_argument", NULL,
+		    "an envelope without signatures is not written");
+	root = envelope_json(env);
+	if (root == NULL)
+		return util_fail_oom(err, NULL);
+	return sign_json_line(root, out, out_len, err);
 }
 
 /* ------------------------------------------------------------- JSON in */

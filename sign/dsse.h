@@ -72,6 +72,13 @@ int sign_dsse_sign(sign_dsse_envelope *env,
 int sign_dsse_serialize(const sign_dsse_envelope *env, char **out,
     size_t *out_len, ps_error *err);
 
+struct json_t;
+/* `root` (consumed) as one line of deterministic JSON: sorted keys, no
+ * whitespace, non-ASCII escaped, then one LF; what envelopes and bundles
+ * are written as.  *out is malloc'ed. */
+int sign_json_line(struct json_t *root, char **out, size_t *out_len,
+    ps_error *err);
+
 /*
  * Parses an envelope of `len` bytes (at most SIGN_DSSE_MAX_BYTES).  Refuses
  * (envelope_malformed) invalid JSON, duplicate keys, missing or mistyped

@@ -507,17 +507,24 @@ def verify(path: PathLike, *, trust: Optional[PathLike] = None,
         err = ffi.new("ps_error *")
         out = ffi.new("ps_verify_result **")
         rc = lib.ps_verify(_b(path), opts, out, err)
-        error = PacksignError._from(ffi, lib, err) if rc != 0 else None
-        if out[0] == ffi.NULL:
-            assert error is not None
-            return _empty_verify_result(error)
-        try:
-            res = _verify_result(ffi, lib, out[0], error)
-        finally:
-            lib.ps_verify_result_free(out[0])
-        if error is not None:
-            error.result = res
-        return res
+        return _verify_outcome(ffi, lib, rc, out, err)
+
+
+def _verify_outcome(ffi, lib, rc, out, err, error=None):
+    """The VerifyResult of a ps_verify()-shaped call, its C result freed;
+    on a refusal the error carries it too."""
+    if error is None and rc != 0:
+        error = PacksignError._from(ffi, lib, err)
+    if out[0] == ffi.NULL:
+        assert error is not None
+        return _empty_verify_result(error)
+    try:
+        res = _verify_result(ffi, lib, out[0], error)
+    finally:
+        lib.ps_verify_result_free(out[0])
+    if error is not None:
+        error.result = res
+    return res
 
 
 # ------------------------------------------------------------------- diff
@@ -1007,16 +1014,7 @@ def fetch(url: str, path: PathLike, *, trust: Optional[PathLike] = None,
         rc = lib.ps_fetch(_b(url), _b(path), vopts, fopts, out, err)
         error = PacksignError._from(ffi, lib, err) if rc != 0 else None
         call.reraise()
-        if out[0] == ffi.NULL:
-            assert error is not None
-            return _empty_verify_result(error)
-        try:
-            res = _verify_result(ffi, lib, out[0], error)
-        finally:
-            lib.ps_verify_result_free(out[0])
-        if error is not None:
-            error.result = res
-        return res
+        return _verify_outcome(ffi, lib, rc, out, err, error)
 
 
 # ------------------------------------------------------ list, uninstall

@@ -265,6 +265,8 @@ typedef struct ps_verify_options {
     int64_t at;
     ps_progress_sink progress;
     ps_extract_limits limits;
+    const char *const *bundle_paths;
+    size_t bundle_count;
 } ps_verify_options;
 typedef struct ps_verify_signature {
     size_t index;
