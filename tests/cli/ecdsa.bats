@@ -123,3 +123,43 @@ PY
 	[ "$status" -eq 2 ]
 	[[ $output == *"[trust_duplicate_key]"* ]]
 }
+
+@test "ecdsa: an index signed with a P-256 key of the index role verifies; without the role it is role_missing" {
+	"$PACKSIGN" keygen -o ed --identity ec-index --no-passphrase >/dev/null
+	"$PACKSIGN" sign r.tar.gz -s ed.key >/dev/null
+	"$PACKSIGN" index build r.tar.gz -o built.json -s ed.key \
+	    --base-url https://example.org/r/ --at 2026-01-01T00:00:00Z >/dev/null
+	# The same payload, signed over its PAE with the P-256 key instead.
+	python3 - built.json pae.bin <<'PY'
+import base64, json, sys
+e = json.load(open(sys.argv[1]))
+p = base64.b64decode(e["payload"]); t = e["payloadType"].encode()
+open(sys.argv[2], "wb").write(b"DSSEv1 %d %s %d %s" % (len(t), t, len(p), p))
+PY
+	openssl dgst -sha256 -sign ec.key -out pae.sig pae.bin
+	fp=SHA256:$(openssl pkey -pubin -in ec.pub -outform DER |
+	    openssl dgst -sha256 -binary | base64 | tr -d '=')
+	python3 - built.json pae.sig "$fp" ec.json <<'PY'
+import base64, json, sys
+e = json.load(open(sys.argv[1]))
+sig = base64.b64encode(open(sys.argv[2], "rb").read()).decode()
+e["signatures"] = [{"keyid": sys.argv[3], "sig": sig}]
+json.dump(e, open(sys.argv[4], "w"))
+PY
+	for roles in "[index]" "[pack]"; do
+		{
+			printf 'version: 1\nsigners:\n  - identity: ec-index\n'
+			printf '    roles: %s\n    keys:\n      - key: |\n' "$roles"
+			sed 's/^/          /' ec.pub
+			printf '    packs: ["research.*"]\n'
+		} >"idx-$roles.yaml"
+	done
+	run "$PACKSIGN" index verify ec.json --trust "idx-[index].yaml" \
+	    --data-dir d --at 2026-01-02T00:00:00Z
+	[ "$status" -eq 0 ]
+	[[ $output == *"index version 1 of ec-index ($fp)"* ]]
+	run "$PACKSIGN" index verify ec.json --trust "idx-[pack].yaml" \
+	    --data-dir d --at 2026-01-02T00:00:00Z
+	[ "$status" -eq 1 ]
+	[[ $output == *"[role_missing]"* ]]
+}
