@@ -46,6 +46,12 @@ node_or_skip() {
 	if command -v node >/dev/null &&
 	    [ -d "$NODE_DIR/node_modules/@sigstore/verify" ] &&
 	    [ -d "$NODE_DIR/node_modules/@sigstore/bundle" ]; then
+		# The locked packages' engines: an older Node (Debian 12 ships
+		# 18) is not a missing package but a platform they do not run
+		# on; said, not failed.
+		node -e 'const [a, b] = process.versions.node.split(".").map(Number);
+		    process.exit(a === 20 && b >= 17 || a === 22 && b >= 9 || a > 22 ? 0 : 1)' ||
+		    skip "Node $(node --version) is older than the locked @sigstore packages need (^20.17.0 || >=22.9.0)"
 		return 0
 	fi
 	if [ "${CI:-}" = true ]; then
