@@ -10,6 +10,15 @@
 #include "cli/output.h"
 
 int
+cli_checks_one_policy(const struct cli_usage *cmd,
+    const struct cli_checks *checks)
+{
+	if ((checks->policy == NULL) != (checks->pubkey == NULL))
+		return EXIT_OK;
+	return cli_usage_error(cmd, "give one of --trust POLICY and -p KEY.pub");
+}
+
+int
 cli_load_policy(const char *policy_path, const char *pubkey_path,
     ps_trust **policy, ps_error *err)
 {

@@ -38,6 +38,10 @@ struct cli_checks {
     "  --require-source     refuse a signature that records no source\n" \
     "  --allow-dirty        accept a source signed from a dirty work tree\n"
 
+/* Exactly one of --trust and -p was given; else a usage error of `cmd`
+ * ("give one of --trust POLICY and -p KEY.pub").  Exit code. */
+int cli_checks_one_policy(const struct cli_usage *cmd,
+    const struct cli_checks *checks);
 /* --trust POLICY, else -p KEY.pub as a one-key policy (trust check too). */
 int cli_load_policy(const char *policy_path, const char *pubkey_path,
     ps_trust **policy, ps_error *err);

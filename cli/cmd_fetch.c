@@ -76,9 +76,8 @@ parse_fetch(int argc, char **argv, struct fetch_args *a)
 	a->url = rest.argv[0];
 	if (a->out == NULL)
 		return cli_usage_error(&cmd_fetch_usage, "missing -o FILE");
-	if ((a->checks.policy == NULL) == (a->checks.pubkey == NULL))
-		return cli_usage_error(&cmd_fetch_usage,
-		    "give one of --trust POLICY and -p KEY.pub");
+	if (cli_checks_one_policy(&cmd_fetch_usage, &a->checks) != EXIT_OK)
+		return EXIT_FAILED;
 	return EXIT_OK;
 }
 

@@ -488,28 +488,23 @@ static int
 run_verify(struct index_args *a)
 {
 	struct cli_index_source src;
-	struct cli_index ci = { NULL, 0, { 0, { 0 }, 0 } };
-	ps_verify_options unused;
+	struct cli_index ci;
 	ps_trust *policy = NULL;
 	char *data_dir = NULL;
-	int recorded = 0, rc;
 	ps_error err;
+	int rc;
 
-	ps_verify_options_init(&unused);
-	cli_download_setup(&a->fetch, &unused);
+	memset(&ci, 0, sizeof(ci));
+	cli_download_proxy(&a->fetch);
 	if (cli_load_policy(a->policy, a->pubkey, &policy, &err) != 0)
 		return cli_report(&err);
 	rc = cli_data_dir(a->data_dir, &data_dir);
-	memset(&src, 0, sizeof(src));
 	src = (struct cli_index_source){ a->operands[0], policy, a->at,
-	    &a->fetch, data_dir, a->require_state, a->json };
+	    &a->fetch, data_dir, a->require_state, a->json, a->record };
 	if (rc == EXIT_OK)
 		rc = cli_index_open(&src, &ci);
-	if (rc == EXIT_OK && a->record && ps_index_state_record(data_dir,
-	    ci.index, (int64_t)time(NULL), &recorded, &err) != 0)
-		rc = cli_report(&err);
 	if (rc == EXIT_OK)
-		rc = print_verified(a, &ci, recorded);
+		rc = print_verified(a, &ci, ci.recorded);
 	cli_index_close(&ci);
 	ps_trust_free(policy);
 	free(data_dir);

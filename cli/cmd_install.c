@@ -119,9 +119,8 @@ parse_install(int argc, char **argv, struct install_args *a)
 		    "missing ARCHIVE" : "one ARCHIVE at a time");
 	a->archive = rest.argv[0];
 	a->shown = cli_url_shown(a->archive, a->shown_buf, sizeof(a->shown_buf));
-	if ((a->checks.policy == NULL) == (a->checks.pubkey == NULL))
-		return cli_usage_error(&cmd_install_usage,
-		    "give one of --trust POLICY and -p KEY.pub");
+	if (cli_checks_one_policy(&cmd_install_usage, &a->checks) != EXIT_OK)
+		return EXIT_FAILED;
 	if (a->index == NULL && (a->index_o.allow_yanked ||
 	    a->index_o.require_state))
 		return cli_usage_error(&cmd_install_usage, "--allow-yanked and "
@@ -180,15 +179,15 @@ resolve_target(struct install_args *a, const char *data_dir)
 {
 	struct cli_index_source src;
 	const char *at = NULL;
-	ps_verify_options unused = a->checks.verify;
 	char *id;
 	ps_error err;
 	int rc;
 
-	cli_download_setup(&a->fetch, &unused);
+	/* Recorded by the install, under its lock. */
+	cli_download_proxy(&a->fetch);
 	src = (struct cli_index_source){ a->index, a->checks.verify.trust,
 	    a->checks.verify.at, &a->fetch, data_dir,
-	    a->index_o.require_state, 0 };
+	    a->index_o.require_state, 0, 0 };
 	if ((rc = cli_split_target(&cmd_install_usage, a->archive, &at)) !=
 	    EXIT_OK || (rc = cli_index_open(&src, &a->opened)) != EXIT_OK)
 		return rc;

@@ -257,17 +257,15 @@ static int
 open_index(struct list_args *a, const char *data_dir, ps_trust **policy)
 {
 	struct cli_index_source src;
-	ps_verify_options unused;
 	ps_error err;
 
 	if (a->index == NULL)
 		return EXIT_OK;
 	if (cli_load_policy(a->policy, a->pubkey, policy, &err) != 0)
 		return cli_report(&err);
-	ps_verify_options_init(&unused);
-	cli_download_setup(&a->fetch, &unused);
+	cli_download_proxy(&a->fetch);
 	src = (struct cli_index_source){ a->index, *policy, 0, &a->fetch,
-	    data_dir, 0, a->json };
+	    data_dir, 0, a->json, 0 };
 	return cli_index_open(&src, &a->opened);
 }
 

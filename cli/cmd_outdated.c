@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -86,9 +85,8 @@ parse_outdated(int argc, char **argv, struct outdated_args *a)
 		    "'%s'", rest.argv[0]);
 	if (a->index == NULL)
 		return cli_usage_error(&cmd_outdated_usage, "missing --index");
-	if ((a->checks.policy == NULL) == (a->checks.pubkey == NULL))
-		return cli_usage_error(&cmd_outdated_usage,
-		    "give one of --trust POLICY and -p KEY.pub");
+	if (cli_checks_one_policy(&cmd_outdated_usage, &a->checks) != EXIT_OK)
+		return EXIT_FAILED;
 	return EXIT_OK;
 }
 
@@ -285,24 +283,23 @@ static int
 run_outdated(struct outdated_args *a)
 {
 	struct cli_index_source src;
-	struct cli_index ci = { NULL, 0, { 0, { 0 }, 0 } };
+	struct cli_index ci;
 	ps_installed_list *list = NULL;
 	ps_trust *policy = NULL;
 	char *data_dir = NULL;
-	int rc, outdated = 0, recorded;
+	int rc, outdated = 0;
 	ps_error err;
+
+	memset(&ci, 0, sizeof(ci));
 
 	rc = cli_checks_load_policy(&a->checks, &policy);
 	cli_download_setup(&a->fetch, &a->checks.verify);
 	if (rc == EXIT_OK)
 		rc = cli_data_dir(a->data_dir, &data_dir);
 	src = (struct cli_index_source){ a->index, policy, a->checks.verify.at,
-	    &a->fetch, data_dir, a->require_state, a->json };
+	    &a->fetch, data_dir, a->require_state, a->json, 1 };
 	if (rc == EXIT_OK)
 		rc = cli_index_open(&src, &ci);
-	if (rc == EXIT_OK && ps_index_state_record(data_dir, ci.index,
-	    (int64_t)time(NULL), &recorded, &err) != 0)
-		rc = cli_report(&err);
 	if (rc == EXIT_OK && ps_installed_list_load(data_dir, &list, &err) != 0)
 		rc = cli_report(&err);
 	if (rc == EXIT_OK)

@@ -3,7 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli/checks.h"
 #include "cli/cli.h"
@@ -44,9 +43,8 @@ check_update(const struct install_args *a)
 {
 	if (a->index == NULL)
 		return cli_usage_error(&cmd_update_usage, "missing --index");
-	if ((a->checks.policy == NULL) == (a->checks.pubkey == NULL))
-		return cli_usage_error(&cmd_update_usage,
-		    "give one of --trust POLICY and -p KEY.pub");
+	if (cli_checks_one_policy(&cmd_update_usage, &a->checks) != EXIT_OK)
+		return EXIT_FAILED;
 	if (a->accept_diff != NULL || a->index_o.allow_yanked || a->json ||
 	    a->o.allow_downgrade || a->checks.verify.sig_path != NULL)
 		return cli_usage_error(&cmd_update_usage, "--accept-diff, "
@@ -143,23 +141,18 @@ run_update(struct install_args *a, const struct cli_operands *ids)
 	ps_installed_list *list = NULL;
 	ps_trust *policy = NULL;
 	char *data_dir = NULL;
-	ps_verify_options unused;
 	ps_error err;
-	int rc, recorded;
+	int rc;
 
 	rc = cli_checks_load_policy(&a->checks, &policy);
 	if (rc == EXIT_OK)
 		rc = cli_data_dir(a->data_dir, &data_dir);
-	unused = a->checks.verify;
-	cli_download_setup(&a->fetch, &unused);
+	cli_download_proxy(&a->fetch);
+	/* Seen, even when every id is skipped (not on a dry run). */
 	src = (struct cli_index_source){ a->index, policy, a->checks.verify.at,
-	    &a->fetch, data_dir, a->index_o.require_state, 0 };
+	    &a->fetch, data_dir, a->index_o.require_state, 0, !a->o.dry_run };
 	if (rc == EXIT_OK)
 		rc = cli_index_open(&src, &a->opened);
-	/* Seen, even when every id is skipped (not on a dry run). */
-	if (rc == EXIT_OK && !a->o.dry_run && ps_index_state_record(data_dir,
-	    a->opened.index, (int64_t)time(NULL), &recorded, &err) != 0)
-		rc = cli_report(&err);
 	if (rc == EXIT_OK && ps_installed_list_load(data_dir, &list, &err) != 0)
 		rc = cli_report(&err);
 	if (rc == EXIT_OK)

@@ -58,10 +58,16 @@ env_either(const char *lower, const char *upper)
 }
 
 void
-cli_download_setup(ps_fetch_options *f, ps_verify_options *verify)
+cli_download_proxy(ps_fetch_options *f)
 {
 	f->proxy = env_either("https_proxy", "HTTPS_PROXY");
 	f->no_proxy = env_either("no_proxy", "NO_PROXY");
+}
+
+void
+cli_download_setup(ps_fetch_options *f, ps_verify_options *verify)
+{
+	cli_download_proxy(f);
 	if (verify->sig_path != NULL && cli_is_url(verify->sig_path)) {
 		f->sig_url = verify->sig_path;
 		verify->sig_path = NULL;

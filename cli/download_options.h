@@ -34,8 +34,10 @@ int cli_is_url(const char *arg);
 const char *cli_url_shown(const char *url, char *buf, size_t size);
 
 /* The proxy of https_proxy (else HTTPS_PROXY) and no_proxy (else
- * NO_PROXY) into `f`; an --sig that is a URL into f->sig_url, taken out
- * of `verify`. */
+ * NO_PROXY) into `f`. */
+void cli_download_proxy(ps_fetch_options *f);
+/* cli_download_proxy(), and an --sig that is a URL into f->sig_url, taken
+ * out of `verify`. */
 void cli_download_setup(ps_fetch_options *f, ps_verify_options *verify);
 
 #endif

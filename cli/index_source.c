@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jansson.h>
 
@@ -41,16 +42,12 @@ warn_first_use(const ps_index *ix)
 	fputs(": rollback cannot be checked on first use\n", stderr);
 }
 
-int
-cli_index_open(const struct cli_index_source *src, struct cli_index *out)
+/* Against the state: rollback, equivocation, a first use. */
+static int
+checked(const struct cli_index_source *src, struct cli_index *out)
 {
 	ps_error err;
-	int rc;
 
-	memset(out, 0, sizeof(*out));
-	rc = verified(src, &out->index);
-	if (rc != EXIT_OK || src->data_dir == NULL)
-		return rc;
 	if (ps_index_state_load(src->data_dir, out->index->publisher,
 	    &out->seen, &out->state_found, &err) != 0 ||
 	    ps_index_state_check(out->state_found ? &out->seen : NULL,
@@ -66,6 +63,23 @@ cli_index_open(const struct cli_index_source *src, struct cli_index *out)
 	if (!src->quiet)
 		warn_first_use(out->index);
 	return EXIT_OK;
+}
+
+int
+cli_index_open(const struct cli_index_source *src, struct cli_index *out)
+{
+	ps_error err;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	rc = verified(src, &out->index);
+	if (rc != EXIT_OK || src->data_dir == NULL)
+		return rc;
+	rc = checked(src, out);
+	if (rc == EXIT_OK && src->record && ps_index_state_record(src->data_dir,
+	    out->index, (int64_t)time(NULL), &out->recorded, &err) != 0)
+		rc = cli_report(&err);
+	return rc;
 }
 
 void

@@ -239,24 +239,14 @@ sign_dsse_sign(sign_dsse_envelope *env,
 	return rc;
 }
 
-int
-sign_dsse_add_signature(sign_dsse_envelope *env, const unsigned char *sig,
+/* A copy of `sig` and `keyid` in the next slot (the caller checked that
+ * there is one, and what the bytes may be). */
+static int
+store_signature(sign_dsse_envelope *env, const unsigned char *sig,
     size_t sig_len, const char *keyid, ps_error *err)
 {
-	struct dsse_signature *s;
+	struct dsse_signature *s = &env->sigs[env->sig_count];
 
-	if (keyid == NULL)
-		keyid = "";
-	if (check_keyid(keyid, err) != 0)
-		return -1;
-	if (sig_len == 0 || sig_len > SIGN_DSSE_MAX_SIG)
-		return util_fail(err, "invalid_argument", NULL,
-		    "a signature is 1 to %d bytes", SIGN_DSSE_MAX_SIG);
-	if (env->sig_count >= SIGN_DSSE_MAX_SIGNATURES)
-		return util_refuse(err, "too_many_signatures", NULL,
-		    "an envelope holds at most %d signatures",
-		    SIGN_DSSE_MAX_SIGNATURES);
-	s = &env->sigs[env->sig_count];
 	s->sig = malloc(sig_len);
 	s->keyid = strdup(keyid);
 	if (s->sig == NULL || s->keyid == NULL) {
@@ -269,6 +259,24 @@ sign_dsse_add_signature(sign_dsse_envelope *env, const unsigned char *sig,
 	s->sig_len = sig_len;
 	env->sig_count++;
 	return 0;
+}
+
+int
+sign_dsse_add_signature(sign_dsse_envelope *env, const unsigned char *sig,
+    size_t sig_len, const char *keyid, ps_error *err)
+{
+	if (keyid == NULL)
+		keyid = "";
+	if (check_keyid(keyid, err) != 0)
+		return -1;
+	if (sig_len == 0 || sig_len > SIGN_DSSE_MAX_SIG)
+		return util_fail(err, "invalid_argument", NULL,
+		    "a signature is 1 to %d bytes", SIGN_DSSE_MAX_SIG);
+	if (env->sig_count >= SIGN_DSSE_MAX_SIGNATURES)
+		return util_refuse(err, "too_many_signatures", NULL,
+		    "an envelope holds at most %d signatures",
+		    SIGN_DSSE_MAX_SIGNATURES);
+	return store_signature(env, sig, sig_len, keyid, err);
 }
 
 /* ------------------------------------------------------------ JSON out */
@@ -602,26 +610,6 @@ sign_dsse_keyid_names(const sign_dsse_envelope *env, const ps_pubkey *key)
 
 /* ------------------------------------------------- single and merged */
 
-static int
-copy_entry(sign_dsse_envelope *into, const struct dsse_signature *s,
-    ps_error *err)
-{
-	struct dsse_signature *d = &into->sigs[into->sig_count];
-
-	d->keyid = strdup(s->keyid);
-	d->sig = malloc(s->sig_len);
-	if (d->keyid == NULL || d->sig == NULL) {
-		free(d->keyid);
-		free(d->sig);
-		memset(d, 0, sizeof(*d));
-		return util_fail_oom(err, NULL);
-	}
-	memcpy(d->sig, s->sig, s->sig_len);
-	d->sig_len = s->sig_len;
-	into->sig_count++;
-	return 0;
-}
-
 int
 sign_dsse_single(const sign_dsse_envelope *env, size_t i,
     sign_dsse_envelope **out, ps_error *err)
@@ -645,7 +633,8 @@ sign_dsse_single(const sign_dsse_envelope *env, size_t i,
 	}
 	if (env->payload_len > 0)
 		memcpy((*out)->payload, env->payload, env->payload_len);
-	if (copy_entry(*out, &env->sigs[i], err) != 0) {
+	if (store_signature(*out, env->sigs[i].sig, env->sigs[i].sig_len,
+	    env->sigs[i].keyid, err) != 0) {
 		sign_dsse_free(*out);
 		*out = NULL;
 		return -1;
@@ -671,7 +660,8 @@ sign_dsse_merge(sign_dsse_envelope *into, const sign_dsse_envelope *from,
 		    "an envelope holds at most %d signatures",
 		    SIGN_DSSE_MAX_SIGNATURES);
 	for (i = 0; i < from->sig_count; i++) {
-		if (copy_entry(into, &from->sigs[i], err) != 0)
+		if (store_signature(into, from->sigs[i].sig,
+		    from->sigs[i].sig_len, from->sigs[i].keyid, err) != 0)
 			return -1;
 	}
 	return 0;

@@ -102,21 +102,16 @@ setup_file() {
 }
 
 teardown_file() {
-	# shellcheck disable=SC1091
-	. "$BATS_FILE_TMPDIR/server.env"
-	kill "$PORT_PID" 2>/dev/null || true
+	net_stop
 }
 
 setup() {
 	cd "$BATS_TEST_TMPDIR"
 	unset PACKSIGN_PASSPHRASE PACKSIGN_SECRET_KEY SOURCE_DATE_EPOCH
 	unset PACKSIGN_DATA_DIR
-	unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY
-	unset no_proxy NO_PROXY
 	F=$BATS_FILE_TMPDIR
 	D=$BATS_TEST_TMPDIR/data
-	# shellcheck disable=SC1091
-	. "$F/server.env"
+	net_env
 	U=https://127.0.0.1:$PORT
 	B=$U/files/
 	S=$D/index-state.json

@@ -33,3 +33,19 @@ serve() {
 	[ -s "$F/$var.port" ]
 	eval "$var=$(cat "$F/$var.port")"
 }
+
+# net_stop: teardown_file of a file whose setup_file served and wrote
+# $BATS_FILE_TMPDIR/server.env (PORT, PORT_PID).
+net_stop() {
+	# shellcheck disable=SC1091
+	. "$BATS_FILE_TMPDIR/server.env"
+	kill "$PORT_PID" 2>/dev/null || true
+}
+
+# net_env: no proxy variable reaches packsign; PORT from server.env.
+net_env() {
+	unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY
+	unset no_proxy NO_PROXY
+	# shellcheck disable=SC1091
+	. "$BATS_FILE_TMPDIR/server.env"
+}

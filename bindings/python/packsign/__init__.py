@@ -22,7 +22,7 @@ import datetime as _dt
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, List, Optional, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Union
 
 from ._cdef import ABI_VERSION
 from ._lib import LibraryError, load
@@ -963,9 +963,10 @@ install.__doc__ = "ps_install(): verifies and installs the signed archive " \
     "at `archive` (its .sig beside it).\n" + _INSTALL_DOC
 
 
-def install_url(url: str, *, fetch: Optional[FetchOptions] = None,
-                **kwargs: Any) -> InstallResult:
-    call = _Call()
+def _install_kwargs(name: str, kwargs: Dict[str, Any]):
+    """install()'s keyword arguments for a call that takes them as
+    **kwargs: (trust, public_key, the rest with their defaults); an
+    unknown one is a TypeError naming `name`."""
     trust, public_key = kwargs.pop("trust", None), kwargs.pop("public_key",
                                                                None)
     defaults = dict(data_dir=None, sig_path=None, signed_by=None,
@@ -978,8 +979,15 @@ def install_url(url: str, *, fetch: Optional[FetchOptions] = None,
                     waiting=None, now=None)
     unknown = set(kwargs) - set(defaults)
     if unknown:
-        raise TypeError(f"install_url() got unexpected {sorted(unknown)}")
+        raise TypeError(f"{name}() got unexpected {sorted(unknown)}")
     defaults.update(kwargs)
+    return trust, public_key, defaults
+
+
+def install_url(url: str, *, fetch: Optional[FetchOptions] = None,
+                **kwargs: Any) -> InstallResult:
+    call = _Call()
+    trust, public_key, defaults = _install_kwargs("install_url", kwargs)
     with _Trust(trust, public_key) as tp:
         opts = _install_options(call, tp, **defaults)
         fopts = call.fetch(fetch)
@@ -1296,20 +1304,7 @@ def install_indexed(index: Index, entry: IndexEntry, *,
                     **kwargs: Any) -> InstallResult:
     call = _Call()
     ffi, lib = call.ffi, call.lib
-    trust, public_key = kwargs.pop("trust", None), kwargs.pop("public_key",
-                                                               None)
-    defaults = dict(data_dir=None, sig_path=None, signed_by=None,
-                    source_repo=None, source_commit=None,
-                    require_source=False, allow_dirty=False, at=None,
-                    allow_shell=False, allow_downgrade=False, dry_run=False,
-                    lang="en", confirm=None, consent=None, accept=None,
-                    accept_diff=None, consent_by=None,
-                    allow_signer_change=False, allow_source_change=False,
-                    waiting=None, now=None)
-    unknown = set(kwargs) - set(defaults)
-    if unknown:
-        raise TypeError(f"install_indexed() got unexpected {sorted(unknown)}")
-    defaults.update(kwargs)
+    trust, public_key, defaults = _install_kwargs("install_indexed", kwargs)
     with _Trust(trust, public_key) as tp:
         opts = _install_options(call, tp, **defaults)
         iopts = ffi.new("ps_index_install_options *")
