@@ -42,10 +42,41 @@ ZSHCOMPDIR   ?= $(DATADIR)/zsh/site-functions
 INSTALL      ?= install
 
 # libunistring ships no pkg-config file on Debian; it is linked directly.
-PKGS      = libsodium libcrypto libarchive yaml-0.1 jansson libgit2 zlib libzstd \
-            libcurl
+# LOADED_PKGS are not linked: dynlib/ opens them by the soname found here
+# when a command first needs them (provenance, rebuild, text diffs, https),
+# so that start-up does not bind the 30-odd libraries they bring.
+LINKED_PKGS = libsodium libcrypto libarchive yaml-0.1 jansson zlib libzstd
+LOADED_PKGS = libgit2 libcurl
+PKGS      = $(LINKED_PKGS) $(LOADED_PKGS)
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lunistring -lpthread
+PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(LINKED_PKGS) 2>/dev/null) \
+              -lunistring -lpthread -ldl
+LIBGIT2_SONAME := $(shell PKG_CONFIG='$(PKG_CONFIG)' scripts/soname-of libgit2)
+LIBCURL_SONAME := $(shell PKG_CONFIG='$(PKG_CONFIG)' scripts/soname-of libcurl)
+# (\" rather than '"..."': the flags are also written, single-quoted, to
+# the flags stamp and passed in LINT_CFLAGS)
+SONAME_DEFS = -DDYNLIB_LIBGIT2_SONAME=\"$(LIBGIT2_SONAME)\" \
+              -DDYNLIB_LIBCURL_SONAME=\"$(LIBCURL_SONAME)\"
+# The CLI: CLI_LINK=static (default) links the LINKED_PKGS' static
+# archives into build/packsign (the C library stays shared), so that a
+# verify of a small pack starts in about 1 ms instead of binding some
+# 10,000 symbols of 20 shared libraries (docs/performance.md,
+# "Start-up"); CLI_LINK=shared links them as shared libraries, for a
+# distribution that wants every library updated on its own (README,
+# "Packaging").  --gc-sections drops the archive members' unused
+# functions: libarchive's xar writer, pulled in with its format table,
+# is never called, and libxml2 (with ICU) is therefore not linked.
+CLI_LINK ?= static
+STATIC_LIBS = $(filter-out -lxml2 -ldl,$(shell $(PKG_CONFIG) --static \
+    --libs-only-l $(LINKED_PKGS) 2>/dev/null)) -lunistring
+ifeq ($(CLI_LINK),static)
+  CLI_LIBS = -Wl,--gc-sections -Wl,-Bstatic $(STATIC_LIBS) -Wl,-Bdynamic \
+             -lpthread -ldl -lm
+else ifeq ($(CLI_LINK),shared)
+  CLI_LIBS = $(PKG_LIBS)
+else
+  $(error CLI_LINK must be static or shared, not '$(CLI_LINK)')
+endif
 CMOCKA_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 
@@ -72,11 +103,11 @@ FUZZ_CC  ?= clang
 FUZZ_TIME ?= 20
 FUZZ_JOBS ?= 2
 
-CPPFLAGS += -D_GNU_SOURCE -Iinclude -I.
+CPPFLAGS += -D_GNU_SOURCE -Iinclude -I. $(SONAME_DEFS)
 CFLAGS   += -std=c11 $(OPT) $(WARN) $(HARDEN) $(SANFLAGS) $(PKG_CFLAGS)
 LDFLAGS  += -pie -Wl,-z,relro,-z,now $(SANFLAGS)
 
-LIB_SRCS  = $(sort $(wildcard util/*.c net/*.c keys/*.c formats/*.c pack/*.c sign/*.c verify/*.c diff/*.c index/*.c install/*.c))
+LIB_SRCS  = $(sort $(wildcard util/*.c dynlib/*.c net/*.c keys/*.c formats/*.c pack/*.c sign/*.c verify/*.c diff/*.c index/*.c install/*.c))
 CLI_SRCS  = $(sort $(wildcard cli/*.c))
 UNIT_SRCS = $(sort $(wildcard tests/unit/test_*.c))
 FUZZ_SRCS = $(sort $(wildcard tests/fuzz/fuzz_*.c))
@@ -135,6 +166,10 @@ ifeq ($(filter-out $(BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
   ifneq ($(MISSING_DEPS),)
     $(error missing $(MISSING_DEPS): install them with scripts/install-deps (as root; it names the Debian packages) or run make check, which does)
   endif
+  ifeq ($(LIBGIT2_SONAME)$(if $(LIBGIT2_SONAME),,x)$(if $(LIBCURL_SONAME),,x),$(LIBGIT2_SONAME))
+  else
+    $(error scripts/soname-of found no shared libgit2 or libcurl (got '$(LIBGIT2_SONAME)' and '$(LIBCURL_SONAME)'): packsign opens them by soname at run time)
+  endif
 endif
 
 .PHONY: all deps check check-asan asan demo bench unit unit-asan tools valgrind lint \
@@ -176,7 +211,7 @@ $(BUILD)/libpacksign.so: $(BUILD)/$(SONAME)
 	ln -sf $(SONAME) $@
 
 $(BIN): $(CLI_OBJS) $(LIB)
-	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(PKG_LIBS)
+	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(LIB) $(CLI_LIBS)
 
 $(BUILD)/tests/packsign-shared: $(CLI_OBJS) $(SO_LINKS)
 	@mkdir -p $(dir $@)
@@ -246,7 +281,7 @@ valgrind: deps
 # chosen in .clang-tidy, cppcheck's suppressions are inline.
 LINT_SRCS = $(LIB_SRCS) $(CLI_SRCS) $(EXAMPLE_SRCS)
 lint:
-	@LINT_CFLAGS="$(PKG_CFLAGS)" scripts/lint $(LINT_SRCS)
+	@LINT_CFLAGS="$(PKG_CFLAGS)" LINT_DEFINES="$(SONAME_DEFS)" scripts/lint $(LINT_SRCS)
 
 # Benchmarks against GNU tar, gzip, zstd, sha256sum, OpenSSL and minisign;
 # writes docs/performance.md (BENCH_ARGS: e.g. --runs 3 --scale 0.1).
@@ -265,10 +300,9 @@ clean:
 # make install / uninstall.  packsign.pc is written from PREFIX and LIBDIR
 # at install time (paths under PREFIX as ${prefix}/..., so pkg-config
 # --define-prefix can relocate it).
-# libcurl is named by -lcurl: its own .pc names, for a static link, the
-# static libraries of every protocol it was built with (nghttp2, ldap,
-# rtmp, ...), which its -dev package does not install.
-PC_REQUIRES = $(filter-out libcurl,$(PKGS))
+# libgit2 and libcurl are not linked (dynlib/ opens them when needed), so
+# the .pc names neither; a static link of libpacksign.a needs -ldl.
+PC_REQUIRES = $(LINKED_PKGS)
 PC_PREFIXED = $(patsubst $(PREFIX)/%,$${prefix}/%,$(1))
 INSTALLED = $(BINDIR)/packsign $(LIBDIR)/libpacksign.a \
     $(LIBDIR)/libpacksign.so.$(ABI).$(VERSION) $(LIBDIR)/$(SONAME) \
@@ -296,7 +330,7 @@ install: all
 	    'Requires.private: $(PC_REQUIRES)' \
 	    'Cflags: -I$${includedir}' \
 	    'Libs: -L$${libdir} -lpacksign' \
-	    'Libs.private: -lunistring -lpthread -lcurl' \
+	    'Libs.private: -lunistring -lpthread -ldl' \
 	    >$(DESTDIR)$(PKGCONFIGDIR)/packsign.pc
 	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/packsign.pc
 	$(INSTALL) -m 644 docs/packsign.1 $(DESTDIR)$(MANDIR)/man1/packsign.1

@@ -105,10 +105,16 @@ int
 main(int argc, char **argv)
 {
 	const struct cli_command *cmd;
+	ps_error err;
 
 	/* Past a file size limit (RLIMIT_FSIZE), write(2) then fails with
 	 * EFBIG and the run cleans up and reports, instead of dying. */
 	signal(SIGXFSZ, SIG_IGN);
+	if (ps_process_init(&err) != 0) {
+		fprintf(stderr, "packsign: error: %s [%s]\n", err.message,
+		    err.code);
+		return EXIT_FAILED;
+	}
 	if (argc < 2) {
 		print_overview(stderr);
 		return EXIT_FAILED;

@@ -2,10 +2,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <git2.h>
 #include <unistr.h>
 
 #include "diff/textdiff.h"
+#include "dynlib/git.h"
 #include "util/error.h"
 
 struct collect {
@@ -70,6 +70,7 @@ int
 diff_text_compare(const char *old, size_t old_len, const char *new_text,
     size_t new_len, size_t max_lines, diff_textdiff *out, ps_error *err)
 {
+	dynlib_git git;
 	git_diff_options opts;
 	struct collect c;
 	int rc;
@@ -79,25 +80,24 @@ diff_text_compare(const char *old, size_t old_len, const char *new_text,
 		out->binary = 1;
 		return 0;
 	}
+	if (dynlib_git_open(&git, "showing how a text changed", err) != 0)
+		return -1;
 	memset(&c, 0, sizeof(c));
 	c.max_lines = max_lines;
 	c.out = out;
-	if ((c.f = open_memstream(&c.buf, &c.size)) == NULL)
+	if ((c.f = open_memstream(&c.buf, &c.size)) == NULL) {
+		dynlib_git_close(&git);
 		return util_fail_oom(err, NULL);
-	if (git_libgit2_init() < 0 ||
-	    git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION) != 0) {
-		fclose(c.f);
-		free(c.buf);
-		return util_fail(err, "internal_error", NULL, "libgit2 could not "
-		    "start");
 	}
+	rc = git.diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION);
 	/* Text either way: packsign decides binary itself (a NUL byte). */
 	opts.flags |= GIT_DIFF_FORCE_TEXT;
 	opts.context_lines = 3;
-	rc = git_diff_buffers(old, old != NULL ? old_len : 0, "old", new_text,
-	    new_text != NULL ? new_len : 0, "new", &opts, NULL, NULL, on_hunk,
-	    on_line, &c);
-	git_libgit2_shutdown();
+	if (rc == 0)
+		rc = git.diff_buffers(old, old != NULL ? old_len : 0, "old",
+		    new_text, new_text != NULL ? new_len : 0, "new", &opts, NULL,
+		    NULL, on_hunk, on_line, &c);
+	dynlib_git_close(&git);
 	if (fclose(c.f) != 0 || rc != 0) {
 		free(c.buf);
 		return rc != 0 ? util_fail(err, "internal_error", NULL, "the text "

@@ -36,9 +36,10 @@
  *   only in ps_install_url() and ps_fetch(), to the URLs it is handed,
  *   through the proxy it is handed (never one from the environment).
  * - Thread safety: the library keeps no mutable global state of its own
- *   (libcurl's global initialisation runs once, under pthread_once, on the
- *   first download; sodium_init() and libgit2's reference-counted
- *   git_libgit2_init()/shutdown() are thread-safe; locale changes are
+ *   (libgit2 and libcurl are opened by the call that needs them, with
+ *   dlopen(), and started and stopped with their reference-counted,
+ *   thread-safe git_libgit2_init()/shutdown() and curl_global_init()/
+ *   cleanup(); sodium_init() is thread-safe; locale changes are
  *   per-thread uselocale() scopes, never setlocale()).  So any function may
  *   be called from several threads at once on different objects; an object
  *   is not locked: one thread at a time may use it, except that objects
@@ -149,6 +150,19 @@ int ps_error_is(const ps_error *err, const char *code);
  * Parts that are empty are left out.  Returns `buf`.
  */
 char *ps_error_format(const ps_error *err, char *buf, size_t size);
+
+/* Optional, for a program that owns its copy of OpenSSL's libcrypto, as
+ * the packsign CLI does (it links libcrypto statically; CLI_LINK=static):
+ * starts that libcrypto without reading openssl.cnf or $OPENSSL_CONF (no
+ * configuration can load a provider or an engine into the process) and
+ * without its exit handler.  It then costs about half a millisecond less
+ * to start, which a verify of a small pack notices.  Call it first, before
+ * any other call of the process into packsign or OpenSSL.  A program that
+ * shares libcrypto with other code (a Python or Node process, anything
+ * using libpacksign.so) must not call it: the choice holds for the whole
+ * process.  Returns 0, or -1 with crypto_error when OpenSSL refused (it
+ * had already started).  Not thread-safe: call it before any thread. */
+int ps_process_init(ps_error *err);
 
 /* ----------------------------------------------------------- diagnostics */
 
@@ -1734,7 +1748,8 @@ void ps_install_result_free(ps_install_result *result);
 /* --------------------------------------------------------------- network */
 
 /* Thread safety: may be called from several threads at once (one curl
- * handle per transfer; curl_global_init() once, under pthread_once). */
+ * handle per transfer; curl_global_init()/cleanup() around each, which
+ * libcurl counts). */
 
 /*
  * Downloads (docs/formats/install.md, "From a URL"): only ps_install_url()

@@ -6,12 +6,11 @@
  * files; no proxy but the one given; timeouts.  The limits are enforced
  * in the write callback, where the bytes arrive.
  */
-#include <curl/curl.h>
 #include <errno.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dynlib/curl.h"
 #include "net/fetch.h"
 #include "net/httpsurl.h"
 #include "util/error.h"
@@ -19,15 +18,6 @@
 #include "util/strings.h"
 
 #define RESOLVE_MAX_BODY (64 * 1024)
-
-static pthread_once_t global_once = PTHREAD_ONCE_INIT;
-static CURLcode global_rc = CURLE_FAILED_INIT;
-
-static void
-global_init(void)
-{
-	global_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
-}
 
 void
 ps_fetch_options_init(ps_fetch_options *o)
@@ -40,6 +30,7 @@ ps_fetch_options_init(ps_fetch_options *o)
 
 struct transfer {
 	const ps_fetch_options *o;
+	dynlib_curl lib;
 	CURL *curl;
 	net_sink *sink;
 	const char *label;           /* the URL without credentials, query */
@@ -92,7 +83,7 @@ within_length(struct transfer *t, size_t len)
 	curl_off_t announced = -1;
 	uint64_t room;
 
-	if (curl_easy_getinfo(t->curl, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T,
+	if (t->lib.easy_getinfo(t->curl, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T,
 	    &announced) != CURLE_OK || announced < 0)
 		return len;
 	room = (uint64_t)announced > t->sink->received ?
@@ -108,7 +99,7 @@ write_body(char *data, size_t size, size_t count, void *ctx)
 	size_t len = size * count, keep;
 	long status = 0;
 
-	if (s->received == 0 && curl_easy_getinfo(t->curl,
+	if (s->received == 0 && t->lib.easy_getinfo(t->curl,
 	    CURLINFO_RESPONSE_CODE, &status) == CURLE_OK && s->fd >= 0 &&
 	    (status < 200 || status > 299)) {
 		t->failed = 1;
@@ -161,33 +152,33 @@ report_progress(void *ctx, curl_off_t dltotal, curl_off_t dlnow,
 
 /* Where each option is set, and why: docs/security.md, "Downloads". */
 static int
-set_security(CURL *c, const ps_fetch_options *o)
+set_security(const dynlib_curl *lib, CURL *c, const ps_fetch_options *o)
 {
 	int bad = 0;
 
-	bad |= curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "https") != CURLE_OK;
-	bad |= curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "https") !=
+	bad |= lib->easy_setopt(c, CURLOPT_PROTOCOLS_STR, "https") != CURLE_OK;
+	bad |= lib->easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "https") !=
 	    CURLE_OK;
-	bad |= curl_easy_setopt(c, CURLOPT_MAXREDIRS,
+	bad |= lib->easy_setopt(c, CURLOPT_MAXREDIRS,
 	    (long)PS_FETCH_MAX_REDIRECTS) != CURLE_OK;
-	bad |= curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 1L) != CURLE_OK;
-	bad |= curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 2L) != CURLE_OK;
-	bad |= curl_easy_setopt(c, CURLOPT_SSLVERSION,
+	bad |= lib->easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 1L) != CURLE_OK;
+	bad |= lib->easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 2L) != CURLE_OK;
+	bad |= lib->easy_setopt(c, CURLOPT_SSLVERSION,
 	    (long)CURL_SSLVERSION_TLSv1_2) != CURLE_OK;
 	if (o->ca_file != NULL) {
-		bad |= curl_easy_setopt(c, CURLOPT_CAINFO, o->ca_file) != CURLE_OK;
-		bad |= curl_easy_setopt(c, CURLOPT_CAPATH, NULL) != CURLE_OK;
+		bad |= lib->easy_setopt(c, CURLOPT_CAINFO, o->ca_file) != CURLE_OK;
+		bad |= lib->easy_setopt(c, CURLOPT_CAPATH, (char *)NULL) != CURLE_OK;
 	}
 	/* "" is no proxy, whatever the environment says. */
-	bad |= curl_easy_setopt(c, CURLOPT_PROXY, o->proxy != NULL ? o->proxy :
+	bad |= lib->easy_setopt(c, CURLOPT_PROXY, o->proxy != NULL ? o->proxy :
 	    "") != CURLE_OK;
 	/* NULL would let libcurl read NO_PROXY itself. */
-	bad |= curl_easy_setopt(c, CURLOPT_NOPROXY, o->no_proxy != NULL ?
+	bad |= lib->easy_setopt(c, CURLOPT_NOPROXY, o->no_proxy != NULL ?
 	    o->no_proxy : "") != CURLE_OK;
-	bad |= curl_easy_setopt(c, CURLOPT_NETRC, (long)CURL_NETRC_IGNORED) !=
+	bad |= lib->easy_setopt(c, CURLOPT_NETRC, (long)CURL_NETRC_IGNORED) !=
 	    CURLE_OK;
-	bad |= curl_easy_setopt(c, CURLOPT_UNRESTRICTED_AUTH, 0L) != CURLE_OK;
-	bad |= curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L) != CURLE_OK;
+	bad |= lib->easy_setopt(c, CURLOPT_UNRESTRICTED_AUTH, 0L) != CURLE_OK;
+	bad |= lib->easy_setopt(c, CURLOPT_NOSIGNAL, 1L) != CURLE_OK;
 	return bad ? -1 : 0;
 }
 
@@ -198,30 +189,30 @@ set_transfer(struct transfer *t, const char *url, int follow)
 	const ps_fetch_options *o = t->o;
 	int bad = 0;
 
-	bad |= curl_easy_setopt(c, CURLOPT_URL, url) != CURLE_OK;
-	bad |= curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, (long)follow) !=
+	bad |= t->lib.easy_setopt(c, CURLOPT_URL, url) != CURLE_OK;
+	bad |= t->lib.easy_setopt(c, CURLOPT_FOLLOWLOCATION, (long)follow) !=
 	    CURLE_OK;
-	bad |= curl_easy_setopt(c, CURLOPT_FAILONERROR, 1L) != CURLE_OK;
-	bad |= curl_easy_setopt(c, CURLOPT_USERAGENT, "packsign/" PS_VERSION) !=
+	bad |= t->lib.easy_setopt(c, CURLOPT_FAILONERROR, 1L) != CURLE_OK;
+	bad |= t->lib.easy_setopt(c, CURLOPT_USERAGENT, "packsign/" PS_VERSION) !=
 	    CURLE_OK;
-	bad |= curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, o->connect_timeout) !=
+	bad |= t->lib.easy_setopt(c, CURLOPT_CONNECTTIMEOUT, o->connect_timeout) !=
 	    CURLE_OK;
-	bad |= curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L) != CURLE_OK;
-	bad |= curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, o->low_speed_time) !=
+	bad |= t->lib.easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L) != CURLE_OK;
+	bad |= t->lib.easy_setopt(c, CURLOPT_LOW_SPEED_TIME, o->low_speed_time) !=
 	    CURLE_OK;
-	bad |= curl_easy_setopt(c, CURLOPT_TIMEOUT, o->timeout) != CURLE_OK;
+	bad |= t->lib.easy_setopt(c, CURLOPT_TIMEOUT, o->timeout) != CURLE_OK;
 	if (t->sink->max != 0)
-		bad |= curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE,
+		bad |= t->lib.easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE,
 		    (curl_off_t)t->sink->max) != CURLE_OK;
-	bad |= curl_easy_setopt(c, CURLOPT_ERRORBUFFER, t->message) != CURLE_OK;
-	bad |= curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, write_body) !=
+	bad |= t->lib.easy_setopt(c, CURLOPT_ERRORBUFFER, t->message) != CURLE_OK;
+	bad |= t->lib.easy_setopt(c, CURLOPT_WRITEFUNCTION, write_body) !=
 	    CURLE_OK;
-	bad |= curl_easy_setopt(c, CURLOPT_WRITEDATA, t) != CURLE_OK;
-	bad |= curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, report_progress) !=
+	bad |= t->lib.easy_setopt(c, CURLOPT_WRITEDATA, t) != CURLE_OK;
+	bad |= t->lib.easy_setopt(c, CURLOPT_XFERINFOFUNCTION, report_progress) !=
 	    CURLE_OK;
-	bad |= curl_easy_setopt(c, CURLOPT_XFERINFODATA, t) != CURLE_OK;
-	bad |= curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L) != CURLE_OK;
-	return bad || set_security(c, o) != 0 ? -1 : 0;
+	bad |= t->lib.easy_setopt(c, CURLOPT_XFERINFODATA, t) != CURLE_OK;
+	bad |= t->lib.easy_setopt(c, CURLOPT_NOPROGRESS, 0L) != CURLE_OK;
+	return bad || set_security(&t->lib, c, o) != 0 ? -1 : 0;
 }
 
 /* The code of a failed transfer, and what it checked. */
@@ -265,7 +256,7 @@ transfer_error(struct transfer *t, CURLcode rc)
 
 	if (t->failed)
 		return -1;
-	if (rc == CURLE_HTTP_RETURNED_ERROR && curl_easy_getinfo(t->curl,
+	if (rc == CURLE_HTTP_RETURNED_ERROR && t->lib.easy_getinfo(t->curl,
 	    CURLINFO_RESPONSE_CODE, &status) == CURLE_OK)
 		return status_error(t, status);
 	if (rc == CURLE_FILESIZE_EXCEEDED)
@@ -275,7 +266,7 @@ transfer_error(struct transfer *t, CURLcode rc)
 	snprintf(expected, sizeof(expected), "%s", rc == CURLE_UNSUPPORTED_PROTOCOL ?
 	    "https" : "a complete transfer");
 	return util_error_expect(t->err, expected, t->message[0] != '\0' ?
-	    t->message : curl_easy_strerror(rc));
+	    t->message : t->lib.easy_strerror(rc));
 }
 
 /* One request: set up, performed, its errors mapped; t->curl stays for
@@ -285,22 +276,29 @@ perform(struct transfer *t, const char *url, int follow)
 {
 	CURLcode rc;
 
-	pthread_once(&global_once, global_init);
-	if (global_rc != CURLE_OK)
-		return util_fail(t->err, "fetch_failed", t->label, "libcurl "
-		    "could not be initialised: %s", curl_easy_strerror(global_rc));
-	if ((t->curl = curl_easy_init()) == NULL)
+	if (dynlib_curl_open(&t->lib, "an https download", t->err) != 0)
+		return -1;
+	if ((t->curl = t->lib.easy_init()) == NULL)
 		return util_fail_oom(t->err, t->label);
 	if (set_transfer(t, url, follow) != 0)
 		return util_fail(t->err, "fetch_failed", t->label, "libcurl "
 		    "refused an option packsign needs (https only, TLS "
 		    "verification)");
-	rc = curl_easy_perform(t->curl);
+	rc = t->lib.easy_perform(t->curl);
 	if (rc != CURLE_OK)
 		return transfer_error(t, rc);
 	if (t->failed)
 		return -1;
 	return 0;
+}
+
+/* The handle and the library, whatever perform() got to. */
+static void
+finish(struct transfer *t)
+{
+	if (t->curl != NULL)
+		t->lib.easy_cleanup(t->curl);
+	dynlib_curl_close(&t->lib);
 }
 
 /* The final status of a completed transfer: 2xx, else refused. */
@@ -309,7 +307,7 @@ check_status(struct transfer *t)
 {
 	long status = 0;
 
-	if (curl_easy_getinfo(t->curl, CURLINFO_RESPONSE_CODE, &status) !=
+	if (t->lib.easy_getinfo(t->curl, CURLINFO_RESPONSE_CODE, &status) !=
 	    CURLE_OK || status < 200 || status > 299)
 		return status_error(t, status);
 	return 0;
@@ -319,7 +317,7 @@ int
 net_fetch(const ps_fetch_options *o, const char *url, net_sink *sink,
     ps_error *err)
 {
-	struct transfer t = { o, NULL, sink, NULL, err, 0, { 0 } };
+	struct transfer t = { .o = o, .sink = sink, .err = err };
 	char *label = NULL;
 	int rc;
 
@@ -330,7 +328,7 @@ net_fetch(const ps_fetch_options *o, const char *url, net_sink *sink,
 	rc = perform(&t, url, 1);
 	if (rc == 0)
 		rc = check_status(&t);
-	curl_easy_cleanup(t.curl);
+	finish(&t);
 	free(label);
 	return rc;
 }
@@ -341,8 +339,8 @@ take_location(struct transfer *t, char **location)
 	char *to = NULL;
 	long status = 0;
 
-	if (curl_easy_getinfo(t->curl, CURLINFO_RESPONSE_CODE, &status) !=
-	    CURLE_OK || curl_easy_getinfo(t->curl, CURLINFO_REDIRECT_URL, &to) !=
+	if (t->lib.easy_getinfo(t->curl, CURLINFO_RESPONSE_CODE, &status) !=
+	    CURLE_OK || t->lib.easy_getinfo(t->curl, CURLINFO_REDIRECT_URL, &to) !=
 	    CURLE_OK || to == NULL || status < 300 || status > 399) {
 		util_fail(t->err, "fetch_redirect", t->label, "resolved the "
 		    "latest release: the server answered without a redirect to "
@@ -360,7 +358,7 @@ net_resolve(const ps_fetch_options *o, const char *url, char **location,
 {
 	net_sink sink = { -1, NULL, RESOLVE_MAX_BODY, 0, "a redirect's body "
 	    "may hold", NULL, 0, 0 };
-	struct transfer t = { o, NULL, &sink, NULL, err, 0, { 0 } };
+	struct transfer t = { .o = o, .sink = &sink, .err = err };
 	char *label = NULL;
 	int rc;
 
@@ -371,7 +369,7 @@ net_resolve(const ps_fetch_options *o, const char *url, char **location,
 	rc = perform(&t, url, 0);
 	if (rc == 0)
 		rc = take_location(&t, location);
-	curl_easy_cleanup(t.curl);
+	finish(&t);
 	free(label);
 	return rc;
 }

@@ -10,8 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <git2.h>
-
+#include "dynlib/git.h"
 #include "pack/ignore.h"
 #include "pack/items.h"
 #include "sign/provenance.h"
@@ -23,6 +22,7 @@
 #include "util/sha256.h"
 
 struct rebuild {
+	dynlib_git git;
 	git_repository *repo;
 	git_oid commit;
 	const char *pack_path;        /* in the repository; "" at the root */
@@ -57,12 +57,15 @@ check_attributes(const struct rebuild *r, const char *gitpath, ps_error *err)
 
 	repo_path(r, gitpath, where, sizeof(where));
 	opts.flags = GIT_ATTR_CHECK_INDEX_ONLY | GIT_ATTR_CHECK_INCLUDE_COMMIT;
-	git_oid_cpy(&opts.attr_commit_id, &r->commit);
-	if (git_attr_get_many_ext(values, r->repo, &opts, where, REFUSED_ATTRS,
+	r->git.oid_cpy(&opts.attr_commit_id, &r->commit);
+	if (r->git.attr_get_many_ext(values, r->repo, &opts, where, REFUSED_ATTRS,
 	    (const char **)refused_attrs) != 0)
-		return sign_git_failed(err, where, "read git attributes");
+		return sign_git_failed(&r->git, err, where, "read git attributes");
 	for (i = 0; i < REFUSED_ATTRS; i++) {
-		if (GIT_ATTR_IS_UNSPECIFIED(values[i]) || GIT_ATTR_IS_FALSE(values[i]))
+		git_attr_value_t value = r->git.attr_value(values[i]);
+
+		if (value == GIT_ATTR_VALUE_UNSPECIFIED ||
+		    value == GIT_ATTR_VALUE_FALSE)
 			continue;
 		util_refuse(err, "git_attributes_refused", where,
 		    "git attribute '%s' is set: checkout may change the bytes "
@@ -70,7 +73,7 @@ check_attributes(const struct rebuild *r, const char *gitpath, ps_error *err)
 		    "the packed file; unset it for the pack (e.g. '-text')",
 		    refused_attrs[i]);
 		return util_error_expect(err, "unspecified or unset",
-		    GIT_ATTR_IS_TRUE(values[i]) ? "set" : values[i]);
+		    value == GIT_ATTR_VALUE_TRUE ? "set" : values[i]);
 	}
 	return 0;
 }
@@ -103,12 +106,12 @@ blob_size(const struct rebuild *r, const git_tree_entry *te, uint64_t *size,
 	size_t len;
 	int rc;
 
-	if (git_repository_odb(&odb, r->repo) != 0)
-		return sign_git_failed(err, NULL, "open object database");
-	rc = git_odb_read_header(&len, &type, odb, git_tree_entry_id(te));
-	git_odb_free(odb);
+	if (r->git.repository_odb(&odb, r->repo) != 0)
+		return sign_git_failed(&r->git, err, NULL, "open object database");
+	rc = r->git.odb_read_header(&len, &type, odb, r->git.tree_entry_id(te));
+	r->git.odb_free(odb);
 	if (rc != 0 || type != GIT_OBJECT_BLOB)
-		return sign_git_failed(err, git_tree_entry_name(te), "read blob header");
+		return sign_git_failed(&r->git, err, r->git.tree_entry_name(te), "read blob header");
 	*size = (uint64_t)len;
 	return 0;
 }
@@ -185,7 +188,7 @@ add_file(struct rebuild *r, const git_tree_entry *te, const char *gitpath,
 		return -1;
 	item->entry.size = size;
 	item->entry.executable =
-	    git_tree_entry_filemode(te) == GIT_FILEMODE_BLOB_EXECUTABLE;
+	    r->git.tree_entry_filemode(te) == GIT_FILEMODE_BLOB_EXECUTABLE;
 	if (strcmp(gitpath, canon) != 0 && (item->source = strdup(gitpath)) == NULL)
 		return util_fail_oom(err, NULL);
 	return 0;
@@ -207,11 +210,11 @@ add_dir(struct rebuild *r, const git_tree_entry *te, const char *gitpath,
 	}
 	if (pack_items_add(&r->items, canon, PS_ENTRY_DIR, err) == NULL)
 		return -1;
-	if (git_tree_lookup(&sub, r->repo, git_tree_entry_id(te)) != 0)
-		return sign_git_failed(err, where, "read tree");
+	if (r->git.tree_lookup(&sub, r->repo, r->git.tree_entry_id(te)) != 0)
+		return sign_git_failed(&r->git, err, where, "read tree");
 	/* `canon` belongs to the item list now and stays valid. */
 	rc = walk_tree(r, sub, gitpath, canon, err);
-	git_tree_free(sub);
+	r->git.tree_free(sub);
 	return rc;
 }
 
@@ -220,7 +223,7 @@ static int
 add_entry(struct rebuild *r, const git_tree_entry *te, const char *gitpath,
     char *canon, ps_error *err)
 {
-	git_filemode_t mode = git_tree_entry_filemode(te);
+	git_filemode_t mode = r->git.tree_entry_filemode(te);
 	char where[PS_ERROR_TEXT_MAX];
 
 	if (check_name(r, gitpath, canon, err) != 0)
@@ -238,9 +241,9 @@ static int
 visit(struct rebuild *r, const git_tree_entry *te, const char *gprefix,
     const char *cprefix, ps_error *err)
 {
-	const char *name = git_tree_entry_name(te);
+	const char *name = r->git.tree_entry_name(te);
 	char *gitpath, *canon = NULL;
-	int rc, is_dir = git_tree_entry_filemode(te) == GIT_FILEMODE_TREE;
+	int rc, is_dir = r->git.tree_entry_filemode(te) == GIT_FILEMODE_TREE;
 
 	if (pack_is_vcs_name(name))
 		return 0;
@@ -262,10 +265,10 @@ static int
 walk_tree(struct rebuild *r, const git_tree *tree, const char *gprefix,
     const char *cprefix, ps_error *err)
 {
-	size_t i, n = git_tree_entrycount(tree);
+	size_t i, n = r->git.tree_entrycount(tree);
 
 	for (i = 0; i < n; i++) {
-		if (visit(r, git_tree_entry_byindex(tree, i), gprefix, cprefix,
+		if (visit(r, r->git.tree_entry_byindex(tree, i), gprefix, cprefix,
 		    err) != 0)
 			return -1;
 	}
@@ -276,24 +279,24 @@ walk_tree(struct rebuild *r, const git_tree *tree, const char *gprefix,
 static int
 load_ignore(struct rebuild *r, ps_error *err)
 {
-	const git_tree_entry *te = git_tree_entry_byname(r->root, PACK_IGNORE_FILE);
+	const git_tree_entry *te = r->git.tree_entry_byname(r->root, PACK_IGNORE_FILE);
 	git_blob *blob = NULL;
 	int rc;
 
 	if (te == NULL)
 		return pack_ignore_parse("", 0, &r->ignore, err);
-	if (git_tree_entry_filemode(te) == GIT_FILEMODE_LINK)
+	if (r->git.tree_entry_filemode(te) == GIT_FILEMODE_LINK)
 		return util_refuse(err, "symlink_refused", PACK_IGNORE_FILE,
 		    "is a symbolic link");
-	if (git_tree_entry_type(te) != GIT_OBJECT_BLOB ||
-	    git_tree_entry_filemode(te) == GIT_FILEMODE_COMMIT)
+	if (r->git.tree_entry_type(te) != GIT_OBJECT_BLOB ||
+	    r->git.tree_entry_filemode(te) == GIT_FILEMODE_COMMIT)
 		return util_refuse(err, "ignore_syntax", PACK_IGNORE_FILE,
 		    "not a regular file");
-	if (git_blob_lookup(&blob, r->repo, git_tree_entry_id(te)) != 0)
-		return sign_git_failed(err, PACK_IGNORE_FILE, "read blob");
-	rc = pack_ignore_parse(git_blob_rawcontent(blob),
-	    (size_t)git_blob_rawsize(blob), &r->ignore, err);
-	git_blob_free(blob);
+	if (r->git.blob_lookup(&blob, r->repo, r->git.tree_entry_id(te)) != 0)
+		return sign_git_failed(&r->git, err, PACK_IGNORE_FILE, "read blob");
+	rc = pack_ignore_parse(r->git.blob_rawcontent(blob),
+	    (size_t)r->git.blob_rawsize(blob), &r->ignore, err);
+	r->git.blob_free(blob);
 	return rc;
 }
 
@@ -307,25 +310,25 @@ write_blob(struct rebuild *r, pack_item *item, ps_error *err)
 	git_blob *blob = NULL;
 	int rc;
 
-	if (git_tree_entry_bypath(&te, r->root, path) != 0 ||
-	    git_blob_lookup(&blob, r->repo, git_tree_entry_id(te)) != 0) {
-		git_tree_entry_free(te);
-		return sign_git_failed(err, path, "read blob");
+	if (r->git.tree_entry_bypath(&te, r->root, path) != 0 ||
+	    r->git.blob_lookup(&blob, r->repo, r->git.tree_entry_id(te)) != 0) {
+		r->git.tree_entry_free(te);
+		return sign_git_failed(&r->git, err, path, "read blob");
 	}
-	git_tree_entry_free(te);
-	if ((uint64_t)git_blob_rawsize(blob) != item->entry.size) {
-		git_blob_free(blob);
+	r->git.tree_entry_free(te);
+	if ((uint64_t)r->git.blob_rawsize(blob) != item->entry.size) {
+		r->git.blob_free(blob);
 		return util_fail(err, "internal_error", path, "blob size changed");
 	}
 	rc = pack_tar_write_file(r->writer, item->entry.path, item->entry.size,
 	    item->entry.executable, err);
 	if (rc == 0)
-		rc = pack_tar_write_data(r->writer, git_blob_rawcontent(blob),
+		rc = pack_tar_write_data(r->writer, r->git.blob_rawcontent(blob),
 		    (size_t)item->entry.size, err);
-	if (rc == 0 && util_sha256_buffer(git_blob_rawcontent(blob),
+	if (rc == 0 && util_sha256_buffer(r->git.blob_rawcontent(blob),
 	    (size_t)item->entry.size, item->entry.sha256) != 0)
 		rc = util_fail(err, "crypto_error", NULL, "SHA-256 failed");
-	git_blob_free(blob);
+	r->git.blob_free(blob);
 	return rc;
 }
 
@@ -402,24 +405,23 @@ open_commit(struct rebuild *r, const char *repo_dir, const char *commit,
 	    (commit[i] >= 'a' && commit[i] <= 'f')); i++)
 		;
 	if (len != GIT_OID_HEXSZ || i != len ||
-	    git_oid_fromstr(&r->commit, commit) != 0) {
+	    r->git.oid_fromstr(&r->commit, commit) != 0) {
 		util_refuse(err, "commit_invalid", "commit", "not a full commit id");
 		return util_error_expect(err, "40 lowercase hex digits", commit);
 	}
-	if (git_repository_open(&r->repo, repo_dir) != 0)
+	if (r->git.repository_open(&r->repo, repo_dir) != 0)
 		return util_fail(err, "repository_unavailable", repo_dir,
-		    "cannot open the git repository: %s", git_error_last() != NULL ?
-		    git_error_last()->message : "?");
-	rc = git_commit_lookup(&c, r->repo, &r->commit);
+		    "cannot open the git repository: %s", dynlib_git_message(&r->git));
+	rc = r->git.commit_lookup(&c, r->repo, &r->commit);
 	if (rc == GIT_ENOTFOUND)
 		return util_fail(err, "commit_missing", commit,
 		    "the repository %s has no such commit (fetch it first)",
 		    repo_dir);
 	if (rc != 0)
-		return sign_git_failed(err, commit, "read commit");
-	rc = git_commit_tree(&r->root, c);
-	git_commit_free(c);
-	return rc == 0 ? 0 : sign_git_failed(err, commit, "read commit tree");
+		return sign_git_failed(&r->git, err, commit, "read commit");
+	rc = r->git.commit_tree(&r->root, c);
+	r->git.commit_free(c);
+	return rc == 0 ? 0 : sign_git_failed(&r->git, err, commit, "read commit tree");
 }
 
 static int
@@ -433,22 +435,22 @@ enter_pack(struct rebuild *r, const char *commit, ps_error *err)
 		return 0;
 	if (util_path_check(r->pack_path, "pack path", err) != 0)
 		return -1;
-	rc = git_tree_entry_bypath(&te, r->root, r->pack_path);
+	rc = r->git.tree_entry_bypath(&te, r->root, r->pack_path);
 	if (rc == GIT_ENOTFOUND || (rc == 0 &&
-	    git_tree_entry_type(te) != GIT_OBJECT_TREE)) {
-		git_tree_entry_free(te);
+	    r->git.tree_entry_type(te) != GIT_OBJECT_TREE)) {
+		r->git.tree_entry_free(te);
 		util_refuse(err, "pack_path_missing", r->pack_path,
 		    "the commit %.12s has no directory at this path", commit);
 		return util_error_expect(err, "a directory", rc == 0 ? "a file" :
 		    "nothing");
 	}
 	if (rc != 0)
-		return sign_git_failed(err, r->pack_path, "read tree");
-	rc = git_tree_lookup(&sub, r->repo, git_tree_entry_id(te));
-	git_tree_entry_free(te);
+		return sign_git_failed(&r->git, err, r->pack_path, "read tree");
+	rc = r->git.tree_lookup(&sub, r->repo, r->git.tree_entry_id(te));
+	r->git.tree_entry_free(te);
 	if (rc != 0)
-		return sign_git_failed(err, r->pack_path, "read tree");
-	git_tree_free(r->root);
+		return sign_git_failed(&r->git, err, r->pack_path, "read tree");
+	r->git.tree_free(r->root);
 	r->root = sub;
 	return 0;
 }
@@ -497,14 +499,15 @@ sign_git_rebuild(const char *repo_dir, const char *commit,
 		*digest_out = NULL;
 	memset(&r, 0, sizeof(r));
 	r.pack_path = pack_path;
-	if (git_libgit2_init() < 0)
-		return util_fail(err, "git_error", repo_dir, "libgit2 failed to start");
+	if (dynlib_git_open(&r.git, "rebuilding the tar from a git commit",
+	    err) != 0)
+		return -1;
 	rc = rebuild(&r, repo_dir, commit, out_fd, options, digest_out, err);
 	pack_tar_writer_free(r.writer);
 	pack_items_free(&r.items);
 	pack_ignore_free(r.ignore);
-	git_tree_free(r.root);
-	git_repository_free(r.repo);
-	git_libgit2_shutdown();
+	r.git.tree_free(r.root);
+	r.git.repository_free(r.repo);
+	dynlib_git_close(&r.git);
 	return rc;
 }

@@ -1,8 +1,9 @@
 /*
  * Git provenance: repository discovery, origin URL normalisation, the
  * dirty check restricted to the pack, and the holon source.ref rule.
- * Every function that calls libgit2 brackets its work with
- * git_libgit2_init/shutdown (reference-counted by libgit2).
+ * Every entry point opens libgit2 for its own work (dynlib/git.h) and
+ * closes it before it returns: a pack verified without provenance never
+ * loads it.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -13,8 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <git2.h>
-
+#include "dynlib/git.h"
 #include "pack/ignore.h"
 #include "sign/provenance.h"
 #include "pack/walk.h"
@@ -22,10 +22,14 @@
 #include "util/hostname.h"
 #include "util/pathname.h"
 
+/* What needs libgit2, for library_missing. */
+#define GIT_PURPOSE "reading the pack's git repository (provenance)"
+
 int
-sign_git_failed(ps_error *err, const char *subject, const char *what)
+sign_git_failed(const dynlib_git *g, ps_error *err, const char *subject,
+    const char *what)
 {
-	const git_error *e = git_error_last();
+	const git_error *e = g->error_last();
 
 	return util_fail(err, "git_error", subject, "%s: %s", what,
 	    e != NULL && e->message != NULL ? e->message : "libgit2 failed");
@@ -313,11 +317,11 @@ check_pack_path(const char *path, ps_error *err)
 }
 
 static int
-locate(sign_git_source *src, git_repository *repo, const char *dir,
+locate(const dynlib_git *g, sign_git_source *src, git_repository *repo, const char *dir,
     ps_error *err)
 {
 	char real_dir[PATH_MAX], real_root[PATH_MAX];
-	const char *workdir = git_repository_workdir(repo);
+	const char *workdir = g->repository_workdir(repo);
 
 	if (realpath(dir, real_dir) == NULL)
 		return util_fail_errno(err, "io_error", dir, "realpath", errno);
@@ -334,17 +338,17 @@ locate(sign_git_source *src, git_repository *repo, const char *dir,
 }
 
 static int
-read_head(sign_git_source *src, git_repository *repo, ps_error *err)
+read_head(const dynlib_git *g, sign_git_source *src, git_repository *repo, ps_error *err)
 {
 	git_oid oid;
-	int rc = git_repository_head_unborn(repo);
+	int rc = g->repository_head_unborn(repo);
 
 	if (rc == 1)
 		return util_refuse(err, "source_no_commit", src->workdir,
 		    "the repository has no commit yet; commit the pack first");
-	if (rc < 0 || git_reference_name_to_id(&oid, repo, "HEAD") != 0)
-		return sign_git_failed(err, src->workdir, "read HEAD");
-	git_oid_tostr(src->commit, sizeof(src->commit), &oid);
+	if (rc < 0 || g->reference_name_to_id(&oid, repo, "HEAD") != 0)
+		return sign_git_failed(g, err, src->workdir, "read HEAD");
+	g->oid_tostr(src->commit, sizeof(src->commit), &oid);
 	return 0;
 }
 
@@ -355,71 +359,71 @@ read_head(sign_git_source *src, git_repository *repo, ps_error *err)
  * repository.
  */
 static int
-read_origin(sign_git_source *src, git_repository *repo, ps_error *err)
+read_origin(const dynlib_git *g, sign_git_source *src, git_repository *repo, ps_error *err)
 {
 	git_config *cfg = NULL;
 	const char *url = NULL;
 	int rc;
 
-	if (git_repository_config_snapshot(&cfg, repo) != 0)
-		return sign_git_failed(err, src->workdir, "read the repository config");
-	rc = git_config_get_string(&url, cfg, "remote.origin.url");
+	if (g->repository_config_snapshot(&cfg, repo) != 0)
+		return sign_git_failed(g, err, src->workdir, "read the repository config");
+	rc = g->config_get_string(&url, cfg, "remote.origin.url");
 	if (rc == GIT_ENOTFOUND)
 		rc = 0;
 	else if (rc != 0)
-		rc = sign_git_failed(err, src->workdir, "read remote.origin.url");
+		rc = sign_git_failed(g, err, src->workdir, "read remote.origin.url");
 	else
 		rc = sign_git_url_normalize(url, &src->origin_url, err);
-	git_config_free(cfg);
+	g->config_free(cfg);
 	return rc;
 }
 
 /* The non-bare repository containing `dir`, or NULL when there is none. */
 static int
-open_containing(const char *dir, git_repository **repo, ps_error *err)
+open_containing(const dynlib_git *g, const char *dir, git_repository **repo, ps_error *err)
 {
 	git_buf root = { NULL, 0, 0 };
-	int rc = git_repository_discover(&root, dir, 0, NULL);
+	int rc = g->repository_discover(&root, dir, 0, NULL);
 
 	*repo = NULL;
 	if (rc == GIT_ENOTFOUND)
 		return 0;
 	if (rc != 0)
-		return sign_git_failed(err, dir, "find the git repository");
-	rc = git_repository_open(repo, root.ptr);
-	git_buf_dispose(&root);
+		return sign_git_failed(g, err, dir, "find the git repository");
+	rc = g->repository_open(repo, root.ptr);
+	g->buf_dispose(&root);
 	if (rc != 0)
 		return util_fail(err, "repository_unavailable", dir,
 		    "cannot open the git repository: %s",
-		    git_error_last() != NULL ? git_error_last()->message : "?");
-	if (git_repository_is_bare(*repo)) {
-		git_repository_free(*repo);
+		    dynlib_git_message(g));
+	if (g->repository_is_bare(*repo)) {
+		g->repository_free(*repo);
 		*repo = NULL;
 	}
 	return 0;
 }
 
 static int
-discover_in(const char *dir, sign_git_source **out, ps_error *err)
+discover_in(const dynlib_git *g, const char *dir, sign_git_source **out, ps_error *err)
 {
 	git_repository *repo = NULL;
 	sign_git_source *src;
 	int rc;
 
-	rc = open_containing(dir, &repo, err);
+	rc = open_containing(g, dir, &repo, err);
 	if (rc != 0 || repo == NULL)
 		return rc;
 	src = calloc(1, sizeof(*src));
 	if (src == NULL) {
-		git_repository_free(repo);
+		g->repository_free(repo);
 		return util_fail_oom(err, NULL);
 	}
-	rc = locate(src, repo, dir, err);
+	rc = locate(g, src, repo, dir, err);
 	if (rc == 0)
-		rc = read_head(src, repo, err);
+		rc = read_head(g, src, repo, err);
 	if (rc == 0)
-		rc = read_origin(src, repo, err);
-	git_repository_free(repo);
+		rc = read_origin(g, src, repo, err);
+	g->repository_free(repo);
 	if (rc != 0)
 		sign_git_source_free(src);
 	else
@@ -430,19 +434,21 @@ discover_in(const char *dir, sign_git_source **out, ps_error *err)
 int
 sign_git_discover(const char *dir, sign_git_source **out, ps_error *err)
 {
+	dynlib_git git;
 	int rc;
 
 	*out = NULL;
-	if (git_libgit2_init() < 0)
-		return util_fail(err, "git_error", dir, "libgit2 failed to start");
-	rc = discover_in(dir, out, err);
-	git_libgit2_shutdown();
+	if (dynlib_git_open(&git, GIT_PURPOSE, err) != 0)
+		return -1;
+	rc = discover_in(&git, dir, out, err);
+	dynlib_git_close(&git);
 	return rc;
 }
 
 /* ------------------------------------------------------------ dirty */
 
 struct dirty {
+	const dynlib_git *g;
 	const sign_git_source *src;
 	pack_ignore *ignore;
 	size_t count;
@@ -505,10 +511,10 @@ scan_status(struct dirty *d, git_status_list *list)
 {
 	const char *pack = d->src->pack_path, *path, *rel;
 	const git_status_entry *e;
-	size_t i, n = git_status_list_entrycount(list);
+	size_t i, n = d->g->status_list_entrycount(list);
 
 	for (i = 0; i < n; i++) {
-		e = git_status_byindex(list, i);
+		e = d->g->status_byindex(list, i);
 		path = e != NULL ? status_path(e) : NULL;
 		if (path == NULL || e->status == GIT_STATUS_CURRENT)
 			continue;
@@ -524,12 +530,13 @@ scan_status(struct dirty *d, git_status_list *list)
 static int
 status_of(struct dirty *d, git_repository *repo, ps_error *err)
 {
+	const dynlib_git *g = d->g;
 	git_status_options opts;
 	git_status_list *list = NULL;
 	char *spec = (char *)d->src->pack_path;
 
-	if (git_status_options_init(&opts, GIT_STATUS_OPTIONS_VERSION) != 0)
-		return sign_git_failed(err, d->src->workdir, "git status");
+	if (g->status_options_init(&opts, GIT_STATUS_OPTIONS_VERSION) != 0)
+		return sign_git_failed(g, err, d->src->workdir, "git status");
 
 	opts.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
 	opts.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED |
@@ -540,10 +547,10 @@ status_of(struct dirty *d, git_repository *repo, ps_error *err)
 		opts.pathspec.strings = &spec;
 		opts.pathspec.count = 1;
 	}
-	if (git_status_list_new(&list, repo, &opts) != 0)
-		return sign_git_failed(err, d->src->workdir, "git status");
+	if (g->status_list_new(&list, repo, &opts) != 0)
+		return sign_git_failed(g, err, d->src->workdir, "git status");
 	scan_status(d, list);
-	git_status_list_free(list);
+	g->status_list_free(list);
 	return 0;
 }
 
@@ -570,16 +577,17 @@ load_pack_ignore(struct dirty *d, ps_error *err)
 static int
 check_clean_in(struct dirty *d, int *dirty, ps_error *err)
 {
+	const dynlib_git *g = d->g;
 	git_repository *repo = NULL;
 	int rc;
 
 	if (load_pack_ignore(d, err) != 0)
 		return -1;
-	if (git_repository_open(&repo, d->src->workdir) != 0)
+	if (g->repository_open(&repo, d->src->workdir) != 0)
 		return util_fail(err, "repository_unavailable", d->src->workdir,
 		    "cannot open the git repository");
 	rc = status_of(d, repo, err);
-	git_repository_free(repo);
+	g->repository_free(repo);
 	if (rc != 0 || d->count == 0)
 		return rc;
 	*dirty = 1;
@@ -596,25 +604,26 @@ check_clean_in(struct dirty *d, int *dirty, ps_error *err)
 int
 sign_git_check_clean(const sign_git_source *src, int *dirty, ps_error *err)
 {
+	dynlib_git git;
 	struct dirty d;
 	int rc;
 
 	*dirty = 0;
 	memset(&d, 0, sizeof(d));
 	d.src = src;
-	if (git_libgit2_init() < 0)
-		return util_fail(err, "git_error", src->workdir,
-		    "libgit2 failed to start");
+	d.g = &git;
+	if (dynlib_git_open(&git, GIT_PURPOSE, err) != 0)
+		return -1;
 	rc = check_clean_in(&d, dirty, err);
 	pack_ignore_free(d.ignore);
-	git_libgit2_shutdown();
+	dynlib_git_close(&git);
 	return rc;
 }
 
 /* ------------------------------------------------------------ holon ref */
 
 static int
-parse_oid(git_oid *oid, const char *hex, const char *what, const char *code,
+parse_oid(const dynlib_git *g, git_oid *oid, const char *hex, const char *what, const char *code,
     ps_error *err)
 {
 	size_t i, len = strlen(hex);
@@ -624,7 +633,7 @@ parse_oid(git_oid *oid, const char *hex, const char *what, const char *code,
 		    (hex[i] >= 'a' && hex[i] <= 'f')))
 			break;
 	}
-	if (len != GIT_OID_HEXSZ || i != len || git_oid_fromstr(oid, hex) != 0) {
+	if (len != GIT_OID_HEXSZ || i != len || g->oid_fromstr(oid, hex) != 0) {
 		util_refuse(err, code, what, "not a full commit id");
 		return util_error_expect(err, "40 lowercase hex digits (this "
 		    "libgit2 reads SHA-1 repositories only)", hex);
@@ -633,20 +642,20 @@ parse_oid(git_oid *oid, const char *hex, const char *what, const char *code,
 }
 
 static int
-commit_tree(git_repository *repo, const git_oid *oid, const char *hex,
+commit_tree(const dynlib_git *g, git_repository *repo, const git_oid *oid, const char *hex,
     git_tree **tree, ps_error *err)
 {
 	git_commit *commit = NULL;
-	int rc = git_commit_lookup(&commit, repo, oid);
+	int rc = g->commit_lookup(&commit, repo, oid);
 
 	if (rc == GIT_ENOTFOUND)
 		return util_fail(err, "commit_missing", hex,
 		    "the repository has no such commit (fetch it first)");
 	if (rc != 0)
-		return sign_git_failed(err, hex, "read commit");
-	rc = git_commit_tree(tree, commit);
-	git_commit_free(commit);
-	return rc == 0 ? 0 : sign_git_failed(err, hex, "read commit tree");
+		return sign_git_failed(g, err, hex, "read commit");
+	rc = g->commit_tree(tree, commit);
+	g->commit_free(commit);
+	return rc == 0 ? 0 : sign_git_failed(g, err, hex, "read commit tree");
 }
 
 struct holon_diff {
@@ -672,7 +681,7 @@ holon_delta(const git_diff_delta *delta, float progress, void *payload)
 }
 
 static int
-holon_trees_differ(git_repository *repo, git_tree *from, git_tree *to,
+holon_trees_differ(const dynlib_git *g, git_repository *repo, git_tree *from, git_tree *to,
     struct holon_diff *h, ps_error *err)
 {
 	git_diff_options opts;
@@ -680,18 +689,18 @@ holon_trees_differ(git_repository *repo, git_tree *from, git_tree *to,
 	char *spec = (char *)h->pack_path;
 	int rc;
 
-	if (git_diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION) != 0)
-		return sign_git_failed(err, h->pack_path, "diff");
+	if (g->diff_options_init(&opts, GIT_DIFF_OPTIONS_VERSION) != 0)
+		return sign_git_failed(g, err, h->pack_path, "diff");
 	opts.flags = GIT_DIFF_DISABLE_PATHSPEC_MATCH;
 	if (spec[0] != '\0') {
 		opts.pathspec.strings = &spec;
 		opts.pathspec.count = 1;
 	}
-	if (git_diff_tree_to_tree(&diff, repo, from, to, &opts) != 0)
-		return sign_git_failed(err, h->pack_path, "diff");
-	rc = git_diff_foreach(diff, holon_delta, NULL, NULL, NULL, h);
+	if (g->diff_tree_to_tree(&diff, repo, from, to, &opts) != 0)
+		return sign_git_failed(g, err, h->pack_path, "diff");
+	rc = g->diff_foreach(diff, holon_delta, NULL, NULL, NULL, h);
 	if (rc < 0)
-		rc = sign_git_failed(err, h->pack_path, "diff");
+		rc = sign_git_failed(g, err, h->pack_path, "diff");
 	else if (h->changed != NULL) {
 		util_refuse(err, "holon_ref_changed", h->changed,
 		    "changed between source.ref and the signed commit; only "
@@ -699,18 +708,18 @@ holon_trees_differ(git_repository *repo, git_tree *from, git_tree *to,
 		util_error_expect(err, "only the manifest changed", h->changed);
 		rc = -1;
 	}
-	git_diff_free(diff);
+	g->diff_free(diff);
 	return rc;
 }
 
 static int
-holon_ancestor(git_repository *repo, const git_oid *ref, const git_oid *head,
+holon_ancestor(const dynlib_git *g, git_repository *repo, const git_oid *ref, const git_oid *head,
     const char *ref_hex, const char *head_hex, ps_error *err)
 {
-	int rc = git_graph_descendant_of(repo, head, ref);
+	int rc = g->graph_descendant_of(repo, head, ref);
 
 	if (rc < 0)
-		return sign_git_failed(err, ref_hex, "compare commits");
+		return sign_git_failed(g, err, ref_hex, "compare commits");
 	if (rc == 0) {
 		util_refuse(err, "holon_ref_not_ancestor", "source.ref",
 		    "the manifest's source.ref is neither the signed commit nor "
@@ -721,7 +730,7 @@ holon_ancestor(git_repository *repo, const git_oid *ref, const git_oid *head,
 }
 
 static int
-holon_check(git_repository *repo, const char *pack_path, const char *ref,
+holon_check(const dynlib_git *g, git_repository *repo, const char *pack_path, const char *ref,
     const char *commit, sign_git_ref_relation *relation, ps_error *err)
 {
 	struct holon_diff h = { pack_path, NULL, NULL };
@@ -729,29 +738,29 @@ holon_check(git_repository *repo, const char *pack_path, const char *ref,
 	git_tree *from = NULL, *to = NULL;
 	int rc;
 
-	if (parse_oid(&ref_oid, ref, "source.ref", "holon_ref_invalid",
-	    err) != 0 || parse_oid(&head_oid, commit, "commit", "commit_invalid",
+	if (parse_oid(g, &ref_oid, ref, "source.ref", "holon_ref_invalid",
+	    err) != 0 || parse_oid(g, &head_oid, commit, "commit", "commit_invalid",
 	    err) != 0)
 		return -1;
-	if (git_oid_equal(&ref_oid, &head_oid)) {
+	if (g->oid_equal(&ref_oid, &head_oid)) {
 		*relation = SIGN_GIT_REF_SAME;
 		return 0;
 	}
-	if (commit_tree(repo, &ref_oid, ref, &from, err) != 0 ||
-	    commit_tree(repo, &head_oid, commit, &to, err) != 0 ||
-	    holon_ancestor(repo, &ref_oid, &head_oid, ref, commit, err) != 0) {
-		git_tree_free(to);
-		git_tree_free(from);
+	if (commit_tree(g, repo, &ref_oid, ref, &from, err) != 0 ||
+	    commit_tree(g, repo, &head_oid, commit, &to, err) != 0 ||
+	    holon_ancestor(g, repo, &ref_oid, &head_oid, ref, commit, err) != 0) {
+		g->tree_free(to);
+		g->tree_free(from);
 		return -1;
 	}
 	if (asprintf(&h.manifest, "%s%sholon.yaml", pack_path,
 	    pack_path[0] != '\0' ? "/" : "") < 0)
 		h.manifest = NULL;
 	rc = h.manifest == NULL ? util_fail_oom(err, NULL) :
-	    holon_trees_differ(repo, from, to, &h, err);
+	    holon_trees_differ(g, repo, from, to, &h, err);
 	free(h.manifest);
-	git_tree_free(from);
-	git_tree_free(to);
+	g->tree_free(from);
+	g->tree_free(to);
 	if (rc == 0)
 		*relation = SIGN_GIT_REF_ANCESTOR;
 	return rc;
@@ -762,18 +771,18 @@ sign_git_check_holon_ref(const char *repo_dir, const char *pack_path,
     const char *ref, const char *commit, sign_git_ref_relation *relation,
     ps_error *err)
 {
+	dynlib_git git;
 	git_repository *repo = NULL;
 	int rc;
 
-	if (git_libgit2_init() < 0)
-		return util_fail(err, "git_error", repo_dir, "libgit2 failed to start");
-	if (git_repository_open(&repo, repo_dir) != 0)
+	if (dynlib_git_open(&git, GIT_PURPOSE, err) != 0)
+		return -1;
+	if (git.repository_open(&repo, repo_dir) != 0)
 		rc = util_fail(err, "repository_unavailable", repo_dir,
-		    "cannot open the git repository: %s", git_error_last() != NULL ?
-		    git_error_last()->message : "?");
+		    "cannot open the git repository: %s", dynlib_git_message(&git));
 	else
-		rc = holon_check(repo, pack_path, ref, commit, relation, err);
-	git_repository_free(repo);
-	git_libgit2_shutdown();
+		rc = holon_check(&git, repo, pack_path, ref, commit, relation, err);
+	git.repository_free(repo);
+	dynlib_git_close(&git);
 	return rc;
 }

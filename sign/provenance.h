@@ -8,6 +8,7 @@
 #ifndef SIGN_PROVENANCE_H
 #define SIGN_PROVENANCE_H
 
+#include "dynlib/git.h"
 #include "packsign.h"
 
 #define SIGN_GIT_URL_MAX 2048
@@ -76,6 +77,7 @@ int sign_git_rebuild(const char *repo_dir, const char *commit,
     ps_digest **digest_out, ps_error *err);
 
 /* A libgit2 call failed: "WHAT: <libgit2's message>", git_error, exit 2. */
-int sign_git_failed(ps_error *err, const char *subject, const char *what);
+int sign_git_failed(const dynlib_git *git, ps_error *err,
+    const char *subject, const char *what);
 
 #endif

@@ -84,9 +84,11 @@ pc() {
 	[ "$(pc --modversion)" = 0.1.0 ]
 	[ "$(pc --cflags)" = "-I$T/usr/include" ]
 	[ "$(pc --libs)" = "-L$T/usr/lib -lpacksign" ]
-	grep -qx 'Requires.private: libsodium libcrypto libarchive yaml-0.1 jansson libgit2 zlib libzstd' \
+	# libgit2 and libcurl are opened when needed, never linked.
+	grep -qx 'Requires.private: libsodium libcrypto libarchive yaml-0.1 jansson zlib libzstd' \
 	    "$T/usr/lib/pkgconfig/packsign.pc"
-	[[ "$(pc --static --libs)" == *"-lunistring -lpthread"*"-lsodium"* ]]
+	[[ "$(pc --static --libs)" == *"-lunistring -lpthread -ldl"*"-lsodium"* ]]
+	! grep -E 'git2|curl' "$T/usr/lib/pkgconfig/packsign.pc"
 	# make uninstall removes all of it.
 	run mk uninstall DESTDIR="$T" PREFIX=/usr
 	[ "$status" -eq 0 ]
