@@ -22,12 +22,15 @@
  * from fixed 32-byte seeds, each pack's text from a PRNG seeded with its
  * number, archives use mtime 0 and the archive (not a directory) is
  * signed, so no git provenance is read: the same bytes on any machine.
- * The pack trees are written under DIR/tmp and removed once packed.
+ * Eight threads share the work (ps_pack and ps_sign may run on several
+ * at once); the pack trees are written under DIR/tmp.T and removed once
+ * packed.
  * Exit 0 done, 2 failed (with a message).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -315,12 +318,65 @@ static void remove_tree(const char *dir)
 		fail(dir, NULL);
 }
 
+#define THREADS 8    /* the signatures' fsyncs overlap */
+
+struct job {
+	const char *packs, *pub, *tree_base;
+	const ps_seckey *key;
+	const struct minisign_key *mk;
+	unsigned first, step, count;
+};
+
+/* Packs first, first + step, ... below count (a thread's share). */
+static void *worker(void *arg)
+{
+	const struct job *j = arg;
+	char *tree;
+
+	if (asprintf(&tree, "%s.%u", j->tree_base, j->first) < 0)
+		fail("asprintf", NULL);
+	for (unsigned n = j->first; n < j->count; n += j->step) {
+		char name[32], archive[PATH_MAX];
+		unsigned char *data;
+		size_t len;
+
+		snprintf(name, sizeof name, "p%05u.tar", n);
+		snprintf(archive, sizeof archive, "%s/%s", j->packs, name);
+		make_dirs(tree);
+		write_tree(tree, n);
+		pack_and_sign(tree, archive, j->key, j->pub);
+		remove_tree(tree);
+		data = read_file(archive, &len);
+		minisign_sign(j->mk, archive, name, data, len);
+		free(data);
+	}
+	free(tree);
+	return NULL;
+}
+
+/* DIR/list, in pack order, renamed into place last. */
+static void write_list(const char *dir, const char *packs, unsigned count)
+{
+	char *list = path_of(dir, "list"), *tmp = path_of(dir, "list.tmp");
+	FILE *lf = fopen(tmp, "w");
+
+	if (!lf)
+		fail(tmp, NULL);
+	for (unsigned n = 0; n < count; n++)
+		fprintf(lf, "%s/p%05u.tar\n", packs, n);
+	if (fclose(lf) != 0 || rename(tmp, list) != 0)
+		fail(list, NULL);
+	free(list);
+	free(tmp);
+}
+
 int main(int argc, char **argv)
 {
 	struct minisign_key mk;
-	char dir[PATH_MAX], *packs, *tree, *list, *list_tmp, *pub;
+	struct job jobs[THREADS];
+	pthread_t tids[THREADS];
+	char dir[PATH_MAX], *packs, *tree, *pub;
 	ps_seckey *key;
-	FILE *lf;
 	long count;
 
 	if (argc != 3 || (count = strtol(argv[2], NULL, 10)) < 1 ||
@@ -335,39 +391,24 @@ int main(int argc, char **argv)
 		fail(argv[1], NULL);
 	packs = path_of(dir, "packs");
 	tree = path_of(dir, "tmp");
-	list = path_of(dir, "list");
-	list_tmp = path_of(dir, "list.tmp");
 	pub = path_of(dir, "k.pub");
 	if (mkdir(packs, 0755) != 0 && errno != EEXIST)
 		fail(packs, NULL);
 	key = packsign_key(dir);
 	minisign_key(dir, &mk);
-	if (!(lf = fopen(list_tmp, "w")))
-		fail(list_tmp, NULL);
-	for (unsigned n = 0; n < (unsigned)count; n++) {
-		char name[32], archive[PATH_MAX];
-		unsigned char *data;
-		size_t len;
-
-		snprintf(name, sizeof name, "p%05u.tar", n);
-		snprintf(archive, sizeof archive, "%s/%s", packs, name);
-		make_dirs(tree);
-		write_tree(tree, n);
-		pack_and_sign(tree, archive, key, pub);
-		remove_tree(tree);
-		data = read_file(archive, &len);
-		minisign_sign(&mk, archive, name, data, len);
-		free(data);
-		fprintf(lf, "%s\n", archive);
+	for (unsigned t = 0; t < THREADS; t++) {
+		jobs[t] = (struct job){packs, pub, tree, key, &mk, t, THREADS,
+		    (unsigned)count};
+		if ((errno = pthread_create(&tids[t], NULL, worker, &jobs[t])))
+			fail("pthread_create", NULL);
 	}
-	if (fclose(lf) != 0 || rename(list_tmp, list) != 0)
-		fail(list, NULL);
+	for (unsigned t = 0; t < THREADS; t++)
+		pthread_join(tids[t], NULL);
+	write_list(dir, packs, (unsigned)count);
 	sodium_memzero(&mk, sizeof mk);
 	ps_seckey_free(key);
 	free(packs);
 	free(tree);
-	free(list);
-	free(list_tmp);
 	free(pub);
 	return 0;
 }
