@@ -16,12 +16,12 @@
 #   make fuzz       build the libFuzzer targets into build/fuzz (clang)
 #   make fuzz-smoke build them and run each briefly over its seed corpus
 #   make bench      benchmarks against GNU tar, minisign, OpenSSL, ...;
-#                   writes docs/performance.md (about 30 minutes).
+#                   writes docs/performance.md (about 35 minutes).
 #                   BENCH_ONLY=ROW[,ROW...] re-runs only those rows:
 #                     unlock, index   key unlock, the signed pack index
 #                     big, many       1 GiB in 16 files, 100,000 files
 #                     examples        every example pack (pack, sign,
-#                                     verify, install; GNU time)
+#                                     verify, install; runmany)
 #                     small           verify each example vs minisign -V
 #                     startup         --version and digest vs minisign -v
 #                     batch           10,000 packs in one verify vs
@@ -29,7 +29,7 @@
 #                   (a dataset's name, such as an example's, also
 #                   selects it); BENCH_ARGS passes more options to
 #                   bench/run.py (--runs N, --scale F, --batch-count N,
-#                   --small-runs N, --verbose)
+#                   --small-runs N, --example-runs N, --verbose)
 #   make bench-tools build/bench/runmany (the timing harness) and
 #                   build/bench/genpacks (the batch dataset)
 

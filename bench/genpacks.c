@@ -9,7 +9,7 @@
  *   DIR/k.key, DIR/k.pub   the packsign key pair (minisign format,
  *                          unencrypted, identity "bench")
  *   DIR/m.pub              the minisign public key of the .minisig files
- *   DIR/packs/pNNNNN.tar   a canonical archive (ps_pack), 2-5 KiB
+ *   DIR/packs/pNNNNN.tar   a canonical archive (ps_pack), 5.5-8.5 KiB
  *   DIR/packs/pNNNNN.tar.sig      its DSSE envelope (ps_sign of the archive)
  *   DIR/packs/pNNNNN.tar.minisig  minisign's signature of the same archive,
  *                          written here with libsodium alone ("ED",

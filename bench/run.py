@@ -449,10 +449,11 @@ def batch_suite(work, runs, count):
     loop = ('while read -r f; do minisign -V -q -p %s -m "$f" || exit 1; '
             'done < %s' % (m, lst))
     par = "xargs -P %s -n 1 minisign -V -q -p %s -m < %s" % (jobs, m, lst)
-    return fine_rows("verify %d packs (one list)" % count,
+    n = format(count, ",")
+    return fine_rows("verify %s packs (one list)" % n,
                      ["packsign --files-from --jobs " + jobs,
-                      "%d minisign -V processes (sh loop)" % count,
-                      "%d minisign -V processes (xargs -P %s)" % (count, jobs)],
+                      "%s minisign -V processes (sh loop)" % n,
+                      "%s minisign -V processes (xargs -P %s)" % (n, jobs)],
                      [[PACKSIGN, "verify", "--files-from", lst, "-p",
                        os.path.join(d, "k.pub"), "--jobs", jobs],
                       ["sh", "-c", loop], ["sh", "-c", par]], runs)
@@ -584,6 +585,9 @@ def at_most(what, row, limit):
     """packsign / peer at most `limit`, the arithmetic shown."""
     if row is None:
         return (what, "not measured in this run", None)
+    if row.secs <= 0:
+        return (what, "n/a: %s measured 0 s (GNU time's resolution is 10 ms)"
+                % row.tool, None)
     ratio = row.base / row.secs
     return (what, "%s / %s = %.2fx %s %.2fx" %
             (dur(row.base), dur(row.secs), ratio,
@@ -596,20 +600,19 @@ CORES_USED = 1.5     # (user + sys) / wall reading "both cores used"
 
 
 def batch_targets(results):
-    loop = find(results, BATCH, "verify", "%d minisign -V processes (sh"
-                % BATCH_COUNT)
-    what = ("verify %d distinct signed small packs in one invocation" %
-            BATCH_COUNT)
+    n = format(BATCH_COUNT, ",")
+    loop = find(results, BATCH, "verify", "%s minisign -V processes (sh" % n)
+    what = "verify %s distinct signed small packs in one invocation" % n
     if loop is None:
         why = BATCH_SKIPPED[0] if BATCH_SKIPPED else "not measured in this run"
-        return [(what + ": at least 5x faster than %d minisign -V processes"
-                 % BATCH_COUNT, why, None)]
+        return [(what + ": at least 5x faster than %s minisign -V processes"
+                 % n, why, None)]
     ps = find(results, BATCH, "verify", "packsign")
     speed = loop.secs / ps.secs
     cores = ps.cpu / ps.secs
     mib = ps.rss / 1024.0
-    return [(what + ": at least 5x faster than %d minisign -V processes "
-             "(sh loop)" % BATCH_COUNT, "%s / %s = %.2fx %s 5x" %
+    return [(what + ": at least 5x faster than %s minisign -V processes "
+             "(sh loop)" % n, "%s / %s = %.2fx %s 5x" %
              (dur(loop.secs), dur(ps.secs), speed,
               ">=" if speed >= 5 else "<"), speed >= 5),
             (what + ": both cores used ((user+sys) / wall at least %.1f)" %
@@ -689,14 +692,15 @@ def method(runs, small_runs, example_runs, scale):
         "as a .tar by `packsign sign` (holon-pdf-profile with `--source-repo`"
         " and `--source-commit` of its holon.yaml's `source`, the commit it "
         "pins), and the same .tar signed by `minisign -S`; `packsign verify "
-        "A -p K.pub` against `minisign -V -p M.pub -m A`. **Batch**: %d "
-        "distinct AgentPacks of 2-7 KiB generated in one process by "
+        "A -p K.pub` against `minisign -V -p M.pub -m A`. **Batch**: %s "
+        "distinct AgentPacks (.tar of 5.5-8.5 KiB) generated in one process by "
         "`build/bench/genpacks` through libpacksign (ps_pack, ps_sign of the "
         "archive) with keys from fixed seeds, and minisign's signature of "
         "each archive written with libsodium in minisign's format: the same "
         "bytes on any machine; `packsign verify --files-from LIST` (one "
         "process) against a shell loop of as many `minisign -V` processes, "
-        "and the same spread over every core by `xargs -P`." % BATCH_COUNT,
+        "and the same spread over every core by `xargs -P`." %
+        format(BATCH_COUNT, ","),
         "",
         "\"packsign / tool\" is packsign's median divided by the tool's: "
         "below 1.00 packsign is faster. Keys are unencrypted; unlocking an "
@@ -748,8 +752,8 @@ def short_suites(a, work):
         print("bench: batch of %d packs" % BATCH_COUNT, file=sys.stderr)
         rows = batch_suite(work, a.runs, BATCH_COUNT)
         if rows:
-            out.append(("%s: %d small packs in one invocation" %
-                        (BATCH, BATCH_COUNT), rows))
+            out.append(("%s: %s small packs in one invocation" %
+                        (BATCH, format(BATCH_COUNT, ",")), rows))
     return out
 
 
