@@ -15,6 +15,23 @@
 #   make lint       cppcheck and clang-tidy (.clang-tidy) over the sources
 #   make fuzz       build the libFuzzer targets into build/fuzz (clang)
 #   make fuzz-smoke build them and run each briefly over its seed corpus
+#   make bench      benchmarks against GNU tar, minisign, OpenSSL, ...;
+#                   writes docs/performance.md (about 35 minutes).
+#                   BENCH_ONLY=ROW[,ROW...] re-runs only those rows:
+#                     unlock, index   key unlock, the signed pack index
+#                     big, many       1 GiB in 16 files, 100,000 files
+#                     examples        every example pack (pack, sign,
+#                                     verify, install; runmany)
+#                     small           verify each example vs minisign -V
+#                     startup         --version and digest vs minisign -v
+#                     batch           10,000 packs in one verify vs
+#                                     10,000 minisign -V processes
+#                   (a dataset's name, such as an example's, also
+#                   selects it); BENCH_ARGS passes more options to
+#                   bench/run.py (--runs N, --scale F, --batch-count N,
+#                   --small-runs N, --example-runs N, --verbose)
+#   make bench-tools build/bench/runmany (the timing harness) and
+#                   build/bench/genpacks (the batch dataset)
 
 # The version and the ABI number (the soname's major) are include/packsign.h's.
 VERSION  := $(shell sed -n 's/^\#define PS_VERSION "\(.*\)"$$/\1/p' include/packsign.h)
@@ -121,6 +138,7 @@ UNIT_LDFLAGS_test_verify = -Wl,--wrap=pack_files_archive_open_with \
 FUZZ_BINS = $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/%)
 # Test-only tools (never installed): the CLI tests run them.
 TOOL_BINS = $(BUILD)/tests/ps-testsign
+BENCH_BINS = $(BUILD)/bench/runmany $(BUILD)/bench/genpacks
 
 # The example programs, built with the public header only (no -I.).
 EXAMPLE_SRCS = examples/verify-and-install.c examples/show-upgrade.c \
@@ -156,7 +174,7 @@ FLAGS_STAMP = $(BUILD)/obj/compile.flags
 # dependency is added to PKGS or DEP_HEADERS (or TEST_PKGS for the tests).
 DEP_HEADERS = unistr.h uninorm.h unicase.h unictype.h zlib.h zstd.h
 TEST_PKGS   = cmocka
-BUILD_GOALS = all unit tools fuzz-bins install
+BUILD_GOALS = all unit tools bench-tools fuzz-bins install
 ifeq ($(filter-out $(BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
   MISSING_DEPS := $(shell PKG_CONFIG='$(PKG_CONFIG)' CC='$(CC)' \
       HEADER_CFLAGS='$(CPPFLAGS) $(PKG_CFLAGS)' \
@@ -172,7 +190,7 @@ ifeq ($(filter-out $(BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
   endif
 endif
 
-.PHONY: all deps check check-asan asan demo bench unit unit-asan tools valgrind lint \
+.PHONY: all deps check check-asan asan demo bench bench-tools unit unit-asan tools valgrind lint \
         clean fuzz fuzz-bins fuzz-smoke install uninstall
 all: $(BIN) $(LIB) $(SO) $(SO_LINKS)
 
@@ -235,7 +253,18 @@ $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(LIB)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@ -fsanitize=fuzzer $(LDFLAGS) \
 	    $(LIB) $(PKG_LIBS)
 
-tools: $(TOOL_BINS)
+tools: $(TOOL_BINS) $(BENCH_BINS)
+
+# The benchmark's own programs (bench/run.py runs them; never installed).
+$(BUILD)/bench/runmany: bench/runmany.c $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@ $(LDFLAGS)
+
+$(BUILD)/bench/genpacks: bench/genpacks.c $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@ $(LDFLAGS) $(LIB) $(PKG_LIBS)
+
+bench-tools: $(BENCH_BINS)
 
 fuzz-bins: $(FUZZ_BINS)
 
@@ -279,16 +308,18 @@ valgrind: deps
 
 # Static analysis of the library and CLI sources; clang-tidy's checks are
 # chosen in .clang-tidy, cppcheck's suppressions are inline.
-LINT_SRCS = $(LIB_SRCS) $(CLI_SRCS) $(EXAMPLE_SRCS)
+LINT_SRCS = $(LIB_SRCS) $(CLI_SRCS) $(EXAMPLE_SRCS) bench/runmany.c \
+            bench/genpacks.c
 lint:
 	@LINT_CFLAGS="$(PKG_CFLAGS)" LINT_DEFINES="$(SONAME_DEFS)" scripts/lint $(LINT_SRCS)
 
 # Benchmarks against GNU tar, gzip, zstd, sha256sum, OpenSSL and minisign;
-# writes docs/performance.md (BENCH_ARGS: e.g. --runs 3 --scale 0.1).
+# writes docs/performance.md (BENCH_ARGS: e.g. --runs 3 --scale 0.1;
+# BENCH_ONLY: the rows above).
 bench: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory all bench-tools
 	@test -x /usr/bin/time || { echo "bench: needs GNU time (apt-get install time)" >&2; exit 1; }
-	@python3 bench/run.py $(BENCH_ARGS)
+	@python3 bench/run.py $(if $(BENCH_ONLY),--only $(BENCH_ONLY)) $(BENCH_ARGS)
 
 demo: deps
 	@$(MAKE) --no-print-directory all

@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
 """packsign benchmarks: `make bench` runs this and writes docs/performance.md.
 
-Every command runs under /usr/bin/time (GNU time), which gives wall-clock
-seconds and peak resident memory; each is run once to warm the page cache,
+Long commands (the 1 GiB and 100,000-file datasets, the example suites)
+run under /usr/bin/time (GNU time), which gives wall-clock seconds and
+peak resident memory to 10 ms; each is run once to warm the page cache,
 then --runs times, and the median is reported; `sync` runs (untimed) before
-each run.  packsign and its peers run
-in the same session on the same data, taking turns run by run, so the
-ratios compare like with like.  Nothing here is a pass/fail test: targets are read from the
-tables (issue 8, docs/performance.md).
+each run.  Short commands (the small-pack, startup and batch rows) run
+under build/bench/runmany, which spawns them directly and times each run
+with CLOCK_MONOTONIC (bench/runmany.c).  packsign and its peers run in the
+same session on the same data, taking turns run by run, so the ratios
+compare like with like.  Nothing here is a pass/fail test: targets are read
+from the tables (issues 8 and 22, docs/performance.md).
 
-usage: bench/run.py [--runs N] [--dir DIR] [--scale F] [--out FILE] [--only NAME,...]
-                    [--verbose]
+usage: bench/run.py [--runs N] [--small-runs N] [--batch-count N] [--dir DIR]
+                    [--scale F] [--out FILE] [--only ROW,...] [--verbose]
+
+--only takes the row names of ONLY below (or any part of a dataset's
+name, e.g. an example's): `make bench BENCH_ONLY=small,batch`.
 """
 import argparse
 import os
@@ -24,6 +30,9 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PACKSIGN = os.path.join(ROOT, "build", "packsign")
+RUNMANY = os.path.join(ROOT, "build", "bench", "runmany")
+GENPACKS = os.path.join(ROOT, "build", "bench", "genpacks")
+EXAMPLES = os.path.join(ROOT, "examples", "packs")
 EXAMPLE = os.path.join(ROOT, "examples", "packs", "research.top-journal-reviewer")
 TAR_RECIPE = ("tar --sort=name --format=posix "
               "--pax-option=exthdr.name=%d/PaxHeaders/%f,delete=atime,delete=ctime "
@@ -52,7 +61,7 @@ def run_once(cmd):
 VERBOSE = False  # --verbose: every run's time on stderr
 
 
-def measure(cmds, runs, before=None):
+def measure(cmds, runs):
     """Median wall seconds and peak RSS (KiB) of each of `cmds` over `runs`
     runs, taken in turn (A B A B ...): a slow spell of the machine (this
     VM's disk has them) falls on every tool alike, not on one tool's block
@@ -64,8 +73,6 @@ def measure(cmds, runs, before=None):
     rss = [[] for _ in cmds]
     for i in range(runs + 1):
         for k, cmd in enumerate(cmds):
-            if before:
-                sh(before)
             wall, peak = run_once(cmd.replace("RUN", str(i)))
             if VERBOSE:
                 print("bench:   %6.2f s  %s" % (wall, cmd[:90]),
@@ -121,19 +128,25 @@ def make_many(base, scale):
 
 
 def datasets(base, scale):
-    out = [("1 GiB in 16 files", make_big(base, scale)),
-           ("100,000 files of 1-8 KiB", make_many(base, scale))]
-    for name in sorted(os.listdir(os.path.join(ROOT, "examples", "packs"))):
+    """(name, function making the dataset and returning its path): only
+    the datasets --only asks for are made."""
+    out = [("1 GiB in 16 files", lambda: make_big(base, scale)),
+           ("100,000 files of 1-8 KiB", lambda: make_many(base, scale))]
+    for name in sorted(os.listdir(EXAMPLES)):
         out.append(("example " + name,
-                    os.path.join(ROOT, "examples", "packs", name)))
+                    lambda n=name: os.path.join(EXAMPLES, n)))
     return out
 
 
 # ---------------------------------------------------------------- suites
 
 class Row:
-    def __init__(self, op, tool, secs, rss, base=None):
+    """One measured command; p90, cpu (median user + sys seconds) and runs
+    only for the rows runmany measured."""
+    def __init__(self, op, tool, secs, rss, base=None, p90=None, cpu=None,
+                 runs=None):
         self.op, self.tool, self.secs, self.rss, self.base = op, tool, secs, rss, base
+        self.p90, self.cpu, self.runs = p90, cpu, runs
 
 
 def keys(work):
@@ -143,26 +156,50 @@ def keys(work):
         sh("minisign -G -W -p %s/m.pub -s %s/m.key >/dev/null" % (work, work))
 
 
-# Datasets only packed: signing needs what exists only upstream.
-PACK_ONLY = {"holon-pdf-profile": "its holon.yaml pins a source commit of its "
-             "own repository, which signing checks; packed only"}
+def source_args(src):
+    """A holon pack records the commit its holon.yaml pins (source.ref)
+    of its own repository (source.repository): signed with --source-repo
+    and --source-commit, as its publisher would outside that repository
+    (docs/formats/signature.md, 8.4).  "" for other packs."""
+    manifest = os.path.join(src, "holon.yaml")
+    if not os.path.exists(manifest):
+        return ""
+    found, section = {}, None
+    with open(manifest) as f:
+        for line in f:
+            if not line.startswith(" "):
+                section = line.split(":", 1)[0].strip()
+            elif section == "source" and ":" in line:
+                k, v = line.strip().split(":", 1)
+                found[k] = v.strip()
+    return "--source-repo %s --source-commit %s" % (found["repository"],
+                                                      found["ref"])
 
 
-def suite(name, src, work, runs):
-    """Rows for one dataset: (operation, tool, median s, peak KiB, ref)."""
+def measure_rows(op, tools, cmds, runs, fine):
+    """Rows of `op` (shell commands; tools[0] is packsign's): under GNU
+    time, or with `fine` under runmany, each through sh -c."""
+    if fine:
+        return fine_rows(op, tools, [["sh", "-c", c.replace("RUN", "@RUN@")]
+                                     for c in cmds], runs)
+    got = measure(cmds, runs)
+    return [Row(op, tool, secs, rss, base=got[0][0] if k else None)
+            for k, (tool, (secs, rss)) in enumerate(zip(tools, got))]
+
+
+def suite(name, src, work, runs, fine=False):
+    """Rows for one dataset: (operation, tool, median s, peak KiB, ref);
+    with `fine` measured by runmany (the examples' commands are short)."""
     rows = []
     many_files = not name.startswith("example")
     o = os.path.join(work, "out")
     q = lambda s: s.replace("SRC", src).replace("OUT", o).replace(
         "PS", PACKSIGN).replace("W", work).replace("RECIPE", TAR_RECIPE)
 
-    def pair(op, ours, peers, before=None):
-        got = measure([q(ours)] + [q(cmd) for _, cmd in peers], runs,
-                      q(before) if before else None)
-        s, r = got[0]
-        rows.append(Row(op, "packsign", s, r))
-        for (tool, _), (ps, pr) in zip(peers, got[1:]):
-            rows.append(Row(op, tool, ps, pr, base=s))
+    def pair(op, ours, peers):
+        rows.extend(measure_rows(op, ["packsign"] + [t for t, _ in peers],
+                                 [q(ours)] + [q(cmd) for _, cmd in peers],
+                                 runs, fine))
 
     # packsign flushes its output before publishing it; "+ sync" is the
     # recipe held to the same durability (sync FILE is fsync(2) of it).
@@ -173,10 +210,8 @@ def suite(name, src, work, runs):
          [("recipe | gzip -n -6", "RECIPE -C SRC -cf - . | gzip -n -6 > OUT.t2.gz")])
     pair("pack .tar.zst", "PS pack SRC -o OUT.tar.zst",
          [("recipe | zstd -3", "RECIPE -C SRC -cf - . | zstd -q -3 > OUT.t2.zst")])
-    if os.path.basename(src) in PACK_ONLY:
-        return rows
     pair("sign .tar", "rm -f OUT.s.tar OUT.s.tar.sig; PS sign SRC -s W/k.key "
-         "-o OUT.s.tar",
+         "-o OUT.s.tar " + source_args(src),
          [("recipe + sha256sum + minisign -S",
            "RECIPE -C SRC -cf OUT.m.tar . && sha256sum OUT.m.tar > OUT.m.sha && "
            "minisign -S -s W/m.key -m OUT.m.tar >/dev/null"),
@@ -289,6 +324,141 @@ def unlock(work, runs):
     return rows
 
 
+# ------------------------------------------------------ short commands
+#
+# Under 50 ms GNU time's 10 ms says nothing: these rows run under
+# build/bench/runmany (bench/runmany.c), commands given as argv lists.
+
+SMALL_RUNS = 200       # --small-runs: runs of each small-pack command
+EXAMPLE_RUNS = 50      # --example-runs: of each example suite's commands
+BATCH_COUNT = 10000    # --batch-count: packs of the batch row
+
+
+def runmany(cmds, runs, warmup=1):
+    """Median, p90 and CPU seconds (user + sys) and peak RSS (KiB) of each
+    of `cmds` (argv lists), run alternately by runmany."""
+    argv = [RUNMANY, "-n", str(runs), "-w", str(warmup)]
+    if VERBOSE:
+        argv.append("-v")
+    for k, cmd in enumerate(cmds):
+        argv += (["--"] if k == 0 else ["---"]) + cmd
+    res = subprocess.run(argv, stdout=subprocess.PIPE, text=True)
+    if res.returncode != 0:
+        sys.exit("bench: runmany failed (%d): %s" % (res.returncode,
+                                                       " ".join(argv)))
+    out = []
+    for line in res.stdout.splitlines():
+        f = dict(kv.split("=", 1) for kv in line.split())
+        out.append((float(f["median_s"]), float(f["p90_s"]),
+                    float(f["cpu_median_s"]), int(f["max_rss_kib"])))
+    return out
+
+
+def fine_rows(op, tools, cmds, runs, warmup=1):
+    """Rows of `op`: tools[0] is packsign, the others its peers."""
+    got = runmany(cmds, runs, warmup)
+    rows = []
+    for tool, (med, p90, cpu, rss) in zip(tools, got):
+        rows.append(Row(op, tool, med, rss, base=got[0][0] if rows else None,
+                        p90=p90, cpu=cpu, runs=runs))
+    return rows
+
+
+def small_archives(work):
+    """Each example pack signed as a .tar (the holon one with its source),
+    and minisign's signature of the same .tar: {name: archive}."""
+    d = os.path.join(work, "small")
+    os.makedirs(d, exist_ok=True)
+    out = {}
+    for name in sorted(os.listdir(EXAMPLES)):
+        src, tar = os.path.join(EXAMPLES, name), os.path.join(d, name + ".tar")
+        sh("rm -f %s %s.sig %s.minisig && %s sign %s -q -s %s/k.key -o %s %s "
+           ">/dev/null && minisign -S -s %s/m.key -m %s >/dev/null" %
+           (tar, tar, tar, PACKSIGN, src, work, tar, source_args(src),
+            work, tar))
+        out[name] = tar
+    return out
+
+
+def small_suite(work, runs):
+    """`packsign verify` of each example's archive against `minisign -V`
+    of the same archive, whole process."""
+    rows = []
+    k, m = os.path.join(work, "k.pub"), os.path.join(work, "m.pub")
+    for name, tar in small_archives(work).items():
+        rows += fine_rows("verify %s (%d KiB)" % (name, os.path.getsize(tar)
+                                                  // 1024),
+                          ["packsign", "minisign -V"],
+                          [[PACKSIGN, "verify", tar, "-p", k],
+                           ["minisign", "-V", "-p", m, "-m", tar]], runs)
+    return rows
+
+
+def startup_suite(work, runs):
+    """What starting packsign costs: --version, and the digest of the
+    smallest example archive, against minisign -v and sha256sum."""
+    tars = small_archives(work)
+    tar = min(tars.values(), key=os.path.getsize)
+    rows = fine_rows("--version", ["packsign", "minisign -v"],
+                     [[PACKSIGN, "--version"], ["minisign", "-v"]], runs)
+    rows += fine_rows("digest %s (%d KiB)" % (os.path.basename(tar),
+                                              os.path.getsize(tar) // 1024),
+                      ["packsign", "sha256sum", "minisign -v"],
+                      [[PACKSIGN, "digest", tar], ["sha256sum", tar],
+                       ["minisign", "-v"]], runs)
+    return rows
+
+
+def batch_packs(work, count):
+    """`count` distinct small signed packs (build/bench/genpacks, in
+    process through the library), checked by packsign and the real
+    minisign on a few; the list of their paths.  Kept between runs."""
+    d = os.path.join(work, "batch-%d" % count)
+    lst = os.path.join(d, "list")
+    if not os.path.exists(lst):
+        print("bench: generating %d packs" % count, file=sys.stderr)
+        sh("rm -rf %s && %s %s %d" % (d, GENPACKS, d, count))
+    with open(lst) as f:
+        paths = f.read().split()
+    for p in paths[:2] + paths[-1:]:
+        sh("minisign -V -q -p %s/m.pub -m %s && %s verify -q %s -p %s/k.pub "
+           ">/dev/null" % (d, p, PACKSIGN, p, d))
+    return d, lst
+
+
+def has_files_from():
+    res = subprocess.run([PACKSIGN, "verify", "--help"], capture_output=True,
+                         text=True)
+    return "--files-from" in res.stdout + res.stderr
+
+
+BATCH_SKIPPED = []     # why the batch row did not run, for the report
+
+
+def batch_suite(work, runs, count):
+    """One `packsign verify --files-from` over `count` packs against a
+    shell loop of `count` `minisign -V` processes over the same archives
+    (and, for scale, the same spread over every core by xargs -P)."""
+    d, lst = batch_packs(work, count)
+    if not has_files_from():
+        why = "%s verify has no --files-from: batch row skipped" % PACKSIGN
+        print("bench: " + why, file=sys.stderr)
+        BATCH_SKIPPED.append(why)
+        return []
+    m, jobs = os.path.join(d, "m.pub"), str(os.cpu_count() or 1)
+    loop = ('while read -r f; do minisign -V -q -p %s -m "$f" || exit 1; '
+            'done < %s' % (m, lst))
+    par = "xargs -P %s -n 1 minisign -V -q -p %s -m < %s" % (jobs, m, lst)
+    n = format(count, ",")
+    return fine_rows("verify %s packs (one list)" % n,
+                     ["packsign --files-from --jobs " + jobs,
+                      "%s minisign -V processes (sh loop)" % n,
+                      "%s minisign -V processes (xargs -P %s)" % (n, jobs)],
+                     [[PACKSIGN, "verify", "--files-from", lst, "-p",
+                       os.path.join(d, "k.pub"), "--jobs", jobs],
+                      ["sh", "-c", loop], ["sh", "-c", par]], runs)
+
+
 # ---------------------------------------------------------------- report
 
 def version(cmd):
@@ -332,6 +502,22 @@ def table(rows):
     return "\n".join(out)
 
 
+def fine_table(rows):
+    """A table of runmany rows: milliseconds, CPU and cores used."""
+    out = ["| operation | tool | runs | median ms | p90 ms | user+sys ms | "
+           "(user+sys) / wall | peak RSS MiB | packsign / tool |",
+           "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for r in rows:
+        ratio = "" if r.base is None else (
+            "%.2f" % (r.base / r.secs) if r.secs > 0 else "n/a")
+        out.append("| %s | %s | %d | %.3f | %.3f | %.3f | %.2f | %.1f | %s |"
+                   % (r.op, r.tool.replace("|", "\\|"), r.runs, r.secs * 1e3,
+                      r.p90 * 1e3, r.cpu * 1e3,
+                      r.cpu / r.secs if r.secs > 0 else 0, r.rss / 1024.0,
+                      ratio))
+    return "\n".join(out)
+
+
 TARGETS = [
     # dataset prefix, operation, peer, at most (packsign / peer)
     ("1 GiB", "pack .tar", "GNU tar recipe", 1.0),
@@ -343,9 +529,9 @@ TARGETS = [
 RSS_TARGETS = [("1 GiB", 32), ("100,000", 64)]    # MiB, every packsign row
 
 
-def targets(results):
-    """Issue 8's targets, read from the tables: met or missed."""
-    out = ["| target | measured | |", "| --- | --- | --- |"]
+def issue8(results):
+    """Issue 8's targets, read from the tables: (target, measured, met)."""
+    out = []
     for prefix, op, peer, limit in TARGETS:
         for name, rows in results:
             if not name.startswith(prefix):
@@ -353,10 +539,9 @@ def targets(results):
             for r in rows:
                 if r.op == op and r.tool == peer and r.secs > 0:
                     ratio = r.base / r.secs
-                    out.append("| %s, %s: packsign at most %.2fx %s | %.2fx "
-                               "| %s |" % (name, op, limit, peer, ratio,
-                                           "met" if ratio <= limit else
-                                           "missed"))
+                    out.append(("%s, %s: packsign at most %.2fx %s" %
+                                (name, op, limit, peer), "%.2fx" % ratio,
+                                ratio <= limit))
     for prefix, mib in RSS_TARGETS:
         for name, rows in results:
             if not name.startswith(prefix):
@@ -365,76 +550,261 @@ def targets(results):
                        and not r.op.startswith("unlock")),
                       key=lambda r: r.rss, default=None)
             if top is not None:
-                out.append("| %s: peak RSS of every packsign command at most "
-                           "%d MiB | %.1f MiB (%s) | %s |" %
-                           (name, mib, top.rss / 1024.0, top.op,
-                            "met" if top.rss / 1024.0 <= mib else "missed"))
+                out.append(("%s: peak RSS of every packsign command at most "
+                            "%d MiB" % (name, mib),
+                            "%.1f MiB (%s)" % (top.rss / 1024.0, top.op),
+                            top.rss / 1024.0 <= mib))
+    return out
+
+
+def target_table(entries):
+    out = ["| target | measured | |", "| --- | --- | --- |"]
+    for what, measured, met in entries:
+        out.append("| %s | %s | %s |" % (what, measured.replace("|", "\\|"),
+                                         "-" if met is None else
+                                         "met" if met else "missed"))
     return "\n".join(out)
 
 
-def report(path, results, runs, scale, started):
+def dur(secs):
+    return "%.3f s" % secs if secs >= 1 else "%.2f ms" % (secs * 1e3)
+
+
+def find(results, section, op, tool):
+    """The row of `tool` for `op` in the section whose name starts with
+    `section`; None when that was not measured."""
+    for name, rows in results:
+        if name.startswith(section):
+            for r in rows:
+                if r.op.startswith(op) and r.tool.startswith(tool):
+                    return r
+    return None
+
+
+def at_most(what, row, limit):
+    """packsign / peer at most `limit`, the arithmetic shown."""
+    if row is None:
+        return (what, "not measured in this run", None)
+    if row.secs <= 0:
+        return (what, "n/a: %s measured 0 s (GNU time's resolution is 10 ms)"
+                % row.tool, None)
+    ratio = row.base / row.secs
+    return (what, "%s / %s = %.2fx %s %.2fx" %
+            (dur(row.base), dur(row.secs), ratio,
+             "<=" if ratio <= limit else ">", limit), ratio <= limit)
+
+
+BATCH = "Batch"      # the batch section's name starts so
+SMALL = "Small packs"
+CORES_USED = 1.5     # (user + sys) / wall reading "both cores used"
+
+
+def batch_targets(results):
+    n = format(BATCH_COUNT, ",")
+    loop = find(results, BATCH, "verify", "%s minisign -V processes (sh" % n)
+    what = "verify %s distinct signed small packs in one invocation" % n
+    if loop is None:
+        why = BATCH_SKIPPED[0] if BATCH_SKIPPED else "not measured in this run"
+        return [(what + ": at least 5x faster than %s minisign -V processes"
+                 % n, why, None)]
+    ps = find(results, BATCH, "verify", "packsign")
+    speed = loop.secs / ps.secs
+    cores = ps.cpu / ps.secs
+    mib = ps.rss / 1024.0
+    return [(what + ": at least 5x faster than %s minisign -V processes "
+             "(sh loop)" % n, "%s / %s = %.2fx %s 5x" %
+             (dur(loop.secs), dur(ps.secs), speed,
+              ">=" if speed >= 5 else "<"), speed >= 5),
+            (what + ": both cores used ((user+sys) / wall at least %.1f)" %
+             CORES_USED, "%s / %s = %.2f" % (dur(ps.cpu), dur(ps.secs),
+                                             cores), cores >= CORES_USED),
+            (what + ": peak RSS at most 64 MiB", "%.1f MiB" % mib, mib <= 64)]
+
+
+def issue22(results):
+    """Issue 22's targets, with the arithmetic: (target, measured, met)."""
+    out = []
+    for name in sorted(os.listdir(EXAMPLES)):
+        out.append(at_most("verify example %s, whole process: at most 2.0x "
+                           "minisign -V of the same archive" % name,
+                           find(results, SMALL, "verify %s " % name,
+                                "minisign -V"), 2.0))
+    out += batch_targets(results)
+    out.append(at_most("sign 100,000 files of 1-8 KiB: at most 1.0x the GNU "
+                       "tar recipe alone", find(results, "100,000",
+                       "sign .tar", "GNU tar recipe alone"), 1.0))
+    out.append(at_most("verify the 100,000-file .tar: at most 1.5x openssl "
+                       "dgst -sha256 of the same file", find(results,
+                       "100,000", "verify .tar", "openssl dgst"), 1.5))
+    for prefix, what in (("1 GiB", "1 GiB"), ("100,000", "100,000 files")):
+        out.append(at_most("install %s: at most 1.15x tar -xf + sync" % what,
+                           find(results, prefix, "install .tar",
+                                "tar -xf + sync"), 1.15))
+    first = issue8(results)
+    met = sum(1 for _, _, ok in first if ok)
+    out.append(("every first-round (issue 8) target and RSS limit still met",
+                "%d of %d met (table above)" % (met, len(first)) if first
+                else "not measured in this run",
+                met == len(first) if first else None))
+    return out
+
+
+ONLY = ("unlock", "index", "big", "many", "examples", "small", "startup",
+        "batch")     # the row names of --only (make bench BENCH_ONLY=...)
+
+
+def method(runs, small_runs, example_runs, scale):
+    """How each figure was taken: the report's introduction."""
+    return [
+        "**Rows in seconds** (key unlock, the index, the 1 GiB and "
+        "100,000-file datasets) were measured with GNU "
+        "time (`/usr/bin/time`, 10 ms resolution): each figure is the median "
+        "of %d runs after one warm-up run (page cache warm), packsign and the "
+        "tools it is compared with taking turns run by run; peak RSS is the "
+        "largest of the runs. `sync` runs, untimed, before every run, so "
+        "that no run pays for the writeback of the one before; packsign "
+        "flushes what it writes (fsync before the rename that publishes it) "
+        "inside its timed run, GNU tar does not: the pack tables also show "
+        "the recipe followed by `sync` of its output, the same durability. "
+        "Install runs each extract into a fresh directory (ext4 slows down "
+        "creating files right after deleting many).%s" %
+        (runs, "" if scale == 1.0 else " Datasets scaled by %.3g." % scale),
+        "",
+        "**Rows in milliseconds** (the example packs, small packs, startup, "
+        "batch) were measured with `build/bench/runmany` (bench/runmany.c), "
+        "because GNU time cannot resolve them: each command is spawned "
+        "directly (posix_spawnp; no shell unless the command is a shell "
+        "loop, as the example packs' pipelines are, through `sh -c`, for "
+        "packsign and its peers alike) and timed with "
+        "`clock_gettime(CLOCK_MONOTONIC)` from the spawn to `wait4`; the "
+        "commands of a row alternate run by run (each round starting with "
+        "the next one), after one untimed warm-up run each, with `sync(2)` "
+        "untimed before every run; %d runs each for the small-pack and "
+        "startup rows, %d for the example packs' rows, %d for the batch "
+        "row. Reported: the median, the "
+        "nearest-rank 90th percentile, the median user+sys CPU time "
+        "(`wait4`'s rusage, which counts the children a shell loop waited "
+        "for) and the largest peak RSS; (user+sys) / wall above 1 means "
+        "more than one core worked. Any command exiting non-zero stops the "
+        "benchmark." % (small_runs, example_runs, runs),
+        "",
+        "**Small packs**: each example of examples/packs packed and signed "
+        "as a .tar by `packsign sign` (holon-pdf-profile with `--source-repo`"
+        " and `--source-commit` of its holon.yaml's `source`, the commit it "
+        "pins), and the same .tar signed by `minisign -S`; `packsign verify "
+        "A -p K.pub` against `minisign -V -p M.pub -m A`. **Batch**: %s "
+        "distinct AgentPacks (.tar of 5.5-8.5 KiB) generated in one process by "
+        "`build/bench/genpacks` through libpacksign (ps_pack, ps_sign of the "
+        "archive) with keys from fixed seeds, and minisign's signature of "
+        "each archive written with libsodium in minisign's format: the same "
+        "bytes on any machine; `packsign verify --files-from LIST` (one "
+        "process) against a shell loop of as many `minisign -V` processes, "
+        "and the same spread over every core by `xargs -P`." %
+        format(BATCH_COUNT, ","),
+        "",
+        "\"packsign / tool\" is packsign's median divided by the tool's: "
+        "below 1.00 packsign is faster. Keys are unencrypted; unlocking an "
+        "scrypt-protected key costs what its owner chose and is reported in "
+        "its own table. One row is re-run with `make bench BENCH_ONLY=ROW` "
+        "(several: comma-separated), ROW one of %s, or part of a dataset's "
+        "name (e.g. `holon`)." % ", ".join("`%s`" % w for w in ONLY)]
+
+
+def report(results, a):
     lines = ["# Performance", "",
              "Written by `make bench` (bench/run.py) on %s; do not edit by hand." %
-             time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(started)), "",
-             "Each figure is the median of %d runs after one warm-up run (page cache "
-             "warm), measured with GNU time in the same session, packsign and "
-             "the tools it is compared with taking turns run by run; peak RSS is the "
-             "largest of the runs. \"packsign / tool\" is packsign's median divided "
-             "by the tool's: below 1.00 packsign is faster. Keys are unencrypted; "
-             "unlocking an scrypt-protected key costs what its owner chose and is "
-             "reported in its own table. `sync` runs, untimed, before every run, so "
-             "that no run pays for the writeback of the one before; packsign "
-             "flushes what it writes (fsync before the rename that publishes "
-             "it) inside its timed run, GNU tar does not: the pack tables also "
-             "show the recipe followed by `sync` of its output, the same "
-             "durability. Install runs each "
-             "extract into a fresh directory (ext4 slows down creating files "
-             "right after deleting many).%s" % (runs, "" if scale == 1.0 else
-                                  " Datasets scaled by %.3g." % scale), "",
-             "## Machine and tools", "", "| | |", "| --- | --- |"]
+             time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(a.started)), ""]
+    lines += method(a.runs, a.small_runs, a.example_runs, a.scale)
+    lines += ["", "## Machine and tools", "", "| | |", "| --- | --- |"]
     lines += ["| %s | %s |" % kv for kv in machine()]
-    lines += ["", "## Targets (issue 8)", "", targets(results)]
+    lines += ["", "## Targets (issue 8)", "", target_table(issue8(results))]
+    lines += ["", "## Targets (issue 22)", "", target_table(issue22(results))]
     for name, rows in results:
-        lines += ["", "## " + name, "", table(rows)]
-        why = PACK_ONLY.get(name.replace("example ", ""))
-        if why:
-            lines += ["", "(%s.)" % why]
-    with open(path, "w") as f:
+        fine = rows and rows[0].runs is not None
+        lines += ["", "## " + name, "", fine_table(rows) if fine
+                  else table(rows)]
+    with open(a.out, "w") as f:
         f.write("\n".join(lines) + "\n")
 
 
-def main():
+def wanted(only, row, name=""):
+    """Whether --only asks for `row` (or names part of dataset `name`)."""
+    return not only or any(w == row or (name and w in name) for w in only)
+
+
+def dataset_row(name):
+    if name.startswith("1 GiB"):
+        return "big"
+    return "many" if name.startswith("100,000") else "examples"
+
+
+def short_suites(a, work):
+    """The runmany sections --only asks for: [(name, rows)]."""
+    out = []
+    if wanted(a.only, "small"):
+        print("bench: small packs", file=sys.stderr)
+        out.append(("%s: verify, whole process" % SMALL,
+                    small_suite(work, a.small_runs)))
+    if wanted(a.only, "startup"):
+        print("bench: startup", file=sys.stderr)
+        out.append(("Startup", startup_suite(work, a.small_runs)))
+    if wanted(a.only, "batch"):
+        print("bench: batch of %d packs" % BATCH_COUNT, file=sys.stderr)
+        rows = batch_suite(work, a.runs, BATCH_COUNT)
+        if rows:
+            out.append(("%s: %s small packs in one invocation" %
+                        (BATCH, format(BATCH_COUNT, ",")), rows))
+    return out
+
+
+def parse_args():
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--small-runs", type=int, default=SMALL_RUNS,
+                    help="runs of each small-pack and startup command")
+    ap.add_argument("--example-runs", type=int, default=EXAMPLE_RUNS,
+                    help="runs of each command of the example suites")
+    ap.add_argument("--batch-count", type=int, default=BATCH_COUNT,
+                    help="packs of the batch row")
     ap.add_argument("--dir", default="/tmp/packsign-bench")
     ap.add_argument("--scale", type=float, default=1.0)
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "performance.md"))
-    ap.add_argument("--only", default="")
+    ap.add_argument("--only", default="",
+                    help="comma-separated: " + ", ".join(ONLY))
     ap.add_argument("--verbose", action="store_true",
                     help="print every run's time on stderr")
     a = ap.parse_args()
-    global VERBOSE
-    VERBOSE = a.verbose
-    started = time.time()
+    a.only = [w for w in a.only.split(",") if w]
+    return a
+
+
+def main():
+    global VERBOSE, BATCH_COUNT
+    a = parse_args()
+    VERBOSE, BATCH_COUNT = a.verbose, a.batch_count
+    a.started = time.time()
     os.makedirs(a.dir, exist_ok=True)
     work = os.path.join(a.dir, "work")
     os.makedirs(work, exist_ok=True)
     keys(work)
     results = []
-    if not a.only or "unlock" in a.only:
+    write = lambda: report(results, a)
+    if wanted(a.only, "unlock"):
         print("bench: key unlock", file=sys.stderr)
         results.append(("Unlocking an encrypted secret key", unlock(work, a.runs)))
-    if not a.only or "index" in a.only:
+    if wanted(a.only, "index"):
         print("bench: pack index", file=sys.stderr)
         results.append(("A signed pack index", index_suite(work, a.runs)))
-    for name, src in datasets(a.dir, a.scale):
-        if a.only and not any(w in name for w in a.only.split(",")):
+    for name, make in datasets(a.dir, a.scale):
+        if not wanted(a.only, dataset_row(name), name):
             continue
         print("bench: %s" % name, file=sys.stderr)
-        results.append((name, suite(name, src, work, a.runs)))
-        # Written after every dataset: a failure later keeps what ran.
-        report(a.out, results, a.runs, a.scale, started)
-    report(a.out, results, a.runs, a.scale, started)
+        example = dataset_row(name) == "examples"
+        results.append((name, suite(name, make(), work, a.example_runs
+                                    if example else a.runs, fine=example)))
+        write()      # after every dataset: a failure later keeps what ran
+    results += short_suites(a, work)
+    write()
     print("bench: wrote %s" % a.out, file=sys.stderr)
 
 

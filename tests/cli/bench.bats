@@ -1,0 +1,47 @@
+#!/usr/bin/env bats
+# The benchmark's programs (bench/): the batch dataset generator and the
+# timing harness, both built by `make tools`.
+
+load helpers
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	GENPACKS=$(dirname "$PACKSIGN")/bench/genpacks
+	RUNMANY=$(dirname "$PACKSIGN")/bench/runmany
+}
+
+@test "genpacks: distinct packs that packsign verify and the real minisign -V accept" {
+	command -v minisign >/dev/null || skip "minisign is not installed"
+	"$GENPACKS" g 3
+	[ "$(wc -l <g/list)" -eq 3 ]
+	while read -r f; do
+		minisign -V -q -p g/m.pub -m "$f"
+		"$PACKSIGN" verify "$f" -p g/k.pub -q
+	done <g/list
+	[ "$(sha256sum g/packs/*.tar | cut -d' ' -f1 | sort -u | wc -l)" -eq 3 ]
+	# Another key's signature is refused by both.
+	"$PACKSIGN" keygen --no-passphrase --identity other -o other >/dev/null
+	run minisign -V -q -p other.pub -m g/packs/p00000.tar
+	[ "$status" -ne 0 ]
+	run "$PACKSIGN" verify g/packs/p00000.tar -p other.pub -q
+	[ "$status" -eq 1 ]
+}
+
+@test "genpacks: the same bytes on every run and in any directory" {
+	"$GENPACKS" a 4
+	"$GENPACKS" "$BATS_TEST_TMPDIR/b" 4
+	diff -r -x list a b
+	sed "s|/a/|/b/|" a/list | diff - b/list
+}
+
+@test "runmany: one line per command, and a failing command stops it loudly" {
+	run "$RUNMANY" -n 3 -w 0 -- true --- sh -c 'exit 0'
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 2 ]
+	[[ ${lines[0]} == "cmd=0 runs=3 median_s="* ]]
+	[[ ${lines[1]} == "cmd=1 runs=3 median_s="*" max_rss_kib="* ]]
+	run "$RUNMANY" -n 3 -- true --- sh -c 'echo broken >&2; exit 3'
+	[ "$status" -eq 1 ]
+	[[ $output == *"exit status 3"* ]]
+	[[ $output == *broken* ]]
+}
