@@ -154,9 +154,11 @@ char *ps_error_format(const ps_error *err, char *buf, size_t size);
 /* Optional, for a program that owns its copy of OpenSSL's libcrypto, as
  * the packsign CLI does (it links libcrypto statically; CLI_LINK=static):
  * starts that libcrypto without reading openssl.cnf or $OPENSSL_CONF (no
- * configuration can load a provider or an engine into the process) and
- * without its exit handler.  It then costs about half a millisecond less
- * to start, which a verify of a small pack notices.  Call it first, before
+ * configuration can load a provider or an engine into the process),
+ * without its exit handler and without the legacy cipher and digest
+ * name tables (packsign asks the providers by their own names).  It then
+ * costs about a millisecond less to start, which a verify of a small pack
+ * notices.  Call it first, before
  * any other call of the process into packsign or OpenSSL.  A program that
  * shares libcrypto with other code (a Python or Node process, anything
  * using libpacksign.so) must not call it: the choice holds for the whole
