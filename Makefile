@@ -184,6 +184,13 @@ ifeq ($(filter-out $(BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
   ifneq ($(MISSING_DEPS),)
     $(error missing $(MISSING_DEPS): install them with scripts/install-deps (as root; it names the Debian packages) or run make check, which does)
   endif
+  ifeq ($(CLI_LINK),static)
+    STATIC_MISSING := $(strip $(foreach l,$(patsubst -l%,%,$(STATIC_LIBS)),$(if \
+        $(filter /%,$(shell $(CC) -print-file-name=lib$(l).a)),,lib$(l).a)))
+    ifneq ($(STATIC_MISSING),)
+      $(error CLI_LINK=static links the static archives $(STATIC_MISSING), which are missing: install their -dev packages with scripts/install-deps, or build with CLI_LINK=shared)
+    endif
+  endif
   ifeq ($(LIBGIT2_SONAME)$(if $(LIBGIT2_SONAME),,x)$(if $(LIBCURL_SONAME),,x),$(LIBGIT2_SONAME))
   else
     $(error scripts/soname-of found no shared libgit2 or libcurl (got '$(LIBGIT2_SONAME)' and '$(LIBCURL_SONAME)'): packsign opens them by soname at run time)
