@@ -367,6 +367,7 @@ report_listed(void *ctx, const char *path, const ps_verify_result *r,
     int rc, const ps_error *err)
 {
 	const struct verify_args *a = ctx;
+	json_t *line;
 	int code, out;
 
 	if (!a->json) {
@@ -375,7 +376,9 @@ report_listed(void *ctx, const char *path, const ps_verify_result *r,
 		return code;
 	}
 	code = outcome_code(rc, err);
-	out = cli_print_json_line(result_json(path, r, rc, err));
+	line = result_json(path, r, rc, err);
+	out = cli_print_json_line(line);
+	json_decref(line);
 	return out > code ? out : code;
 }
 
