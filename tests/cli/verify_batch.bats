@@ -206,3 +206,26 @@ reference() {
 	[ "$status" -eq 1 ]
 	[ "${lines[200]}" = "FAILED: 199 of 200 verified" ]
 }
+
+@test "files-from: the list is streamed: an archive is reported before the list ends" {
+	mkfifo "$BATS_TEST_TMPDIR/fifo"
+	"$PACKSIGN" verify --files-from "$BATS_TEST_TMPDIR/fifo" --jobs 2 \
+	    -p alice.pub >"$BATS_TEST_TMPDIR/out" 2>&1 3>&- &
+	pid=$!
+	exec 5>"$BATS_TEST_TMPDIR/fifo"
+	echo a01.tar.gz >&5
+	for _ in $(seq 1 100); do
+		[ -s "$BATS_TEST_TMPDIR/out" ] && break
+		sleep 0.1
+	done
+	# The first report is out while the list is still open.
+	[[ "$(cat "$BATS_TEST_TMPDIR/out")" == "Good signature: "* ]]
+	echo a13.tar.gz >&5
+	exec 5>&-
+	wait "$pid" && rc=0 || rc=$?
+	[ "$rc" -eq 1 ]
+	run cat "$BATS_TEST_TMPDIR/out"
+	[ "${#lines[@]}" -eq 3 ]
+	[[ "${lines[1]}" == *"[signature_missing]" ]]
+	[ "${lines[2]}" = "FAILED: 1 of 2 verified" ]
+}
