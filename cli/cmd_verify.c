@@ -12,6 +12,7 @@
 #include "cli/options.h"
 #include "cli/output.h"
 #include "cli/progress.h"
+#include "cli/verify_batch.h"
 
 const struct cli_usage cmd_verify_usage = {
 	.name = "verify",
@@ -21,6 +22,8 @@ const struct cli_usage cmd_verify_usage = {
     "           [--require-source] [--allow-dirty] [--rebuild-from GITDIR]\n"
     "           [--deep] [--at TIME] [--json] [-q]\n"
     "           " CLI_LIMIT_USAGE "\n"
+    "       packsign verify --files-from LIST [--jobs N]\n"
+    "           (--trust POLICY | -p KEY.pub) ...\n"
     "       packsign verify ARCHIVE --bundle B [--bundle B...]\n"
     "           (--trust POLICY | -p KEY.pub) ...\n"
     "       packsign verify DIR --sig F (--trust POLICY | -p KEY.pub) ...\n"
@@ -37,6 +40,15 @@ const struct cli_usage cmd_verify_usage = {
     "value and a code; exit 1 if any archive is refused, 2 if the job could\n"
     "not be done.  Rules added after a pack could have been signed only warn\n"
     "(\"packsign: warning: \" on stderr, \"warnings\" in --json).\n"
+    "\n"
+    "With --files-from, the archives are LIST's lines (\"-\": standard\n"
+    "input), read as a stream: one path a line, ending in LF; empty lines\n"
+    "skipped; a line over PATH_MAX - 1 bytes, ending in CR or holding a NUL\n"
+    "is reported in its place (exit 2) and the list read on.  N archives are\n"
+    "verified at once, the policy loaded once for all, and each is reported\n"
+    "as today, in the list's order, as soon as it and those before it are\n"
+    "done; --json prints one object a line (JSON Lines), without the\n"
+    "summary.  An empty list is files_from_empty (exit 2).\n"
     "\n"
     "With --installed, each PATH is an installed pack's tree (as `packsign\n"
     "list` shows it): every file is hashed again and compared with the\n"
@@ -58,7 +70,12 @@ const struct cli_usage cmd_verify_usage = {
     "                       its transparency-log entries and timestamps\n"
     "                       are not verified\n"
     CLI_LIMIT_FLAGS_HELP
+    "  --files-from LIST    verify the archives LIST names, one a line\n"
+    "                       (\"-\": standard input); no ARCHIVE then\n"
+    "  --jobs N             with --files-from: verify N at once, 1 to 64\n"
+    "                       (default: the online CPUs)\n"
     "  --json               print the full report as one JSON object\n"
+    "                       (--files-from: one object per archive a line)\n"
     "  -q, --quiet          no progress line (shown only on a terminal)\n",
 };
 
@@ -75,6 +92,8 @@ struct verify_args {
 	int json, installed;
 	char **paths;
 	int count;
+	const char *files_from;      /* --files-from LIST, or NULL */
+	int jobs;                    /* --jobs; 0: not given */
 };
 
 /* The first archive-only flag given, or NULL. */
@@ -112,6 +131,43 @@ parse_bundle(const struct cli_usage *cmd, const struct cli_option *opt,
 }
 
 static int
+parse_jobs(const struct cli_usage *cmd, const struct cli_option *opt,
+    const char *arg)
+{
+	long long n;
+
+	if (cli_parse_int64(arg, 1, CLI_BATCH_MAX_JOBS, &n) != 0)
+		return cli_usage_error(cmd, "--jobs takes a number from 1 to %d, "
+		    "not \"%s\"", CLI_BATCH_MAX_JOBS, arg);
+	*(int *)opt->value = (int)n;
+	return EXIT_OK;
+}
+
+/* --files-from and --jobs against the rest; an exit code. */
+static int
+check_list_args(const struct verify_args *a)
+{
+	if (a->files_from == NULL)
+		return a->jobs == 0 ? EXIT_OK : cli_usage_error(
+		    &cmd_verify_usage, "--jobs applies to --files-from");
+	if (a->count > 0)
+		return cli_usage_error(&cmd_verify_usage, "give the archives "
+		    "either as operands or with --files-from, not both");
+	if (a->installed || a->bundles.count > 0)
+		return cli_usage_error(&cmd_verify_usage, "--files-from "
+		    "verifies archives; it does not apply to %s",
+		    a->installed ? "--installed" : "--bundle");
+	if (a->checks.verify.sig_path != NULL)
+		return cli_usage_error(&cmd_verify_usage, "--sig names the "
+		    "signature of one ARCHIVE; --files-from reads each "
+		    "ARCHIVE.sig");
+	if (a->files_from[0] == '\0')
+		return cli_usage_error(&cmd_verify_usage,
+		    "--files-from names a file, or - for standard input");
+	return EXIT_OK;
+}
+
+static int
 check_bundle_args(const struct verify_args *a)
 {
 	if (a->bundles.count == 0)
@@ -134,7 +190,10 @@ check_args(const struct verify_args *a)
 	const struct cli_checks *k = &a->checks;
 	const char *flag = archive_only_flag(&k->verify);
 
-	if (a->count == 0)
+	if (a->files_from != NULL || a->jobs != 0) {
+		if (check_list_args(a) != EXIT_OK)
+			return EXIT_FAILED;
+	} else if (a->count == 0)
 		return cli_usage_error(&cmd_verify_usage, a->installed ?
 		    "missing PATH" : "missing ARCHIVE");
 	if (a->installed && flag != NULL)
@@ -162,6 +221,8 @@ parse_verify(int argc, char **argv, struct verify_args *a)
 		CLI_FLAG(0, "installed", &a->installed),
 		CLI_CALLBACK(0, "bundle", &a->bundles, parse_bundle),
 		CLI_FLAG(0, "json", &a->json),
+		CLI_STRING(0, "files-from", &a->files_from),
+		CLI_CALLBACK(0, "jobs", &a->jobs, parse_jobs),
 		CLI_LIMIT_OPTIONS(&a->checks.verify.limits),
 		CLI_END
 	};
@@ -227,6 +288,31 @@ print_good(const ps_verify_result *r)
 	fputc('\n', stdout);
 }
 
+static int
+outcome_code(int rc, const ps_error *err)
+{
+	return rc == 0 ? EXIT_OK : err->status == PS_STATUS_REFUSED ?
+	    EXIT_REFUSED : EXIT_FAILED;
+}
+
+/* Prints one outcome, or adds it to `report` (--json); its exit code. */
+static int
+report_one(const char *path, const ps_verify_result *r, int rc,
+    const ps_error *err, const struct verify_args *a, json_t *report)
+{
+	if (a->json) {
+		json_array_append_new(report, result_json(path, r, rc, err));
+	} else {
+		/* Warnings first: a refusal's line stays the last word. */
+		cli_print_warnings(path, r != NULL ? &r->warnings : NULL);
+		if (rc == 0 && r != NULL)
+			print_good(r);
+		else
+			cli_report(err);
+	}
+	return outcome_code(rc, err);
+}
+
 /* Verifies one path; returns its exit code and adds to `report`. */
 static int
 verify_one(const char *path, const struct verify_args *a, json_t *report)
@@ -243,18 +329,7 @@ verify_one(const char *path, const struct verify_args *a, json_t *report)
 	o.progress = cli_progress_start(&progress, a->checks.quiet);
 	rc = ps_verify(path, &o, &r, &err);
 	cli_progress_end(&progress);
-	code = rc == 0 ? EXIT_OK : err.status == PS_STATUS_REFUSED ?
-	    EXIT_REFUSED : EXIT_FAILED;
-	if (a->json) {
-		json_array_append_new(report, result_json(path, r, rc, &err));
-	} else {
-		/* Warnings first: a refusal's line stays the last word. */
-		cli_print_warnings(path, r != NULL ? &r->warnings : NULL);
-		if (rc == 0 && r != NULL)
-			print_good(r);
-		else
-			cli_report(&err);
-	}
+	code = report_one(path, r, rc, &err, a, report);
 	ps_verify_result_free(r);
 	return code;
 }
@@ -282,6 +357,57 @@ verify_all(struct verify_args *a)
 		printf("%s: %d of %d verified\n", worst == EXIT_OK ? "All good" :
 		    "FAILED", good, a->count);
 	return worst;
+}
+
+/* ------------------------------------------------ verify --files-from */
+
+/* One archive of the list, as verify_one reports it; --json: one line. */
+static int
+report_listed(void *ctx, const char *path, const ps_verify_result *r,
+    int rc, const ps_error *err)
+{
+	const struct verify_args *a = ctx;
+	json_t *line;
+	int code, out;
+
+	if (!a->json) {
+		code = report_one(path, r, rc, err, a, NULL);
+		fflush(stdout);
+		return code;
+	}
+	code = outcome_code(rc, err);
+	line = result_json(path, r, rc, err);
+	out = cli_print_json_line(line);
+	json_decref(line);
+	return out > code ? out : code;
+}
+
+/* verify --files-from LIST: the pool of cli/verify_batch.c. */
+static int
+verify_list(const struct verify_args *a)
+{
+	struct cli_list list;
+	struct cli_batch batch;
+	struct cli_batch_count count;
+	ps_error err;
+	int rc;
+
+	if (cli_list_open(&list, a->files_from, &err) != 0)
+		return cli_report(&err);
+	batch = (struct cli_batch){ .list = &list, .options = &a->checks.verify,
+	    .jobs = a->jobs != 0 ? a->jobs : cli_batch_default_jobs(),
+	    .report = report_listed, .ctx = (void *)a };
+	rc = cli_verify_batch(&batch, &count);
+	cli_list_close(&list);
+	if (rc == EXIT_OK && count.total == 0)
+		return cli_fail("files_from_empty", cli_list_label(&list),
+		    "read the --files-from list: it names no archive");
+	rc = rc > count.worst ? rc : count.worst;
+	if (!a->json && count.total > 1)
+		printf("%s: %llu of %llu verified\n", rc == EXIT_OK ?
+		    "All good" : "FAILED", (unsigned long long)count.good,
+		    (unsigned long long)count.total);
+	return rc;
 }
 
 /* ------------------------------------------------ verify --installed */
@@ -376,7 +502,8 @@ run_verify(struct verify_args *a)
 	rc = cli_checks_load_policy(&a->checks, &policy);
 	if (rc == EXIT_OK)
 		rc = a->installed ? verify_installed(a->paths, a->count, policy,
-		    a->checks.verify.at, a->json) : verify_all(a);
+		    a->checks.verify.at, a->json) : a->files_from != NULL ?
+		    verify_list(a) : verify_all(a);
 	ps_trust_free(policy);
 	return rc;
 }

@@ -21,6 +21,16 @@ cli_print_json(struct json_t *json)
 }
 
 int
+cli_print_json_line(struct json_t *json)
+{
+	if (json == NULL || json_dumpf(json, stdout, JSON_COMPACT |
+	    JSON_SORT_KEYS | JSON_ENSURE_ASCII) != 0 ||
+	    fputc('\n', stdout) == EOF || fflush(stdout) != 0)
+		return cli_fail("io_error", "stdout", "cannot write JSON");
+	return EXIT_OK;
+}
+
+int
 cli_print_report(struct json_t *report, const char *subject)
 {
 	int rc;

@@ -8,6 +8,9 @@
 
 struct json_t;
 
+/* Prints `json` on one line of stdout (JSON Lines) and flushes it;
+ * returns an exit code (io_error once reported). */
+int cli_print_json_line(struct json_t *json);
 /* Dumps `json` (sorted keys, indented) and a newline to stdout; returns
  * an exit code. */
 int cli_print_json(struct json_t *json);

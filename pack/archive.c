@@ -101,10 +101,12 @@ read_fd(struct archive *a, void *ctx, const void **out)
 {
 	struct reader *r = ctx;
 	ssize_t n = util_read_full(r->fd, r->buffer, READ_BUFFER);
+	char reason[UTIL_STRERROR_MAX];
 
 	if (n < 0) {
 		r->read_errno = errno;
-		archive_set_error(a, errno, "read: %s", strerror(errno));
+		archive_set_error(a, r->read_errno, "read: %s",
+		    util_strerror(r->read_errno, reason, sizeof(reason)));
 		return -1;
 	}
 	if (r->hash_reads && n > 0 && util_worker_push(r->hasher, HASH_ARCHIVE,

@@ -36,6 +36,14 @@ util_error_record(ps_error *err, ps_status status, const char *code,
 	va_end(ap);
 }
 
+const char *
+util_strerror(int errnum, char *buf, size_t size)
+{
+	/* _GNU_SOURCE: glibc's strerror_r returns the message (a constant
+	 * string, or `buf` for an unknown number). */
+	return strerror_r(errnum, buf, size);
+}
+
 void
 util_error_record_expect(ps_error *err, const char *expected, const char *found)
 {

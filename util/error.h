@@ -18,6 +18,16 @@ void util_error_record(ps_error *err, ps_status status, const char *code,
     const char *subject, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 
+/* The bytes a util_strerror() buffer needs. */
+#define UTIL_STRERROR_MAX 128
+
+/*
+ * The system's message for errnum, in `buf` (or a constant string): what
+ * strerror() says, but safe from several threads at once (strerror() need
+ * not be, and verify --files-from runs the library on many).
+ */
+const char *util_strerror(int errnum, char *buf, size_t size);
+
 /* Records what was expected and what was found. */
 void util_error_record_expect(ps_error *err, const char *expected,
     const char *found);
@@ -41,8 +51,10 @@ static inline int
 util_fail_errno(ps_error *err, const char *code, const char *subject,
     const char *what, int errnum)
 {
+	char reason[UTIL_STRERROR_MAX];
+
 	util_error_record(err, PS_STATUS_FAILED, code, subject, "%s: %s", what,
-	    strerror(errnum));
+	    util_strerror(errnum, reason, sizeof(reason)));
 	return -1;
 }
 

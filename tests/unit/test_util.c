@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,60 @@
 #include "util/pathname.h"
 #include "util/sha256.h"
 #include "util/worker.h"
+
+static void
+strerror_says_what_strerror_says(void **state)
+{
+	char buf[UTIL_STRERROR_MAX];
+	ps_error err;
+
+	(void)state;
+	assert_string_equal(util_strerror(ENOENT, buf, sizeof(buf)),
+	    "No such file or directory");
+	assert_string_equal(util_strerror(4321, buf, sizeof(buf)),
+	    "Unknown error 4321");
+	ps_error_clear(&err);
+	assert_int_equal(util_fail_errno(&err, "io_error", "f", "read", EIO),
+	    -1);
+	assert_string_equal(err.message, "read: Input/output error");
+}
+
+/* Each thread asks for the message of its own unknown number (the case
+ * strerror() writes into a buffer) and must always get its own. */
+static void *
+strerror_thread(void *arg)
+{
+	int num = *(int *)arg, i;
+	char buf[UTIL_STRERROR_MAX], want[64];
+	const char *got;
+
+	snprintf(want, sizeof(want), "Unknown error %d", num);
+	for (i = 0; i < 20000; i++) {
+		got = util_strerror(num, buf, sizeof(buf));
+		if (strcmp(got, want) != 0)
+			return (void *)1;
+	}
+	return NULL;
+}
+
+static void
+strerror_is_safe_from_many_threads(void **state)
+{
+	pthread_t threads[8];
+	int nums[8], i;
+	void *bad;
+
+	(void)state;
+	for (i = 0; i < 8; i++) {
+		nums[i] = 5000 + i;
+		assert_int_equal(pthread_create(&threads[i], NULL,
+		    strerror_thread, &nums[i]), 0);
+	}
+	for (i = 0; i < 8; i++) {
+		assert_int_equal(pthread_join(threads[i], &bad), 0);
+		assert_null(bad);
+	}
+}
 
 static void
 error_line_names_expected_found_and_code(void **state)
@@ -499,6 +554,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(error_line_names_expected_found_and_code),
+		cmocka_unit_test(strerror_says_what_strerror_says),
+		cmocka_unit_test(strerror_is_safe_from_many_threads),
 		cmocka_unit_test(error_line_without_values),
 		cmocka_unit_test(sha256_known_vector),
 		cmocka_unit_test(hex_decode_rejects_bad_digits_and_lengths),
