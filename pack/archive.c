@@ -39,6 +39,10 @@
 
 #define READ_BUFFER (256 * 1024)
 #define HASHER_SLOTS 8
+/* Up to this size an archive is hashed on the reading thread: a thread's
+ * start, hand-overs and join cost more than hashing a small pack (a
+ * registry verifying thousands of them notices). */
+#define HASH_INLINE_MAX (1024 * 1024)
 enum { HASH_ARCHIVE, HASH_STREAM };
 
 struct reader {
@@ -883,7 +887,8 @@ read_archive(struct reader *r, ps_digest **out, ps_error *err)
 			return -1;
 	} else {
 		r->hash_reads = 1;
-		if (util_worker_new(&hash_ops, r, READ_BUFFER, HASHER_SLOTS,
+		if (util_worker_new(&hash_ops, r, READ_BUFFER,
+		    r->status.bytes_total <= HASH_INLINE_MAX ? 0 : HASHER_SLOTS,
 		    &r->hasher, err) != 0 || open_stream(r, err) != 0)
 			return -1;
 	}

@@ -36,6 +36,7 @@ struct util_worker {
 	size_t batch;               /* slots per wake-up of a waiting side */
 	struct slot *open;          /* the producer's, being filled */
 	int closing, dropping, failed, running;
+	int on_caller;              /* no thread: slots consumed by publish() */
 	ps_error error;             /* fn's error, once failed */
 	pthread_mutex_t lock;
 	pthread_cond_t filled, drained;
@@ -152,8 +153,16 @@ util_worker_new(const util_worker_ops *ops, void *ctx, size_t slot_size,
 	*out = NULL;
 	if (w == NULL)
 		return util_fail_oom(err, NULL);
+	if (slots == 0 && (ops->begin != NULL || ops->end != NULL)) {
+		free(w);
+		return util_fail(err, "internal_error", NULL, "a worker without "
+		    "a thread has no thread state to begin or end");
+	}
 	w->ops = *ops;
 	w->ctx = ctx;
+	w->on_caller = slots == 0;
+	if (w->on_caller)
+		slots = 1;
 	w->slots = slots;
 	w->slot_size = slot_size;
 	w->capacity = slot_size + HEADER_ROOM;
@@ -164,6 +173,10 @@ util_worker_new(const util_worker_ops *ops, void *ctx, size_t slot_size,
 	if (alloc_ring(w, err) != 0) {
 		util_worker_free(w);
 		return -1;
+	}
+	if (w->on_caller) {
+		*out = w;
+		return 0;
 	}
 	if (pthread_create(&w->thread, NULL, consume, w) != 0) {
 		util_worker_free(w);
@@ -181,6 +194,15 @@ free_slot(util_worker *w, ps_error *err)
 {
 	struct slot *s = NULL;
 
+	if (w->on_caller) {
+		if (w->failed) {
+			*err = w->error;
+			return NULL;
+		}
+		w->ring[0].used = 0;
+		return &w->ring[0];
+	}
+
 	pthread_mutex_lock(&w->lock);
 	while (w->count == w->slots && !w->failed)
 		pthread_cond_wait(&w->drained, &w->lock);
@@ -194,12 +216,32 @@ free_slot(util_worker *w, ps_error *err)
 	return s;
 }
 
+/* Without a thread: the open slot's records, consumed on the producer's
+ * thread; a failure is kept for the next push and finish. */
+static void
+consume_on_caller(util_worker *w)
+{
+	ps_error err;
+
+	ps_error_clear(&err);
+	if (!w->failed && consume_slot(w, w->open, &err) != 0) {
+		w->failed = 1;
+		w->error = err;
+	}
+	w->open->used = 0;
+	w->open = NULL;
+}
+
 /* Hands the open slot, if it holds anything, to the consumer. */
 static void
 publish(util_worker *w)
 {
 	if (w->open == NULL || w->open->used == 0)
 		return;
+	if (w->on_caller) {
+		consume_on_caller(w);
+		return;
+	}
 	pthread_mutex_lock(&w->lock);
 	w->count++;
 	if (w->count >= w->batch)

@@ -4,8 +4,9 @@
  * buffers are copied into a small ring and handed to `fn` on the worker,
  * so hashing, compressing and writing an output overlap with reading the
  * input (issue 8).  One producer, one consumer; `fn` never runs on the
- * producer's thread, and nothing it touches may be used by the producer
- * until util_worker_finish() returns.
+ * producer's thread (unless there is no thread: `slots` 0), and nothing
+ * it touches may be used by the producer until util_worker_finish()
+ * returns.
  */
 #ifndef UTIL_WORKER_H
 #define UTIL_WORKER_H
@@ -28,7 +29,10 @@ typedef struct util_worker_ops {
 	void (*end)(void *ctx);
 } util_worker_ops;
 
-/* A worker with `slots` buffers of `slot_size` bytes; 0 / -1. */
+/* A worker with `slots` buffers of `slot_size` bytes; 0 / -1.  With
+ * `slots` 0 there is no thread: one buffer, consumed on the producer's
+ * thread whenever it fills and at util_worker_finish() (for inputs too
+ * small to repay starting a thread; `begin` and `end` must be NULL). */
 int util_worker_new(const util_worker_ops *ops, void *ctx, size_t slot_size,
     size_t slots, util_worker **out, ps_error *err);
 /* Copies `buf` into the ring as records of at most `slot_size` bytes,

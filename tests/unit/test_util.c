@@ -288,6 +288,62 @@ worker_failure_reaches_the_producer(void **state)
 	util_sha256_free(s.hash);
 }
 
+/* Without a thread (slots 0): the same stream, consumed on the caller's
+ * thread; a consumer's failure stops the pushes; begin/end refused. */
+static int
+begin_nothing(void *ctx, ps_error *err)
+{
+	(void)ctx;
+	(void)err;
+	return 0;
+}
+
+static void
+worker_without_a_thread_behaves_the_same(void **state)
+{
+	static unsigned char data[300007];
+	static const util_worker_ops with_begin = { consume_stream,
+	    begin_nothing, NULL };
+	unsigned char want[PS_SHA256_LEN], got[PS_SHA256_LEN];
+	struct stream s = { util_sha256_new(), 0, 0, 0 };
+	util_worker *w = NULL;
+	ps_error err;
+	size_t i, n;
+	int rc = 0;
+
+	(void)state;
+	for (i = 0; i < sizeof(data); i++)
+		data[i] = (unsigned char)(i * 7 + i / 13);
+	assert_int_equal(util_sha256_buffer(data, sizeof(data), want), 0);
+	assert_int_equal(util_worker_new(&stream_ops, &s, 4096, 0, &w, &err), 0);
+	for (i = 0; i < sizeof(data); i += n) {
+		n = (i % 5003) + 1;
+		if (n > sizeof(data) - i)
+			n = sizeof(data) - i;
+		assert_int_equal(util_worker_push(w, n % 3, data + i, n, &err), 0);
+	}
+	assert_int_equal(util_worker_finish(w, &err), 0);
+	util_worker_free(w);
+	assert_int_equal(s.seen, sizeof(data));
+	assert_int_equal(s.bad_tags, 0);
+	assert_int_equal(util_sha256_final(s.hash, got), 0);
+	assert_memory_equal(got, want, sizeof(want));
+	s.seen = 0;
+	s.fail_after = 10000;
+	assert_int_equal(util_worker_new(&stream_ops, &s, 4096, 0, &w, &err), 0);
+	for (i = 0; rc == 0 && i < 100; i++)
+		rc = util_worker_push(w, 1, data, 4096, &err);
+	assert_int_equal(rc, -1);
+	assert_string_equal(err.code, "disk_full");
+	assert_true(i < 10);
+	assert_int_equal(util_worker_finish(w, &err), -1);
+	util_worker_free(w);
+	assert_int_equal(util_worker_new(&with_begin, &s, 4096, 0, &w, &err), -1);
+	assert_string_equal(err.code, "internal_error");
+	assert_null(w);
+	util_sha256_free(s.hash);
+}
+
 /* Records keep their tags and boundaries, even when many share a slot
  * (a pushed record may be split, never merged with another), whether
  * pushed or written in place (reserved with a byte to spare, as pack's
@@ -564,6 +620,7 @@ main(void)
 		cmocka_unit_test(atomic_uncommitted_output_has_no_name),
 		cmocka_unit_test(worker_consumes_in_order),
 		cmocka_unit_test(worker_failure_reaches_the_producer),
+		cmocka_unit_test(worker_without_a_thread_behaves_the_same),
 		cmocka_unit_test(worker_keeps_record_boundaries),
 		cmocka_unit_test(path_fold_and_nfc_of_ascii_match_libunistring),
 		cmocka_unit_test(read_last_reports_growth_and_shrinking),
