@@ -649,6 +649,8 @@ def issue22(results):
     return out
 
 
+NOTES = os.path.join(ROOT, "bench", "notes.md")
+
 ONLY = ("unlock", "index", "big", "many", "examples", "small", "startup",
         "batch")     # the row names of --only (make bench BENCH_ONLY=...)
 
@@ -723,6 +725,10 @@ def report(results, a):
         fine = rows and rows[0].runs is not None
         lines += ["", "## " + name, "", fine_table(rows) if fine
                   else table(rows)]
+    # What was changed to reach the targets, and what was not: prose kept
+    # in bench/notes.md (written by hand), appended as it is.
+    with open(NOTES) as f:
+        lines += ["", f.read().rstrip("\n")]
     with open(a.out, "w") as f:
         f.write("\n".join(lines) + "\n")
 
