@@ -238,6 +238,13 @@ packdir_head(void *ctx, const char *path, unsigned char *buf, size_t n,
 	const pack_item *item = find_item(ctx, path, err);
 	int fd, rc;
 
+	if (item != NULL && item->entry.type == PS_ENTRY_FILE &&
+	    item->head_known && n <= PACK_HEAD_MAX) {
+		/* The packing pass read it: its first bytes, as packed. */
+		*got = n < item->head_len ? n : item->head_len;
+		memcpy(buf, item->head, *got);
+		return 0;
+	}
 	if (item == NULL || (fd = open_file(ctx, item, err)) < 0)
 		return -1;
 	rc = read_upto(fd, path, buf, n, got, err);
