@@ -613,6 +613,62 @@ packer_refuses_a_second_manifest(void **state)
 	remove_pack(dir);
 }
 
+struct listed {
+	char names[512];
+};
+
+static int
+note_listed(void *arg, const char *path, ps_entry_type type, uint64_t size,
+    ps_error *err)
+{
+	struct listed *l = arg;
+	size_t n = strlen(l->names);
+
+	(void)type;
+	(void)size;
+	(void)err;
+	snprintf(l->names + n, sizeof(l->names) - n, "%s ", path);
+	return 0;
+}
+
+/* An archive's listing of `names` (files under the pack, made by tar). */
+static void
+archive_listing(const char *names, struct listed *l)
+{
+	char *dir = make_pack(), cmd[1024], tar[300];
+	ps_pack_files files;
+	ps_digest *d = NULL;
+	ps_error err;
+
+	snprintf(cmd, sizeof(cmd), "cd '%s' && for f in %s; do mkdir -p "
+	    "\"$(dirname \"$f\")\" && echo x > \"$f\"; done && tar -cf "
+	    "'%s.tar' manifest.yml %s", dir, names, dir, names);
+	assert_int_equal(system(cmd), 0);
+	snprintf(tar, sizeof(tar), "%s.tar", dir);
+	memset(l, 0, sizeof(*l));
+	assert_int_equal(ps_pack_files_archive_open(tar, &files, &d, &err), 0);
+	assert_int_equal(files.list(files.ctx, note_listed, l, &err), 0);
+	ps_pack_files_close(&files);
+	ps_digest_free(d);
+	unlink(tar);
+	remove_pack(dir);
+}
+
+/* Issue 22: an archive's entries already in depth-first order are not
+ * sorted again; the listing is depth first either way. */
+static void
+archive_listing_is_depth_first(void **state)
+{
+	struct listed l;
+
+	(void)state;
+	archive_listing("k/a/c k/b", &l);
+	assert_string_equal(l.names, "k k/a k/a/c k/b manifest.yml ");
+	archive_listing("k/a-b k/a/c k/a.d k/a/e/f", &l);
+	assert_string_equal(l.names,
+	    "k k/a k/a/c k/a/e k/a/e/f k/a-b k/a.d manifest.yml ");
+}
+
 int
 main(void)
 {
@@ -635,6 +691,7 @@ main(void)
 		cmocka_unit_test(walk_of_many_directories_is_complete_and_repeatable),
 		cmocka_unit_test(walk_refuses_a_link_deep_in_the_tree),
 		cmocka_unit_test(survey_reaches_a_directory_at_the_path_limit),
+		cmocka_unit_test(archive_listing_is_depth_first),
 	};
 	return cmocka_run_group_tests_name("pack", tests, NULL, NULL);
 }
