@@ -189,20 +189,42 @@ compare_rebuilt(void *ctx, const void *buf, size_t len, ps_error *err)
 	return 0;
 }
 
+/*
+ * Where the next bytes of the file are read.  An uncompressed tar's are
+ * read straight into the hasher's ring (one copy fewer, issue 22): the
+ * record is handed to the hasher only at the next reservation, which
+ * comes with the next read, once the scan and libarchive are done with
+ * these bytes, and nothing else is queued meanwhile (no stream records:
+ * the stream is the file).  A decoder keeps its input across calls while
+ * it queues its output, so compressed input is read into the reader's
+ * buffer and copied.
+ */
+static unsigned char *
+input_room(struct reader *r, ps_error *err)
+{
+	return r->stream_is_file ? util_worker_reserve(r->hasher, READ_BUFFER,
+	    err) : r->buffer;
+}
+
 /* The decoder's input: the file's bytes, hashed as they are read. */
 static int
 decoder_input(void *ctx, const void **buf, size_t *len, ps_error *err)
 {
 	struct reader *r = ctx;
-	ssize_t n = util_read_full(r->fd, r->buffer, READ_BUFFER);
+	unsigned char *room = input_room(r, err);
+	ssize_t n;
 
 	*len = 0;
-	if (n < 0)
+	if (room == NULL)
+		return -1;
+	if ((n = util_read_full(r->fd, room, READ_BUFFER)) < 0)
 		return util_fail_errno(err, "io_error", r->label, "read", errno);
-	if (n > 0 && util_worker_push(r->hasher, HASH_ARCHIVE, r->buffer,
+	if (n > 0 && r->stream_is_file)
+		util_worker_commit(r->hasher, HASH_ARCHIVE, (size_t)n);
+	else if (n > 0 && util_worker_push(r->hasher, HASH_ARCHIVE, room,
 	    (size_t)n, err) != 0)
 		return -1;
-	*buf = r->buffer;
+	*buf = room;
 	*len = (size_t)n;
 	r->status.bytes += (uint64_t)n;
 	report(r, 0);
