@@ -928,6 +928,18 @@ prepare(struct install *in, ps_error *err)
 	    err);
 }
 
+/* The private copy is read no more once the tree is extracted from it:
+ * closed, the file (which has no name) is freed with its pages unwritten,
+ * so the syncfs of the commit does not write the archive's bytes to the
+ * disk a second time (issue 22). */
+static void
+drop_copy(struct install *in)
+{
+	if (in->copy_fd >= 0)
+		close(in->copy_fd);
+	in->copy_fd = -1;
+}
+
 static int
 run(struct install *in, ps_error *err)
 {
@@ -946,6 +958,7 @@ run(struct install *in, ps_error *err)
 		in->res->dry_run = 1;
 		return 0;
 	}
+	drop_copy(in);
 	if (place_receipt(in, err) != 0 ||
 	    install_upgrade_stage(&in->up, &in->dd, in->work_fd, in->o->now !=
 	    0 ? in->o->now : (int64_t)time(NULL), err) != 0 ||
