@@ -17,6 +17,7 @@
 #include "pack/ignore.h"
 #include "pack/items.h"
 #include "pack/pack.h"
+#include "pack/packdir.h"
 #include "pack/walk.h"
 #include "util/pathname.h"
 #include "util/strings.h"
@@ -669,6 +670,56 @@ archive_listing_is_depth_first(void **state)
 	    "k k/a k/a/c k/a/e k/a/e/f k/a-b k/a.d manifest.yml ");
 }
 
+/* Issue 22: install's tree is read back without a walk: a file opened
+ * beneath the root, links and directories refused as the walk refuses
+ * them; stat and list still walk. */
+static void
+tree_reads_without_walking(void **state)
+{
+	char *dir = make_pack(), cmd[600];
+	ps_pack_files files;
+	unsigned char head[4];
+	char *data = NULL;
+	size_t len = 0, got = 0;
+	ps_entry_type type;
+	uint64_t size;
+	ps_error err;
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "cd '%s' && mkdir -p k/d && printf abc > "
+	    "k/f && ln -s f k/l && ln -s k kl", dir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(pack_files_tree_open(dir, &files, &err), 0);
+	assert_int_equal(files.read(files.ctx, "k/f", 16, &data, &len, &err), 0);
+	assert_int_equal(len, 3);
+	assert_string_equal(data, "abc");
+	free(data);
+	assert_int_equal(files.head(files.ctx, "k/f", head, 2, &got, &err), 0);
+	assert_int_equal(got, 2);
+	assert_memory_equal(head, "ab", 2);
+	assert_int_equal(files.read(files.ctx, "k/f", 2, &data, &len, &err), -1);
+	assert_string_equal(err.code, PS_CODE_PACK_FILE_TOO_LARGE);
+	assert_int_equal(files.read(files.ctx, "k/l", 16, &data, &len, &err), -1);
+	assert_string_equal(err.code, PS_CODE_PACK_PATH_SPECIAL);
+	assert_int_equal(files.head(files.ctx, "kl/f", head, 2, &got, &err), -1);
+	assert_string_equal(err.code, PS_CODE_PACK_PATH_SPECIAL);
+	assert_int_equal(files.read(files.ctx, "k/d", 16, &data, &len, &err), -1);
+	assert_string_equal(err.code, PS_CODE_PACK_NOT_FILE);
+	assert_int_equal(files.read(files.ctx, "k/none", 16, &data, &len, &err),
+	    -1);
+	assert_string_equal(err.code, PS_CODE_PACK_PATH_MISSING);
+	assert_int_equal(files.read(files.ctx, "../x", 16, &data, &len, &err),
+	    -1);
+	assert_string_equal(err.code, "pack_path_invalid");
+	assert_int_equal(files.stat(files.ctx, "k/f", &type, &size, &err), 0);
+	assert_int_equal(type, PS_ENTRY_FILE);
+	assert_int_equal(size, 3);
+	assert_int_equal(files.stat(files.ctx, "kl", &type, &size, &err), -1);
+	assert_string_equal(err.code, PS_CODE_PACK_PATH_SPECIAL);
+	ps_pack_files_close(&files);
+	remove_pack(dir);
+}
+
 int
 main(void)
 {
@@ -692,6 +743,7 @@ main(void)
 		cmocka_unit_test(walk_refuses_a_link_deep_in_the_tree),
 		cmocka_unit_test(survey_reaches_a_directory_at_the_path_limit),
 		cmocka_unit_test(archive_listing_is_depth_first),
+		cmocka_unit_test(tree_reads_without_walking),
 	};
 	return cmocka_run_group_tests_name("pack", tests, NULL, NULL);
 }
