@@ -509,11 +509,12 @@ check_entry_limits(struct reader *r, const char *path, int is_dir,
 {
 	char where[PS_ERROR_TEXT_MAX];
 
-	snprintf(where, sizeof(where), "%s: %s", r->label, path);
-	if (!pack_tar_path_fits(path, is_dir))
+	if (!pack_tar_path_fits(path, is_dir)) {
+		snprintf(where, sizeof(where), "%s: %s", r->label, path);
 		return util_refuse(err, "name_too_long", where,
 		    "path does not fit a tar header without truncation "
 		    "(see canonical-tar.md, \"Names in headers\")");
+	}
 	if (pack_budget_entry(&r->budget, path, err) != 0)
 		return -1;
 	return is_dir ? 0 : pack_budget_declared(&r->budget, path, size, err);
@@ -529,7 +530,11 @@ check_no_vcs(struct reader *r, const char *path, ps_error *err)
 
 	while (*p != '\0') {
 		len = strcspn(p, "/");
-		snprintf(component, sizeof(component), "%.*s", (int)len, p);
+		/* As snprintf("%.*s") cut it, without formatting per entry. */
+		memcpy(component, p, len < sizeof(component) ? len :
+		    sizeof(component) - 1);
+		component[len < sizeof(component) ? len :
+		    sizeof(component) - 1] = '\0';
 		if (pack_is_vcs_name(component))
 			return util_refuse(err, "vcs_metadata_refused", r->label,
 			    "'%s' holds version-control metadata (%s), which "
