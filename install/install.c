@@ -26,6 +26,7 @@
 #include "util/fdio.h"
 #include "util/pathname.h"
 #include "util/sha256.h"
+#include "util/worker.h"
 #include "install/datadir.h"
 #include "install/download.h"
 #include "install/extract.h"
@@ -39,6 +40,7 @@
 #include "verify/verify.h"
 
 #define COPY_BUFFER (256 * 1024)
+#define COPY_SLOTS 8
 #define TREE_NAME "tree"
 #define RECEIPT_NAME "receipt.json"
 #define ARCHIVE_NAME "archive"
@@ -106,11 +108,10 @@ struct copy_bound {
 	const char *why;             /* what `max` is */
 };
 
-/* Copies `src` to `dst` within `bound`, hashing what it copies when
- * `hash` is not NULL. */
+/* Copies `src` to `dst` within `bound`. */
 static int
 copy_fd(int src, int dst, const char *label, const struct copy_bound *bound,
-    util_sha256 *hash, ps_error *err)
+    ps_error *err)
 {
 	unsigned char *buf = malloc(COPY_BUFFER);
 	uint64_t total = 0;
@@ -126,14 +127,67 @@ copy_fd(int src, int dst, const char *label, const struct copy_bound *bound,
 			rc = util_refuse(err, bound->code, label, "holds more "
 			    "than %llu bytes, %s", (unsigned long long)bound->max,
 			    bound->why);
-		else if (hash != NULL && util_sha256_update(hash, buf,
-		    (size_t)n) != 0)
-			rc = util_fail(err, "internal_error", label, "SHA-256 "
-			    "failed");
 		else
 			rc = util_write_all(dst, buf, (size_t)n, label, err);
 	}
 	free(buf);
+	return rc;
+}
+
+/* On the copy's worker: the archive's digest. */
+static int
+hash_copied(void *ctx, uint64_t tag, const void *buf, size_t len,
+    ps_error *err)
+{
+	(void)tag;
+	if (util_sha256_update(ctx, buf, len) != 0)
+		return util_fail(err, "internal_error", NULL, "SHA-256 failed");
+	return 0;
+}
+
+static const util_worker_ops hash_copied_ops = { hash_copied, NULL, NULL };
+
+/* One read into the worker's ring: queued for hashing, then written from
+ * there (the record is handed over at the next reservation); 0 at the
+ * end, -1, or the bytes. */
+static ssize_t
+copy_one(util_worker *w, int src, int dst, const char *label,
+    const struct copy_bound *bound, uint64_t *total, ps_error *err)
+{
+	unsigned char *room = util_worker_reserve(w, COPY_BUFFER, err);
+	ssize_t n;
+
+	if (room == NULL)
+		return -1;
+	if ((n = util_read_full(src, room, COPY_BUFFER)) < 0)
+		return util_fail_errno(err, "io_error", label, "read", errno);
+	if ((*total += (uint64_t)n) > bound->max)
+		return util_refuse(err, bound->code, label, "holds more than %llu "
+		    "bytes, %s", (unsigned long long)bound->max, bound->why);
+	util_worker_commit(w, 0, (size_t)n);
+	if (n > 0 && util_write_all(dst, room, (size_t)n, label, err) != 0)
+		return -1;
+	return n;
+}
+
+/* copy_fd hashing what it copies, the hash on a second thread, overlapping the reads and
+ * writes (issue 22). */
+static int
+copy_hashing(int src, int dst, const char *label,
+    const struct copy_bound *bound, util_sha256 *hash, ps_error *err)
+{
+	util_worker *w = NULL;
+	uint64_t total = 0;
+	ssize_t n;
+	int rc;
+
+	if (util_worker_new(&hash_copied_ops, hash, COPY_BUFFER, COPY_SLOTS,
+	    &w, err) != 0)
+		return -1;
+	while ((n = copy_one(w, src, dst, label, bound, &total, err)) > 0)
+		;
+	rc = n < 0 ? -1 : util_worker_finish(w, err);
+	util_worker_free(w);
 	return rc;
 }
 
@@ -151,7 +205,7 @@ copy_file(struct install *in, const char *path, const char *name,
 	if (dst < 0)
 		rc = util_fail_errno(err, "io_error", name, "create", errno);
 	else
-		rc = copy_fd(src, dst, path, bound, NULL, err);
+		rc = copy_fd(src, dst, path, bound, err);
 	if (dst >= 0 && close(dst) != 0 && rc == 0)
 		rc = util_fail_errno(err, "io_error", name, "close", errno);
 	close(src);
@@ -202,8 +256,8 @@ copy_archive(struct install *in, ps_error *err)
 		rc = -1;
 	else {
 		bound.max = (uint64_t)st.st_size;
-		rc = copy_fd(in->source_fd, in->copy_fd, in->archive, &bound,
-		    hash, err);
+		rc = copy_hashing(in->source_fd, in->copy_fd, in->archive,
+		    &bound, hash, err);
 	}
 	if (rc == 0 && util_sha256_final(hash, in->copy_sha256) != 0)
 		rc = util_fail(err, "internal_error", in->archive, "SHA-256 "
@@ -928,6 +982,18 @@ prepare(struct install *in, ps_error *err)
 	    err);
 }
 
+/* The private copy is read no more once the tree is extracted from it:
+ * closed, the file (which has no name) is freed with its pages unwritten,
+ * so the syncfs of the commit does not write the archive's bytes to the
+ * disk a second time (issue 22). */
+static void
+drop_copy(struct install *in)
+{
+	if (in->copy_fd >= 0)
+		close(in->copy_fd);
+	in->copy_fd = -1;
+}
+
 static int
 run(struct install *in, ps_error *err)
 {
@@ -946,6 +1012,7 @@ run(struct install *in, ps_error *err)
 		in->res->dry_run = 1;
 		return 0;
 	}
+	drop_copy(in);
 	if (place_receipt(in, err) != 0 ||
 	    install_upgrade_stage(&in->up, &in->dd, in->work_fd, in->o->now !=
 	    0 ? in->o->now : (int64_t)time(NULL), err) != 0 ||

@@ -195,20 +195,42 @@ compare_rebuilt(void *ctx, const void *buf, size_t len, ps_error *err)
 	return 0;
 }
 
+/*
+ * Where the next bytes of the file are read.  An uncompressed tar's are
+ * read straight into the hasher's ring (one copy fewer, issue 22): the
+ * record is handed to the hasher only at the next reservation, which
+ * comes with the next read, once the scan and libarchive are done with
+ * these bytes, and nothing else is queued meanwhile (no stream records:
+ * the stream is the file).  A decoder keeps its input across calls while
+ * it queues its output, so compressed input is read into the reader's
+ * buffer and copied.
+ */
+static unsigned char *
+input_room(struct reader *r, ps_error *err)
+{
+	return r->stream_is_file ? util_worker_reserve(r->hasher, READ_BUFFER,
+	    err) : r->buffer;
+}
+
 /* The decoder's input: the file's bytes, hashed as they are read. */
 static int
 decoder_input(void *ctx, const void **buf, size_t *len, ps_error *err)
 {
 	struct reader *r = ctx;
-	ssize_t n = util_read_full(r->fd, r->buffer, READ_BUFFER);
+	unsigned char *room = input_room(r, err);
+	ssize_t n;
 
 	*len = 0;
-	if (n < 0)
+	if (room == NULL)
+		return -1;
+	if ((n = util_read_full(r->fd, room, READ_BUFFER)) < 0)
 		return util_fail_errno(err, "io_error", r->label, "read", errno);
-	if (n > 0 && util_worker_push(r->hasher, HASH_ARCHIVE, r->buffer,
+	if (n > 0 && r->stream_is_file)
+		util_worker_commit(r->hasher, HASH_ARCHIVE, (size_t)n);
+	else if (n > 0 && util_worker_push(r->hasher, HASH_ARCHIVE, room,
 	    (size_t)n, err) != 0)
 		return -1;
-	*buf = r->buffer;
+	*buf = room;
 	*len = (size_t)n;
 	r->status.bytes += (uint64_t)n;
 	report(r, 0);
@@ -493,11 +515,12 @@ check_entry_limits(struct reader *r, const char *path, int is_dir,
 {
 	char where[PS_ERROR_TEXT_MAX];
 
-	snprintf(where, sizeof(where), "%s: %s", r->label, path);
-	if (!pack_tar_path_fits(path, is_dir))
+	if (!pack_tar_path_fits(path, is_dir)) {
+		snprintf(where, sizeof(where), "%s: %s", r->label, path);
 		return util_refuse(err, "name_too_long", where,
 		    "path does not fit a tar header without truncation "
 		    "(see canonical-tar.md, \"Names in headers\")");
+	}
 	if (pack_budget_entry(&r->budget, path, err) != 0)
 		return -1;
 	return is_dir ? 0 : pack_budget_declared(&r->budget, path, size, err);
@@ -513,7 +536,11 @@ check_no_vcs(struct reader *r, const char *path, ps_error *err)
 
 	while (*p != '\0') {
 		len = strcspn(p, "/");
-		snprintf(component, sizeof(component), "%.*s", (int)len, p);
+		/* As snprintf("%.*s") cut it, without formatting per entry. */
+		memcpy(component, p, len < sizeof(component) ? len :
+		    sizeof(component) - 1);
+		component[len < sizeof(component) ? len :
+		    sizeof(component) - 1] = '\0';
 		if (pack_is_vcs_name(component))
 			return util_refuse(err, "vcs_metadata_refused", r->label,
 			    "'%s' holds version-control metadata (%s), which "

@@ -311,6 +311,21 @@ imply_directories(const struct node *entries, size_t count, struct node *out)
 	return n;
 }
 
+/* 1 when the bytewise order of the digest's entries is already depth
+ * first (no name has a byte below '/' where another has a '/'): one
+ * comparison per entry instead of a sort (issue 22). */
+static int
+in_depth_first_order(const struct node *entries, size_t count)
+{
+	size_t i;
+
+	for (i = 1; i < count; i++) {
+		if (depth_first(&entries[i - 1], &entries[i]) > 0)
+			return 0;
+	}
+	return 1;
+}
+
 /* Entries and the directories they imply, once each, depth first; the
  * node array is counted first and allocated once, and only the entries
  * are sorted. */
@@ -330,7 +345,8 @@ build_nodes(struct view *v, const ps_digest *d, ps_error *err)
 	    i++, path += strlen(path) + 1)
 		entries[i] = (struct node){ path, (uint32_t)strlen(path),
 		    d->entries[i].type, d->entries[i].size };
-	qsort(entries, d->entry_count, sizeof(*entries), depth_first);
+	if (!in_depth_first_order(entries, d->entry_count))
+		qsort(entries, d->entry_count, sizeof(*entries), depth_first);
 	v->node_count = imply_directories(entries, d->entry_count, NULL);
 	v->nodes = calloc(v->node_count + 1, sizeof(*v->nodes));
 	if (v->nodes == NULL) {

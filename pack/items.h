@@ -12,6 +12,11 @@
 
 #include "packsign.h"
 
+/* How many first bytes of each file the packing pass keeps: what
+ * ps_pack_files.head answers afterwards without reading the file again
+ * (manifest validation asks for 2). */
+#define PACK_HEAD_MAX 8
+
 typedef struct pack_item {
 	ps_entry entry;
 	char *source;    /* directory walk: the path as on disk, if different */
@@ -19,6 +24,9 @@ typedef struct pack_item {
 	ino_t ino;
 	mode_t special;  /* pack_walk_reading: the type (S_IFLNK, ...) of a
 	                  * link, device, FIFO or socket; 0 for the others */
+	unsigned char head[PACK_HEAD_MAX]; /* packing: the first bytes read */
+	unsigned char head_len;  /* of `head` (fewer for a shorter file) */
+	unsigned char head_known; /* 1 once packing read the file */
 } pack_item;
 
 typedef struct pack_items {

@@ -164,12 +164,21 @@ count_totals(pack_packer *p)
 	}
 }
 
+/* The first bytes of the file, for ps_pack_files.head after packing. */
+static void
+keep_head(pack_item *item, const unsigned char *data, size_t n)
+{
+	item->head_len = (unsigned char)(n < PACK_HEAD_MAX ? n : PACK_HEAD_MAX);
+	memcpy(item->head, data, item->head_len);
+	item->head_known = 1;
+}
+
 /* Streams one file to the worker, read straight into its ring (one copy
  * of the bytes fewer), checking it does not change size. */
 static int
 copy_data(pack_packer *p, size_t index, int fd, ps_error *err)
 {
-	const pack_item *item = &p->items.items[index];
+	pack_item *item = &p->items.items[index];
 	uint64_t left = item->entry.size;
 	unsigned char *room;
 	size_t want;
@@ -189,6 +198,8 @@ copy_data(pack_packer *p, size_t index, int fd, ps_error *err)
 		if ((size_t)n != want)
 			return refuse_changed(item, (size_t)n < want ?
 			    "the file shrank" : "the file grew", err);
+		if (left == item->entry.size)
+			keep_head(item, room, want);
 		if (want > 0)
 			util_worker_commit(p->worker, JOB_TAG(JOB_DATA, index),
 			    want);

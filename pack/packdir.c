@@ -25,6 +25,7 @@ struct packdir {
 	int rootfd;
 	int own_root;             /* close rootfd and free items with the view */
 	char *dir;                /* pack_files_tree_open: walked on first use */
+	int read_unwalked;        /* pack_files_tree_open: reads need no walk */
 	const pack_items *items;  /* sorted bytewise: lookups */
 	pack_items owned;
 	size_t *order;            /* indexes of items, depth first: listing */
@@ -184,6 +185,47 @@ open_file(struct packdir *pd, const pack_item *item, ps_error *err)
 	return fd;
 }
 
+/* A tree still being written (pack_files_tree_open) is not walked for a
+ * read (issue 22: install's validators read a few files back, and the walk
+ * stat'ed every file): the file is opened beneath the root without
+ * following a link and must be a regular file. */
+static int
+open_beneath(struct packdir *pd, const char *path, ps_error *err)
+{
+	struct stat st;
+	int fd;
+
+	if (formats_path_is_canonical(path) != 0)
+		return util_refuse(err, "pack_path_invalid", path,
+		    "not a canonical relative path");
+	if ((fd = util_open_beneath(pd->rootfd, path, FILE_FLAGS)) < 0)
+		return refuse_changed(path, errno, err);
+	if (fstat(fd, &st) != 0) {
+		close(fd);
+		return util_fail_errno(err, "io_error", path, "stat", errno);
+	}
+	if (S_ISREG(st.st_mode))
+		return fd;
+	close(fd);
+	if (S_ISDIR(st.st_mode))
+		return util_refuse(err, PS_CODE_PACK_NOT_FILE, path,
+		    "a directory where a file was expected");
+	return refuse_special(path, st.st_mode & S_IFMT, 0, err);
+}
+
+/* The file at `path` opened for a read: beneath the root, or as the walk
+ * saw it. */
+static int
+open_path(struct packdir *pd, const char *path, ps_error *err)
+{
+	const pack_item *item;
+
+	if (pd->read_unwalked)
+		return open_beneath(pd, path, err);
+	item = find_item(pd, path, err);
+	return item != NULL ? open_file(pd, item, err) : -1;
+}
+
 /* Reads up to n bytes (fewer only at end of file) into *got. */
 static int
 read_upto(int fd, const char *path, unsigned char *buf, size_t n,
@@ -202,12 +244,11 @@ static int
 packdir_read(void *ctx, const char *path, size_t max, char **data,
     size_t *len, ps_error *err)
 {
-	const pack_item *item = find_item(ctx, path, err);
 	unsigned char *buf = NULL;
 	size_t got = 0;
 	int fd, rc;
 
-	if (item == NULL || (fd = open_file(ctx, item, err)) < 0)
+	if ((fd = open_path(ctx, path, err)) < 0)
 		return -1;
 	/* One byte more than allowed tells "too large" from "exactly max". */
 	if ((buf = malloc(max + 2)) == NULL)
@@ -235,10 +276,23 @@ static int
 packdir_head(void *ctx, const char *path, unsigned char *buf, size_t n,
     size_t *got, ps_error *err)
 {
-	const pack_item *item = find_item(ctx, path, err);
+	struct packdir *pd = ctx;
+	const pack_item *item;
 	int fd, rc;
 
-	if (item == NULL || (fd = open_file(ctx, item, err)) < 0)
+	item = pd->read_unwalked ? NULL : find_item(pd, path, err);
+	if (item != NULL && item->entry.type == PS_ENTRY_FILE &&
+	    item->head_known && n <= PACK_HEAD_MAX) {
+		/* The packing pass read it: its first bytes, as packed. */
+		*got = n < item->head_len ? n : item->head_len;
+		memcpy(buf, item->head, *got);
+		return 0;
+	}
+	if (pd->read_unwalked)
+		fd = open_beneath(pd, path, err);
+	else
+		fd = item != NULL ? open_file(pd, item, err) : -1;
+	if (fd < 0)
 		return -1;
 	rc = read_upto(fd, path, buf, n, got, err);
 	close(fd);
@@ -401,6 +455,7 @@ pack_files_tree_open(const char *dir, ps_pack_files *files, ps_error *err)
 		packdir_close(pd);
 		return util_fail_oom(err, dir);
 	}
+	pd->read_unwalked = 1;
 	*files = (ps_pack_files){ pd, packdir_stat, packdir_read, packdir_list,
 	    packdir_head, packdir_close };
 	return 0;

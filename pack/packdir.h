@@ -22,8 +22,9 @@ int pack_files_of_walk(int rootfd, const pack_items *items,
 /*
  * A ps_pack_files of a tree that is still being written (install's
  * extraction, whose reader reads files back from it once the archive is
- * read): walked on first use, without ignore rules, since an archive's
- * files are all of the pack.
+ * read): walked on first use of stat or list, without ignore rules, since
+ * an archive's files are all of the pack; read and head open the file
+ * beneath the root without a walk (no link followed, a regular file).
  */
 int pack_files_tree_open(const char *dir, ps_pack_files *files,
     ps_error *err);

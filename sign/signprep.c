@@ -93,6 +93,8 @@ struct remembering {
 	ps_pack_files inner;
 	unsigned char manifest_sha256[PS_SHA256_LEN];
 	int seen;
+	int defer_heads;    /* answer heads as empty, to be checked later */
+	int heads_deferred; /* some head was asked for and not read */
 };
 
 static int
@@ -136,6 +138,14 @@ rem_head(void *ctx, const char *path, unsigned char *buf, size_t n,
 {
 	struct remembering *m = ctx;
 
+	if (m->defer_heads) {
+		/* Before packing: no file is opened for its first bytes; the
+		 * validation runs again on those the packing pass reads. */
+		*got = 0;
+		m->heads_deferred = 1;
+		return m->inner.stat(m->inner.ctx, path, &(ps_entry_type){ 0 },
+		    &(uint64_t){ 0 }, err);
+	}
 	return m->inner.head(m->inner.ctx, path, buf, n, got, err);
 }
 
@@ -185,14 +195,20 @@ check_signed_by(sign_run *run, ps_error *err)
 }
 
 static int
-require_valid(sign_run *run, ps_error *err)
+require_valid_model(sign_run *run, const ps_manifest *m, ps_error *err)
 {
-	if (run->manifest != NULL && ps_manifest_valid(&run->r->diags, 0))
+	if (m != NULL && ps_manifest_valid(&run->r->diags, 0))
 		return 0;
 	util_refuse(err, "manifest_invalid", run->path, "the manifest does not "
 	    "validate: %zu error(s)", ps_diags_count(&run->r->diags,
 	    PS_SEVERITY_ERROR));
 	return -1;
+}
+
+static int
+require_valid(sign_run *run, ps_error *err)
+{
+	return require_valid_model(run, run->manifest, err);
 }
 
 static int
@@ -216,7 +232,8 @@ record_valid_manifest(sign_run *run, ps_error *err)
 }
 
 static int
-load_manifest(sign_run *run, const ps_pack_files *files, ps_error *err)
+load_manifest(sign_run *run, const ps_pack_files *files, ps_manifest **out,
+    ps_error *err)
 {
 	ps_validate_options vo;
 	char *prefix = NULL;
@@ -228,28 +245,38 @@ load_manifest(sign_run *run, const ps_pack_files *files, ps_error *err)
 	    run->path[n - 1] == '/' ? "" : "/") < 0)
 		return util_fail_oom(err, NULL);
 	vo.prefix = prefix;
-	rc = ps_manifest_load(files, &vo, &run->manifest, &run->r->diags, err);
+	rc = ps_manifest_load(files, &vo, out, &run->r->diags, err);
 	free(prefix);
 	ps_diags_sort(&run->r->diags);
 	return rc;
 }
 
-/* The one walk of the directory: validated through it now, packed from
- * it once the outputs are known. */
+/* Validates through the packer's view of the walk, hashing the manifest
+ * as it is read. */
 static int
-validate_dir(sign_run *run, struct remembering *rem, ps_error *err)
+validate_through(sign_run *run, struct remembering *rem, ps_manifest **out,
+    ps_error *err)
 {
 	ps_pack_files outer;
 	int rc;
 
-	memset(rem, 0, sizeof(*rem));
-	if (pack_packer_open_reading(run->path, &run->packer, err) != 0 ||
-	    pack_packer_files(run->packer, &rem->inner, err) != 0)
+	if (pack_packer_files(run->packer, &rem->inner, err) != 0)
 		return -1;
 	remembering_wrap(rem, &outer);
-	rc = load_manifest(run, &outer, err);
+	rc = load_manifest(run, &outer, out, err);
 	ps_pack_files_close(&rem->inner);
-	if (rc != 0)
+	return rc;
+}
+
+/* The one walk of the directory: validated through it now (but for the
+ * files' first bytes), packed from it once the outputs are known. */
+static int
+validate_dir(sign_run *run, struct remembering *rem, ps_error *err)
+{
+	memset(rem, 0, sizeof(*rem));
+	rem->defer_heads = 1;
+	if (pack_packer_open_reading(run->path, &run->packer, err) != 0 ||
+	    validate_through(run, rem, &run->manifest, err) != 0)
 		return -1;
 	return record_valid_manifest(run, err);
 }
@@ -282,6 +309,31 @@ check_same_manifest(sign_run *run, const struct remembering *rem,
 		return 0;
 	return util_fail(err, "file_changed", run->manifest->manifest_path,
 	    "the manifest changed between validation and packing; sign again");
+}
+
+/* After packing, when the first validation left file heads out: the
+ * whole validation again, the heads now those the packing pass read (no
+ * file is opened for them), its diagnostics replacing the first's. The
+ * archive is still a temporary file. */
+static int
+validate_packed(sign_run *run, const struct remembering *first,
+    ps_error *err)
+{
+	struct remembering rem;
+	ps_manifest *m = NULL;
+	int rc;
+
+	if (!first->heads_deferred)
+		return 0;
+	memset(&rem, 0, sizeof(rem));
+	ps_diags_free(&run->r->diags);
+	rc = validate_through(run, &rem, &m, err);
+	if (rc == 0)
+		rc = require_valid_model(run, m, err);
+	ps_manifest_free(m);
+	if (rc == 0)
+		rc = check_same_manifest(run, &rem, err);
+	return rc;
 }
 
 static int
@@ -333,7 +385,7 @@ sign_prepare_dir(sign_run *run, ps_error *err)
 		return -1;
 	run->archive_existed = lstat(run->r->archive_path, &sb) == 0;
 	if (write_archive(run, err) != 0 || check_same_manifest(run, &rem,
-	    err) != 0)
+	    err) != 0 || validate_packed(run, &rem, err) != 0)
 		return -1;
 	memcpy(run->r->tree_digest, run->digest->tree_digest, PS_SHA256_LEN);
 	return 0;

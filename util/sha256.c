@@ -4,8 +4,10 @@
 
 #include <openssl/evp.h>
 
+#include "util/error.h"
 #include "util/fdio.h"
 #include "util/sha256.h"
+#include "util/worker.h"
 
 struct util_sha256 {
 	EVP_MD_CTX *md;
@@ -153,4 +155,72 @@ ps_sha256_string(const unsigned char digest[PS_SHA256_LEN],
 	memcpy(out, "sha256:", 7);
 	ps_hex_encode(digest, PS_SHA256_LEN, out + 7);
 	return out;
+}
+
+/* On the worker of util_sha256_fd_overlapped. */
+static int
+hash_slot(void *ctx, uint64_t tag, const void *buf, size_t len,
+    ps_error *err)
+{
+	(void)tag;
+	if (util_sha256_update(ctx, buf, len) != 0)
+		return util_fail(err, "crypto_error", NULL, "SHA-256 failed");
+	return 0;
+}
+
+static const util_worker_ops hash_slot_ops = { hash_slot, NULL, NULL };
+
+#define OVERLAP_SLOT (256 * 1024)
+#define OVERLAP_SLOTS 8
+
+/* Reads into the ring until the end of the file; a record is handed to
+ * the worker at the next reservation, after its read. */
+static ssize_t
+read_into(util_worker *w, int fd, uint64_t *size)
+{
+	ps_error err;
+	unsigned char *room;
+	ssize_t n;
+
+	do {
+		if ((room = util_worker_reserve(w, OVERLAP_SLOT, &err)) == NULL) {
+			errno = EIO;
+			return -1;
+		}
+		if ((n = util_read_full(fd, room, OVERLAP_SLOT)) < 0)
+			return -1;
+		util_worker_commit(w, 0, (size_t)n);
+		*size += (uint64_t)n;
+	} while (n > 0);
+	return 0;
+}
+
+int
+util_sha256_fd_overlapped(int fd, unsigned char out[PS_SHA256_LEN],
+    uint64_t *size)
+{
+	util_sha256 *h = util_sha256_new();
+	util_worker *w = NULL;
+	ps_error err;
+	ssize_t rc = -1;
+	int saved = ENOMEM;
+
+	*size = 0;
+	if (h != NULL && util_worker_new(&hash_slot_ops, h, OVERLAP_SLOT,
+	    OVERLAP_SLOTS, &w, &err) == 0) {
+		rc = read_into(w, fd, size);
+		saved = errno;
+		if (util_worker_finish(w, &err) != 0 && rc == 0) {
+			rc = -1;
+			saved = EIO;
+		}
+		if (rc == 0 && util_sha256_final(h, out) != 0) {
+			rc = -1;
+			saved = EIO;
+		}
+	}
+	util_worker_free(w);
+	util_sha256_free(h);
+	errno = saved;
+	return rc == 0 ? 0 : -1;
 }

@@ -29,6 +29,11 @@ int util_sha256_buffer(const void *data, size_t len,
 /* SHA-256 of what `fd` holds from its offset to its end, and how many
  * bytes that was; 0 / -1 (errno set by read, or EIO for the digest). */
 int util_sha256_fd(int fd, unsigned char out[PS_SHA256_LEN], uint64_t *size);
+/* The same for a large file: read on the caller's thread straight into
+ * a small ring that a second thread hashes, so reading and hashing
+ * overlap (issue 22; 2 MiB of buffers, a thread started and joined). */
+int util_sha256_fd_overlapped(int fd, unsigned char out[PS_SHA256_LEN],
+    uint64_t *size);
 
 /* Refuses with `code`: `what` was checked, expected `want`, found `got`
  * (both as sha256:HEX); returns -1.  Inline, as util/error.h's helpers

@@ -253,7 +253,7 @@ authenticate(verify_vctx *v, int fd, const unsigned char *copied,
 
 	if (copied != NULL)
 		memcpy(got, copied, PS_SHA256_LEN);
-	else if (util_sha256_fd(fd, got, &size) != 0)
+	else if (util_sha256_fd_overlapped(fd, got, &size) != 0)
 		return util_fail_errno(err, "io_error", v->path, "read", errno);
 	v->res->has_archive_digest = 1;
 	if (memcmp(got, subject->sha256, PS_SHA256_LEN) != 0)
@@ -280,7 +280,8 @@ refuse_reading(verify_vctx *v, int fd, const sign_statement_file *subject,
 	unsigned char got[PS_SHA256_LEN];
 	uint64_t size;
 
-	if (lseek(fd, 0, SEEK_SET) == 0 && util_sha256_fd(fd, got, &size) == 0 &&
+	if (lseek(fd, 0, SEEK_SET) == 0 &&
+	    util_sha256_fd_overlapped(fd, got, &size) == 0 &&
 	    memcmp(got, subject->sha256, PS_SHA256_LEN) != 0)
 		return refuse_changed(v, subject, got, err);
 	*err = *reader_err;

@@ -445,6 +445,32 @@ holon_repo() {
 	check_sig pack.zip.sig bob.pub 1
 }
 
+# Issue 22: the files' first bytes are checked from the packing pass (no
+# second read of every file); what they refuse leaves no named file, and
+# an archive that was there stays as it was.
+@test "sign: a file with pickle content is refused after packing, nothing named" {
+	p=$(copy_pack "$AGENTPACK")
+	printf '\x80\x04\x95\x05\x00\x00\x00\x00\x00\x00\x00}\x94.' \
+	    >"$p/knowledge/rubric.bin"
+	echo old >a.tar
+	run "$PACKSIGN" sign "$p" -s alice.key -o a.tar
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"knowledge/rubric.bin: error: pickle files are forbidden"*"protocol 4"*"[agentpack_pickle]"* ]]
+	[ "$(grep -c 'rubric.bin' <<<"$output")" = 1 ]
+	[[ "$output" == *"1 error(s) [manifest_invalid]"* ]]
+	[ "$(cat a.tar)" = old ] && [ ! -e a.tar.sig ]
+	no_temp_files .
+	rm a.tar
+	run "$PACKSIGN" sign "$p" -s alice.key -o a.tar
+	[ "$status" -eq 1 ]
+	[ ! -e a.tar ] && [ ! -e a.tar.sig ]
+	no_temp_files .
+	printf '\x80\x01' >"$p/knowledge/rubric.bin"
+	run "$PACKSIGN" sign "$p" -s alice.key -o a.tar
+	[ "$status" -eq 0 ]
+	"$PACKSIGN" verify a.tar -p alice.pub >/dev/null
+}
+
 # Found in review: sign walked the pack with links dropped, so a declared
 # prompt that is a symbolic link read as "missing" rather than as a link,
 # and AgentPack's conventional prompts/ listing reported it a second time.

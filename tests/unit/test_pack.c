@@ -17,6 +17,7 @@
 #include "pack/ignore.h"
 #include "pack/items.h"
 #include "pack/pack.h"
+#include "pack/packdir.h"
 #include "pack/walk.h"
 #include "util/pathname.h"
 #include "util/strings.h"
@@ -613,6 +614,112 @@ packer_refuses_a_second_manifest(void **state)
 	remove_pack(dir);
 }
 
+struct listed {
+	char names[512];
+};
+
+static int
+note_listed(void *arg, const char *path, ps_entry_type type, uint64_t size,
+    ps_error *err)
+{
+	struct listed *l = arg;
+	size_t n = strlen(l->names);
+
+	(void)type;
+	(void)size;
+	(void)err;
+	snprintf(l->names + n, sizeof(l->names) - n, "%s ", path);
+	return 0;
+}
+
+/* An archive's listing of `names` (files under the pack, made by tar). */
+static void
+archive_listing(const char *names, struct listed *l)
+{
+	char *dir = make_pack(), cmd[1024], tar[300];
+	ps_pack_files files;
+	ps_digest *d = NULL;
+	ps_error err;
+
+	snprintf(cmd, sizeof(cmd), "cd '%s' && for f in %s; do mkdir -p "
+	    "\"$(dirname \"$f\")\" && echo x > \"$f\"; done && tar -cf "
+	    "'%s.tar' manifest.yml %s", dir, names, dir, names);
+	assert_int_equal(system(cmd), 0);
+	snprintf(tar, sizeof(tar), "%s.tar", dir);
+	memset(l, 0, sizeof(*l));
+	assert_int_equal(ps_pack_files_archive_open(tar, &files, &d, &err), 0);
+	assert_int_equal(files.list(files.ctx, note_listed, l, &err), 0);
+	ps_pack_files_close(&files);
+	ps_digest_free(d);
+	unlink(tar);
+	remove_pack(dir);
+}
+
+/* Issue 22: an archive's entries already in depth-first order are not
+ * sorted again; the listing is depth first either way. */
+static void
+archive_listing_is_depth_first(void **state)
+{
+	struct listed l;
+
+	(void)state;
+	archive_listing("k/a/c k/b", &l);
+	assert_string_equal(l.names, "k k/a k/a/c k/b manifest.yml ");
+	archive_listing("k/a-b k/a/c k/a.d k/a/e/f", &l);
+	assert_string_equal(l.names,
+	    "k k/a k/a/c k/a/e k/a/e/f k/a-b k/a.d manifest.yml ");
+}
+
+/* Issue 22: install's tree is read back without a walk: a file opened
+ * beneath the root, links and directories refused as the walk refuses
+ * them; stat and list still walk. */
+static void
+tree_reads_without_walking(void **state)
+{
+	char *dir = make_pack(), cmd[600];
+	ps_pack_files files;
+	unsigned char head[4];
+	char *data = NULL;
+	size_t len = 0, got = 0;
+	ps_entry_type type;
+	uint64_t size;
+	ps_error err;
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "cd '%s' && mkdir -p k/d && printf abc > "
+	    "k/f && ln -s f k/l && ln -s k kl", dir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(pack_files_tree_open(dir, &files, &err), 0);
+	assert_int_equal(files.read(files.ctx, "k/f", 16, &data, &len, &err), 0);
+	assert_int_equal(len, 3);
+	assert_string_equal(data, "abc");
+	free(data);
+	assert_int_equal(files.head(files.ctx, "k/f", head, 2, &got, &err), 0);
+	assert_int_equal(got, 2);
+	assert_memory_equal(head, "ab", 2);
+	assert_int_equal(files.read(files.ctx, "k/f", 2, &data, &len, &err), -1);
+	assert_string_equal(err.code, PS_CODE_PACK_FILE_TOO_LARGE);
+	assert_int_equal(files.read(files.ctx, "k/l", 16, &data, &len, &err), -1);
+	assert_string_equal(err.code, PS_CODE_PACK_PATH_SPECIAL);
+	assert_int_equal(files.head(files.ctx, "kl/f", head, 2, &got, &err), -1);
+	assert_string_equal(err.code, PS_CODE_PACK_PATH_SPECIAL);
+	assert_int_equal(files.read(files.ctx, "k/d", 16, &data, &len, &err), -1);
+	assert_string_equal(err.code, PS_CODE_PACK_NOT_FILE);
+	assert_int_equal(files.read(files.ctx, "k/none", 16, &data, &len, &err),
+	    -1);
+	assert_string_equal(err.code, PS_CODE_PACK_PATH_MISSING);
+	assert_int_equal(files.read(files.ctx, "../x", 16, &data, &len, &err),
+	    -1);
+	assert_string_equal(err.code, "pack_path_invalid");
+	assert_int_equal(files.stat(files.ctx, "k/f", &type, &size, &err), 0);
+	assert_int_equal(type, PS_ENTRY_FILE);
+	assert_int_equal(size, 3);
+	assert_int_equal(files.stat(files.ctx, "kl", &type, &size, &err), -1);
+	assert_string_equal(err.code, PS_CODE_PACK_PATH_SPECIAL);
+	ps_pack_files_close(&files);
+	remove_pack(dir);
+}
+
 int
 main(void)
 {
@@ -635,6 +742,8 @@ main(void)
 		cmocka_unit_test(walk_of_many_directories_is_complete_and_repeatable),
 		cmocka_unit_test(walk_refuses_a_link_deep_in_the_tree),
 		cmocka_unit_test(survey_reaches_a_directory_at_the_path_limit),
+		cmocka_unit_test(archive_listing_is_depth_first),
+		cmocka_unit_test(tree_reads_without_walking),
 	};
 	return cmocka_run_group_tests_name("pack", tests, NULL, NULL);
 }

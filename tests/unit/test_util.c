@@ -605,6 +605,46 @@ close_batch_closes_only_its_own(void **state)
 	close(keep);
 }
 
+/* Issue 22: the overlapped digest of a file (read on the caller's
+ * thread, hashed on a second one) is the plain one, from the fd's offset,
+ * at sizes around its 256 KiB records; a bad fd fails with errno. */
+static void
+sha256_fd_overlapped_matches_plain(void **state)
+{
+	static const size_t sizes[] = { 0, 1, 262143, 262144, 262145,
+	    3 * 262144 + 7 };
+	char path[] = "/tmp/ps-sha-XXXXXX";
+	unsigned char *data, a[PS_SHA256_LEN], b[PS_SHA256_LEN];
+	uint64_t na, nb;
+	size_t i, k;
+	int fd;
+
+	(void)state;
+	data = malloc(sizes[5]);
+	assert_non_null(data);
+	for (k = 0; k < sizes[5]; k++)
+		data[k] = (unsigned char)(k * 131 + k / 977);
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		fd = mkstemp(path);
+		assert_true(fd >= 0);
+		unlink(path);
+		strcpy(path, "/tmp/ps-sha-XXXXXX");
+		assert_int_equal(write(fd, data, sizes[i]), (ssize_t)sizes[i]);
+		assert_int_equal(lseek(fd, i == 4 ? 5 : 0, SEEK_SET), i == 4 ? 5 : 0);
+		assert_int_equal(util_sha256_fd(fd, a, &na), 0);
+		assert_int_equal(lseek(fd, i == 4 ? 5 : 0, SEEK_SET), i == 4 ? 5 : 0);
+		assert_int_equal(util_sha256_fd_overlapped(fd, b, &nb), 0);
+		assert_int_equal(na, nb);
+		assert_int_equal(nb, sizes[i] - (i == 4 ? 5 : 0));
+		assert_memory_equal(a, b, PS_SHA256_LEN);
+		close(fd);
+	}
+	errno = 0;
+	assert_int_equal(util_sha256_fd_overlapped(-1, b, &nb), -1);
+	assert_int_equal(errno, EBADF);
+	free(data);
+}
+
 int
 main(void)
 {
@@ -614,6 +654,7 @@ main(void)
 		cmocka_unit_test(strerror_is_safe_from_many_threads),
 		cmocka_unit_test(error_line_without_values),
 		cmocka_unit_test(sha256_known_vector),
+		cmocka_unit_test(sha256_fd_overlapped_matches_plain),
 		cmocka_unit_test(hex_decode_rejects_bad_digits_and_lengths),
 		cmocka_unit_test(atomic_abort_leaves_nothing),
 		cmocka_unit_test(atomic_commit_and_no_replace),
