@@ -70,6 +70,7 @@ struct reader {
 	pack_tarscan *scan;         /* its headers, read before libarchive */
 	pack_zipscan *zip;          /* a zip's central directory */
 	int fd_private;             /* no one else can write the file */
+	const unsigned char *known; /* its digest, already taken; or NULL */
 	ps_error stream_error;      /* why the stream stopped, when it did */
 	int stream_failed;
 	const ps_extract_limits *limits;
@@ -208,8 +209,8 @@ compare_rebuilt(void *ctx, const void *buf, size_t len, ps_error *err)
 static unsigned char *
 input_room(struct reader *r, ps_error *err)
 {
-	return r->stream_is_file ? util_worker_reserve(r->hasher, READ_BUFFER,
-	    err) : r->buffer;
+	return r->stream_is_file && r->hash_reads ?
+	    util_worker_reserve(r->hasher, READ_BUFFER, err) : r->buffer;
 }
 
 /* The decoder's input: the file's bytes, hashed as they are read. */
@@ -225,10 +226,10 @@ decoder_input(void *ctx, const void **buf, size_t *len, ps_error *err)
 		return -1;
 	if ((n = util_read_full(r->fd, room, READ_BUFFER)) < 0)
 		return util_fail_errno(err, "io_error", r->label, "read", errno);
-	if (n > 0 && r->stream_is_file)
+	if (n > 0 && r->hash_reads && r->stream_is_file)
 		util_worker_commit(r->hasher, HASH_ARCHIVE, (size_t)n);
-	else if (n > 0 && util_worker_push(r->hasher, HASH_ARCHIVE, room,
-	    (size_t)n, err) != 0)
+	else if (n > 0 && r->hash_reads && util_worker_push(r->hasher,
+	    HASH_ARCHIVE, room, (size_t)n, err) != 0)
 		return -1;
 	*buf = room;
 	*len = (size_t)n;
@@ -797,12 +798,15 @@ make_digest(struct reader *r, ps_error *err)
 	size_t manifest;
 	ps_digest *d;
 
-	if (util_sha256_final(r->archive_hash, archive) != 0 ||
+	if ((r->known == NULL &&
+	    util_sha256_final(r->archive_hash, archive) != 0) ||
 	    (r->decoder != NULL && !r->stream_is_file &&
 	    util_sha256_final(r->stream_hash, stream) != 0)) {
 		util_fail(err, "crypto_error", NULL, "SHA-256 failed");
 		return NULL;
 	}
+	if (r->known != NULL)
+		memcpy(archive, r->known, sizeof(archive));
 	if (r->stream_is_file)
 		memcpy(stream, archive, sizeof(stream));
 	pack_items_sort(&r->items);
@@ -903,20 +907,31 @@ hash_whole_file(struct reader *r, ps_error *err)
 	return 0;
 }
 
+/* No thread when there is little or nothing to hash: a small archive,
+ * or an uncompressed one whose digest is known. */
+static size_t
+hasher_slots(const struct reader *r)
+{
+	if (r->status.bytes_total <= HASH_INLINE_MAX ||
+	    (!r->hash_reads && r->compression == PS_COMPRESS_NONE))
+		return 0;
+	return HASHER_SLOTS;
+}
+
 static int
 read_archive(struct reader *r, ps_digest **out, ps_error *err)
 {
 	pack_budget_init(&r->budget, r->limits, r->status.bytes_total);
 	if (r->kind == PS_SOURCE_ZIP) {
-		if (hash_whole_file(r, err) != 0 ||
+		if ((r->known == NULL && hash_whole_file(r, err) != 0) ||
 		    pack_zipscan_read(r->fd, r->status.bytes_total, r->label,
 		    r->budget.limits.max_entries, &r->zip, err) != 0)
 			return -1;
 	} else {
-		r->hash_reads = 1;
+		r->hash_reads = r->known == NULL;
 		if (util_worker_new(&hash_ops, r, READ_BUFFER,
-		    r->status.bytes_total <= HASH_INLINE_MAX ? 0 : HASHER_SLOTS,
-		    &r->hasher, err) != 0 || open_stream(r, err) != 0)
+		    hasher_slots(r), &r->hasher, err) != 0 ||
+		    open_stream(r, err) != 0)
 			return -1;
 	}
 	if (open_inner(r, err) != 0 || read_entries(r, err) != 0)
@@ -977,9 +992,10 @@ adopt_fd(struct reader *r, int fd, ps_error *err)
 }
 
 int
-pack_archive_read_fd(int fd, int fd_private, const char *name,
-    const char *label, const pack_archive_visitor *visitor,
-    const ps_extract_limits *limits, ps_digest **out, ps_error *err)
+pack_archive_read_fd(int fd, int fd_private,
+    const unsigned char *known_digest, const char *name, const char *label,
+    const pack_archive_visitor *visitor, const ps_extract_limits *limits,
+    ps_digest **out, ps_error *err)
 {
 	const pack_archive_name *kind;
 	struct reader r;
@@ -993,6 +1009,7 @@ pack_archive_read_fd(int fd, int fd_private, const char *name,
 	r.visitor = visitor;
 	r.limits = limits;
 	r.fd_private = fd_private;
+	r.known = fd_private ? known_digest : NULL;
 	*out = NULL;
 	if ((kind = pack_archive_name_readable(name, label, err)) == NULL)
 		return -1;
@@ -1014,13 +1031,14 @@ pack_archive_read(const char *path, const pack_archive_visitor *visitor,
 
 	*out = NULL;
 	if (pack_archive_name_of(path) == NULL)
-		return pack_archive_read_fd(-1, 0, path, path, visitor, limits,
-		    out, err);
+		return pack_archive_read_fd(-1, 0, NULL, path, path, visitor,
+		    limits, out, err);
 	if (fd < 0 && errno == ENOENT)
 		return util_fail(err, "not_found", path, "no such file");
 	if (fd < 0)
 		return util_fail_errno(err, "io_error", path, "open", errno);
-	rc = pack_archive_read_fd(fd, 0, path, path, visitor, limits, out, err);
+	rc = pack_archive_read_fd(fd, 0, NULL, path, path, visitor, limits, out,
+	    err);
 	close(fd);
 	return rc;
 }

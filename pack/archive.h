@@ -51,6 +51,10 @@ typedef struct pack_archive_open_options {
 	int has_fd;
 	int fd;
 	int fd_private;             /* as pack_archive_read_fd() */
+	/* The archive's SHA-256, when the caller hashed the private copy it
+	 * reads (fd_private 1): its bytes are then not hashed again; NULL:
+	 * they are. */
+	const unsigned char *known_digest;
 } pack_archive_open_options;
 
 int pack_files_archive_open_with(const char *path,
@@ -61,10 +65,12 @@ int pack_files_archive_open_with(const char *path,
  * through a descriptor of its own), whose kind and compression `name`'s
  * suffix gives; `label` names it in errors.  `fd_private`: no other
  * process can write the file (a zip is then read in place, not from a
- * copy in memory). */
-int pack_archive_read_fd(int fd, int fd_private, const char *name,
-    const char *label, const pack_archive_visitor *visitor,
-    const ps_extract_limits *limits, ps_digest **out, ps_error *err);
+ * copy in memory).  `known_digest` (only with fd_private): the file's
+ * SHA-256 as its maker hashed it; the bytes are not hashed again. */
+int pack_archive_read_fd(int fd, int fd_private,
+    const unsigned char *known_digest, const char *name, const char *label,
+    const pack_archive_visitor *visitor, const ps_extract_limits *limits,
+    ps_digest **out, ps_error *err);
 
 /* Digests of the archive at `path`, with `visitor` (may be NULL), under
  * `limits` (NULL: the defaults; pack/limits.h). */

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -173,10 +174,15 @@ static const util_worker_ops hash_slot_ops = { hash_slot, NULL, NULL };
 #define OVERLAP_SLOT (256 * 1024)
 #define OVERLAP_SLOTS 8
 
-/* Reads into the ring until the end of the file; a record is handed to
- * the worker at the next reservation, after its read. */
+/* Up to this size a file is hashed on the reading thread: starting and
+ * joining a thread costs more than hashing it. */
+#define OVERLAP_MIN (1024 * 1024)
+
+/* Reads into the ring until the end of the file, writing each read to
+ * `copy` too unless it is -1; a record is handed to the worker at the
+ * next reservation, after its read. */
 static ssize_t
-read_into(util_worker *w, int fd, uint64_t *size)
+read_into(util_worker *w, int fd, int copy, uint64_t *size)
 {
 	ps_error err;
 	unsigned char *room;
@@ -189,14 +195,32 @@ read_into(util_worker *w, int fd, uint64_t *size)
 		}
 		if ((n = util_read_full(fd, room, OVERLAP_SLOT)) < 0)
 			return -1;
+		errno = 0;
+		if (copy >= 0 && n > 0 &&
+		    util_write_all(copy, room, (size_t)n, NULL, &err) != 0) {
+			if (errno == 0)
+				errno = EIO;
+			return -1;
+		}
 		util_worker_commit(w, 0, (size_t)n);
 		*size += (uint64_t)n;
 	} while (n > 0);
 	return 0;
 }
 
+static size_t
+overlap_slots(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size <= OVERLAP_MIN)
+		return 0;
+	return OVERLAP_SLOTS;
+}
+
 int
-util_sha256_fd_overlapped(int fd, unsigned char out[PS_SHA256_LEN],
+util_sha256_fd_copy(int fd, int copy, unsigned char out[PS_SHA256_LEN],
     uint64_t *size)
 {
 	util_sha256 *h = util_sha256_new();
@@ -207,8 +231,8 @@ util_sha256_fd_overlapped(int fd, unsigned char out[PS_SHA256_LEN],
 
 	*size = 0;
 	if (h != NULL && util_worker_new(&hash_slot_ops, h, OVERLAP_SLOT,
-	    OVERLAP_SLOTS, &w, &err) == 0) {
-		rc = read_into(w, fd, size);
+	    overlap_slots(fd), &w, &err) == 0) {
+		rc = read_into(w, fd, copy, size);
 		saved = errno;
 		if (util_worker_finish(w, &err) != 0 && rc == 0) {
 			rc = -1;
@@ -223,4 +247,11 @@ util_sha256_fd_overlapped(int fd, unsigned char out[PS_SHA256_LEN],
 	util_sha256_free(h);
 	errno = saved;
 	return rc == 0 ? 0 : -1;
+}
+
+int
+util_sha256_fd_overlapped(int fd, unsigned char out[PS_SHA256_LEN],
+    uint64_t *size)
+{
+	return util_sha256_fd_copy(fd, -1, out, size);
 }

@@ -34,6 +34,12 @@ int util_sha256_fd(int fd, unsigned char out[PS_SHA256_LEN], uint64_t *size);
  * overlap (issue 22; 2 MiB of buffers, a thread started and joined). */
 int util_sha256_fd_overlapped(int fd, unsigned char out[PS_SHA256_LEN],
     uint64_t *size);
+/* The same, writing every byte read to `copy` too (a private copy, so
+ * that what is parsed later is what was hashed); errno ENOSPC or EIO when
+ * a write failed.  A file of at most 1 MiB is hashed on the caller's
+ * thread. */
+int util_sha256_fd_copy(int fd, int copy, unsigned char out[PS_SHA256_LEN],
+    uint64_t *size);
 
 /* Refuses with `code`: `what` was checked, expected `want`, found `got`
  * (both as sha256:HEX); returns -1.  Inline, as util/error.h's helpers

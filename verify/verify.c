@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -245,7 +246,7 @@ open_archive_fd(verify_vctx *v, int *owned, const unsigned char **copied,
  * subject before any byte is parsed or decompressed (install hashed its
  * private copy while making it). */
 static int
-authenticate(verify_vctx *v, int fd, const unsigned char *copied,
+authenticate(verify_vctx *v, int fd, int copy, const unsigned char *copied,
     const sign_statement_file *subject, ps_error *err)
 {
 	unsigned char *got = v->res->archive_digest;
@@ -253,8 +254,10 @@ authenticate(verify_vctx *v, int fd, const unsigned char *copied,
 
 	if (copied != NULL)
 		memcpy(got, copied, PS_SHA256_LEN);
-	else if (util_sha256_fd_overlapped(fd, got, &size) != 0)
-		return util_fail_errno(err, "io_error", v->path, "read", errno);
+	else if (util_sha256_fd_copy(fd, copy, got, &size) != 0)
+		return util_fail_errno(err, errno == ENOSPC ? "disk_full" :
+		    "io_error", v->path, copy >= 0 ? "read into memory" : "read",
+		    errno);
 	v->res->has_archive_digest = 1;
 	if (memcmp(got, subject->sha256, PS_SHA256_LEN) != 0)
 		return util_refuse_digest(err, "subject_mismatch", v->path,
@@ -292,8 +295,8 @@ refuse_reading(verify_vctx *v, int fd, const sign_statement_file *subject,
  * again and keeps what the validators need while the caller's visitor
  * sees every entry (install extracts them). */
 static int
-parse_archive(verify_vctx *v, int fd, int fd_private, ps_pack_files *files,
-    ps_digest **d, ps_error *err)
+parse_archive(verify_vctx *v, int fd, const unsigned char *known,
+    ps_pack_files *files, ps_digest **d, ps_error *err)
 {
 	verify_stream *s = v->stream;
 	pack_archive_open_options o;
@@ -304,7 +307,8 @@ parse_archive(verify_vctx *v, int fd, int fd_private, ps_pack_files *files,
 	o.limits = &v->o->limits;
 	o.has_fd = 1;
 	o.fd = fd;
-	o.fd_private = fd_private;
+	o.fd_private = known != NULL;
+	o.known_digest = known;
 	if (s != NULL && (rc = s->start(s->ctx, v->st, &o.also, &o.fallback,
 	    err)) < 0)
 		return -1;
@@ -324,26 +328,64 @@ parse_archive(verify_vctx *v, int fd, int fd_private, ps_pack_files *files,
 	return rc;
 }
 
+/* A private copy in memory for pass 2, made while pass 1 reads: up to
+ * VERIFY_COPY_MAX, the file is parsed from there, so what is parsed is
+ * what was hashed whatever a writer does to the file meanwhile, and it is
+ * not hashed again.  Larger files are read again and hashed again while
+ * parsed (a change is subject_changed).  -1 (no copy) when memfd_create
+ * fails: the file is read again then too. */
+#define VERIFY_COPY_MAX (2ULL * 1024 * 1024 * 1024)
+
+static int
+memory_copy(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    (uint64_t)st.st_size > VERIFY_COPY_MAX)
+		return -1;
+	return memfd_create("packsign-verify", MFD_CLOEXEC);
+}
+
+/* Pass 2 on the copy (or install's), else on the file itself. */
+static int
+parse_authenticated(verify_vctx *v, int fd, int copy, int private_fd,
+    const sign_statement_file *subject, ps_pack_files *files, ps_digest **d,
+    ps_error *err)
+{
+	const unsigned char *known = copy >= 0 || private_fd ?
+	    v->res->archive_digest : NULL;
+	int from = copy >= 0 ? copy : fd;
+	ps_error e;
+
+	ps_error_clear(&e);
+	if (parse_archive(v, from, known, files, d, &e) != 0)
+		return refuse_reading(v, from, subject, &e, err);
+	if (memcmp((*d)->archive_digest, subject->sha256, PS_SHA256_LEN) != 0)
+		return refuse_changed(v, subject, (*d)->archive_digest, err);
+	return 0;
+}
+
 /* Step 3: authenticate, then parse what was authenticated. */
 static int
 read_archive(verify_vctx *v, ps_pack_files *files, ps_digest **d, ps_error *err)
 {
 	const sign_statement_file *subject = find_subject(v, err);
 	const unsigned char *copied;
-	int fd, owned, rc;
-	ps_error e;
+	int fd, owned, copy = -1, rc;
 
 	if (subject == NULL ||
 	    (fd = open_archive_fd(v, &owned, &copied, err)) < 0)
 		return -1;
-	rc = authenticate(v, fd, copied, subject, err);
-	ps_error_clear(&e);
-	/* install's copy: only install can write it. */
-	if (rc == 0 && parse_archive(v, fd, !owned, files, d, &e) != 0)
-		rc = refuse_reading(v, fd, subject, &e, err);
-	else if (rc == 0 && memcmp((*d)->archive_digest, subject->sha256,
-	    PS_SHA256_LEN) != 0)
-		rc = refuse_changed(v, subject, (*d)->archive_digest, err);
+	/* install's copy: only install can write it, and it is hashed. */
+	if (owned)
+		copy = memory_copy(fd);
+	rc = authenticate(v, fd, copy, copied, subject, err);
+	if (rc == 0)
+		rc = parse_authenticated(v, fd, copy, !owned, subject, files, d,
+		    err);
+	if (copy >= 0)
+		close(copy);
 	if (owned)
 		close(fd);
 	if (rc == 0)
