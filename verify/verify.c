@@ -334,7 +334,9 @@ parse_archive(verify_vctx *v, int fd, const unsigned char *known,
  * not hashed again.  Larger files are read again and hashed again while
  * parsed (a change is subject_changed).  -1 (no copy) when memfd_create
  * fails: the file is read again then too. */
+#ifndef VERIFY_COPY_MAX
 #define VERIFY_COPY_MAX (2ULL * 1024 * 1024 * 1024)
+#endif
 
 static int
 memory_copy(int fd)
