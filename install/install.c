@@ -134,18 +134,6 @@ copy_fd(int src, int dst, const char *label, const struct copy_bound *bound,
 	return rc;
 }
 
-/* On the copy's worker: the archive's digest. */
-static int
-hash_copied(void *ctx, uint64_t tag, const void *buf, size_t len,
-    ps_error *err)
-{
-	(void)tag;
-	if (util_sha256_update(ctx, buf, len) != 0)
-		return util_fail(err, "internal_error", NULL, "SHA-256 failed");
-	return 0;
-}
-
-static const util_worker_ops hash_copied_ops = { hash_copied, NULL, NULL };
 
 /* One read into the worker's ring: queued for hashing, then written from
  * there (the record is handed over at the next reservation); 0 at the
@@ -181,7 +169,7 @@ copy_hashing(int src, int dst, const char *label,
 	ssize_t n;
 	int rc;
 
-	if (util_worker_new(&hash_copied_ops, hash, COPY_BUFFER, COPY_SLOTS,
+	if (util_worker_new(&util_sha256_worker_ops, hash, COPY_BUFFER, COPY_SLOTS,
 	    &w, err) != 0)
 		return -1;
 	while ((n = copy_one(w, src, dst, label, bound, &total, err)) > 0)

@@ -158,7 +158,7 @@ ps_sha256_string(const unsigned char digest[PS_SHA256_LEN],
 	return out;
 }
 
-/* On the worker of util_sha256_fd_overlapped. */
+/* On a worker whose context is a util_sha256 (util_sha256_worker_ops). */
 static int
 hash_slot(void *ctx, uint64_t tag, const void *buf, size_t len,
     ps_error *err)
@@ -169,7 +169,7 @@ hash_slot(void *ctx, uint64_t tag, const void *buf, size_t len,
 	return 0;
 }
 
-static const util_worker_ops hash_slot_ops = { hash_slot, NULL, NULL };
+const util_worker_ops util_sha256_worker_ops = { hash_slot, NULL, NULL };
 
 #define OVERLAP_SLOT (256 * 1024)
 #define OVERLAP_SLOTS 8
@@ -230,7 +230,7 @@ util_sha256_fd_copy(int fd, int copy, unsigned char out[PS_SHA256_LEN],
 	int saved = ENOMEM;
 
 	*size = 0;
-	if (h != NULL && util_worker_new(&hash_slot_ops, h, OVERLAP_SLOT,
+	if (h != NULL && util_worker_new(&util_sha256_worker_ops, h, OVERLAP_SLOT,
 	    overlap_slots(fd), &w, &err) == 0) {
 		rc = read_into(w, fd, copy, size);
 		saved = errno;

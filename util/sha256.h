@@ -10,6 +10,7 @@
 
 #include "packsign.h"
 #include "util/error.h"
+#include "util/worker.h"
 
 typedef struct util_sha256 util_sha256;
 
@@ -38,6 +39,10 @@ int util_sha256_fd_overlapped(int fd, unsigned char out[PS_SHA256_LEN],
  * that what is parsed later is what was hashed); errno ENOSPC or EIO when
  * a write failed.  A file of at most 1 MiB is hashed on the caller's
  * thread. */
+/* Worker operations whose context is a util_sha256: every record is
+ * hashed in order (util/worker.h). */
+extern const util_worker_ops util_sha256_worker_ops;
+
 int util_sha256_fd_copy(int fd, int copy, unsigned char out[PS_SHA256_LEN],
     uint64_t *size);
 
