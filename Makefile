@@ -191,8 +191,7 @@ ifeq ($(filter-out $(BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
       $(error CLI_LINK=static links the static archives $(STATIC_MISSING), which are missing: install their -dev packages with scripts/install-deps, or build with CLI_LINK=shared)
     endif
   endif
-  ifeq ($(LIBGIT2_SONAME)$(if $(LIBGIT2_SONAME),,x)$(if $(LIBCURL_SONAME),,x),$(LIBGIT2_SONAME))
-  else
+  ifeq ($(and $(LIBGIT2_SONAME),$(LIBCURL_SONAME)),)
     $(error scripts/soname-of found no shared libgit2 or libcurl (got '$(LIBGIT2_SONAME)' and '$(LIBCURL_SONAME)'): packsign opens them by soname at run time)
   endif
 endif

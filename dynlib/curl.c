@@ -1,4 +1,5 @@
 /* libcurl by the soname the build linked against (Makefile). */
+#include <stddef.h>
 #include <string.h>
 
 #include "dynlib/curl.h"
@@ -9,19 +10,11 @@
 #error "the Makefile passes DYNLIB_LIBCURL_SONAME (scripts/soname-of libcurl)"
 #endif
 
-static int
-resolve_all(dynlib_curl *curl, ps_error *err)
-{
-	int rc = 0;
-
-#define DYNLIB_CURL_RESOLVE(name) \
-	if (rc == 0) \
-		rc = dynlib_resolve(curl->handle, DYNLIB_LIBCURL_SONAME, \
-		    "curl_" #name, &curl->name, sizeof(curl->name), err);
-	DYNLIB_CURL_FUNCTIONS(DYNLIB_CURL_RESOLVE)
-#undef DYNLIB_CURL_RESOLVE
-	return rc;
-}
+#define DYNLIB_CURL_SYMBOL(name) { "curl_" #name, offsetof(dynlib_curl, name) },
+static const dynlib_symbol curl_symbols[] = {
+	DYNLIB_CURL_FUNCTIONS(DYNLIB_CURL_SYMBOL)
+};
+#undef DYNLIB_CURL_SYMBOL
 
 int
 dynlib_curl_open(dynlib_curl *curl, const char *purpose, ps_error *err)
@@ -29,11 +22,9 @@ dynlib_curl_open(dynlib_curl *curl, const char *purpose, ps_error *err)
 	CURLcode rc;
 
 	memset(curl, 0, sizeof(*curl));
-	curl->handle = dynlib_open(DYNLIB_LIBCURL_SONAME, purpose, err);
-	if (curl->handle == NULL)
-		return -1;
-	if (resolve_all(curl, err) != 0) {
-		dynlib_close(curl->handle);
+	if (dynlib_load(DYNLIB_LIBCURL_SONAME, purpose, curl_symbols,
+	    sizeof(curl_symbols) / sizeof(curl_symbols[0]), curl,
+	    &curl->handle, err) != 0) {
 		memset(curl, 0, sizeof(*curl));
 		return -1;
 	}

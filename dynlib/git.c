@@ -1,4 +1,5 @@
 /* libgit2 by the soname the build linked against (Makefile). */
+#include <stddef.h>
 #include <string.h>
 
 #include "dynlib/git.h"
@@ -9,29 +10,19 @@
 #error "the Makefile passes DYNLIB_LIBGIT2_SONAME (scripts/soname-of libgit2)"
 #endif
 
-static int
-resolve_all(dynlib_git *git, ps_error *err)
-{
-	int rc = 0;
-
-#define DYNLIB_GIT_RESOLVE(name) \
-	if (rc == 0) \
-		rc = dynlib_resolve(git->handle, DYNLIB_LIBGIT2_SONAME, \
-		    "git_" #name, &git->name, sizeof(git->name), err);
-	DYNLIB_GIT_FUNCTIONS(DYNLIB_GIT_RESOLVE)
-#undef DYNLIB_GIT_RESOLVE
-	return rc;
-}
+#define DYNLIB_GIT_SYMBOL(name) { "git_" #name, offsetof(dynlib_git, name) },
+static const dynlib_symbol git_symbols[] = {
+	DYNLIB_GIT_FUNCTIONS(DYNLIB_GIT_SYMBOL)
+};
+#undef DYNLIB_GIT_SYMBOL
 
 int
 dynlib_git_open(dynlib_git *git, const char *purpose, ps_error *err)
 {
 	memset(git, 0, sizeof(*git));
-	git->handle = dynlib_open(DYNLIB_LIBGIT2_SONAME, purpose, err);
-	if (git->handle == NULL)
-		return -1;
-	if (resolve_all(git, err) != 0) {
-		dynlib_close(git->handle);
+	if (dynlib_load(DYNLIB_LIBGIT2_SONAME, purpose, git_symbols,
+	    sizeof(git_symbols) / sizeof(git_symbols[0]), git, &git->handle,
+	    err) != 0) {
 		memset(git, 0, sizeof(*git));
 		return -1;
 	}

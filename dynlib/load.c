@@ -40,6 +40,27 @@ dynlib_resolve(void *handle, const char *soname, const char *symbol,
 	return 0;
 }
 
+int
+dynlib_load(const char *soname, const char *purpose,
+    const dynlib_symbol *symbols, size_t count, void *table, void **handle,
+    ps_error *err)
+{
+	size_t i;
+
+	*handle = dynlib_open(soname, purpose, err);
+	if (*handle == NULL)
+		return -1;
+	for (i = 0; i < count; i++) {
+		if (dynlib_resolve(*handle, soname, symbols[i].name,
+		    (char *)table + symbols[i].offset, sizeof(void *), err) != 0) {
+			dynlib_close(*handle);
+			*handle = NULL;
+			return -1;
+		}
+	}
+	return 0;
+}
+
 void
 dynlib_close(void *handle)
 {

@@ -27,6 +27,18 @@ void *dynlib_open(const char *soname, const char *purpose, ps_error *err);
 int dynlib_resolve(void *handle, const char *soname, const char *symbol,
     void *slot, size_t size, ps_error *err);
 
+/* One function of a table: its name and where its pointer goes. */
+typedef struct dynlib_symbol {
+	const char *name;
+	size_t offset;               /* in the caller's table struct */
+} dynlib_symbol;
+
+/* Opens `soname` and resolves every symbol into `table`; 0, or -1 with
+ * nothing left open.  The handle is returned in *handle. */
+int dynlib_load(const char *soname, const char *purpose,
+    const dynlib_symbol *symbols, size_t count, void *table, void **handle,
+    ps_error *err);
+
 /* Drops the handle (the code stays mapped: RTLD_NODELETE). */
 void dynlib_close(void *handle);
 

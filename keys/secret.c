@@ -97,32 +97,37 @@ ps_secret_from(const void *data, size_t len)
 	return secret;
 }
 
+/* Reads at most `max` bytes of `fd` into `buf` (max + 1 bytes long: one
+ * byte more than allowed tells "too large" from "exactly max"). */
+static int
+read_at_most(int fd, void *buf, size_t max, const char *name, size_t *got,
+    ps_error *err)
+{
+	ssize_t n = util_read_full(fd, buf, max + 1);
+
+	if (n < 0)
+		return util_fail_errno(err, "io_error", name, "read", errno);
+	if ((size_t)n > max)
+		return util_fail(err, "input_too_large", name,
+		    "input is larger than %zu bytes", max);
+	*got = (size_t)n;
+	return 0;
+}
+
 int
 ps_secret_read_fd(int fd, size_t max, const char *name, ps_secret **out,
     ps_error *err)
 {
 	ps_secret *secret;
-	ssize_t n;
-	size_t got;
 
 	*out = NULL;
-	/* One byte more than allowed tells "too large" from "exactly max". */
 	secret = ps_secret_new(max + 1);
 	if (secret == NULL)
 		return util_fail_oom(err, name);
-	n = util_read_full(fd, secret->data, max + 1);
-	if (n < 0) {
-		int saved = errno;
+	if (read_at_most(fd, secret->data, max, name, &secret->len, err) != 0) {
 		ps_secret_free(secret);
-		return util_fail_errno(err, "io_error", name, "read", saved);
+		return -1;
 	}
-	got = (size_t)n;
-	if (got > max) {
-		ps_secret_free(secret);
-		return util_fail(err, "input_too_large", name,
-		    "input is larger than %zu bytes", max);
-	}
-	secret->len = got;
 	*out = secret;
 	return 0;
 }
@@ -166,32 +171,23 @@ int
 keys_read_file(const char *path, size_t max, char **data, size_t *len,
     ps_error *err)
 {
-	ssize_t n;
-	int fd;
+	int fd, rc;
 
 	*data = NULL;
 	*len = 0;
 	if ((fd = open_regular(path, err)) < 0)
 		return -1;
-	/* One byte more than allowed tells "too large" from "exactly max". */
-	if ((*data = malloc(max + 1)) == NULL) {
-		close(fd);
-		return util_fail_oom(err, path);
-	}
-	n = util_read_full(fd, *data, max + 1);
-	if (n < 0 || (size_t)n > max) {
-		int saved = errno;
-
-		close(fd);
+	if ((*data = malloc(max + 1)) == NULL)
+		rc = util_fail_oom(err, path);
+	else
+		rc = read_at_most(fd, *data, max, path, len, err);
+	close(fd);
+	if (rc != 0) {
 		free(*data);
 		*data = NULL;
-		return n < 0 ? util_fail_errno(err, "io_error", path, "read",
-		    saved) : util_fail(err, "input_too_large", path,
-		    "input is larger than %zu bytes", max);
+		return -1;
 	}
-	close(fd);
-	(*data)[n] = '\0';
-	*len = (size_t)n;
+	(*data)[*len] = '\0';
 	return 0;
 }
 

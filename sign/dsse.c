@@ -186,14 +186,15 @@ refuse_resign(const sign_dsse_envelope *env, const unsigned char *pae,
 	return 0;
 }
 
+/* A copy of `sig` and `keyid` in the next slot (the caller checked that
+ * there is one, and what the bytes may be). */
 static int
-append_signature(sign_dsse_envelope *env, const unsigned char *pae,
-    size_t pae_len, const unsigned char *secret_key, const char *keyid,
-    ps_error *err)
+store_signature(sign_dsse_envelope *env, const unsigned char *sig,
+    size_t sig_len, const char *keyid, ps_error *err)
 {
 	struct dsse_signature *s = &env->sigs[env->sig_count];
 
-	s->sig = malloc(SIGN_DSSE_SIG_LEN);
+	s->sig = malloc(sig_len);
 	s->keyid = strdup(keyid);
 	if (s->sig == NULL || s->keyid == NULL) {
 		free(s->sig);
@@ -201,15 +202,23 @@ append_signature(sign_dsse_envelope *env, const unsigned char *pae,
 		memset(s, 0, sizeof(*s));
 		return util_fail_oom(err, NULL);
 	}
-	if (crypto_sign_detached(s->sig, NULL, pae, pae_len, secret_key) != 0) {
-		free(s->sig);
-		free(s->keyid);
-		memset(s, 0, sizeof(*s));
-		return util_fail(err, "crypto_error", NULL, "Ed25519 signing failed");
-	}
-	s->sig_len = SIGN_DSSE_SIG_LEN;
+	memcpy(s->sig, sig, sig_len);
+	s->sig_len = sig_len;
 	env->sig_count++;
 	return 0;
+}
+
+/* Signs the PAE into the next slot. */
+static int
+append_signature(sign_dsse_envelope *env, const unsigned char *pae,
+    size_t pae_len, const unsigned char *secret_key, const char *keyid,
+    ps_error *err)
+{
+	unsigned char sig[SIGN_DSSE_SIG_LEN];
+
+	if (crypto_sign_detached(sig, NULL, pae, pae_len, secret_key) != 0)
+		return util_fail(err, "crypto_error", NULL, "Ed25519 signing failed");
+	return store_signature(env, sig, sizeof(sig), keyid, err);
 }
 
 int
@@ -238,28 +247,6 @@ sign_dsse_sign(sign_dsse_envelope *env,
 		rc = append_signature(env, pae, pae_len, secret_key, keyid, err);
 	free(pae);
 	return rc;
-}
-
-/* A copy of `sig` and `keyid` in the next slot (the caller checked that
- * there is one, and what the bytes may be). */
-static int
-store_signature(sign_dsse_envelope *env, const unsigned char *sig,
-    size_t sig_len, const char *keyid, ps_error *err)
-{
-	struct dsse_signature *s = &env->sigs[env->sig_count];
-
-	s->sig = malloc(sig_len);
-	s->keyid = strdup(keyid);
-	if (s->sig == NULL || s->keyid == NULL) {
-		free(s->sig);
-		free(s->keyid);
-		memset(s, 0, sizeof(*s));
-		return util_fail_oom(err, NULL);
-	}
-	memcpy(s->sig, sig, sig_len);
-	s->sig_len = sig_len;
-	env->sig_count++;
-	return 0;
 }
 
 int
