@@ -172,10 +172,56 @@ sigstore_body_v2(const char *kind, const sigstore_content *c, char **out,
 	return rc;
 }
 
+/* The member at a path of objects (an array's first item for "[0]"). */
+static json_t *
+path_get(json_t *v, const char *const *path, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && v != NULL; i++)
+		v = strcmp(path[i], "[0]") == 0 ? json_array_get(v, 0) :
+		    json_object_get(v, path[i]);
+	return v;
+}
+
+/* Which part of an authenticated Rekor v2 body differs from the one the
+ * bundle makes, in words. */
+static const char *
+diagnose_v2(const char *want, const sigstore_entry *e)
+{
+	static const char *const hr_sig[] = { "spec", "hashedRekordV002",
+	    "signature", "content" };
+	static const char *const hr_ver[] = { "spec", "hashedRekordV002",
+	    "signature", "verifier" };
+	static const char *const ds_sig[] = { "spec", "dsseV002", "signatures",
+	    "[0]", "content" };
+	static const char *const ds_ver[] = { "spec", "dsseV002", "signatures",
+	    "[0]", "verifier" };
+	const char *what = "another digest of what was signed";
+	json_t *w = json_loads(want, 0, NULL);
+	json_t *g = json_loadb((const char *)e->body, e->body_len, 0, NULL);
+	int dsse = strcmp(e->kind, "dsse") == 0;
+
+	if (g == NULL || !json_is_object(g))
+		what = "a body that is not JSON";
+	else if (!json_equal(path_get(w, dsse ? ds_sig : hr_sig, dsse ? 5 : 4),
+	    path_get(g, dsse ? ds_sig : hr_sig, dsse ? 5 : 4)))
+		what = "another signature";
+	else if (!json_equal(path_get(w, dsse ? ds_ver : hr_ver, dsse ? 5 : 4),
+	    path_get(g, dsse ? ds_ver : hr_ver, dsse ? 5 : 4)))
+		what = "another certificate or key";
+	else if (json_equal(w, g))
+		what = "the same entry in another JSON form (not canonical)";
+	json_decref(w);
+	json_decref(g);
+	return what;
+}
+
 static int
 check_v2(const sigstore_entry *e, const sigstore_content *c,
     const char *subject, ps_error *err)
 {
+	char what[160];
 	char *want = NULL;
 	size_t len = 0;
 	int same;
@@ -193,12 +239,11 @@ check_v2(const sigstore_entry *e, const sigstore_content *c,
 		return util_fail_oom(err, subject);
 	}
 	same = len == e->body_len && memcmp(want, e->body, len) == 0;
-	free(want);
 	if (!same)
-		return mismatch(err, subject, "the canonicalized body is not the "
-		    "Rekor v2 entry made from this bundle's signature, "
-		    "certificate or key and digest");
-	return 0;
+		snprintf(what, sizeof(what), "the Rekor v2 entry made from the "
+		    "bundle is not the log's: %s", diagnose_v2(want, e));
+	free(want);
+	return same ? 0 : mismatch(err, subject, what);
 }
 
 /* ------------------------------------------------------------ Rekor v1 */

@@ -116,24 +116,29 @@ chain_error(X509_STORE *store, STACK_OF(X509) *certs, X509 *signer)
 	return e;
 }
 
-/* The outcome of one authority: 0 verified, else an X509_V_ERR_* (-1 for
- * "not its token" or a bad signature). */
+/* The outcome of one authority: 0 verified, else an X509_V_ERR_* of its
+ * chain, TSA_NOT_SIGNER when no certificate of it is the token's signer,
+ * TSA_BAD_SIGNATURE when the signature or the signing-certificate
+ * attribute does not verify. */
+#define TSA_NOT_SIGNER (-1)
+#define TSA_BAD_SIGNATURE (-2)
+
 static int
 try_authority(const sigstore_authority *a, PKCS7 *token, sigstore_time at)
 {
 	STACK_OF(X509) *certs = NULL, *signers;
 	X509_STORE *store = authority_store(a, at, &certs);
 	X509 *signer = NULL, *leaf = sk_X509_value(a->chain, 0);
-	int rc = -1;
+	int rc = TSA_NOT_SIGNER;
 
 	if (store == NULL)
-		return -1;
+		return TSA_NOT_SIGNER;
 	if (TS_RESP_verify_signature(token, certs, store, &signer) == 1)
 		rc = X509_check_ca(leaf) == 0 && X509_cmp(signer, leaf) != 0 ?
-		    -1 : 0;
+		    TSA_NOT_SIGNER : 0;
 	else if ((signers = PKCS7_get0_signers(token, certs, 0)) != NULL) {
 		rc = chain_error(store, certs, sk_X509_value(signers, 0));
-		rc = rc == X509_V_OK ? -1 : rc;
+		rc = rc == X509_V_OK ? TSA_BAD_SIGNATURE : rc;
 		sk_X509_free(signers);
 	}
 	X509_free(signer);
@@ -168,13 +173,20 @@ check_imprint(TS_TST_INFO *tst, const unsigned char *sig, size_t sig_len,
 	return 0;
 }
 
+static int
+time_error(int e)
+{
+	return e == X509_V_ERR_CERT_HAS_EXPIRED ||
+	    e == X509_V_ERR_CERT_NOT_YET_VALID;
+}
+
 /* Every authority in turn; the first that signed the token wins. */
 static int
 find_authority(const ps_sigstore_root *root, PKCS7 *token, sigstore_time at,
     const char *subject, const sigstore_authority **tsa, ps_error *err)
 {
 	char when[40];
-	int rc, why = -1;
+	int rc, why = TSA_NOT_SIGNER;
 	size_t i;
 
 	for (i = 0; i < root->tsa_count; i++) {
@@ -183,22 +195,20 @@ find_authority(const ps_sigstore_root *root, PKCS7 *token, sigstore_time at,
 			*tsa = &root->tsas[i];
 			return 0;
 		}
-		if (why == -1 || rc == X509_V_ERR_CERT_HAS_EXPIRED ||
-		    rc == X509_V_ERR_CERT_NOT_YET_VALID)
+		if (why == TSA_NOT_SIGNER || time_error(rc))
 			why = rc;
 	}
 	sigstore_time_format(at, when);
-	if (why == X509_V_ERR_CERT_HAS_EXPIRED ||
-	    why == X509_V_ERR_CERT_NOT_YET_VALID)
+	if (time_error(why))
 		return util_refuse(err, "timestamp_outside_validity", subject, "the "
 		    "timestamp authority's certificate was not valid at the "
 		    "timestamp's time %s (%s)", when,
 		    X509_verify_cert_error_string(why));
 	return util_refuse(err, "timestamp_untrusted", subject, "no timestamp "
-	    "authority of the trusted root signed this timestamp (%zu "
-	    "authorit%s tried%s%s)", root->tsa_count, root->tsa_count == 1 ?
-	    "y" : "ies", why > 0 ? ": " : "",
-	    why > 0 ? X509_verify_cert_error_string(why) : "");
+	    "authority of the trusted root signed this timestamp (%zu tried): "
+	    "%s", root->tsa_count, why == TSA_NOT_SIGNER ? "its signer is none "
+	    "of their certificates" : why == TSA_BAD_SIGNATURE ? "its signature "
+	    "does not verify" : X509_verify_cert_error_string(why));
 }
 
 int

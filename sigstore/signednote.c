@@ -123,14 +123,17 @@ struct note_scan {
 	char names[PS_ERROR_VALUE_MAX];
 };
 
+/* "NAME (HINT)" appended to the list of lines seen. */
 static void
-note_name(struct note_scan *scan, const char *name, size_t len)
+note_name(struct note_scan *scan, const char *name, size_t len,
+    const unsigned char *hint)
 {
 	size_t used = strlen(scan->names);
 
-	if (used + len + 3 < sizeof(scan->names))
-		snprintf(scan->names + used, sizeof(scan->names) - used, "%s%.*s",
-		    used > 0 ? ", " : "", (int)len, name);
+	if (used + len + 16 < sizeof(scan->names))
+		snprintf(scan->names + used, sizeof(scan->names) - used,
+		    "%s%.*s (%02x%02x%02x%02x)", used > 0 ? ", " : "", (int)len,
+		    name, hint[0], hint[1], hint[2], hint[3]);
 }
 
 /* Every signature line of `sigs`; those of the log are verified over the
@@ -154,7 +157,7 @@ scan_lines(const char *sigs, const char *text, size_t text_len,
 		if (split_line(line, end, &name, &name_len, &sig, &sig_len) != 0)
 			return malformed(err, subject, "a signature line is not "
 			    "\"\xe2\x80\x94 NAME BASE64\"");
-		note_name(scan, name, name_len);
+		note_name(scan, name, name_len, sig);
 		if (name_len == strlen(log->origin) &&
 		    memcmp(name, log->origin, name_len) == 0 &&
 		    memcmp(sig, hint, 4) == 0) {
@@ -175,11 +178,12 @@ refuse_signature(const struct note_scan *scan, const sigstore_log *log,
 {
 	char expected[PS_ERROR_VALUE_MAX];
 
-	snprintf(expected, sizeof(expected), "a signature by %s with key hint "
-	    "%02x%02x%02x%02x", log->origin, hint[0], hint[1], hint[2], hint[3]);
+	snprintf(expected, sizeof(expected), "a signature line %s (%02x%02x%02x"
+	    "%02x)", log->origin, hint[0], hint[1], hint[2], hint[3]);
 	if (scan->matched == 0) {
 		util_refuse(err, "tlog_checkpoint_signature", subject, "looked for "
-		    "the log's signature on the checkpoint (its name and key hint)");
+		    "the log's signature on the checkpoint, by its name and key "
+		    "hint");
 		return util_error_expect(err, expected, scan->lines == 0 ?
 		    "no signature line" : scan->names);
 	}
