@@ -1341,6 +1341,9 @@ void ps_inspection_free(ps_inspection *inspection);
  * values), not_found, io_error, and the git rebuild's failures.
  */
 
+/* A Sigstore trusted root (section "sigstore" below). */
+typedef struct ps_sigstore_root ps_sigstore_root;
+
 typedef struct ps_verify_options {
 	const ps_trust *trust;      /* required: whose signatures count */
 	const char *sig_path;       /* NULL: PATH + ".sig" */
@@ -1363,6 +1366,11 @@ typedef struct ps_verify_options {
 	 * (invalid_argument). */
 	const char *const *bundle_paths;
 	size_t bundle_count;
+	/* The trusted root that a bundle's transparency-log entries and RFC
+	 * 3161 timestamps are verified against (signature.md, section 9.2);
+	 * NULL: the compiled-in public-good root, loaded when a bundle carries
+	 * any.  Read only. */
+	const ps_sigstore_root *sigstore_root;
 } ps_verify_options;
 
 /* Defaults: everything NULL / 0, `at` the current time, the default
@@ -1379,6 +1387,14 @@ typedef struct ps_verify_signature {
 	int counted;                         /* 1: counts toward the threshold */
 	char code[PS_ERROR_CODE_MAX];        /* why not; "" when counted */
 	char *reason;                        /* the same in words, or NULL */
+	/* From a Sigstore bundle: its transparency-log entries and RFC 3161
+	 * timestamps, every one verified (else the signature does not count),
+	 * and the signing times they prove, in seconds since the epoch
+	 * (signature.md, section 9.2); 0 and NULL otherwise. */
+	size_t log_entry_count;
+	size_t timestamp_count;
+	int64_t *signing_times;
+	size_t signing_time_count;
 } ps_verify_signature;
 
 /* A distinct trusted identity whose signature counted. */
@@ -1466,8 +1482,6 @@ void ps_verify_result_free(ps_verify_result *result);
  * and timestamp authorities.  docs/formats/sigstore.md specifies every
  * check, in order, and its code.
  */
-
-typedef struct ps_sigstore_root ps_sigstore_root;
 
 /*
  * A trusted root (dev.sigstore.trustroot.v1.TrustedRoot JSON, media types

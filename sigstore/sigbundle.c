@@ -580,35 +580,21 @@ array_len(json_t *obj, const char *key1, const char *key2)
 }
 
 int
-sigstore_evidence_count(const char *path, size_t *count, ps_error *err)
+sigstore_evidence_count(const char *bytes, size_t len, const char *label,
+    size_t *count, ps_error *err)
 {
-	sigstore_doc d = { path, "bundle_malformed", PS_STATUS_REFUSED };
-	char *buf = malloc(SIGSTORE_BUNDLE_MAX_BYTES + 1);
-	json_t *root = NULL, *vm;
-	ssize_t n = -1;
-	int fd, rc = -1;
+	sigstore_doc d = { label, "bundle_malformed", PS_STATUS_REFUSED };
+	json_t *root, *vm;
 
 	*count = 0;
-	if (buf == NULL)
-		return util_fail_oom(err, path);
-	fd = util_open_file(path, err);
-	if (fd >= 0) {
-		n = util_read_full(fd, buf, SIGSTORE_BUNDLE_MAX_BYTES + 1);
-		if (n < 0)
-			util_fail_errno(err, "io_error", path, "read", errno);
-		close(fd);
-	}
-	if (n > SIGSTORE_BUNDLE_MAX_BYTES)
-		util_refuse(err, "bundle_malformed", path, "the bundle is over %d "
-		    "bytes", SIGSTORE_BUNDLE_MAX_BYTES);
-	else if (n >= 0 && sigstore_json_load(&d, buf, (size_t)n, NULL, &root,
-	    err) == 0) {
-		vm = json_object_get(root, "verificationMaterial");
-		*count = array_len(vm, "tlogEntries", NULL) +
-		    array_len(vm, "timestampVerificationData", "rfc3161Timestamps");
-		rc = 0;
-	}
+	if (len > SIGSTORE_BUNDLE_MAX_BYTES)
+		return util_refuse(err, "bundle_malformed", label, "the bundle is "
+		    "%zu bytes; the limit is %d", len, SIGSTORE_BUNDLE_MAX_BYTES);
+	if (sigstore_json_load(&d, bytes, len, NULL, &root, err) != 0)
+		return -1;
+	vm = json_object_get(root, "verificationMaterial");
+	*count = array_len(vm, "tlogEntries", NULL) +
+	    array_len(vm, "timestampVerificationData", "rfc3161Timestamps");
 	json_decref(root);
-	free(buf);
-	return rc;
+	return 0;
 }

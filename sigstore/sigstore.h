@@ -15,19 +15,19 @@
 
 #include "packsign.h"
 
-/* How many log entries and timestamps the bundle at `path` carries,
- * read from its JSON alone (codes of a bundle file that cannot be read:
- * not_found, io_error, bundle_malformed). */
-int sigstore_evidence_count(const char *path, size_t *count, ps_error *err);
+/* How many log entries and timestamps the bundle of `len` bytes carries,
+ * read from its JSON alone (bundle_malformed when it is no JSON). */
+int sigstore_evidence_count(const char *bytes, size_t len, const char *label,
+    size_t *count, ps_error *err);
 
 /*
- * Steps 1 to 4 and 7 of a key-based bundle with a DSSE envelope, `key`
- * its signer: the shape, every log entry and timestamp it carries, the
+ * Steps 1 to 4 and 7 of the key-based bundle of `len` bytes (`label`
+ * names it) with a DSSE envelope, `key` its signer: the shape, every log entry and timestamp it carries, the
  * signing times (none after `now`; a Rekor v2 entry needs a timestamp),
  * the DSSE signature.  *out as ps_sigstore_verify() sets it.
  */
 int sigstore_verify_key_bundle(const ps_sigstore_root *root,
-    const char *path, const ps_pubkey *key, int64_t now,
-    ps_sigstore_result **out, ps_error *err);
+    const char *label, const char *bytes, size_t len, const ps_pubkey *key,
+    int64_t now, ps_sigstore_result **out, ps_error *err);
 
 #endif

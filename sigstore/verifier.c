@@ -61,11 +61,13 @@ leaf_key(sigstore_run *run, ps_error *err)
 	return 0;
 }
 
+/* The bundle: the file at `path`, or `len` bytes read by the caller. */
 static int
-step_shape(sigstore_run *run, const char *path, sigstore_pkey *given,
-    ps_error *err)
+step_shape(sigstore_run *run, const char *path, const char *bytes, size_t len,
+    sigstore_pkey *given, ps_error *err)
 {
-	if (sigstore_bundle_read(path, &run->b, err) != 0)
+	if ((bytes != NULL ? sigstore_bundle_parse(bytes, len, run->subject,
+	    &run->b, err) : sigstore_bundle_read(path, &run->b, err)) != 0)
 		return -1;
 	run->content.bundle = run->b;
 	if (sigstore_evidence_alloc(run, err) != 0)
@@ -416,12 +418,12 @@ step_signature(sigstore_run *run, ps_error *err)
 /* ------------------------------------------------------------ the API */
 
 static int
-run_steps(sigstore_run *run, const char *path, sigstore_pkey *given,
-    const ps_sigstore_artifact *artifact, ps_error *err)
+run_steps(sigstore_run *run, const char *bytes, size_t len,
+    sigstore_pkey *given, const ps_sigstore_artifact *artifact, ps_error *err)
 {
 	char hex[PS_SHA256_STRING_LEN];
 
-	if (step_shape(run, path, given, err) != 0)
+	if (step_shape(run, run->subject, bytes, len, given, err) != 0)
 		return -1;
 	if (artifact != NULL) {
 		if (sigstore_artifact_hash(artifact, &run->content, err) != 0)
@@ -529,7 +531,7 @@ ps_sigstore_verify(const ps_sigstore_artifact *artifact,
 		sigstore_pkey_free(given);
 		return util_fail_oom(err, bundle_path);
 	}
-	rc = run_steps(&run, bundle_path, given, artifact, err);
+	rc = run_steps(&run, NULL, 0, given, artifact, err);
 	run_clear(&run, given);
 	sigstore_pkey_free(given);
 	ERR_clear_error();
@@ -539,8 +541,8 @@ ps_sigstore_verify(const ps_sigstore_artifact *artifact,
 
 int
 sigstore_verify_key_bundle(const ps_sigstore_root *root, const char *path,
-    const ps_pubkey *key, int64_t now, ps_sigstore_result **out,
-    ps_error *err)
+    const char *bytes, size_t len, const ps_pubkey *key, int64_t now,
+    ps_sigstore_result **out, ps_error *err)
 {
 	sigstore_run run;
 	sigstore_pkey *given = NULL;
@@ -559,7 +561,7 @@ sigstore_verify_key_bundle(const ps_sigstore_root *root, const char *path,
 		sigstore_pkey_free(given);
 		return util_fail_oom(err, path);
 	}
-	rc = run_steps(&run, path, given, NULL, err);
+	rc = run_steps(&run, bytes, len, given, NULL, err);
 	if (rc == 0 && !run.b->dsse)
 		rc = util_refuse(err, "bundle_unsupported", path, "a bundle with a "
 		    "message signature: a pack's bundle carries a DSSE envelope");

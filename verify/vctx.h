@@ -13,6 +13,15 @@
 
 struct verify_stream;
 
+/* A Sigstore bundle as read (verify/bundles.c): its bytes, and which
+ * entries of the envelope its signatures became. */
+typedef struct verify_bundle {
+	char *bytes;
+	size_t len;
+	size_t first;
+	size_t count;
+} verify_bundle;
+
 typedef struct verify_vctx {
 	const char *path;
 	const ps_verify_options *o;
@@ -25,6 +34,9 @@ typedef struct verify_vctx {
 	ps_manifest *manifest;
 	/* install's single pass (may be NULL): see verify_stream. */
 	struct verify_stream *stream;
+	verify_bundle *bundles;        /* --bundle files, as read */
+	size_t bundle_count;
+	ps_sigstore_root *own_root;    /* the compiled-in root, when loaded */
 } verify_vctx;
 
 #endif

@@ -218,12 +218,42 @@ b["messageSignature"] = {"messageDigest": {"algorithm": "SHA2_256", "digest": "A
 	[[ "$output" == *"[envelope_too_large]"* ]]
 }
 
-@test "verify --bundle: tlog entries and timestamps are ignored" {
+@test "verify --bundle: a bundle's tlog entries and timestamps must verify (signature.md 9.2)" {
 	sign_bundle
+	cp p.tar.gz.1.sigstore.json plain.json
 	rewrite p.tar.gz.1.sigstore.json '
-b["verificationMaterial"]["tlogEntries"] = [{"logIndex": "1", "anything": True}]
+b["verificationMaterial"]["tlogEntries"] = [{"logIndex": "1", "anything": True}]'
+	run "$PACKSIGN" verify p.tar.gz -p alice.pub --bundle p.tar.gz.1.sigstore.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"signature 1 by alice did not count: tlogEntries[0].logId: missing [bundle_malformed]"* ]]
+	# a real public-good Rekor entry, of another signature: its SET and
+	# inclusion proof verify, its body records another payload and key
+	cp plain.json p.tar.gz.1.sigstore.json
+	CONF_BUNDLE="$BATS_TEST_DIRNAME/../conformance/bundle-verify/happy-path-intoto-in-dsse-v3/bundle.sigstore.json" \
+	    rewrite p.tar.gz.1.sigstore.json '
+import os
+c = json.load(open(os.environ["CONF_BUNDLE"]))
+b["verificationMaterial"]["tlogEntries"] = c["verificationMaterial"]["tlogEntries"]'
+	run "$PACKSIGN" verify p.tar.gz -p alice.pub --bundle p.tar.gz.1.sigstore.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"signature 1 by alice did not count: the log entry does not record this bundle: another payload hash [tlog_body_mismatch]"* ]]
+	# against a root without that log, the entry's log is unknown
+	run "$PACKSIGN" verify p.tar.gz -p alice.pub --bundle p.tar.gz.1.sigstore.json \
+	    --trusted-root "$BATS_TEST_DIRNAME/../conformance/bundle-verify/rekor2-happy-path/trusted_root.json"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[tlog_unknown_log]"* ]]
+	# a timestamp that is no timestamp is skipped; a Rekor-less bundle
+	# without a verified time is still what it was without one
+	cp plain.json p.tar.gz.1.sigstore.json
+	rewrite p.tar.gz.1.sigstore.json '
 b["verificationMaterial"]["timestampVerificationData"] = {"rfc3161Timestamps": [{"signedTimestamp": "AA=="}]}'
-	"$PACKSIGN" verify p.tar.gz -p alice.pub --bundle p.tar.gz.1.sigstore.json
+	run "$PACKSIGN" verify p.tar.gz -p alice.pub --bundle p.tar.gz.1.sigstore.json --json
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | jq -c '.results[0].signatures[0].sigstore')" = '{"log_entries":0,"signing_times":[],"timestamps":0}' ]
+	# --trusted-root belongs to --bundle
+	run "$PACKSIGN" verify p.tar.gz -p alice.pub --trusted-root x.json
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--trusted-root applies to --bundle [usage]"* ]]
 }
 
 @test "verify --bundle twice: two signers' bundles meet threshold 2; one does not" {
