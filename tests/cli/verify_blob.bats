@@ -267,3 +267,33 @@ PY
 @test "the compiled-in root is generated from the vendored public-good root" {
 	run -0 "$ROOT/scripts/embed-trusted-root" --check
 }
+
+@test "trust check --sigstore: the compiled-in root, its source and date, every entry" {
+	run -0 "$PACKSIGN" trust check --sigstore
+	[ "${lines[0]}" = "sigstore trusted root: the compiled-in public-good trusted root (1 root)" ]
+	[[ "${lines[1]}" == "  source: Sigstore's TUF repository https://tuf-repo-cdn.sigstore.dev, target trusted_root.json, as embedded by sigstore-python"*"27db13db157ecae5606eb22ec0be299ef348c370)" ]]
+	[ "${lines[2]}" = "  date: 2025-10-21" ]
+	[[ "$output" == *"  transparency log https://rekor.sigstore.dev (PKIX_ECDSA_P256_SHA_256)"$'\n'"      valid 2021-01-12T11:53:27Z .. (open)"* ]]
+	[[ "$output" == *"  CT log https://ctfe.sigstore.dev/test (PKIX_ECDSA_P256_SHA_256)"$'\n'"      valid 2021-03-14T00:00:00Z .. 2022-10-31T23:59:59Z"* ]]
+	[[ "$output" == *"  timestamp authority https://timestamp.sigstore.dev/api/v1/timestamp (2 certificates)"* ]]
+	run -0 "$PACKSIGN" trust check --sigstore --json
+	echo "$output" >t.json
+	[ "$(python3 -c 'import json; d=json.load(open("t.json"))["sigstore_trusted_root"]; print(d["public_good"], d["date"], len(d["entries"]))')" = "True 2025-10-21 7" ]
+}
+
+@test "trust check --trusted-root F: another root, and a key it cannot use marked so" {
+	run -0 "$PACKSIGN" trust check --trusted-root "$V/rekor2-dsse-happy-path/trusted_root.json"
+	[[ "${lines[0]}" == "sigstore trusted root: $V/rekor2-dsse-happy-path/trusted_root.json (1 root)" ]]
+	[[ "$output" != *"source:"* ]]
+	[[ "$output" == *"  transparency log https://log2025-alpha3.rekor.sigstage.dev (PKIX_ED25519)"* ]]
+	python3 - "$V/rekor2-dsse-happy-path/trusted_root.json" <<'PY' >r.json
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["ctlogs"][0]["publicKey"]["keyDetails"] = "ML_DSA_65"
+print(json.dumps(d))
+PY
+	run -0 "$PACKSIGN" trust check --trusted-root r.json
+	[[ "$output" == *"(ML_DSA_65, not usable: packsign does not verify with this algorithm)"* ]]
+	run -2 "$PACKSIGN" trust check --sigstore --trusted-root r.json
+	[[ "$output" == *"[usage]"* ]]
+}
