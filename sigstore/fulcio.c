@@ -131,16 +131,20 @@ read_san(X509 *leaf, const char *subject, ps_sigstore_certificate *out,
 	    NULL);
 	const char *type = NULL;
 	int n = names != NULL ? sk_GENERAL_NAME_num(names) : 0;
+	char *san = NULL;
 
 	ERR_clear_error();
 	if (n == 1)
-		out->san = san_text(sk_GENERAL_NAME_value(names, 0), &type);
+		san = san_text(sk_GENERAL_NAME_value(names, 0), &type);
 	GENERAL_NAMES_free(names);
-	if (out->san == NULL)
+	if (san == NULL || type == NULL) {
+		free(san);
 		return util_refuse(err, "certificate_san", subject, "a Fulcio "
 		    "certificate names its identity in exactly one subject "
 		    "alternative name (a URI, an email address or Fulcio's "
 		    "OtherName); this one has %d such names", n);
+	}
+	out->san = san;
 	out->san_type = strdup(type);
 	return out->san_type == NULL ? util_fail_oom(err, subject) : 0;
 }

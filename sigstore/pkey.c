@@ -16,20 +16,20 @@
 #include "keys/keys.h"
 #include "sigstore/pkey.h"
 
+/* By sigstore_key_kind. */
 static const struct key_info {
-	sigstore_key_kind kind;
 	const char *details;
 	const char *hash;          /* OpenSSL's name; NULL: none */
 	const char *hash_proto;
 } key_infos[] = {
-	{ SIGSTORE_KEY_ECDSA_P256, "PKIX_ECDSA_P256_SHA_256", "SHA2-256",
+	{ "PKIX_ECDSA_P256_SHA_256", "SHA2-256",
 	    "SHA2_256" },
-	{ SIGSTORE_KEY_ECDSA_P384, "PKIX_ECDSA_P384_SHA_384", "SHA2-384",
+	{ "PKIX_ECDSA_P384_SHA_384", "SHA2-384",
 	    "SHA2_384" },
-	{ SIGSTORE_KEY_ECDSA_P521, "PKIX_ECDSA_P521_SHA_512", "SHA2-512",
+	{ "PKIX_ECDSA_P521_SHA_512", "SHA2-512",
 	    "SHA2_512" },
-	{ SIGSTORE_KEY_ED25519, "PKIX_ED25519", NULL, NULL },
-	{ SIGSTORE_KEY_RSA, "PKIX_RSA_PKCS1V15_2048_SHA256", "SHA2-256",
+	{ "PKIX_ED25519", NULL, NULL },
+	{ "PKIX_RSA_PKCS1V15_2048_SHA256", "SHA2-256",
 	    "SHA2_256" },
 };
 

@@ -4,6 +4,7 @@
  * step 5), unknown fields ignored as protobuf readers do.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -213,8 +214,8 @@ read_kind(const sigstore_doc *d, json_t *e, const char *at, sigstore_entry *out,
 	if (strlen(kind) >= sizeof(out->kind) ||
 	    strlen(version) >= sizeof(out->version))
 		return sigstore_malformed(d, err, kat, "kind or version too long");
-	strcpy(out->kind, kind);
-	strcpy(out->version, version);
+	snprintf(out->kind, sizeof(out->kind), "%s", kind);
+	snprintf(out->version, sizeof(out->version), "%s", version);
 	return 0;
 }
 
@@ -435,7 +436,7 @@ read_digest(const sigstore_doc *d, json_t *ms, sigstore_bundle *b,
 	free(digest);
 	if (strlen(alg) >= sizeof(b->digest_alg))
 		return sigstore_malformed(d, err, at, "unknown algorithm");
-	strcpy(b->digest_alg, alg);
+	snprintf(b->digest_alg, sizeof(b->digest_alg), "%s", alg);
 	return 0;
 }
 

@@ -441,7 +441,7 @@ run_steps(sigstore_run *run, const char *bytes, size_t len,
 }
 
 static void
-run_clear(sigstore_run *run, sigstore_pkey *given)
+run_clear(sigstore_run *run, const sigstore_pkey *given)
 {
 	if (run->key != given)
 		sigstore_pkey_free(run->key);
