@@ -255,13 +255,11 @@ validate_scts(const ps_sigstore_root *root, X509 *leaf, STACK_OF(SCT) *scts,
 		CT_POLICY_EVAL_CTX_set_shared_CTLOG_STORE(ctx, store);
 		CT_POLICY_EVAL_CTX_set_time(ctx, (uint64_t)now.sec * 1000 +
 		    (uint64_t)now.nsec / 1000000);
-		if (SCT_LIST_validate(scts, ctx) >= 0 &&
-		    pick_sct(root, scts, out) == 0)
-			rc = 0;
-		else
-			util_refuse(err, "sct_invalid", subject, "none of the "
-			    "certificate's %d SCTs verifies with a CT log of the "
-			    "trusted root valid at its time", sk_SCT_num(scts));
+		rc = SCT_LIST_validate(scts, ctx) >= 0 &&
+		    pick_sct(root, scts, out) == 0 ? 0 : util_refuse(err,
+		    "sct_invalid", subject, "none of the certificate's %d SCTs "
+		    "verifies with a CT log of the trusted root valid at its time",
+		    sk_SCT_num(scts));
 	}
 	CT_POLICY_EVAL_CTX_free(ctx);
 	CTLOG_STORE_free(store);
