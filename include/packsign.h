@@ -1489,7 +1489,17 @@ typedef struct ps_diff_change {
 	                             * NULL when not text or unchanged */
 	size_t lines_added, lines_removed;
 	int text_truncated;         /* the diff stopped at its bound */
+	const char *text_omitted;   /* why a prompt or code change that
+	                             * would carry a text diff has none:
+	                             * PS_DIFF_TEXT_TOO_LARGE or
+	                             * PS_DIFF_TEXT_BINARY; NULL otherwise */
 } ps_diff_change;
+
+/* ps_diff_change.text_omitted (diff.md, section 5; the JSON's value):
+ * a file over 256 KiB, a side's kept texts over 4 MiB, or more than
+ * 5,000 lines on a side; or a text with a NUL byte or not UTF-8. */
+#define PS_DIFF_TEXT_TOO_LARGE "too_large"
+#define PS_DIFF_TEXT_BINARY "binary"
 
 typedef struct ps_diff {
 	ps_format format;

@@ -227,11 +227,86 @@ PY
 	only_change fs.write added yes /workdir/out/deeper
 }
 
-@test "a prompt that is not UTF-8 is compared without a text diff" {
+@test "a prompt that is not UTF-8 is compared without a text diff, and says why" {
 	pair soyapack-research-summarizer
 	printf '\xff\xfe bytes\n' >>new/prompts/summarize.md
 	change prompt changed yes prompts/summarize.md
 	run "$PACKSIGN" diff old new --json
+	[[ "$output" != *'"text":'* ]]
+	[[ "$output" == *'"consent":"prompts","text_omitted":"binary"}'* ]]
+	run "$PACKSIGN" diff old new --stat
+	[[ "$output" == *"~ prompts/summarize.md (binary: no text diff)  [widening: prompts]"* ]]
+}
+
+# big_prompt DIR BYTES: DIR's manifest declares prompts/s.md, of BYTES
+# bytes of 100-byte lines (the last one cut short).
+big_prompt() {
+	grep -q '^  s: prompts/s.md' "$1/soyapack.yaml" ||
+	    sed -i 's|^  summarize: prompts/summarize.md|&\n  s: prompts/s.md|' \
+	    "$1/soyapack.yaml"
+	python3 -c 'import sys; open(sys.argv[1], "w").write(((("x" * 99) + "\n") * 2700)[:int(sys.argv[2])])' \
+	    "$1/prompts/s.md" "$2"
+}
+
+# too_large OLD NEW [ARGS...]: the one prompts/s.md change of the diff
+# has no text diff, and both outputs say that it is too large for one.
+too_large() {
+	local a=$1 b=$2
+	shift 2
+	run "$PACKSIGN" diff "$a" "$b" --json "$@"
+	[ "$status" -eq 1 ]
+	python3 - "$output" <<'PY'
+import json, sys
+c = [c for c in json.loads(sys.argv[1])["changes"] if c["subject"] == "prompts/s.md"]
+assert len(c) == 1 and c[0]["field"] == "prompt", c
+assert "text" not in c[0] and c[0]["text_omitted"] == "too_large", c[0]
+PY
+	run "$PACKSIGN" diff "$a" "$b" "$@"
+	[[ "$output" == *"prompts/s.md (too large for a text diff)  [widening: prompts]"* ]]
+	[[ "$output" != *"@@"* ]]
+	run "$PACKSIGN" diff "$a" "$b" --lang zh "$@"
+	[[ "$output" == *"prompts/s.md（太大，不显示文本差异）"* ]]
+}
+
+@test "a prompt over 256 KiB is too large for a text diff: never one against an empty text" {
+	pair soyapack-research-summarizer
+	big_prompt old 7 && printf 'before\n' >old/prompts/s.md
+	big_prompt new 262145
+	signed a old alice
+	signed b new alice
+	local p=(-p "$BATS_FILE_TMPDIR/alice.pub")
+	# Changed and added, from the verifying read of an archive (which
+	# showed "-before", the prompt emptied) and from a directory.
+	too_large a.tar.gz b.tar.gz "${p[@]}"
+	too_large old new
+	rm old/prompts/s.md && sed -i '/^  s: prompts/d' old/soyapack.yaml
+	signed a0 old alice
+	too_large a0.tar.gz b.tar.gz "${p[@]}"
+	too_large old new
+	# From an installed side (its tree read through the receipt).
+	export PACKSIGN_DATA_DIR=$BATS_TEST_TMPDIR/data
+	"$PACKSIGN" install b.tar.gz "${p[@]}" --yes >/dev/null
+	big_prompt old 9
+	too_large --installed chzealot/research-summarizer old
+	# 256 KiB exactly is kept and diffed (2,622 lines: under the line bound).
+	big_prompt new 262144
+	signed b2 new alice
+	run "$PACKSIGN" diff a0.tar.gz b2.tar.gz "${p[@]}" --json
+	[[ "$output" == *'"text":{"diff":"@@ -0,0 +1,2622 @@'*'"lines_added":2622,'* ]]
+	[[ "$output" != *'text_omitted'* ]]
+}
+
+@test "a prompt of more than 5,000 lines is too large for a text diff; 5,000 are diffed" {
+	pair soyapack-research-summarizer
+	seq 1 5000 >old/prompts/summarize.md
+	seq 1 4999 >new/prompts/summarize.md
+	printf '5000\n5001' >>new/prompts/summarize.md
+	# 5,000 LF bytes on each side (the last line of NEW has none).
+	run "$PACKSIGN" diff old new --json
+	[[ "$output" == *'"lines_added":1,"lines_removed":0,'* ]]
+	echo >>new/prompts/summarize.md
+	run "$PACKSIGN" diff old new --json
+	[[ "$output" == *'"subject":"prompts/summarize.md"'*'"text_omitted":"too_large"}'* ]]
 	[[ "$output" != *'"text":'* ]]
 }
 
