@@ -11,6 +11,7 @@
 #include "diff/diff.h"
 #include "diff/textdiff.h"
 #include "formats/codepath.h"
+#include "pack/items.h"
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -269,6 +270,15 @@ compare_files(ps_diff *d, const ps_diff_side *os, const ps_diff_side *ns,
 		if (c >= 0)
 			f.n = &b->entries[j++];
 		f.path = c <= 0 ? a->entries[i - 1].path : b->entries[j - 1].path;
+		/* A side's file list is what its tree digest lists: a
+		 * directory with entries below it is not on it (NOTES, a file,
+		 * becoming NOTES/a.md: NOTES removed, not "changed"). */
+		if (f.o != NULL && f.o->type == PS_ENTRY_DIR &&
+		    pack_digest_has_children(a, i - 1))
+			f.o = NULL;
+		if (f.n != NULL && f.n->type == PS_ENTRY_DIR &&
+		    pack_digest_has_children(b, j - 1))
+			f.n = NULL;
 		/* Directories are named by the paths of their files; an
 		 * empty one is not worth a line of an upgrade's question. */
 		if ((f.o == NULL || f.o->type == PS_ENTRY_DIR) &&

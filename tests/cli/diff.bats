@@ -180,6 +180,44 @@ only_change() {
 	[[ "$output" == *"+ README.md"* ]]
 }
 
+# files_counts OLD NEW COUNTS [ARGS...]: the JSON diff's "files" object.
+files_counts() {
+	local a=$1 b=$2 want=$3
+	shift 3
+	run "$PACKSIGN" diff "$a" "$b" --json "$@"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"\"files\":$want,"* ]] || { echo "$output"; false; }
+}
+
+@test "a file that becomes a non-empty directory is removed, its files added" {
+	pair soyapack-research-summarizer
+	echo notes >old/NOTES
+	mkdir new/NOTES && echo a >new/NOTES/a.md
+	local p=(-p "$BATS_FILE_TMPDIR/alice.pub")
+	# The archive carries a NOTES/ entry; the tree digest, hence the
+	# file list, does not (digests.md, "Entries").
+	signed a old alice
+	signed b new alice
+	tar -tzf b.tar.gz | grep -qx 'NOTES/'
+	for pair in "old new" "a.tar.gz b.tar.gz" "a.tar.gz new" "old b.tar.gz"; do
+		files_counts ${pair% *} ${pair#* } '{"added":1,"removed":1,"changed":0}' "${p[@]}"
+		[[ "$output" == *'"subject":"NOTES","kind":"removed","old":"sha256:'*'"new":null,'* ]]
+		[[ "$output" != *'"directory"'* ]]
+		files_counts ${pair#* } ${pair% *} '{"added":1,"removed":1,"changed":0}' "${p[@]}"
+	done
+	# The installed side (files from its receipt) agrees.
+	export PACKSIGN_DATA_DIR=$BATS_TEST_TMPDIR/data
+	"$PACKSIGN" install b.tar.gz "${p[@]}" --yes >/dev/null
+	files_counts --installed chzealot/research-summarizer '{"added":1,"removed":1,"changed":0}' old
+	run "$PACKSIGN" diff --installed chzealot/research-summarizer old --files
+	[[ "$output" == *$'  + NOTES\n  - NOTES/a.md'* ]]
+	# An empty directory is on the list: a file that becomes one is
+	# changed, to "directory".
+	rm new/NOTES/a.md
+	files_counts old new '{"added":0,"removed":0,"changed":1}'
+	[[ "$output" == *'"subject":"NOTES","kind":"changed","old":"sha256:'*'"new":"directory",'* ]]
+}
+
 @test "code: a new script, a new executable bit and a build file widen code" {
 	pair soyapack-research-summarizer
 	mkdir -p new/scripts
