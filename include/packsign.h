@@ -2029,8 +2029,10 @@ typedef struct ps_sign_result {
  * refused with code manifest_invalid and its diagnostics in (*out)->diags.
  * Refusals (exit 1): manifest_invalid, signed_by_mismatch, source_dirty,
  * source_repository_mismatch, holon_source_missing, the holon_ref_* codes,
- * prompt_missing, append_mismatch, already_signed, and the archive safety
- * codes.  Failures (exit 2): source_commit_invalid, source_commit_missing,
+ * append_mismatch, already_signed, and the archive safety codes (a
+ * declared prompt file that is not a file of the pack is one of the
+ * manifest's diagnostics: manifest_invalid).  Failures (exit 2):
+ * source_commit_invalid, source_commit_missing,
  * key_pair_mismatch, output_exists, sig_missing, file_changed, io_error
  * and the envelope codes of a corrupt OUT.sig given to --append.  Every output is written
  * in full before the first rename; the archive is renamed before its .sig.
