@@ -597,6 +597,29 @@ pack_digest_set_manifest(ps_digest *d, size_t manifest, ps_error *err)
 	return d;
 }
 
+/* 1 when some entry lies below directory `i`.  Entries are in bytewise
+ * order, where "a-b" sorts between "a" and "a/c": search for "a/". */
+int
+pack_digest_has_children(const ps_digest *d, size_t i)
+{
+	const char *dir = d->entries[i].path;
+	size_t len = strlen(dir), lo = i + 1, hi = d->entry_count, mid;
+	const char *p;
+
+	while (lo < hi) {           /* first entry not below "dir/" */
+		mid = lo + (hi - lo) / 2;
+		p = d->entries[mid].path;
+		if (strncmp(p, dir, len) < 0 ||
+		    (strncmp(p, dir, len) == 0 && (unsigned char)p[len] < '/'))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < d->entry_count &&
+	    strncmp(d->entries[lo].path, dir, len) == 0 &&
+	    d->entries[lo].path[len] == '/';
+}
+
 int
 pack_depth_first_compare(const char *a, const char *b)
 {

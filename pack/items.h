@@ -69,6 +69,10 @@ int pack_items_tree_digest(const pack_items *list,
 ps_digest *pack_items_to_digest(pack_items *list, ps_error *err);
 /* The same, copying them (the list is unchanged). */
 ps_digest *pack_items_copy_to_digest(const pack_items *list, ps_error *err);
+/* 1 when entry `i` of the sorted `d` has some entry below it: a directory
+ * entry an archive carries that the tree digest leaves out (it lists
+ * files and empty directories only). */
+int pack_digest_has_children(const ps_digest *d, size_t i);
 /* Records entry `manifest` of `d` as its manifest; frees `d` on failure. */
 ps_digest *pack_digest_set_manifest(ps_digest *d, size_t manifest,
     ps_error *err);
