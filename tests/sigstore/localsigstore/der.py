@@ -115,16 +115,26 @@ def oid_of_extension(ext):
     return ".".join(str(p) for p in parts)
 
 
+def extensions_of(tbs):
+    """The DER Extension elements of a TBSCertificate, in order."""
+    last = children(contents(tbs))[-1]
+    if last[0] != 0xA3:
+        raise ValueError("DER: TBSCertificate has no extensions")
+    return children(contents(children(contents(last))[0]))
+
+
+def extension_value(ext):
+    """The contents of an Extension's extnValue OCTET STRING."""
+    return contents(children(contents(ext))[-1])
+
+
 def tbs_without_extensions(tbs, drop_oids):
     """TBSCertificate bytes with the extensions named in drop_oids removed,
     every other byte (and the order of the remaining extensions) unchanged."""
     if tbs[0] != 0x30:
         raise ValueError("DER: TBSCertificate is not a SEQUENCE")
     fields = children(contents(tbs))
-    last = fields[-1]
-    if last[0] != 0xA3:
-        raise ValueError("DER: TBSCertificate has no extensions")
-    exts = children(contents(children(contents(last))[0]))
+    exts = extensions_of(tbs)
     kept = [e for e in exts if oid_of_extension(e) not in drop_oids]
     fields[-1] = tlv(0xA3, sequence(*kept))
     return sequence(*fields)
