@@ -98,7 +98,7 @@ def github_claims(repository="octo-org/octo-repo", workflow=".github/workflows/r
                   event="push", run_id="8675309", attempt="1"):
     owner = repository.split("/")[0]
     return {
-        "iss": GITHUB_ISSUER, "aud": "sigstore",
+        "iss": GITHUB_ISSUER,
         "sub": "repo:%s:ref:%s" % (repository, ref),
         "repository": repository, "repository_id": "601234567",
         "repository_owner": owner, "repository_owner_id": "71234567",
@@ -116,7 +116,7 @@ def gitlab_claims(project="group/project", ref="main", sha="0b1c2d3e4f5a6b7c8d9e
     namespace = project.split("/")[0]
     config = "gitlab.com/%s//.gitlab-ci.yml@refs/heads/%s" % (project, ref)
     return {
-        "iss": GITLAB_ISSUER, "aud": "sigstore",
+        "iss": GITLAB_ISSUER,
         "sub": "project_path:%s:ref_type:branch:ref:%s" % (project, ref),
         "project_path": project, "project_id": "52341234",
         "namespace_path": namespace, "namespace_id": "7123456",
@@ -191,3 +191,62 @@ def _gitlab(c):
         "source_repository_visibility": c["project_visibility"],
     }
     return Identity("https://" + c["ci_config_ref_uri"], fields)
+
+
+class FulcioError(Exception):
+    """A refused signing-certificate request: status is the HTTP status
+    Fulcio answers with (400 bad request, 401 token refused)."""
+
+    def __init__(self, status, message):
+        super().__init__(message)
+        self.status = status
+
+
+class Fulcio:
+    """Fulcio's v2 signingCert (POST /api/v2/signingCert) over a
+    CertificateAuthority, CT logs and trusted OIDC issuers (oidc.Issuer by
+    URL).  signing_cert() takes and returns the JSON bodies as dicts, so an
+    HTTP server around it only moves bytes."""
+
+    def __init__(self, authority, ct_logs, issuers, audience="sigstore"):
+        self.authority = authority
+        self.ct_logs = list(ct_logs)
+        self.issuers = {i.url: i for i in issuers}
+        self.audience = audience
+
+    def signing_cert(self, request, now):
+        """The CreateSigningCertificateRequest request (publicKeyRequest
+        form: a PEM public key and proofOfPossession, the signature over
+        the token's sub claim) answered at time now."""
+        import json
+        from cryptography.hazmat.primitives import serialization
+        from . import keys, oidc, util
+        try:
+            token = request["credentials"]["oidcIdentityToken"]
+            pkr = request["publicKeyRequest"]
+            public = serialization.load_pem_public_key(pkr["publicKey"]["content"].encode())
+            proof = util.unb64(pkr["proofOfPossession"])
+        except (KeyError, TypeError, ValueError) as e:
+            raise FulcioError(400, "malformed request: %s" % e)
+        try:
+            unverified = json.loads(oidc.unb64url(token.split(".")[1]))
+        except (IndexError, ValueError):
+            raise FulcioError(401, "identity token does not decode")
+        issuer = self.issuers.get(unverified.get("iss"))
+        if issuer is None:
+            raise FulcioError(401, "issuer %r is not trusted" % unverified.get("iss"))
+        try:
+            claims = issuer.verify(token, self.audience, now)
+        except oidc.TokenError as e:
+            raise FulcioError(401, "identity token refused (%s): %s" % (e.reason, e))
+        challenge = str(claims.get("sub", claims.get("email", ""))).encode()
+        if not keys.verify(public, proof, challenge):
+            raise FulcioError(400, "proof of possession does not verify over the subject")
+        try:
+            identity = identity_from_claims(claims)
+        except (KeyError, ValueError) as e:
+            raise FulcioError(400, "token lacks a claim Fulcio needs: %s" % e)
+        leaf = self.authority.issue_leaf(public, identity, now, ct_logs=self.ct_logs)
+        pems = [c.public_bytes(serialization.Encoding.PEM).decode()
+                for c in [leaf] + self.authority.chain]
+        return {"signedCertificateEmbeddedSct": {"chain": {"certificates": pems}}}

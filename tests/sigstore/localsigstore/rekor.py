@@ -171,7 +171,7 @@ class RekorV1(Log):
         return (key or self.key).sign(util.canonical_json(payload))
 
     def entry(self, index, promise=True, proof=True, size=None, **checkpoint_args):
-        body = util.unb64(util.b64(self.bodies[index]))
+        body = self.bodies[index]
         kind = _kind_version(body)
         out = {"logIndex": str(index), "logId": {"keyId": util.b64(self.log_id)},
                "kindVersion": kind, "integratedTime": str(self.times[index])}
@@ -182,6 +182,23 @@ class RekorV1(Log):
             out["inclusionProof"] = self.inclusion_proof(index, size, **checkpoint_args)
         out["canonicalizedBody"] = util.b64(body)
         return out
+
+    def api_entry(self, index):
+        """Rekor v1's API form of an entry: {UUID: LogEntry}, UUID = the tree
+        ID (16 hex digits) and the leaf hash, hashes in hex, numbers as numbers."""
+        entry = self.entry(index)
+        proof = entry["inclusionProof"]
+        leaf = merkle.leaf_hash(self.bodies[index]).hex()
+        return {"%016x%s" % (self.tree_id, leaf): {
+            "body": entry["canonicalizedBody"], "integratedTime": self.times[index],
+            "logID": self.log_id.hex(), "logIndex": index,
+            "verification": {
+                "inclusionProof": {
+                    "checkpoint": proof["checkpoint"]["envelope"],
+                    "hashes": [util.unb64(h).hex() for h in proof["hashes"]],
+                    "logIndex": index, "rootHash": util.unb64(proof["rootHash"]).hex(),
+                    "treeSize": int(proof["treeSize"])},
+                "signedEntryTimestamp": entry["inclusionPromise"]["signedEntryTimestamp"]}}}
 
 
 class RekorV2(Log):
@@ -206,3 +223,94 @@ def _kind_version(raw):
     import json
     body = json.loads(raw)
     return {"kind": body["kind"], "version": body["apiVersion"]}
+
+
+# -- the APIs (what issue 29's loopback servers serve) -----------------------
+
+class RekorError(Exception):
+    """A refused upload: status is the HTTP status Rekor answers with."""
+
+    def __init__(self, status, message):
+        super().__init__(message)
+        self.status = status
+
+
+def _verifier_public(pem_or_der):
+    from cryptography import x509
+    from cryptography.hazmat.primitives import serialization
+    if pem_or_der.startswith(b"-----BEGIN CERTIFICATE"):
+        return x509.load_pem_x509_certificate(pem_or_der).public_key()
+    if pem_or_der.startswith(b"-----BEGIN"):
+        return serialization.load_pem_public_key(pem_or_der)
+    try:
+        return x509.load_der_x509_certificate(pem_or_der).public_key()
+    except ValueError:
+        return serialization.load_der_public_key(pem_or_der)
+
+
+def _verify_digest(public, signature, digest):
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.hazmat.primitives.asymmetric.utils import Prehashed
+    if not isinstance(public, ec.EllipticCurvePublicKey):
+        raise RekorError(400, "only ECDSA signatures over a digest are supported here")
+    algorithm = {32: hashes.SHA256(), 48: hashes.SHA384()}.get(len(digest))
+    if algorithm is None:
+        raise RekorError(400, "digest of %d bytes" % len(digest))
+    try:
+        public.verify(signature, digest, ec.ECDSA(Prehashed(algorithm)))
+    except InvalidSignature:
+        raise RekorError(400, "signature does not verify over the digest")
+
+
+def _proposed_v1_body(proposed):
+    from . import bundle as bundle_mod
+    kind, version = proposed.get("kind"), proposed.get("apiVersion")
+    spec = proposed.get("spec", {})
+    if (kind, version) == ("hashedrekord", "0.0.1"):
+        digest = bytes.fromhex(spec["data"]["hash"]["value"])
+        sig = util.unb64(spec["signature"]["content"])
+        pem = util.unb64(spec["signature"]["publicKey"]["content"])
+        _verify_digest(_verifier_public(pem), sig, digest)
+        return hashedrekord_v001(digest, sig, pem, spec["data"]["hash"]["algorithm"])
+    if (kind, version) == ("dsse", "0.0.1"):
+        import json
+        env = json.loads(spec["proposedContent"]["envelope"])
+        pems = [util.unb64(v) for v in spec["proposedContent"]["verifiers"]]
+        if len(pems) != 1 or len(env["signatures"]) != 1:
+            raise RekorError(400, "one signature and one verifier expected")
+        from .keys import verify
+        pae = bundle_mod.pae(env["payloadType"], util.unb64(env["payload"]))
+        if not verify(_verifier_public(pems[0]), util.unb64(env["signatures"][0]["sig"]), pae):
+            raise RekorError(400, "envelope signature does not verify")
+        return dsse_v001(env, pems[0])
+    raise RekorError(400, "unsupported entry kind %s %s" % (kind, version))
+
+
+def create_entry_v1(log, proposed, now):
+    """POST /api/v1/log/entries: the proposed entry (hashedrekord 0.0.1 or
+    dsse 0.0.1) checked, logged at time now, and Rekor v1's response body
+    {UUID: LogEntry} (hex hashes, integers)."""
+    try:
+        body = _proposed_v1_body(proposed)
+    except (KeyError, TypeError, ValueError) as e:
+        raise RekorError(400, "malformed entry: %s" % e)
+    index = log.add(body, now)
+    return log.api_entry(index)
+
+
+def create_entry_v2(log, request):
+    """POST /api/v2/log/entries with a hashedRekordRequestV002: checked,
+    logged, and the TransparencyLogEntry returned (what the bundle holds)."""
+    try:
+        req = request["hashedRekordRequestV002"]
+        digest = util.unb64(req["digest"])
+        sig = util.unb64(req["signature"]["content"])
+        verifier = req["signature"]["verifier"]
+        raw = util.unb64((verifier.get("x509Certificate") or verifier["publicKey"])["rawBytes"])
+    except (KeyError, TypeError, ValueError) as e:
+        raise RekorError(400, "malformed request: %s" % e)
+    _verify_digest(_verifier_public(raw), sig, digest)
+    algorithm = {32: "SHA2_256", 48: "SHA2_384"}[len(digest)]
+    return log.entry(log.add(hashedrekord_v002(digest, sig, verifier, algorithm)))
