@@ -83,12 +83,28 @@ expected_lines() {
 	done
 }
 
-@test "sigstore-js.expected names every case mkcases writes, once, and no other" {
+@test "mkcases --only CASE --seed TEXT: that case alone, from other keys" {
+	python_or_skip
+	run "$PY" "$SIGSTORE_DIR/mkcases" --only happy-rekor2 --seed other "$BATS_TEST_TMPDIR/one"
+	[ "$status" -eq 0 ]
+	[ "$output" = "mkcases: wrote 1 case to $BATS_TEST_TMPDIR/one" ]
+	[ "$(cd "$BATS_TEST_TMPDIR/one" && ls -d -- */)" = "happy-rekor2/" ]
+	dir=$(cases)
+	run cmp -s "$dir/happy-rekor2/trusted_root.json" "$BATS_TEST_TMPDIR/one/happy-rekor2/trusted_root.json"
+	[ "$status" -eq 1 ]
+	run "$PY" "$SIGSTORE_DIR/mkcases" "$BATS_TEST_TMPDIR/one"
+	[ "$status" -eq 2 ]
+}
+
+@test "sigstore-js.expected and the README name every case mkcases writes, once, and no other" {
 	python_or_skip
 	"$PY" "$SIGSTORE_DIR/mkcases" --list | cut -f1 | sort >"$BATS_TEST_TMPDIR/listed"
 	expected_lines | cut -f1 | sort >"$BATS_TEST_TMPDIR/expected"
 	diff "$BATS_TEST_TMPDIR/listed" "$BATS_TEST_TMPDIR/expected"
 	[ -z "$(uniq -d "$BATS_TEST_TMPDIR/expected")" ]
+	sed -n 's/^| `\([^`]*\)` | \(verified\|refused\) |.*/\1/p' "$SIGSTORE_DIR/README.md" |
+	    sort >"$BATS_TEST_TMPDIR/readme"
+	diff "$BATS_TEST_TMPDIR/listed" "$BATS_TEST_TMPDIR/readme"
 }
 
 @test "sigstore-js.expected: a reason for exactly the outcomes that contradict the case's name" {
