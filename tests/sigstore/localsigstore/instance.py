@@ -110,9 +110,10 @@ class LocalSigstore:
             body = rekor.dsse_v001(signed.envelope, signed.verifier_pem)
         return log.add(body, when)
 
-    def log_v2(self, signed, log=None):
+    def log_v2(self, signed, log=None, kind="hashedrekord"):
         """Uploads to Rekor v2 as hashedrekord 0.0.2 (over the PAE's digest
-        for an envelope).  Returns the entry index."""
+        for an envelope) or, for an envelope and kind "dsse", as dsse 0.0.2.
+        Returns the entry index."""
         log = log or self.rekor2
         if signed.cert is not None:
             verifier = rekor.verifier_certificate(bundle.der(signed.cert),
@@ -120,6 +121,8 @@ class LocalSigstore:
         else:
             verifier = rekor.verifier_public_key(signed.key.spki_der(),
                                                  signed.key.key_details)
+        if kind == "dsse":
+            return log.add(rekor.dsse_v002(signed.envelope, verifier))
         algorithm = bundle.HASH_NAMES[signed.hash_name]
         return log.add(rekor.hashedrekord_v002(signed.digest, signed.signature, verifier,
                                                algorithm))

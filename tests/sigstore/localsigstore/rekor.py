@@ -78,6 +78,17 @@ def hashedrekord_v002(digest, signature, verifier, algorithm="SHA2_256"):
             "signature": {"content": util.b64(signature), "verifier": verifier}}}}
 
 
+def dsse_v002(envelope, verifier):
+    """dsse 0.0.2 (Rekor v2): SHA-256 of the payload and each signature with
+    its verifier (rekor-tiles' DSSELogEntryV002; no envelope hash, as a DSSE
+    envelope has no canonical form)."""
+    payload = util.unb64(envelope["payload"])
+    return {"apiVersion": "0.0.2", "kind": "dsse", "spec": {"dsseV002": {
+        "payloadHash": {"algorithm": "SHA2_256", "digest": util.b64(util.sha256(payload))},
+        "signatures": [{"content": s["sig"], "verifier": verifier}
+                       for s in envelope["signatures"]]}}}
+
+
 def verifier_certificate(cert_der, key_details):
     return {"keyDetails": key_details, "x509Certificate": {"rawBytes": util.b64(cert_der)}}
 
@@ -301,8 +312,11 @@ def create_entry_v1(log, proposed, now):
 
 
 def create_entry_v2(log, request):
-    """POST /api/v2/log/entries with a hashedRekordRequestV002: checked,
-    logged, and the TransparencyLogEntry returned (what the bundle holds)."""
+    """POST /api/v2/log/entries with a hashedRekordRequestV002 or a
+    dsseRequestV002: checked, logged, and the TransparencyLogEntry returned
+    (what the bundle holds)."""
+    if "dsseRequestV002" in request:
+        return _create_dsse_v2(log, request["dsseRequestV002"])
     try:
         req = request["hashedRekordRequestV002"]
         digest = util.unb64(req["digest"])
@@ -314,3 +328,18 @@ def create_entry_v2(log, request):
     _verify_digest(_verifier_public(raw), sig, digest)
     algorithm = {32: "SHA2_256", 48: "SHA2_384"}[len(digest)]
     return log.entry(log.add(hashedrekord_v002(digest, sig, verifier, algorithm)))
+
+
+def _create_dsse_v2(log, req):
+    from . import bundle as bundle_mod
+    from .keys import verify
+    try:
+        env, verifier = req["envelope"], req["verifier"]
+        raw = util.unb64((verifier.get("x509Certificate") or verifier["publicKey"])["rawBytes"])
+        pae = bundle_mod.pae(env["payloadType"], util.unb64(env["payload"]))
+        sigs = [util.unb64(x["sig"]) for x in env["signatures"]]
+    except (KeyError, TypeError, ValueError) as e:
+        raise RekorError(400, "malformed request: %s" % e)
+    if len(sigs) != 1 or not verify(_verifier_public(raw), sigs[0], pae):
+        raise RekorError(400, "envelope signature does not verify")
+    return log.entry(log.add(dsse_v002(env, verifier)))

@@ -138,6 +138,21 @@ def test_rekor_v2_upload(s):
         rekor.create_entry_v2(s.rekor2, req)
 
 
+def test_rekor_v2_dsse_upload(s):
+    key = s.key("v2 dsse client")
+    signed = s.sign_dsse(key, None, bundle.statement([("a", "00" * 32)]))
+    verifier = rekor.verifier_public_key(key.spki_der(), key.key_details)
+    entry = rekor.create_entry_v2(s.rekor2, {"dsseRequestV002": {
+        "envelope": signed.envelope, "verifier": verifier}})
+    assert entry["kindVersion"] == {"kind": "dsse", "version": "0.0.2"}
+    assert json.loads(util.unb64(entry["canonicalizedBody"])) == rekor.dsse_v002(
+        signed.envelope, verifier)
+    forged = dict(signed.envelope, payload=util.b64(b"other"))
+    with pytest.raises(rekor.RekorError):
+        rekor.create_entry_v2(s.rekor2, {"dsseRequestV002": {"envelope": forged,
+                                                              "verifier": verifier}})
+
+
 def test_tsa_answers_a_request_body_with_its_nonce(s):
     req = tsa.request(b"sig", nonce=77)
     resp = s.tsa.respond(req, T, serial=5)
