@@ -62,13 +62,6 @@ class SigningKey:
             return self.private.sign(data)
         return self.private.sign(data, ec.ECDSA(self.hash_algorithm))
 
-    def sign_digest(self, digest):
-        """ECDSA over a digest the caller computed (hashedrekord's prehash)."""
-        from cryptography.hazmat.primitives.asymmetric.utils import Prehashed
-        if self.kind == "ed25519":
-            raise ValueError("Ed25519 signs messages, not digests")
-        return self.private.sign(digest, ec.ECDSA(Prehashed(self.hash_algorithm)))
-
     def verify(self, signature, data):
         """True when signature is this key's over data."""
         return verify(self.public, signature, data)

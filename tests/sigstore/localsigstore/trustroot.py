@@ -55,9 +55,11 @@ class TrustedRoot:
 
     @staticmethod
     def authority(chain, uri, start, end=None):
-        leafmost = chain[0].subject
-        org = [a.value for a in leafmost if a.oid.dotted_string == "2.5.4.10"]
-        cn = [a.value for a in leafmost if a.oid.dotted_string == "2.5.4.3"]
+        """A CertificateAuthority entry: subject of the chain's root (as
+        Sigstore's roots name theirs), the chain leafmost first."""
+        root = chain[-1].subject
+        org = [a.value for a in root if a.oid.dotted_string == "2.5.4.10"]
+        cn = [a.value for a in root if a.oid.dotted_string == "2.5.4.3"]
         return {"subject": {"organization": org[0] if org else "",
                             "commonName": cn[0] if cn else ""},
                 "uri": uri,

@@ -21,7 +21,6 @@ from .keys import SigningKey
 
 SIGSTORE_TSA_POLICY = "1.3.6.1.4.1.57264.2"
 _HASH_OIDS = {"sha256": "2.16.840.1.101.3.4.2.1", "sha384": "2.16.840.1.101.3.4.2.2"}
-_TS_ESS_CERT_ID_CHAIN = 0x04
 
 _lib = None
 
