@@ -158,8 +158,10 @@ class RekorV1(Log):
 
     api_version = 1
 
-    def __init__(self, seed, host="rekor.local", tree_id=1193050959916656506, **kw):
+    def __init__(self, seed, host="rekor.local", tree_id=None, **kw):
         super().__init__(seed, host, **kw)
+        if tree_id is None:
+            tree_id = int.from_bytes(util.derive(seed, "tree:" + host, 8), "big") >> 1
         self.tree_id = tree_id
         self.times = {}
 
