@@ -6,6 +6,7 @@
 
 #include <zlib.h>
 
+#include "pack/archivename.h"
 #include "pack/items.h"
 #include "pack/zipscan.h"
 #include "util/error.h"
@@ -39,6 +40,7 @@ struct zentry {
 	uint32_t crc;
 	uint64_t csize, usize, offset;
 	int zip64;               /* sizes or offset came from a zip64 field */
+	int root;                /* "./": the pack root, not an entry */
 	int seen;
 };
 
@@ -480,22 +482,26 @@ parse_central(pack_zipscan *z, const unsigned char *p, size_t n,
 }
 
 /* The name every other reader takes from the central directory obeys the
- * name rules, after NFC (a Mac-made name in NFD is accepted). */
+ * name rules, after NFC (a Mac-made name in NFD is accepted) and with its
+ * leading "./" removed as a tar's (bsdtar -a writes them in zips too; every
+ * reader extracts "./x" as "x"); a "./" entry is the root. */
 static int
 check_central_name(const pack_zipscan *z, struct zentry *e, ps_error *err)
 {
-	size_t len = e->name_len;
+	int dir = e->name_len > 0 && e->name[e->name_len - 1] == '/';
+	size_t skip, len = pack_entry_name_strip(e->name, e->name_len, dir,
+	    &skip, &e->root);
 	char label[PS_ERROR_TEXT_MAX];
 
-	if (len > 0 && e->name[len - 1] == '/')
-		len--;
-	e->nfc = util_path_nfc(e->name, len);
+	e->nfc = util_path_nfc(e->name + skip, len);
 	if (e->nfc == NULL && errno == EILSEQ)
 		return util_refuse(err, "name_not_utf8", e->name,
 		    "a zip name (flagged UTF-8 or from a Unix host) is not "
 		    "valid UTF-8");
 	if (e->nfc == NULL)
 		return util_fail_oom(err, z->label);
+	if (e->root)
+		return 0;
 	snprintf(label, sizeof(label), "%s: %s (central directory)", z->label,
 	    e->nfc);
 	return util_path_check(e->nfc, label, err);
@@ -611,7 +617,7 @@ check_local(pack_zipscan *z, struct zentry *e, uint64_t at, uint64_t *next,
     ps_error *err)
 {
 	unsigned char h[LOCAL_LEN], *rest = NULL;
-	struct zentry local = { NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+	struct zentry local = { NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
 	struct extras how = { z->label, NULL, 0, 0, 0 };
 	size_t nlen, xlen;
 	uint64_t data;
