@@ -799,6 +799,7 @@ make_digest(struct reader *r, ps_error *err)
 	finish_canonical(r);
 	memset(tree, 0, sizeof(tree));
 	if (pack_items_check(&r->items, r->label, err) != 0 ||
+	    (r->zip != NULL && pack_zipscan_check_readings(r->zip, err) != 0) ||
 	    pack_items_find_manifest(&r->items, r->label, &manifest, &format,
 	    err) != 0 ||
 	    (!r->partial && pack_items_tree_digest(&r->items, tree, err) != 0))
