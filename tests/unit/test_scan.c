@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <zlib.h>
 
 #include "packsign.h"
 #include "pack/tarscan.h"
@@ -361,6 +362,78 @@ zip_local_unicode_comment_is_read_without_ub(void **state)
 	close(fd);
 }
 
+/* A stored entry "a.md" whose 36 bytes of data are the whole of a second
+ * stored entry "b.md" (its local header and "x\n"); the central directory
+ * lists both, "b.md" at offset 34, inside the first entry's data. */
+static size_t
+overlapping_entries(unsigned char *z)
+{
+	unsigned char *p = z, *b;
+	uint32_t crc_b = 0x46ea081fu;           /* CRC-32 of "x\n" */
+	uint32_t crc_a;
+
+	p = le(p, 0x04034b50, 4);               /* local header of a.md */
+	p = le(p, 20, 2), p = le(p, 0, 2), p = le(p, 0, 2);
+	p = le(p, 0, 2), p = le(p, 0x21, 2);
+	b = p;                                  /* CRC-32, filled below */
+	p = le(p, 0, 4), p = le(p, 36, 4), p = le(p, 36, 4);
+	p = le(p, 4, 2), p = le(p, 0, 2);
+	memcpy(p, "a.md", 4), p += 4;
+	p = le(p, 0x04034b50, 4);               /* local header of b.md, at 34 */
+	p = le(p, 20, 2), p = le(p, 0, 2), p = le(p, 0, 2);
+	p = le(p, 0, 2), p = le(p, 0x21, 2);
+	p = le(p, crc_b, 4), p = le(p, 2, 4), p = le(p, 2, 4);
+	p = le(p, 4, 2), p = le(p, 0, 2);
+	memcpy(p, "b.mdx\n", 6), p += 6;
+	crc_a = (uint32_t)crc32(0, z + 34, 36);
+	le(b, crc_a, 4);
+	p = le(p, 0x02014b50, 4);               /* central: a.md, at 70 */
+	p = le(p, 0x031e, 2), p = le(p, 20, 2), p = le(p, 0, 2);
+	p = le(p, 0, 2), p = le(p, 0, 2), p = le(p, 0x21, 2);
+	p = le(p, crc_a, 4), p = le(p, 36, 4), p = le(p, 36, 4);
+	p = le(p, 4, 2), p = le(p, 0, 2), p = le(p, 0, 2);
+	p = le(p, 0, 2), p = le(p, 0, 2), p = le(p, 0100644u << 16, 4);
+	p = le(p, 0, 4);
+	memcpy(p, "a.md", 4), p += 4;
+	p = le(p, 0x02014b50, 4);               /* central: b.md, at 120 */
+	p = le(p, 0x031e, 2), p = le(p, 20, 2), p = le(p, 0, 2);
+	p = le(p, 0, 2), p = le(p, 0, 2), p = le(p, 0x21, 2);
+	p = le(p, crc_b, 4), p = le(p, 2, 4), p = le(p, 2, 4);
+	p = le(p, 4, 2), p = le(p, 0, 2), p = le(p, 0, 2);
+	p = le(p, 0, 2), p = le(p, 0, 2), p = le(p, 0100644u << 16, 4);
+	p = le(p, 34, 4);
+	memcpy(p, "b.md", 4), p += 4;
+	p = le(p, 0x06054b50, 4);               /* end record, at 170 */
+	p = le(p, 0, 2), p = le(p, 0, 2), p = le(p, 2, 2), p = le(p, 2, 2);
+	p = le(p, 100, 4), p = le(p, 70, 4), p = le(p, 0, 2);
+	return (size_t)(p - z);
+}
+
+/*
+ * Issue 26: overlapping entries were caught only by a differential case
+ * that is also a decompression bomb, so a broken overlap check showed as a
+ * limit refusal.  Here two small stored entries share bytes (zipfile
+ * refuses it: "Overlapped entries"); the scan must say so.
+ */
+static void
+zip_overlapping_entries_are_refused(void **state)
+{
+	unsigned char zip[256];
+	size_t size = overlapping_entries(zip);
+	pack_zipscan *z = NULL;
+	ps_error err;
+	int fd = zip_fd(zip, size);
+
+	(void)state;
+	assert_int_equal(size, 192);
+	ps_error_clear(&err);
+	assert_int_equal(pack_zipscan_read(fd, size, "t.zip", 0, &z, &err), -1);
+	assert_null(z);
+	assert_string_equal(err.code, "zip_layout");
+	assert_non_null(strstr(err.message, "two entries share bytes"));
+	close(fd);
+}
+
 int
 main(void)
 {
@@ -370,6 +443,7 @@ main(void)
 		cmocka_unit_test(header_numbers_are_numbers),
 		cmocka_unit_test(zip64_end_record_after_its_locator_is_refused),
 		cmocka_unit_test(zip_local_unicode_comment_is_read_without_ub),
+		cmocka_unit_test(zip_overlapping_entries_are_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
