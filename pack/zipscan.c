@@ -865,7 +865,7 @@ pack_zipscan_check_readings(const pack_zipscan *z, ps_error *err)
 {
 	pack_items all = { NULL, 0, 0, 0 };
 	const char *pair[2] = { NULL, NULL };
-	iconv_t cd = (iconv_t)-1;
+	iconv_t cd;
 	size_t i, extra = 0;
 	int rc = -1;
 
@@ -873,7 +873,9 @@ pack_zipscan_check_readings(const pack_zipscan *z, ps_error *err)
 		extra += z->entries[i].unflagged;
 	if (extra == 0)
 		return 0;
-	if ((cd = iconv_open("UTF-8", "CP437")) == (iconv_t)-1)
+	/* iconv_open's failure is (iconv_t)-1, compared as an integer. */
+	cd = iconv_open("UTF-8", "CP437");
+	if ((intptr_t)cd == -1)
 		return util_fail_errno(err, "locale_unavailable", z->label,
 		    "iconv_open CP437 (glibc's gconv module IBM437)", errno);
 	if ((all.items = calloc(z->count + extra, sizeof(*all.items))) == NULL ||
