@@ -843,20 +843,18 @@ reading_of(const pack_items *all, const char *path)
 
 /* A refusal of the readings names the reading and the entry it reads. */
 static int
-refuse_reading(const pack_zipscan *z, const pack_items *all,
-    const char **pair, ps_error *err)
+refuse_reading(const pack_items *all, const char **pair, ps_error *err)
 {
 	const char *a = reading_of(all, pair[0]), *b = reading_of(all, pair[1]);
-	char what[PS_ERROR_TEXT_MAX], code[sizeof(err->code)];
+	size_t len = strlen(err->message);
 	char found[PS_ERROR_VALUE_MAX];
 
-	snprintf(what, sizeof(what), "%s", err->message);
-	snprintf(code, sizeof(code), "%s", err->code);
+	/* The rule's own refusal (its code and pair), said of this reading. */
+	snprintf(err->message + len, sizeof(err->message) - len, ", with the "
+	    "names that lack the UTF-8 flag read as CP437 too, as Python's "
+	    "zipfile reads them (unzip, bsdtar and 7-Zip read UTF-8)");
 	snprintf(found, sizeof(found), "'%s' is zipfile's reading of '%s'",
 	    a != NULL ? pair[0] : pair[1], a != NULL ? a : b != NULL ? b : "");
-	util_refuse(err, code, z->label, "%s, with the names that lack the "
-	    "UTF-8 flag read as CP437 too, as Python's zipfile reads them "
-	    "(unzip, bsdtar and 7-Zip read UTF-8)", what);
 	return util_error_expect(err, "distinct paths in every reading", found);
 }
 
@@ -884,8 +882,8 @@ pack_zipscan_check_readings(const pack_zipscan *z, ps_error *err)
 	} else {
 		pack_items_sort(&all);
 		rc = pack_items_check_pair(&all, z->label, pair, err);
-		if (rc != 0)
-			refuse_reading(z, &all, pair, err);
+		if (rc != 0 && err->status == PS_STATUS_REFUSED)
+			refuse_reading(&all, pair, err);
 	}
 	for (i = 0; all.items != NULL && i < all.count; i++) {
 		if (all.items[i].source != NULL)
