@@ -232,62 +232,87 @@ static int split(char **argv, struct cmd *cmds)
 	return n;
 }
 
-int main(int argc, char **argv)
-{
-	/* Static: what a run that stops on a failing command (exit) still
-	 * holds is reachable, not a leak (the tests run it under ASan). */
-	static struct cmd cmds[MAX_CMDS];
-	int runs = 5, warmup = 1, do_sync = 1, verbose = 0, ncmd, devnull, i;
+struct options {
+	int runs, warmup, do_sync, verbose;
+};
 
+/* The options before "--"; returns the index of "--". */
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	int i;
+
+	*o = (struct options){ .runs = 5, .warmup = 1, .do_sync = 1 };
 	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
 		if (strcmp(argv[i], "-n") == 0 && i + 1 < argc)
-			runs = (int)number(argv[++i]);
+			o->runs = (int)number(argv[++i]);
 		else if (strcmp(argv[i], "-w") == 0 && i + 1 < argc)
-			warmup = (int)number(argv[++i]);
+			o->warmup = (int)number(argv[++i]);
 		else if (strcmp(argv[i], "--no-sync") == 0)
-			do_sync = 0;
+			o->do_sync = 0;
 		else if (strcmp(argv[i], "-v") == 0)
-			verbose = 1;
+			o->verbose = 1;
 		else
 			usage();
 	}
-	if (i == argc || runs < 1)
+	if (i == argc || o->runs < 1)
 		usage();
-	memset(cmds, 0, sizeof cmds);
-	ncmd = split(argv + i + 1, cmds);
-	if (ncmd == 0)
-		usage();
-	if ((devnull = open("/dev/null", O_RDWR)) < 0)
-		die("/dev/null");
+	return i;
+}
+
+static void allocate(struct cmd *cmds, int ncmd, int runs)
+{
 	for (int k = 0; k < ncmd; k++) {
 		cmds[k].wall = calloc((size_t)runs, sizeof(double));
 		cmds[k].cpu = calloc((size_t)runs, sizeof(double));
 		if (!cmds[k].wall || !cmds[k].cpu || !(cmds[k].err = tmpfile()))
 			die("allocating");
 	}
-	for (int r = 0; r < warmup + runs; r++) {
-		for (int j = 0; j < ncmd; j++) {
-			int k = (r + j) % ncmd;
-			struct cmd *c = &cmds[k];
-			double wall, cpu;
-			long rss;
+}
 
-			if (do_sync)
-				sync();
-			run_one(c, r, devnull, &wall, &cpu, &rss);
-			if (verbose)
-				fprintf(stderr, "runmany: cmd %d run %d %.6f s\n",
-				    k, r, wall);
-			if (r < warmup)
-				continue;
-			c->wall[r - warmup] = wall;
-			c->cpu[r - warmup] = cpu;
-			if (rss > c->max_rss)
-				c->max_rss = rss;
-		}
+/* Round r: run r of every command, starting from command r mod ncmd. */
+static void round_of(struct cmd *cmds, int ncmd, int r, int devnull,
+    const struct options *o)
+{
+	for (int j = 0; j < ncmd; j++) {
+		int k = (r + j) % ncmd;
+		struct cmd *c = &cmds[k];
+		double wall, cpu;
+		long rss;
+
+		if (o->do_sync)
+			sync();
+		run_one(c, r, devnull, &wall, &cpu, &rss);
+		if (o->verbose)
+			fprintf(stderr, "runmany: cmd %d run %d %.6f s\n", k, r,
+			    wall);
+		if (r < o->warmup)
+			continue;
+		c->wall[r - o->warmup] = wall;
+		c->cpu[r - o->warmup] = cpu;
+		if (rss > c->max_rss)
+			c->max_rss = rss;
 	}
+}
+
+int main(int argc, char **argv)
+{
+	/* Static: what a run that stops on a failing command (exit) still
+	 * holds is reachable, not a leak (the tests run it under ASan). */
+	static struct cmd cmds[MAX_CMDS];
+	struct options o;
+	int ncmd, devnull, i = parse_options(argc, argv, &o);
+
+	memset(cmds, 0, sizeof cmds);
+	ncmd = split(argv + i + 1, cmds);
+	if (ncmd == 0)
+		usage();
+	if ((devnull = open("/dev/null", O_RDWR)) < 0)
+		die("/dev/null");
+	allocate(cmds, ncmd, o.runs);
+	for (int r = 0; r < o.warmup + o.runs; r++)
+		round_of(cmds, ncmd, r, devnull, &o);
 	for (int k = 0; k < ncmd; k++) {
-		report(k, &cmds[k], runs);
+		report(k, &cmds[k], o.runs);
 		free(cmds[k].wall);
 		free(cmds[k].cpu);
 		fclose(cmds[k].err);

@@ -77,6 +77,21 @@ print_values(FILE *out, const ps_diff_change *c)
 	cli_put_safe(out, c->new_value != NULL ? c->new_value : "none");
 }
 
+/* Why a file change shows no text: a user asked about a prompt must not
+ * read its absence as "nothing changed in it". */
+static void
+print_omitted(FILE *out, const ps_diff_change *c, ps_lang lang)
+{
+	if (c->text_omitted == NULL)
+		return;
+	if (strcmp(c->text_omitted, PS_DIFF_TEXT_TOO_LARGE) == 0)
+		fputs(TR(lang, " (too large for a text diff)",
+		    "（太大，不显示文本差异）"), out);
+	else
+		fputs(TR(lang, " (binary: no text diff)",
+		    "（二进制，不显示文本差异）"), out);
+}
+
 static void
 print_change(FILE *out, const ps_diff_change *c, ps_lang lang)
 {
@@ -86,6 +101,7 @@ print_change(FILE *out, const ps_diff_change *c, ps_lang lang)
 		if (c->lines_added > 0 || c->lines_removed > 0)
 			fprintf(out, " (+%zu -%zu)", c->lines_added,
 			    c->lines_removed);
+		print_omitted(out, c, lang);
 	} else {
 		cli_put_safe(out, c->field);
 		if (c->subject != NULL) {

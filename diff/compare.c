@@ -11,6 +11,7 @@
 #include "diff/diff.h"
 #include "diff/textdiff.h"
 #include "formats/codepath.h"
+#include "pack/items.h"
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -172,6 +173,23 @@ too_many_lines(const diff_text *t)
 	return lines > DIFF_TEXT_LINES_MAX;
 }
 
+/* A side that holds the path without a text of its own (not a prompt
+ * there, or a directory): no text diff, and nothing to say about it. */
+static int
+text_missing(const ps_entry *e, const diff_text *t)
+{
+	return e != NULL && t == NULL;
+}
+
+/* A side's file whose bytes were not kept (over a bound), or a text past
+ * the lines bound: "too large for a text diff", never a diff against an
+ * empty text. */
+static int
+text_too_large(const ps_entry *e, const diff_text *t)
+{
+	return (e != NULL && t->data == NULL) || too_many_lines(t);
+}
+
 static int
 attach_text(ps_diff *d, const ps_diff_side *os, const ps_diff_side *ns,
     const file_pair *f, size_t max_lines, ps_error *err)
@@ -181,12 +199,12 @@ attach_text(ps_diff *d, const ps_diff_side *os, const ps_diff_side *ns,
 	ps_diff_change *c = diff_last(d);
 	diff_textdiff td;
 
-	/* A side that holds the file without its bytes (too large, or not
-	 * a prompt there): no text diff rather than one against nothing. */
-	if ((f->o != NULL && (ot == NULL || ot->data == NULL)) ||
-	    (f->n != NULL && (nt == NULL || nt->data == NULL)) ||
-	    too_many_lines(ot) || too_many_lines(nt))
+	if (text_missing(f->o, ot) || text_missing(f->n, nt))
 		return 0;
+	if (text_too_large(f->o, ot) || text_too_large(f->n, nt)) {
+		c->text_omitted = PS_DIFF_TEXT_TOO_LARGE;
+		return 0;
+	}
 	if (diff_text_compare(ot != NULL ? ot->data : NULL, ot != NULL ?
 	    ot->len : 0, nt != NULL ? nt->data : NULL, nt != NULL ? nt->len : 0,
 	    max_lines, &td, err) != 0)
@@ -195,6 +213,8 @@ attach_text(ps_diff *d, const ps_diff_side *os, const ps_diff_side *ns,
 	c->lines_added = td.added;
 	c->lines_removed = td.removed;
 	c->text_truncated = td.truncated;
+	if (td.binary)
+		c->text_omitted = PS_DIFF_TEXT_BINARY;
 	return 0;
 }
 
@@ -250,6 +270,15 @@ compare_files(ps_diff *d, const ps_diff_side *os, const ps_diff_side *ns,
 		if (c >= 0)
 			f.n = &b->entries[j++];
 		f.path = c <= 0 ? a->entries[i - 1].path : b->entries[j - 1].path;
+		/* A side's file list is what its tree digest lists: a
+		 * directory with entries below it is not on it (NOTES, a file,
+		 * becoming NOTES/a.md: NOTES removed, not "changed"). */
+		if (f.o != NULL && f.o->type == PS_ENTRY_DIR &&
+		    pack_digest_has_children(a, i - 1))
+			f.o = NULL;
+		if (f.n != NULL && f.n->type == PS_ENTRY_DIR &&
+		    pack_digest_has_children(b, j - 1))
+			f.n = NULL;
 		/* Directories are named by the paths of their files; an
 		 * empty one is not worth a line of an upgrade's question. */
 		if ((f.o == NULL || f.o->type == PS_ENTRY_DIR) &&

@@ -56,6 +56,9 @@ change_json(const ps_diff_change *c)
 		    (json_int_t)c->lines_added, "lines_removed",
 		    (json_int_t)c->lines_removed, "truncated",
 		    c->text_truncated));
+	if (c->text_omitted != NULL)
+		json_object_set_new(o, "text_omitted",
+		    json_string(c->text_omitted));
 	return o;
 }
 

@@ -228,8 +228,9 @@ keys_free(keyed *k, size_t n)
 	free(k);
 }
 
-/* Sorts `k` and drops repeated keys (a value listed twice is one value,
- * as on the pairwise path); the freed slots are left empty. */
+/* Sorts `k` and drops repeated keys: past the pairs bound a value listed
+ * twice is one value (the pairwise path compares each occurrence,
+ * diff.md "A value listed twice"); the freed slots are left empty. */
 static size_t
 sort_unique(keyed *k, size_t n)
 {

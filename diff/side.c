@@ -201,14 +201,17 @@ signed_prompt(const sign_statement *st, const char *path)
 }
 
 /* The file kept so far goes to the side (only once the read succeeded
- * does the side count: a refused archive's side is thrown away). */
+ * does the side count: a refused archive's side is thrown away).  A file
+ * named without its bytes goes as one over the bound, so that the side
+ * holds it without a text (not as an empty one). */
 static int
 capture_flush(struct capture *c, ps_error *err)
 {
 	int rc = 0;
 
 	if (c->path != NULL)
-		rc = diff_side_add_text(c->side, c->path, c->buf, c->len, err);
+		rc = diff_side_add_text(c->side, c->path, c->buf, c->buf != NULL ?
+		    c->len : (size_t)DIFF_TEXT_FILE_MAX + 1, err);
 	free(c->path);
 	free(c->buf);
 	c->path = c->buf = NULL;

@@ -1726,7 +1726,17 @@ typedef struct ps_diff_change {
 	                             * NULL when not text or unchanged */
 	size_t lines_added, lines_removed;
 	int text_truncated;         /* the diff stopped at its bound */
+	const char *text_omitted;   /* why a prompt or code change that
+	                             * would carry a text diff has none:
+	                             * PS_DIFF_TEXT_TOO_LARGE or
+	                             * PS_DIFF_TEXT_BINARY; NULL otherwise */
 } ps_diff_change;
+
+/* ps_diff_change.text_omitted (diff.md, section 5; the JSON's value):
+ * a file over 256 KiB, a side's kept texts over 4 MiB, or more than
+ * 5,000 lines on a side; or a text with a NUL byte or not UTF-8. */
+#define PS_DIFF_TEXT_TOO_LARGE "too_large"
+#define PS_DIFF_TEXT_BINARY "binary"
 
 typedef struct ps_diff {
 	ps_format format;
@@ -2256,8 +2266,10 @@ typedef struct ps_sign_result {
  * refused with code manifest_invalid and its diagnostics in (*out)->diags.
  * Refusals (exit 1): manifest_invalid, signed_by_mismatch, source_dirty,
  * source_repository_mismatch, holon_source_missing, the holon_ref_* codes,
- * prompt_missing, append_mismatch, already_signed, and the archive safety
- * codes.  Failures (exit 2): source_commit_invalid, source_commit_missing,
+ * append_mismatch, already_signed, and the archive safety codes (a
+ * declared prompt file that is not a file of the pack is one of the
+ * manifest's diagnostics: manifest_invalid).  Failures (exit 2):
+ * source_commit_invalid, source_commit_missing,
  * key_pair_mismatch, output_exists, sig_missing, file_changed, io_error
  * and the envelope codes of a corrupt OUT.sig given to --append.  Every output is written
  * in full before the first rename; the archive is renamed before its .sig.

@@ -32,6 +32,7 @@
 #include "install/extract.h"
 #include "install/indexed.h"
 #include "pack/archivename.h"
+#include "pack/items.h"
 #include "pack/packdir.h"
 #include "install/installed.h"
 #include "install/receipt.h"
@@ -698,29 +699,6 @@ take_extracted(struct install *in, ps_error *err)
 
 /* --------------------------------------------------------------- receipt */
 
-/* 1 when some entry lies below directory `i`.  Entries are in bytewise
- * order, where "a-b" sorts between "a" and "a/c": search for "a/". */
-static int
-has_children(const ps_digest *d, size_t i)
-{
-	const char *dir = d->entries[i].path;
-	size_t len = strlen(dir), lo = i + 1, hi = d->entry_count, mid;
-	const char *p;
-
-	while (lo < hi) {           /* first entry not below "dir/" */
-		mid = lo + (hi - lo) / 2;
-		p = d->entries[mid].path;
-		if (strncmp(p, dir, len) < 0 ||
-		    (strncmp(p, dir, len) == 0 && (unsigned char)p[len] < '/'))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < d->entry_count &&
-	    strncmp(d->entries[lo].path, dir, len) == 0 &&
-	    d->entries[lo].path[len] == '/';
-}
-
 /* Files and empty directories: what the tree digest covers. */
 static int
 take_entries(ps_installed *r, ps_digest *d, ps_error *err)
@@ -731,7 +709,8 @@ take_entries(ps_installed *r, ps_digest *d, ps_error *err)
 	    (r->entries = calloc(d->entry_count, sizeof(ps_entry))) == NULL)
 		return util_fail_oom(err, NULL);
 	for (i = 0; i < d->entry_count; i++) {
-		if (d->entries[i].type == PS_ENTRY_DIR && has_children(d, i))
+		if (d->entries[i].type == PS_ENTRY_DIR &&
+		    pack_digest_has_children(d, i))
 			continue;
 		r->entries[n] = d->entries[i];
 		d->entries[i].path = NULL;

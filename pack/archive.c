@@ -343,37 +343,19 @@ open_inner(struct reader *r, ps_error *err)
 	return 0;
 }
 
-/* "./a/b" and "a/b/" (directories) name "a/b"; "." and "./" the root.
- * The length of what is left of `raw` after *skip leading bytes. */
-static size_t
-strip_name(const char *raw, int is_dir, size_t *skip, int *changed)
-{
-	size_t len = strlen(raw);
-
-	*skip = 0;
-	while (len >= 2 && raw[*skip] == '.' && raw[*skip + 1] == '/') {
-		*skip += 2;
-		len -= 2;
-		*changed = 1;
-	}
-	if (len == 1 && raw[*skip] == '.' && is_dir) {
-		len = 0;
-		*changed = 1;
-	}
-	if (len > 0 && raw[*skip + len - 1] == '/' && is_dir)
-		len--;
-	return len;
-}
-
-/* The stripped name in NFC (NFD names are accepted and normalised, as
- * libarchive does for pax and zip names; a plain ustar name too); NULL
- * with errno EILSEQ when it is not UTF-8. */
+/* The stored name as a pack path (pack_entry_name_strip), in NFC (NFD
+ * names are accepted and normalised, as libarchive does for pax and zip
+ * names; a plain ustar name too); *root for the pack root.  NULL with
+ * errno EILSEQ when it is not UTF-8. */
 static char *
-normal_name(const char *raw, int is_dir, int *changed)
+normal_name(const char *raw, int is_dir, int *changed, int *root)
 {
-	size_t skip, len = strip_name(raw, is_dir, &skip, changed);
+	size_t skip, len = pack_entry_name_strip(raw, strlen(raw), is_dir,
+	    &skip, root);
 	char *nfc = util_path_nfc(raw + skip, len);
 
+	if (skip > 0 || *root)
+		*changed = 1;
 	if (nfc != NULL && (strlen(nfc) != len ||
 	    memcmp(nfc, raw + skip, len) != 0))
 		*changed = 1;
@@ -381,7 +363,7 @@ normal_name(const char *raw, int is_dir, int *changed)
 }
 
 static char *
-entry_path(struct archive_entry *e, int *changed)
+entry_path(struct archive_entry *e, int *changed, int *root)
 {
 	const char *raw = archive_entry_pathname(e);
 
@@ -389,7 +371,8 @@ entry_path(struct archive_entry *e, int *changed)
 		errno = EILSEQ;
 		return NULL;
 	}
-	return normal_name(raw, archive_entry_filetype(e) == AE_IFDIR, changed);
+	return normal_name(raw, archive_entry_filetype(e) == AE_IFDIR, changed,
+	    root);
 }
 
 static const char *
@@ -476,7 +459,7 @@ check_name_source(struct reader *r, const char *path, int is_dir,
 {
 	const char *want;
 	char *normal;
-	int same, ignored = 0, central_dir;
+	int same, ignored = 0, ignored_root, central_dir;
 	uint64_t central_size;
 
 	if (r->zip != NULL) {
@@ -496,7 +479,7 @@ check_name_source(struct reader *r, const char *path, int is_dir,
 	if (want == NULL)
 		return util_refuse(err, "tar_name_conflict", r->label, "'%s' is "
 		    "an entry the tar headers do not hold", path);
-	normal = normal_name(want, is_dir, &ignored);
+	normal = normal_name(want, is_dir, &ignored, &ignored_root);
 	if (normal == NULL)
 		return util_refuse(err, "name_not_utf8", r->label, "an entry's "
 		    "name in the tar headers is not valid UTF-8");
@@ -660,8 +643,8 @@ read_content(struct reader *r, pack_item *item, int size_known, ps_error *err)
 static int
 read_entry(struct reader *r, struct archive_entry *e, ps_error *err)
 {
-	int changed = 0, is_dir = archive_entry_filetype(e) == AE_IFDIR;
-	char *path = entry_path(e, &changed);
+	int is_dir = archive_entry_filetype(e) == AE_IFDIR, changed = 0, root = 0;
+	char *path = entry_path(e, &changed, &root);
 	pack_item *item;
 
 	if (path == NULL && errno == ENOMEM)
@@ -675,13 +658,13 @@ read_entry(struct reader *r, struct archive_entry *e, ps_error *err)
 		free(path);
 		return -1;
 	}
-	if (path[0] == '\0' && is_dir) {
+	if (root) {
 		free(path);              /* "./": the pack root itself */
 		r->roots_seen++;
 		not_canonical(r);
 		return 0;
 	}
-	if (util_path_check(path, NULL, err) != 0 ||
+	if (util_path_check(path, path[0] != '\0' ? NULL : r->label, err) != 0 ||
 	    check_no_vcs(r, path, err) != 0 ||
 	    (pack_is_appledouble_path(path) &&
 	    pack_refuse_appledouble(r->label, path, 1, err) != 0) ||
@@ -816,6 +799,7 @@ make_digest(struct reader *r, ps_error *err)
 	finish_canonical(r);
 	memset(tree, 0, sizeof(tree));
 	if (pack_items_check(&r->items, r->label, err) != 0 ||
+	    (r->zip != NULL && pack_zipscan_check_readings(r->zip, err) != 0) ||
 	    pack_items_find_manifest(&r->items, r->label, &manifest, &format,
 	    err) != 0 ||
 	    (!r->partial && pack_items_tree_digest(&r->items, tree, err) != 0))

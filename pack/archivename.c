@@ -63,3 +63,23 @@ ps_compression_from_name(const char *name, ps_compression *out)
 	*out = n->compression;
 	return 0;
 }
+
+size_t
+pack_entry_name_strip(const char *raw, size_t len, int is_dir, size_t *skip,
+    int *root)
+{
+	*skip = 0;
+	*root = 0;
+	while (len >= 2 && raw[*skip] == '.' && raw[*skip + 1] == '/') {
+		*skip += 2;
+		len -= 2;
+	}
+	if (is_dir && ((len == 0 && *skip > 0) ||
+	    (len == 1 && raw[*skip] == '.'))) {
+		*root = 1;
+		return 0;
+	}
+	if (is_dir && len > 1 && raw[*skip + len - 1] == '/')
+		len--;
+	return len;
+}

@@ -1,8 +1,9 @@
-/* Internal header of pack/: what an archive's file name says.
+/* Internal header of pack/: what an archive's names say.
  *
  * The one table of the names packsign reads and writes: the suffix picks
  * the container and the compression, for the reader, for `pack -o` and
- * `sign`'s default output.
+ * `sign`'s default output.  And the one rule turning an entry's stored
+ * name into a pack path, for tars and zips alike (digests.md, "Names").
  */
 #ifndef PACK_ARCHIVENAME_H
 #define PACK_ARCHIVENAME_H
@@ -30,5 +31,18 @@ const char *pack_archive_suffix(ps_compression compression);
  * unsupported_archive (`label` names it). */
 const pack_archive_name *pack_archive_name_readable(const char *path,
     const char *label, ps_error *err);
+
+/*
+ * The pack path in the `len` bytes of an entry's stored name `raw`: every
+ * leading "./" removed ("././a" is "a"), then a directory's one trailing
+ * '/'.  Returns the length left after *skip leading bytes.  *root is 1
+ * for the pack root itself, which is not an entry: a directory named "./"
+ * (any number of them) or "." once the "./" are removed.  An empty name
+ * and "/" (".//" too) are left as they are, for the name rules to refuse
+ * (name_empty_component, name_absolute): GNU tar would apply such an
+ * entry to the directory it extracts into, bsdtar refuses it.
+ */
+size_t pack_entry_name_strip(const char *raw, size_t len, int is_dir,
+    size_t *skip, int *root);
 
 #endif

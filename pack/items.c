@@ -198,8 +198,12 @@ pack_items_is_empty_dir(const pack_items *list, size_t i)
  */
 static int
 refuse_pair(ps_error *err, const char *code, const char *label,
-    const char *what, const char *a, const char *b)
+    const char *what, const char *a, const char *b, const char **pair)
 {
+	if (pair != NULL) {
+		pair[0] = a;
+		pair[1] = b;
+	}
 	if (strcmp(a, b) > 0) {
 		const char *t = a;
 
@@ -232,7 +236,8 @@ first_below(const pack_items *list, const char *path)
 
 /* Exact names: the list is sorted bytewise. */
 static int
-check_raw(const pack_items *list, const char *label, ps_error *err)
+check_raw(const pack_items *list, const char *label, const char **pair,
+    ps_error *err)
 {
 	const char *path, *below;
 	size_t i;
@@ -241,11 +246,12 @@ check_raw(const pack_items *list, const char *label, ps_error *err)
 		path = list->items[i].entry.path;
 		if (i > 0 && strcmp(list->items[i - 1].entry.path, path) == 0)
 			return refuse_pair(err, "duplicate_entry", label,
-			    "the same path appears twice", path, path);
+			    "the same path appears twice", list->items[i - 1].entry.path,
+			    path, pair);
 		if (list->items[i].entry.type == PS_ENTRY_FILE &&
 		    (below = first_below(list, path)) != NULL)
 			return refuse_pair(err, "path_conflict", label,
-			    "a path is both a file and a directory", path, below);
+			    "a path is both a file and a directory", path, below, pair);
 	}
 	return 0;
 }
@@ -402,7 +408,8 @@ collide(const struct folded *a, const struct folded *b)
 }
 
 static int
-check_folds(const pack_items *list, const char *label, ps_error *err)
+check_folds(const pack_items *list, const char *label, const char **pair,
+    ps_error *err)
 {
 	struct candidates c = { NULL, 0, 0 };
 	size_t i;
@@ -424,18 +431,25 @@ check_folds(const pack_items *list, const char *label, ps_error *err)
 			rc = refuse_pair(err, "case_collision", label,
 			    "two paths collide when case is folded (they would "
 			    "overwrite each other on macOS and Windows)",
-			    c.items[i - 1].path, c.items[i].path);
+			    c.items[i - 1].path, c.items[i].path, pair);
 	}
 	candidates_free(&c);
 	return rc;
 }
 
 int
+pack_items_check_pair(const pack_items *list, const char *label,
+    const char **pair, ps_error *err)
+{
+	if (check_raw(list, label, pair, err) != 0)
+		return -1;
+	return check_folds(list, label, pair, err);
+}
+
+int
 pack_items_check(const pack_items *list, const char *label, ps_error *err)
 {
-	if (check_raw(list, label, err) != 0)
-		return -1;
-	return check_folds(list, label, err);
+	return pack_items_check_pair(list, label, NULL, err);
 }
 
 static int
@@ -567,7 +581,7 @@ pack_items_find_manifest(const pack_items *list, const char *label,
 			continue;
 		if (found != NULL)
 			return refuse_pair(err, "manifest_conflict", label,
-			    "two manifests at the pack root", found, name);
+			    "two manifests at the pack root", found, name, NULL);
 		if (list->items[at].entry.type != PS_ENTRY_FILE)
 			return util_refuse(err, "manifest_not_file", label,
 			    "%s is a directory, not a manifest file", name);
@@ -595,6 +609,29 @@ pack_digest_set_manifest(ps_digest *d, size_t manifest, ps_error *err)
 	}
 	memcpy(d->manifest_sha256, d->entries[manifest].sha256, PS_SHA256_LEN);
 	return d;
+}
+
+/* 1 when some entry lies below directory `i`.  Entries are in bytewise
+ * order, where "a-b" sorts between "a" and "a/c": search for "a/". */
+int
+pack_digest_has_children(const ps_digest *d, size_t i)
+{
+	const char *dir = d->entries[i].path;
+	size_t len = strlen(dir), lo = i + 1, hi = d->entry_count, mid;
+	const char *p;
+
+	while (lo < hi) {           /* first entry not below "dir/" */
+		mid = lo + (hi - lo) / 2;
+		p = d->entries[mid].path;
+		if (strncmp(p, dir, len) < 0 ||
+		    (strncmp(p, dir, len) == 0 && (unsigned char)p[len] < '/'))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < d->entry_count &&
+	    strncmp(d->entries[lo].path, dir, len) == 0 &&
+	    d->entries[lo].path[len] == '/';
 }
 
 int

@@ -52,6 +52,10 @@ int pack_items_merge(pack_items *list, pack_items *more, ps_error *err);
 void pack_items_sort(pack_items *list);
 /* Duplicates, case-fold collisions and file-versus-directory conflicts. */
 int pack_items_check(const pack_items *list, const char *label, ps_error *err);
+/* The same; on a refusal pair[0] and pair[1] are the two entries' paths
+ * (the pointers of `list`, to tell which entries they are). */
+int pack_items_check_pair(const pack_items *list, const char *label,
+    const char **pair, ps_error *err);
 /* Orders paths depth first, bytewise within a directory (the listing
  * order of ps_pack_files): strcmp with '/' below every other byte. */
 int pack_depth_first_compare(const char *a, const char *b);
@@ -69,6 +73,10 @@ int pack_items_tree_digest(const pack_items *list,
 ps_digest *pack_items_to_digest(pack_items *list, ps_error *err);
 /* The same, copying them (the list is unchanged). */
 ps_digest *pack_items_copy_to_digest(const pack_items *list, ps_error *err);
+/* 1 when entry `i` of the sorted `d` has some entry below it: a directory
+ * entry an archive carries that the tree digest leaves out (it lists
+ * files and empty directories only). */
+int pack_digest_has_children(const ps_digest *d, size_t i);
 /* Records entry `manifest` of `d` as its manifest; frees `d` on failure. */
 ps_digest *pack_digest_set_manifest(ps_digest *d, size_t manifest,
     ps_error *err);

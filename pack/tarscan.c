@@ -100,6 +100,24 @@ refuse(const pack_tarscan *s, const char *code, ps_error *err,
 
 /* ------------------------------------------------------------ numbers */
 
+/* `n` bytes quoted for a message: printable ASCII as it is, any other byte
+ * as \xHH, cut with "..." to fit `cap`. */
+static const char *
+shown(const unsigned char *v, size_t n, char *buf, size_t cap)
+{
+	size_t i, at = 1;
+
+	buf[0] = '\'';
+	for (i = 0; i < n && at + 8 < cap; i++) {
+		if (v[i] >= 0x20 && v[i] < 0x7f && v[i] != '\\')
+			buf[at++] = (char)v[i];
+		else
+			at += (size_t)snprintf(buf + at, cap - at, "\\x%02x", v[i]);
+	}
+	snprintf(buf + at, cap - at, "%s'", i < n ? "..." : "");
+	return buf;
+}
+
 /* An octal field (leading spaces, digits, then NUL or spaces) or GNU's
  * base-256; -1 when it is neither, or negative. */
 static int
@@ -253,21 +271,95 @@ set_once(pack_tarscan *s, char **slot, const unsigned char *v, size_t n,
 	return 0;
 }
 
+/* 1 to 19 decimal digits, at most 2^63 - 1 (Go's strconv.ParseInt; no
+ * sign, space, prefix or '_', which Python's int() would take). */
+static int
+pax_decimal(const unsigned char *v, size_t n, uint64_t *out)
+{
+	uint64_t x = 0;
+	size_t i;
+
+	if (n == 0 || n > 19)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (v[i] < '0' || v[i] > '9')
+			return -1;
+		x = x * 10 + (uint64_t)(v[i] - '0');
+	}
+	if (x > (uint64_t)INT64_MAX)
+		return -1;
+	*out = x;
+	return 0;
+}
+
+/* An optional '-', the seconds as pax_decimal, then optionally '.' and one
+ * or more digits: what every reader parses alike (Go refuses trailing
+ * bytes, tarfile's float() exponents and spaces, libarchive neither). */
+static int
+pax_time(const unsigned char *v, size_t n)
+{
+	size_t secs, i;
+	uint64_t ignored;
+
+	if (n > 0 && v[0] == '-') {
+		v++;
+		n--;
+	}
+	for (secs = 0; secs < n && v[secs] != '.'; secs++)
+		;
+	if (pax_decimal(v, secs, &ignored) != 0 || secs + 1 == n)
+		return -1;
+	for (i = secs + 1; i < n; i++) {
+		if (v[i] < '0' || v[i] > '9')
+			return -1;
+	}
+	return 0;
+}
+
+/* The numeric records other readers parse, each to its grammar: a value
+ * libarchive reads leniently (digits up to the first other byte) and Go
+ * refuses with the whole header, or tarfile reads as 0, means two things. */
+static int
+pax_number(pack_tarscan *s, const unsigned char *k, size_t klen,
+    const unsigned char *v, size_t n, ps_error *err)
+{
+	static const char *const integers[] = { "uid", "gid",
+	    "SCHILY.realsize", "SCHILY.devmajor", "SCHILY.devminor",
+	    "SCHILY.dev", "SCHILY.ino", "SCHILY.nlink" };
+	static const char *const times[] = { "mtime", "atime", "ctime",
+	    "LIBARCHIVE.creationtime" };
+	char found[100];
+	uint64_t ignored;
+	size_t i;
+	int time = 0, bad = 0;
+
+	for (i = 0; i < sizeof(integers) / sizeof(integers[0]) && !bad; i++)
+		bad = strlen(integers[i]) == klen && memcmp(k, integers[i],
+		    klen) == 0 && pax_decimal(v, n, &ignored) != 0;
+	for (i = 0; i < sizeof(times) / sizeof(times[0]) && !bad; i++)
+		bad = time = strlen(times[i]) == klen && memcmp(k, times[i],
+		    klen) == 0 && pax_time(v, n) != 0;
+	if (!bad)
+		return 0;
+	refuse(s, "tar_pax_invalid", err, "the pax record '%.*s' is not a %s "
+	    "(Go's archive/tar refuses the header, tarfile reads 0, libarchive "
+	    "the digits before the first other byte)", (int)klen,
+	    (const char *)k, time ? "time" : "decimal number");
+	return util_error_expect(err, time ? "[-]SECONDS[.FRACTION], decimal "
+	    "digits, the seconds at most 9223372036854775807" : "1 to 19 "
+	    "decimal digits, at most 9223372036854775807",
+	    shown(v, n, found, sizeof(found)));
+}
+
 static int
 pax_size(pack_tarscan *s, const unsigned char *v, size_t n, ps_error *err)
 {
 	uint64_t size = 0;
-	size_t i;
 
-	if (s->have_pax_size || n == 0 || n > 19)
+	if (s->have_pax_size || pax_decimal(v, n, &size) != 0)
 		return refuse(s, "tar_pax_invalid", err, "a pax 'size' record "
-		    "that is repeated, empty or too long");
-	for (i = 0; i < n; i++) {
-		if (v[i] < '0' || v[i] > '9')
-			return refuse(s, "tar_pax_invalid", err, "a pax 'size' "
-			    "record that is not a decimal number");
-		size = size * 10 + (uint64_t)(v[i] - '0');
-	}
+		    "that is repeated or not 1 to 19 decimal digits of at most "
+		    "9223372036854775807");
 	s->have_pax_size = 1;
 	s->pax_size = size;
 	return 0;
@@ -301,7 +393,7 @@ pax_record(pack_tarscan *s, const unsigned char *kv, size_t n,
 	if (klen > 11 && memcmp(kv, "GNU.sparse.", 11) == 0)
 		return refuse(s, "unsupported_entry", err, "a GNU sparse file "
 		    "(pax sparse records)");
-	return 0;
+	return pax_number(s, kv, klen, eq + 1, vlen, err);
 }
 
 /* Records "LEN KEY=VALUE\n" filling the header's data exactly. */
@@ -437,6 +529,36 @@ begin_entry(pack_tarscan *s, char type, uint64_t size, ps_error *err)
 	return 0;
 }
 
+/* The header's other numbers, which libarchive reads up to the first byte
+ * that is no digit, GNU tar and Go refuse, and Python's tarfile takes for
+ * the end of the archive (it lists no entry from there on). */
+static int
+check_numbers(const pack_tarscan *s, ps_error *err)
+{
+	static const struct { size_t at, len; const char *name; } fields[] = {
+		{ 100, 8, "mode" }, { 108, 8, "uid" }, { 116, 8, "gid" },
+		{ 136, 12, "mtime" }, { 329, 8, "device major" },
+		{ 337, 8, "device minor" },
+	};
+	char found[100];
+	uint64_t ignored;
+	size_t i;
+
+	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		if (numeric_field(s->block + fields[i].at, fields[i].len,
+		    &ignored) == 0)
+			continue;
+		refuse(s, "archive_corrupt", err, "the %s field is not a number "
+		    "(GNU tar and Go refuse it, Python's tarfile stops reading "
+		    "there, libarchive reads the digits before the first other "
+		    "byte)", fields[i].name);
+		return util_error_expect(err, "octal digits after spaces, then "
+		    "only NULs or spaces; or base-256", shown(s->block +
+		    fields[i].at, fields[i].len, found, sizeof(found)));
+	}
+	return 0;
+}
+
 static int
 end_header(pack_tarscan *s, ps_error *err)
 {
@@ -454,6 +576,8 @@ end_header(pack_tarscan *s, ps_error *err)
 	    &size) != 0)
 		return refuse(s, "archive_corrupt", err, "a bad checksum or "
 		    "size field");
+	if (check_numbers(s, err) != 0)
+		return -1;
 	if (type == 'g')
 		return refuse(s, "tar_global_header", err, "a pax global header "
 		    "(GNU tar and Python's tarfile apply it to every entry, "

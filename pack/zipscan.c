@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <iconv.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,6 +7,7 @@
 
 #include <zlib.h>
 
+#include "pack/archivename.h"
 #include "pack/items.h"
 #include "pack/zipscan.h"
 #include "util/error.h"
@@ -39,6 +41,8 @@ struct zentry {
 	uint32_t crc;
 	uint64_t csize, usize, offset;
 	int zip64;               /* sizes or offset came from a zip64 field */
+	int root;                /* "./": the pack root, not an entry */
+	int unflagged;           /* non-ASCII without the UTF-8 flag */
 	int seen;
 };
 
@@ -333,29 +337,28 @@ walk_extras(const pack_zipscan *z, struct zentry *e, const unsigned char *x,
  * and NFD): unzip, libarchive, 7-Zip and macOS read those bytes as UTF-8
  * (7-Zip for Windows does so for a Unix host when they are valid UTF-8,
  * which check_central_name requires); Python's zipfile reads CP437
- * (digests.md, "Zip structure", step 5).
+ * (digests.md, "Zip structure", step 5), so such a name has two readings,
+ * both checked (pack_zipscan_check_readings).
  */
 static int
-check_name(const struct zentry *e, unsigned made_by, ps_error *err)
+check_name(struct zentry *e, unsigned made_by, ps_error *err)
 {
 	size_t i;
 
 	if (memchr(e->name, '\0', e->name_len) != NULL)
 		return util_refuse(err, "name_forbidden_char", e->name,
 		    "a zip name holds a NUL byte");
-	if ((e->flags & FLAG_UTF8) != 0 || (made_by >> 8) == HOST_UNIX)
+	if ((e->flags & FLAG_UTF8) != 0)
 		return 0;
-	for (i = 0; i < e->name_len; i++) {
-		if ((unsigned char)e->name[i] >= 0x80) {
-			util_refuse(err, "zip_name_encoding", e->name, "a non-ASCII "
-			    "name without the UTF-8 flag from a host other than "
-			    "Unix: zipfile and 7-Zip read it as CP437, unzip and "
-			    "libarchive as UTF-8");
-			return util_error_expect(err, "the UTF-8 flag (bit 11) on "
-			    "a non-ASCII name, or a Unix host", "neither");
-		}
-	}
-	return 0;
+	for (i = 0; i < e->name_len && !e->unflagged; i++)
+		e->unflagged = (unsigned char)e->name[i] >= 0x80;
+	if (!e->unflagged || (made_by >> 8) == HOST_UNIX)
+		return 0;
+	util_refuse(err, "zip_name_encoding", e->name, "a non-ASCII name "
+	    "without the UTF-8 flag from a host other than Unix: zipfile and "
+	    "7-Zip read it as CP437, unzip and libarchive as UTF-8");
+	return util_error_expect(err, "the UTF-8 flag (bit 11) on a non-ASCII "
+	    "name, or a Unix host", "neither");
 }
 
 /*
@@ -480,22 +483,26 @@ parse_central(pack_zipscan *z, const unsigned char *p, size_t n,
 }
 
 /* The name every other reader takes from the central directory obeys the
- * name rules, after NFC (a Mac-made name in NFD is accepted). */
+ * name rules, after NFC (a Mac-made name in NFD is accepted) and with its
+ * leading "./" removed as a tar's (bsdtar -a writes them in zips too; every
+ * reader extracts "./x" as "x"); a "./" entry is the root. */
 static int
 check_central_name(const pack_zipscan *z, struct zentry *e, ps_error *err)
 {
-	size_t len = e->name_len;
+	int dir = e->name_len > 0 && e->name[e->name_len - 1] == '/';
+	size_t skip, len = pack_entry_name_strip(e->name, e->name_len, dir,
+	    &skip, &e->root);
 	char label[PS_ERROR_TEXT_MAX];
 
-	if (len > 0 && e->name[len - 1] == '/')
-		len--;
-	e->nfc = util_path_nfc(e->name, len);
+	e->nfc = util_path_nfc(e->name + skip, len);
 	if (e->nfc == NULL && errno == EILSEQ)
 		return util_refuse(err, "name_not_utf8", e->name,
 		    "a zip name (flagged UTF-8 or from a Unix host) is not "
 		    "valid UTF-8");
 	if (e->nfc == NULL)
 		return util_fail_oom(err, z->label);
+	if (e->root)
+		return 0;
 	snprintf(label, sizeof(label), "%s: %s (central directory)", z->label,
 	    e->nfc);
 	return util_path_check(e->nfc, label, err);
@@ -611,7 +618,7 @@ check_local(pack_zipscan *z, struct zentry *e, uint64_t at, uint64_t *next,
     ps_error *err)
 {
 	unsigned char h[LOCAL_LEN], *rest = NULL;
-	struct zentry local = { NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+	struct zentry local = { NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
 	struct extras how = { z->label, NULL, 0, 0, 0 };
 	size_t nlen, xlen;
 	uint64_t data;
@@ -764,6 +771,127 @@ pack_zipscan_take(pack_zipscan *z, const char *name, int *is_dir,
 		return 1;
 	}
 	return 0;
+}
+
+/* ------------------------------------------------------- two readings */
+
+/* zipfile's reading of an entry's name without the UTF-8 flag: its bytes
+ * as CP437 (glibc's IBM437, the table Python's cp437 codec has), stripped
+ * as the UTF-8 reading is, in NFC.  NULL and errno on failure. */
+static char *
+cp437_reading(iconv_t cd, const struct zentry *e)
+{
+	size_t skip, len, in_left, out_left;
+	int root;
+	char *in, *out, *utf8, *nfc;
+
+	len = pack_entry_name_strip(e->name, e->name_len,
+	    e->name_len > 0 && e->name[e->name_len - 1] == '/', &skip, &root);
+	/* Every CP437 byte is one character of at most 3 UTF-8 bytes. */
+	if ((utf8 = malloc(3 * len + 1)) == NULL)
+		return NULL;
+	in = e->name + skip;
+	in_left = len;
+	out = utf8;
+	out_left = 3 * len;
+	iconv(cd, NULL, NULL, NULL, NULL);
+	if (iconv(cd, &in, &in_left, &out, &out_left) == (size_t)-1) {
+		free(utf8);
+		return NULL;
+	}
+	nfc = util_path_nfc(utf8, (size_t)(out - utf8));
+	free(utf8);
+	return nfc;
+}
+
+/* Every entry's UTF-8 reading (its path), then the CP437 reading of each
+ * unflagged one, marked by `source` (the stored name it reads). */
+static int
+add_readings(const pack_zipscan *z, iconv_t cd, pack_items *all)
+{
+	const struct zentry *e;
+	pack_item *item;
+	size_t i;
+
+	for (i = 0; i < 2 * z->count; i++) {
+		e = &z->entries[i % z->count];
+		if (e->root || (i >= z->count && !e->unflagged))
+			continue;
+		item = &all->items[all->count];
+		item->entry.type = e->name[e->name_len - 1] == '/' ?
+		    PS_ENTRY_DIR : PS_ENTRY_FILE;
+		item->entry.path = i < z->count ? e->nfc : cp437_reading(cd, e);
+		if (item->entry.path == NULL)
+			return -1;
+		item->source = i < z->count ? NULL : e->name;
+		all->count++;
+	}
+	return 0;
+}
+
+static const char *
+reading_of(const pack_items *all, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < all->count; i++) {
+		if (all->items[i].entry.path == path)
+			return all->items[i].source;
+	}
+	return NULL;
+}
+
+/* A refusal of the readings names the reading and the entry it reads. */
+static int
+refuse_reading(const pack_items *all, const char **pair, ps_error *err)
+{
+	const char *a = reading_of(all, pair[0]), *b = reading_of(all, pair[1]);
+	size_t len = strlen(err->message);
+	char found[PS_ERROR_VALUE_MAX];
+
+	/* The rule's own refusal (its code and pair), said of this reading. */
+	snprintf(err->message + len, sizeof(err->message) - len, ", with the "
+	    "names that lack the UTF-8 flag read as CP437 too, as Python's "
+	    "zipfile reads them (unzip, bsdtar and 7-Zip read UTF-8)");
+	snprintf(found, sizeof(found), "'%s' is zipfile's reading of '%s'",
+	    a != NULL ? pair[0] : pair[1], a != NULL ? a : b != NULL ? b : "");
+	return util_error_expect(err, "distinct paths in every reading", found);
+}
+
+int
+pack_zipscan_check_readings(const pack_zipscan *z, ps_error *err)
+{
+	pack_items all = { NULL, 0, 0, 0 };
+	const char *pair[2] = { NULL, NULL };
+	iconv_t cd;
+	size_t i, extra = 0;
+	int rc = -1;
+
+	for (i = 0; i < z->count; i++)
+		extra += z->entries[i].unflagged;
+	if (extra == 0)
+		return 0;
+	/* iconv_open's failure is (iconv_t)-1, compared as an integer. */
+	cd = iconv_open("UTF-8", "CP437");
+	if ((intptr_t)cd == -1)
+		return util_fail_errno(err, "locale_unavailable", z->label,
+		    "iconv_open CP437 (glibc's gconv module IBM437)", errno);
+	if ((all.items = calloc(z->count + extra, sizeof(*all.items))) == NULL ||
+	    add_readings(z, cd, &all) != 0) {
+		util_fail_oom(err, z->label);
+	} else {
+		pack_items_sort(&all);
+		rc = pack_items_check_pair(&all, z->label, pair, err);
+		if (rc != 0 && err->status == PS_STATUS_REFUSED)
+			refuse_reading(&all, pair, err);
+	}
+	for (i = 0; all.items != NULL && i < all.count; i++) {
+		if (all.items[i].source != NULL)
+			free(all.items[i].entry.path);
+	}
+	free(all.items);
+	iconv_close(cd);
+	return rc;
 }
 
 void

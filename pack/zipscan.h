@@ -48,6 +48,17 @@ size_t pack_zipscan_count(const pack_zipscan *z);
 int pack_zipscan_take(pack_zipscan *z, const char *name, int *is_dir,
     uint64_t *size);
 
+/*
+ * The whole-pack name rules (pack_items_check) over both readings of the
+ * names: every entry's path (UTF-8, as packsign, unzip, bsdtar and 7-Zip
+ * read it) and, for each non-ASCII name without the UTF-8 flag, its CP437
+ * reading, as Python's zipfile reads it.  Two entries may not collide in
+ * any of them: duplicate_entry, path_conflict, case_collision, naming the
+ * reading; failures: out_of_memory, locale_unavailable (no CP437
+ * converter).
+ */
+int pack_zipscan_check_readings(const pack_zipscan *z, ps_error *err);
+
 void pack_zipscan_free(pack_zipscan *z);
 
 #endif

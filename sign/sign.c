@@ -111,6 +111,10 @@ resolve_identity(sign_run *run, ps_error *err)
 
 /* ----------------------------------------------------------- statement */
 
+/* The validator lists only prompt files it found as files of the very
+ * view the digest was made from (a missing one is path_missing, a
+ * directory path_not_file, before anything is signed): one that is not
+ * in the digest is a bug, never a property of the pack. */
 static int
 add_prompts(sign_run *run, ps_error *err)
 {
@@ -120,9 +124,9 @@ add_prompts(sign_run *run, ps_error *err)
 	for (i = 0; i < run->manifest->prompt_count; i++) {
 		e = ps_digest_find(run->digest, run->manifest->prompts[i].path);
 		if (e == NULL || e->type != PS_ENTRY_FILE)
-			return util_refuse(err, "prompt_missing",
+			return util_fail(err, "internal_error",
 			    run->manifest->prompts[i].path, "a prompt file the "
-			    "manifest declares is not a file of the pack");
+			    "validator listed is not a file of the packed pack");
 		if (sign_statement_add_prompt(run->st, e->path, e->sha256, err) != 0)
 			return -1;
 	}

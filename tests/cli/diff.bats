@@ -180,6 +180,44 @@ only_change() {
 	[[ "$output" == *"+ README.md"* ]]
 }
 
+# files_counts OLD NEW COUNTS [ARGS...]: the JSON diff's "files" object.
+files_counts() {
+	local a=$1 b=$2 want=$3
+	shift 3
+	run "$PACKSIGN" diff "$a" "$b" --json "$@"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"\"files\":$want,"* ]] || { echo "$output"; false; }
+}
+
+@test "a file that becomes a non-empty directory is removed, its files added" {
+	pair soyapack-research-summarizer
+	echo notes >old/NOTES
+	mkdir new/NOTES && echo a >new/NOTES/a.md
+	local p=(-p "$BATS_FILE_TMPDIR/alice.pub")
+	# The archive carries a NOTES/ entry; the tree digest, hence the
+	# file list, does not (digests.md, "Entries").
+	signed a old alice
+	signed b new alice
+	tar -tzf b.tar.gz | grep -qx 'NOTES/'
+	for pair in "old new" "a.tar.gz b.tar.gz" "a.tar.gz new" "old b.tar.gz"; do
+		files_counts ${pair% *} ${pair#* } '{"added":1,"removed":1,"changed":0}' "${p[@]}"
+		[[ "$output" == *'"subject":"NOTES","kind":"removed","old":"sha256:'*'"new":null,'* ]]
+		[[ "$output" != *'"directory"'* ]]
+		files_counts ${pair#* } ${pair% *} '{"added":1,"removed":1,"changed":0}' "${p[@]}"
+	done
+	# The installed side (files from its receipt) agrees.
+	export PACKSIGN_DATA_DIR=$BATS_TEST_TMPDIR/data
+	"$PACKSIGN" install b.tar.gz "${p[@]}" --yes >/dev/null
+	files_counts --installed chzealot/research-summarizer '{"added":1,"removed":1,"changed":0}' old
+	run "$PACKSIGN" diff --installed chzealot/research-summarizer old --files
+	[[ "$output" == *$'  + NOTES\n  - NOTES/a.md'* ]]
+	# An empty directory is on the list: a file that becomes one is
+	# changed, to "directory".
+	rm new/NOTES/a.md
+	files_counts old new '{"added":0,"removed":0,"changed":1}'
+	[[ "$output" == *'"subject":"NOTES","kind":"changed","old":"sha256:'*'"new":"directory",'* ]]
+}
+
 @test "code: a new script, a new executable bit and a build file widen code" {
 	pair soyapack-research-summarizer
 	mkdir -p new/scripts
@@ -227,11 +265,86 @@ PY
 	only_change fs.write added yes /workdir/out/deeper
 }
 
-@test "a prompt that is not UTF-8 is compared without a text diff" {
+@test "a prompt that is not UTF-8 is compared without a text diff, and says why" {
 	pair soyapack-research-summarizer
 	printf '\xff\xfe bytes\n' >>new/prompts/summarize.md
 	change prompt changed yes prompts/summarize.md
 	run "$PACKSIGN" diff old new --json
+	[[ "$output" != *'"text":'* ]]
+	[[ "$output" == *'"consent":"prompts","text_omitted":"binary"}'* ]]
+	run "$PACKSIGN" diff old new --stat
+	[[ "$output" == *"~ prompts/summarize.md (binary: no text diff)  [widening: prompts]"* ]]
+}
+
+# big_prompt DIR BYTES: DIR's manifest declares prompts/s.md, of BYTES
+# bytes of 100-byte lines (the last one cut short).
+big_prompt() {
+	grep -q '^  s: prompts/s.md' "$1/soyapack.yaml" ||
+	    sed -i 's|^  summarize: prompts/summarize.md|&\n  s: prompts/s.md|' \
+	    "$1/soyapack.yaml"
+	python3 -c 'import sys; open(sys.argv[1], "w").write(((("x" * 99) + "\n") * 2700)[:int(sys.argv[2])])' \
+	    "$1/prompts/s.md" "$2"
+}
+
+# too_large OLD NEW [ARGS...]: the one prompts/s.md change of the diff
+# has no text diff, and both outputs say that it is too large for one.
+too_large() {
+	local a=$1 b=$2
+	shift 2
+	run "$PACKSIGN" diff "$a" "$b" --json "$@"
+	[ "$status" -eq 1 ]
+	python3 - "$output" <<'PY'
+import json, sys
+c = [c for c in json.loads(sys.argv[1])["changes"] if c["subject"] == "prompts/s.md"]
+assert len(c) == 1 and c[0]["field"] == "prompt", c
+assert "text" not in c[0] and c[0]["text_omitted"] == "too_large", c[0]
+PY
+	run "$PACKSIGN" diff "$a" "$b" "$@"
+	[[ "$output" == *"prompts/s.md (too large for a text diff)  [widening: prompts]"* ]]
+	[[ "$output" != *"@@"* ]]
+	run "$PACKSIGN" diff "$a" "$b" --lang zh "$@"
+	[[ "$output" == *"prompts/s.md（太大，不显示文本差异）"* ]]
+}
+
+@test "a prompt over 256 KiB is too large for a text diff: never one against an empty text" {
+	pair soyapack-research-summarizer
+	big_prompt old 7 && printf 'before\n' >old/prompts/s.md
+	big_prompt new 262145
+	signed a old alice
+	signed b new alice
+	local p=(-p "$BATS_FILE_TMPDIR/alice.pub")
+	# Changed and added, from the verifying read of an archive (which
+	# showed "-before", the prompt emptied) and from a directory.
+	too_large a.tar.gz b.tar.gz "${p[@]}"
+	too_large old new
+	rm old/prompts/s.md && sed -i '/^  s: prompts/d' old/soyapack.yaml
+	signed a0 old alice
+	too_large a0.tar.gz b.tar.gz "${p[@]}"
+	too_large old new
+	# From an installed side (its tree read through the receipt).
+	export PACKSIGN_DATA_DIR=$BATS_TEST_TMPDIR/data
+	"$PACKSIGN" install b.tar.gz "${p[@]}" --yes >/dev/null
+	big_prompt old 9
+	too_large --installed chzealot/research-summarizer old
+	# 256 KiB exactly is kept and diffed (2,622 lines: under the line bound).
+	big_prompt new 262144
+	signed b2 new alice
+	run "$PACKSIGN" diff a0.tar.gz b2.tar.gz "${p[@]}" --json
+	[[ "$output" == *'"text":{"diff":"@@ -0,0 +1,2622 @@'*'"lines_added":2622,'* ]]
+	[[ "$output" != *'text_omitted'* ]]
+}
+
+@test "a prompt of more than 5,000 lines is too large for a text diff; 5,000 are diffed" {
+	pair soyapack-research-summarizer
+	seq 1 5000 >old/prompts/summarize.md
+	seq 1 4999 >new/prompts/summarize.md
+	printf '5000\n5001' >>new/prompts/summarize.md
+	# 5,000 LF bytes on each side (the last line of NEW has none).
+	run "$PACKSIGN" diff old new --json
+	[[ "$output" == *'"lines_added":1,"lines_removed":0,'* ]]
+	echo >>new/prompts/summarize.md
+	run "$PACKSIGN" diff old new --json
+	[[ "$output" == *'"subject":"prompts/summarize.md"'*'"text_omitted":"too_large"}'* ]]
 	[[ "$output" != *'"text":'* ]]
 }
 
@@ -245,6 +358,73 @@ PY
 	run "$PACKSIGN" diff old new --json --lines 10
 	[[ "$output" == *'"lines_added":500'* ]]
 	[[ "$output" == *'"truncated":true'* ]]
+}
+
+@test "--lines N keeps a diff of exactly N lines whole, not truncated" {
+	pair soyapack-research-summarizer
+	printf 'one\ntwo\nthree\n' >>new/prompts/summarize.md
+	run "$PACKSIGN" diff old new --json --lines 100000
+	local full=$output n
+	n=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["changes"][0]["text"]["diff"].count("\n"))' "$full")
+	[ "$n" -ge 4 ]
+	run "$PACKSIGN" diff old new --json --lines "$n"
+	[ "$output" = "$full" ]
+	[[ "$output" == *'"truncated":false'* ]]
+	run "$PACKSIGN" diff old new --lines "$n"
+	[[ "$output" != *"--lines N shows more"* ]]
+	run "$PACKSIGN" diff old new --json --lines $((n - 1))
+	[[ "$output" == *'"lines_added":3,"lines_removed":0,"truncated":true'* ]]
+}
+
+@test "a value listed twice on a side: each occurrence is compared with the other side" {
+	pair soyapack-research-summarizer
+	# NEW twice, OLD never: two added; NEW twice, OLD once: no change;
+	# OLD twice, NEW never: two removed.
+	in_new soyapack.yaml 's|^      - /workdir/out$|      - /workdir/out\n      - /workdir/out\n      - /home\n      - /home|'
+	sed -i 's|^      - /workdir/out$|      - /workdir/out\n      - /x\n      - /x|' old/soyapack.yaml
+	in_new soyapack.yaml 's|^    - host: example.com .*|    - host: h.example\n      port: 443\n      protocol: https\n    - host: H.example\n      port: 443\n      protocol: https\n&|'
+	run "$PACKSIGN" diff old new --json
+	python3 - "$output" <<'PY'
+import json, sys
+got = sorted((c["field"], c["kind"], c["subject"], c["widening"])
+             for c in json.loads(sys.argv[1])["changes"] if c["field"] != "file")
+want = sorted([("fs.write", "added", "/home", True)] * 2 +
+              [("fs.write", "removed", "/x", False)] * 2 +
+              [("egress", "added", "h.example:443/https", True),
+               ("egress", "added", "H.example:443/https", True)])
+assert got == want, got
+PY
+	run "$PACKSIGN" diff old new
+	[ "$(grep -c '^  + fs.write /home  \[widening: permissions\]$' <<<"$output")" -eq 2 ]
+	# A prompt file the manifest names twice is one prompt file.
+	pair soyapack-research-summarizer
+	for v in old new; do
+		sed -i 's|^  summarize: prompts/summarize.md|&\n  again: prompts/summarize.md|' $v/soyapack.yaml
+	done
+	echo "More." >>new/prompts/summarize.md
+	only_change prompt changed yes prompts/summarize.md
+	run "$PACKSIGN" diff old new
+	[ "$(grep -c 'prompts/summarize.md' <<<"$output")" -eq 1 ]
+}
+
+@test "a prompt file that becomes an empty directory, or the reverse, has no text diff" {
+	pair soyapack-research-summarizer
+	sed -i 's|^  summarize: prompts/summarize.md|&\n  s: prompts/s.md|' old/soyapack.yaml
+	printf 'was a prompt\n' >old/prompts/s.md
+	mkdir new/prompts/s.md
+	run "$PACKSIGN" diff old new --json
+	python3 - "$output" <<'PY'
+import json, sys
+c = [c for c in json.loads(sys.argv[1])["changes"] if c["subject"] == "prompts/s.md"]
+assert len(c) == 1, c
+c = c[0]
+assert (c["field"], c["kind"], c["new"], c["widening"]) == ("prompt", "changed", "directory", True), c
+assert "text" not in c and "text_omitted" not in c, c
+PY
+	run "$PACKSIGN" diff new old --json
+	[[ "$output" == *'"subject":"prompts/s.md","kind":"changed","old":"directory","new":"sha256:'*'"consent":"prompts"}'* ]]
+	run "$PACKSIGN" diff old new
+	[[ "$output" == *$'  ~ prompts/s.md  [widening: prompts]\n'* ]]
 }
 
 # ---------------------------------------------------------------- AgentPack
@@ -336,6 +516,45 @@ PY
 	only_change pricing.worst_case changed no
 }
 
+@test "holon: what the validator requires leaves no undeclared state (TRISTATE, NUMBER, PRICE)" {
+	# A side whose manifest does not validate is refused, so a missing
+	# training_use, timeout_s, price, retention or endpoint never
+	# reaches the comparison.
+	local edit
+	for edit in '/^  training_use:/d' '/^    timeout_s:/d' '/^  amount:/d' \
+	    '/^pricing:/,/^$/d' '/^  retention:/d' '/^  endpoint:/d' \
+	    '/^  egress:/,/^    - api.openai.com/d'; do
+		pair holon-pdf-profile
+		in_new holon.yaml "$edit"
+		run "$PACKSIGN" diff old new
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"[manifest_invalid]"* ]] || { echo "$edit: $output"; false; }
+	done
+	# The states that remain: true/false, two numbers, two prices.
+	pair holon-pdf-profile
+	in_new holon.yaml 's/^  training_use: false/  training_use: true/'
+	run "$PACKSIGN" diff old new
+	[[ "$output" == *"~ data.training_use: false -> true  [widening: permissions]"* ]]
+	mv old x && mv new old && mv x new
+	run "$PACKSIGN" diff old new
+	[[ "$output" == *$'~ data.training_use: true -> false\n'* ]]
+	pair holon-pdf-profile
+	in_new holon.yaml 's/^    timeout_s: 120/    timeout_s: 60/'
+	run "$PACKSIGN" diff old new
+	[[ "$output" == *$'~ runtime.timeout_s: 120 -> 60\n'* ]]
+	# A free version (amount 0) still declares its price: changed, never
+	# added or removed.
+	pair holon-pdf-profile
+	in_new holon.yaml 's/^  amount: 0.02/  amount: 0/'
+	only_change pricing.worst_case changed no
+	run "$PACKSIGN" diff new old
+	[[ "$output" == *"~ pricing.worst_case: 0 USD -> 0.02 USD  [widening: permissions]"* ]]
+	# An empty data.egress is allowed: its rules are removed.
+	pair holon-pdf-profile
+	in_new holon.yaml 's/^  egress:$/  egress: []/; /^    - api.openai.com/d'
+	only_change data.egress removed no api.openai.com
+}
+
 # ---------------------------------------------------------------- autograph
 
 @test "autograph: engine_version is shown and never widens" {
@@ -393,6 +612,45 @@ YAML
 	printf 'services:\n  web:\n    image: nginx\n    pid: host\n' >new/infra/b.yaml
 	change code changed yes infra/b.yaml
 	change service.pid added yes web
+}
+
+@test "autograph: a long-syntax port with parts missing is written the short way" {
+	pair autograph.pkg.research
+	cat >>new/infra/compose.yaml <<'YAML'
+    ports:
+      - target: 80
+      - target: "81"
+        published: 8081
+      - target: 82
+        host_ip: 127.0.0.1
+      - target: 83
+        host_ip: "::1"
+        published: "9000-9001"
+        protocol: UDP
+      - target: 84
+        protocol: tcp
+      - target: 85
+        host_ip: ""
+        published: 8085
+      - target: 0x56
+        published: ${PORT}
+        mode: host
+        name: web
+        app_protocol: http
+YAML
+	local item
+	for item in 80 8081:81 127.0.0.1::82 '[::1]:9000-9001:83/UDP' 84/tcp \
+	    :8085:85 '${PORT}:0x56'; do
+		change service.ports added yes "search-index $item"
+	done
+	run "$PACKSIGN" diff old new --json
+	[ "$(grep -o '"field":"service.ports"' <<<"$output" | wc -l)" -eq 7 ]
+	# The short syntax as written is the same item: no change.
+	cat >>old/infra/compose.yaml <<'YAML'
+    ports: ["80", "8081:81", "127.0.0.1::82", "[::1]:9000-9001:83/UDP", "84/tcp", ":8085:85", "${PORT}:0x56"]
+YAML
+	run "$PACKSIGN" diff old new --json
+	[[ "$output" != *'"field":"service.ports"'* ]] || { echo "$output"; false; }
 }
 
 @test "autograph: a new service is shown with everything it is granted" {
@@ -528,6 +786,29 @@ PY
 }
 
 # ----------------------------------------------------------------- installed
+
+@test "an installed side's signers are judged by the policy given now, for a key rotation too" {
+	pair soyapack-research-summarizer
+	in_new soyapack.yaml 's/^version: 0.1.0/version: 0.2.0/'
+	signed a old alice
+	signed b new alice2
+	export PACKSIGN_DATA_DIR=$BATS_TEST_TMPDIR/data
+	# Installed under a one-key policy; compared under the policy file
+	# that binds both keys to alice: a rotation, not widening.
+	"$PACKSIGN" install a.tar.gz -p "$BATS_FILE_TMPDIR/alice.pub" --yes >/dev/null
+	local id=chzealot/research-summarizer pol=$BATS_FILE_TMPDIR/policy.yaml
+	trust_change policy.yaml --installed=$id b.tar.gz signer.key changed no alice
+	# Under -p, for both sides: the key file's claim binds nothing.
+	run "$PACKSIGN" diff --installed $id b.tar.gz -p "$BATS_FILE_TMPDIR/alice2.pub" --json
+	[[ "$output" == *'"field":"signer.key","subject":"alice","kind":"changed"'*'"widening":true'* ]]
+	# Two installed trees without any policy: not bound either.
+	"$PACKSIGN" install b.tar.gz --trust "$pol" --yes >/dev/null
+	local trees=$PACKSIGN_DATA_DIR/soyapacks/chzealot/research-summarizer
+	run "$PACKSIGN" diff "$trees/0.1.0" "$trees/0.2.0" --json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *'"trusted":true'*'"field":"signer.key","subject":"alice","kind":"changed"'*'"widening":true'* ]]
+	trust_change policy.yaml "$trees/0.1.0" "$trees/0.2.0" signer.key changed no alice
+}
 
 @test "--installed and an installed tree: the receipt's side; an edited tree is refused" {
 	pair soyapack-research-summarizer

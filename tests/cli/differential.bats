@@ -5,10 +5,12 @@
 #   - every refused case exits 1 with [CODE] (`packsign digest`; codes
 #     extract_* from `packsign install --dry-run`, the archive signed as it
 #     is by ps-testsign --raw-from, as in install_hostile.bats);
-#   - every accepted tar lists and extracts the same with GNU tar, bsdtar
-#     and Python tarfile, and holds no zip; every accepted zip the same
-#     with bsdtar, Python zipfile, Info-ZIP unzip and 7-Zip, and holds no
-#     tar (tests/corpus/compare against `packsign digest --files --json`);
+#   - every accepted tar lists and extracts the same with GNU tar, bsdtar,
+#     Python tarfile and Go's archive/tar, and holds no zip; every accepted
+#     zip the same with bsdtar, Python zipfile, Info-ZIP unzip, 7-Zip and
+#     Go's archive/zip, and holds no tar (tests/corpus/compare against
+#     `packsign digest --files --json`; Go's readers are
+#     tests/corpus/goread.go, built here into build/tests, offline);
 #   - `packsign digest` of the 12,000-file deep tree stays within 64 MiB.
 # One test per group; each runs every case and prints every failing one.
 
@@ -21,10 +23,23 @@ PY=python3
 [ ! -x /usr/bin/python3 ] || PY=/usr/bin/python3
 DEEP=11-deep-12000.tar.gz
 RSS_LIMIT_KIB=65536
+GOREAD_DIR="$BATS_TEST_DIRNAME/../../build/tests"
+
+# Go's readers, from the standard library alone: no module is fetched
+# (GOPROXY=off, GO111MODULE=off), the build cache stays in build/.
+build_goread() {
+	command -v go >/dev/null || return 0
+	mkdir -p "$GOREAD_DIR"
+	GO111MODULE=off GOPROXY=off GOFLAGS= GOTOOLCHAIN=local GOTELEMETRY=off \
+	    GOCACHE="$GOREAD_DIR/go-cache" GOPATH="$GOREAD_DIR/go" \
+	    go build -o "$GOREAD_DIR/goread" "$CORPUS_TOOLS/goread.go"
+	export COMPARE_GOREAD="$GOREAD_DIR/goread"
+}
 
 setup_file() {
 	export CORPUS="$BATS_FILE_TMPDIR/corpus"
 	PACKSIGN="$PACKSIGN" "$PY" "$CORPUS_TOOLS/mkhostile" "$CORPUS"
+	build_goread
 }
 
 setup() {
@@ -40,6 +55,7 @@ need() {
 		case $t in
 		bsdtar) pkg=libarchive-tools ;;
 		7z) pkg=7zip; seven_zip >/dev/null && continue ;;
+		go) pkg=golang-go ;;
 		*) pkg=$t ;;
 		esac
 		command -v "$t" >/dev/null ||
@@ -159,13 +175,13 @@ accepted() {
 	[ "$n" -gt 0 ] && [ "$failed" -eq 0 ]
 }
 
-@test "differential: accepted tars mean the same to GNU tar, bsdtar and tarfile, and hold no zip" {
-	need bsdtar unzip zstd
+@test "differential: accepted tars mean the same to GNU tar, bsdtar, tarfile and Go's archive/tar, and hold no zip" {
+	need bsdtar unzip zstd go
 	accepted tar
 }
 
-@test "differential: accepted zips mean the same to bsdtar, zipfile, unzip and 7-Zip, and hold no tar" {
-	need bsdtar unzip 7z
+@test "differential: accepted zips mean the same to bsdtar, zipfile, unzip, 7-Zip and Go's archive/zip, and hold no tar" {
+	need bsdtar unzip 7z go
 	accepted zip
 }
 

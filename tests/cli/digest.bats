@@ -278,6 +278,33 @@ PY
 	[ "$status" -eq 0 ]
 }
 
+# Issue 26: the per-entry check could be removed and the suite passed (the
+# count at the end refused with the same code, after the whole archive).
+# The reader must stop at entry N + 1 and name it: a symbolic link after it
+# is never reached (it would be symlink_refused).
+@test "digest: a tar over --max-entries N stops at entry N + 1, naming it" {
+	python3 - <<'PY'
+import io, tarfile
+with tarfile.open("flat.tar", "w", format=tarfile.USTAR_FORMAT) as t:
+    for name, data in (("manifest.yml", b"id: x\n"), ("a.md", b"a\n"),
+                       ("b.md", b"b\n"), ("c.md", b"c\n")):
+        info = tarfile.TarInfo(name)
+        info.size = len(data)
+        t.addfile(info, io.BytesIO(data))
+    link = tarfile.TarInfo("d.md")
+    link.type, link.linkname = tarfile.SYMTYPE, "/etc/passwd"
+    t.addfile(link)
+PY
+	run "$PACKSIGN" digest flat.tar --max-entries 3
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "packsign: c.md: counted the files and directories"* ]]
+	[[ "$output" == *"expected at most 3, found 4 so far [extract_too_many_entries]" ]]
+	run "$PACKSIGN" digest flat.tar --max-entries 4
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[symlink_refused]"* ]]
+}
+
 @test "digest: --max-size counts a tar's content, not its two end blocks" {
 	"$PACKSIGN" pack "$EXAMPLES/$AGENTPACK" -o t.tar >/dev/null
 	size=$(digest_field t.tar size)

@@ -21,3 +21,27 @@ digest_field() {
 no_temp_files() {
 	[ -z "$(find "$1" -maxdepth 1 -name '.*.??????' -print -quit)" ]
 }
+
+# Sigstore's JavaScript libraries (tests/node), installed into build/node by
+# scripts/install-deps.
+NODE_DIR="$BATS_TEST_DIRNAME/../../build/node"
+
+# node_or_skip: Sigstore's libraries in build/node, else skip (fail under CI).
+node_or_skip() {
+	if command -v node >/dev/null &&
+	    [ -d "$NODE_DIR/node_modules/@sigstore/verify" ] &&
+	    [ -d "$NODE_DIR/node_modules/@sigstore/bundle" ]; then
+		# The locked packages' engines: an older Node (Debian 12 ships
+		# 18) is not a missing package but a platform they do not run
+		# on; said, not failed.
+		node -e 'const [a, b] = process.versions.node.split(".").map(Number);
+		    process.exit(a === 20 && b >= 17 || a === 22 && b >= 9 || a > 22 ? 0 : 1)' ||
+		    skip "Node $(node --version) is older than the locked @sigstore packages need (^20.17.0 || >=22.9.0)"
+		return 0
+	fi
+	if [ "${CI:-}" = true ]; then
+		echo "CI=true: node or build/node/node_modules missing (scripts/install-deps)" >&2
+		return 1
+	fi
+	skip "node or @sigstore/verify missing (scripts/install-deps installs them into build/node)"
+}

@@ -15,7 +15,7 @@ BUILD_DIR=$(cd "$(dirname "$PACKSIGN")" && pwd)
 copy_sources() {
 	local dst="$BATS_TEST_TMPDIR/tree"
 	mkdir -p "$dst/scripts" "$dst/include"
-	for room in $("$ROOT/scripts/check-layers" --rooms) examples; do
+	for room in $("$ROOT/scripts/check-layers" --rooms) examples bench; do
 		cp -R "$ROOT/$room" "$dst/"
 	done
 	cp "$ROOT/include/packsign.h" "$dst/include/"
@@ -131,6 +131,22 @@ copy_sources() {
 	run "$tree/scripts/check-function-length"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"util/strings.c:"*"long_one(void) is 62 lines (at most 60)"* ]]
+}
+
+@test "check-function-length covers bench/ and examples/, and a brace on the head's line" {
+	tree=$(copy_sources)
+	long_body() { for i in $(seq 61); do echo "	(void)$i;"; done; }
+	# bench/'s own style (head on one line), and a K&R brace.
+	{ printf 'static int long_bench(void)\n{\n'; long_body; printf '\treturn 0;\n}\n'; } \
+	    >>"$tree/bench/runmany.c"
+	{ printf 'static int knr_one(void) {\n'; long_body; printf '\treturn 0;\n}\n'; } \
+	    >>"$tree/examples/show-upgrade.c"
+	run "$tree/scripts/check-function-length"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"bench/runmany.c:"*"static int long_bench(void) is 62 lines (at most 60)"* ]]
+	[[ "$output" == *"examples/show-upgrade.c:"*"static int knr_one(void) is 62 lines (at most 60)"* ]]
+	[ "${#lines[@]}" -eq 2 ]
 }
 
 @test "make names missing dependencies in one line instead of failing to compile" {

@@ -199,6 +199,31 @@ repo_with() {
 	no_temp_files .
 }
 
+@test "sign: a declared prompt that is not a file of the pack is the validator's finding" {
+	# There is no signing code for it (prompt_missing was one): the
+	# validator sees the view that is packed and reports it first.
+	local what
+	for what in ignored directory absent; do
+		rm -rf p p.zip
+		cp -R "$EXAMPLES/soyapack-research-summarizer" p
+		chmod -R u+w p
+		case $what in
+		ignored) echo prompts/extract.md >p/.packsignignore ;;
+		directory) rm p/prompts/extract.md && mkdir p/prompts/extract.md &&
+		    touch p/prompts/extract.md/x ;;
+		absent) (cd p && rm prompts/extract.md && zip -qr ../p.zip .) ;;
+		esac
+		local target=(p -o out.tar.gz)
+		[ "$what" = absent ] && target=(p.zip)
+		run "$PACKSIGN" sign "${target[@]}" -s alice.key
+		[ "$status" -eq 1 ] || { echo "$what: $output"; false; }
+		[[ "$output" == *"soyapack.yaml:44:12: error: prompts.extract 'prompts/extract.md' "*"[path_"*"[manifest_invalid]"* ]] ||
+		    { echo "$what: $output"; false; }
+		[[ "$output" != *prompt_missing* ]]
+		[ ! -e out.tar.gz ] && [ ! -e p.zip.sig ]
+	done
+}
+
 @test "sign: git clean commit records the https origin, commit and path" {
 	r=$(repo_with reviewer "$AGENTPACK")
 	head=$(git -C "$r" rev-parse HEAD)

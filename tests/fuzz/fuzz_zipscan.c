@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "pack/archivename.h"
 #include "pack/items.h"
 #include "pack/zipscan.h"
 #include "util/pathname.h"
@@ -77,12 +78,14 @@ by_string(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Every "PK\1\2" in the input names a candidate: its name field, less one
- * trailing '/', in NFC.  The real central records are among them. */
+/* Every "PK\1\2" in the input names a candidate: its name field as a
+ * pack path (leading "./" and one trailing '/' removed; "" for the root),
+ * in NFC.  The real central records are among them. */
 static void
 candidates(const uint8_t *d, size_t n, struct names *out)
 {
-	size_t i, len;
+	size_t i, len, skip;
+	int root;
 	char *nfc;
 
 	memset(out, 0, sizeof(*out));
@@ -93,10 +96,11 @@ candidates(const uint8_t *d, size_t n, struct names *out)
 		if (len > n - i - CENTRAL_LEN ||
 		    memchr(d + i + CENTRAL_LEN, '\0', len) != NULL)
 			continue;
-		if (len > 0 && d[i + CENTRAL_LEN + len - 1] == '/')
-			len--;
-		if ((nfc = util_path_nfc((const char *)d + i + CENTRAL_LEN,
-		    len)) == NULL)
+		len = pack_entry_name_strip((const char *)d + i + CENTRAL_LEN,
+		    len, len > 0 && d[i + CENTRAL_LEN + len - 1] == '/', &skip,
+		    &root);
+		if ((nfc = util_path_nfc((const char *)d + i + CENTRAL_LEN +
+		    skip, len)) == NULL)
 			continue;
 		if (out->count == out->cap) {
 			out->cap = out->cap * 2 + 16;
@@ -120,7 +124,8 @@ names_free(struct names *n)
 	free(n->v);
 }
 
-/* Names no entry can have: the scan refuses them in the directory. */
+/* Names no entry can have: the scan refuses them in the directory ("" is
+ * the root's, which a "./" entry has). */
 /* pack_zipscan_take(), the entry's type and size checked for sense. */
 static int
 take(pack_zipscan *z, const char *name)
@@ -138,7 +143,7 @@ static void
 check_absent(pack_zipscan *z)
 {
 	static const char *const absent[] = {
-		"\xff", "e\xcc\x81", "", "/", "/a", "a/../b", "..",
+		"\xff", "e\xcc\x81", "/", "/a", "a/../b", "..", "./a", ".",
 	};
 	static char long_name[UTIL_PATH_MAX + 2];
 	size_t i;
@@ -225,6 +230,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		candidates(data + 1, size - 1, &c);
 		check_takes(z, &c);
 		check_absent(z);
+		ps_error_clear(&err);
+		if (pack_zipscan_check_readings(z, &err) != 0)
+			fuzz_check_error(&err, "pack_zipscan_check_readings");
+		fuzz_note("pack_zipscan_check_readings", err.code[0] != '\0' ?
+		    err.code : "ok");
 		names_free(&c);
 		pack_zipscan_free(z);
 	}

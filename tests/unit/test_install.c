@@ -409,6 +409,61 @@ tampered_archive_is_refused_before_anything(void **state)
 	assert_int_equal(installed_count(f), 0);
 }
 
+/* An upgrade signed by a key the pins do not hold, under a one-key
+ * policy (whose identity is the key file's own claim): signer_changed,
+ * expected the pins, found the new signer, nothing installed; with
+ * allow_signer_change the check passes and the new key is pinned. */
+static void
+unpinned_signer_is_signer_changed(void **state)
+{
+	struct fixture *f = *state;
+	ps_install_result *r = NULL;
+	ps_install_options o;
+	ps_seckey *alice = f->key;
+	ps_trust *alice_trust = f->trust;
+	ps_pubkey *pub;
+	char alice_fp[PS_FINGERPRINT_MAX], other_fp[PS_FINGERPRINT_MAX];
+	char want[160];
+	ps_error err;
+
+	sign_version(f, "1.0.0", "true");
+	install_ok(f);
+	assert_int_equal(ps_seckey_public(alice, &pub, &err), 0);
+	assert_int_equal(ps_pubkey_fingerprint(pub, alice_fp), 0);
+	ps_pubkey_free(pub);
+	/* Another key whose file says "alice". */
+	assert_int_equal(ps_seckey_generate(&f->key, &err), 0);
+	assert_int_equal(ps_seckey_public(f->key, &pub, &err), 0);
+	assert_int_equal(ps_pubkey_set_identity(pub, "alice", &err), 0);
+	assert_int_equal(ps_pubkey_fingerprint(pub, other_fp), 0);
+	assert_int_equal(ps_trust_from_pubkey(pub, "-p other.pub", &f->trust,
+	    &err), 0);
+	ps_pubkey_free(pub);
+	sign_version(f, "2.0.0", "true");
+	assert_int_equal(install(f, 0, &r, &err), -1);
+	assert_string_equal(err.code, "signer_changed");
+	assert_int_equal(err.status, PS_STATUS_REFUSED);
+	assert_string_equal(err.subject, f->archive);
+	snprintf(want, sizeof(want), "alice (%s)", alice_fp);
+	assert_string_equal(err.expected, want);
+	snprintf(want, sizeof(want), "alice (%s)", other_fp);
+	assert_string_equal(err.found, want);
+	ps_install_result_free(r);
+	assert_int_equal(installed_count(f), 1);
+	ps_install_options_init(&o);
+	o.verify.trust = f->trust;
+	o.data_dir = f->data;
+	o.allow_signer_change = 1;
+	o.accept = PS_CONSENT_TRUST | PS_CONSENT_PERMISSIONS;
+	if (ps_install(f->archive, &o, &r, &err) != 0)
+		fail_msg("install: %s: %s", err.code, err.message);
+	assert_true(r->installed && r->pinned);
+	ps_install_result_free(r);
+	assert_int_equal(installed_count(f), 2);
+	ps_seckey_free(alice);
+	ps_trust_free(alice_trust);
+}
+
 static void
 receipt_round_trips(void **state)
 {
@@ -453,6 +508,8 @@ main(void)
 		    tampered_archive_is_refused_before_anything, setup, teardown),
 		cmocka_unit_test_setup_teardown(receipt_round_trips, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(unpinned_signer_is_signer_changed,
+		    setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    symlinks_in_the_data_dir_are_not_followed, setup, teardown),
 		cmocka_unit_test_setup_teardown(read_only_directories_are_removed,

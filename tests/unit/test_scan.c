@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <zlib.h>
 
 #include "packsign.h"
 #include "pack/tarscan.h"
@@ -101,6 +102,122 @@ tar_base256_size_past_int64_is_refused(void **state)
 	assert_string_equal(tar_scan(stream, sizeof(stream), names,
 	    sizeof(names)), "");
 	assert_string_equal(names, "b ");
+}
+
+/* A pax header holding the one record "KEY=VALUE", a regular file "f"
+ * after it, then the end; the bytes written. */
+static size_t
+pax_stream(unsigned char *b, const char *key, const char *value)
+{
+	char record[256], size[13];
+	int n = (int)(strlen(key) + strlen(value) + 3), len;
+
+	len = n + (n + 1 >= 10 ? (n + 2 >= 100 ? 3 : 2) : 1);
+	snprintf(record, sizeof(record), "%d %s=%s\n", len, key, value);
+	assert_int_equal(strlen(record), (size_t)len);
+	memset(b, 0, 5 * BLOCK);
+	snprintf(size, sizeof(size), "%011o", (unsigned)len);
+	tar_header(b, "PaxHeader/f", (const unsigned char *)size);
+	b[156] = 'x';
+	memset(b + 148, ' ', 8);
+	{
+		unsigned sum = 0;
+		size_t i;
+
+		for (i = 0; i < BLOCK; i++)
+			sum += b[i];
+		snprintf((char *)b + 148, 8, "%06o", sum);
+	}
+	memcpy(b + BLOCK, record, (size_t)len);
+	tar_header(b + 2 * BLOCK, "f", (const unsigned char *)"00000000000");
+	return 5 * BLOCK;
+}
+
+/*
+ * Issue 26: a pax mtime of "1748089464.951928467a" was accepted (libarchive
+ * reads the digits before the 'a'), where Go's archive/tar refuses the
+ * header and tarfile reads 0.  Every numeric record must match its grammar
+ * exactly: the edges of each, accepted and refused.
+ */
+static void
+pax_numbers_match_their_grammar(void **state)
+{
+	static const struct { const char *key, *value, *code; } cases[] = {
+		{ "mtime", "1748089464.951928467", "" },
+		{ "mtime", "1748089464", "" },
+		{ "mtime", "-1.5", "" },
+		{ "atime", "9223372036854775807.000000000001", "" },
+		{ "mtime", "1748089464.951928467a", "tar_pax_invalid" },
+		{ "mtime", "1.", "tar_pax_invalid" },
+		{ "mtime", ".5", "tar_pax_invalid" },
+		{ "mtime", "-", "tar_pax_invalid" },
+		{ "mtime", "+1", "tar_pax_invalid" },
+		{ "ctime", "1e9", "tar_pax_invalid" },
+		{ "mtime", "9223372036854775808", "tar_pax_invalid" },
+		{ "mtime", "", "tar_pax_invalid" },
+		{ "LIBARCHIVE.creationtime", "1 ", "tar_pax_invalid" },
+		{ "uid", "0", "" },
+		{ "gid", "9223372036854775807", "" },
+		{ "uid", "9223372036854775808", "tar_pax_invalid" },
+		{ "uid", "-1", "tar_pax_invalid" },
+		{ "gid", " 0", "tar_pax_invalid" },
+		{ "gid", "1_000", "tar_pax_invalid" },
+		{ "SCHILY.realsize", "0x1", "tar_pax_invalid" },
+		{ "SCHILY.devmajor", "", "tar_pax_invalid" },
+		{ "size", "0", "" },
+		{ "size", "9223372036854775808", "tar_pax_invalid" },
+		{ "comment", "not a number", "" },
+		{ "uname", "1e9", "" },
+	};
+	unsigned char stream[5 * BLOCK];
+	char names[256];
+	size_t i, len;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		len = pax_stream(stream, cases[i].key, cases[i].value);
+		print_message("%s=%s\n", cases[i].key, cases[i].value);
+		assert_string_equal(tar_scan(stream, len, names, sizeof(names)),
+		    cases[i].code);
+	}
+}
+
+/* Issue 26: the header's other numbers too; libarchive read a uid of
+ * "000000x" as 0 where tarfile stopped at that header without a word. */
+static void
+header_numbers_are_numbers(void **state)
+{
+	/* The field's bytes (8, or 12 for the mtime), NUL-padded. */
+	static const struct { size_t at; const char field[12]; const char *code; }
+	    cases[] = {
+		{ 108, "000000x", "archive_corrupt" },
+		{ 100, "0644 x", "archive_corrupt" },
+		{ 116, { '\0', '0', '0', '6', '4', '4' }, "archive_corrupt" },
+		{ 136, "0000000000-", "archive_corrupt" },
+		{ 329, "12a", "archive_corrupt" },
+		{ 337, "7", "" },
+		{ 100, "  644  ", "" },
+		{ 329, "", "" },
+	};
+	unsigned char stream[4 * BLOCK];
+	char names[256];
+	unsigned sum;
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(stream, 0, sizeof(stream));
+		tar_header(stream, "f", (const unsigned char *)"00000000000");
+		memcpy(stream + cases[i].at, cases[i].field,
+		    cases[i].at == 136 ? 12 : 8);
+		memset(stream + 148, ' ', 8);
+		for (sum = 0, k = 0; k < BLOCK; k++)
+			sum += stream[k];
+		snprintf((char *)stream + 148, 8, "%06o", sum);
+		print_message("field at %zu\n", cases[i].at);
+		assert_string_equal(tar_scan(stream, sizeof(stream), names,
+		    sizeof(names)), cases[i].code);
+	}
 }
 
 static unsigned char *
@@ -245,13 +362,88 @@ zip_local_unicode_comment_is_read_without_ub(void **state)
 	close(fd);
 }
 
+/* A stored entry "a.md" whose 36 bytes of data are the whole of a second
+ * stored entry "b.md" (its local header and "x\n"); the central directory
+ * lists both, "b.md" at offset 34, inside the first entry's data. */
+static size_t
+overlapping_entries(unsigned char *z)
+{
+	unsigned char *p = z, *b;
+	uint32_t crc_b = 0x46ea081fu;           /* CRC-32 of "x\n" */
+	uint32_t crc_a;
+
+	p = le(p, 0x04034b50, 4);               /* local header of a.md */
+	p = le(p, 20, 2), p = le(p, 0, 2), p = le(p, 0, 2);
+	p = le(p, 0, 2), p = le(p, 0x21, 2);
+	b = p;                                  /* CRC-32, filled below */
+	p = le(p, 0, 4), p = le(p, 36, 4), p = le(p, 36, 4);
+	p = le(p, 4, 2), p = le(p, 0, 2);
+	memcpy(p, "a.md", 4), p += 4;
+	p = le(p, 0x04034b50, 4);               /* local header of b.md, at 34 */
+	p = le(p, 20, 2), p = le(p, 0, 2), p = le(p, 0, 2);
+	p = le(p, 0, 2), p = le(p, 0x21, 2);
+	p = le(p, crc_b, 4), p = le(p, 2, 4), p = le(p, 2, 4);
+	p = le(p, 4, 2), p = le(p, 0, 2);
+	memcpy(p, "b.mdx\n", 6), p += 6;
+	crc_a = (uint32_t)crc32(0, z + 34, 36);
+	le(b, crc_a, 4);
+	p = le(p, 0x02014b50, 4);               /* central: a.md, at 70 */
+	p = le(p, 0x031e, 2), p = le(p, 20, 2), p = le(p, 0, 2);
+	p = le(p, 0, 2), p = le(p, 0, 2), p = le(p, 0x21, 2);
+	p = le(p, crc_a, 4), p = le(p, 36, 4), p = le(p, 36, 4);
+	p = le(p, 4, 2), p = le(p, 0, 2), p = le(p, 0, 2);
+	p = le(p, 0, 2), p = le(p, 0, 2), p = le(p, 0100644u << 16, 4);
+	p = le(p, 0, 4);
+	memcpy(p, "a.md", 4), p += 4;
+	p = le(p, 0x02014b50, 4);               /* central: b.md, at 120 */
+	p = le(p, 0x031e, 2), p = le(p, 20, 2), p = le(p, 0, 2);
+	p = le(p, 0, 2), p = le(p, 0, 2), p = le(p, 0x21, 2);
+	p = le(p, crc_b, 4), p = le(p, 2, 4), p = le(p, 2, 4);
+	p = le(p, 4, 2), p = le(p, 0, 2), p = le(p, 0, 2);
+	p = le(p, 0, 2), p = le(p, 0, 2), p = le(p, 0100644u << 16, 4);
+	p = le(p, 34, 4);
+	memcpy(p, "b.md", 4), p += 4;
+	p = le(p, 0x06054b50, 4);               /* end record, at 170 */
+	p = le(p, 0, 2), p = le(p, 0, 2), p = le(p, 2, 2), p = le(p, 2, 2);
+	p = le(p, 100, 4), p = le(p, 70, 4), p = le(p, 0, 2);
+	return (size_t)(p - z);
+}
+
+/*
+ * Issue 26: overlapping entries were caught only by a differential case
+ * that is also a decompression bomb, so a broken overlap check showed as a
+ * limit refusal.  Here two small stored entries share bytes (zipfile
+ * refuses it: "Overlapped entries"); the scan must say so.
+ */
+static void
+zip_overlapping_entries_are_refused(void **state)
+{
+	unsigned char zip[256];
+	size_t size = overlapping_entries(zip);
+	pack_zipscan *z = NULL;
+	ps_error err;
+	int fd = zip_fd(zip, size);
+
+	(void)state;
+	assert_int_equal(size, 192);
+	ps_error_clear(&err);
+	assert_int_equal(pack_zipscan_read(fd, size, "t.zip", 0, &z, &err), -1);
+	assert_null(z);
+	assert_string_equal(err.code, "zip_layout");
+	assert_non_null(strstr(err.message, "two entries share bytes"));
+	close(fd);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(tar_base256_size_past_int64_is_refused),
+		cmocka_unit_test(pax_numbers_match_their_grammar),
+		cmocka_unit_test(header_numbers_are_numbers),
 		cmocka_unit_test(zip64_end_record_after_its_locator_is_refused),
 		cmocka_unit_test(zip_local_unicode_comment_is_read_without_ub),
+		cmocka_unit_test(zip_overlapping_entries_are_refused),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

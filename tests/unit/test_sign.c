@@ -206,6 +206,57 @@ refusal_leaves_diagnostics_and_no_files(void **state)
 	ps_seckey_free(key);
 }
 
+/* A manifest whose signed_by names neither the signer's identity nor its
+ * key: signed_by_mismatch, expected the list, found identity and
+ * fingerprint, before anything is written. */
+static void
+signed_by_mismatch_is_refused_first(void **state)
+{
+	char dir[] = "/tmp/ps-sign-XXXXXX", out[64], cmd[256], *found;
+	ps_seckey *key = test_key(4);
+	ps_sign_result *r = NULL;
+	ps_pubkey *pub;
+	char fp[PS_FINGERPRINT_MAX];
+	ps_sign_options o;
+	ps_error err;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	copy_pack(dir);
+	snprintf(cmd, sizeof(cmd), "printf 'signed_by: [bob, carol]\\n' >>"
+	    "'%s/pack/manifest.yml'", dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(out, sizeof(out), "%s/x.tar.gz", dir);
+	ps_sign_options_init(&o);
+	o.output = out;
+	o.identity = "alice";
+	snprintf(cmd, sizeof(cmd), "%s/pack", dir);
+	assert_int_equal(ps_sign(cmd, key, &o, &r, &err), -1);
+	assert_string_equal(err.code, "signed_by_mismatch");
+	assert_int_equal(err.status, PS_STATUS_REFUSED);
+	assert_string_equal(err.subject, "manifest.yml");
+	assert_string_equal(err.expected, "bob, carol");
+	assert_int_equal(ps_seckey_public(key, &pub, &err), 0);
+	assert_int_equal(ps_pubkey_fingerprint(pub, fp), 0);
+	assert_int_equal(asprintf(&found, "identity alice (%s)", fp) > 0, 1);
+	assert_string_equal(err.found, found);
+	assert_int_equal(access(out, F_OK), -1);
+	ps_sign_result_free(r);
+	/* The identity listed: signed. */
+	snprintf(cmd, sizeof(cmd), "sed -i 's/^signed_by: .*/signed_by: "
+	    "[bob, alice]/' '%s/pack/manifest.yml'", dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "%s/pack", dir);
+	if (ps_sign(cmd, key, &o, &r, &err) != 0)
+		fail_msg("ps_sign: %s %s", err.code, err.message);
+	assert_int_equal(access(out, F_OK), 0);
+	ps_sign_result_free(r);
+	free(found);
+	ps_pubkey_free(pub);
+	remove_tree(dir);
+	ps_seckey_free(key);
+}
+
 int
 main(void)
 {
@@ -213,6 +264,7 @@ main(void)
 		cmocka_unit_test(sig_verifies_and_statement_matches),
 		cmocka_unit_test(minisig_verifies_and_runs_are_identical),
 		cmocka_unit_test(refusal_leaves_diagnostics_and_no_files),
+		cmocka_unit_test(signed_by_mismatch_is_refused_first),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -28,6 +28,7 @@ struct fixture {
 	ps_seckey *alice, *bob;
 	ps_pubkey *alice_pub, *bob_pub;
 	ps_digest *digest;
+	const char *source_commit;  /* the statement's, or NULL: no source */
 };
 
 static void
@@ -184,6 +185,12 @@ statement(const struct fixture *f, size_t *len)
 		assert_non_null(e);
 		assert_int_equal(sign_statement_add_prompt(st, e->path, e->sha256,
 		    &err), 0);
+	}
+	if (f->source_commit != NULL) {
+		st->has_source = 1;
+		st->source_repository = strdup("https://github.com/acme/reviewer");
+		st->source_commit = strdup(f->source_commit);
+		st->source_path = strdup("");
 	}
 	st->pack_id = strdup("research.top-journal-reviewer");
 	st->pack_version = strdup("0.1.0");
@@ -397,6 +404,132 @@ threshold_counts_identities(void **state)
 	write_sig(f, NULL, f->alice, "", f->bob, "");
 	assert_int_equal(run_verify(f, t, &o, &r, &err), 0);
 	assert_int_equal(r->identity_count, 2);
+	ps_verify_result_free(r);
+	ps_trust_free(t);
+}
+
+/* The fixture's archive packed again from a copy of the example whose
+ * manifest says `signed_by: LIST` (a YAML flow list). */
+static void
+repack_signed_by(struct fixture *f, const char *list)
+{
+	ps_pack_options po;
+	char cmd[512];
+	ps_error err;
+	int fd;
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s/pack' && cp -R '%s' '%s/pack' && "
+	    "printf 'signed_by: %s\\n' >>'%s/pack/manifest.yml'", f->dir, PACK,
+	    f->dir, list, f->dir);
+	assert_int_equal(system(cmd), 0);
+	snprintf(cmd, sizeof(cmd), "%s/pack", f->dir);
+	ps_pack_options_init(&po);
+	po.compression = f->compression;
+	fd = open(f->archive, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(ps_pack(cmd, fd, &po, NULL, &err), 0);
+	close(fd);
+	ps_digest_free(f->digest);
+	assert_int_equal(ps_digest_path(f->archive, &po, &f->digest, &err), 0);
+}
+
+/* The threshold is counted again after signed_by: with threshold 2 and
+ * signed_by [alice], alice and bob signing is one identity that counts,
+ * not two (issue 26: a check accepting threshold - 1 there passed). */
+static void
+threshold_counts_after_signed_by(void **state)
+{
+	struct fixture *f = *state;
+	ps_trust *t = policy(f, "", 2);
+	ps_verify_options o;
+	ps_verify_result *r;
+	ps_error err;
+
+	repack_signed_by(f, "[alice]");
+	write_sig(f, NULL, f->alice, "", f->bob, "");
+	ps_verify_options_init(&o);
+	assert_int_equal(run_verify(f, t, &o, &r, &err), -1);
+	assert_string_equal(err.code, "threshold_not_met");
+	assert_int_equal(err.status, PS_STATUS_REFUSED);
+	assert_string_equal(err.expected, "threshold 2");
+	assert_string_equal(err.found, "1: alice");
+	assert_int_equal(r->identity_count, 1);
+	assert_true(r->signatures[0].counted);
+	assert_false(r->signatures[1].counted);
+	assert_string_equal(r->signatures[1].code, "signed_by_mismatch");
+	ps_verify_result_free(r);
+	/* Both listed: both count, the threshold is met. */
+	repack_signed_by(f, "[alice, bob]");
+	write_sig(f, NULL, f->alice, "", f->bob, "");
+	assert_int_equal(run_verify(f, t, &o, &r, &err), 0);
+	assert_int_equal(r->identity_count, 2);
+	ps_verify_result_free(r);
+	ps_trust_free(t);
+}
+
+/* A trusted signature the manifest's signed_by does not name: with
+ * threshold 1 and nothing else counted, the code is signed_by_mismatch,
+ * and the signature says why it did not count. */
+static void
+signed_by_mismatch_is_the_code(void **state)
+{
+	struct fixture *f = *state;
+	ps_trust *t = policy(f, "", 1);
+	char bob_fp[PS_FINGERPRINT_MAX], list[PS_FINGERPRINT_MAX + 8];
+	ps_verify_options o;
+	ps_verify_result *r;
+	ps_error err;
+
+	repack_signed_by(f, "[alice]");
+	write_sig(f, NULL, f->bob, "", NULL, NULL);
+	ps_verify_options_init(&o);
+	assert_int_equal(run_verify(f, t, &o, &r, &err), -1);
+	assert_string_equal(err.code, "signed_by_mismatch");
+	assert_int_equal(err.status, PS_STATUS_REFUSED);
+	assert_string_equal(err.expected, "threshold 1");
+	assert_string_equal(err.found, "0");
+	assert_int_equal(r->identity_count, 0);
+	assert_string_equal(r->signatures[0].code, "signed_by_mismatch");
+	assert_non_null(strstr(r->signatures[0].reason, "expected one of alice"));
+	ps_verify_result_free(r);
+	/* Named by its key's fingerprint: it counts. */
+	ps_pubkey_fingerprint(f->bob_pub, bob_fp);
+	snprintf(list, sizeof(list), "[\"%s\"]", bob_fp);
+	repack_signed_by(f, list);
+	write_sig(f, NULL, f->bob, "", NULL, NULL);
+	assert_int_equal(run_verify(f, t, &o, &r, &err), 0);
+	assert_string_equal(r->identities[0].identity, "bob");
+	ps_verify_result_free(r);
+	ps_trust_free(t);
+}
+
+/* --source-commit against the recorded commit: another one is
+ * source_commit_mismatch (expected the option, found the record); the
+ * same one in another case passes. */
+static void
+source_commit_mismatch_is_the_code(void **state)
+{
+	static const char c1[] = "1111111111111111111111111111111111111111";
+	struct fixture *f = *state;
+	ps_trust *t = one_key_policy(f->alice_pub);
+	ps_verify_options o;
+	ps_verify_result *r;
+	ps_error err;
+
+	f->source_commit = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+	write_sig(f, NULL, f->alice, "", NULL, NULL);
+	ps_verify_options_init(&o);
+	o.source_commit = c1;
+	assert_int_equal(run_verify(f, t, &o, &r, &err), -1);
+	assert_string_equal(err.code, "source_commit_mismatch");
+	assert_int_equal(err.status, PS_STATUS_REFUSED);
+	assert_string_equal(err.expected, c1);
+	assert_string_equal(err.found, f->source_commit);
+	assert_true(r->source_checked);
+	ps_verify_result_free(r);
+	o.source_commit = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+	assert_int_equal(run_verify(f, t, &o, &r, &err), 0);
+	assert_true(r->has_source);
 	ps_verify_result_free(r);
 	ps_trust_free(t);
 }
@@ -616,6 +749,12 @@ main(void)
 		cmocka_unit_test_setup_teardown(furthest_reason_is_the_code,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(threshold_counts_identities,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(threshold_counts_after_signed_by,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(signed_by_mismatch_is_the_code,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(source_commit_mismatch_is_the_code,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(tampered_archive_keeps_the_report,
 		    setup, teardown),

@@ -759,6 +759,7 @@ class Change:
     lines_added: int
     lines_removed: int
     text_truncated: bool
+    text_omitted: Optional[str]  # too_large, binary: why no text_diff
 
 
 @dataclass
@@ -804,7 +805,7 @@ def _diff(ffi, lib, d) -> Optional[Diff]:
             DIFF_KINDS[c.kind], _s(ffi, c.old_value), _s(ffi, c.new_value),
             bool(c.widening), (_classes(c.consent) or [None])[0],
             _s(ffi, c.text_diff), int(c.lines_added), int(c.lines_removed),
-            bool(c.text_truncated)))
+            bool(c.text_truncated), _s(ffi, c.text_omitted)))
     return Diff(FORMATS[d.format], _s(ffi, d.id), _s(ffi, d.old_version),
                 _s(ffi, d.new_version), bool(d.trusted), changes,
                 int(d.files_added), int(d.files_removed),

@@ -429,6 +429,7 @@ typedef struct ps_diff_change {
     char *text_diff;
     size_t lines_added, lines_removed;
     int text_truncated;
+    const char *text_omitted;
 } ps_diff_change;
 typedef struct ps_diff {
     ps_format format;

@@ -4,7 +4,7 @@ import json
 import pytest
 
 import packsign
-from conftest import AGENTPACK, EXAMPLES, cli, cli_json
+from conftest import AGENTPACK, EXAMPLES, cli, cli_json, copy_pack
 
 
 def test_diff_of_two_archives_is_the_clis(world):
@@ -20,6 +20,21 @@ def test_diff_of_two_archives_is_the_clis(world):
             check=False)
     assert r.returncode == 1          # differences
     assert json.loads(r.stdout) == json.loads(d.to_json())
+
+
+def test_a_prompt_without_a_text_diff_says_why(tmp_path):
+    old = copy_pack(tmp_path / "old", "soyapack-research-summarizer")
+    new = copy_pack(tmp_path / "new", "soyapack-research-summarizer")
+    (new / "prompts" / "summarize.md").write_text("x\n" * 140000)
+    (new / "prompts" / "extract.md").write_bytes(b"\xff\xfe\n")
+    d = packsign.diff(old, new)
+    why = {c.subject: (c.text_omitted, c.text_diff) for c in d.changes}
+    assert why["prompts/summarize.md"] == ("too_large", None)
+    assert why["prompts/extract.md"] == ("binary", None)
+    (new / "prompts" / "summarize.md").write_text("x\n")
+    d = packsign.diff(old, new)
+    summarize = [c for c in d.changes if c.subject == "prompts/summarize.md"]
+    assert summarize[0].text_omitted is None and summarize[0].text_diff
 
 
 def test_diff_of_a_pack_with_itself_is_empty(world):
