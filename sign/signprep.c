@@ -533,10 +533,14 @@ apply_overrides(sign_run *run, ps_error *err)
 {
 	ps_sign_result *r = run->r;
 	char *url = NULL;
+	ps_error e;
 
 	if (run->o->source_repo != NULL) {
-		if (sign_git_url_normalize(run->o->source_repo, &url, err) != 0)
-			return -1;
+		if (sign_git_url_normalize(run->o->source_repo, &url, &e) != 0) {
+			util_fail(err, "source_repo_invalid", "--source-repo",
+			    "%s", e.message);
+			return util_error_expect(err, e.expected, e.found);
+		}
 		free(r->source_repository);
 		r->source_repository = url;
 	}
@@ -627,7 +631,10 @@ check_holon(sign_run *run, ps_error *err)
 static int
 find_provenance(sign_run *run, ps_error *err)
 {
-	if (run->is_dir && sign_git_discover(run->path, &run->git, err) != 0)
+	/* --source-repo names the repository: origin is not read at all, so
+	 * a clone from a local path or with a token in its URL signs. */
+	if (run->is_dir && sign_git_discover(run->path,
+	    run->o->source_repo == NULL, &run->git, err) != 0)
 		return -1;
 	if (run->git != NULL && record_git(run, err) != 0)
 		return -1;
