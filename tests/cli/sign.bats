@@ -137,6 +137,27 @@ repo_with() {
 	cmp a.tar.gz.sig two.sig
 }
 
+@test "sign: a key from PACKSIGN_SECRET_KEY has no identity: signed_by_mismatch names --identity, which signs" {
+	p=$(copy_pack "$AGENTPACK")
+	printf 'signed_by: [acme-release]\n' >>"$p/manifest.yml"
+	"$PACKSIGN" keygen -o release --identity acme-release --no-passphrase >/dev/null
+	# docs/pipelines.md's release job: the key's text from a CI secret
+	PACKSIGN_SECRET_KEY=$(cat release.key) run "$PACKSIGN" sign "$p" -o a.tar.gz
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "packsign: manifest.yml: the signing key has no identity (a key given as text, from PACKSIGN_SECRET_KEY or standard input, carries none) and signed_by does not name its fingerprint: sign with --identity acme-release: expected acme-release, found no identity (SHA256:"*") [signed_by_mismatch]" ]]
+	[ ! -e a.tar.gz ]
+	PACKSIGN_SECRET_KEY=$(cat release.key) run "$PACKSIGN" sign "$p" -o a.tar.gz \
+	    --identity acme-release
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Signed research.top-journal-reviewer 0.1.0 as acme-release (SHA256:"* ]]
+	# NAME.key without its NAME.pub: that is said, with both ways out.
+	mkdir elsewhere && cp release.key elsewhere/
+	run "$PACKSIGN" sign "$p" -s elsewhere/release.key -o b.tar.gz
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"has no identity (no elsewhere/release.pub beside it)"*"sign with --identity acme-release, or keep the key's .pub beside it"*"[signed_by_mismatch]" ]]
+}
+
 @test "sign: --append refuses a statement other than this run's, and needs a .sig" {
 	p=$(copy_pack "$AGENTPACK")
 	"$PACKSIGN" sign "$p" -s alice.key -o a.tar.gz >/dev/null
