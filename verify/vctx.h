@@ -15,6 +15,7 @@ struct verify_stream;
 
 typedef struct verify_vctx {
 	const char *path;
+	int is_dir;                    /* PATH is a directory (verify DIR --sig) */
 	const ps_verify_options *o;
 	ps_verify_result *res;
 	sign_dsse_envelope *env;
