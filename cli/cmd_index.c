@@ -49,7 +49,8 @@ const struct cli_usage cmd_index_usage = {
     "version with other bytes index_equivocation; --record stores it.\n"
     "\n"
     "  -o OUT               the new index (replaced atomically)\n"
-    "  -s, --secret-key KEY the index key (minisign secret key)\n"
+    "  -s, --secret-key KEY the index key (minisign secret key); default\n"
+    "                       $PACKSIGN_SECRET_KEY (the key's text)\n"
     "  --identity ID        the publisher (default: the identity in NAME.pub\n"
     "                       beside NAME.key)\n"
     "  --previous OLD       the index this one follows (build)\n"
@@ -112,9 +113,11 @@ check_operands(const struct index_args *a)
 			    "needs one of --trust POLICY and -p KEY.pub");
 		return EXIT_OK;
 	}
-	if (a->out == NULL || a->key == NULL)
+	if (a->out == NULL || (a->key == NULL &&
+	    getenv("PACKSIGN_SECRET_KEY") == NULL))
 		return cli_usage_error(&cmd_index_usage, "index %s needs -o OUT "
-		    "and -s KEY", index_subs[a->sub]);
+		    "and -s KEY (or the key's text in PACKSIGN_SECRET_KEY)",
+		    index_subs[a->sub]);
 	if (a->sub == SUB_YANK && a->reason == NULL)
 		return cli_usage_error(&cmd_index_usage,
 		    "index yank needs --reason TEXT");
@@ -282,7 +285,7 @@ load_publisher(const struct index_args *a, struct publisher *p)
 	if (ps_seckey_public(p->key, &p->pub, &err) != 0)
 		return cli_report(&err);
 	if (a->identity != NULL ? ps_pubkey_set_identity(p->pub, a->identity,
-	    &err) != 0 : identity_beside(a->key, p->pub) != 0)
+	    &err) != 0 : a->key == NULL || identity_beside(a->key, p->pub) != 0)
 		return a->identity != NULL ? cli_report(&err) :
 		    cli_usage_error(&cmd_index_usage, "no publisher identity: "
 		    "give --identity ID (or NAME.pub with one beside NAME.key)");

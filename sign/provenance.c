@@ -39,8 +39,6 @@ sign_git_failed(const dynlib_git *g, ps_error *err, const char *subject,
 
 struct url_parts {
 	char scheme[8];            /* "https", "ssh", "git", "scp" */
-	const char *user;          /* userinfo start, or NULL */
-	size_t user_len;
 	const char *host;
 	size_t host_len;
 	const char *port;          /* digits, or NULL */
@@ -48,16 +46,48 @@ struct url_parts {
 	const char *path;          /* after the host's '/' or ':' */
 };
 
+/* `shown`: the URL as messages may show it (shown_form()). */
 static int
-url_refuse(ps_error *err, const char *url, const char *why)
+url_refuse(ps_error *err, const char *shown, const char *why)
 {
-	util_refuse(err, "source_url_invalid", "origin",
+	util_refuse(err, "source_url_invalid", "repository URL",
 	    "cannot normalise the repository URL: %s", why);
 	return util_error_expect(err, "https://, ssh://, git:// or "
-	    "[user@]host:path", url);
+	    "[user@]host:path", shown);
 }
 
-/* Splits "[userinfo@]host[:port]" ending at `end`. */
+/*
+ * The URL as a message may show it: everything before the last '@' (user
+ * information: a token in https://TOKEN@host or https://user:TOKEN@host,
+ * even where a stray '/' in it hides the authority's end) and everything
+ * from a '?' or '#' on (a query may carry a token too) replaced by "***",
+ * so that no byte of a credential reaches a message, whatever else is
+ * wrong with the URL.
+ */
+static void
+shown_form(const char *url, char *out, size_t size)
+{
+	const char *sep = strstr(url, "://"), *start = url, *at = NULL, *c;
+	size_t cut = strcspn(url, "?#"), used;
+
+	for (c = url; c < url + cut; c++) {
+		if (*c == '@')
+			at = c;
+	}
+	if (at != NULL && sep != NULL && sep < at)
+		start = sep + 3;
+	if (at != NULL)
+		snprintf(out, size, "%.*s***%.*s", (int)(start - url), url,
+		    (int)(url + cut - at), at);
+	else
+		snprintf(out, size, "%.*s", (int)cut, url);
+	used = strlen(out);
+	if (url[cut] != '\0' && used + 4 < size)
+		snprintf(out + used, size - used, "%c***", url[cut]);
+}
+
+/* Splits "[userinfo@]host[:port]" ending at `end`; the user information
+ * is skipped (dropped from the result). */
 static int
 split_authority(struct url_parts *p, const char *start, const char *end,
     int colon_is_port)
@@ -68,11 +98,8 @@ split_authority(struct url_parts *p, const char *start, const char *end,
 		if (*c == '@')
 			at = c;
 	}
-	if (at != NULL) {
-		p->user = start;
-		p->user_len = (size_t)(at - start);
+	if (at != NULL)
 		start = at + 1;
-	}
 	colon = colon_is_port ? memchr(start, ':', (size_t)(end - start)) : NULL;
 	p->host = start;
 	p->host_len = (size_t)((colon != NULL ? colon : end) - start);
@@ -84,7 +111,8 @@ split_authority(struct url_parts *p, const char *start, const char *end,
 }
 
 static int
-split_url(struct url_parts *p, const char *url, ps_error *err)
+split_url(struct url_parts *p, const char *url, const char *shown,
+    ps_error *err)
 {
 	const char *sep = strstr(url, "://"), *slash, *colon;
 	size_t n;
@@ -93,12 +121,12 @@ split_url(struct url_parts *p, const char *url, ps_error *err)
 	if (sep != NULL) {
 		n = (size_t)(sep - url);
 		if (n >= sizeof(p->scheme))
-			return url_refuse(err, url, "unsupported scheme");
+			return url_refuse(err, shown, "unsupported scheme");
 		for (size_t i = 0; i < n; i++)
 			p->scheme[i] = (char)tolower((unsigned char)url[i]);
 		slash = strchr(sep + 3, '/');
 		if (slash == NULL)
-			return url_refuse(err, url, "no repository path");
+			return url_refuse(err, shown, "no repository path");
 		split_authority(p, sep + 3, slash, 1);
 		p->path = slash + 1;
 		return 0;
@@ -106,7 +134,7 @@ split_url(struct url_parts *p, const char *url, ps_error *err)
 	colon = strchr(url, ':');
 	slash = strchr(url, '/');
 	if (colon == NULL || (slash != NULL && slash < colon) || colon == url)
-		return url_refuse(err, url, "a local path, not a remote URL");
+		return url_refuse(err, shown, "a local path, not a remote URL");
 	strcpy(p->scheme, "scp");
 	split_authority(p, url, colon, 0);
 	p->path = colon + 1;
@@ -114,23 +142,7 @@ split_url(struct url_parts *p, const char *url, ps_error *err)
 }
 
 static int
-check_credentials(const struct url_parts *p, const char *url, ps_error *err)
-{
-	int ssh = strcmp(p->scheme, "ssh") == 0 || strcmp(p->scheme, "scp") == 0;
-
-	if (p->user == NULL)
-		return 0;
-	/* An ssh login name is not a secret; anything else may be a token. */
-	if (ssh && p->user_len > 0 && memchr(p->user, ':', p->user_len) == NULL)
-		return 0;
-	(void)url;
-	return util_refuse(err, "source_url_credentials", "origin",
-	    "the repository URL carries credentials; remove them from the "
-	    "remote (git remote set-url origin ...)");
-}
-
-static int
-check_host(const struct url_parts *p, const char *url, ps_error *err)
+check_host(const struct url_parts *p, const char *shown, ps_error *err)
 {
 	size_t len = p->host_len;
 
@@ -139,13 +151,13 @@ check_host(const struct url_parts *p, const char *url, ps_error *err)
 	if (len > 1 && p->host[len - 1] == '.')
 		len--;
 	if (!util_hostname_valid(p->host, len))
-		return url_refuse(err, url, "bad host name");
+		return url_refuse(err, shown, "bad host name");
 	return 0;
 }
 
 /* Only https keeps its port, and not the default 443. */
 static int
-https_port(const struct url_parts *p, const char *url, long *port,
+https_port(const struct url_parts *p, const char *shown, long *port,
     ps_error *err)
 {
 	size_t i;
@@ -155,14 +167,14 @@ https_port(const struct url_parts *p, const char *url, long *port,
 	if (p->port == NULL)
 		return 0;
 	if (p->port_len == 0 || p->port_len > 5)
-		return url_refuse(err, url, "bad port");
+		return url_refuse(err, shown, "bad port");
 	for (i = 0; i < p->port_len; i++) {
 		if (!isdigit((unsigned char)p->port[i]))
-			return url_refuse(err, url, "bad port");
+			return url_refuse(err, shown, "bad port");
 		v = v * 10 + (p->port[i] - '0');
 	}
 	if (v < 1 || v > 65535)
-		return url_refuse(err, url, "bad port");
+		return url_refuse(err, shown, "bad port");
 	if (strcmp(p->scheme, "https") == 0 && v != 443)
 		*port = v;
 	return 0;
@@ -176,7 +188,7 @@ path_char_ok(char c)
 
 /* Strips '/'s, then ".git", then '/'s; checks components. */
 static int
-clean_path(const char *path, const char *url, char **out, ps_error *err)
+clean_path(const char *path, const char *shown, char **out, ps_error *err)
 {
 	size_t len, i, start;
 
@@ -190,17 +202,17 @@ clean_path(const char *path, const char *url, char **out, ps_error *err)
 	while (len > 0 && path[len - 1] == '/')
 		len--;
 	if (len == 0)
-		return url_refuse(err, url, "no repository path");
+		return url_refuse(err, shown, "no repository path");
 	for (i = 0, start = 0; i <= len; i++) {
 		if (i < len && !path_char_ok(path[i]))
-			return url_refuse(err, url, "a character outside "
+			return url_refuse(err, shown, "a character outside "
 			    "[A-Za-z0-9._~+-/] in the path (query, fragment, "
 			    "space or escape)");
 		if (i < len && path[i] != '/')
 			continue;
 		if (i == start || (i - start == 1 && path[start] == '.') ||
 		    (i - start == 2 && path[start] == '.' && path[start + 1] == '.'))
-			return url_refuse(err, url, "an empty, '.' or '..' path "
+			return url_refuse(err, shown, "an empty, '.' or '..' path "
 			    "component");
 		start = i + 1;
 	}
@@ -236,11 +248,14 @@ assemble(const struct url_parts *p, long port, const char *path, char **out,
 	return 0;
 }
 
+/* User information is dropped, never refused: see signature.md section 5,
+ * rule 3 (it names no other repository, and so no credential can reach a
+ * statement). */
 int
 sign_git_url_normalize(const char *url, char **out, ps_error *err)
 {
 	struct url_parts p;
-	char *path = NULL;
+	char *path = NULL, shown[SIGN_GIT_URL_MAX + 8];
 	size_t i, len = strlen(url);
 	long port;
 	int rc;
@@ -254,13 +269,14 @@ sign_git_url_normalize(const char *url, char **out, ps_error *err)
 			return url_refuse(err, "(not shown)", "a space, control or "
 			    "non-ASCII character");
 	}
-	if (split_url(&p, url, err) != 0)
+	shown_form(url, shown, sizeof(shown));
+	if (split_url(&p, url, shown, err) != 0)
 		return -1;
 	if (!known_scheme(p.scheme))
-		return url_refuse(err, url, "unsupported scheme");
-	if (check_credentials(&p, url, err) != 0 || check_host(&p, url, err) != 0 ||
-	    https_port(&p, url, &port, err) != 0 ||
-	    clean_path(p.path, url, &path, err) != 0)
+		return url_refuse(err, shown, "unsupported scheme");
+	if (check_host(&p, shown, err) != 0 ||
+	    https_port(&p, shown, &port, err) != 0 ||
+	    clean_path(p.path, shown, &path, err) != 0)
 		return -1;
 	rc = assemble(&p, port, path, out, err);
 	free(path);
@@ -352,6 +368,22 @@ read_head(const dynlib_git *g, sign_git_source *src, git_repository *repo, ps_er
 	return 0;
 }
 
+/* An origin that cannot be recorded: say so, and name the way out. */
+static int
+origin_refused(ps_error *err)
+{
+	char message[PS_ERROR_TEXT_MAX];
+	int n;
+
+	snprintf(err->subject, sizeof(err->subject), "origin");
+	n = snprintf(message, sizeof(message), "%s; sign with --source-repo "
+	    "https://HOST/PATH to record the repository (origin is then not "
+	    "read)", err->message);
+	if (n > 0)         /* a cut message still says what was checked */
+		memcpy(err->message, message, sizeof(err->message));
+	return -1;
+}
+
 /*
  * The configured remote.origin.url, read from a config snapshot:
  * git_remote_lookup() in libgit2 1.5 leaks PCRE2 match data, and the
@@ -372,8 +404,8 @@ read_origin(const dynlib_git *g, sign_git_source *src, git_repository *repo, ps_
 		rc = 0;
 	else if (rc != 0)
 		rc = sign_git_failed(g, err, src->workdir, "read remote.origin.url");
-	else
-		rc = sign_git_url_normalize(url, &src->origin_url, err);
+	else if (sign_git_url_normalize(url, &src->origin_url, err) != 0)
+		rc = origin_refused(err);
 	g->config_free(cfg);
 	return rc;
 }
@@ -404,7 +436,8 @@ open_containing(const dynlib_git *g, const char *dir, git_repository **repo, ps_
 }
 
 static int
-discover_in(const dynlib_git *g, const char *dir, sign_git_source **out, ps_error *err)
+discover_in(const dynlib_git *g, const char *dir, int want_origin,
+    sign_git_source **out, ps_error *err)
 {
 	git_repository *repo = NULL;
 	sign_git_source *src;
@@ -421,7 +454,7 @@ discover_in(const dynlib_git *g, const char *dir, sign_git_source **out, ps_erro
 	rc = locate(g, src, repo, dir, err);
 	if (rc == 0)
 		rc = read_head(g, src, repo, err);
-	if (rc == 0)
+	if (rc == 0 && want_origin)
 		rc = read_origin(g, src, repo, err);
 	g->repository_free(repo);
 	if (rc != 0)
@@ -432,7 +465,8 @@ discover_in(const dynlib_git *g, const char *dir, sign_git_source **out, ps_erro
 }
 
 int
-sign_git_discover(const char *dir, sign_git_source **out, ps_error *err)
+sign_git_discover(const char *dir, int want_origin, sign_git_source **out,
+    ps_error *err)
 {
 	dynlib_git git;
 	int rc;
@@ -440,7 +474,7 @@ sign_git_discover(const char *dir, sign_git_source **out, ps_error *err)
 	*out = NULL;
 	if (dynlib_git_open(&git, GIT_PURPOSE, err) != 0)
 		return -1;
-	rc = discover_in(&git, dir, out, err);
+	rc = discover_in(&git, dir, want_origin, out, err);
 	dynlib_git_close(&git);
 	return rc;
 }

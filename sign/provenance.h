@@ -25,17 +25,23 @@ typedef struct sign_git_source {
  * Finds the git work tree containing the directory `dir`.  Sets `*out` to
  * NULL (and returns 0) when `dir` is in no work tree.  Refuses a
  * repository without a commit (source_no_commit), an origin URL that
- * cannot be normalised, and a pack path breaking the name rules.
+ * cannot be normalised (source_url_invalid, naming --source-repo), and a
+ * pack path breaking the name rules.  With `want_origin` 0 the origin is
+ * not read at all (origin_url stays NULL): the caller names the
+ * repository itself.
  */
-int sign_git_discover(const char *dir, sign_git_source **out, ps_error *err);
+int sign_git_discover(const char *dir, int want_origin, sign_git_source **out,
+    ps_error *err);
 void sign_git_source_free(sign_git_source *src);
 
 /*
  * `url` in its https form: "https://" host [":" port] "/" path, host
- * lowercased, no trailing ".git" or '/'.  Accepts https://, ssh://,
- * git:// and scp-like "[user@]host:path"; refuses other schemes, local
- * paths, credentials, queries and odd characters (source_url_invalid,
- * source_url_credentials).  Pure: no I/O.  `*out` is malloc'ed.
+ * lowercased, no user information (dropped: a token never reaches the
+ * result), no trailing ".git" or '/'.  Accepts https://, ssh://, git://
+ * and scp-like "[user@]host:path"; refuses other schemes, local paths,
+ * queries and odd characters (source_url_invalid; the URL it shows has
+ * its user information and query masked).  Pure: no I/O.  `*out` is
+ * malloc'ed.
  */
 int sign_git_url_normalize(const char *url, char **out, ps_error *err);
 

@@ -164,6 +164,40 @@ remembering_wrap(struct remembering *m, ps_pack_files *outer)
 
 /* ------------------------------------------------------------ manifest */
 
+/* The first signed_by entry that is an identity, not a fingerprint: what
+ * --identity would most likely have to say. */
+static const char *
+listed_identity(const ps_strings *list)
+{
+	size_t i;
+
+	for (i = 0; i < list->count; i++) {
+		if (strncmp(list->items[i], "SHA256:", 7) != 0)
+			return list->items[i];
+	}
+	return "ID";
+}
+
+/* A key without an identity: where it came from, and the way out. */
+static int
+refuse_no_identity(sign_run *run, const ps_strings *list, ps_error *err)
+{
+	const char *pub = run->o->public_key_path;
+
+	if (pub == NULL)
+		return util_refuse(err, "signed_by_mismatch",
+		    run->manifest->manifest_path, "the signing key has no "
+		    "identity (a key given as text, from PACKSIGN_SECRET_KEY or "
+		    "standard input, carries none) and signed_by does not name "
+		    "its fingerprint: sign with --identity %s",
+		    listed_identity(list));
+	return util_refuse(err, "signed_by_mismatch",
+	    run->manifest->manifest_path, "the signing key has no identity "
+	    "(no %s beside it) and signed_by does not name its fingerprint: "
+	    "sign with --identity %s, or keep the key's .pub beside it", pub,
+	    listed_identity(list));
+}
+
 /* The manifest's signed_by, when present, names the identity or key. */
 static int
 check_signed_by(sign_run *run, ps_error *err)
@@ -187,10 +221,11 @@ check_signed_by(sign_run *run, ps_error *err)
 	snprintf(found, sizeof(found), "%s%s (%s)", identity != NULL ?
 	    "identity " : "no identity", identity != NULL ? identity : "",
 	    run->r->fingerprint);
-	util_refuse(err, "signed_by_mismatch", run->manifest->manifest_path,
-	    "the signing key is not one the manifest's signed_by names%s",
-	    identity == NULL ? " (give --identity or keep NAME.pub beside "
-	    "NAME.key)" : "");
+	if (identity == NULL)
+		refuse_no_identity(run, list, err);
+	else
+		util_refuse(err, "signed_by_mismatch", run->manifest->manifest_path,
+		    "the signing key is not one the manifest's signed_by names");
 	return util_error_expect(err, expected, found);
 }
 
@@ -533,10 +568,14 @@ apply_overrides(sign_run *run, ps_error *err)
 {
 	ps_sign_result *r = run->r;
 	char *url = NULL;
+	ps_error e;
 
 	if (run->o->source_repo != NULL) {
-		if (sign_git_url_normalize(run->o->source_repo, &url, err) != 0)
-			return -1;
+		if (sign_git_url_normalize(run->o->source_repo, &url, &e) != 0) {
+			util_fail(err, "source_repo_invalid", "--source-repo",
+			    "%s", e.message);
+			return util_error_expect(err, e.expected, e.found);
+		}
 		free(r->source_repository);
 		r->source_repository = url;
 	}
@@ -627,7 +666,10 @@ check_holon(sign_run *run, ps_error *err)
 static int
 find_provenance(sign_run *run, ps_error *err)
 {
-	if (run->is_dir && sign_git_discover(run->path, &run->git, err) != 0)
+	/* --source-repo names the repository: origin is not read at all, so
+	 * a clone from a local path or with a token in its URL signs. */
+	if (run->is_dir && sign_git_discover(run->path,
+	    run->o->source_repo == NULL, &run->git, err) != 0)
 		return -1;
 	if (run->git != NULL && record_git(run, err) != 0)
 		return -1;

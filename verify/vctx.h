@@ -24,6 +24,7 @@ typedef struct verify_bundle {
 
 typedef struct verify_vctx {
 	const char *path;
+	int is_dir;                    /* PATH is a directory (verify DIR --sig) */
 	const ps_verify_options *o;
 	ps_verify_result *res;
 	sign_dsse_envelope *env;

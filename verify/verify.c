@@ -654,15 +654,10 @@ check_pack(verify_vctx *v, ps_error *err)
 	pack_packer *packer = NULL;
 	ps_pack_files files;
 	ps_digest *d = NULL;
-	int dir = 0, rc;
+	int rc;
 
 	memset(&files, 0, sizeof(files));
-	/* A caller that acquires the archive hands over a file (install's
-	 * private copy, a download): there is no path to look at. */
-	if ((v->stream == NULL || v->stream->acquire == NULL) &&
-	    is_directory(v->path, &dir, err) != 0)
-		return -1;
-	if (dir)
+	if (v->is_dir)
 		rc = read_directory(v, &packer, &files, &d, err);
 	else
 		rc = read_archive(v, &files, &d, err) != 0 ||
@@ -679,11 +674,24 @@ check_pack(verify_vctx *v, ps_error *err)
 	return rc;
 }
 
+/* PATH is looked up before its signature (signature.md, section 3): a
+ * path that does not exist is not_found (exit 2), not an archive without
+ * a signature (exit 1), so that a typo never reads as a refusal.  A caller
+ * that acquires the archive hands over a file (install's private copy, a
+ * download): there is no path to look at. */
+static int
+look_up_path(verify_vctx *v, ps_error *err)
+{
+	if (v->stream != NULL && v->stream->acquire != NULL)
+		return 0;
+	return is_directory(v->path, &v->is_dir, err);
+}
+
 static int
 run(verify_vctx *v, ps_error *err)
 {
 	if (check_options(v->path, v->o, err) != 0 ||
-	    verify_signatures(v, err) != 0 || parse_statement(v, err) != 0 ||
+	    look_up_path(v, err) != 0 || verify_signatures(v, err) != 0 || parse_statement(v, err) != 0 ||
 	    verify_scope(v, err) != 0 || check_pack(v, err) != 0 ||
 	    verify_signed_by(v, err) != 0 || verify_ceilings(v, err) != 0)
 		return -1;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # The documentation cannot drift from the program: error codes
 # (docs/errors.md), the man page (docs/packsign.1), --json on every command
-# that prints a report.
+# that prints a report, and the commands README.md, docs/pipelines.md and
+# docs/distribution.md show, run as written (scripts/run-doc).
 
 load helpers
 
@@ -153,4 +154,154 @@ copy_tree() {
 	run "$PACKSIGN" key pubkey -s k.key --passphrase-file pw --json
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"does not apply to 'key pubkey'"*"[usage]"* ]]
+}
+
+# run_doc DOC...: scripts/run-doc with the packsign under test.
+run_doc() {
+	command -v python3 >/dev/null && python3 -c 'import yaml' 2>/dev/null ||
+	    skip "python3 or python3-yaml missing (scripts/install-deps installs them)"
+	cd "$BATS_TEST_TMPDIR"
+	run "$ROOT/scripts/run-doc" --packsign "$PACKSIGN" "$@"
+	echo "$output"
+}
+
+@test "README.md: the tour and every command not marked otherwise run as written and print what is shown" {
+	run_doc "$ROOT/README.md"
+	[ "$status" -eq 0 ]
+	[[ "${lines[-1]}" == "README.md: "*" commands run, "*" outputs compared, "*": ok" ]]
+}
+
+@test "docs/pipelines.md: the keys, the release workflow's steps, co-signing and the installer's checks run as written" {
+	run_doc "$ROOT/docs/pipelines.md"
+	[ "$status" -eq 0 ]
+	[[ "${lines[-1]}" == *": ok" ]]
+}
+
+@test "docs/distribution.md: the index workflows, yanking and the installer's check run as written" {
+	run_doc "$ROOT/docs/distribution.md"
+	[ "$status" -eq 0 ]
+	[[ "${lines[-1]}" == *": ok" ]]
+}
+
+@test "the tour's secret key is ignored by git in a clone of this repository" {
+	git -C "$ROOT" check-ignore -q --no-index alice.key
+	git -C "$ROOT" check-ignore -q --no-index docs/release.key
+}
+
+# doc NAME: writes a small document to NAME.md from standard input.
+doc() { cat >"$BATS_TEST_TMPDIR/$1.md"; }
+
+@test "run-doc: shown outputs, elisions, volatile values, exit statuses, files and workflows" {
+	doc good <<'MD'
+A session: output compared, `…` elides, volatile values compare by kind.
+
+    $ echo hello
+    hello
+    $ printf 'key id: 0123456789ABCDEF\nat 2020-01-01T00:00:00Z\nfp SHA256:sK006J32tX/QmEYt3Pi3K8sD/h/g9e1NqslKJex3kog\n%s\n' "$HOME/x"
+    key id: FEDCBA9876543210
+    at 2026-11-30T13:30:09Z
+    fp SHA256:abcd…
+    /home/me/x
+    $ printf 'a\nb\nc\nd: one two three\n'
+    a
+    …
+    d: one … three
+    $ cd sub 2>/dev/null || mkdir sub; cd sub; v=kept
+    $ echo "$v in $(basename "$PWD")"; cd ..
+    kept in sub
+    $ false                  # exit 1
+
+A script block: each line must succeed, nothing compared.
+
+    packsign --version >/dev/null
+    test -d "$RUN_DOC_ROOT/examples"
+
+<!-- doc-test: file conf.yaml -->
+```yaml
+a: 1
+```
+
+```sh
+grep -qx 'a: 1' conf.yaml
+```
+
+<!-- doc-test: workflow ref=v9.9.9 secrets.S=@conf.yaml -->
+```yaml
+jobs:
+  one:
+    steps:
+      - uses: actions/checkout@v4
+      - run: 'test "$S" = "a: 1" && test "$GITHUB_REF_NAME" = v9.9.9 && git remote get-url origin >url'
+        env:
+          S: ${{ secrets.S }}
+      - run: grep -qx https://github.com/example/packsign url
+```
+MD
+	run_doc good.md
+	[ "$status" -eq 0 ]
+	[ "${lines[-1]}" = "good.md: 14 commands run, 4 outputs compared, 0 blocks or steps skipped: ok" ]
+}
+
+@test "run-doc: a changed output, a wrong exit status and a failing workflow step fail, naming the line" {
+	doc stale <<'MD'
+Text.
+
+    $ echo "12 entries, 1444 bytes of files"
+    8 files, 1444 bytes
+MD
+	run_doc stale.md
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"stale.md:3: \$ echo \"12 entries, 1444 bytes of files\""*"shown:"*"8 files, 1444 bytes"*"found:"*"12 entries, 1444 bytes of files"* ]]
+	doc status <<'MD'
+Text.
+
+    $ false
+    $ echo never
+MD
+	run_doc status.md
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"status.md:3: \$ false"*"exited 1, expected 0"* ]]
+	[[ "${lines[-1]}" == "status.md: 1 commands run, 0 outputs compared, 0 blocks or steps skipped: 1 FAILED" ]]
+	doc refused <<'MD'
+Text.
+
+    $ true            # exit 1
+MD
+	run_doc refused.md
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"exited 0, expected 1"* ]]
+	doc step <<'MD'
+<!-- doc-test: workflow -->
+```yaml
+jobs:
+  j:
+    steps:
+      - name: Build
+        run: |
+          echo building
+          exit 3
+```
+MD
+	run_doc step.md
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"step.md:3: workflow job j, step 'Build':"*"echo building"*"exited 3, expected 0"*"building"* ]]
+}
+
+@test "run-doc: a block it cannot run, a directive without its block or reason, an unknown action are errors (exit 2)" {
+	printf 'Text.\n\n```yaml\na: 1\n```\n' >"$BATS_TEST_TMPDIR/y.md"
+	run_doc y.md
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"line 4: a yaml block needs a doc-test directive (skip, file, append or workflow)"* ]]
+	printf 'Text.\n\n<!-- doc-test: skip -->\n    $ true\n' >"$BATS_TEST_TMPDIR/r.md"
+	run_doc r.md
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"skip needs a reason"* ]]
+	printf 'Text.\n\n<!-- doc-test: file x -->\n\nno block\n' >"$BATS_TEST_TMPDIR/n.md"
+	run_doc n.md
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"directive 'file' has no block"* ]]
+	printf '<!-- doc-test: workflow -->\n```yaml\njobs:\n  j:\n    steps:\n      - uses: some/action@v1\n```\n' >"$BATS_TEST_TMPDIR/a.md"
+	run_doc a.md
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"action some/action@v1 is not emulated (skip it)"* ]]
 }

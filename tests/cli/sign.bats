@@ -137,6 +137,27 @@ repo_with() {
 	cmp a.tar.gz.sig two.sig
 }
 
+@test "sign: a key from PACKSIGN_SECRET_KEY has no identity: signed_by_mismatch names --identity, which signs" {
+	p=$(copy_pack "$AGENTPACK")
+	printf 'signed_by: [acme-release]\n' >>"$p/manifest.yml"
+	"$PACKSIGN" keygen -o release --identity acme-release --no-passphrase >/dev/null
+	# docs/pipelines.md's release job: the key's text from a CI secret
+	PACKSIGN_SECRET_KEY=$(cat release.key) run "$PACKSIGN" sign "$p" -o a.tar.gz
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "packsign: manifest.yml: the signing key has no identity (a key given as text, from PACKSIGN_SECRET_KEY or standard input, carries none) and signed_by does not name its fingerprint: sign with --identity acme-release: expected acme-release, found no identity (SHA256:"*") [signed_by_mismatch]" ]]
+	[ ! -e a.tar.gz ]
+	PACKSIGN_SECRET_KEY=$(cat release.key) run "$PACKSIGN" sign "$p" -o a.tar.gz \
+	    --identity acme-release
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"Signed research.top-journal-reviewer 0.1.0 as acme-release (SHA256:"* ]]
+	# NAME.key without its NAME.pub: that is said, with both ways out.
+	mkdir elsewhere && cp release.key elsewhere/
+	run "$PACKSIGN" sign "$p" -s elsewhere/release.key -o b.tar.gz
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"has no identity (no elsewhere/release.pub beside it)"*"sign with --identity acme-release, or keep the key's .pub beside it"*"[signed_by_mismatch]" ]]
+}
+
 @test "sign: --append refuses a statement other than this run's, and needs a .sig" {
 	p=$(copy_pack "$AGENTPACK")
 	"$PACKSIGN" sign "$p" -s alice.key -o a.tar.gz >/dev/null
@@ -276,6 +297,80 @@ repo_with() {
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"[source_commit_missing]"* ]]
 	[ ! -e b.tar ]
+}
+
+@test "sign: a token in origin's URL (GitLab CI's clone) is recorded without it, and reaches no output" {
+	tok=glcbt-64_Zq9XsEcReTt0k3n
+	r=$(repo_with reviewer "$AGENTPACK")
+	git -C "$r" remote set-url origin \
+	    "https://gitlab-ci-token:$tok@gitlab.example.com/group/packs.git"
+	head=$(git -C "$r" rev-parse HEAD)
+	mkdir out
+	run "$PACKSIGN" sign "$r/packs/reviewer" -s alice.key -o out/a.tar.gz \
+	    --minisig --bundle
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"source https://gitlab.example.com/group/packs @ $head" ]]
+	check_sig out/a.tar.gz.sig alice.pub 0
+	[ "$(payload_field 's["predicate"]["source"]["repository"]')" = \
+	    https://gitlab.example.com/group/packs ]
+	echo "$output" >out/stdout
+	"$PACKSIGN" sign "$r/packs/reviewer" -s alice.key -o out/b.tar.gz \
+	    --json >out/b.json
+	"$PACKSIGN" verify out/a.tar.gz -p alice.pub \
+	    --source-repo https://gitlab.example.com/group/packs >out/verify 2>&1
+	# Any URL that is refused shows neither the token nor part of it.
+	git -C "$r" remote set-url origin "https://gitlab-ci-token:$tok@gitlab.example.com:99999/g/p"
+	run "$PACKSIGN" sign "$r/packs/reviewer" -s alice.key -o out/c.tar.gz
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"bad port"*"found https://***@gitlab.example.com:99999/g/p [source_url_invalid]" ]]
+	echo "$output" >out/refused
+	for f in out/* payload.json; do
+		# every file, compressed ones unpacked, for any 6 bytes of it
+		{ cat "$f"; case $f in *.gz) gzip -dc "$f" ;; esac; } >all
+		for i in $(seq 0 $((${#tok} - 6))); do
+			! grep -aqF "${tok:$i:6}" all || { echo "$f holds ${tok:$i:6}"; return 1; }
+		done
+	done
+}
+
+@test "sign: --source-repo replaces origin, which is then not read; a local-path origin names it" {
+	r=$(repo_with reviewer "$AGENTPACK")
+	head=$(git -C "$r" rev-parse HEAD)
+	git -C "$r" remote set-url origin /srv/ci/clones/packs.git
+	run "$PACKSIGN" sign "$r/packs/reviewer" -s alice.key -o a.tar.gz
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[ "$output" = "packsign: origin: cannot normalise the repository URL: a local path, not a remote URL; sign with --source-repo https://HOST/PATH to record the repository (origin is then not read): expected https://, ssh://, git:// or [user@]host:path, found /srv/ci/clones/packs.git [source_url_invalid]" ]
+	[ ! -e a.tar.gz ]
+	# --source-commit alone still records origin's repository: refused
+	run "$PACKSIGN" sign "$r/packs/reviewer" -s alice.key -o a.tar.gz \
+	    --source-commit "$head"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"--source-repo"*"[source_url_invalid]" ]]
+	run "$PACKSIGN" sign "$r/packs/reviewer" -s alice.key -o a.tar.gz \
+	    --source-repo https://github.com/acme/packs
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"source https://github.com/acme/packs @ $head" ]]
+	check_sig a.tar.gz.sig alice.pub 0
+	[ "$(payload_field 's["predicate"]["source"]["path"]')" = packs/reviewer ]
+	# Not read at all: not even an origin no rule could normalise.
+	git -C "$r" config remote.origin.url "$(printf 'bad\001url')"
+	run "$PACKSIGN" sign "$r/packs/reviewer" -s alice.key -o b.tar.gz \
+	    --source-repo https://github.com/acme/packs
+	[ "$status" -eq 0 ]
+	# The dirty check still runs against HEAD.
+	echo changed >>"$r/packs/reviewer/README.md"
+	run "$PACKSIGN" sign "$r/packs/reviewer" -s alice.key -o c.tar.gz \
+	    --source-repo https://github.com/acme/packs
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[source_dirty]" ]]
+	# An unusable --source-repo is the argument's fault: exit 2.
+	run "$PACKSIGN" sign "$r/packs/reviewer" -s alice.key -o c.tar.gz \
+	    --source-repo /srv/ci/clones/packs.git --allow-dirty
+	[ "$status" -eq 2 ]
+	[[ "$output" == "packsign: --source-repo: cannot normalise the repository URL: a local path, not a remote URL: expected"*"found /srv/ci/clones/packs.git [source_repo_invalid]" ]]
 }
 
 # holon_repo: a repository whose holon pack names, in source.ref, the

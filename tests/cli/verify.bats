@@ -453,6 +453,31 @@ flip_b64() {
 	[[ "$output" == "usage: packsign verify ARCHIVE..."* ]]
 }
 
+@test "a PATH that does not exist is not_found, exit 2, before its signature is looked for" {
+	# A pipeline branching on the exit status must not read a typo as a
+	# refused (tampered or unsigned) pack.
+	run "$PACKSIGN" verify typo.tar.gz -p alice.pub
+	echo "$output"
+	[ "$status" -eq 2 ]
+	[ "$output" = "packsign: typo.tar.gz: stat: No such file or directory [not_found]" ]
+	run "$PACKSIGN" verify typo.tar.gz -p alice.pub --json
+	[ "$status" -eq 2 ]
+	echo "$output" | jq -e '.results[0] | .code == "not_found" and .exit == 2'
+	# also beside a good one, and in a list: 2 wins over nothing refused
+	sign -s alice.key r.tar.gz
+	run "$PACKSIGN" verify r.tar.gz typo.tar.gz -p alice.pub
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"typo.tar.gz: stat: No such file or directory [not_found]"* ]]
+	printf 'r.tar.gz\ntypo.tar.gz\n' >list
+	run "$PACKSIGN" verify --files-from list -p alice.pub
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"[not_found]"* ]]
+	# a directory that does not exist, with --sig: the same
+	run "$PACKSIGN" verify nodir --sig r.tar.gz.sig -p alice.pub
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"nodir: stat: No such file or directory [not_found]" ]]
+}
+
 @test "names from the input are printed with control characters escaped" {
 	cp r.tar.gz "$(printf 'e\033[31m.tar.gz')"
 	run "$PACKSIGN" verify "$(printf 'e\033[31m.tar.gz')" -p alice.pub

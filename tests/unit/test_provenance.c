@@ -123,12 +123,18 @@ url_normalisation(void **state)
 	    "https://host:8443/group/sub/r");
 	assert_string_equal(norm("https://host/o/r.git.git"),
 	    "https://host/o/r.git");
+	/* User information is dropped, never recorded: GitLab CI's clone URL
+	 * signs as its repository (issue 26). */
+	assert_string_equal(norm("https://gitlab-ci-token:glcbt-64_SECRET@"
+	    "gitlab.example.com/group/project.git"),
+	    "https://gitlab.example.com/group/project");
 	assert_string_equal(norm("https://user:tok@host/o/r"),
-	    "source_url_credentials");
+	    "https://host/o/r");
 	assert_string_equal(norm("https://ghp_token@host/o/r"),
-	    "source_url_credentials");
-	assert_string_equal(norm("ssh://git:pw@host/o/r"),
-	    "source_url_credentials");
+	    "https://host/o/r");
+	assert_string_equal(norm("ssh://git:pw@host/o/r"), "https://host/o/r");
+	assert_string_equal(norm("git://u:p@host:9418/o/r"), "https://host/o/r");
+	assert_string_equal(norm("https://@host/o/r"), "https://host/o/r");
 	assert_string_equal(norm("http://host/o/r"), "source_url_invalid");
 	assert_string_equal(norm("file:///srv/r.git"), "source_url_invalid");
 	assert_string_equal(norm("/srv/r.git"), "source_url_invalid");
@@ -153,6 +159,46 @@ url_normalisation(void **state)
 	assert_string_equal(norm(""), "source_url_invalid");
 }
 
+/* Whatever else is wrong with a URL, no byte of a credential (user
+ * information, a query) reaches the refusal's text. */
+static void
+url_refusals_show_no_credential(void **state)
+{
+	static const char *urls[] = {
+		"https://u:SECRET@host",                 /* no path */
+		"https://u:SECRET@ho_st/o/r",            /* bad host */
+		"https://u:SECRET@host:99999/o/r",       /* bad port */
+		"https://u:SECRET@host/o/../r",          /* bad path */
+		"https://u:SE/CRET@host/o/r",            /* '/' hides the '@' */
+		"ftp://u:SECRET@host/o/r",               /* scheme */
+		"u:SECRET@host:o/r@x",                   /* scp-like, '@' in path */
+		"https://host/o/r?private_token=SECRET", /* a query */
+		"https://host/o/r#SECRET",
+	};
+	ps_error err;
+	char *s = NULL;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(urls) / sizeof(urls[0]); i++) {
+		assert_int_equal(sign_git_url_normalize(urls[i], &s, &err), -1);
+		assert_null(s);
+		assert_string_equal(err.code, "source_url_invalid");
+		assert_null(strstr(err.message, "SECRET"));
+		assert_null(strstr(err.subject, "SECRET"));
+		assert_null(strstr(err.expected, "SECRET"));
+		assert_null(strstr(err.found, "SECRET"));
+		assert_null(strstr(err.found, "SE/CRET"));
+		assert_non_null(strstr(err.found, "***"));
+	}
+	assert_int_equal(sign_git_url_normalize("https://u:SECRET@host", &s,
+	    &err), -1);
+	assert_string_equal(err.found, "https://***@host");
+	assert_int_equal(sign_git_url_normalize("https://host/o/r?t=SECRET", &s,
+	    &err), -1);
+	assert_string_equal(err.found, "https://host/o/r?***");
+}
+
 /* ------------------------------------------------------------- discover */
 
 static void
@@ -167,30 +213,44 @@ discover_records_path_commit_and_origin(void **state)
 	sh("cd d; git remote add origin git@GitHub.com:Example/Packs.git");
 	capture(head, sizeof(head), "git -C d rev-parse HEAD");
 	snprintf(dir, sizeof(dir), "%s/d/packs/p", top);
-	assert_int_equal(sign_git_discover(dir, &src, &err), 0);
+	assert_int_equal(sign_git_discover(dir, 1, &src, &err), 0);
 	assert_non_null(src);
 	assert_string_equal(src->pack_path, "packs/p");
 	assert_string_equal(src->commit, head);
 	assert_string_equal(src->origin_url, "https://github.com/Example/Packs");
 	sign_git_source_free(src);
 	snprintf(dir, sizeof(dir), "%s/d", top);
-	assert_int_equal(sign_git_discover(dir, &src, &err), 0);
+	assert_int_equal(sign_git_discover(dir, 1, &src, &err), 0);
 	assert_string_equal(src->pack_path, "");
 	sign_git_source_free(src);
 	/* No origin: no URL.  Not a repository: no source. */
 	sh("cd d; git remote remove origin; mkdir ../plain");
-	assert_int_equal(sign_git_discover(dir, &src, &err), 0);
+	assert_int_equal(sign_git_discover(dir, 1, &src, &err), 0);
 	assert_null(src->origin_url);
 	sign_git_source_free(src);
 	snprintf(dir, sizeof(dir), "%s/plain", top);
-	assert_int_equal(sign_git_discover(dir, &src, &err), 0);
+	assert_int_equal(sign_git_discover(dir, 1, &src, &err), 0);
 	assert_null(src);
-	/* An origin with a token is refused. */
+	/* An origin with a token is recorded without it. */
 	sh("cd d; git remote add origin https://x:secret@host/o/r");
 	snprintf(dir, sizeof(dir), "%s/d", top);
-	assert_int_equal(sign_git_discover(dir, &src, &err), -1);
-	assert_string_equal(err.code, "source_url_credentials");
-	assert_null(strstr(err.message, "secret"));
+	assert_int_equal(sign_git_discover(dir, 1, &src, &err), 0);
+	assert_string_equal(src->origin_url, "https://host/o/r");
+	sign_git_source_free(src);
+	/* A local-path origin is refused, naming the way out; not reading
+	 * the origin (the caller names the repository) signs. */
+	sh("cd d; git remote set-url origin /srv/git/r.git");
+	assert_int_equal(sign_git_discover(dir, 1, &src, &err), -1);
+	assert_null(src);
+	assert_string_equal(err.code, "source_url_invalid");
+	assert_string_equal(err.subject, "origin");
+	assert_non_null(strstr(err.message, "a local path"));
+	assert_non_null(strstr(err.message, "--source-repo"));
+	assert_string_equal(err.found, "/srv/git/r.git");
+	assert_int_equal(sign_git_discover(dir, 0, &src, &err), 0);
+	assert_null(src->origin_url);
+	assert_string_equal(src->commit, head);
+	sign_git_source_free(src);
 }
 
 /* ---------------------------------------------------------------- dirty */
@@ -204,7 +264,7 @@ dirty_code(const char *repo, const char *pack, int *dirty)
 	int rc;
 
 	snprintf(dir, sizeof(dir), "%s/%s/%s", top, repo, pack);
-	assert_int_equal(sign_git_discover(dir, &src, &err), 0);
+	assert_int_equal(sign_git_discover(dir, 1, &src, &err), 0);
 	assert_non_null(src);
 	rc = sign_git_check_clean(src, dirty, &err);
 	sign_git_source_free(src);
@@ -271,7 +331,7 @@ dirty_error_names_the_paths(void **state)
 	make_repo("n");
 	sh("cd n; echo m >> packs/p/prompts/a.md; echo u > packs/p/u.md");
 	snprintf(dir, sizeof(dir), "%s/n/packs/p", top);
-	assert_int_equal(sign_git_discover(dir, &src, &err), 0);
+	assert_int_equal(sign_git_discover(dir, 1, &src, &err), 0);
 	assert_int_equal(sign_git_check_clean(src, &dirty, &err), -1);
 	assert_string_equal(err.code, "source_dirty");
 	assert_non_null(strstr(err.message, "packs/p/prompts/a.md"));
@@ -476,6 +536,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(url_normalisation),
+		cmocka_unit_test(url_refusals_show_no_credential),
 		cmocka_unit_test(discover_records_path_commit_and_origin),
 		cmocka_unit_test(dirty_check_is_restricted_to_the_pack),
 		cmocka_unit_test(dirty_error_names_the_paths),
