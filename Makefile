@@ -26,10 +26,13 @@
 #                     startup         --version and digest vs minisign -v
 #                     batch           10,000 packs in one verify vs
 #                                     10,000 minisign -V processes
+#                     sigstore        verify-blob of keyless bundles vs
+#                                     @sigstore/verify in Node
 #                   (a dataset's name, such as an example's, also
 #                   selects it); BENCH_ARGS passes more options to
 #                   bench/run.py (--runs N, --scale F, --batch-count N,
-#                   --small-runs N, --example-runs N, --verbose)
+#                   --small-runs N, --example-runs N, --sigstore-runs N,
+#                   --verbose)
 #   make bench-tools build/bench/runmany (the timing harness) and
 #                   build/bench/genpacks (the batch dataset)
 

@@ -36,6 +36,16 @@ mismatch(ps_error *err, const char *subject, const char *what)
 	    "does not record this bundle: %s", what);
 }
 
+/* A message signature's entry records the artifact's digest with the
+ * key's hash, and the artifact came by its SHA-256 only. */
+static int
+digest_unusable(ps_error *err, const char *subject, const sigstore_content *c)
+{
+	return util_refuse(err, "artifact_digest_unusable", subject, "the log "
+	    "entry records the artifact's %s digest and the artifact was given "
+	    "by its SHA-256 only: give the file", sigstore_pkey_hash(c->key));
+}
+
 /* ------------------------------------------------------------ Rekor v2 */
 
 /* DSSE's pre-authentication encoding of the bundle's envelope. */
@@ -227,8 +237,8 @@ check_v2(const sigstore_entry *e, const sigstore_content *c,
 	int same;
 
 	if (strcmp(e->kind, "hashedrekord") == 0 && c->bundle->dsse == 0 &&
-	    c->key_digest_len == 0)
-		return mismatch(err, subject, "no artifact digest to compare");
+	    c->key_digest_len == 0 && sigstore_pkey_hash(c->key) != NULL)
+		return digest_unusable(err, subject, c);
 	if (strcmp(e->kind, "dsse") == 0 && !c->bundle->dsse)
 		return mismatch(err, subject, "a dsse entry for a message "
 		    "signature");
@@ -355,6 +365,16 @@ artifact_matches(json_t *spec, const sigstore_content *c)
 	return 0;
 }
 
+/* Whether the entry records a SHA-256 of the artifact. */
+static int
+recorded_sha256(json_t *spec)
+{
+	static const char *const alg[] = { "data", "hash", "algorithm" };
+	const char *a = path_string(spec, alg, 3);
+
+	return a != NULL && strcmp(a, "sha256") == 0;
+}
+
 static int
 check_hashedrekord(json_t *spec, const sigstore_content *c,
     const char *subject, ps_error *err)
@@ -371,7 +391,9 @@ check_hashedrekord(json_t *spec, const sigstore_content *c,
 		return mismatch(err, subject, c->leaf != NULL ? "another "
 		    "certificate" : "another public key");
 	if (!artifact_matches(spec, c))
-		return mismatch(err, subject, "another artifact digest");
+		return c->key_digest_len == 0 && sigstore_pkey_hash(c->key) != NULL
+		    && !recorded_sha256(spec) ? digest_unusable(err, subject, c) :
+		    mismatch(err, subject, "another artifact digest");
 	return 0;
 }
 

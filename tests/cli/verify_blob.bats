@@ -44,6 +44,34 @@ blob() {
 	[[ "$output" == *"not ok - signature-mismatch_fail (digest): expected exit 1 signature_invalid, got exit 1 tlog_body_mismatch"* ]]
 }
 
+# The local Sigstore's cases (tests/sigstore/mkcases): one per check and its
+# failure that the suite does not cover, each with its code in
+# tests/conformance/expected-mkcases.
+@test "local Sigstore: every case mkcases writes, by path and by digest, with the expected code" {
+	"$ROOT/tests/sigstore/mkcases" cases >/dev/null
+	run env PACKSIGN="$PACKSIGN" "$CONF/run-cases" cases "$CONF/expected-mkcases"
+	[ "$status" -eq 0 ] || { echo "$output" | grep -v '^ok '; false; }
+	local n
+	n=$(grep -cvE '^(#|$)' "$CONF/expected-mkcases")
+	[ "$n" -ge 75 ]
+	[[ "$output" == *"# $n cases, $((2 * n)) runs agree, 0 disagree"* ]]
+	! grep -E '_fail +0 ' "$CONF/expected-mkcases"
+	! grep -E ' (usage|internal_error|out_of_memory) ' "$CONF/expected-mkcases"
+}
+
+@test "run-cases: digest=EXIT:CODE is the run by digest's outcome, and only that run's" {
+	mkdir -p cases
+	cp -r "$V/managed-key-happy-path" "$V/happy-path-v0.3" cases/
+	cp "$V/a.txt" cases/
+	printf '%s\n' 'managed-key-happy-path 0 - digest=1:artifact_digest_unusable' \
+	    'happy-path-v0.3 0 -' >exp
+	run env PACKSIGN="$PACKSIGN" "$CONF/run-cases" cases exp
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"ok - managed-key-happy-path (path): exit 0 -"* ]]
+	[[ "$output" == *"not ok - managed-key-happy-path (digest): expected exit 1 artifact_digest_unusable, got exit 0 -"* ]]
+	[[ "$output" == *"# 2 cases, 3 runs agree, 1 disagree"* ]]
+}
+
 @test "the adapter speaks the suite's protocol and refuses what it cannot do" {
 	run env PACKSIGN="$PACKSIGN" "$CONF/packsign-conformance" verify-bundle \
 	    --bundle "$V/managed-key-happy-path/bundle.sigstore.json" \
