@@ -503,13 +503,31 @@ parse_root(sign_dsse_envelope *env, json_t *root, const char *label,
 }
 
 int
+sign_dsse_from_json(json_t *root, const char *label, sign_dsse_envelope **out,
+    ps_error *err)
+{
+	sign_dsse_envelope *env;
+
+	*out = NULL;
+	env = calloc(1, sizeof(*env));
+	if (env == NULL)
+		return util_fail_oom(err, NULL);
+	if (parse_root(env, root, label, err) != 0) {
+		sign_dsse_free(env);
+		return -1;
+	}
+	*out = env;
+	return 0;
+}
+
+int
 sign_dsse_parse(const void *bytes, size_t len, const char *label,
     sign_dsse_envelope **out, ps_error *err)
 {
-	sign_dsse_envelope *env;
 	json_error_t jerr;
 	json_t *root;
 	char what[256];
+	int rc;
 
 	*out = NULL;
 	if (len > SIGN_DSSE_MAX_BYTES)
@@ -522,19 +540,9 @@ sign_dsse_parse(const void *bytes, size_t len, const char *label,
 		    jerr.line, jerr.column, jerr.text);
 		return malformed(err, label, what);
 	}
-	env = calloc(1, sizeof(*env));
-	if (env == NULL) {
-		json_decref(root);
-		return util_fail_oom(err, NULL);
-	}
-	if (parse_root(env, root, label, err) != 0) {
-		json_decref(root);
-		sign_dsse_free(env);
-		return -1;
-	}
+	rc = sign_dsse_from_json(root, label, out, err);
 	json_decref(root);
-	*out = env;
-	return 0;
+	return rc;
 }
 
 /* The first buffer for an envelope: its file's size and one byte (to see

@@ -89,6 +89,11 @@ int sign_json_line(struct json_t *root, char **out, size_t *out_len,
  */
 int sign_dsse_parse(const void *bytes, size_t len, const char *label,
     sign_dsse_envelope **out, ps_error *err);
+/* The same rules for an envelope already read as JSON (a bundle's
+ * dsseEnvelope, whose size its reader bounded on the bytes as given):
+ * never re-encoded, so that what is checked is what was read. */
+int sign_dsse_from_json(struct json_t *root, const char *label,
+    sign_dsse_envelope **out, ps_error *err);
 /* Reads `fd` to its end into *bytes (malloc'ed), refusing more than
  * SIGN_DSSE_MAX_BYTES (envelope_too_large): an envelope's bytes before
  * they are parsed. */
