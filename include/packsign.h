@@ -2297,9 +2297,12 @@ void ps_index_install_options_init(ps_index_install_options *options);
  * (index_mismatch) before a byte is parsed; then installed with the
  * upgrade rules.  `index` must come from ps_index_verify() with the same
  * policy as options->verify.trust; options->verify.sig_path must be NULL.
- * A dry run checks the state without recording.  Codes:
- * ps_install_url()'s, the state codes, index_mismatch,
- * index_state_missing.
+ * `entry` is matched to the index's own entry by format, id, version and
+ * archive digest (invalid_argument when the index has none: an entry of
+ * another index, or of another copy of it); a yanked entry is refused
+ * (version_yanked) unless index_options->allow_yanked.  A dry run checks
+ * the state without recording.  Codes: ps_install_url()'s, the state
+ * codes, version_yanked, index_mismatch, index_state_missing.
  */
 int ps_install_indexed(const ps_index *index, const ps_index_entry *entry,
     const ps_index_install_options *index_options,

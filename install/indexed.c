@@ -31,6 +31,52 @@ install_indexed_state(const install_datadir *dd, const install_indexed *x,
 	return install_index_state_record(dd, x->index, now, &recorded, err);
 }
 
+/* The index's own entry that is `entry` by identity: a caller's entry
+ * from another copy of the index (or another index) is never taken for
+ * whatever sits at its place in this one. */
+static const ps_index_entry *
+own_entry(const ps_index *index, const ps_index_entry *entry)
+{
+	const ps_index_entry *e;
+	size_t i;
+
+	for (i = 0; i < index->entry_count; i++) {
+		e = &index->entries[i];
+		if (e->format == entry->format && strcmp(e->id, entry->id) == 0 &&
+		    strcmp(e->version, entry->version) == 0 &&
+		    memcmp(e->sha256, entry->sha256, PS_SHA256_LEN) == 0)
+			return e;
+	}
+	return NULL;
+}
+
+int
+install_indexed_entry(const ps_index *index, const ps_index_entry *entry,
+    int allow_yanked, const ps_index_entry **own, ps_error *err)
+{
+	char sha[PS_SHA256_STRING_LEN], found[PS_ERROR_VALUE_MAX];
+
+	*own = own_entry(index, entry);
+	if (*own == NULL) {
+		snprintf(found, sizeof(found), "%s %s@%s (%s)",
+		    ps_format_name(entry->format), entry->id, entry->version,
+		    ps_sha256_string(entry->sha256, sha));
+		util_fail(err, "invalid_argument", entry->archive_url, "the entry "
+		    "is not one of index version %llu of '%s' (compared format, "
+		    "id, version and archive digest): pass an entry of the index "
+		    "given", (unsigned long long)index->version, index->publisher);
+		return util_error_expect(err, "an entry of this index", found);
+	}
+	if ((*own)->yanked == NULL || allow_yanked)
+		return 0;
+	util_refuse(err, "version_yanked", (*own)->id, "%s was yanked by its "
+	    "publisher: %s (ps_index_install_options.allow_yanked installs it "
+	    "anyway)",
+	    (*own)->version, (*own)->yanked);
+	return util_error_expect(err, "a version that is not yanked",
+	    (*own)->version);
+}
+
 static int
 mismatch(const install_indexed *x, const char *label, const char *what,
     const char *expected, const char *found, ps_error *err)
@@ -144,6 +190,10 @@ ps_index_fetch_entry(const ps_index *index, const ps_index_entry *entry,
 
 	*out = NULL;
 	deep.deep = 1;
+	/* outdated looks at a yanked entry too: what it would widen. */
+	if (install_indexed_entry(index, entry, 1, &x.entry, err) != 0)
+		return -1;
+	entry = x.entry;
 	if (install_indexed_fetch_options(entry, fetch, &capped, err) != 0 ||
 	    ps_fetch(entry->archive_url, path, &deep, &capped, out, err) != 0)
 		return -1;

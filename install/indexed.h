@@ -18,6 +18,11 @@ typedef struct install_indexed {
 	const ps_index_install_options *o;
 } install_indexed;
 
+/* The entry of `index` that is `entry` by format, id, version and
+ * archive digest (invalid_argument when none: an entry of another index
+ * or copy), refused when yanked unless `allow_yanked` (version_yanked). */
+int install_indexed_entry(const ps_index *index, const ps_index_entry *entry,
+    int allow_yanked, const ps_index_entry **own, ps_error *err);
 /* Under the lock: index_state_missing when asked for, then the state's
  * check and (not on a dry run) record. */
 int install_indexed_state(const install_datadir *dd, const install_indexed *x,

@@ -1128,6 +1128,10 @@ ps_install_indexed(const ps_index *index, const ps_index_entry *entry,
 		return util_fail(err, "invalid_argument", entry->archive_url,
 		    "an index entry's signature is the one beside its archive "
 		    "URL: verify.sig_path must be NULL");
+	if (install_indexed_entry(index, entry, x.o->allow_yanked, &x.entry,
+	    err) != 0)
+		return -1;
+	entry = x.entry;
 	if (install_indexed_fetch_options(entry, fetch, &capped, err) != 0)
 		return -1;
 	return install_from_url(entry->archive_url, options, &capped, &x, out,
