@@ -2268,10 +2268,11 @@ int ps_index_state_record(const char *data_dir, const ps_index *index,
 
 /*
  * ps_fetch() of an entry's archive into `path` (its .sig beside it),
- * capped at the entry's size, then bound to the entry as
- * ps_install_indexed() binds it (index_mismatch; then `path` is removed,
- * its .sig too is the caller's to remove).  What `packsign outdated`
- * compares with the installed version.
+ * capped at the entry's size and bound to the entry as
+ * ps_install_indexed() binds it, before a byte of the archive is parsed
+ * (index_mismatch: another size, digest, pack or signer; nothing is then
+ * written).  `entry` is matched to the index's own entry as there
+ * (invalid_argument); a yanked one is fetched too.
  */
 int ps_index_fetch_entry(const ps_index *index, const ps_index_entry *entry,
     const char *path, const ps_verify_options *verify,
@@ -2291,7 +2292,8 @@ void ps_index_install_options_init(ps_index_install_options *options);
  * ps_install_url() of an index entry: under DIR/.lock the index is checked
  * against and recorded in the client state, then the entry's .sig
  * (archive URL + ".sig") is downloaded and verified, then the archive,
- * capped at the entry's size, whose SHA-256 must equal the entry's and
+ * capped at the entry's size, which must be its length (index_mismatch
+ * for a longer or shorter body), whose SHA-256 must equal the entry's and
  * the signed subject's, and whose verified statement must name the
  * entry's format, id and version, with a counted signer the entry lists
  * (index_mismatch) before a byte is parsed; then installed with the

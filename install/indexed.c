@@ -88,12 +88,31 @@ mismatch(const install_indexed *x, const char *label, const char *what,
 	return util_error_expect(err, expected, found);
 }
 
+/* The entry's size binds both ways: the download is capped at it (so a
+ * longer body is cut off as fetch_too_large), and a shorter one is as
+ * much the publisher's data disagreeing with the server's. */
 int
-install_indexed_archive(const install_indexed *x, const char *label,
-    const unsigned char sha256[PS_SHA256_LEN], ps_error *err)
+install_indexed_download(const install_indexed *x, const char *label,
+    int downloaded, uint64_t size, const unsigned char sha256[PS_SHA256_LEN],
+    ps_error *err)
 {
 	char want[PS_SHA256_STRING_LEN], got[PS_SHA256_STRING_LEN];
 
+	if (!downloaded && !ps_error_is(err, "fetch_too_large"))
+		return -1;
+	snprintf(want, sizeof(want), "%llu bytes (the entry's size)",
+	    (unsigned long long)x->entry->size);
+	if (!downloaded) {
+		snprintf(got, sizeof(got), "more: the transfer was cut off at "
+		    "%llu", (unsigned long long)x->entry->size);
+		return mismatch(x, label, "the downloaded archive", want, got,
+		    err);
+	}
+	if (size != x->entry->size) {
+		snprintf(got, sizeof(got), "%llu bytes", (unsigned long long)size);
+		return mismatch(x, label, "the downloaded archive", want, got,
+		    err);
+	}
 	if (memcmp(sha256, x->entry->sha256, PS_SHA256_LEN) == 0)
 		return 0;
 	return mismatch(x, label, "the downloaded archive",
@@ -175,8 +194,8 @@ install_indexed_fetch_options(const ps_index_entry *entry,
 	return 0;
 }
 
-/* ps_fetch() of the entry, capped at its size, verified with --deep (the
- * tree digest the entry lists), then bound to it. */
+/* ps_fetch() of the entry, capped at its size, bound to it before a byte
+ * is parsed, verified with --deep (the tree digest the entry lists). */
 int
 ps_index_fetch_entry(const ps_index *index, const ps_index_entry *entry,
     const char *path, const ps_verify_options *verify,
@@ -186,7 +205,6 @@ ps_index_fetch_entry(const ps_index *index, const ps_index_entry *entry,
 	install_indexed x = { index, entry, &none };
 	ps_verify_options deep = *verify;
 	ps_fetch_options capped;
-	ps_verify_result *v;
 
 	*out = NULL;
 	deep.deep = 1;
@@ -194,15 +212,8 @@ ps_index_fetch_entry(const ps_index *index, const ps_index_entry *entry,
 	if (install_indexed_entry(index, entry, 1, &x.entry, err) != 0)
 		return -1;
 	entry = x.entry;
-	if (install_indexed_fetch_options(entry, fetch, &capped, err) != 0 ||
-	    ps_fetch(entry->archive_url, path, &deep, &capped, out, err) != 0)
+	if (install_indexed_fetch_options(entry, fetch, &capped, err) != 0)
 		return -1;
-	v = *out;
-	if (install_indexed_archive(&x, path, v->archive_digest, err) != 0 ||
-	    same_pack(&x, path, v->format, v->id, v->version, v->tree_digest, v,
-	    err) != 0) {
-		(void)unlink(path);
-		return -1;
-	}
-	return 0;
+	return install_fetch(entry->archive_url, path, &deep, &capped, &x, out,
+	    err);
 }

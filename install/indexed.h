@@ -31,11 +31,22 @@ int install_indexed_state(const install_datadir *dd, const install_indexed *x,
  * fetch_too_large when the caller's own cap is lower. */
 int install_indexed_fetch_options(const ps_index_entry *entry,
     const ps_fetch_options *fetch, ps_fetch_options *capped, ps_error *err);
-/* The downloaded archive's SHA-256 against the entry's. */
-int install_indexed_archive(const install_indexed *x, const char *label,
-    const unsigned char sha256[PS_SHA256_LEN], ps_error *err);
+/* The entry's archive download, `downloaded` 1 when it completed (else
+ * err says why): its size, then its SHA-256, against the entry's; a body
+ * over the entry's size (fetch_too_large: the cap is that size), shorter
+ * or other is index_mismatch.  Other download errors pass through. */
+int install_indexed_download(const install_indexed *x, const char *label,
+    int downloaded, uint64_t size, const unsigned char sha256[PS_SHA256_LEN],
+    ps_error *err);
 /* The verified statement and counted signers against the entry. */
 int install_indexed_statement(const install_indexed *x, const char *label,
     const sign_statement *st, const ps_verify_result *v, ps_error *err);
+
+/* ps_fetch(), and for an index entry (`indexed` not NULL) its archive's
+ * size and digest and its statement bound to the entry before a byte of
+ * the archive is parsed (install/fetchfile.c). */
+int install_fetch(const char *url, const char *path,
+    const ps_verify_options *vo, const ps_fetch_options *fo,
+    const install_indexed *indexed, ps_verify_result **out, ps_error *err);
 
 #endif

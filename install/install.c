@@ -335,14 +335,21 @@ static int
 acquire_copy(void *ctx, int *fd, const unsigned char **sha256, ps_error *err)
 {
 	struct install *in = ctx;
+	uint64_t size = 0;
+	int rc;
 
 	if (in->from_url && (in->copy_fd = open_anonymous(in, err)) < 0)
 		return -1;
-	if (in->from_url ? install_download_archive(&in->dl, in->copy_fd,
-	    in->copy_sha256, err) != 0 : copy_archive(in, err) != 0)
-		return -1;
-	if (in->indexed != NULL && install_indexed_archive(in->indexed,
-	    in->archive, in->copy_sha256, err) != 0)
+	if (!in->from_url)
+		rc = copy_archive(in, err);
+	else {
+		rc = install_download_archive(&in->dl, in->copy_fd,
+		    in->copy_sha256, &size, err);
+		if (in->indexed != NULL)
+			rc = install_indexed_download(in->indexed, in->archive,
+			    rc == 0, size, in->copy_sha256, err);
+	}
+	if (rc != 0)
 		return -1;
 	*fd = in->copy_fd;
 	*sha256 = in->copy_sha256;
@@ -1107,8 +1114,8 @@ ps_index_install_options_init(ps_index_install_options *o)
 	o->record_state = 1;
 }
 
-/* The entry's archive, capped at its exact size: a longer body is
- * fetch_too_large, a shorter or other one index_mismatch. */
+/* The entry's archive, capped at its exact size: a longer, shorter or
+ * other body is index_mismatch. */
 int
 ps_install_indexed(const ps_index *index, const ps_index_entry *entry,
     const ps_index_install_options *index_options,

@@ -10,6 +10,7 @@ load net_helpers
 bats_require_minimum_version 1.5.0
 
 AP_ID=research.top-journal-reviewer
+SIGNER="${PACKSIGN_TESTSIGN:-$BATS_TEST_DIRNAME/../../build/tests/ps-testsign}"
 T0=2026-01-01T00:00:00Z
 
 # policy FILE [EXTRA-INDEX-LINES]: acme signs packs, acme-index signs
@@ -573,9 +574,66 @@ assert j["recorded"] is False and j["version"] == 2 and j["index_state"]["versio
 	[ "$(stat -c %s "$F/holon.tar.gz")" != "$(stat -c %s "$F/ap-0.1.0.tar.gz")" ]
 	run inst "$AP_ID" mm.json
 	echo "$output"
-	[ "$status" -ne 0 ]
-	[[ "$output" == *"[index_mismatch]"* || "$output" == *"[fetch_too_large]"* ]]
+	fails 1 index_mismatch
+	[[ "$output" == *"the entry's size"* ]]
 	nothing_installed
+}
+
+# resized OUT DELTA [VERSION]: ix1.json (0.1.0 at $B) with its entry's
+# size off by DELTA bytes and VERSION (default 1), signed by the index
+# key: the publisher's data disagreeing with what the server sends.
+resized() {
+	python3 - "$F/ix1.json" "$1.payload" "$2" "${3:-1}" <<'PY'
+import base64, json, sys
+env = json.load(open(sys.argv[1]))
+p = json.loads(base64.b64decode(env["payload"]))
+p["packs"][0]["size"] += int(sys.argv[3])
+p["version"] = int(sys.argv[4])
+open(sys.argv[2], "w").write(json.dumps(p, sort_keys=True, separators=(",", ":")))
+PY
+	"$SIGNER" -s "$F/ixk.key" --payload \
+	    --payload-type application/vnd.packsign.index+json -o "$1" "$1.payload"
+}
+
+@test "an entry's size binds both ways: a longer or shorter body is index_mismatch (exit 1)" {
+	local size
+	size=$(stat -c %s "$F/ap-0.1.0.tar.gz")
+	resized short.json -1
+	run iv short.json
+	[ "$status" -eq 0 ]
+	run inst "$AP_ID" short.json
+	fails 1 index_mismatch
+	[[ "$output" == *"expected $((size - 1)) bytes (the entry's size), found more: the transfer was cut off at $((size - 1))"* ]]
+	nothing_installed
+	# The right digest under a size too large: the body is shorter.
+	resized long.json 1 2
+	run inst "$AP_ID" long.json
+	fails 1 index_mismatch
+	[[ "$output" == *"expected $((size + 1)) bytes (the entry's size), found $size bytes"* ]]
+	nothing_installed
+}
+
+@test "outdated: the entry's size is compared before the archive is parsed (index_mismatch, exit 1)" {
+	run inst "$AP_ID@0.1.0" "$F/ix1.json"
+	[ "$status" -eq 0 ]
+	# 0.2.0's entry with its size one short, and served from mixb/ another
+	# pack's archive: neither reaches the verifier.
+	python3 - "$F/ix2.json" short.payload <<'PY'
+import base64, json, sys
+env = json.load(open(sys.argv[1]))
+p = json.loads(base64.b64decode(env["payload"]))
+e = [e for e in p["packs"] if e["version"] == "0.2.0"][0]
+e["size"] -= 1
+p["version"] = 2
+open(sys.argv[2], "w").write(json.dumps(p, sort_keys=True, separators=(",", ":")))
+PY
+	"$SIGNER" -s "$F/ixk.key" --payload \
+	    --payload-type application/vnd.packsign.index+json -o short.json short.payload
+	run "$PACKSIGN" outdated --index short.json --trust "$F/policy.yaml" \
+	    --data-dir "$D" --ca-file "$F/ca.pem"
+	echo "$output"
+	fails 1 index_mismatch
+	[[ "$output" == *"the entry's size"* ]]
 }
 
 # --------------------------------------------------------------- yanked
