@@ -281,6 +281,40 @@ PY
 	[ "$(field a.json 'p["packsign_index"]')" = 1 ]
 }
 
+@test "build and refresh take the index key from PACKSIGN_SECRET_KEY when -s is absent" {
+	ix a.json "$F/ap-0.1.0.tar.gz" --base-url "$B"
+	PACKSIGN_SECRET_KEY=$(cat "$F/ixk.key") "$PACKSIGN" index build \
+	    "$F/ap-0.1.0.tar.gz" --base-url "$B" -o e.json --identity acme-index \
+	    --trust "$F/policy.yaml" --at "$T0" --expires P3650D
+	cmp a.json e.json
+	PACKSIGN_SECRET_KEY=$(cat "$F/ixk.key") "$PACKSIGN" index refresh e.json \
+	    -o r.json --identity acme-index --at "$T0" --expires P3650D
+	[ "$(field r.json 'p["version"]')" = 2 ]
+	# Without -s and without the variable: a usage error naming both.
+	run "$PACKSIGN" index refresh e.json -o r.json --identity acme-index
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"needs -o OUT and -s KEY (or PACKSIGN_SECRET_KEY)"* ]]
+	# From the variable there is no NAME.pub beside: --identity is needed.
+	run env PACKSIGN_SECRET_KEY="$(cat "$F/ixk.key")" "$PACKSIGN" index \
+	    refresh e.json -o r.json
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"give --identity ID"* ]]
+}
+
+@test "build with separate pack and index keys: a refused archive names -p/--trust" {
+	# Without --trust the archives are verified with the index key, which
+	# signed none of them.
+	run "$PACKSIGN" index build "$F/ap-0.1.0.tar.gz" --base-url "$B" \
+	    -o x.json -s "$F/ixk.key"
+	fails 1 signature_untrusted
+	[[ "$output" == *"(index build verifies the archives with the index key -s unless -p KEY.pub or --trust POLICY names their signers)"* ]]
+	[ ! -e x.json ]
+	run "$PACKSIGN" index build "$F/ap-0.1.0.tar.gz" --base-url "$B" \
+	    -o x.json -s "$F/ixk.key" -p "$F/bob.pub"
+	fails 1 signature_untrusted
+	[[ "$output" == *"(index build verified the archive with -p $F/bob.pub)"* ]]
+}
+
 @test "build --previous: entries carried with their published times, version +1, base URL kept" {
 	run "$PACKSIGN" index build "$F/ap-0.2.0.tar.gz" --previous "$F/ix1.json" \
 	    -o new.json -s "$F/ixk.key" --trust "$F/policy.yaml" \
