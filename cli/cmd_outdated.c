@@ -9,6 +9,7 @@
 
 #include "cli/checks.h"
 #include "cli/cli.h"
+#include "cli/copies.h"
 #include "cli/download_options.h"
 #include "cli/index_source.h"
 #include "cli/json.h"
@@ -315,10 +316,16 @@ int
 cmd_outdated(int argc, char **argv)
 {
 	struct outdated_args a;
+	ps_copies *copies;
 	int rc;
 
 	rc = parse_outdated(argc, argv, &a);
 	if (rc != EXIT_OK)
 		return rc == CLI_HELP ? EXIT_OK : rc;
-	return run_outdated(&a);
+	if (cli_copies_open(a.data_dir, &copies) != EXIT_OK)
+		return EXIT_FAILED;
+	a.checks.verify.limits.copies = copies;
+	rc = run_outdated(&a);
+	ps_copies_free(copies);
+	return rc;
 }

@@ -143,6 +143,7 @@ int ps_error_is(const ps_error *err, const char *code);
 #define PS_CODE_PERMISSION_EXCEEDS_POLICY "permission_exceeds_policy"
 #define PS_CODE_CONSENT_REQUIRED "consent_required"
 #define PS_CODE_PINS_INVALID "pins_invalid"
+#define PS_CODE_FETCH_TOO_LARGE "fetch_too_large"
 
 /*
  * Formats an error as one line without a trailing newline:
@@ -295,6 +296,8 @@ const ps_entry *ps_digest_find(const ps_digest *digest, const char *path);
 
 /* Thread safety: pure. */
 
+typedef struct ps_copies ps_copies;    /* "copies" below */
+
 /*
  * The limits of reading an archive, held by every reader of one (digest,
  * validate, sign, verify, install) while it decompresses, so that a small
@@ -308,6 +311,11 @@ typedef struct ps_extract_limits {
 	                             * once the content passes ratio_floor;
 	                             * default 200 */
 	uint64_t ratio_floor;       /* default 64 MiB */
+	/* Where the private copies of archives a reader parses go, and how
+	 * much of them may be in memory (ps_copies_new(); not owned, may be
+	 * shared by threads); NULL: at most PS_COPIES_DEFAULT_MEMORY in
+	 * memory for the call and no file copies. */
+	ps_copies *copies;
 } ps_extract_limits;
 
 #define PS_EXTRACT_DEFAULT_MAX_SIZE (16ULL * 1024 * 1024 * 1024)
@@ -315,8 +323,38 @@ typedef struct ps_extract_limits {
 #define PS_EXTRACT_DEFAULT_MAX_RATIO 200ULL
 #define PS_EXTRACT_DEFAULT_RATIO_FLOOR (64ULL * 1024 * 1024)
 
-/* The PS_EXTRACT_DEFAULT_* limits. */
+/* The PS_EXTRACT_DEFAULT_* limits, copies NULL. */
 void ps_extract_limits_init(ps_extract_limits *limits);
+
+/* ------------------------------------------------------------------ copies */
+
+/* Thread safety: one ps_copies may be used by several threads at once
+ * (its budget is taken under a lock); ps_copies_free() once none does. */
+
+/*
+ * The private copies readers parse (docs/security.md, section 5): verify's
+ * copy of an archive while pass 1 hashes it (a tar of at most 2 GiB, a zip
+ * of any size), and a zip's own while it is read (digest, validate,
+ * describe, sign of a zip).  A copy is in memory (a memfd: memory the
+ * kernel counts as Shmem, not as anyone's RSS) while the copies in memory
+ * of every reader sharing `copies` stay within `memory_max` bytes (0:
+ * PS_COPIES_DEFAULT_MEMORY), whatever the number of threads; a copy that
+ * does not fit is an unlinked file (O_TMPFILE, mode 0600) in `dir`, which
+ * must not be on tmpfs or ramfs (copy_dir_tmpfs: a file there is memory
+ * too; checked with fstatfs).  `dir` NULL: no file copies, so a tar that
+ * does not fit is read twice (signature.md, section 3, step 3) and a zip
+ * is refused (copy_unavailable).  Codes: copy_dir_tmpfs, not_found,
+ * not_a_directory, io_error, out_of_memory.
+ */
+#define PS_COPIES_DEFAULT_MEMORY (64ULL * 1024 * 1024)
+
+int ps_copies_new(uint64_t memory_max, const char *dir, ps_copies **out,
+    ps_error *err);
+void ps_copies_free(ps_copies *copies);
+/* The most bytes its copies held in memory at once, and how many copies
+ * went to files (for tests and benchmarks). */
+uint64_t ps_copies_memory_peak(const ps_copies *copies);
+uint64_t ps_copies_file_count(const ps_copies *copies);
 
 /* ---------------------------------------------------------------- packing */
 
@@ -959,6 +997,11 @@ int ps_pack_files_dir_open(const char *dir, ps_pack_files *files,
  * kept fails with `archive_file_not_kept`.
  */
 int ps_pack_files_archive_open(const char *path, ps_pack_files *files,
+    ps_digest **digest_out, ps_error *err);
+/* The same under `limits` (NULL: the defaults), whose `copies` says
+ * where a zip's private copy goes. */
+int ps_pack_files_archive_open_limited(const char *path,
+    const ps_extract_limits *limits, ps_pack_files *files,
     ps_digest **digest_out, ps_error *err);
 
 /* Calls files->close and zeroes `files`; a zeroed ps_pack_files is a

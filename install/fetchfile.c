@@ -216,7 +216,7 @@ fetch_run(struct fetchfile *f, const char *url, const ps_verify_options *vo,
 	return commit(f, *out, err);
 }
 
-int
+static int
 install_fetch(const char *url, const char *path, const ps_verify_options *vo,
     const ps_fetch_options *fo, const install_indexed *indexed,
     ps_verify_result **out, ps_error *err)
@@ -250,4 +250,28 @@ ps_fetch(const char *url, const char *path, const ps_verify_options *vo,
     const ps_fetch_options *fo, ps_verify_result **out, ps_error *err)
 {
 	return install_fetch(url, path, vo, fo, NULL, out, err);
+}
+
+/* ps_fetch() of the entry, capped at its size, bound to it before a byte
+ * is parsed, verified with --deep (the tree digest the entry lists). */
+int
+ps_index_fetch_entry(const ps_index *index, const ps_index_entry *entry,
+    const char *path, const ps_verify_options *verify,
+    const ps_fetch_options *fetch, ps_verify_result **out, ps_error *err)
+{
+	const ps_index_install_options none = { 0, 0, 0 };
+	install_indexed x = { index, entry, &none };
+	ps_verify_options deep = *verify;
+	ps_fetch_options capped;
+
+	*out = NULL;
+	deep.deep = 1;
+	/* outdated looks at a yanked entry too: what it would widen. */
+	if (install_indexed_entry(index, entry, 1, &x.entry, err) != 0)
+		return -1;
+	entry = x.entry;
+	if (install_indexed_fetch_options(entry, fetch, &capped, err) != 0)
+		return -1;
+	return install_fetch(entry->archive_url, path, &deep, &capped, &x, out,
+	    err);
 }

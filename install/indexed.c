@@ -98,7 +98,7 @@ install_indexed_download(const install_indexed *x, const char *label,
 {
 	char want[PS_SHA256_STRING_LEN], got[PS_SHA256_STRING_LEN];
 
-	if (!downloaded && !ps_error_is(err, "fetch_too_large"))
+	if (!downloaded && !ps_error_is(err, PS_CODE_FETCH_TOO_LARGE))
 		return -1;
 	snprintf(want, sizeof(want), "%llu bytes (the entry's size)",
 	    (unsigned long long)x->entry->size);
@@ -192,28 +192,4 @@ install_indexed_fetch_options(const ps_index_entry *entry,
 	capped->max_download = entry->size;
 	capped->sig_url = NULL;
 	return 0;
-}
-
-/* ps_fetch() of the entry, capped at its size, bound to it before a byte
- * is parsed, verified with --deep (the tree digest the entry lists). */
-int
-ps_index_fetch_entry(const ps_index *index, const ps_index_entry *entry,
-    const char *path, const ps_verify_options *verify,
-    const ps_fetch_options *fetch, ps_verify_result **out, ps_error *err)
-{
-	const ps_index_install_options none = { 0, 0, 0 };
-	install_indexed x = { index, entry, &none };
-	ps_verify_options deep = *verify;
-	ps_fetch_options capped;
-
-	*out = NULL;
-	deep.deep = 1;
-	/* outdated looks at a yanked entry too: what it would widen. */
-	if (install_indexed_entry(index, entry, 1, &x.entry, err) != 0)
-		return -1;
-	entry = x.entry;
-	if (install_indexed_fetch_options(entry, fetch, &capped, err) != 0)
-		return -1;
-	return install_fetch(entry->archive_url, path, &deep, &capped, &x, out,
-	    err);
 }

@@ -42,11 +42,4 @@ int install_indexed_download(const install_indexed *x, const char *label,
 int install_indexed_statement(const install_indexed *x, const char *label,
     const sign_statement *st, const ps_verify_result *v, ps_error *err);
 
-/* ps_fetch(), and for an index entry (`indexed` not NULL) its archive's
- * size and digest and its statement bound to the entry before a byte of
- * the archive is parsed (install/fetchfile.c). */
-int install_fetch(const char *url, const char *path,
-    const ps_verify_options *vo, const ps_fetch_options *fo,
-    const install_indexed *indexed, ps_verify_result **out, ps_error *err);
-
 #endif
