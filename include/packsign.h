@@ -2321,6 +2321,21 @@ int ps_index_fetch_entry(const ps_index *index, const ps_index_entry *entry,
     const char *path, const ps_verify_options *verify,
     const ps_fetch_options *fetch, ps_verify_result **out, ps_error *err);
 
+/*
+ * The entry's version as the new side of a diff (ps_diff_side_open()'s
+ * archive side), what `packsign outdated` compares with the installed
+ * version: its .sig and archive downloaded into private copies
+ * (options->verify.limits.copies: memory within its budget, else an
+ * unlinked file; copy_unavailable when neither), capped at the entry's
+ * size and bound to the entry before a byte of the archive is parsed, as
+ * ps_index_fetch_entry() binds it, and verified once, the side built in
+ * the same pass.  Nothing is written to the file system.  A yanked entry
+ * is opened too.  Codes: ps_index_fetch_entry()'s.
+ */
+int ps_index_diff_side(const ps_index *index, const ps_index_entry *entry,
+    const ps_diff_options *options, const ps_fetch_options *fetch,
+    ps_diff_side **out, ps_error *err);
+
 typedef struct ps_index_install_options {
 	int allow_yanked;            /* an exact version that is yanked */
 	int require_state;           /* refuse when nothing was seen of the

@@ -897,7 +897,8 @@ hash_whole_file(struct reader *r, ps_error *err)
 			return -1;
 		if (r->copy.kind == UTIL_COPY_NONE)
 			return util_copy_refuse(r->budget.limits.copies, size,
-			    r->label, err);
+			    r->label, "a zip is parsed from a private copy (its "
+			    "bytes are read with seeks)", err);
 		copy = r->copy.fd;
 	}
 	got = hash_and_copy(r, copy, err);

@@ -217,16 +217,15 @@ util_copy_close(util_copy *c)
 
 int
 util_copy_refuse(const ps_copies *copies, uint64_t size, const char *label,
-    ps_error *err)
+    const char *why, ps_error *err)
 {
 	char expected[96], found[64];
 
-	util_fail(err, "copy_unavailable", label, "a zip is parsed from a "
-	    "private copy (its bytes are read with seeks): %llu bytes do not "
-	    "fit the memory the copies may take, and no directory for a file "
-	    "copy was given (the CLI takes the data directory, $TMPDIR, "
-	    "/var/tmp or /tmp, the first not on tmpfs: set TMPDIR to a "
-	    "directory on disk)", (unsigned long long)size);
+	util_fail(err, "copy_unavailable", label, "%s: %llu bytes do not fit "
+	    "the memory the copies may take, and no directory for a file copy "
+	    "was given (the CLI takes the data directory, $TMPDIR, /var/tmp or "
+	    "/tmp, the first not on tmpfs: set TMPDIR to a directory on disk)",
+	    why, (unsigned long long)size);
 	snprintf(expected, sizeof(expected), "at most %llu bytes in memory, "
 	    "or a directory", (unsigned long long)(copies != NULL ?
 	    copies->memory_max : PS_COPIES_DEFAULT_MEMORY));

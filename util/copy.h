@@ -42,8 +42,10 @@ int util_copy_open(ps_copies *copies, uint64_t size, const char *label,
  * is a no-op. */
 void util_copy_close(util_copy *c);
 /* copy_unavailable (exit 2) for a copy of `size` bytes that must be made
- * (a zip's) when util_copy_open() found no place for it. */
+ * when util_copy_open() found no place for it; `why` says why it must
+ * ("a zip is parsed from a private copy (its bytes are read with
+ * seeks)"). */
 int util_copy_refuse(const ps_copies *copies, uint64_t size,
-    const char *label, ps_error *err);
+    const char *label, const char *why, ps_error *err);
 
 #endif

@@ -89,6 +89,11 @@ open_envelope(verify_vctx *v, ps_error *err)
 	if (v->o->bundle_count > 0)
 		return sign_bundle_read_files(v->o->bundle_paths,
 		    v->o->bundle_count, &v->env, err);
+	if (v->stream != NULL && v->stream->has_sig_fd) {
+		if (lseek(v->stream->sig_fd, 0, SEEK_SET) != 0)
+			return util_fail_errno(err, "io_error", sig, "seek", errno);
+		return sign_dsse_read_fd(v->stream->sig_fd, sig, &v->env, err);
+	}
 	fd = util_open_file(sig, err);
 	if (fd < 0 && ps_error_is(err, PS_CODE_NOT_FOUND) && v->o->sig_path == NULL) {
 		util_refuse(err, "signature_missing", v->path, "looked for the "
