@@ -863,6 +863,23 @@ assert set(s) == {"packsign_index_state", "publishers"} and s["packsign_index_st
 assert set(s["publishers"]["acme-index"]) == {"first_seen", "index_sha256", "version"}' "$S"
 }
 
+@test "state: first_seen is the clock's time of recording, whatever --at says" {
+	local before after
+	before=$(date -u +%s)
+	run iv "$F/ix1.json" --record --at 2030-06-01T00:00:00Z
+	[ "$status" -eq 0 ]
+	run inst "$AP_ID" "$F/ix2.json" --at 2031-01-01T00:00:00Z
+	[ "$status" -eq 0 ]
+	after=$(date -u +%s)
+	python3 - "$S" "$before" "$after" <<'PY'
+import calendar, json, sys, time
+s = json.load(open(sys.argv[1]))["publishers"]["acme-index"]
+seen = calendar.timegm(time.strptime(s["first_seen"], "%Y-%m-%dT%H:%M:%SZ"))
+assert s["version"] == 2, s
+assert int(sys.argv[2]) <= seen <= int(sys.argv[3]), (s, sys.argv)
+PY
+}
+
 @test "state: publishers are kept apart; list --index checks but does not record" {
 	run iv "$F/ix2.json" --record
 	[ "$status" -eq 0 ]
