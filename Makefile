@@ -135,6 +135,13 @@ UNIT_BINS = $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 # test_verify counts and races the archive reader's parses and zip scans.
 UNIT_LDFLAGS_test_verify = -Wl,--wrap=pack_files_archive_open_with \
     -Wl,--wrap=pack_zipscan_read
+# test_sigwork counts the signature checks an envelope costs.
+UNIT_LDFLAGS_test_sigwork = -Wl,--wrap=ps_key_verify_signature
+# test_net drops libcurl options one at a time (the https-only guards)
+# and counts outdated's parses and signature checks.
+UNIT_LDFLAGS_test_net = -Wl,--wrap=dynlib_curl_open \
+    -Wl,--wrap=pack_files_archive_open_with \
+    -Wl,--wrap=ps_key_verify_signature
 FUZZ_BINS = $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/%)
 # Test-only tools (never installed): the CLI tests run them.
 TOOL_BINS = $(BUILD)/tests/ps-testsign

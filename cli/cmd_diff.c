@@ -7,6 +7,7 @@
 
 #include "cli/checks.h"
 #include "cli/cli.h"
+#include "cli/copies.h"
 #include "cli/diff_report.h"
 #include "cli/json.h"
 #include "cli/options.h"
@@ -237,6 +238,7 @@ cmd_diff(int argc, char **argv)
 {
 	struct diff_args a;
 	ps_trust *policy = NULL;
+	ps_copies *copies = NULL;
 	char *data_dir = NULL;
 	ps_diff *d = NULL;
 	ps_error err;
@@ -246,11 +248,13 @@ cmd_diff(int argc, char **argv)
 		return rc == CLI_HELP ? EXIT_OK : rc;
 	if (cli_checks_load_policy(&a.checks, &policy) != EXIT_OK)
 		return EXIT_FAILED;
-	if (a.installed != NULL && cli_data_dir(a.data_dir, &data_dir) !=
-	    EXIT_OK) {
+	if ((a.installed != NULL && cli_data_dir(a.data_dir, &data_dir) !=
+	    EXIT_OK) || cli_copies_open(a.data_dir, &copies) != EXIT_OK) {
 		ps_trust_free(policy);
+		free(data_dir);
 		return EXIT_FAILED;
 	}
+	a.checks.verify.limits.copies = copies;
 	ps_error_clear(&err);
 	if (compare(&a, data_dir, &d, &err) != 0) {
 		/* Whatever stopped the comparison, refusals too: exit 2, as
@@ -264,6 +268,7 @@ cmd_diff(int argc, char **argv)
 	}
 	ps_diff_free(d);
 	ps_trust_free(policy);
+	ps_copies_free(copies);
 	free(data_dir);
 	return rc;
 }

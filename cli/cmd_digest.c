@@ -5,6 +5,7 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "cli/copies.h"
 #include "cli/options.h"
 #include "cli/output.h"
 
@@ -249,10 +250,16 @@ int
 cmd_digest(int argc, char **argv)
 {
 	struct digest_args a;
+	ps_copies *copies;
 	int rc;
 
 	rc = parse_digest(argc, argv, &a);
 	if (rc != EXIT_OK)
 		return rc == CLI_HELP ? EXIT_OK : rc;
-	return run_digest(&a);
+	if (cli_copies_open(NULL, &copies) != EXIT_OK)
+		return EXIT_FAILED;
+	a.pack.limits.copies = copies;
+	rc = run_digest(&a);
+	ps_copies_free(copies);
+	return rc;
 }

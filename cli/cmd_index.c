@@ -64,8 +64,8 @@ const struct cli_usage cmd_index_usage = {
     "  --reason TEXT        why a version is yanked (printable ASCII and\n"
     "                       spaces, at most 1024 bytes)\n"
     "  --trust POLICY, -p KEY.pub\n"
-    "                       build: whose pack signatures count; verify: who\n"
-    "                       may sign an index\n"
+    "                       build: whose pack signatures count (default: the\n"
+    "                       index key's); verify: who may sign an index\n"
     "  --record             verify: store this index as seen\n"
     "  --require-index-state\n"
     "                       verify: refuse when nothing was seen of the\n"
@@ -250,18 +250,19 @@ publisher_clear(struct publisher *p)
 	ps_trust_free(p->self);
 }
 
-/* NAME.key -> NAME.pub's identity, when there is one. */
+/* NAME.key -> NAME.pub's identity, when there is one (none for a key
+ * from PACKSIGN_SECRET_KEY). */
 static int
 identity_beside(const char *key, ps_pubkey *pub)
 {
-	size_t n = strlen(key);
+	size_t n;
 	ps_pubkey *beside = NULL;
 	ps_error err;
 	char *path;
 	int rc = -1;
 
-	if (n < 4 || strcmp(key + n - 4, ".key") != 0 ||
-	    (path = strdup(key)) == NULL)
+	if (key == NULL || (n = strlen(key)) < 4 ||
+	    strcmp(key + n - 4, ".key") != 0 || (path = strdup(key)) == NULL)
 		return -1;
 	memcpy(path + n - 4, ".pub", 4);
 	if (ps_pubkey_load_file(path, &beside, &err) == 0 &&
@@ -335,6 +336,37 @@ split_version(const char *target, char **id, const char **version)
 	return EXIT_OK;
 }
 
+/* A refusal of an archive's signatures says which policy judged them:
+ * with separate pack and index keys, a bare signature_untrusted hid that
+ * the archives are verified with the index key unless -p/--trust says
+ * otherwise. */
+static int
+report_add(const struct index_args *a, ps_error *err)
+{
+	static const char *const codes[] = { "signature_untrusted",
+	    "signature_invalid", "signature_unchecked", "threshold_not_met",
+	    "role_missing", "pack_out_of_scope", "key_untrusted", "key_revoked",
+	    "key_expired", "key_not_yet_valid" };
+	size_t i, used = strlen(err->message);
+
+	for (i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
+		if (strcmp(err->code, codes[i]) != 0)
+			continue;
+		if (a->policy != NULL || a->pubkey != NULL)
+			snprintf(err->message + used, sizeof(err->message) - used,
+			    " (index build verified the archive with %s %s)",
+			    a->policy != NULL ? "--trust" : "-p", a->policy != NULL ?
+			    a->policy : a->pubkey);
+		else
+			snprintf(err->message + used, sizeof(err->message) - used,
+			    " (index build verifies the archives with the index "
+			    "key -s unless -p KEY.pub or --trust POLICY names "
+			    "their signers)");
+		break;
+	}
+	return cli_report(err);
+}
+
 /* What each subcommand does to the new version. */
 static int
 edit(const struct index_args *a, ps_index *ix, ps_index_build_options *bo,
@@ -354,7 +386,7 @@ edit(const struct index_args *a, ps_index *ix, ps_index_build_options *bo,
 		for (i = 0; rc == 0 && i < a->operand_count; i++)
 			rc = ps_index_add(ix, a->operands[i], bo, &err);
 		ps_trust_free(packs);
-		return rc != 0 ? cli_report(&err) : EXIT_OK;
+		return rc != 0 ? report_add(a, &err) : EXIT_OK;
 	}
 	if (a->sub == SUB_REFRESH)
 		return EXIT_OK;

@@ -6,6 +6,7 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "cli/copies.h"
 #include "cli/json.h"
 #include "cli/options.h"
 #include "cli/output.h"
@@ -346,10 +347,16 @@ int
 cmd_sign(int argc, char **argv)
 {
 	struct sign_args a;
+	ps_copies *copies;
 	int rc;
 
 	rc = parse_sign(argc, argv, &a);
 	if (rc != EXIT_OK)
 		return rc == CLI_HELP ? EXIT_OK : rc;
-	return run_sign(&a);
+	if (cli_copies_open(NULL, &copies) != EXIT_OK)
+		return EXIT_FAILED;
+	a.o.pack.limits.copies = copies;
+	rc = run_sign(&a);
+	ps_copies_free(copies);
+	return rc;
 }

@@ -7,6 +7,7 @@
 
 #include "cli/checks.h"
 #include "cli/cli.h"
+#include "cli/copies.h"
 #include "cli/installed_report.h"
 #include "cli/json.h"
 #include "cli/options.h"
@@ -512,10 +513,17 @@ int
 cmd_verify(int argc, char **argv)
 {
 	struct verify_args a;
+	ps_copies *copies;
 	int rc;
 
 	rc = parse_verify(argc, argv, &a);
 	if (rc != EXIT_OK)
 		return rc == CLI_HELP ? EXIT_OK : rc;
-	return run_verify(&a);
+	/* One budget for every job of --files-from. */
+	if (cli_copies_open(NULL, &copies) != EXIT_OK)
+		return EXIT_FAILED;
+	a.checks.verify.limits.copies = copies;
+	rc = run_verify(&a);
+	ps_copies_free(copies);
+	return rc;
 }

@@ -336,14 +336,21 @@ static int
 acquire_copy(void *ctx, int *fd, const unsigned char **sha256, ps_error *err)
 {
 	struct install *in = ctx;
+	uint64_t size = 0;
+	int rc;
 
 	if (in->from_url && (in->copy_fd = open_anonymous(in, err)) < 0)
 		return -1;
-	if (in->from_url ? install_download_archive(&in->dl, in->copy_fd,
-	    in->copy_sha256, err) != 0 : copy_archive(in, err) != 0)
-		return -1;
-	if (in->indexed != NULL && install_indexed_archive(in->indexed,
-	    in->archive, in->copy_sha256, err) != 0)
+	if (!in->from_url)
+		rc = copy_archive(in, err);
+	else {
+		rc = install_download_archive(&in->dl, in->copy_fd,
+		    in->copy_sha256, &size, err);
+		if (in->indexed != NULL)
+			rc = install_indexed_download(in->indexed, in->archive,
+			    rc == 0, size, in->copy_sha256, err);
+	}
+	if (rc != 0)
 		return -1;
 	*fd = in->copy_fd;
 	*sha256 = in->copy_sha256;
@@ -1086,8 +1093,8 @@ ps_index_install_options_init(ps_index_install_options *o)
 	o->record_state = 1;
 }
 
-/* The entry's archive, capped at its exact size: a longer body is
- * fetch_too_large, a shorter or other one index_mismatch. */
+/* The entry's archive, capped at its exact size: a longer, shorter or
+ * other body is index_mismatch. */
 int
 ps_install_indexed(const ps_index *index, const ps_index_entry *entry,
     const ps_index_install_options *index_options,
@@ -1107,6 +1114,10 @@ ps_install_indexed(const ps_index *index, const ps_index_entry *entry,
 		return util_fail(err, "invalid_argument", entry->archive_url,
 		    "an index entry's signature is the one beside its archive "
 		    "URL: verify.sig_path must be NULL");
+	if (install_indexed_entry(index, entry, x.o->allow_yanked, &x.entry,
+	    err) != 0)
+		return -1;
+	entry = x.entry;
 	if (install_indexed_fetch_options(entry, fetch, &capped, err) != 0)
 		return -1;
 	return install_from_url(entry->archive_url, options, &capped, &x, out,

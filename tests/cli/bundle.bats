@@ -197,6 +197,25 @@ b["messageSignature"] = {"messageDigest": {"algorithm": "SHA2_256", "digest": "A
 	[[ "$output" == *"[envelope_too_large]"* ]]
 }
 
+@test "verify --bundle: the 4 MiB bound is on the bundle's bytes as given, not re-encoded JSON" {
+	sign_bundle
+	# 3.4 MiB of reals in an unknown member of dsseEnvelope: jansson
+	# writes each 0.1 as 0.10000000000000001, five times the bytes.
+	rewrite p.tar.gz.1.sigstore.json '
+b["dsseEnvelope"]["x"] = [0.1] * (700 * 1024)'
+	size=$(stat -c %s p.tar.gz.1.sigstore.json)
+	[ "$size" -lt $((4 * 1024 * 1024)) ] && [ "$size" -gt $((3 * 1024 * 1024)) ]
+	run "$PACKSIGN" verify p.tar.gz -p alice.pub --bundle p.tar.gz.1.sigstore.json
+	[ "$status" -eq 0 ]
+	[[ "$output" == "Good signature: "* ]]
+	# over the bound, the message says what was measured: the bundle
+	rewrite p.tar.gz.1.sigstore.json '
+b["dsseEnvelope"]["x"] = [0.1] * (900 * 1024)'
+	run "$PACKSIGN" verify p.tar.gz -p alice.pub --bundle p.tar.gz.1.sigstore.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"the bundle is over 4194304 bytes"*"[envelope_too_large]"* ]]
+}
+
 @test "verify --bundle: tlog entries and timestamps are ignored" {
 	sign_bundle
 	rewrite p.tar.gz.1.sigstore.json '

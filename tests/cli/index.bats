@@ -10,6 +10,7 @@ load net_helpers
 bats_require_minimum_version 1.5.0
 
 AP_ID=research.top-journal-reviewer
+SIGNER="${PACKSIGN_TESTSIGN:-$BATS_TEST_DIRNAME/../../build/tests/ps-testsign}"
 T0=2026-01-01T00:00:00Z
 
 # policy FILE [EXTRA-INDEX-LINES]: acme signs packs, acme-index signs
@@ -278,6 +279,40 @@ PY
 	[ "$(tail -c1 a.json | od -An -tx1 | tr -d ' ')" = 0a ]
 	[ "$(wc -l <a.json)" -eq 1 ]
 	[ "$(field a.json 'p["packsign_index"]')" = 1 ]
+}
+
+@test "build and refresh take the index key from PACKSIGN_SECRET_KEY when -s is absent" {
+	ix a.json "$F/ap-0.1.0.tar.gz" --base-url "$B"
+	PACKSIGN_SECRET_KEY=$(cat "$F/ixk.key") "$PACKSIGN" index build \
+	    "$F/ap-0.1.0.tar.gz" --base-url "$B" -o e.json --identity acme-index \
+	    --trust "$F/policy.yaml" --at "$T0" --expires P3650D
+	cmp a.json e.json
+	PACKSIGN_SECRET_KEY=$(cat "$F/ixk.key") "$PACKSIGN" index refresh e.json \
+	    -o r.json --identity acme-index --at "$T0" --expires P3650D
+	[ "$(field r.json 'p["version"]')" = 2 ]
+	# Without -s and without the variable: a usage error naming both.
+	run "$PACKSIGN" index refresh e.json -o r.json --identity acme-index
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"needs -o OUT and -s KEY (or PACKSIGN_SECRET_KEY)"* ]]
+	# From the variable there is no NAME.pub beside: --identity is needed.
+	run env PACKSIGN_SECRET_KEY="$(cat "$F/ixk.key")" "$PACKSIGN" index \
+	    refresh e.json -o r.json
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"give --identity ID"* ]]
+}
+
+@test "build with separate pack and index keys: a refused archive names -p/--trust" {
+	# Without --trust the archives are verified with the index key, which
+	# signed none of them.
+	run "$PACKSIGN" index build "$F/ap-0.1.0.tar.gz" --base-url "$B" \
+	    -o x.json -s "$F/ixk.key"
+	fails 1 signature_untrusted
+	[[ "$output" == *"(index build verifies the archives with the index key -s unless -p KEY.pub or --trust POLICY names their signers)"* ]]
+	[ ! -e x.json ]
+	run "$PACKSIGN" index build "$F/ap-0.1.0.tar.gz" --base-url "$B" \
+	    -o x.json -s "$F/ixk.key" -p "$F/bob.pub"
+	fails 1 signature_untrusted
+	[[ "$output" == *"(index build verified the archive with -p $F/bob.pub)"* ]]
 }
 
 @test "build --previous: entries carried with their published times, version +1, base URL kept" {
@@ -573,9 +608,66 @@ assert j["recorded"] is False and j["version"] == 2 and j["index_state"]["versio
 	[ "$(stat -c %s "$F/holon.tar.gz")" != "$(stat -c %s "$F/ap-0.1.0.tar.gz")" ]
 	run inst "$AP_ID" mm.json
 	echo "$output"
-	[ "$status" -ne 0 ]
-	[[ "$output" == *"[index_mismatch]"* || "$output" == *"[fetch_too_large]"* ]]
+	fails 1 index_mismatch
+	[[ "$output" == *"the entry's size"* ]]
 	nothing_installed
+}
+
+# resized OUT DELTA [VERSION]: ix1.json (0.1.0 at $B) with its entry's
+# size off by DELTA bytes and VERSION (default 1), signed by the index
+# key: the publisher's data disagreeing with what the server sends.
+resized() {
+	python3 - "$F/ix1.json" "$1.payload" "$2" "${3:-1}" <<'PY'
+import base64, json, sys
+env = json.load(open(sys.argv[1]))
+p = json.loads(base64.b64decode(env["payload"]))
+p["packs"][0]["size"] += int(sys.argv[3])
+p["version"] = int(sys.argv[4])
+open(sys.argv[2], "w").write(json.dumps(p, sort_keys=True, separators=(",", ":")))
+PY
+	"$SIGNER" -s "$F/ixk.key" --payload \
+	    --payload-type application/vnd.packsign.index+json -o "$1" "$1.payload"
+}
+
+@test "an entry's size binds both ways: a longer or shorter body is index_mismatch (exit 1)" {
+	local size
+	size=$(stat -c %s "$F/ap-0.1.0.tar.gz")
+	resized short.json -1
+	run iv short.json
+	[ "$status" -eq 0 ]
+	run inst "$AP_ID" short.json
+	fails 1 index_mismatch
+	[[ "$output" == *"expected $((size - 1)) bytes (the entry's size), found more: the transfer was cut off at $((size - 1))"* ]]
+	nothing_installed
+	# The right digest under a size too large: the body is shorter.
+	resized long.json 1 2
+	run inst "$AP_ID" long.json
+	fails 1 index_mismatch
+	[[ "$output" == *"expected $((size + 1)) bytes (the entry's size), found $size bytes"* ]]
+	nothing_installed
+}
+
+@test "outdated: the entry's size is compared before the archive is parsed (index_mismatch, exit 1)" {
+	run inst "$AP_ID@0.1.0" "$F/ix1.json"
+	[ "$status" -eq 0 ]
+	# 0.2.0's entry with its size one short, and served from mixb/ another
+	# pack's archive: neither reaches the verifier.
+	python3 - "$F/ix2.json" short.payload <<'PY'
+import base64, json, sys
+env = json.load(open(sys.argv[1]))
+p = json.loads(base64.b64decode(env["payload"]))
+e = [e for e in p["packs"] if e["version"] == "0.2.0"][0]
+e["size"] -= 1
+p["version"] = 2
+open(sys.argv[2], "w").write(json.dumps(p, sort_keys=True, separators=(",", ":")))
+PY
+	"$SIGNER" -s "$F/ixk.key" --payload \
+	    --payload-type application/vnd.packsign.index+json -o short.json short.payload
+	run "$PACKSIGN" outdated --index short.json --trust "$F/policy.yaml" \
+	    --data-dir "$D" --ca-file "$F/ca.pem"
+	echo "$output"
+	fails 1 index_mismatch
+	[[ "$output" == *"the entry's size"* ]]
 }
 
 # --------------------------------------------------------------- yanked
@@ -769,6 +861,23 @@ assert s["version"] == 1 and s["index_sha256"].startswith("sha256:") and s["firs
 	python3 -c 'import json,sys; s = json.load(open(sys.argv[1]))
 assert set(s) == {"packsign_index_state", "publishers"} and s["packsign_index_state"] == 1
 assert set(s["publishers"]["acme-index"]) == {"first_seen", "index_sha256", "version"}' "$S"
+}
+
+@test "state: first_seen is the clock's time of recording, whatever --at says" {
+	local before after
+	before=$(date -u +%s)
+	run iv "$F/ix1.json" --record --at 2030-06-01T00:00:00Z
+	[ "$status" -eq 0 ]
+	run inst "$AP_ID" "$F/ix2.json" --at 2031-01-01T00:00:00Z
+	[ "$status" -eq 0 ]
+	after=$(date -u +%s)
+	python3 - "$S" "$before" "$after" <<'PY'
+import calendar, json, sys, time
+s = json.load(open(sys.argv[1]))["publishers"]["acme-index"]
+seen = calendar.timegm(time.strptime(s["first_seen"], "%Y-%m-%dT%H:%M:%SZ"))
+assert s["version"] == 2, s
+assert int(sys.argv[2]) <= seen <= int(sys.argv[3]), (s, sys.argv)
+PY
 }
 
 @test "state: publishers are kept apart; list --index checks but does not record" {

@@ -1125,7 +1125,8 @@ class IndexEntry:
     signers: List[str]
     published: int
     yanked: Optional[str]
-    position: int               # its place in Index.entries
+    position: int               # its place in Index.entries (not how
+                                # install_indexed() finds it)
 
 
 @dataclass
@@ -1171,10 +1172,27 @@ class Index:
         return self._ptr
 
     def _c_entry(self, entry: IndexEntry):
+        """The C entry `entry` stands for: by identity (format, id,
+        version and archive digest), never by position, which another
+        copy of the index (or another index) gives another entry.  One
+        this index does not list is handed to the library as it is, which
+        refuses it (invalid_argument)."""
+        ffi, _ = load()
         p = self._c()
-        if not 0 <= entry.position < p.entry_count:
-            raise ValueError("the entry is not one of this index")
-        return p.entries + entry.position
+        for i, mine in enumerate(self.entries):
+            if (mine.format, mine.id, mine.version, mine.sha256) == \
+                    (entry.format, entry.id, entry.version, entry.sha256):
+                return p.entries + i
+        raw = bytes.fromhex(entry.sha256.split(":", 1)[1])
+        keep = [ffi.new("char[]", _b(entry.id or "")),
+                ffi.new("char[]", _b(entry.version or "")),
+                ffi.new("char[]", _b(entry.archive_url or ""))]
+        c = ffi.new("ps_index_entry *")
+        c.format = _format_value(entry.format)
+        c.id, c.version, c.archive_url = keep
+        ffi.memmove(c.sha256, raw, len(raw))
+        self._foreign = (c, keep)       # alive for the call that takes it
+        return c
 
     def resolve(self, id: str, spec: Optional[str] = None,
                 allow_yanked: bool = False) -> IndexEntry:

@@ -97,11 +97,13 @@ typedef struct ps_digest {
     size_t entry_count;
     ps_entry *entries;
 } ps_digest;
+typedef struct ps_copies ps_copies;
 typedef struct ps_extract_limits {
     uint64_t max_total_size;
     uint64_t max_entries;
     uint64_t max_ratio;
     uint64_t ratio_floor;
+    ps_copies *copies;
 } ps_extract_limits;
 typedef enum ps_compression {
     PS_COMPRESS_NONE = 0,
@@ -509,6 +511,10 @@ char *ps_sha256_string(const unsigned char digest[PS_SHA256_LEN], char out[PS_SH
 void ps_pack_options_init(ps_pack_options *options);
 void ps_validate_options_init(ps_validate_options *options);
 void ps_extract_limits_init(ps_extract_limits *limits);
+int ps_copies_new(uint64_t memory_max, const char *dir, ps_copies **out, ps_error *err);
+void ps_copies_free(ps_copies *copies);
+uint64_t ps_copies_memory_peak(const ps_copies *copies);
+uint64_t ps_copies_file_count(const ps_copies *copies);
 int ps_inspect(const char *path, const ps_pack_options *pack, const ps_validate_options *validate, ps_inspection **out, ps_error *err);
 void ps_inspection_free(ps_inspection *inspection);
 int ps_manifest_valid(const ps_diags *diags, int strict);
