@@ -197,6 +197,25 @@ static const struct nb_ops validate_ops = { "packsign.validate", 0,
 static const struct nb_ops describe_ops = { "packsign.describe", 0,
     describe_run, describe_done, inspect_release, NULL };
 
+/* Diagnostics name their files under the path given, as validate's do
+ * ("examples/packs/x/manifest.yml"). */
+static int
+diag_prefix(napi_env env, struct inspect_call *x)
+{
+	size_t n = strlen(x->path);
+	char *p = nb_call_alloc(&x->base, n + 2);
+
+	if (p == NULL) {
+		napi_throw_error(env, NULL, "packsign: out of memory");
+		return -1;
+	}
+	memcpy(p, x->path, n);
+	if (n > 0 && x->path[n - 1] != '/')
+		p[n] = '/';
+	x->val.prefix = p;
+	return 0;
+}
+
 /* (path, options): digest {mtime, files}, validate {strict, format,
  * engineVersion}, describe {lang}. */
 static napi_value
@@ -228,6 +247,10 @@ inspect_start(napi_env env, napi_callback_info info, const struct nb_ops *ops)
 		return NULL;
 	}
 	x->lang = zh ? PS_LANG_ZH : PS_LANG_EN;
+	if (diag_prefix(env, x) != 0) {
+		nb_call_discard(&x->base);
+		return NULL;
+	}
 	return nb_call_start(env, &x->base, NULL);
 }
 
