@@ -10,10 +10,40 @@
 // lists their keys); options are camelCase.  Errors are PacksignError.
 'use strict';
 
+const fs = require('fs');
+const os = require('os');
 const path = require('path');
 const { fileURLToPath } = require('url');
 
-const native = require('./build/Release/packsign.node');
+const ADDON = path.join(__dirname, 'build', 'Release', 'packsign.node');
+
+// A sanitizer runtime in the process (make check's ASan run preloads
+// libasan) refuses RTLD_DEEPBIND and ends the process: look before asking.
+function sanitized() {
+  try {
+    return /\/lib[atlmu]+san\.so/.test(fs.readFileSync('/proc/self/maps',
+      'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+// The addon is opened RTLD_DEEPBIND where it can be: NodeSource's and
+// nodejs.org's node export the zlib and OpenSSL they link statically, and
+// without it libpacksign's libraries (libarchive's deflate, libcrypto)
+// would bind to those copies instead of their own, so that a pack signed
+// in Node would be compressed by another zlib than the CLI's (other
+// bytes, another archive digest).  Node-API itself still comes from node:
+// the addon's own scope does not define it.
+function load() {
+  const { RTLD_NOW, RTLD_DEEPBIND } = os.constants.dlopen;
+  const deep = RTLD_DEEPBIND !== undefined && !sanitized();
+  const mod = { exports: {} };
+  process.dlopen(mod, ADDON, deep ? RTLD_NOW | RTLD_DEEPBIND : RTLD_NOW);
+  return { native: mod.exports, deep };
+}
+
+const { native, deep: DEEP_BIND } = load();
 
 const DIFF_TEXT = Symbol('packsign.diffText');
 const CONSENT_CLASSES = Object.freeze(['permissions', 'trust', 'prompts',
@@ -551,10 +581,14 @@ async function sign(p, options) {
     }
     if (keyData !== null) {
       opts.keyData = keyData;
-    } else if (typeof o.key === 'string' && !looksLikeKeyText(o.key)) {
+    } else if ((typeof o.key === 'string' && !looksLikeKeyText(o.key)) ||
+        o.key instanceof URL) {
       opts.keyPath = pathOf(o.key, 'key');
-    } else if (o.key instanceof URL) {
-      opts.keyPath = pathOf(o.key, 'key');
+      // As the CLI's -s NAME.key: the identity from NAME.pub beside it
+      // (ignored when absent).
+      if (opts.publicKey === undefined && opts.keyPath.endsWith('.key')) {
+        opts.publicKey = `${opts.keyPath.slice(0, -4)}.pub`;
+      }
     } else {
       throw fail('key must be a secret key file\'s path or its bytes in a ' +
         'Buffer (key text in a string is refused: it cannot be wiped)');
@@ -581,6 +615,7 @@ module.exports = {
   CONSENT_CLASSES,
   FORMATS,
   ABI_VERSION: native.version().headerAbi,
+  DEEP_BIND,
   libraryVersion,
   dataDirDefault,
   digest,
@@ -607,6 +642,4 @@ module.exports = {
 
 // The addon's file, for a packager that wants to know what to install
 // (README, "Packaging").
-Object.defineProperty(module.exports, 'addonPath', {
-  value: path.join(__dirname, 'build', 'Release', 'packsign.node'),
-});
+Object.defineProperty(module.exports, 'addonPath', { value: ADDON });
