@@ -609,12 +609,16 @@ async function sign(p, options) {
   }
 }
 
+// Names only (shorthand): Node's ESM loader finds the named exports of
+// this CommonJS module by reading this literal (cjs-module-lexer).
+const ABI_VERSION = native.version().headerAbi;
+
 module.exports = {
   PacksignError,
   Index,
   CONSENT_CLASSES,
   FORMATS,
-  ABI_VERSION: native.version().headerAbi,
+  ABI_VERSION,
   DEEP_BIND,
   libraryVersion,
   dataDirDefault,

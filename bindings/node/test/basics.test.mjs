@@ -4,6 +4,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import test from 'node:test';
+import { pathToFileURL } from 'node:url';
 
 import { AGENTPACK, EXAMPLES, PACKAGE, REPO, cli, cliJson, copyPack, packsign,
   tmp, toolEnv } from './lib/world.mjs';
@@ -39,6 +40,14 @@ test('a library of another ABI is refused, naming both versions', () => {
     { encoding: 'utf8', env: { ...process.env, LD_LIBRARY_PATH: d } });
   assert.notEqual(r.status, 0);
   assert.match(r.stderr, /the loaded libpacksign 9\.9\.9 has ABI 99, this addon was built for ABI 1 \(packsign\.h 0\.1\.0\)/);
+});
+
+test('ESM named imports see every export', async () => {
+  const m = await import(pathToFileURL(path.join(PACKAGE, 'index.js')).href);
+  for (const k of Object.keys(packsign)) {
+    assert.equal(m[k], packsign[k], k);
+  }
+  assert.equal(typeof m.installIndexed, 'function');
 });
 
 test('digest is the CLI\'s digest --json', async () => {
