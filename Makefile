@@ -341,10 +341,14 @@ valgrind: deps
 
 # Static analysis of the library and CLI sources; clang-tidy's checks are
 # chosen in .clang-tidy, cppcheck's suppressions are inline.
+# The Node.js addon's sources too, against the running Node's headers
+# (-idirafter: after the system's, so that the OpenSSL and zlib headers
+# node ships never stand in for the system's in the library's files).
+NODE_INCLUDE = $(shell node -p "require('path').resolve(process.execPath, '..', '..', 'include', 'node')" 2>/dev/null)
 LINT_SRCS = $(LIB_SRCS) $(CLI_SRCS) $(EXAMPLE_SRCS) bench/runmany.c \
-            bench/genpacks.c
+            bench/genpacks.c $(sort $(wildcard bindings/node/src/*.c))
 lint:
-	@LINT_CFLAGS="$(PKG_CFLAGS)" LINT_DEFINES="$(SONAME_DEFS)" scripts/lint $(LINT_SRCS)
+	@LINT_CFLAGS="$(PKG_CFLAGS) -idirafter $(NODE_INCLUDE)" LINT_DEFINES="$(SONAME_DEFS) -DNAPI_VERSION=8" scripts/lint $(LINT_SRCS)
 
 # Benchmarks against GNU tar, gzip, zstd, sha256sum, OpenSSL and minisign;
 # writes docs/performance.md (BENCH_ARGS: e.g. --runs 3 --scale 0.1;
