@@ -15,6 +15,9 @@
 // ldflags is an rpath to the library directory, unless the dynamic loader
 // already searches it (a directory of `ldconfig -v -N -X`, compared by
 // real path: /usr/lib and /lib are one directory on a merged /usr).
+// PACKSIGN_RPATH, when set, is the rpath instead ('' for none): a
+// distribution building against a staged library (DESTDIR) names the
+// directory the library will be installed in, not the staging one.
 'use strict';
 const { execFileSync } = require('child_process');
 const fs = require('fs');
@@ -83,6 +86,10 @@ function main(what) {
   }
   if (what === 'includedir' || what === 'libdir') {
     process.stdout.write(path.resolve(found[what]) + '\n');
+  } else if (what === 'ldflags' && process.env.PACKSIGN_RPATH !== undefined) {
+    const r = process.env.PACKSIGN_RPATH;
+    process.stdout.write(r === '' ? '\n' :
+      `-Wl,--enable-new-dtags -Wl,-rpath,${r}\n`);
   } else if (what === 'ldflags') {
     const lib = real(found.libdir);
     const system = loaderDirs().some((d) => real(d) === lib);

@@ -105,6 +105,10 @@ abi_check(napi_env env)
 	return -1;
 }
 
+/* Every native function index.js calls.  A call libpacksign grows later
+ * (verifyBlob, issue 27) is one more line here and its file's start
+ * function; keyless signing (issue 29) is another key source in sign.c's
+ * read_secrets().  README.md, "Not yet here". */
 static const struct {
 	const char *name;
 	napi_callback fn;
