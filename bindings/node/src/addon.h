@@ -164,6 +164,9 @@ void nb_error_set(ps_error *err, const char *code, const char *subject,
  * (strings: NULL). */
 int nb_arg_string(napi_env env, napi_value v, struct nb_call *c,
     const char *what, const char **out);
+/* A string that fits `buf` whole (no NUL inside); -1, nothing thrown,
+ * otherwise. */
+int nb_small_string(napi_env env, napi_value v, char *buf, size_t size);
 int nb_opt_string(napi_env env, napi_value obj, const char *name,
     struct nb_call *c, const char **out);
 int nb_opt_bool(napi_env env, napi_value obj, const char *name, int *out);

@@ -267,19 +267,19 @@ nb_resolve_js(napi_env env, napi_callback_info info)
 	struct nb_index *h;
 	struct nb_args a;
 	bool yanked = false;
-	size_t n;
 	ps_error err;
 
 	if (nb_args(env, info, &a) != 0 || a.count < 4 ||
 	    (h = index_of(env, a.v[0])) == NULL)
 		return NULL;
-	spec[0] = '\0';
-	if (napi_get_value_string_utf8(env, a.v[1], id, sizeof(id), &n) !=
-	    napi_ok || (napi_get_value_string_utf8(env, a.v[2], spec,
-	    sizeof(spec), &n) != napi_ok && spec[0] != '\0') ||
+	/* An id or spec longer than the index allows is matched by nothing,
+	 * never by its prefix. */
+	if (nb_small_string(env, a.v[1], id, sizeof(id)) != 0 ||
+	    nb_small_string(env, a.v[2], spec, sizeof(spec)) != 0 ||
 	    napi_get_value_bool(env, a.v[3], &yanked) != napi_ok) {
-		napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE",
-		    "packsign: resolve(id, spec) takes two strings");
+		napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", "packsign: "
+		    "resolve(id, spec) takes an id and a spec within the "
+		    "index's bounds");
 		return NULL;
 	}
 	if (ps_index_resolve(h->ix, id, spec[0] != '\0' ? spec : NULL, yanked,

@@ -43,6 +43,20 @@ property(napi_env env, napi_value obj, const char *name, napi_value *out)
 	return 0;
 }
 
+/* A short string into `buf`: -1 (nothing thrown) when `v` is no string,
+ * holds a NUL or does not fit, so that nothing is matched on a prefix. */
+int
+nb_small_string(napi_env env, napi_value v, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	if (napi_get_value_string_utf8(env, v, NULL, 0, &len) != napi_ok ||
+	    len >= size || napi_get_value_string_utf8(env, v, buf, size, &len) !=
+	    napi_ok || strlen(buf) != len)
+		return -1;
+	return 0;
+}
+
 int
 nb_arg_string(napi_env env, napi_value v, struct nb_call *c,
     const char *what, const char **out)
@@ -144,7 +158,6 @@ nb_opt_time(napi_env env, napi_value obj, const char *name, int64_t *out)
 {
 	napi_valuetype type;
 	char text[64];
-	size_t len;
 	napi_value v;
 
 	if (property(env, obj, name, &v) != 0)
@@ -153,8 +166,8 @@ nb_opt_time(napi_env env, napi_value obj, const char *name, int64_t *out)
 		return 0;
 	if (napi_typeof(env, v, &type) == napi_ok && type == napi_number)
 		return integer(env, v, name, -9007199254740991.0, out);
-	if (type != napi_string || napi_get_value_string_utf8(env, v, text,
-	    sizeof(text), &len) != napi_ok || ps_time_parse(text, out) != 0)
+	if (type != napi_string || nb_small_string(env, v, text, sizeof(text)) !=
+	    0 || ps_time_parse(text, out) != 0)
 		return type_error(env, name, "a Date, seconds since the epoch, "
 		    "or RFC 3339 UTC text (2026-01-02T03:04:05Z)");
 	return 0;
@@ -165,15 +178,14 @@ nb_opt_format(napi_env env, napi_value obj, const char *name, ps_format *out)
 {
 	char text[32];
 	napi_value v;
-	size_t len;
 
 	*out = PS_FORMAT_UNKNOWN;
 	if (property(env, obj, name, &v) != 0)
 		return -1;
 	if (v == NULL)
 		return 0;
-	if (napi_get_value_string_utf8(env, v, text, sizeof(text), &len) !=
-	    napi_ok || ps_format_parse(text, out) != 0)
+	if (nb_small_string(env, v, text, sizeof(text)) != 0 ||
+	    ps_format_parse(text, out) != 0)
 		return type_error(env, name, "one of \"soyapack\", \"holon\", "
 		    "\"autograph\", \"agentpack\"");
 	return 0;
@@ -203,14 +215,12 @@ nb_opt_classes(napi_env env, napi_value obj, const char *name, unsigned *out)
 	char text[32];
 	uint32_t i, n;
 	unsigned bit;
-	size_t len;
 
 	if (array_of(env, obj, name, &arr, &n) != 0)
 		return -1;
 	for (i = 0; i < n; i++) {
 		if (napi_get_element(env, arr, i, &v) != napi_ok ||
-		    napi_get_value_string_utf8(env, v, text, sizeof(text),
-		    &len) != napi_ok ||
+		    nb_small_string(env, v, text, sizeof(text)) != 0 ||
 		    (bit = ps_consent_class_by_name(text)) == 0)
 			return type_error(env, name, "consent classes "
 			    "(\"permissions\", \"trust\", \"prompts\", \"code\")");

@@ -111,6 +111,8 @@ test('arguments are checked before anything runs', async () => {
     /one at a time/);
   await assert.rejects(packsign.validate(pack, { format: 'docker' }),
     /format must be one of/);
+  await assert.rejects(packsign.validate(pack, { format: 'agentpack\u0000x' }),
+    /format must be one of/);
   await assert.rejects(packsign.digest(pack, { mtime: 1.5 }), /mtime must be/);
   await assert.rejects(packsign.digest('a\u0000b'), /without NUL/);
 });

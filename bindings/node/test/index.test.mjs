@@ -49,6 +49,9 @@ test('resolve: the newest, an exact version, a range, and its refusals', async (
   assert.throws(() => ix.resolve('nobody'), { code: 'index_not_listed',
     exit: 1 });
   assert.throws(() => ix.resolve(AGENTPACK, '>=9'), { code: 'index_no_match' });
+  // Longer than an index id may be: no entry, never the one its prefix names.
+  assert.throws(() => ix.resolve(AGENTPACK.padEnd(300, 'x')), TypeError);
+  assert.throws(() => ix.resolve(`${AGENTPACK}\u0000x`), TypeError);
   ix.close();
   assert.throws(() => ix.resolve(AGENTPACK), /the index is closed/);
   ix.close();
