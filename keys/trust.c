@@ -27,7 +27,7 @@ parse_key(keys_trust_ctx *ctx, const util_yaml_node *node, ps_pubkey **out)
 		return -1;
 	if (ps_pubkey_parse(node->value, node->length, "key", out, &inner) != 0)
 		return keys_trust_at(ctx, node, "trust_key", "not a usable "
-		    "ed25519 public key: %s [%s]", inner.message, inner.code);
+		    "ed25519 public key: %s (%s)", inner.message, inner.code);
 	return 0;
 }
 

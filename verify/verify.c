@@ -101,7 +101,7 @@ check_options(const char *path, const ps_verify_options *o, ps_error *err)
 	if (o->source_repo == NULL)
 		return 0;
 	if (sign_git_url_normalize(o->source_repo, &normal, &e) != 0) {
-		util_fail(err, "source_repo_invalid", "--source-repo", "%s [%s]",
+		util_fail(err, "source_repo_invalid", "--source-repo", "%s (%s)",
 		    e.message, e.code);
 		return -1;
 	}

@@ -76,6 +76,8 @@ YAML
 	run "$PACKSIGN" trust check --trust bad.yaml
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"bad.yaml:20:10:"*"[trust_key]"* ]]
+	# One bracketed code a line: the key's own reason is named in words.
+	[ "$(grep -o '\[[a-z_]*\]' <<<"$output")" = "[trust_key]" ]
 	printf 'version: 1\nsigners: [\n' >syntax.yaml
 	run "$PACKSIGN" trust check --trust syntax.yaml
 	[ "$status" -eq 2 ]
