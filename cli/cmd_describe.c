@@ -274,13 +274,16 @@ report_problems(const char *path, const ps_manifest *m,
 	size_t i;
 
 	for (i = 0; i < diags->count; i++)
-		fprintf(stderr, "%s\n", ps_diag_format(&diags->items[i], line,
+		cli_put_line(stderr, "", ps_diag_format(&diags->items[i], line,
 		    sizeof(line)));
 	if (m != NULL && ps_manifest_valid(diags, 0) != 0)
 		return EXIT_OK;
-	fprintf(stderr, "packsign: %s: not described: the pack is invalid "
-	    "(%zu errors); run packsign validate %s [manifest_invalid]\n", path,
-	    ps_diags_count(diags, PS_SEVERITY_ERROR), path);
+	fputs("packsign: ", stderr);
+	cli_put_safe(stderr, path);
+	fprintf(stderr, ": not described: the pack is invalid (%zu errors); "
+	    "run packsign validate ", ps_diags_count(diags, PS_SEVERITY_ERROR));
+	cli_put_safe(stderr, path);
+	fputs(" [manifest_invalid]\n", stderr);
 	return EXIT_REFUSED;
 }
 

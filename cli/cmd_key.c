@@ -349,7 +349,8 @@ print_passwd(const struct key_args *a, int encrypted)
 		return cli_print_report(json_pack("{s:o, s:b}", "secret_key",
 		    cli_json_text(a->secret), "encrypted", encrypted),
 		    a->secret);
-	printf("%s: %s\n", a->secret, encrypted ? "passphrase changed" :
+	cli_put_safe(stdout, a->secret);
+	printf(": %s\n", encrypted ? "passphrase changed" :
 	    "passphrase removed");
 	return EXIT_OK;
 }

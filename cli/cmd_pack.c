@@ -105,8 +105,10 @@ print_summary(const char *out, const ps_digest *d)
 
 	ps_sha256_string(d->tree_digest, tree);
 	ps_sha256_string(d->tar_digest, tar);
-	printf("wrote %s: %s pack, %zu entries, %llu bytes of files\n"
-	    "tree_digest: %s\ntar_digest: %s\n", out,
+	fputs("wrote ", stdout);
+	cli_put_safe(stdout, out);
+	printf(": %s pack, %zu entries, %llu bytes of files\n"
+	    "tree_digest: %s\ntar_digest: %s\n",
 	    ps_format_name(d->format), d->entry_count,
 	    (unsigned long long)d->total_size, tree, tar);
 }

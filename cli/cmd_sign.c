@@ -200,7 +200,9 @@ print_source(const ps_sign_result *r)
 	cli_put_safe(stdout, "source ");
 	cli_put_safe(stdout, r->source_repository != NULL ?
 	    r->source_repository : "(no repository)");
-	printf(" @ %s%s\n", r->source_commit, r->source_dirty ? " (dirty)" : "");
+	fputs(" @ ", stdout);
+	cli_put_safe(stdout, r->source_commit);
+	puts(r->source_dirty ? " (dirty)" : "");
 }
 
 /* "Signed ID VERSION as IDENTITY (SHA256:...): OUT, .sig; source ..." */
@@ -223,9 +225,11 @@ print_text(const ps_sign_result *r)
 	cli_put_safe(stdout, r->id);
 	fputc(' ', stdout);
 	cli_put_safe(stdout, r->version);
-	if (r->identity != NULL)
-		printf(" as %s (%s): ", r->identity, r->fingerprint);
-	else
+	if (r->identity != NULL) {
+		fputs(" as ", stdout);
+		cli_put_safe(stdout, r->identity);
+		printf(" (%s): ", r->fingerprint);
+	} else
 		printf(" as %s: ", r->fingerprint);
 	cli_put_safe(stdout, r->archive_path);
 	printf(", .sig%s%s; ", r->minisig_path != NULL ? ", .minisig" : "",

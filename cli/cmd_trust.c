@@ -238,8 +238,9 @@ print_policy(const json_t *p)
 	size_t i;
 	json_t *v;
 
-	printf("policy %s: valid (version 1, threshold %lld, at %s)\n",
-	    text_or(json_object_get(p, "policy"), "?"),
+	fputs("policy ", stdout);
+	cli_put_safe(stdout, text_or(json_object_get(p, "policy"), "?"));
+	printf(": valid (version 1, threshold %lld, at %s)\n",
 	    (long long)json_integer_value(json_object_get(p, "threshold")),
 	    text_or(json_object_get(p, "at"), "?"));
 	printf("consent:");

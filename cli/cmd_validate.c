@@ -82,13 +82,16 @@ print_text(const char *path, const ps_manifest *m, const ps_diags *diags,
 	size_t w = ps_diags_count(diags, PS_SEVERITY_WARNING);
 
 	for (i = 0; i < diags->count; i++)
-		printf("%s\n", ps_diag_format(&diags->items[i], line,
+		cli_put_line(stdout, "", ps_diag_format(&diags->items[i], line,
 		    sizeof(line)));
-	printf("%s: %s", path, valid != 0 ? "valid" : "invalid");
-	if (m != NULL)
-		printf(" %s %s %s", ps_format_name(m->format),
-		    m->id != NULL ? m->id : "?",
-		    m->version != NULL ? m->version : "?");
+	cli_put_safe(stdout, path);
+	printf(": %s", valid != 0 ? "valid" : "invalid");
+	if (m != NULL) {
+		printf(" %s ", ps_format_name(m->format));
+		cli_put_safe(stdout, m->id != NULL ? m->id : "?");
+		fputc(' ', stdout);
+		cli_put_safe(stdout, m->version != NULL ? m->version : "?");
+	}
 	printf(" (%zu %s, %zu %s)\n", e, plural(e, "error", "errors"), w,
 	    plural(w, "warning", "warnings"));
 }

@@ -23,9 +23,24 @@ cli_put_safe(FILE *out, const char *text)
 			/* bidi controls and invisible marks ("Trojan Source") */
 			fprintf(out, "\\u%04x", c);
 			p += n - 1;
-		} else
+		} else if (*p < 0x80)
 			fputc(*p, out);
+		else if ((n = ps_text_char_length((const char *)p)) == 0)
+			/* not UTF-8: a terminal would guess what it shows */
+			fprintf(out, "\\x%02x", *p);
+		else {
+			fwrite(p, 1, n, out);
+			p += n - 1;
+		}
 	}
+}
+
+void
+cli_put_line(FILE *out, const char *label, const char *text)
+{
+	fputs(label, out);
+	cli_put_safe(out, text);
+	fputc('\n', out);
 }
 
 void

@@ -877,6 +877,13 @@ int ps_glob_match(const char *pattern, const char *text);
  */
 size_t ps_text_hidden(const char *s, unsigned *code_point);
 /*
+ * The length in bytes (1 to 4) of the one well-formed UTF-8 character at
+ * the start of `s` (shortest form, no surrogate, at most U+10FFFF), or 0
+ * when `s` starts with a byte that begins none, or is empty.  The CLI
+ * escapes such bytes as \xNN, as it escapes control characters.
+ */
+size_t ps_text_char_length(const char *s);
+/*
  * RFC 3339 UTC "YYYY-MM-DDTHH:MM:SSZ" (also a lowercase t/z; numeric
  * offsets are refused) to seconds since the epoch; 0 / -1.
  */

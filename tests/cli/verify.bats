@@ -466,6 +466,24 @@ flip_b64() {
 	[[ "$output" != *$'\033'* ]]
 }
 
+@test "a name that is not UTF-8 is printed with its bytes escaped, UTF-8 as it is" {
+	cp r.tar.gz "$(printf 'n\377\303.tar.gz')"
+	run "$PACKSIGN" verify "$(printf 'n\377\303.tar.gz')" -p alice.pub
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *'n\xff\xc3.tar.gz'* ]]
+	[[ "$output" != *$'\377'* ]]
+	[[ "$output" != *$'\303'* ]]
+	# A well-formed character is not escaped; a surrogate (ED A0 80) and an
+	# overlong form (C0 AF) are not UTF-8.
+	cp r.tar.gz "été.tar.gz"
+	run "$PACKSIGN" verify "été.tar.gz" -p alice.pub
+	[[ "$output" == *"été.tar.gz"* ]]
+	cp r.tar.gz "$(printf 's\355\240\200\300\257.tar.gz')"
+	run "$PACKSIGN" verify "$(printf 's\355\240\200\300\257.tar.gz')" -p alice.pub
+	[[ "$output" == *'s\xed\xa0\x80\xc0\xaf.tar.gz'* ]]
+}
+
 @test "--json keeps a report for a name that is not UTF-8" {
 	cp r.tar.gz "$(printf 'n\377.tar.gz')"
 	run "$PACKSIGN" verify "$(printf 'n\377.tar.gz')" -p alice.pub --json
