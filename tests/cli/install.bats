@@ -136,10 +136,14 @@ ap_tree() { echo "$D/agentpacks/$AP_ID/$1"; }
 	run "$PACKSIGN" uninstall autograph.pkg.research --data-dir "$D"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	run "$PACKSIGN" list --data-dir "$D"
+	run --separate-stderr "$PACKSIGN" list --data-dir "$D"
 	[ "$status" -eq 0 ]
-	[ -z "$(echo "$output" | grep -v 'no packs installed')" ]
+	[ -z "$output" ]
+	[ "$stderr" = "packsign: no packs installed in $D" ]
 	[ -z "$(find "$D" -name '*.yml' -o -name '*.yaml' -o -name '*.md')" ]
+	# The help says so (issue 26: it said an empty directory prints nothing).
+	run "$PACKSIGN" list --help
+	[[ "$output" == *'stderr says "packsign: no packs installed in'* ]]
 }
 
 @test "install, list, uninstall, verify --installed: --json parses" {
