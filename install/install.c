@@ -312,7 +312,8 @@ copy_signature(struct install *in, ps_error *err)
 		return util_fail_oom(err, in->archive);
 	}
 	/* A missing archive is named as such, before its signature. */
-	rc = pack_archive_name_readable(in->archive, in->archive, err) != NULL &&
+	rc = pack_archive_name_not_signature(in->archive, in->archive, err) == 0 &&
+	    pack_archive_name_readable(in->archive, in->archive, err) != NULL &&
 	    (in->source_fd = util_open_file(in->archive, err)) >= 0 ? 0 : -1;
 	if (rc == 0 && sig == NULL && access(sig_default, F_OK) != 0 &&
 	    errno == ENOENT) {

@@ -681,6 +681,7 @@ static int
 run(verify_vctx *v, ps_error *err)
 {
 	if (check_options(v->path, v->o, err) != 0 ||
+	    pack_archive_name_not_signature(v->path, v->path, err) != 0 ||
 	    verify_signatures(v, err) != 0 || parse_statement(v, err) != 0 ||
 	    verify_scope(v, err) != 0 || check_pack(v, err) != 0 ||
 	    verify_signed_by(v, err) != 0 || verify_ceilings(v, err) != 0)

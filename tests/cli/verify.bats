@@ -619,3 +619,24 @@ assert [(x["file"], x["line"], x["code"]) for x in w] == [("infra/compose.yaml",
 	[[ "${lines[0]}" == "packsign: warning: h.tar.gz/agents/checklist.yml:3:16: "*"[agentpack_config_path]" ]]
 	[[ "${lines[-1]}" == *"[signed_by_mismatch]" ]]
 }
+
+@test "verify ARCHIVE.sig says to give the archive, not its .sig [archive_is_signature]" {
+	sign -s alice.key r.tar.gz
+	run "$PACKSIGN" verify r.tar.gz.sig -p alice.pub
+	echo "$output"
+	[ "$status" -eq 2 ]
+	[ "$output" = "packsign: r.tar.gz.sig: is a signature file, not an archive: give the archive, not its .sig (r.tar.gz; its .sig is read beside it): expected an archive (.tar, .tar.gz, .tgz, .tar.zst or .zip) or a pack directory, found a signature file [archive_is_signature]" ]
+	# As a shell glob gives them: the archive verifies, its .sig is named.
+	run "$PACKSIGN" verify r.tar.gz* -p alice.pub
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"Good signature: "* ]]
+	[[ "$output" == *"r.tar.gz.sig: is a signature file"*"[archive_is_signature]"* ]]
+	run "$PACKSIGN" install r.tar.gz.sig -p alice.pub --data-dir d --yes
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"give the archive, not its .sig (r.tar.gz;"*"[archive_is_signature]" ]]
+	[ ! -e d/agentpacks ]
+	# A directory of such a name is an unpacked pack, verified as one.
+	cp -R "$EXAMPLES/$AGENTPACK" p.sig
+	run "$PACKSIGN" verify p.sig --sig r.tar.gz.sig -p alice.pub
+	[[ "$output" != *"[archive_is_signature]"* ]]
+}
