@@ -421,7 +421,8 @@ print_ok(const ps_installed_check *c)
 	cli_print_pack_name(stdout, c->receipt);
 	fputs(" at ", stdout);
 	cli_put_safe(stdout, c->receipt->path);
-	printf(": %zu entries match the receipt", c->receipt->entry_count);
+	printf(": %zu files match the receipt",
+	    cli_installed_file_count(c->receipt));
 	if (c->tree_computed)
 		printf(", tree digest %s", ps_sha256_string(c->tree_digest, text));
 	fputs(c->signature_checked ? "; receipt signature verified" :

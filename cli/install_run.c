@@ -283,7 +283,7 @@ result_fields_json(json_t *o, const ps_install_result *r, int rc)
 	json_object_set_new(o, "receipt", cli_json_text(r->receipt_path));
 	json_object_set_new(o, "tree_digest", cli_json_digest(rc == 0,
 	    r->tree_digest));
-	json_object_set_new(o, "entries", r->already_installed ? json_null() :
+	json_object_set_new(o, "files", r->already_installed ? json_null() :
 	    json_integer((json_int_t)r->file_count));
 	json_object_set_new(o, "size", r->already_installed ? json_null() :
 	    json_integer((json_int_t)r->total_size));

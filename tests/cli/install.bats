@@ -222,6 +222,27 @@ ap_tree() { echo "$D/agentpacks/$AP_ID/$1"; }
 	[ -z "$(grep "an edit after the release" "$(ap_tree 0.1.0)/README.md")" ]
 }
 
+# One word for one count (issue 26): "entries" are an archive's files and
+# directories (pack, digest), "files" its regular files (install, list,
+# verify --installed), in text and JSON alike.
+@test "entries and files: each word counts one thing everywhere" {
+	entries=$(digest_field "$F/ap.tar.gz" entries)
+	files=$(find "$EXAMPLES/$AGENTPACK" -type f | wc -l)
+	[ "$entries" -gt "$files" ]
+	run "$PACKSIGN" pack "$EXAMPLES/$AGENTPACK" -o p.tar.gz
+	[[ "${lines[0]}" == *": agentpack pack, $entries entries, "*" bytes of files" ]]
+	run inst ap.tar.gz
+	[[ "$output" == *"tree digest: sha256:"*" ($files files, "*" bytes)"* ]]
+	run "$PACKSIGN" verify --installed "$(ap_tree 0.1.0)"
+	[[ "$output" == *": $files files match the receipt"* ]]
+	run "$PACKSIGN" list --data-dir "$D" --json
+	[ "$(jq '.packs[0].files' <<<"$output")" = "$files" ]
+	[ "$(jq '.packs[0] | has("entries")' <<<"$output")" = false ]
+	run inst ap2.tar.gz --json
+	[ "$(jq '.files' <<<"$output")" = "$files" ]
+	[ "$(jq 'has("entries")' <<<"$output")" = false ]
+}
+
 @test "verify --installed and list --verify name modified, added and missing files" {
 	run inst ap.tar.gz
 	[ "$status" -eq 0 ]
@@ -229,7 +250,7 @@ ap_tree() { echo "$D/agentpacks/$AP_ID/$1"; }
 	run "$PACKSIGN" verify --installed "$t"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[[ "$output" == "ok: $AP_ID 0.1.0 at $t: "*" entries match the receipt"* ]]
+	[[ "$output" == "ok: $AP_ID 0.1.0 at $t: "*" files match the receipt"* ]]
 	run "$PACKSIGN" list --data-dir "$D" --verify
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"  ok" ]]
