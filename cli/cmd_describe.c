@@ -24,7 +24,8 @@ const struct cli_usage cmd_describe_usage = {
     "namespaces, capabilities, devices) and tasks; and its prompt files.\n"
     "Problems go to standard error; an invalid pack is not described.\n"
     "\n"
-    "  --lang en|zh    language of the summary (default en)\n"
+    "  --lang en|zh    language of the summary (default: from LC_ALL,\n"
+    "                  LC_MESSAGES or LANG, zh* Chinese, else en)\n"
     "  --json          print the model and the summary as JSON\n"
     "\n"
     "Exit status: 0 described, 1 the pack is invalid, 2 it could not be\n"
@@ -53,7 +54,7 @@ parse_describe(int argc, char **argv, struct describe_args *a)
 	int rc;
 
 	memset(a, 0, sizeof(*a));
-	a->lang = "en";
+	a->lang = cli_lang_default();
 	rc = cli_parse_options(&cmd_describe_usage, options, argc, argv, &rest);
 	if (rc != EXIT_OK)
 		return rc;

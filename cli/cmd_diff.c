@@ -47,7 +47,8 @@ const struct cli_usage cmd_diff_usage = {
     "  --data-dir DIR   for --installed; default $PACKSIGN_DATA_DIR, else\n"
     "                   $XDG_DATA_HOME/packsign, else ~/.local/share/packsign\n"
     "  --format F       for --installed: the id's format\n"
-    "  --lang en|zh     language of the report (default en)\n"
+    "  --lang en|zh     language of the report (default: from LC_ALL,\n"
+    "                   LC_MESSAGES or LANG, zh* Chinese, else en)\n"
     "  --json           the diff as one JSON object (diff.md, \"JSON\")\n"
     "  --stat           counts instead of text diffs\n"
     "  --files          list every other file, not only their counts\n"
@@ -129,7 +130,7 @@ parse_diff(int argc, char **argv, struct diff_args *a)
 	memset(a, 0, sizeof(*a));
 	ps_verify_options_init(&a->checks.verify);
 	a->format = PS_FORMAT_UNKNOWN;
-	a->lang = "en";
+	a->lang = cli_lang_default();
 	rc = cli_parse_options(&cmd_diff_usage, options, argc, argv, &rest);
 	return rc != EXIT_OK ? rc : check_args(a, &rest);
 }

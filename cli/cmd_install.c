@@ -90,7 +90,9 @@ const struct cli_usage cmd_install_usage = {
     "                       unless the policy sets its min_index_version\n"
     CLI_LIMIT_FLAGS_HELP
     CLI_DOWNLOAD_FLAGS_HELP
-    "  --lang en|zh         language of the summary shown before install\n"
+    "  --lang en|zh         language of the summary and the questions\n"
+    "                       (default: from LC_ALL, LC_MESSAGES or LANG, zh*\n"
+    "                       Chinese, else en; 是 answers yes in Chinese)\n"
     "  --json               print the result as one JSON object\n"
     "  -q, --quiet          no progress line (shown only on a terminal)\n"
     "\n"

@@ -69,6 +69,7 @@ cli_install_args_init(struct install_args *a)
 	ps_install_options_init(&a->o);
 	ps_fetch_options_init(&a->fetch);
 	ps_index_install_options_init(&a->index_o);
+	a->o.lang = cli_lang_default_value();
 	a->checks.verify = a->o.verify;
 }
 
@@ -139,9 +140,10 @@ print_diff(FILE *out, const ps_install_plan *plan, const struct confirm_ctx *c)
 	cli_diff_print(out, plan->diff, &style);
 }
 
-/* 1 when the answer read from `tty` to `question` is yes. */
+/* 1 when the answer read from `tty` to `question` is yes: y or yes in
+ * any letter case, and in Chinese also 是 or 是的 (the question says so). */
 static int
-ask(FILE *tty, const char *question)
+ask(FILE *tty, const char *question, ps_lang lang)
 {
 	char answer[64];
 
@@ -150,6 +152,9 @@ ask(FILE *tty, const char *question)
 	if (fgets(answer, sizeof(answer), tty) == NULL)
 		return 0;
 	answer[strcspn(answer, "\r\n")] = '\0';
+	if (lang == PS_LANG_ZH && (strcmp(answer, "是") == 0 ||
+	    strcmp(answer, "是的") == 0))
+		return 1;
 	return strcasecmp(answer, "y") == 0 || strcasecmp(answer, "yes") == 0;
 }
 
@@ -187,7 +192,9 @@ confirm(void *ctx, const ps_install_plan *plan)
 	/* Before the question, so that the answer can take them in. */
 	cli_print_warnings(c->archive, plan->warnings);
 	c->warned = 1;
-	yes = ask(tty, "Install? [y/N] ");
+	yes = ask(tty, c->lang == PS_LANG_ZH ?
+	    "安装？[y/N]（是/否） " :
+	    "Install? [y/N] ", c->lang);
 	fclose(tty);
 	return yes;
 }
@@ -214,9 +221,13 @@ consent(void *ctx, const ps_install_plan *plan)
 		    "version installed to compare with\n", stderr);
 	cli_diff_print_widening(stderr, plan->diff, plan->consent_needed,
 	    c->lang);
-	snprintf(question, sizeof(question), "Accept these changes (%s)? "
-	    "[y/N] ", classes);
-	yes = ask(tty, question);
+	if (c->lang == PS_LANG_ZH)
+		snprintf(question, sizeof(question),
+		    "接受这些变更（%s）？[y/N]（是/否） ", classes);
+	else
+		snprintf(question, sizeof(question), "Accept these changes "
+		    "(%s)? [y/N] ", classes);
+	yes = ask(tty, question, c->lang);
 	fclose(tty);
 	return yes;
 }

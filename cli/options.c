@@ -405,6 +405,28 @@ cli_mtime_option(const char *flag_value, ps_pack_options *options)
 	return EXIT_OK;
 }
 
+const char *
+cli_lang_default(void)
+{
+	static const char *const variables[] = { "LC_ALL", "LC_MESSAGES",
+	    "LANG" };
+	const char *value;
+	size_t i;
+
+	for (i = 0; i < sizeof(variables) / sizeof(variables[0]); i++) {
+		value = getenv(variables[i]);
+		if (value != NULL && value[0] != '\0')
+			return strncmp(value, "zh", 2) == 0 ? "zh" : "en";
+	}
+	return "en";
+}
+
+ps_lang
+cli_lang_default_value(void)
+{
+	return strcmp(cli_lang_default(), "zh") == 0 ? PS_LANG_ZH : PS_LANG_EN;
+}
+
 int
 cli_data_dir(const char *option, char **out)
 {

@@ -124,6 +124,15 @@ int cli_parse_format(const struct cli_usage *cmd, const struct cli_option *opt,
 int cli_split_target(const struct cli_usage *cmd, const char *target,
     const char **at);
 
+/*
+ * The language --lang defaults to: the first of LC_ALL, LC_MESSAGES and
+ * LANG that is set and not empty (the order POSIX gives them) names it;
+ * "zh" for a locale starting "zh" (zh_CN.UTF-8, zh_TW, zh), else "en"
+ * (C, POSIX, en_US.UTF-8, fr_FR, ...: the languages packsign speaks).
+ */
+const char *cli_lang_default(void);
+ps_lang cli_lang_default_value(void);
+
 /* --data-dir DIR, else ps_data_dir_default(); returns an exit code.  The
  * caller frees *out. */
 int cli_data_dir(const char *option, char **out);

@@ -352,6 +352,31 @@ ap_tree() { echo "$D/agentpacks/$AP_ID/$1"; }
 	[ -d "$(ap_tree 0.1.0)" ]
 }
 
+@test "install: the question in the locale's language takes its answer" {
+	pty="$BATS_TEST_DIRNAME/../tools/ptyrun"
+	run env -u LC_ALL -u LC_MESSAGES LANG=zh_CN.UTF-8 "$pty" "expect=安装？[y/N]（是/否）" send=否 -- \
+	    "$PACKSIGN" install "$F/ap.tar.gz" --trust "$F/policy-false.yaml" --data-dir "$D"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"此智能体包"* ]]
+	[[ "$output" == *"[install_declined]"* ]]
+	[ ! -e "$(ap_tree 0.1.0)" ]
+	run env -u LC_ALL -u LC_MESSAGES LANG=zh_CN.UTF-8 "$pty" "expect=安装？" send=是 -- \
+	    "$PACKSIGN" install "$F/ap.tar.gz" --trust "$F/policy-false.yaml" --data-dir "$D"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -d "$(ap_tree 0.1.0)" ]
+	# English keeps its question and answers; y and yes still do in Chinese.
+	run env LANG=zh_CN.UTF-8 "$pty" "expect=[y/N]" send=Y -- \
+	    "$PACKSIGN" install "$F/ap2.tar.gz" --trust "$F/policy-false.yaml" --data-dir "$D"
+	[ "$status" -eq 0 ]
+	run env -u LC_ALL -u LC_MESSAGES LANG=en_US.UTF-8 "$pty" "expect=Install? [y/N] " send=是 -- \
+	    "$PACKSIGN" install "$F/apx.tar.gz" --trust "$F/policy-false.yaml" \
+	    --data-dir "$D-en"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[install_declined]"* ]]
+}
+
 @test "install --dry-run checks everything and keeps nothing" {
 	run inst ap.tar.gz --dry-run
 	echo "$output"
