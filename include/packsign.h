@@ -143,6 +143,7 @@ int ps_error_is(const ps_error *err, const char *code);
 #define PS_CODE_PERMISSION_EXCEEDS_POLICY "permission_exceeds_policy"
 #define PS_CODE_CONSENT_REQUIRED "consent_required"
 #define PS_CODE_PINS_INVALID "pins_invalid"
+#define PS_CODE_WRONG_PASSPHRASE "wrong_passphrase"
 
 /*
  * Formats an error as one line without a trailing newline:
