@@ -322,6 +322,9 @@ print_json(const struct install_args *a, const char *data_dir,
 	if (r != NULL)
 		result_fields_json(o, r, rc);
 	cli_json_error(o, rc, err);
+	if (a->collect != NULL)
+		return json_array_append_new(a->collect, o) == 0 ? EXIT_OK :
+		    cli_fail_oom();
 	code = cli_print_json(o);
 	json_decref(o);
 	return code;

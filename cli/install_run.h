@@ -10,6 +10,8 @@
 #include "cli/download_options.h"
 #include "cli/options.h"
 
+struct json_t;
+
 struct install_args {
 	struct cli_checks checks;
 	ps_install_options o;
@@ -24,6 +26,8 @@ struct install_args {
 	ps_index_install_options index_o;
 	struct cli_index opened;     /* the verified index */
 	const ps_index_entry *entry; /* what to install from it, or NULL */
+	struct json_t *collect;      /* --json of update: each install's
+	                              * object is appended here, not printed */
 };
 
 /* Callbacks: --accept CLASSES into PS_CONSENT_* bits, --lang en|zh. */

@@ -39,7 +39,7 @@ _packsign_options() {
 	update) echo "--index --trust -p --data-dir --dry-run --yes --accept
 	    --allow-shell --allow-signer-change --allow-source-change
 	    --require-index-state --at --lang -q --signed-by --source-repo
-	    --source-commit --require-source --allow-dirty $limits
+	    --source-commit --require-source --allow-dirty --json $limits
 	    $download" ;;
 	list) echo "--data-dir --verify --json --index --trust -p $download" ;;
 	uninstall) echo "--data-dir --format --forget --json" ;;

@@ -743,6 +743,39 @@ PY
 	[ "$status" -eq 1 ]
 }
 
+@test "update --json: one object, each id as install --json reports it" {
+	run inst "$AP_ID@0.1.0" "$F/ix1.json"
+	[ "$status" -eq 0 ]
+	run --separate-stderr "$PACKSIGN" update --index "$F/ix2.json" \
+	    --trust "$F/policy.yaml" --data-dir "$D" --ca-file "$F/ca.pem" --yes --json
+	echo "$output"; echo "$stderr"
+	[ "$status" -eq 0 ]
+	jq -e --arg id "$AP_ID" '.ok and .exit == 0 and .index_version == 2 and
+	    (.updates | length) == 1 and .updates[0].action == "installed" and
+	    .updates[0].id == $id and .updates[0].version == "0.2.0" and
+	    .updates[0].upgrade.from == "0.1.0" and .updates[0].ok' <<<"$output"
+	[ "$(installed)" = "0.1.0 0.2.0" ]
+	# Nothing newer: skipped; an id not installed: its refusal, exit 1.
+	run --separate-stderr "$PACKSIGN" update "$AP_ID" other.pack --index "$F/ix2.json" \
+	    --trust "$F/policy.yaml" --data-dir "$D" --ca-file "$F/ca.pem" --yes --json
+	echo "$output"; echo "$stderr"
+	[ "$status" -eq 1 ]
+	jq -e --arg id "$AP_ID" '(.ok | not) and .exit == 1 and
+	    .updates[0] == {format: "agentpack", id: $id, installed: "0.2.0",
+	        action: "skipped", newest: "0.2.0", reason: "not_newer", ok: true,
+	        exit: 0, code: null, subject: null, message: null,
+	        expected: null, found: null} and
+	    .updates[1].id == "other.pack" and .updates[1].code == "not_installed" and
+	    .updates[1].exit == 1' <<<"$output"
+	[[ "$stderr" == *"other.pack: no version of it is installed"*"[not_installed]"* ]]
+	# A refused update is in its object, with the code.
+	run --separate-stderr "$PACKSIGN" update --index "$F/ix3.json" \
+	    --trust "$F/policy.yaml" --data-dir "$D" --ca-file "$F/ca.pem" --yes --json
+	[ "$status" -eq 2 ]
+	jq -e '.exit == 2 and .updates[0].code == "consent_required" and
+	    .updates[0].action == null' <<<"$output"
+}
+
 # ------------------------------------------------------------ first use
 
 @test "first use: a warning; --require-index-state refuses; JSON index_state null then set" {
