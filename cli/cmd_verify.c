@@ -13,6 +13,7 @@
 #include "cli/output.h"
 #include "cli/progress.h"
 #include "cli/verify_batch.h"
+#include "cli/verify_installed.h"
 
 const struct cli_usage cmd_verify_usage = {
 	.name = "verify",
@@ -27,7 +28,8 @@ const struct cli_usage cmd_verify_usage = {
     "       packsign verify ARCHIVE --bundle B [--bundle B...]\n"
     "           (--trust POLICY | -p KEY.pub) ...\n"
     "       packsign verify DIR --sig F (--trust POLICY | -p KEY.pub) ...\n"
-    "       packsign verify --installed PATH... [--trust POLICY | -p KEY.pub]\n"
+    "       packsign verify --installed PATH|ID[@VERSION]...\n"
+    "           [--data-dir DIR] [--format F] [--trust POLICY | -p KEY.pub]\n"
     "           [--at TIME] [--json]\n"
     "\n"
     "Verifies each ARCHIVE against ARCHIVE.sig in the order of\n"
@@ -50,11 +52,14 @@ const struct cli_usage cmd_verify_usage = {
     "done; --json prints one object a line (JSON Lines), without the\n"
     "summary.  An empty list is files_from_empty (exit 2).\n"
     "\n"
-    "With --installed, each PATH is an installed pack's tree (as `packsign\n"
-    "list` shows it): every file is hashed again and compared with the\n"
-    "install receipt, and every modified, added or missing path is printed\n"
-    "(\"modified: \", \"added: \", \"missing: \"); exit 1 when any is found.\n"
-    "With a policy, the receipt's signature is verified again too.\n"
+    "With --installed, each operand is an installed pack's tree: its PATH\n"
+    "(as `packsign list` shows it), or ID[@VERSION] of the data directory\n"
+    "(as uninstall takes it: that version, or every installed version of\n"
+    "ID; an operand that names an existing path is a path).  Every file is\n"
+    "hashed again and compared with the install receipt, and every\n"
+    "modified, added or missing path is printed (\"modified: \", \"added: \",\n"
+    "\"missing: \"); exit 1 when any is found.  With a policy, the receipt's\n"
+    "signature is verified again too.\n"
     "\n"
     CLI_CHECK_FLAGS_HELP
     "  --rebuild-from GITDIR\n"
@@ -63,7 +68,13 @@ const struct cli_usage cmd_verify_usage = {
     "  --deep               also hash every file and compare the tree\n"
     "                       digest (default: the archive digest covers all)\n"
     "  --at TIME            judge key windows at TIME (YYYY-MM-DDTHH:MM:SSZ)\n"
-    "  --installed          PATH... are installed trees, not archives\n"
+    "  --installed          the operands are installed trees (PATH or\n"
+    "                       ID[@VERSION]), not archives\n"
+    "  --data-dir DIR       --installed: where ID is installed (default\n"
+    "                       $PACKSIGN_DATA_DIR, else $XDG_DATA_HOME/packsign,\n"
+    "                       else ~/.local/share/packsign)\n"
+    "  --format F           --installed: soyapack, holon, autograph or\n"
+    "                       agentpack, when ID is installed in two formats\n"
     "  --bundle B           read the signatures from the Sigstore bundle B\n"
     "                       instead of the .sig (repeatable: the bundles'\n"
     "                       signatures over one payload count together);\n"
@@ -90,6 +101,8 @@ struct verify_args {
 	struct cli_checks checks;
 	struct bundle_list bundles;
 	int json, installed;
+	const char *data_dir;        /* --installed: where ID is */
+	ps_format format;
 	char **paths;
 	int count;
 	const char *files_from;      /* --files-from LIST, or NULL */
@@ -199,6 +212,10 @@ check_args(const struct verify_args *a)
 	if (a->installed && flag != NULL)
 		return cli_usage_error(&cmd_verify_usage, "%s checks an "
 		    "archive; it does not apply to --installed", flag);
+	if (!a->installed && (a->data_dir != NULL ||
+	    a->format != PS_FORMAT_UNKNOWN))
+		return cli_usage_error(&cmd_verify_usage, "--data-dir and "
+		    "--format name installed packs: they need --installed");
 	if (a->count > 1 && k->verify.sig_path != NULL)
 		return cli_usage_error(&cmd_verify_usage, "--sig names the "
 		    "signature of one ARCHIVE, %d were given", a->count);
@@ -219,6 +236,8 @@ parse_verify(int argc, char **argv, struct verify_args *a)
 		CLI_STRING(0, "rebuild-from", &a->checks.verify.rebuild_from),
 		CLI_FLAG(0, "deep", &a->checks.verify.deep),
 		CLI_FLAG(0, "installed", &a->installed),
+		CLI_STRING(0, "data-dir", &a->data_dir),
+		CLI_CALLBACK(0, "format", &a->format, cli_parse_format),
 		CLI_CALLBACK(0, "bundle", &a->bundles, parse_bundle),
 		CLI_FLAG(0, "json", &a->json),
 		CLI_STRING(0, "files-from", &a->files_from),
@@ -231,6 +250,7 @@ parse_verify(int argc, char **argv, struct verify_args *a)
 
 	memset(a, 0, sizeof(*a));
 	ps_verify_options_init(&a->checks.verify);
+	a->format = PS_FORMAT_UNKNOWN;
 	rc = cli_parse_options(&cmd_verify_usage, options, argc, argv, &rest);
 	if (rc != EXIT_OK)
 		return rc;
@@ -410,101 +430,19 @@ verify_list(const struct verify_args *a)
 	return rc;
 }
 
-/* ------------------------------------------------ verify --installed */
-
-static void
-print_ok(const ps_installed_check *c)
-{
-	char text[PS_SHA256_STRING_LEN];
-
-	fputs("ok: ", stdout);
-	cli_print_pack_name(stdout, c->receipt);
-	fputs(" at ", stdout);
-	cli_put_safe(stdout, c->receipt->path);
-	printf(": %zu files match the receipt",
-	    cli_installed_file_count(c->receipt));
-	if (c->tree_computed)
-		printf(", tree digest %s", ps_sha256_string(c->tree_digest, text));
-	fputs(c->signature_checked ? "; receipt signature verified" :
-	    "; receipt signature not checked (no policy given)", stdout);
-	fputc('\n', stdout);
-}
-
-static json_t *
-installed_result_json(const char *path, const ps_installed_check *c, int rc,
-    const ps_error *err)
-{
-	json_t *o = json_object();
-
-	json_object_set_new(o, "path", cli_json_text(path));
-	json_object_set_new(o, "receipt", c != NULL && c->receipt != NULL ?
-	    cli_installed_json(c->receipt) : json_null());
-	json_object_set_new(o, "check", c != NULL ? cli_check_json(c) :
-	    json_null());
-	cli_json_error(o, rc, err);
-	return o;
-}
-
-/* Re-checks one tree; returns its exit code and adds to `report`. */
-static int
-verify_installed_one(const char *path, const ps_trust *trust, int64_t at,
-    json_t *report)
-{
-	ps_installed_check *c = NULL;
-	ps_error err;
-	int rc, code;
-
-	ps_error_clear(&err);
-	rc = ps_installed_verify(path, trust, at, &c, &err);
-	code = rc == 0 ? EXIT_OK : err.status == PS_STATUS_REFUSED ?
-	    EXIT_REFUSED : EXIT_FAILED;
-	if (report != NULL)
-		json_array_append_new(report, installed_result_json(path, c, rc,
-		    &err));
-	else if (rc == 0)
-		print_ok(c);
-	else {
-		if (c != NULL)
-			cli_print_changes(stdout, "", c);
-		cli_report(&err);
-	}
-	ps_installed_check_free(c);
-	return code;
-}
-
-/* verify --installed PATH...: re-checks each tree. */
-static int
-verify_installed(char **paths, int count, const ps_trust *trust, int64_t at,
-    int json)
-{
-	json_t *results = json ? json_array() : NULL, *report;
-	int i, code, worst = EXIT_OK, good = 0;
-
-	for (i = 0; i < count; i++) {
-		code = verify_installed_one(paths[i], trust, at, results);
-		good += code == EXIT_OK;
-		worst = code > worst ? code : worst;
-	}
-	if (!json)
-		return worst;
-	report = json_pack("{s:b,s:i,s:i,s:o}", "ok", worst == EXIT_OK,
-	    "verified", good, "total", count, "results", results);
-	code = cli_print_json(report);
-	json_decref(report);
-	return code != EXIT_OK ? code : worst;
-}
-
 static int
 run_verify(struct verify_args *a)
 {
+	struct cli_installed_targets t = { a->paths, a->count, a->data_dir,
+	    a->format, NULL, a->checks.verify.at, a->json };
 	ps_trust *policy = NULL;
 	int rc;
 
 	rc = cli_checks_load_policy(&a->checks, &policy);
+	t.trust = policy;
 	if (rc == EXIT_OK)
-		rc = a->installed ? verify_installed(a->paths, a->count, policy,
-		    a->checks.verify.at, a->json) : a->files_from != NULL ?
-		    verify_list(a) : verify_all(a);
+		rc = a->installed ? cli_verify_installed(&t) :
+		    a->files_from != NULL ? verify_list(a) : verify_all(a);
 	ps_trust_free(policy);
 	return rc;
 }

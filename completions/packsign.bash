@@ -23,8 +23,8 @@ _packsign_options() {
 	keygen) echo "-o --identity --no-passphrase $pass --kdf --force --json" ;;
 	key) _packsign_key_options "$2" ;;
 	index) _packsign_index_options "$2" ;;
-	verify) echo "$checks --rebuild-from --deep --installed --bundle
-	    --files-from --jobs --json $limits" ;;
+	verify) echo "$checks --rebuild-from --deep --installed --data-dir
+	    --format --bundle --files-from --jobs --json $limits" ;;
 	diff) echo "--trust -p --at --old-sig --new-sig --signed-by
 	    --source-repo --source-commit --require-source --allow-dirty
 	    --installed --data-dir --format --lang --json --stat --files

@@ -243,6 +243,45 @@ ap_tree() { echo "$D/agentpacks/$AP_ID/$1"; }
 	[ "$(jq 'has("entries")' <<<"$output")" = false ]
 }
 
+@test "verify --installed ID[@VERSION]: the data directory's trees, as uninstall names them" {
+	inst ap.tar.gz >/dev/null
+	inst ap2.tar.gz >/dev/null
+	run "$PACKSIGN" verify --installed "$AP_ID@0.1.0" --data-dir "$D"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "${lines[0]}" == "ok: $AP_ID 0.1.0 at $(ap_tree 0.1.0): "* ]]
+	# ID alone: every installed version; PACKSIGN_DATA_DIR as elsewhere.
+	run env PACKSIGN_DATA_DIR="$D" "$PACKSIGN" verify --installed "$AP_ID" \
+	    --trust "$F/policy-false.yaml" --json
+	echo "$output"
+	[ "$status" -eq 0 ]
+	jq -e '.total == 2 and .verified == 2 and
+	    ([.results[].receipt.version] == ["0.1.0", "0.2.0"]) and
+	    all(.results[]; .check.signature_checked)' <<<"$output"
+	chmod -R u+w "$(ap_tree 0.2.0)"
+	echo edited >>"$(ap_tree 0.2.0)/README.md"
+	run "$PACKSIGN" verify --installed "$AP_ID" --data-dir "$D"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"ok: $AP_ID 0.1.0"* ]]
+	[[ "$output" == *"modified: README.md"* ]]
+	[[ "$output" == *"0.2.0: compared the installed files"*"[installed_modified]"* ]]
+	run "$PACKSIGN" verify --installed "$AP_ID@0.3.0" no.such.pack --data-dir "$D"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"packsign: $AP_ID@0.3.0: is neither a path nor an installed pack of the data directory $D"*"[not_installed]"* ]]
+	[[ "$output" == *"packsign: no.such.pack: is neither a path"*"[not_installed]"* ]]
+	run "$PACKSIGN" verify --installed "$AP_ID@0.1.0" --data-dir "$D" --format soyapack
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[not_installed]"* ]]
+	run "$PACKSIGN" verify --installed "$AP_ID@0.1.0" --data-dir "$D" --format agentpack
+	[ "$status" -eq 0 ]
+	run "$PACKSIGN" verify "$F/ap.tar.gz" --data-dir "$D" -p "$F/alice.pub"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--data-dir and --format name installed packs: they need --installed [usage]"* ]]
+}
+
 @test "verify --installed and list --verify name modified, added and missing files" {
 	run inst ap.tar.gz
 	[ "$status" -eq 0 ]
