@@ -18,7 +18,8 @@
 const struct cli_usage cmd_verify_usage = {
 	.name = "verify",
 	.text =
-    "usage: packsign verify ARCHIVE... [--sig F] (--trust POLICY | -p KEY.pub)\n"
+    "usage: packsign verify ARCHIVE... [--sig F] [--jobs N]\n"
+    "           (--trust POLICY | -p KEY.pub)\n"
     "           [--signed-by ID] [--source-repo URL] [--source-commit HASH]\n"
     "           [--require-source] [--allow-dirty] [--rebuild-from GITDIR]\n"
     "           [--deep] [--at TIME] [--json] [-q]\n"
@@ -41,7 +42,9 @@ const struct cli_usage cmd_verify_usage = {
     "Each refusal is one line naming the check, the expected and the found\n"
     "value and a code; exit 1 if any archive is refused, 2 if the job could\n"
     "not be done.  Rules added after a pack could have been signed only warn\n"
-    "(\"packsign: warning: \" on stderr, \"warnings\" in --json).\n"
+    "(\"packsign: warning: \" on stderr, \"warnings\" in --json).  Several\n"
+    "ARCHIVEs are verified N at once (--jobs), as --files-from verifies\n"
+    "them, each reported in its place, without a progress line.\n"
     "\n"
     "With --files-from, the archives are LIST's lines (\"-\": standard\n"
     "input), read as a stream: one path a line, ending in LF; empty lines\n"
@@ -83,8 +86,9 @@ const struct cli_usage cmd_verify_usage = {
     CLI_LIMIT_FLAGS_HELP
     "  --files-from LIST    verify the archives LIST names, one a line\n"
     "                       (\"-\": standard input); no ARCHIVE then\n"
-    "  --jobs N             with --files-from: verify N at once, 1 to 64\n"
-    "                       (default: the online CPUs)\n"
+    "  --jobs N             several archives (operands or --files-from):\n"
+    "                       verify N at once, 1 to 64 (default: the\n"
+    "                       online CPUs), reported in their order\n"
     "  --json               print the full report as one JSON object\n"
     "                       (--files-from: one object per archive a line)\n"
     "  -q, --quiet          no progress line (shown only on a terminal)\n",
@@ -156,13 +160,15 @@ parse_jobs(const struct cli_usage *cmd, const struct cli_option *opt,
 	return EXIT_OK;
 }
 
-/* --files-from and --jobs against the rest; an exit code. */
+/* --files-from and --jobs (which applies to operands too) against the
+ * rest; an exit code. */
 static int
 check_list_args(const struct verify_args *a)
 {
 	if (a->files_from == NULL)
-		return a->jobs == 0 ? EXIT_OK : cli_usage_error(
-		    &cmd_verify_usage, "--jobs applies to --files-from");
+		return a->jobs == 0 || !a->installed ? EXIT_OK :
+		    cli_usage_error(&cmd_verify_usage, "--jobs verifies "
+		    "archives; it does not apply to --installed");
 	if (a->count > 0)
 		return cli_usage_error(&cmd_verify_usage, "give the archives "
 		    "either as operands or with --files-from, not both");
@@ -203,12 +209,12 @@ check_args(const struct verify_args *a)
 	const struct cli_checks *k = &a->checks;
 	const char *flag = archive_only_flag(&k->verify);
 
-	if (a->files_from != NULL || a->jobs != 0) {
-		if (check_list_args(a) != EXIT_OK)
-			return EXIT_FAILED;
-	} else if (a->count == 0)
+	if ((a->files_from != NULL || a->jobs != 0) &&
+	    check_list_args(a) != EXIT_OK)
+		return EXIT_FAILED;
+	if (a->files_from == NULL && a->count == 0)
 		return cli_usage_error(&cmd_verify_usage, a->installed ?
-		    "missing PATH" : "missing ARCHIVE");
+		    "missing PATH or ID" : "missing ARCHIVE");
 	if (a->installed && flag != NULL)
 		return cli_usage_error(&cmd_verify_usage, "%s checks an "
 		    "archive; it does not apply to --installed", flag);
@@ -354,29 +360,69 @@ verify_one(const char *path, const struct verify_args *a, json_t *report)
 	return code;
 }
 
+/* Where the pool reports the operands: printed, or into `results`. */
+struct operands_report {
+	const struct verify_args *a;
+	json_t *results;
+};
+
+static int
+report_operand(void *ctx, const char *path, const ps_verify_result *r,
+    int rc, const ps_error *err)
+{
+	const struct operands_report *o = ctx;
+	int code = report_one(path, r, rc, err, o->a, o->results);
+
+	fflush(stdout);
+	return code;
+}
+
+/* Several operands: the pool of --files-from, the same ordered output
+ * (cli/verify_batch.c), at most one job per archive. */
+static int
+verify_operands(const struct verify_args *a, json_t *results,
+    struct cli_batch_count *count)
+{
+	struct operands_report report = { a, results };
+	struct cli_list list;
+	struct cli_batch batch;
+	int jobs = a->jobs != 0 ? a->jobs : cli_batch_default_jobs();
+
+	cli_list_args(&list, a->paths, a->count);
+	batch = (struct cli_batch){ .list = &list, .options = &a->checks.verify,
+	    .jobs = jobs < a->count ? jobs : a->count,
+	    .report = report_operand, .ctx = &report };
+	return cli_verify_batch(&batch, count);
+}
+
 static int
 verify_all(struct verify_args *a)
 {
 	json_t *results = json_array(), *report;
-	int i, code, worst = EXIT_OK, good = 0;
+	struct cli_batch_count count = { 0, 0, EXIT_OK };
+	int code, rc = EXIT_OK;
 
-	for (i = 0; i < a->count; i++) {
-		code = verify_one(a->paths[i], a, results);
-		good += code == EXIT_OK;
-		worst = code > worst ? code : worst;
-	}
+	if (a->count == 1) {
+		count.worst = verify_one(a->paths[0], a, results);
+		count.total = 1;
+		count.good = count.worst == EXIT_OK;
+	} else
+		rc = verify_operands(a, results, &count);
+	rc = rc > count.worst ? rc : count.worst;
 	if (a->json) {
-		report = json_pack("{s:b,s:i,s:i,s:o}", "ok", worst == EXIT_OK,
-		    "verified", good, "total", a->count, "results", results);
+		report = json_pack("{s:b,s:I,s:I,s:o}", "ok", rc == EXIT_OK,
+		    "verified", (json_int_t)count.good, "total",
+		    (json_int_t)count.total, "results", results);
 		code = cli_print_json(report);
 		json_decref(report);
-		return code != EXIT_OK ? code : worst;
+		return code != EXIT_OK ? code : rc;
 	}
 	json_decref(results);
 	if (a->count > 1)
-		printf("%s: %d of %d verified\n", worst == EXIT_OK ? "All good" :
-		    "FAILED", good, a->count);
-	return worst;
+		printf("%s: %llu of %llu verified\n", rc == EXIT_OK ?
+		    "All good" : "FAILED", (unsigned long long)count.good,
+		    (unsigned long long)count.total);
+	return rc;
 }
 
 /* ------------------------------------------------ verify --files-from */
