@@ -18,7 +18,7 @@ const struct cli_usage cmd_diff_usage = {
     "usage: packsign diff OLD NEW [--trust POLICY | -p KEY.pub] [--at TIME]\n"
     "           [--old-sig F] [--new-sig F] [--signed-by ID] [--source-repo URL]\n"
     "           [--source-commit HASH] [--require-source] [--allow-dirty]\n"
-    "           [--lang en|zh] [--json | --stat] [--files] [--lines N]\n"
+    "           [--lang en|zh] [--json | --stat] [--files] [--lines N] [-q]\n"
     "       packsign diff --installed ID[@VERSION] NEW [--data-dir DIR]\n"
     "           [--format F] ...\n"
     "\n"
@@ -53,6 +53,8 @@ const struct cli_usage cmd_diff_usage = {
     "  --stat           counts instead of text diffs\n"
     "  --files          list every other file, not only their counts\n"
     "  --lines N        lines of each text diff (default 200)\n"
+    "  -q, --quiet      print nothing (as git diff --quiet): the exit\n"
+    "                   status says whether they differ\n"
     "\n"
     "Exit status: 0 no differences, 1 differences, 2 the comparison could\n"
     "not be made (a refused signature too), its code printed.\n",
@@ -122,6 +124,7 @@ parse_diff(int argc, char **argv, struct diff_args *a)
 		CLI_FLAG(0, "stat", &a->stat),
 		CLI_FLAG(0, "files", &a->files),
 		CLI_CALLBACK(0, "lines", &a->lines, cli_parse_limit),
+		CLI_FLAG('q', "quiet", &a->checks.quiet),
 		CLI_END
 	};
 	struct cli_operands rest;
@@ -220,7 +223,8 @@ print_result(const struct diff_args *a, const ps_diff *d)
 	if (a->checks.verify.trust != NULL)
 		style.asked = a->checks.verify.trust->consent;
 	if (!a->json) {
-		cli_diff_print(stdout, d, &style);
+		if (!a->checks.quiet)
+			cli_diff_print(stdout, d, &style);
 		return EXIT_OK;
 	}
 	ps_error_clear(&err);

@@ -11,7 +11,7 @@
 const struct cli_usage cmd_digest_usage = {
 	.name = "digest",
 	.text =
-    "usage: packsign digest PATH [--json] [--files] [--mtime N]\n"
+    "usage: packsign digest PATH [--json] [--files] [--mtime N] [-q]\n"
     "           " CLI_LIMIT_USAGE "\n"
     "\n"
     "Prints the digests of PATH, a pack directory or an archive (.tar,\n"
@@ -30,12 +30,13 @@ const struct cli_usage cmd_digest_usage = {
     "  --mtime N            for directories: the mtime of the canonical tar\n"
     "                       (default: $SOURCE_DATE_EPOCH, else 0)\n"
     CLI_LIMIT_FLAGS_HELP
+    CLI_QUIET_HELP
     "  -h, --help           show this help\n",
 };
 
 struct digest_args {
 	const char *path;
-	int json, files;
+	int json, files, quiet;
 	ps_pack_options pack;        /* the mtime of a directory's tar */
 };
 
@@ -46,6 +47,7 @@ parse_digest(int argc, char **argv, struct digest_args *a)
 	const struct cli_option options[] = {
 		CLI_FLAG(0, "json", &a->json),
 		CLI_FLAG(0, "files", &a->files),
+		CLI_FLAG('q', "quiet", &a->quiet),
 		CLI_STRING(0, "mtime", &mtime),
 		CLI_LIMIT_OPTIONS(&a->pack.limits),
 		CLI_END
@@ -242,7 +244,7 @@ run_digest(struct digest_args *a)
 		if (print_json(a->path, in->digest, in->manifest,
 		    a->files) != 0)
 			rc = EXIT_FAILED;
-	} else {
+	} else if (!a->quiet) {
 		print_text(a->path, in->digest, in->manifest, a->files);
 	}
 	ps_inspection_free(in);

@@ -55,7 +55,8 @@ const struct cli_usage cmd_sign_usage = {
     "                       (-o, --mtime and --compress build the archive of\n"
     "                       a directory; an archive PATH is signed as is)\n"
     "  --json               print the result as JSON\n"
-    "  -q, --quiet          no progress line (shown only on a terminal)\n"
+    "  -q, --quiet          print nothing on success: no progress line, no\n"
+    "                       wrote lines (errors, warnings still on stderr)\n"
     "  --passphrase-file F, --passphrase-fd N\n"
     "                       where the key's passphrase comes from (default\n"
     "                       $PACKSIGN_PASSPHRASE, else the terminal)\n"
@@ -319,7 +320,7 @@ sign_with(struct sign_args *a, const ps_seckey *key)
 			print_diags(&r->diags);
 		if (a->json)
 			rc = print_json(r);
-		else
+		else if (!a->quiet)
 			print_text(r);
 	}
 	ps_sign_result_free(r);

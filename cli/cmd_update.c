@@ -43,6 +43,10 @@ const struct cli_usage cmd_update_usage = {
     "reason: \"not_listed\"|\"not_newer\", ok, exit, code, ...}, or an id\n"
     "not installed with its refusal (code not_installed).\n"
     "\n"
+    "  -q, --quiet          print nothing on success: no progress line, no\n"
+    "                       installed or skipped lines (the questions on a\n"
+    "                       terminal, errors and warnings as always)\n"
+    "\n"
     "Exit status: the highest of the installs' (0 all updated or nothing to\n"
     "do, 1 one was refused or an ID is not installed, 2 one could not be\n"
     "done).\n",
@@ -121,6 +125,9 @@ update_one(struct install_args *a, const ps_installed *inst,
 	if ((e == NULL || ps_version_compare(e->version, inst->version) <= 0) &&
 	    a->collect != NULL)
 		return skipped_json(a, inst, e);
+	if ((e == NULL || ps_version_compare(e->version, inst->version) <= 0) &&
+	    a->checks.quiet)
+		return EXIT_OK;
 	if (e == NULL || ps_version_compare(e->version, inst->version) <= 0) {
 		fputs("skipped ", stdout);
 		cli_put_safe(stdout, inst->id);

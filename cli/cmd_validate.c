@@ -15,7 +15,7 @@ const struct cli_usage cmd_validate_usage = {
 	.name = "validate",
 	.text =
     "usage: packsign validate PATH [--format F] [--strict]\n"
-    "                         [--engine-version V] [--json]\n"
+    "                         [--engine-version V] [--json] [-q]\n"
     "\n"
     "Checks the pack at PATH, a directory or an archive (.tar, .tar.gz,\n"
     ".tgz, .tar.zst, .zip: read once, every entry checked, nothing\n"
@@ -30,6 +30,9 @@ const struct cli_usage cmd_validate_usage = {
     "  --engine-version V    autograph: check contract.engine_version\n"
     "                        against engine version V (SemVer)\n"
     "  --json                print the diagnostics and summary as JSON\n"
+    "  -q, --quiet           no summary line when valid (every diagnostic\n"
+    "                        is printed as always): a valid pack without\n"
+    "                        warnings prints nothing\n"
     "\n"
     "Exit status: 0 valid (warnings allowed unless --strict), 1 invalid,\n"
     "2 the pack could not be read.\n",
@@ -37,7 +40,7 @@ const struct cli_usage cmd_validate_usage = {
 
 struct validate_args {
 	const char *path;
-	int json;
+	int json, quiet;
 	ps_validate_options options;
 };
 
@@ -50,6 +53,7 @@ parse_validate(int argc, char **argv, struct validate_args *a)
 		CLI_FLAG(0, "strict", &o->strict),
 		CLI_STRING(0, "engine-version", &o->engine_version),
 		CLI_FLAG(0, "json", &a->json),
+		CLI_FLAG('q', "quiet", &a->quiet),
 		/* describe's, refused by name as validate always did */
 		CLI_REFUSED("lang", CLI_OPTION_STRING),
 		CLI_END
@@ -77,7 +81,7 @@ plural(size_t n, const char *one, const char *many)
 
 static void
 print_text(const char *path, const ps_manifest *m, const ps_diags *diags,
-    int valid)
+    int valid, int quiet)
 {
 	char line[8192];
 	size_t i, e = ps_diags_count(diags, PS_SEVERITY_ERROR);
@@ -86,6 +90,8 @@ print_text(const char *path, const ps_manifest *m, const ps_diags *diags,
 	for (i = 0; i < diags->count; i++)
 		cli_put_line(stdout, "", ps_diag_format(&diags->items[i], line,
 		    sizeof(line)));
+	if (valid != 0 && quiet)
+		return;
 	cli_put_safe(stdout, path);
 	printf(": %s", valid != 0 ? "valid" : "invalid");
 	if (m != NULL) {
@@ -142,7 +148,7 @@ run_validate(struct validate_args *a)
 	if (a->json != 0)
 		rc = print_json(a->path, m, &diags, valid);
 	else
-		print_text(a->path, m, &diags, valid);
+		print_text(a->path, m, &diags, valid, a->quiet);
 	ps_manifest_free(m);
 	ps_diags_free(&diags);
 	if (rc != 0) {

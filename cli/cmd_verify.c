@@ -91,7 +91,10 @@ const struct cli_usage cmd_verify_usage = {
     "                       online CPUs), reported in their order\n"
     "  --json               print the full report as one JSON object\n"
     "                       (--files-from: one object per archive a line)\n"
-    "  -q, --quiet          no progress line (shown only on a terminal)\n",
+    "  -q, --quiet          print nothing on success: no progress line, no\n"
+    "                       Good signature or ok lines, no closing line when\n"
+    "                       all verified (refusals, modified paths and\n"
+    "                       warnings are printed as always)\n",
 };
 
 #define VERIFY_MAX_BUNDLES 64
@@ -331,9 +334,10 @@ report_one(const char *path, const ps_verify_result *r, int rc,
 	} else {
 		/* Warnings first: a refusal's line stays the last word. */
 		cli_print_warnings(path, r != NULL ? &r->warnings : NULL);
-		if (rc == 0 && r != NULL)
-			print_good(r);
-		else
+		if (rc == 0 && r != NULL) {
+			if (!a->checks.quiet)
+				print_good(r);
+		} else
 			cli_report(err);
 	}
 	return outcome_code(rc, err);
@@ -418,7 +422,7 @@ verify_all(struct verify_args *a)
 		return code != EXIT_OK ? code : rc;
 	}
 	json_decref(results);
-	if (a->count > 1)
+	if (a->count > 1 && (rc != EXIT_OK || !a->checks.quiet))
 		printf("%s: %llu of %llu verified\n", rc == EXIT_OK ?
 		    "All good" : "FAILED", (unsigned long long)count.good,
 		    (unsigned long long)count.total);
@@ -469,7 +473,7 @@ verify_list(const struct verify_args *a)
 		return cli_fail("files_from_empty", cli_list_label(&list),
 		    "read the --files-from list: it names no archive");
 	rc = rc > count.worst ? rc : count.worst;
-	if (!a->json && count.total > 1)
+	if (!a->json && count.total > 1 && (rc != EXIT_OK || !a->checks.quiet))
 		printf("%s: %llu of %llu verified\n", rc == EXIT_OK ?
 		    "All good" : "FAILED", (unsigned long long)count.good,
 		    (unsigned long long)count.total);
@@ -480,7 +484,7 @@ static int
 run_verify(struct verify_args *a)
 {
 	struct cli_installed_targets t = { a->paths, a->count, a->data_dir,
-	    a->format, NULL, a->checks.verify.at, a->json };
+	    a->format, NULL, a->checks.verify.at, a->json, a->checks.quiet };
 	ps_trust *policy = NULL;
 	int rc;
 

@@ -437,7 +437,7 @@ cli_install_run(struct install_args *a, const char *data_dir)
 		cli_report(&err);
 	if (a->json && print_json(a, data_dir, r, rc, &err) != EXIT_OK)
 		code = EXIT_FAILED;
-	else if (!a->json && rc == 0)
+	else if (!a->json && rc == 0 && !a->checks.quiet)
 		print_result(r);
 	ps_install_result_free(r);
 	return code;

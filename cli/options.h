@@ -96,6 +96,12 @@ int cli_parse_kdf(const struct cli_usage *cmd, const struct cli_option *opt,
 int cli_parse_limit(const struct cli_usage *cmd, const struct cli_option *opt,
     const char *arg);
 
+/* -q / --quiet of the commands whose output is a report: nothing is
+ * printed on success, the exit status says it (--json is printed). */
+#define CLI_QUIET_HELP \
+    "  -q, --quiet          print nothing on success (the exit status says\n" \
+    "                       it); errors and warnings are printed as always\n"
+
 /* The limits of reading an archive (every command that reads one), filling
  * ps_extract_limits `l`. */
 #define CLI_LIMIT_OPTIONS(l) \

@@ -89,8 +89,10 @@ check_tree(struct run *r, const char *path)
 	rc = ps_installed_verify(path, r->t->trust, r->t->at, &c, &err);
 	if (r->results != NULL)
 		json_array_append_new(r->results, result_json(path, c, rc, &err));
-	else if (rc == 0)
-		print_ok(c);
+	else if (rc == 0) {
+		if (!r->t->quiet)
+			print_ok(c);
+	}
 	else {
 		if (c != NULL)
 			cli_print_changes(stdout, "", c);
@@ -101,7 +103,8 @@ check_tree(struct run *r, const char *path)
 	ps_installed_check_free(c);
 }
 
-/* The data directory's receipts, read once; an exit code. */
+/* The data directory's receipts, read once: 0, -1 and `err`, or -2 when
+ * no data directory could be named (reported). */
 static int
 load_list(struct run *r, ps_error *err)
 {
@@ -146,41 +149,56 @@ one_format(struct run *r, const char *target, const char *id, size_t n,
 	return format >= 0 ? format : (int)r->t->format;
 }
 
-/* ID[@VERSION]: every installed tree it names, checked in list order. */
+/*
+ * An operand: ID[@VERSION] when it names installed packs (every tree it
+ * names is checked, in list order), else a tree's path when it exists.
+ * An id is tried first, so that a pack's source directory named by its id
+ * in the working directory does not hide the installed pack.
+ */
 static void
-check_target(struct run *r, const char *target)
+check_operand(struct run *r, const char *target)
 {
-	const char *at = strrchr(target, '@');
+	const char *at = strrchr(target, '@'), *version;
 	size_t i, n, found = 0;
+	struct stat st;
 	ps_error err;
 	int format, rc;
 
 	at = at != NULL && at != target && at[1] != '\0' ? at : NULL;
+	version = at != NULL ? at + 1 : NULL;
 	n = at != NULL ? (size_t)(at - target) : strlen(target);
-	if ((rc = load_list(r, &err)) != 0) {
+	/* A path needs no data directory. */
+	if ((rc = load_list(r, &err)) != 0 && lstat(target, &st) == 0) {
+		check_tree(r, target);
+		return;
+	}
+	if (rc != 0) {
 		if (rc == -1)
 			refused(r, target, &err);
 		else
 			count(r, EXIT_FAILED);
 		return;
 	}
-	if ((format = one_format(r, target, target, n, at != NULL ? at + 1 :
-	    NULL, &err)) < 0) {
+	if ((format = one_format(r, target, target, n, version, &err)) < 0) {
 		refused(r, target, &err);
 		return;
 	}
 	for (i = 0; i < r->list->count; i++) {
 		if (matches(&r->list->items[i], (ps_format)format, target, n,
-		    at != NULL ? at + 1 : NULL)) {
+		    version)) {
 			check_tree(r, r->list->items[i].path);
 			found++;
 		}
 	}
 	if (found > 0)
 		return;
+	if (lstat(target, &st) == 0) {
+		check_tree(r, target);
+		return;
+	}
 	cli_error_set(&err, PS_STATUS_REFUSED, "not_installed", target, "is "
-	    "neither a path nor an installed pack of the data directory %s "
-	    "(ID or ID@VERSION, as packsign list shows them)", r->data_dir);
+	    "neither an installed pack of the data directory %s (ID or "
+	    "ID@VERSION, as packsign list shows them) nor a path", r->data_dir);
 	refused(r, target, &err);
 }
 
@@ -189,15 +207,10 @@ cli_verify_installed(const struct cli_installed_targets *t)
 {
 	struct run r = { t, t->json ? json_array() : NULL, NULL, NULL, 0, 0, 0 };
 	json_t *report;
-	struct stat st;
 	int i, code;
 
-	for (i = 0; i < t->count; i++) {
-		if (lstat(t->operands[i], &st) == 0)
-			check_tree(&r, t->operands[i]);
-		else
-			check_target(&r, t->operands[i]);
-	}
+	for (i = 0; i < t->count; i++)
+		check_operand(&r, t->operands[i]);
 	ps_installed_list_free(r.list);
 	free(r.data_dir);
 	if (!t->json)

@@ -15,6 +15,7 @@ struct cli_installed_targets {
 	                              * not checked */
 	int64_t at;
 	int json;
+	int quiet;                   /* -q: no "ok:" lines */
 };
 
 /*

@@ -10,16 +10,16 @@ _packsign_commands="pack digest sign keygen key verify diff install fetch
 # subcommand); a trailing '=' is never used: values are separate words.
 _packsign_options() {
 	local checks="--sig --trust -p --signed-by --source-repo --source-commit
-	    --require-source --allow-dirty --at -q --quiet"
+	    --require-source --allow-dirty --at"
 	local pass="--passphrase-file --passphrase-fd"
 	local limits="--max-size --max-entries --max-ratio"
 	local download="--ca-file --max-download --timeout"
 	case $1 in
-	pack) echo "-o --output --compress --mtime --json -q --quiet" ;;
+	pack) echo "-o --output --compress --mtime --json" ;;
 	digest) echo "--json --files --mtime $limits" ;;
 	sign) echo "-s --secret-key -o --output --identity --minisig --bundle
 	    --source-repo --source-commit --allow-dirty --append --force
-	    --mtime --compress --json -q --quiet $pass $limits" ;;
+	    --mtime --compress --json $pass $limits" ;;
 	keygen) echo "-o --identity --no-passphrase $pass --kdf --force --json" ;;
 	key) _packsign_key_options "$2" ;;
 	index) _packsign_index_options "$2" ;;
@@ -38,7 +38,7 @@ _packsign_options() {
 	    --require-index-state --json $download" ;;
 	update) echo "--index --trust -p --data-dir --dry-run --yes --accept
 	    --allow-shell --allow-signer-change --allow-source-change
-	    --require-index-state --at --lang -q --signed-by --source-repo
+	    --require-index-state --at --lang --signed-by --source-repo
 	    --source-commit --require-source --allow-dirty --json $limits
 	    $download" ;;
 	list) echo "--data-dir --verify --json --index --trust -p $download" ;;
@@ -47,7 +47,8 @@ _packsign_options() {
 	validate) echo "--format --strict --engine-version --json" ;;
 	describe) echo "--lang --json" ;;
 	esac
-	echo "-h --help"
+	# Every command: the help, and -q (nothing printed on success).
+	echo "-h --help -q --quiet"
 }
 
 _packsign_key_options() {

@@ -634,6 +634,9 @@ assert j["recorded"] is False and j["version"] == 2 and j["index_state"]["versio
 	    --data-dir "$D" --ca-file "$F/ca.pem"
 	echo "$output"
 	[ "$status" -eq 0 ]
+	run --separate-stderr "$PACKSIGN" outdated --index "$F/ix2.json" \
+	    --trust "$F/policy.yaml" --data-dir "$D" --ca-file "$F/ca.pem" -q
+	[ "$status" -eq 0 ] && [ -z "$output" ] && [ -z "$stderr" ]
 	run "$PACKSIGN" outdated --index "$U/files/ix3.json" --trust "$F/policy.yaml" \
 	    --data-dir "$D" --ca-file "$F/ca.pem" --json
 	echo "$output"
@@ -667,6 +670,10 @@ PY
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *'"widens": null'* ]]
+	# -q: the exit status alone says it (issue 26).
+	run --separate-stderr "$PACKSIGN" outdated --index "$F/ix3.json" \
+	    --trust "$F/policy.yaml" --data-dir "$D" --no-widening-check -q
+	[ "$status" -eq 1 ] && [ -z "$output" ] && [ -z "$stderr" ]
 }
 
 @test "outdated: a newer version that widens nothing has empty widens" {
@@ -728,6 +735,9 @@ PY
 	[ "$status" -eq 0 ]
 	[[ "$output" == *skipped* ]]
 	[ "$(installed)" = "0.1.0 0.2.0" ]
+	run --separate-stderr "$PACKSIGN" update --index "$F/ix2.json" \
+	    --trust "$F/policy.yaml" --data-dir "$D" --ca-file "$F/ca.pem" --yes -q
+	[ "$status" -eq 0 ] && [ -z "$output" ] && [ -z "$stderr" ]
 	# ixy (version 3) yanks 0.2.0: its newest is 0.1.0, below what is
 	# installed, so nothing is installed (never a downgrade).
 	run "$PACKSIGN" update "$AP_ID" --index "$F/ixy.json" --trust "$F/policy.yaml" \

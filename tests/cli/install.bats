@@ -270,8 +270,16 @@ ap_tree() { echo "$D/agentpacks/$AP_ID/$1"; }
 	run "$PACKSIGN" verify --installed "$AP_ID@0.3.0" no.such.pack --data-dir "$D"
 	echo "$output"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"packsign: $AP_ID@0.3.0: is neither a path nor an installed pack of the data directory $D"*"[not_installed]"* ]]
-	[[ "$output" == *"packsign: no.such.pack: is neither a path"*"[not_installed]"* ]]
+	[[ "$output" == *"packsign: $AP_ID@0.3.0: is neither an installed pack of the data directory $D (ID or ID@VERSION, as packsign list shows them) nor a path [not_installed]"* ]]
+	[[ "$output" == *"packsign: no.such.pack: is neither an installed pack"*"[not_installed]"* ]]
+	# The pack's source directory, named by its id here, does not hide it.
+	cp -R "$EXAMPLES/$AGENTPACK" "$AP_ID"
+	run "$PACKSIGN" verify --installed "$AP_ID@0.1.0" --data-dir "$D"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "ok: $AP_ID 0.1.0 at $(ap_tree 0.1.0): "* ]]
+	# A path needs no data directory.
+	run env -u HOME -u XDG_DATA_HOME "$PACKSIGN" verify --installed "$(ap_tree 0.1.0)"
+	[ "$status" -eq 0 ]
 	run "$PACKSIGN" verify --installed "$AP_ID@0.1.0" --data-dir "$D" --format soyapack
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"[not_installed]"* ]]
