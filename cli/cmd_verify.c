@@ -58,7 +58,7 @@ const struct cli_usage cmd_verify_usage = {
     "With --installed, each operand is an installed pack's tree: its PATH\n"
     "(as `packsign list` shows it), or ID[@VERSION] of the data directory\n"
     "(as uninstall takes it: that version, or every installed version of\n"
-    "ID; an operand that names an existing path is a path).  Every file is\n"
+    "ID, first; else the operand is a path).  Every file is\n"
     "hashed again and compared with the install receipt, and every\n"
     "modified, added or missing path is printed (\"modified: \", \"added: \",\n"
     "\"missing: \"); exit 1 when any is found.  With a policy, the receipt's\n"

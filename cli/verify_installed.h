@@ -19,12 +19,12 @@ struct cli_installed_targets {
 };
 
 /*
- * Re-checks each installed tree against its receipt.  An operand that
- * names an existing file or directory is a tree's path; any other is
- * ID[@VERSION] of the data directory: that version, or every installed
- * version of ID (as uninstall takes it), not_installed when none is, and
+ * Re-checks each installed tree against its receipt.  An operand is
+ * ID[@VERSION] of the data directory when it names installed packs: that
+ * version, or every installed version of ID (as uninstall takes it),
  * install_ambiguous when ID is installed in two formats and --format does
- * not say which.  Prints each result (text or one JSON object); returns
+ * not say which; else it is a tree's path when one exists (a path needs no
+ * data directory), and not_installed when it is neither.  Prints each result (text or one JSON object); returns
  * the highest exit code.
  */
 int cli_verify_installed(const struct cli_installed_targets *t);
