@@ -383,6 +383,37 @@ print_result(const ps_install_result *r)
 	print_upgrade(r);
 }
 
+/*
+ * The library's install of a file, a URL or an index entry.  SIGINT,
+ * SIGTERM and SIGHUP stop it (a download as the copy and the extraction
+ * of a file), so that it removes DIR/.tmp/install.* before the run ends
+ * by that signal (cli/signals.h).
+ */
+static int
+install_call(struct install_args *a, struct cli_progress *progress,
+    ps_install_result **r, ps_error *err)
+{
+	int rc;
+
+	if (cli_is_url(a->archive) || a->entry != NULL) {
+		cli_download_setup(&a->fetch, &a->o.verify);
+		a->fetch.progress = a->o.verify.progress;
+		a->fetch.cancelled = cli_cancelled;
+	}
+	a->o.cancelled = cli_cancelled;
+	cli_cancel_on_signal();
+	if (cli_is_url(a->archive))
+		rc = ps_install_url(a->archive, &a->o, &a->fetch, r, err);
+	else if (a->entry != NULL)
+		rc = ps_install_indexed(a->opened.index, a->entry, &a->index_o,
+		    &a->o, &a->fetch, r, err);
+	else
+		rc = ps_install(a->archive, &a->o, r, err);
+	cli_progress_end(progress);
+	cli_cancel_end();
+	return rc;
+}
+
 int
 cli_install_run(struct install_args *a, const char *data_dir)
 {
@@ -404,25 +435,7 @@ cli_install_run(struct install_args *a, const char *data_dir)
 	a->o.waiting = waiting;
 	a->o.verify.progress = cli_progress_start(&progress, a->checks.quiet);
 	ps_error_clear(&err);
-	if (cli_is_url(a->archive) || a->entry != NULL)
-		cli_download_setup(&a->fetch, &a->o.verify);
-	if (cli_is_url(a->archive)) {
-		a->fetch.progress = a->o.verify.progress;
-		a->fetch.cancelled = cli_cancelled;
-		cli_cancel_on_signal();
-		rc = ps_install_url(a->archive, &a->o, &a->fetch, &r, &err);
-		cli_progress_end(&progress);
-		cli_cancel_end();
-	} else if (a->entry != NULL) {
-		a->fetch.progress = a->o.verify.progress;
-		a->fetch.cancelled = cli_cancelled;
-		cli_cancel_on_signal();
-		rc = ps_install_indexed(a->opened.index, a->entry, &a->index_o,
-		    &a->o, &a->fetch, &r, &err);
-		cli_cancel_end();
-	} else
-		rc = ps_install(a->archive, &a->o, &r, &err);
-	cli_progress_end(&progress);
+	rc = install_call(a, &progress, &r, &err);
 	if (rc != 0 && ctx.no_terminal &&
 	    ps_error_is(&err, PS_CODE_INSTALL_DECLINED))
 		no_terminal_error(&err, a->shown);

@@ -1703,6 +1703,11 @@ typedef struct ps_install_options {
 	int allow_signer_change;     /* re-pin a new signer (signer_changed) */
 	int allow_source_change;     /* re-pin a new repository
 	                              * (source_changed) */
+	/* Polled while the archive is copied and extracted, and before the
+	 * commit (may be NULL): nonzero stops the install with
+	 * install_cancelled, removing what it wrote (install.md, section 3). */
+	int (*cancelled)(void *ctx);
+	void *cancelled_ctx;
 } ps_install_options;
 
 /* Defaults: ps_verify_options_init(), ps_extract_limits_init(), English,
@@ -1747,7 +1752,9 @@ typedef struct ps_install_result {
  * version_conflict, install_conflict, install_declined, install_name_invalid,
  * install_digest_mismatch, subject_changed (the archive grew while it was
  * copied), and the extraction codes; failures (exit 2): data_dir_invalid,
- * lock_failed, io_error, disk_full, not_found, not_a_file.  An https URL
+ * lock_failed, io_error, disk_full, not_found, not_a_file,
+ * install_cancelled (`cancelled` said stop: nothing is installed and the
+ * work directory is removed).  An https URL
  * is ps_install_url()'s ("network" below); ps_install() never downloads.
  */
 int ps_install(const char *archive, const ps_install_options *options,

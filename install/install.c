@@ -101,11 +101,24 @@ ps_install_result_free(ps_install_result *r)
 
 /* ------------------------------------------------------ the private copy */
 
+/* An interrupted install (o->cancelled) stops where it polls: between two
+ * blocks copied, before the commit; the run then removes its work. */
+static int
+stopped(const ps_install_options *o, const char *label, ps_error *err)
+{
+	if (o == NULL || o->cancelled == NULL ||
+	    o->cancelled(o->cancelled_ctx) == 0)
+		return 0;
+	return util_fail(err, "install_cancelled", label, "interrupted: "
+	    "nothing was installed, and what this run wrote is removed");
+}
+
 /* The most a copy may hold, and the refusal of more. */
 struct copy_bound {
 	uint64_t max;
 	const char *code;
 	const char *why;             /* what `max` is */
+	const ps_install_options *o; /* its cancellation; NULL: none polled */
 };
 
 /* Copies `src` to `dst` within `bound`. */
@@ -142,10 +155,11 @@ static ssize_t
 copy_one(util_worker *w, int src, int dst, const char *label,
     const struct copy_bound *bound, uint64_t *total, ps_error *err)
 {
-	unsigned char *room = util_worker_reserve(w, COPY_BUFFER, err);
+	unsigned char *room;
 	ssize_t n;
 
-	if (room == NULL)
+	if (stopped(bound->o, label, err) != 0 ||
+	    (room = util_worker_reserve(w, COPY_BUFFER, err)) == NULL)
 		return -1;
 	if ((n = util_read_full(src, room, COPY_BUFFER)) < 0)
 		return util_fail_errno(err, "io_error", label, "read", errno);
@@ -232,7 +246,7 @@ copy_archive(struct install *in, ps_error *err)
 {
 	util_sha256 *hash = util_sha256_new();
 	struct copy_bound bound = { 0, "subject_changed", "its size when it "
-	    "was opened: it grew while it was copied" };
+	    "was opened: it grew while it was copied", in->o };
 	struct stat st;
 	int rc;
 
@@ -269,7 +283,7 @@ download_signature(struct install *in, const char *sig_name, ps_error *err)
 		return util_fail_oom(err, in->archive);
 	if (in->dl.sig_url == NULL) {
 		const struct copy_bound sig_bound = { SIGN_DSSE_MAX_BYTES,
-		    "envelope_too_large", "the most a signature may hold" };
+		    "envelope_too_large", "the most a signature may hold", NULL };
 
 		return copy_file(in, in->o->verify.sig_path, sig_name,
 		    &sig_bound, err);
@@ -291,7 +305,7 @@ copy_signature(struct install *in, ps_error *err)
 	const char *sig = in->o->verify.sig_path;
 	char *sig_default = NULL;
 	const struct copy_bound sig_bound = { SIGN_DSSE_MAX_BYTES,
-	    "envelope_too_large", "the most a signature may hold" };
+	    "envelope_too_large", "the most a signature may hold", NULL };
 	char sig_name[UTIL_NAME_MAX + 8];
 	int rc;
 
@@ -414,6 +428,8 @@ start_extracting(void *ctx, const sign_statement *st,
 	if (install_extractor_new(in->archive, in->tree_fd, &in->o->limits,
 	    &in->extractor, err) != 0)
 		return -1;
+	install_extractor_cancel(in->extractor, in->o->cancelled,
+	    in->o->cancelled_ctx);
 	if (pack_files_tree_open(in->tree_path, fallback, err) != 0)
 		return -1;
 	*visitor = install_extractor_visitor(in->extractor);
@@ -918,7 +934,9 @@ place_tree(struct install *in, ps_error *err)
 
 	if (syncfs(in->dd.fd) != 0)
 		return util_fail_errno(err, "io_error", in->dd.path, "syncfs", errno);
-	if ((fd = open_parent(in, "", &version, err)) < 0)
+	/* The last point to stop: a long sync may have been interrupted. */
+	if (stopped(in->o, in->archive, err) != 0 ||
+	    (fd = open_parent(in, "", &version, err)) < 0)
 		return -1;
 	if (renameat2(in->work_fd, TREE_NAME, fd, version, RENAME_NOREPLACE) != 0)
 		rc = errno != EEXIST ? util_fail_errno(err, "io_error",
@@ -1002,6 +1020,8 @@ run(struct install *in, ps_error *err)
 		return 0;
 	}
 	drop_copy(in);
+	if (stopped(in->o, in->archive, err) != 0)
+		return -1;
 	if (place_receipt(in, err) != 0 ||
 	    install_upgrade_stage(&in->up, &in->dd, in->work_fd, in->o->now !=
 	    0 ? in->o->now : (int64_t)time(NULL), err) != 0 ||

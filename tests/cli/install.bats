@@ -586,3 +586,51 @@ assert w == [("agents/checklist.yml", 4, 11, "warning", "agentpack_config_path")
 	[ ! -e "$(ap_tree 0.1.0)" ] && [ ! -e "$(ap_tree 0.2.0)" ]
 	[ -z "$(find "$D/receipts" -type f)" ]
 }
+
+# Issue 26: Ctrl-C during a local install left DIR/.tmp/install.* (the
+# archive's copy and the extracted tree) until the next install.  SIGINT,
+# SIGTERM and SIGHUP now stop it and it removes its work before the run
+# ends by that signal.
+left_over() {
+	[ -d "$D/.tmp" ] && find "$D/.tmp" -mindepth 1 -print -quit
+}
+
+@test "install: SIGINT or SIGTERM at the question leaves no DIR/.tmp/install.*" {
+	pty="$BATS_TEST_DIRNAME/../tools/ptyrun"
+	for sig in INT TERM; do
+		run "$pty" "expect=Install? [y/N] " "exists=$D/.tmp/install.*/tree" \
+		    "signal=$sig" -- "$PACKSIGN" install "$F/ap.tar.gz" \
+		    --trust "$F/policy-false.yaml" --data-dir "$D"
+		echo "$sig: $output"
+		[ "$status" -eq $((128 + $(kill -l "$sig"))) ]
+		[ -z "$(left_over)" ] || { ls -laR "$D/.tmp"; false; }
+		[ ! -e "$(ap_tree 0.1.0)" ]
+		[ -z "$(find "$D/receipts" -type f 2>/dev/null)" ]
+	done
+}
+
+@test "install: a signal while a large archive is copied and extracted leaves nothing" {
+	mkdir -p packs && variant big "$AGENTPACK"
+	head -c 96M /dev/urandom >packs/big/knowledge/big.bin
+	"$PACKSIGN" pack packs/big -o big.tar >/dev/null
+	"$PACKSIGN" sign big.tar -s "$F/alice.key" >/dev/null
+	"$PACKSIGN" install big.tar --trust "$F/policy-false.yaml" \
+	    --data-dir "$D" --yes >out 2>&1 &
+	pid=$!
+	# Caught in the act: stopped as soon as its work directory exists,
+	# then the signal is delivered as it goes on.
+	while ! compgen -G "$D/.tmp/install.*" >/dev/null && kill -0 "$pid" 2>/dev/null; do
+		:
+	done
+	kill -STOP "$pid"
+	compgen -G "$D/.tmp/install.*" >/dev/null || { kill -CONT "$pid"; skip "the install ended first"; }
+	kill -TERM "$pid"
+	kill -CONT "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	cat out
+	[ "$rc" -eq 143 ]
+	[ -z "$(left_over)" ] || { ls -laR "$D/.tmp"; false; }
+	[ ! -e "$(ap_tree 0.1.0)" ]
+	[ -z "$(find "$D/receipts" -type f 2>/dev/null)" ]
+}

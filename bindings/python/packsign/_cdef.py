@@ -391,6 +391,8 @@ typedef struct ps_install_options {
     const char *consent_by;
     int allow_signer_change;
     int allow_source_change;
+    int (*cancelled)(void *ctx);
+    void *cancelled_ctx;
 } ps_install_options;
 typedef struct ps_install_result {
     ps_verify_result *verify;
