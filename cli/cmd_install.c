@@ -22,7 +22,8 @@ const struct cli_usage cmd_install_usage = {
     "           [--require-index-state]\n"
     "           (both: the options below)\n"
     "           [--data-dir DIR] [--yes] [--allow-shell] [--allow-downgrade]\n"
-    "           [--dry-run] [--json] [--signed-by ID] [--source-repo URL]\n"
+    "           [--dry-run] [--reinstall] [--json] [--signed-by ID]\n"
+    "           [--source-repo URL]\n"
     "           [--source-commit HASH] [--require-source] [--allow-dirty]\n"
     "           [--at TIME] [--max-size BYTES] [--max-entries N]\n"
     "           [--max-ratio N] [--lang en|zh] [-q]\n"
@@ -36,7 +37,9 @@ const struct cli_usage cmd_install_usage = {
     "space as ARCHIVE).  Then the install rules (AgentPack shell: true only\n"
     "from a first_party signer or with --allow-shell; no version below the\n"
     "newest installed one without --allow-downgrade; the same version again\n"
-    "is a no-op when its tree is the same and refused otherwise); shows what\n"
+    "is a no-op when its tree is the same and its installed files still\n"
+    "match the receipt, installed_modified when they do not (--reinstall\n"
+    "then replaces them), version_conflict when its tree differs); shows what\n"
     "the pack may do and asks on the terminal; renames the verified tree\n"
     "into DIR/<layout>/<version>/ (docs/formats/install.md).  Without a\n"
     "terminal, --yes is required.  Warnings of the verification go to\n"
@@ -78,6 +81,10 @@ const struct cli_usage cmd_install_usage = {
     "  --allow-downgrade    accept a version below the newest installed one\n"
     "  --dry-run            every check and a trial extraction; keep nothing\n"
     "                       (an upgrade prints the classes it would ask)\n"
+    "  --reinstall          the same version with the same tree installed:\n"
+    "                       verify and extract it afresh and swap it in for\n"
+    "                       the installed tree (one rename), with a new\n"
+    "                       receipt; the pins are checked, never rewritten\n"
     "  --accept CLASSES     consent to widening in these classes (comma-\n"
     "                       separated: permissions, trust, prompts, code)\n"
     "  --accept-diff FILE   consent to exactly this diff (diff --json)\n"
@@ -125,6 +132,11 @@ parse_install(int argc, char **argv, struct install_args *a)
 	a->shown = cli_url_shown(a->archive, a->shown_buf, sizeof(a->shown_buf));
 	if (cli_checks_one_policy(&cmd_install_usage, &a->checks) != EXIT_OK)
 		return EXIT_FAILED;
+	if (a->o.reinstall && (a->o.allow_signer_change ||
+	    a->o.allow_source_change))
+		return cli_usage_error(&cmd_install_usage, "--reinstall keeps "
+		    "the pins: it does not take --allow-signer-change or "
+		    "--allow-source-change (upgrade, or uninstall --forget)");
 	if (a->index == NULL && (a->index_o.allow_yanked ||
 	    a->index_o.require_state))
 		return cli_usage_error(&cmd_install_usage, "--allow-yanked and "

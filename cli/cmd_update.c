@@ -60,10 +60,11 @@ check_update(const struct install_args *a)
 	if (cli_checks_one_policy(&cmd_update_usage, &a->checks) != EXIT_OK)
 		return EXIT_FAILED;
 	if (a->accept_diff != NULL || a->index_o.allow_yanked ||
-	    a->o.allow_downgrade || a->checks.verify.sig_path != NULL)
+	    a->o.allow_downgrade || a->checks.verify.sig_path != NULL ||
+	    a->o.reinstall)
 		return cli_usage_error(&cmd_update_usage, "--accept-diff, "
-		    "--allow-yanked, --allow-downgrade and --sig are for "
-		    "install, one pack at a time");
+		    "--allow-yanked, --allow-downgrade, --reinstall and --sig are "
+		    "for install, one pack at a time");
 	return EXIT_OK;
 }
 

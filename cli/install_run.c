@@ -81,6 +81,7 @@ struct confirm_ctx {
 	int diff_shown;              /* the consent question showed the diff */
 	ps_lang lang;
 	unsigned asked;              /* the policy's consent classes */
+	int reinstall;               /* --reinstall */
 };
 
 static void
@@ -111,10 +112,11 @@ print_summary(FILE *out, const char *summary)
 }
 
 static void
-print_plan(FILE *out, const ps_install_plan *plan)
+print_plan(FILE *out, const ps_install_plan *plan, int reinstall)
 {
-	fprintf(out, "packsign: about to install this %s pack:\n",
-	    ps_format_name(plan->format));
+	fprintf(out, "packsign: about to %s this %s pack:\n", reinstall ?
+	    "reinstall (its installed tree replaced by this archive's)" :
+	    "install", ps_format_name(plan->format));
 	print_field(out, "id:", plan->id);
 	print_field(out, "version:", plan->version);
 	print_field(out, "name:", plan->name);
@@ -186,7 +188,7 @@ confirm(void *ctx, const ps_install_plan *plan)
 		c->no_terminal = 1;
 		return 0;
 	}
-	print_plan(stderr, plan);
+	print_plan(stderr, plan, c->reinstall);
 	if (!c->diff_shown)
 		print_diff(stderr, plan, c);
 	/* Before the question, so that the answer can take them in. */
@@ -256,6 +258,8 @@ action_name(const ps_install_result *r, int rc)
 		return NULL;
 	if (r->already_installed)
 		return "already_installed";
+	if (r->reinstalled)
+		return "reinstalled";
 	if (r->dry_run)
 		return "dry_run";
 	return "installed";
@@ -366,6 +370,8 @@ print_result(const ps_install_result *r)
 
 	if (r->already_installed)
 		fputs("already installed: ", stdout);
+	else if (r->reinstalled)
+		fputs("reinstalled ", stdout);
 	else
 		fputs(r->dry_run ? "dry run: would install " : "installed ",
 		    stdout);
@@ -418,7 +424,7 @@ int
 cli_install_run(struct install_args *a, const char *data_dir)
 {
 	struct confirm_ctx ctx = { a->shown, 0, 0, 0, a->o.lang,
-	    a->checks.verify.trust->consent };
+	    a->checks.verify.trust->consent, a->o.reinstall };
 	struct cli_progress progress;
 	ps_install_result *r = NULL;
 	ps_error err;

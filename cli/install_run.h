@@ -52,6 +52,7 @@ int cli_parse_lang(const struct cli_usage *cmd, const struct cli_option *opt,
 	CLI_STRING(0, "accept-diff", &(a)->accept_diff), \
 	CLI_FLAG(0, "allow-signer-change", &(a)->o.allow_signer_change), \
 	CLI_FLAG(0, "allow-source-change", &(a)->o.allow_source_change), \
+	CLI_FLAG(0, "reinstall", &(a)->o.reinstall), \
 	CLI_STRING(0, "index", &(a)->index), \
 	CLI_FLAG(0, "allow-yanked", &(a)->index_o.allow_yanked), \
 	CLI_FLAG(0, "require-index-state", &(a)->index_o.require_state)

@@ -30,7 +30,7 @@ _packsign_options() {
 	    --installed --data-dir --format --lang --json --stat --files
 	    --lines" ;;
 	install) echo "$checks --data-dir --yes --allow-shell
-	    --allow-downgrade --dry-run --accept --accept-diff
+	    --allow-downgrade --dry-run --reinstall --accept --accept-diff
 	    --allow-signer-change --allow-source-change $limits $download
 	    --lang --json --index --allow-yanked --require-index-state" ;;
 	fetch) echo "$checks -o $limits $download" ;;

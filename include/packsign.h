@@ -1708,6 +1708,13 @@ typedef struct ps_install_options {
 	 * install_cancelled, removing what it wrote (install.md, section 3). */
 	int (*cancelled)(void *ctx);
 	void *cancelled_ctx;
+	/* When the same version with the same tree is installed: extract it
+	 * again and swap it in for the installed tree, with a new receipt
+	 * (install.md, section 3.2), instead of the no-op (which refuses
+	 * installed_modified when the installed files no longer match their
+	 * receipt).  The pins are checked, never rewritten: allow_signer_change
+	 * and allow_source_change are invalid_argument with it. */
+	int reinstall;
 } ps_install_options;
 
 /* Defaults: ps_verify_options_init(), ps_extract_limits_init(), English,
@@ -1733,6 +1740,7 @@ typedef struct ps_install_result {
 	unsigned consent_needed;     /* as in the plan */
 	ps_consent_record consent;   /* what the receipt records */
 	int pinned;                  /* 1 when this install wrote the pins */
+	int reinstalled;             /* `reinstall` replaced the tree */
 } ps_install_result;
 
 /*

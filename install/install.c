@@ -66,6 +66,8 @@ struct install {
 	ps_digest *extracted;
 	int receipt_placed;
 	install_upgrade up;          /* pins, and the diff of an upgrade */
+	int reinstalling;            /* o->reinstall of an installed tree */
+	ps_consent_record kept;      /* its receipt's consent record */
 	int from_url;                /* ps_install_url(): `dl` is set */
 	install_download dl;
 	const install_indexed *indexed;   /* ps_install_indexed(), or NULL */
@@ -398,6 +400,8 @@ tree_wanted(struct install *in, const sign_statement *st)
 	size_t i;
 	int wanted = 1;
 
+	if (in->o->reinstall)
+		return 1;
 	if (install_scan(&in->dd, st->format, st->pack_id, &list,
 	    &ignored) != 0)
 		return 1;
@@ -536,13 +540,72 @@ count_files(ps_install_result *r, const ps_entry *entries, size_t count)
 	}
 }
 
+/* The first path a check found changed, for a message. */
+static const char *
+first_change(const ps_installed_check *c, const char **how)
+{
+	*how = c->modified.count > 0 ? "modified" : c->added.count > 0 ?
+	    "added" : "missing";
+	return c->modified.count > 0 ? c->modified.items[0] :
+	    c->added.count > 0 ? c->added.items[0] : c->missing.count > 0 ?
+	    c->missing.items[0] : "?";
+}
+
+/* The no-op is for a tree whose files still match their receipt: one
+ * changed since is not "already installed", and --reinstall is the way
+ * forward. */
+static int
+check_intact(const ps_installed *old, ps_error *err)
+{
+	ps_installed_check *c = NULL;
+	char found[PS_ERROR_VALUE_MAX];
+	const char *how, *path;
+	int rc = ps_installed_verify(old->path, NULL, 0, &c, err);
+
+	if (rc != 0 && c != NULL && ps_error_is(err, PS_CODE_INSTALLED_MODIFIED)) {
+		path = first_change(c, &how);
+		snprintf(found, sizeof(found), "%zu modified, %zu added, %zu "
+		    "missing (%s: %.300s)", c->modified.count, c->added.count,
+		    c->missing.count, how, path);
+		util_refuse(err, "installed_modified", old->path, "%s %s is "
+		    "already installed, but its files changed since; pass "
+		    "--reinstall (ps_install_options.reinstall) to replace them "
+		    "with this archive's verified tree", old->id, old->version);
+		util_error_expect(err, "the files as installed", found);
+	}
+	ps_installed_check_free(c);
+	return rc;
+}
+
+/* --reinstall of the installed tree: its receipt's consent record is
+ * kept, the tree being the one consented to then. */
+static int
+reinstall_of(struct install *in, const ps_installed *old, ps_error *err)
+{
+	in->reinstalling = 1;
+	in->kept.asked = old->consent.asked;
+	in->kept.widened = old->consent.widened;
+	if (old->consent.from_version == NULL)
+		return 0;
+	if (util_strdup(&in->kept.from_version, old->consent.from_version,
+	    NULL, err) != 0 || util_strdup(&in->kept.by, old->consent.by, NULL,
+	    err) != 0)
+		return -1;
+	return 0;
+}
+
 static int
 check_same_version(struct install *in, const ps_installed *old,
     ps_error *err)
 {
 	char e[PS_SHA256_STRING_LEN], f[PS_SHA256_STRING_LEN];
 
+	if (memcmp(old->tree_digest, in->st->tree_digest, PS_SHA256_LEN) == 0 &&
+	    in->o->reinstall)
+		return reinstall_of(in, old, err);
 	if (memcmp(old->tree_digest, in->st->tree_digest, PS_SHA256_LEN) == 0) {
+		if (check_intact(old, err) != 0)
+			return -1;
 		in->res->already_installed = 1;
 		memcpy(in->res->tree_digest, old->tree_digest, PS_SHA256_LEN);
 		count_files(in->res, old->entries, old->entry_count);
@@ -574,8 +637,8 @@ check_versions(struct install *in, char **newest, ps_error *err)
 		if (strcmp(list.items[i].version, in->manifest->version) == 0)
 			rc = check_same_version(in, &list.items[i], err);
 	}
-	if (rc == 0 && !in->res->already_installed && top != NULL &&
-	    !in->o->allow_downgrade &&
+	if (rc == 0 && !in->res->already_installed && !in->reinstalling &&
+	    top != NULL && !in->o->allow_downgrade &&
 	    compare_versions(in->manifest->version, top->version) < 0) {
 		util_refuse(err, "downgrade_refused", in->archive, "%s %s is older "
 		    "than the newest installed version (pass --allow-downgrade "
@@ -595,7 +658,7 @@ check_destination(struct install *in, ps_error *err)
 {
 	struct stat st;
 
-	if (in->res->already_installed ||
+	if (in->res->already_installed || in->reinstalling ||
 	    fstatat(in->dd.fd, in->rel, &st, AT_SYMLINK_NOFOLLOW) != 0)
 		return 0;
 	util_refuse(err, "install_conflict", in->res->path, "something without a "
@@ -676,6 +739,21 @@ ask_upgrade(struct install *in, const char *newest, ps_error *err)
 	return confirm(in, &plan, err);
 }
 
+/* A reinstall: the pins checked (never rewritten), no diff (the tree is
+ * the installed one's, by digest), the confirmation. */
+static int
+ask_reinstall(struct install *in, const char *newest, ps_error *err)
+{
+	install_upgrade_in u = { in->archive, &in->dd, in->o, in->res->verify,
+	    in->manifest, in->extracted, in->tree_path, newest };
+	ps_install_plan plan;
+
+	if (install_upgrade_check_pins(&u, &in->up, err) != 0)
+		return -1;
+	make_plan(in, newest, &plan);
+	return confirm(in, &plan, err);
+}
+
 static int
 apply_rules(struct install *in, ps_error *err)
 {
@@ -687,7 +765,8 @@ apply_rules(struct install *in, ps_error *err)
 		return -1;
 	rc = check_destination(in, err);
 	if (rc == 0 && !in->res->already_installed)
-		rc = ask_upgrade(in, newest, err);
+		rc = in->reinstalling ? ask_reinstall(in, newest, err) :
+		    ask_upgrade(in, newest, err);
 	free(newest);
 	return rc;
 }
@@ -836,7 +915,8 @@ fill_receipt(struct install *in, ps_installed *r, ps_error *err)
 	    ps_manifest_permissions(m, &r->permissions, err) != 0 ||
 	    take_prompts(r, in->st, err) != 0 ||
 	    take_signers(r, v, err) != 0 ||
-	    take_consent(r, &in->res->consent, err) != 0 ||
+	    take_consent(r, in->reinstalling ? &in->kept : &in->res->consent,
+	    err) != 0 ||
 	    util_strdup(&r->manifest_path, in->extracted->manifest_path, NULL,
 	    err) != 0)
 		return -1;
@@ -903,26 +983,72 @@ move_in(int from_fd, const char *from, int to_fd, const char *to,
 	return 0;
 }
 
+/* W's receipt files renamed to receipts/<layout path>.sig and .json
+ * (over a reinstalled version's; `sync`: the directory then fsynced). */
 static int
-place_receipt(struct install *in, ps_error *err)
+move_receipt(struct install *in, int sync, ps_error *err)
 {
 	char sig[UTIL_NAME_MAX + 8], json[UTIL_NAME_MAX + 8], copy_sig[UTIL_NAME_MAX + 8];
 	const char *version;
 	int fd, rc;
 
-	if (write_receipt_file(in, err) != 0 ||
-	    (fd = open_parent(in, INSTALL_DATADIR_RECEIPTS, &version, err)) < 0)
+	if ((fd = open_parent(in, INSTALL_DATADIR_RECEIPTS, &version, err)) < 0)
 		return -1;
 	snprintf(sig, sizeof(sig), "%s.sig", version);
 	snprintf(json, sizeof(json), "%s.json", version);
 	snprintf(copy_sig, sizeof(copy_sig), "%s.sig", in->base);
-	in->receipt_placed = 1;
+	in->receipt_placed = !in->reinstalling;
 	rc = move_in(in->work_fd, copy_sig, fd, sig, in->res->receipt_path, err);
 	if (rc == 0)
 		rc = move_in(in->work_fd, RECEIPT_NAME, fd, json,
 		    in->res->receipt_path, err);
+	if (rc == 0 && sync && fsync(fd) != 0)
+		rc = util_fail_errno(err, "io_error", in->res->receipt_path,
+		    "fsync", errno);
 	close(fd);
 	return rc;
+}
+
+static int
+place_receipt(struct install *in, ps_error *err)
+{
+	if (write_receipt_file(in, err) != 0)
+		return -1;
+	return move_receipt(in, 0, err);
+}
+
+/*
+ * --reinstall (install.md, section 3.2): the new receipt is written and
+ * the file system synced; then the verified tree and the installed one
+ * are exchanged in one rename (RENAME_EXCHANGE: the layout path never
+ * lacks a tree), and the receipt's two files are renamed over the old
+ * ones.  The old tree leaves with W.  Both receipts describe one tree
+ * (equal tree digests, equal file lists), so at every instant the pack is
+ * installed with files that match its receipt.
+ */
+static int
+commit_reinstall(struct install *in, ps_error *err)
+{
+	const char *version;
+	int fd, rc = 0;
+
+	if (write_receipt_file(in, err) != 0)
+		return -1;
+	if (syncfs(in->dd.fd) != 0)
+		return util_fail_errno(err, "io_error", in->dd.path, "syncfs", errno);
+	if (stopped(in->o, in->archive, err) != 0 ||
+	    (fd = open_parent(in, "", &version, err)) < 0)
+		return -1;
+	if (renameat2(in->work_fd, TREE_NAME, fd, version, RENAME_EXCHANGE) != 0)
+		rc = util_fail_errno(err, "io_error", in->res->path, "exchange "
+		    "the verified tree with the installed one (renameat2 "
+		    "RENAME_EXCHANGE)", errno);
+	if (rc == 0)
+		in->res->installed = in->res->reinstalled = 1;
+	if (rc == 0 && fsync(fd) != 0)
+		rc = util_fail_errno(err, "io_error", in->res->path, "fsync", errno);
+	close(fd);
+	return rc == 0 ? move_receipt(in, 1, err) : -1;
 }
 
 /* The commit point: durable first, then visible. */
@@ -1008,6 +1134,11 @@ run(struct install *in, ps_error *err)
 		return util_fail(err, "invalid_argument", in->archive, "install "
 		    "reads the .sig, not Sigstore bundles: verify.bundle_count "
 		    "must be 0");
+	if (in->o->reinstall && (in->o->allow_signer_change ||
+	    in->o->allow_source_change))
+		return util_fail(err, "invalid_argument", in->archive, "a "
+		    "reinstall checks the pins and never rewrites them: "
+		    "allow_signer_change and allow_source_change must be 0");
 	if (prepare(in, err) != 0 || copy_signature(in, err) != 0 ||
 	    verify_and_extract(in, err) != 0 || apply_rules(in, err) != 0)
 		return -1;
@@ -1022,6 +1153,8 @@ run(struct install *in, ps_error *err)
 	drop_copy(in);
 	if (stopped(in->o, in->archive, err) != 0)
 		return -1;
+	if (in->reinstalling)
+		return commit_reinstall(in, err);
 	if (place_receipt(in, err) != 0 ||
 	    install_upgrade_stage(&in->up, &in->dd, in->work_fd, in->o->now !=
 	    0 ? in->o->now : (int64_t)time(NULL), err) != 0 ||
@@ -1052,6 +1185,8 @@ finish(struct install *in)
 	ps_manifest_free(in->manifest);
 	sign_statement_free(in->st);
 	install_upgrade_clear(&in->up);
+	free(in->kept.from_version);
+	free(in->kept.by);
 	ps_digest_free(in->extracted);
 	free(in->work);
 	free(in->base);

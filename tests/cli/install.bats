@@ -634,3 +634,119 @@ left_over() {
 	[ ! -e "$(ap_tree 0.1.0)" ]
 	[ -z "$(find "$D/receipts" -type f 2>/dev/null)" ]
 }
+
+# --reinstall (issue 26): "already installed" over a modified tree was exit
+# 0 with the tree left modified.
+@test "install over a modified tree: installed_modified names --reinstall, which restores it" {
+	inst ap.tar.gz >/dev/null
+	t=$(ap_tree 0.1.0)
+	receipt="$D/receipts/agentpacks/$AP_ID/0.1.0.json"
+	chmod -R u+w "$t"
+	echo "an edit" >>"$t/README.md"
+	rm "$t/prompts/review.md"
+	run --separate-stderr inst ap.tar.gz
+	echo "$output"; echo "$stderr"
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[ "$stderr" = "packsign: $t: $AP_ID 0.1.0 is already installed, but its files changed since; pass --reinstall (ps_install_options.reinstall) to replace them with this archive's verified tree: expected the files as installed, found 1 modified, 0 added, 1 missing (modified: README.md) [installed_modified]" ]
+	grep -q "an edit" "$t/README.md"
+	before=$(stat -c %i "$t")
+	run inst ap.tar.gz --reinstall
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "reinstalled $AP_ID 0.1.0 to $t" ]]
+	[ "$(stat -c %i "$t")" != "$before" ]
+	cmp "$t/README.md" "$EXAMPLES/$AGENTPACK/README.md"
+	[ -f "$t/prompts/review.md" ]
+	run "$PACKSIGN" verify --installed "$t" --trust "$F/policy-false.yaml"
+	[ "$status" -eq 0 ]
+	[ -z "$(left_over)" ]
+	# An intact tree is the no-op again; --reinstall of it still works.
+	run inst ap.tar.gz
+	[[ "${lines[0]}" == "already installed: "* ]]
+	run inst ap.tar.gz --reinstall --json
+	[ "$status" -eq 0 ]
+	[ "$(jq -r .action <<<"$output")" = reinstalled ]
+	[ "$(jq -r .files <<<"$output")" -gt 0 ]
+	# One receipt, as before.
+	[ "$(find "$D/receipts" -name '*.json' | wc -l)" -eq 1 ]
+}
+
+@test "install --reinstall: an older installed version, a version not installed, other content, the pins" {
+	inst ap.tar.gz >/dev/null
+	inst ap2.tar.gz >/dev/null
+	# Reinstalling the older version is no rollback: it is installed.
+	run inst ap.tar.gz --reinstall
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "reinstalled $AP_ID 0.1.0 to "* ]]
+	run "$PACKSIGN" list --data-dir "$D"
+	[[ "$output" == *"$AP_ID 0.2.0 (newest)"* ]]
+	# Other content under the same version is still version_conflict.
+	run inst apx.tar.gz --reinstall
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[version_conflict]"* ]]
+	# A version not installed is installed as usual.
+	run inst apsh.tar.gz --reinstall --allow-shell --data-dir "$D-other"
+	[ "$status" -eq 0 ]
+	# The pins are never rewritten.
+	run inst ap.tar.gz --reinstall --allow-signer-change
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--reinstall keeps the pins"*"[usage]"* ]]
+	run "$PACKSIGN" update --reinstall --index x -p "$F/alice.pub" --data-dir "$D"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"[usage]"* ]]
+}
+
+@test "an upgrade over a modified installed version names --reinstall" {
+	inst ap.tar.gz >/dev/null
+	t=$(ap_tree 0.1.0)
+	chmod -R u+w "$t"
+	echo "changed" >>"$t/manifest.yml"
+	run inst ap2.tar.gz
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"$t/manifest.yml: hashed the installed file before reading it: it must be what the receipt records (packsign verify --installed lists every change; packsign install --reinstall with that version's archive restores its tree)"*"[installed_modified]"* ]]
+	run inst ap.tar.gz --reinstall
+	[ "$status" -eq 0 ]
+	run inst ap2.tar.gz
+	[ "$status" -eq 0 ]
+	[ -d "$(ap_tree 0.2.0)" ]
+}
+
+# The crash guarantee of install.md 3.2: whatever syscall a kill interrupts,
+# the layout path holds a whole tree, and its receipt describes it: the
+# modified tree with its old receipt (verify --installed names the one
+# edit), or the verified tree (verify --installed passes) with either
+# receipt.
+@test "install --reinstall: a kill at any rename, write or sync leaves the old tree or the verified one" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	local call n st kills=0
+	for call in write fsync syncfs renameat renameat2; do
+		n=1
+		while :; do
+			rm -rf "$D"
+			inst ap.tar.gz >/dev/null
+			chmod -R u+w "$(ap_tree 0.1.0)"
+			echo "an edit" >>"$(ap_tree 0.1.0)/README.md"
+			st=0
+			ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+			strace -f -o /dev/null -e trace="$call" \
+			    -e inject="$call":signal=SIGKILL:when=$n \
+			    "$PACKSIGN" install "$F/ap.tar.gz" \
+			    --trust "$F/policy-false.yaml" --data-dir "$D" --yes \
+			    --reinstall >/dev/null 2>&1 || st=$?
+			run --separate-stderr "$PACKSIGN" verify --installed \
+			    "$AP_ID@0.1.0" --data-dir "$D"
+			[ "$status" -eq 0 ] || { [ "$output" = "modified: README.md" ] &&
+			    [[ "$stderr" == *"found 1 modified, 0 added, 0 missing [installed_modified]" ]]; } ||
+			    { echo "$call #$n: $output $stderr"; return 1; }
+			[ "$st" -eq 0 ] && break
+			kills=$((kills + 1))
+			n=$((n + 1))
+			[ "$n" -lt 400 ] || return 1
+		done
+	done
+	echo "# $kills kills" >&3
+	[ "$kills" -gt 5 ]
+}

@@ -393,6 +393,7 @@ typedef struct ps_install_options {
     int allow_source_change;
     int (*cancelled)(void *ctx);
     void *cancelled_ctx;
+    int reinstall;
 } ps_install_options;
 typedef struct ps_install_result {
     ps_verify_result *verify;
@@ -411,6 +412,7 @@ typedef struct ps_install_result {
     unsigned consent_needed;
     ps_consent_record consent;
     int pinned;
+    int reinstalled;
 } ps_install_result;
 typedef struct ps_fetch_options {
     const char *ca_file;
