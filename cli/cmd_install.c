@@ -19,7 +19,7 @@ const struct cli_usage cmd_install_usage = {
     "           (--trust POLICY | -p KEY.pub)\n"
     "       packsign install ID[@VERSION|@RANGE] --index FILE|URL\n"
     "           (--trust POLICY | -p KEY.pub) [--allow-yanked]\n"
-    "           [--require-index-state]\n"
+    "           [--require-index-state] [--from-dir DIR]\n"
     "           (both: the options below)\n"
     "           [--data-dir DIR] [--yes] [--allow-shell] [--allow-downgrade]\n"
     "           [--dry-run] [--reinstall] [--json] [--signed-by ID]\n"
@@ -59,7 +59,10 @@ const struct cli_usage cmd_install_usage = {
     "'*', no prereleases) that is not yanked is picked, and its archive is\n"
     "installed from the URL the index lists, capped at the listed size; its\n"
     "SHA-256, pack id, version, tree and signers must be the entry's\n"
-    "(index_mismatch) before it is parsed.\n"
+    "(index_mismatch) before it is parsed.  With --from-dir DIR nothing is\n"
+    "downloaded: the entry's archive and .sig are DIR/NAME and DIR/NAME.sig,\n"
+    "NAME the file name of the entry's URL, under the same rules (and the\n"
+    "archive's size must be the entry's).\n"
     "\n"
     "An id already installed is an upgrade: its pins are checked first (a\n"
     "pinned identity or key must have signed it, from the pinned\n"
@@ -95,6 +98,8 @@ const struct cli_usage cmd_install_usage = {
     "  --require-index-state\n"
     "                       --index: refuse a publisher never seen here\n"
     "                       unless the policy sets its min_index_version\n"
+    "  --from-dir DIR       --index: take the entry's archive and .sig from\n"
+    "                       DIR by the file name of its URL (offline)\n"
     CLI_LIMIT_FLAGS_HELP
     CLI_DOWNLOAD_FLAGS_HELP
     "  --lang en|zh         language of the summary and the questions\n"
@@ -138,9 +143,9 @@ parse_install(int argc, char **argv, struct install_args *a)
 		    "the pins: it does not take --allow-signer-change or "
 		    "--allow-source-change (upgrade, or uninstall --forget)");
 	if (a->index == NULL && (a->index_o.allow_yanked ||
-	    a->index_o.require_state))
-		return cli_usage_error(&cmd_install_usage, "--allow-yanked and "
-		    "--require-index-state need --index");
+	    a->index_o.require_state || a->from_dir != NULL))
+		return cli_usage_error(&cmd_install_usage, "--allow-yanked, "
+		    "--require-index-state and --from-dir need --index");
 	if (a->index != NULL && (cli_is_url(a->archive) ||
 	    a->checks.verify.sig_path != NULL))
 		return cli_usage_error(&cmd_install_usage, "with --index, give "

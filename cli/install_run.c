@@ -401,7 +401,7 @@ install_call(struct install_args *a, struct cli_progress *progress,
 {
 	int rc;
 
-	if (cli_is_url(a->archive) || a->entry != NULL) {
+	if (cli_is_url(a->archive) || (a->entry != NULL && a->from_dir == NULL)) {
 		cli_download_setup(&a->fetch, &a->o.verify);
 		a->fetch.progress = a->o.verify.progress;
 		a->fetch.cancelled = cli_cancelled;
@@ -410,6 +410,9 @@ install_call(struct install_args *a, struct cli_progress *progress,
 	cli_cancel_on_signal();
 	if (cli_is_url(a->archive))
 		rc = ps_install_url(a->archive, &a->o, &a->fetch, r, err);
+	else if (a->entry != NULL && a->from_dir != NULL)
+		rc = ps_install_indexed_dir(a->opened.index, a->entry, &a->index_o,
+		    &a->o, a->from_dir, r, err);
 	else if (a->entry != NULL)
 		rc = ps_install_indexed(a->opened.index, a->entry, &a->index_o,
 		    &a->o, &a->fetch, r, err);

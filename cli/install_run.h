@@ -23,6 +23,7 @@ struct install_args {
 	const char *shown;           /* archive, a URL without credentials */
 	char shown_buf[4200];
 	const char *index;           /* --index FILE|URL */
+	const char *from_dir;        /* --from-dir DIR: the entries' files */
 	ps_index_install_options index_o;
 	struct cli_index opened;     /* the verified index */
 	const ps_index_entry *entry; /* what to install from it, or NULL */
@@ -54,6 +55,7 @@ int cli_parse_lang(const struct cli_usage *cmd, const struct cli_option *opt,
 	CLI_FLAG(0, "allow-source-change", &(a)->o.allow_source_change), \
 	CLI_FLAG(0, "reinstall", &(a)->o.reinstall), \
 	CLI_STRING(0, "index", &(a)->index), \
+	CLI_STRING(0, "from-dir", &(a)->from_dir), \
 	CLI_FLAG(0, "allow-yanked", &(a)->index_o.allow_yanked), \
 	CLI_FLAG(0, "require-index-state", &(a)->index_o.require_state)
 

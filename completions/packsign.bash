@@ -32,15 +32,16 @@ _packsign_options() {
 	install) echo "$checks --data-dir --yes --allow-shell
 	    --allow-downgrade --dry-run --reinstall --accept --accept-diff
 	    --allow-signer-change --allow-source-change $limits $download
-	    --lang --json --index --allow-yanked --require-index-state" ;;
+	    --lang --json --index --allow-yanked --require-index-state
+	    --from-dir" ;;
 	fetch) echo "$checks -o $limits $download" ;;
 	outdated) echo "--index --trust -p --data-dir --no-widening-check --at
 	    --require-index-state --json $download" ;;
 	update) echo "--index --trust -p --data-dir --dry-run --yes --accept
 	    --allow-shell --allow-signer-change --allow-source-change
 	    --require-index-state --at --lang --signed-by --source-repo
-	    --source-commit --require-source --allow-dirty --json $limits
-	    $download" ;;
+	    --source-commit --require-source --allow-dirty --json --from-dir
+	    $limits $download" ;;
 	list) echo "--data-dir --verify --json --index --trust -p $download" ;;
 	uninstall) echo "--data-dir --format --forget --json" ;;
 	trust) echo "--trust -p --at --json" ;;

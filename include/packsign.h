@@ -2328,6 +2328,21 @@ int ps_install_indexed(const ps_index *index, const ps_index_entry *entry,
     const ps_index_install_options *index_options,
     const ps_install_options *options, const ps_fetch_options *fetch,
     ps_install_result **out, ps_error *err);
+/*
+ * ps_install_indexed() with the entry's archive and .sig taken from the
+ * local directory `dir` instead of downloaded (offline and air-gapped
+ * installs, index.md section 7.1): DIR/NAME and DIR/NAME.sig, NAME the
+ * last path segment of the entry's archive URL, percent-decoded
+ * (url_name_invalid when it breaks the name rules).  The archive's size
+ * must be the entry's (index_mismatch) before it is copied; digest,
+ * statement, signers and state rules are ps_install_indexed()'s.  Nothing
+ * is downloaded.  Codes: ps_install()'s, the state codes, index_mismatch,
+ * index_state_missing, url_name_invalid.
+ */
+int ps_install_indexed_dir(const ps_index *index, const ps_index_entry *entry,
+    const ps_index_install_options *index_options,
+    const ps_install_options *options, const char *dir,
+    ps_install_result **out, ps_error *err);
 
 #ifdef __cplusplus
 }

@@ -43,6 +43,20 @@ mismatch(const install_indexed *x, const char *label, const char *what,
 }
 
 int
+install_indexed_size(const install_indexed *x, const char *label,
+    uint64_t size, ps_error *err)
+{
+	char want[32], got[32];
+
+	if (size == x->entry->size)
+		return 0;
+	snprintf(want, sizeof(want), "%llu bytes",
+	    (unsigned long long)x->entry->size);
+	snprintf(got, sizeof(got), "%llu bytes", (unsigned long long)size);
+	return mismatch(x, label, "the archive's size", want, got, err);
+}
+
+int
 install_indexed_archive(const install_indexed *x, const char *label,
     const unsigned char sha256[PS_SHA256_LEN], ps_error *err)
 {
@@ -50,7 +64,7 @@ install_indexed_archive(const install_indexed *x, const char *label,
 
 	if (memcmp(sha256, x->entry->sha256, PS_SHA256_LEN) == 0)
 		return 0;
-	return mismatch(x, label, "the downloaded archive",
+	return mismatch(x, label, "the archive",
 	    ps_sha256_string(x->entry->sha256, want),
 	    ps_sha256_string(sha256, got), err);
 }

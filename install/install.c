@@ -256,6 +256,9 @@ copy_archive(struct install *in, ps_error *err)
 		return util_fail_oom(err, in->archive);
 	if (fstat(in->source_fd, &st) != 0)
 		rc = util_fail_errno(err, "io_error", in->archive, "stat", errno);
+	else if (in->indexed != NULL && install_indexed_size(in->indexed,
+	    in->archive, (uint64_t)st.st_size, err) != 0)
+		rc = -1;
 	else if ((in->copy_fd = open_anonymous(in, err)) < 0)
 		rc = -1;
 	else {
@@ -1261,6 +1264,64 @@ ps_index_install_options_init(ps_index_install_options *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->record_state = 1;
+}
+
+/* ps_install_indexed_dir(): DIR/NAME, NAME the entry URL's file name. */
+static int
+entry_file(const ps_index_entry *entry, const char *dir, char **path,
+    ps_error *err)
+{
+	char *name = NULL;
+	int rc;
+
+	if (net_url_name(entry->archive_url, &name, err) != 0)
+		return -1;
+	rc = util_path_check(name, entry->archive_url, err) != 0 ||
+	    strchr(name, '/') != NULL ? -1 : 0;
+	if (rc != 0) {
+		util_refuse(err, "url_name_invalid", entry->archive_url, "took "
+		    "the archive's file name from the entry's URL: it breaks "
+		    "the name rules");
+		util_error_expect(err, "a file name under the name rules", name);
+	} else if (asprintf(path, "%s/%s", dir, name) < 0) {
+		*path = NULL;
+		rc = util_fail_oom(err, dir);
+	}
+	free(name);
+	return rc;
+}
+
+int
+ps_install_indexed_dir(const ps_index *index, const ps_index_entry *entry,
+    const ps_index_install_options *index_options,
+    const ps_install_options *options, const char *dir,
+    ps_install_result **out, ps_error *err)
+{
+	ps_index_install_options defaults;
+	install_indexed x = { index, entry, index_options };
+	struct install in;
+	char *path = NULL;
+	int rc;
+
+	ps_error_clear(err);
+	*out = NULL;
+	if (index_options == NULL) {
+		ps_index_install_options_init(&defaults);
+		x.o = &defaults;
+	}
+	if (options->verify.sig_path != NULL)
+		return util_fail(err, "invalid_argument", entry->archive_url,
+		    "an index entry's signature is the one beside its archive: "
+		    "verify.sig_path must be NULL");
+	if (entry_file(entry, dir, &path, err) != 0)
+		return -1;
+	start(&in, path, options);
+	in.indexed = &x;
+	*out = in.res = calloc(1, sizeof(ps_install_result));
+	rc = in.res != NULL ? run(&in, err) : util_fail_oom(err, path);
+	finish(&in);
+	free(path);
+	return rc;
 }
 
 /* The entry's archive, capped at its exact size: a longer body is

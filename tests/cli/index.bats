@@ -786,6 +786,66 @@ PY
 	    .updates[0].action == null' <<<"$output"
 }
 
+# ------------------------------------------------- offline: --from-dir
+
+# Issue 26: an air-gapped installer has the index and the release files,
+# not the network.  The index names a host nothing can reach.
+@test "install --index FILE --from-dir DIR: the entry's files from DIR, nothing downloaded" {
+	ix off1.json "$F/ap-0.1.0.tar.gz" --base-url https://unreachable.invalid/packs/
+	ix off2.json "$F/ap-0.2.0.tar.gz" --previous off1.json
+	mkdir rel && cp "$F"/ap-0.1.0.tar.gz* "$F"/ap-0.2.0.tar.gz* rel/
+	run env https_proxy=http://127.0.0.1:9 "$PACKSIGN" install "$AP_ID" \
+	    --index off2.json --from-dir rel --trust "$F/policy.yaml" \
+	    --data-dir "$D" --yes
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"installed $AP_ID 0.2.0 to "* ]]
+	[ "$(installed)" = 0.2.0 ]
+	[ "$(state_version acme-index)" = 2 ]
+	# The index's rules hold: an older index is a rollback now.
+	run inst "$AP_ID@0.1.0" off1.json --from-dir rel
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[index_rollback]"* ]]
+	nothing=$(ls -A "$D/.tmp")
+	[ -z "$nothing" ]
+}
+
+@test "install --from-dir: the entry's digest, size, signers and pack bind the files in DIR" {
+	ix off.json "$F/ap-0.1.0.tar.gz" --base-url https://unreachable.invalid/packs/
+	# Another genuinely signed archive under the entry's file name: the
+	# size (or, at the same size, the digest) is refused before a byte is
+	# parsed.
+	mkdir mix && cp "$F/ap-0.2.0.tar.gz" mix/ap-0.1.0.tar.gz
+	cp "$F/ap-0.2.0.tar.gz.sig" mix/ap-0.1.0.tar.gz.sig
+	run inst "$AP_ID@0.1.0" off.json --from-dir mix
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"is not the one index version 1 of 'acme-index' lists for $AP_ID@0.1.0"*"[index_mismatch]"* ]]
+	nothing_installed
+	# The same bytes signed by a key the entry does not list.
+	mkdir other && cp "$F/bob-0.1.0.tar.gz" other/ap-0.1.0.tar.gz
+	cp "$F/bob-0.1.0.tar.gz.sig" other/ap-0.1.0.tar.gz.sig
+	run inst "$AP_ID@0.1.0" off.json --from-dir other
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"the signers that counted"*"[index_mismatch]"* ]]
+	nothing_installed
+	# Missing files: the archive first, then its .sig.
+	mkdir empty
+	run inst "$AP_ID@0.1.0" off.json --from-dir empty
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"empty/ap-0.1.0.tar.gz"*"[not_found]"* ]]
+	cp "$F/ap-0.1.0.tar.gz" empty/
+	run inst "$AP_ID@0.1.0" off.json --from-dir empty
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[signature_missing]"* ]]
+	nothing_installed
+	run "$PACKSIGN" install "$F/ap-0.1.0.tar.gz" --from-dir empty \
+	    --trust "$F/policy.yaml" --data-dir "$D" --yes
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--from-dir need --index"*"[usage]"* ]]
+}
+
 # ------------------------------------------------------------ first use
 
 @test "first use: a warning; --require-index-state refuses; JSON index_state null then set" {
