@@ -795,12 +795,18 @@ PY
 	ix off2.json "$F/ap-0.2.0.tar.gz" --previous off1.json
 	mkdir rel && cp "$F"/ap-0.1.0.tar.gz* "$F"/ap-0.2.0.tar.gz* rel/
 	run env https_proxy=http://127.0.0.1:9 "$PACKSIGN" install "$AP_ID" \
+	    --index off1.json --from-dir rel --trust "$F/policy.yaml" \
+	    --data-dir "$D" --yes
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"installed $AP_ID 0.1.0 to "* ]]
+	# update takes --from-dir too.
+	run env https_proxy=http://127.0.0.1:9 "$PACKSIGN" update \
 	    --index off2.json --from-dir rel --trust "$F/policy.yaml" \
 	    --data-dir "$D" --yes
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"installed $AP_ID 0.2.0 to "* ]]
-	[ "$(installed)" = 0.2.0 ]
+	[ "$(installed)" = "0.1.0 0.2.0" ]
 	[ "$(state_version acme-index)" = 2 ]
 	# The index's rules hold: an older index is a rollback now.
 	run inst "$AP_ID@0.1.0" off1.json --from-dir rel
