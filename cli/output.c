@@ -13,8 +13,11 @@ cli_put_safe(FILE *out, const char *text)
 	size_t n;
 
 	for (p = (const unsigned char *)text; *p != '\0'; p++) {
-		/* C0 controls, DEL, and C1 controls (U+0080-U+009F in UTF-8). */
-		if (*p < 0x20 || *p == 0x7f)
+		/* C0 controls, DEL, C1 controls (U+0080-U+009F in UTF-8), and a
+		 * byte that begins no well-formed UTF-8 character, which a
+		 * terminal would guess at. */
+		if (*p < 0x20 || *p == 0x7f || (*p >= 0x80 &&
+		    ps_text_char_length((const char *)p) == 0))
 			fprintf(out, "\\x%02x", *p);
 		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
 			fprintf(out, "\\u%04x", p[1]);
@@ -25,10 +28,8 @@ cli_put_safe(FILE *out, const char *text)
 			p += n - 1;
 		} else if (*p < 0x80)
 			fputc(*p, out);
-		else if ((n = ps_text_char_length((const char *)p)) == 0)
-			/* not UTF-8: a terminal would guess what it shows */
-			fprintf(out, "\\x%02x", *p);
 		else {
+			n = ps_text_char_length((const char *)p);
 			fwrite(p, 1, n, out);
 			p += n - 1;
 		}

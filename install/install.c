@@ -256,10 +256,9 @@ copy_archive(struct install *in, ps_error *err)
 		return util_fail_oom(err, in->archive);
 	if (fstat(in->source_fd, &st) != 0)
 		rc = util_fail_errno(err, "io_error", in->archive, "stat", errno);
-	else if (in->indexed != NULL && install_indexed_size(in->indexed,
-	    in->archive, (uint64_t)st.st_size, err) != 0)
-		rc = -1;
-	else if ((in->copy_fd = open_anonymous(in, err)) < 0)
+	else if ((in->indexed != NULL && install_indexed_size(in->indexed,
+	    in->archive, (uint64_t)st.st_size, err) != 0) ||
+	    (in->copy_fd = open_anonymous(in, err)) < 0)
 		rc = -1;
 	else {
 		bound.max = (uint64_t)st.st_size;
