@@ -19,7 +19,7 @@ const struct cli_usage cmd_diff_usage = {
     "usage: packsign diff OLD NEW [--trust POLICY | -p KEY.pub] [--at TIME]\n"
     "           [--old-sig F] [--new-sig F] [--signed-by ID] [--source-repo URL]\n"
     "           [--source-commit HASH] [--require-source] [--allow-dirty]\n"
-    "           [--lang en|zh] [--json | --stat] [--files] [--lines N]\n"
+    "           [--lang en|zh] [--json | --stat] [--files] [--lines N] [-q]\n"
     "       packsign diff --installed ID[@VERSION] NEW [--data-dir DIR]\n"
     "           [--format F] ...\n"
     "\n"
@@ -48,11 +48,14 @@ const struct cli_usage cmd_diff_usage = {
     "  --data-dir DIR   for --installed; default $PACKSIGN_DATA_DIR, else\n"
     "                   $XDG_DATA_HOME/packsign, else ~/.local/share/packsign\n"
     "  --format F       for --installed: the id's format\n"
-    "  --lang en|zh     language of the report (default en)\n"
+    "  --lang en|zh     language of the report (default: from LC_ALL,\n"
+    "                   LC_MESSAGES or LANG, zh* Chinese, else en)\n"
     "  --json           the diff as one JSON object (diff.md, \"JSON\")\n"
     "  --stat           counts instead of text diffs\n"
     "  --files          list every other file, not only their counts\n"
     "  --lines N        lines of each text diff (default 200)\n"
+    "  -q, --quiet      print nothing (as git diff --quiet): the exit\n"
+    "                   status says whether they differ\n"
     "\n"
     "Exit status: 0 no differences, 1 differences, 2 the comparison could\n"
     "not be made (a refused signature too), its code printed.\n",
@@ -122,6 +125,7 @@ parse_diff(int argc, char **argv, struct diff_args *a)
 		CLI_FLAG(0, "stat", &a->stat),
 		CLI_FLAG(0, "files", &a->files),
 		CLI_CALLBACK(0, "lines", &a->lines, cli_parse_limit),
+		CLI_FLAG('q', "quiet", &a->checks.quiet),
 		CLI_END
 	};
 	struct cli_operands rest;
@@ -130,7 +134,7 @@ parse_diff(int argc, char **argv, struct diff_args *a)
 	memset(a, 0, sizeof(*a));
 	ps_verify_options_init(&a->checks.verify);
 	a->format = PS_FORMAT_UNKNOWN;
-	a->lang = "en";
+	a->lang = cli_lang_default();
 	rc = cli_parse_options(&cmd_diff_usage, options, argc, argv, &rest);
 	return rc != EXIT_OK ? rc : check_args(a, &rest);
 }
@@ -220,7 +224,8 @@ print_result(const struct diff_args *a, const ps_diff *d)
 	if (a->checks.verify.trust != NULL)
 		style.asked = a->checks.verify.trust->consent;
 	if (!a->json) {
-		cli_diff_print(stdout, d, &style);
+		if (!a->checks.quiet)
+			cli_diff_print(stdout, d, &style);
 		return EXIT_OK;
 	}
 	ps_error_clear(&err);

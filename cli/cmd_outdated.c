@@ -20,7 +20,7 @@ const struct cli_usage cmd_outdated_usage = {
 	.text =
     "usage: packsign outdated --index FILE|URL (--trust POLICY | -p KEY.pub)\n"
     "           [--data-dir DIR] [--no-widening-check] [--at TIME]\n"
-    "           [--require-index-state] [--json]\n"
+    "           [--require-index-state] [--json] [-q]\n"
     "           " CLI_DOWNLOAD_USAGE "\n"
     "\n"
     "Verifies the signed pack index (as `packsign index verify` does, and\n"
@@ -42,6 +42,8 @@ const struct cli_usage cmd_outdated_usage = {
     "                       refuse a publisher never seen here unless the\n"
     "                       policy sets its min_index_version\n"
     "  --json               print one JSON object\n"
+    "  -q, --quiet          print nothing: the exit status says whether\n"
+    "                       something is outdated\n"
     CLI_DOWNLOAD_FLAGS_HELP
     "\n"
     "Exit status: 0 nothing is outdated, 1 something is (or the index was\n"
@@ -67,6 +69,7 @@ parse_outdated(int argc, char **argv, struct outdated_args *a)
 		CLI_FLAG(0, "require-index-state", &a->require_state),
 		CLI_CALLBACK(0, "at", &a->checks.verify.at, cli_parse_time),
 		CLI_FLAG(0, "json", &a->json),
+		CLI_FLAG('q', "quiet", &a->checks.quiet),
 		CLI_DOWNLOAD_OPTIONS(&a->fetch),
 		CLI_END
 	};
@@ -196,7 +199,7 @@ report(const struct outdated_args *a, const struct outdated_row *rows,
 	size_t i;
 
 	if (!a->json) {
-		for (i = 0; i < count; i++)
+		for (i = 0; !a->checks.quiet && i < count; i++)
 			row_text(&rows[i]);
 		return EXIT_OK;
 	}

@@ -16,7 +16,7 @@ const struct cli_usage cmd_trust_usage = {
 	.name = "trust",
 	.text =
     "usage: packsign trust check (--trust FILE | -p KEY.pub) [--at TIME] "
-    "[--json]\n"
+    "[--json] [-q]\n"
     "\n"
     "Validates the trust policy FILE (docs/formats/trust-policy.md) and\n"
     "prints its consent classes, then, per identity, the packs it may sign,\n"
@@ -33,14 +33,16 @@ const struct cli_usage cmd_trust_usage = {
     "                 comment ('... for <ID>') or else as its key id\n"
     "  --at TIME      judge windows at TIME (YYYY-MM-DDTHH:MM:SSZ) instead\n"
     "                 of now\n"
-    "  --json         print one JSON object\n",
+    "  --json         print one JSON object\n"
+    "  -q, --quiet    print nothing: the exit status says whether the\n"
+    "                 policy is valid\n",
 };
 
 struct trust_args {
 	const char *policy;
 	const char *pubkey;
 	int64_t now;
-	int json;
+	int json, quiet;
 };
 
 /* The subcommands: check alone, for now. */
@@ -53,6 +55,7 @@ parse_trust(int argc, char **argv, struct trust_args *a)
 		CLI_STRING(0, "trust", &a->policy),
 		CLI_CALLBACK(0, "at", &a->now, cli_parse_time),
 		CLI_FLAG(0, "json", &a->json),
+		CLI_FLAG('q', "quiet", &a->quiet),
 		CLI_STRING('p', NULL, &a->pubkey),
 		CLI_END
 	};
@@ -238,8 +241,9 @@ print_policy(const json_t *p)
 	size_t i;
 	json_t *v;
 
-	printf("policy %s: valid (version 1, threshold %lld, at %s)\n",
-	    text_or(json_object_get(p, "policy"), "?"),
+	fputs("policy ", stdout);
+	cli_put_safe(stdout, text_or(json_object_get(p, "policy"), "?"));
+	printf(": valid (version 1, threshold %lld, at %s)\n",
 	    (long long)json_integer_value(json_object_get(p, "threshold")),
 	    text_or(json_object_get(p, "at"), "?"));
 	printf("consent:");
@@ -272,7 +276,7 @@ run_trust(struct trust_args *a)
 	report = policy_json(policy, a->now);
 	if (a->json)
 		rc = cli_print_json(report);
-	else
+	else if (!a->quiet)
 		print_policy(report);
 	json_decref(report);
 	ps_trust_free(policy);

@@ -144,6 +144,7 @@ int ps_error_is(const ps_error *err, const char *code);
 #define PS_CODE_CONSENT_REQUIRED "consent_required"
 #define PS_CODE_PINS_INVALID "pins_invalid"
 #define PS_CODE_FETCH_TOO_LARGE "fetch_too_large"
+#define PS_CODE_WRONG_PASSPHRASE "wrong_passphrase"
 
 /*
  * Formats an error as one line without a trailing newline:
@@ -914,6 +915,13 @@ int ps_glob_match(const char *pattern, const char *text);
  * output replace or escape these.
  */
 size_t ps_text_hidden(const char *s, unsigned *code_point);
+/*
+ * The length in bytes (1 to 4) of the one well-formed UTF-8 character at
+ * the start of `s` (shortest form, no surrogate, at most U+10FFFF), or 0
+ * when `s` starts with a byte that begins none, or is empty.  The CLI
+ * escapes such bytes as \xNN, as it escapes control characters.
+ */
+size_t ps_text_char_length(const char *s);
 /*
  * RFC 3339 UTC "YYYY-MM-DDTHH:MM:SSZ" (also a lowercase t/z; numeric
  * offsets are refused) to seconds since the epoch; 0 / -1.
@@ -1748,6 +1756,18 @@ typedef struct ps_install_options {
 	int allow_signer_change;     /* re-pin a new signer (signer_changed) */
 	int allow_source_change;     /* re-pin a new repository
 	                              * (source_changed) */
+	/* Polled while the archive is copied and extracted, and before the
+	 * commit (may be NULL): nonzero stops the install with
+	 * install_cancelled, removing what it wrote (install.md, section 3). */
+	int (*cancelled)(void *ctx);
+	void *cancelled_ctx;
+	/* When the same version with the same tree is installed: extract it
+	 * again and swap it in for the installed tree, with a new receipt
+	 * (install.md, section 3.2), instead of the no-op (which refuses
+	 * installed_modified when the installed files no longer match their
+	 * receipt).  The pins are checked, never rewritten: allow_signer_change
+	 * and allow_source_change are invalid_argument with it. */
+	int reinstall;
 } ps_install_options;
 
 /* Defaults: ps_verify_options_init(), ps_extract_limits_init(), English,
@@ -1773,6 +1793,7 @@ typedef struct ps_install_result {
 	unsigned consent_needed;     /* as in the plan */
 	ps_consent_record consent;   /* what the receipt records */
 	int pinned;                  /* 1 when this install wrote the pins */
+	int reinstalled;             /* `reinstall` replaced the tree */
 } ps_install_result;
 
 /*
@@ -1792,7 +1813,9 @@ typedef struct ps_install_result {
  * version_conflict, install_conflict, install_declined, install_name_invalid,
  * install_digest_mismatch, subject_changed (the archive grew while it was
  * copied), and the extraction codes; failures (exit 2): data_dir_invalid,
- * lock_failed, io_error, disk_full, not_found, not_a_file.  An https URL
+ * lock_failed, io_error, disk_full, not_found, not_a_file,
+ * install_cancelled (`cancelled` said stop: nothing is installed and the
+ * work directory is removed).  An https URL
  * is ps_install_url()'s ("network" below); ps_install() never downloads.
  */
 int ps_install(const char *archive, const ps_install_options *options,
@@ -2379,6 +2402,21 @@ void ps_index_install_options_init(ps_index_install_options *options);
 int ps_install_indexed(const ps_index *index, const ps_index_entry *entry,
     const ps_index_install_options *index_options,
     const ps_install_options *options, const ps_fetch_options *fetch,
+    ps_install_result **out, ps_error *err);
+/*
+ * ps_install_indexed() with the entry's archive and .sig taken from the
+ * local directory `dir` instead of downloaded (offline and air-gapped
+ * installs, index.md section 7.1): DIR/NAME and DIR/NAME.sig, NAME the
+ * last path segment of the entry's archive URL, percent-decoded
+ * (url_name_invalid when it breaks the name rules).  The archive's size
+ * must be the entry's (index_mismatch) before it is copied; digest,
+ * statement, signers and state rules are ps_install_indexed()'s.  Nothing
+ * is downloaded.  Codes: ps_install()'s, the state codes, index_mismatch,
+ * index_state_missing, url_name_invalid.
+ */
+int ps_install_indexed_dir(const ps_index *index, const ps_index_entry *entry,
+    const ps_index_install_options *index_options,
+    const ps_install_options *options, const char *dir,
     ps_install_result **out, ps_error *err);
 
 #ifdef __cplusplus

@@ -88,6 +88,22 @@ mismatch(const install_indexed *x, const char *label, const char *what,
 	return util_error_expect(err, expected, found);
 }
 
+/* A local archive's size (its file's, before it is copied: a file of
+ * another size is not copied at all) against the entry's. */
+int
+install_indexed_size(const install_indexed *x, const char *label,
+    uint64_t size, ps_error *err)
+{
+	char want[32], got[32];
+
+	if (size == x->entry->size)
+		return 0;
+	snprintf(want, sizeof(want), "%llu bytes",
+	    (unsigned long long)x->entry->size);
+	snprintf(got, sizeof(got), "%llu bytes", (unsigned long long)size);
+	return mismatch(x, label, "the archive's size", want, got, err);
+}
+
 /* The entry's size binds both ways: the download is capped at it (so a
  * longer body is cut off as fetch_too_large), and a shorter one is as
  * much the publisher's data disagreeing with the server's. */
@@ -115,7 +131,7 @@ install_indexed_download(const install_indexed *x, const char *label,
 	}
 	if (memcmp(sha256, x->entry->sha256, PS_SHA256_LEN) == 0)
 		return 0;
-	return mismatch(x, label, "the downloaded archive",
+	return mismatch(x, label, "the archive",
 	    ps_sha256_string(x->entry->sha256, want),
 	    ps_sha256_string(sha256, got), err);
 }

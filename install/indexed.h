@@ -31,6 +31,10 @@ int install_indexed_state(const install_datadir *dd, const install_indexed *x,
  * fetch_too_large when the caller's own cap is lower. */
 int install_indexed_fetch_options(const ps_index_entry *entry,
     const ps_fetch_options *fetch, ps_fetch_options *capped, ps_error *err);
+/* A local archive's size (its file's, before it is copied) against the
+ * entry's. */
+int install_indexed_size(const install_indexed *x, const char *label,
+    uint64_t size, ps_error *err);
 /* The entry's archive download, `downloaded` 1 when it completed (else
  * err says why): its size, then its SHA-256, against the entry's; a body
  * over the entry's size (fetch_too_large: the cap is that size), shorter

@@ -413,11 +413,16 @@ furthest_rejected(const ps_verify_result *res)
 	return best;
 }
 
+/* Each rejected signature with its reason and code; a code that is the
+ * refusal's own (`line_code`, printed once at the end of the line) is not
+ * repeated. */
 static void
-describe_rejections(const ps_verify_result *res, char *out, size_t size)
+describe_rejections(const ps_verify_result *res, const char *line_code,
+    char *out, size_t size)
 {
 	const ps_verify_signature *s;
 	size_t i, used;
+	int own;
 
 	for (i = 0; i < res->signature_count; i++) {
 		s = &res->signatures[i];
@@ -426,10 +431,12 @@ describe_rejections(const ps_verify_result *res, char *out, size_t size)
 		used = strlen(out);
 		if (used + 1 >= size)
 			return;
+		own = strcmp(s->code, line_code) == 0;
 		snprintf(out + used, size - used, "; signature %zu%s%s did not "
-		    "count: %s [%s]", s->index + 1, s->identity != NULL ?
+		    "count: %s%s%s%s", s->index + 1, s->identity != NULL ?
 		    " by " : "", s->identity != NULL ? s->identity : "",
-		    s->reason != NULL ? s->reason : "", s->code);
+		    s->reason != NULL ? s->reason : "", own ? "" : " [",
+		    own ? "" : s->code, own ? "" : "]");
 	}
 }
 
@@ -447,7 +454,7 @@ refuse_threshold(verify_vctx *v, ps_error *err)
 
 	if (threshold == 1 && v->res->identity_count == 0 && best != NULL)
 		code = best->code;
-	describe_rejections(v->res, text, sizeof(text));
+	describe_rejections(v->res, code, text, sizeof(text));
 	snprintf(expected, sizeof(expected), "threshold %u", threshold);
 	found_identities(v->res, found, sizeof(found));
 	util_refuse(err, code, v->res->sig_path, "%s", text);

@@ -101,7 +101,7 @@ check_options(const char *path, const ps_verify_options *o, ps_error *err)
 	if (o->source_repo == NULL)
 		return 0;
 	if (sign_git_url_normalize(o->source_repo, &normal, &e) != 0) {
-		util_fail(err, "source_repo_invalid", "--source-repo", "%s [%s]",
+		util_fail(err, "source_repo_invalid", "--source-repo", "%s (%s)",
 		    e.message, e.code);
 		return -1;
 	}
@@ -702,7 +702,9 @@ static int
 run(verify_vctx *v, ps_error *err)
 {
 	if (check_options(v->path, v->o, err) != 0 ||
-	    look_up_path(v, err) != 0 || verify_signatures(v, err) != 0 || parse_statement(v, err) != 0 ||
+	    look_up_path(v, err) != 0 ||
+	    pack_archive_name_not_signature(v->path, v->path, err) != 0 ||
+	    verify_signatures(v, err) != 0 || parse_statement(v, err) != 0 ||
 	    verify_scope(v, err) != 0 || check_pack(v, err) != 0 ||
 	    verify_signed_by(v, err) != 0 || verify_ceilings(v, err) != 0)
 		return -1;

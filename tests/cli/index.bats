@@ -726,6 +726,9 @@ PY
 	    --data-dir "$D" --ca-file "$F/ca.pem"
 	echo "$output"
 	[ "$status" -eq 0 ]
+	run --separate-stderr "$PACKSIGN" outdated --index "$F/ix2.json" \
+	    --trust "$F/policy.yaml" --data-dir "$D" --ca-file "$F/ca.pem" -q
+	[ "$status" -eq 0 ] && [ -z "$output" ] && [ -z "$stderr" ]
 	run "$PACKSIGN" outdated --index "$U/files/ix3.json" --trust "$F/policy.yaml" \
 	    --data-dir "$D" --ca-file "$F/ca.pem" --json
 	echo "$output"
@@ -759,6 +762,10 @@ PY
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *'"widens": null'* ]]
+	# -q: the exit status alone says it (issue 26).
+	run --separate-stderr "$PACKSIGN" outdated --index "$F/ix3.json" \
+	    --trust "$F/policy.yaml" --data-dir "$D" --no-widening-check -q
+	[ "$status" -eq 1 ] && [ -z "$output" ] && [ -z "$stderr" ]
 }
 
 @test "outdated: a newer version that widens nothing has empty widens" {
@@ -820,6 +827,9 @@ PY
 	[ "$status" -eq 0 ]
 	[[ "$output" == *skipped* ]]
 	[ "$(installed)" = "0.1.0 0.2.0" ]
+	run --separate-stderr "$PACKSIGN" update --index "$F/ix2.json" \
+	    --trust "$F/policy.yaml" --data-dir "$D" --ca-file "$F/ca.pem" --yes -q
+	[ "$status" -eq 0 ] && [ -z "$output" ] && [ -z "$stderr" ]
 	# ixy (version 3) yanks 0.2.0: its newest is 0.1.0, below what is
 	# installed, so nothing is installed (never a downgrade).
 	run "$PACKSIGN" update "$AP_ID" --index "$F/ixy.json" --trust "$F/policy.yaml" \
@@ -833,6 +843,105 @@ PY
 	    --data-dir "$D" --ca-file "$F/ca.pem" --yes
 	echo "$output"
 	[ "$status" -eq 1 ]
+}
+
+@test "update --json: one object, each id as install --json reports it" {
+	run inst "$AP_ID@0.1.0" "$F/ix1.json"
+	[ "$status" -eq 0 ]
+	run --separate-stderr "$PACKSIGN" update --index "$F/ix2.json" \
+	    --trust "$F/policy.yaml" --data-dir "$D" --ca-file "$F/ca.pem" --yes --json
+	echo "$output"; echo "$stderr"
+	[ "$status" -eq 0 ]
+	jq -e --arg id "$AP_ID" '.ok and .exit == 0 and .index_version == 2 and
+	    (.updates | length) == 1 and .updates[0].action == "installed" and
+	    .updates[0].id == $id and .updates[0].version == "0.2.0" and
+	    .updates[0].upgrade.from == "0.1.0" and .updates[0].ok' <<<"$output"
+	[ "$(installed)" = "0.1.0 0.2.0" ]
+	# Nothing newer: skipped; an id not installed: its refusal, exit 1.
+	run --separate-stderr "$PACKSIGN" update "$AP_ID" other.pack --index "$F/ix2.json" \
+	    --trust "$F/policy.yaml" --data-dir "$D" --ca-file "$F/ca.pem" --yes --json
+	echo "$output"; echo "$stderr"
+	[ "$status" -eq 1 ]
+	jq -e --arg id "$AP_ID" '(.ok | not) and .exit == 1 and
+	    .updates[0] == {format: "agentpack", id: $id, installed: "0.2.0",
+	        action: "skipped", newest: "0.2.0", reason: "not_newer", ok: true,
+	        exit: 0, code: null, subject: null, message: null,
+	        expected: null, found: null} and
+	    .updates[1].id == "other.pack" and .updates[1].code == "not_installed" and
+	    .updates[1].exit == 1' <<<"$output"
+	[[ "$stderr" == *"other.pack: no version of it is installed"*"[not_installed]"* ]]
+	# A refused update is in its object, with the code.
+	run --separate-stderr "$PACKSIGN" update --index "$F/ix3.json" \
+	    --trust "$F/policy.yaml" --data-dir "$D" --ca-file "$F/ca.pem" --yes --json
+	[ "$status" -eq 2 ]
+	jq -e '.exit == 2 and .updates[0].code == "consent_required" and
+	    .updates[0].action == null' <<<"$output"
+}
+
+# ------------------------------------------------- offline: --from-dir
+
+# Issue 26: an air-gapped installer has the index and the release files,
+# not the network.  The index names a host nothing can reach.
+@test "install --index FILE --from-dir DIR: the entry's files from DIR, nothing downloaded" {
+	ix off1.json "$F/ap-0.1.0.tar.gz" --base-url https://unreachable.invalid/packs/
+	ix off2.json "$F/ap-0.2.0.tar.gz" --previous off1.json
+	mkdir rel && cp "$F"/ap-0.1.0.tar.gz* "$F"/ap-0.2.0.tar.gz* rel/
+	run env https_proxy=http://127.0.0.1:9 "$PACKSIGN" install "$AP_ID" \
+	    --index off1.json --from-dir rel --trust "$F/policy.yaml" \
+	    --data-dir "$D" --yes
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"installed $AP_ID 0.1.0 to "* ]]
+	# update takes --from-dir too.
+	run env https_proxy=http://127.0.0.1:9 "$PACKSIGN" update \
+	    --index off2.json --from-dir rel --trust "$F/policy.yaml" \
+	    --data-dir "$D" --yes
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(installed)" = "0.1.0 0.2.0" ]
+	[ "$(state_version acme-index)" = 2 ]
+	# The index's rules hold: an older index is a rollback now.
+	run inst "$AP_ID@0.1.0" off1.json --from-dir rel
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[index_rollback]"* ]]
+	nothing=$(ls -A "$D/.tmp")
+	[ -z "$nothing" ]
+}
+
+@test "install --from-dir: the entry's digest, size, signers and pack bind the files in DIR" {
+	ix off.json "$F/ap-0.1.0.tar.gz" --base-url https://unreachable.invalid/packs/
+	# Another genuinely signed archive under the entry's file name: the
+	# size (or, at the same size, the digest) is refused before a byte is
+	# parsed.
+	mkdir mix && cp "$F/ap-0.2.0.tar.gz" mix/ap-0.1.0.tar.gz
+	cp "$F/ap-0.2.0.tar.gz.sig" mix/ap-0.1.0.tar.gz.sig
+	run inst "$AP_ID@0.1.0" off.json --from-dir mix
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"is not the one index version 1 of 'acme-index' lists for $AP_ID@0.1.0"*"[index_mismatch]"* ]]
+	nothing_installed
+	# The same bytes signed by a key the entry does not list.
+	mkdir other && cp "$F/bob-0.1.0.tar.gz" other/ap-0.1.0.tar.gz
+	cp "$F/bob-0.1.0.tar.gz.sig" other/ap-0.1.0.tar.gz.sig
+	run inst "$AP_ID@0.1.0" off.json --from-dir other
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"the signers that counted"*"[index_mismatch]"* ]]
+	nothing_installed
+	# Missing files: the archive first, then its .sig.
+	mkdir empty
+	run inst "$AP_ID@0.1.0" off.json --from-dir empty
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"empty/ap-0.1.0.tar.gz"*"[not_found]"* ]]
+	cp "$F/ap-0.1.0.tar.gz" empty/
+	run inst "$AP_ID@0.1.0" off.json --from-dir empty
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[signature_missing]"* ]]
+	nothing_installed
+	run "$PACKSIGN" install "$F/ap-0.1.0.tar.gz" --from-dir empty \
+	    --trust "$F/policy.yaml" --data-dir "$D" --yes
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--from-dir need --index"*"[usage]"* ]]
 }
 
 # ------------------------------------------------------------ first use
