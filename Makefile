@@ -9,6 +9,9 @@
 #   make uninstall  remove exactly what make install put there
 #   make check      install missing dependencies, build, run every test
 #   make demo       install missing dependencies, build, run on examples/packs
+#   make node-addon the Node.js binding's addon (bindings/node, node-gyp
+#                   against the running Node's headers) into
+#                   build/node-packsign (part of check, also in build/asan)
 #   make check-asan unit and CLI tests against an ASan+UBSan build only
 #                   (build/asan; part of check)
 #   make valgrind   representative CLI commands under valgrind memcheck
@@ -138,6 +141,13 @@ UNIT_BINS = $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 # test_verify counts and races the archive reader's parses and zip scans.
 UNIT_LDFLAGS_test_verify = -Wl,--wrap=pack_files_archive_open_with \
     -Wl,--wrap=pack_zipscan_read
+# test_sigwork counts the signature checks an envelope costs.
+UNIT_LDFLAGS_test_sigwork = -Wl,--wrap=ps_key_verify_signature
+# test_net drops libcurl options one at a time (the https-only guards)
+# and counts outdated's parses and signature checks.
+UNIT_LDFLAGS_test_net = -Wl,--wrap=dynlib_curl_open \
+    -Wl,--wrap=pack_files_archive_open_with \
+    -Wl,--wrap=ps_key_verify_signature
 FUZZ_BINS = $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/%)
 # Test-only tools (never installed): the CLI tests run them.
 TOOL_BINS = $(BUILD)/tests/ps-testsign
@@ -200,6 +210,7 @@ ifeq ($(filter-out $(BUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
 endif
 
 .PHONY: all deps check check-asan asan demo bench bench-tools unit unit-asan tools valgrind lint \
+        node-addon \
         clean fuzz fuzz-bins fuzz-smoke install uninstall
 all: $(BIN) $(LIB) $(SO) $(SO_LINKS)
 
@@ -275,6 +286,28 @@ $(BUILD)/bench/genpacks: bench/genpacks.c $(LIB)
 
 bench-tools: $(BENCH_BINS)
 
+# The Node.js binding (bindings/node): a copy of the package in
+# $(BUILD)/node-packsign (node-gyp builds inside the package, and the work
+# tree stays clean), built by its own install script against the running
+# Node's headers (nothing is downloaded) and $(BUILD)'s libpacksign.so.1,
+# whose directory becomes the addon's RUNPATH; with SAN=1 the addon is
+# sanitized too.  tests/run runs bindings/node/test against it.
+NODE_PKG = $(BUILD)/node-packsign
+NODE_ADDON = $(NODE_PKG)/build/Release/packsign.node
+NODE_FILES = bindings/node/package.json bindings/node/binding.gyp \
+    bindings/node/index.js bindings/node/index.d.ts
+NODE_SRCS = $(NODE_FILES) $(wildcard bindings/node/src/*.c \
+    bindings/node/src/*.h bindings/node/scripts/*.js)
+node-addon: $(NODE_ADDON)
+
+$(NODE_ADDON): $(NODE_SRCS) $(SO_LINKS)
+	@rm -rf $(NODE_PKG) && mkdir -p $(NODE_PKG)
+	cp -R $(NODE_FILES) bindings/node/src bindings/node/scripts $(NODE_PKG)/
+	@cd $(NODE_PKG) && PACKSIGN_INCLUDEDIR=$(CURDIR)/include \
+	    PACKSIGN_LIBDIR=$(CURDIR)/$(BUILD) PACKSIGN_SANITIZE=$(SAN) \
+	    node scripts/build.js >build.log 2>&1 || \
+	    { cat build.log; echo "node-addon: node-gyp failed (scripts/install-deps installs Node, its headers and node-gyp)" >&2; exit 1; }
+
 fuzz-bins: $(FUZZ_BINS)
 
 # libFuzzer targets: clang with -fsanitize=fuzzer,address,undefined.
@@ -295,7 +328,8 @@ unit: $(UNIT_BINS)
 # The library, CLI, unit tests and test tools once more under
 # AddressSanitizer + UndefinedBehaviorSanitizer, in build/asan.
 asan:
-	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 all unit tools
+	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 all unit tools \
+	    node-addon
 
 unit-asan:
 	@$(MAKE) --no-print-directory BUILD=build/asan SAN=1 unit
@@ -303,7 +337,7 @@ unit-asan:
 # tests/run: unit and CLI tests against build/, then against build/asan
 # (ASAN_OPTIONS/UBSAN_OPTIONS there make any report fail the run).
 check: deps
-	@$(MAKE) --no-print-directory all unit tools
+	@$(MAKE) --no-print-directory all unit tools node-addon
 	@$(MAKE) --no-print-directory asan
 	@tests/run
 
@@ -317,10 +351,14 @@ valgrind: deps
 
 # Static analysis of the library and CLI sources; clang-tidy's checks are
 # chosen in .clang-tidy, cppcheck's suppressions are inline.
+# The Node.js addon's sources too, against the running Node's headers
+# (-idirafter: after the system's, so that the OpenSSL and zlib headers
+# node ships never stand in for the system's in the library's files).
+NODE_INCLUDE = $(shell node -p "require('path').resolve(process.execPath, '..', '..', 'include', 'node')" 2>/dev/null)
 LINT_SRCS = $(LIB_SRCS) $(CLI_SRCS) $(EXAMPLE_SRCS) bench/runmany.c \
-            bench/genpacks.c
+            bench/genpacks.c $(sort $(wildcard bindings/node/src/*.c))
 lint:
-	@LINT_CFLAGS="$(PKG_CFLAGS)" LINT_DEFINES="$(SONAME_DEFS)" scripts/lint $(LINT_SRCS)
+	@LINT_CFLAGS="$(PKG_CFLAGS) -idirafter $(NODE_INCLUDE)" LINT_DEFINES="$(SONAME_DEFS) -DNAPI_VERSION=8" scripts/lint $(LINT_SRCS)
 
 # Benchmarks against GNU tar, gzip, zstd, sha256sum, OpenSSL and minisign;
 # writes docs/performance.md (BENCH_ARGS: e.g. --runs 3 --scale 0.1;

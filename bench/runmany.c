@@ -16,12 +16,19 @@
  * wait4(); CPU time (user + system) and peak RSS are wait4()'s rusage of
  * the child, which counts the children it waited for.
  *
+ * Memory a command puts in a memfd or on tmpfs is no process's RSS: after
+ * the timed runs each command runs once more, untimed, while the system's
+ * Shmem (/proc/meminfo) is sampled every millisecond, and its peak above
+ * the Shmem at the spawn is added to that run's RSS.  max_rss_kib is the
+ * larger of that sum and the timed runs' peak RSS, shmem_kib the Shmem
+ * part (other processes' Shmem counts too: run it on a quiet machine).
+ *
  * A command that exits other than 0 or is killed stops everything: its
  * stderr is copied to ours and runmany exits 1.  Otherwise it prints one
  * line per command, in the order given:
  *
  *   cmd=K runs=N median_s=S min_s=S p90_s=S max_s=S cpu_median_s=S
- *   max_rss_kib=N
+ *   max_rss_kib=N shmem_kib=N
  *
  * (one line each; p90 is the nearest-rank 90th percentile).  With -v each
  * run's wall time goes to stderr.  Exit 2: usage or a system call failed.
@@ -46,7 +53,12 @@ struct cmd {
 	char **argv;
 	double *wall, *cpu;
 	long max_rss;
+	long shmem;                 /* KiB of Shmem above the spawn's */
 	FILE *err;                  /* the child's stderr of the last run */
+};
+
+struct settings {
+	int runs, warmup, do_sync, verbose, ncmd, devnull;
 };
 
 static void die(const char *what)
@@ -136,21 +148,15 @@ static void argv_free(char **argv)
 	free(argv);
 }
 
-/* One run of `c`: wall seconds, CPU seconds and peak RSS (KiB). */
-static void run_one(struct cmd *c, int run, int devnull, double *wall,
-    double *cpu, long *rss)
+/* The spawned child of a run: stdin and stdout /dev/null, stderr kept. */
+static pid_t spawn(struct cmd *c, char **argv, int devnull)
 {
-	char **argv = argv_for(c->argv, run);
 	posix_spawn_file_actions_t fa;
-	struct timespec t0, t1;
-	struct rusage ru;
+	int errfd = fileno(c->err), rc;
 	pid_t pid;
-	int status, rc;
-	int errfd = fileno(c->err);
 
 	if (!argv[0])
 		usage();
-
 	if (ftruncate(errfd, 0) != 0 || lseek(errfd, 0, SEEK_SET) != 0)
 		die("truncating the stderr file");
 	if (posix_spawn_file_actions_init(&fa) != 0 ||
@@ -158,25 +164,86 @@ static void run_one(struct cmd *c, int run, int devnull, double *wall,
 	    posix_spawn_file_actions_adddup2(&fa, devnull, 1) != 0 ||
 	    posix_spawn_file_actions_adddup2(&fa, errfd, 2) != 0)
 		die("posix_spawn_file_actions");
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
 	if (rc != 0) {
 		errno = rc;
 		die(c->argv[0]);
 	}
-	while (wait4(pid, &status, 0, &ru) < 0)
-		if (errno != EINTR)
-			die("wait4");
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	posix_spawn_file_actions_destroy(&fa);
+	return pid;
+}
+
+static void check_exit(struct cmd *c, char **argv, int status, int run)
+{
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		show_failure(c, argv, status, run);
 		exit(1);
 	}
+}
+
+/* One run of `c`: wall seconds, CPU seconds and peak RSS (KiB). */
+static void run_one(struct cmd *c, int run, int devnull, double *wall,
+    double *cpu, long *rss)
+{
+	char **argv = argv_for(c->argv, run);
+	struct timespec t0, t1;
+	struct rusage ru;
+	int status;
+	pid_t pid;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	pid = spawn(c, argv, devnull);
+	while (wait4(pid, &status, 0, &ru) < 0)
+		if (errno != EINTR)
+			die("wait4");
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	check_exit(c, argv, status, run);
 	argv_free(argv);
 	*wall = seconds(&t0, &t1);
 	*cpu = tv_seconds(&ru.ru_utime) + tv_seconds(&ru.ru_stime);
 	*rss = ru.ru_maxrss;
+}
+
+/* The system's Shmem in KiB (/proc/meminfo), or 0. */
+static long shmem_kib(void)
+{
+	char line[256];
+	long kib = 0;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (f == NULL)
+		return 0;
+	while (fgets(line, sizeof line, f) != NULL)
+		if (sscanf(line, "Shmem: %ld kB", &kib) == 1)
+			break;
+	fclose(f);
+	return kib;
+}
+
+/* The untimed run: Shmem sampled every millisecond while it runs; its
+ * peak above the spawn's Shmem plus the run's RSS, into c. */
+static void run_sampled(struct cmd *c, int run, int devnull)
+{
+	const struct timespec ms = { 0, 1000000 };
+	char **argv = argv_for(c->argv, run);
+	long base = shmem_kib(), peak = base, now;
+	struct rusage ru;
+	int status;
+	pid_t pid = spawn(c, argv, devnull), got;
+
+	while ((got = wait4(pid, &status, WNOHANG, &ru)) == 0 ||
+	    (got < 0 && errno == EINTR)) {
+		if ((now = shmem_kib()) > peak)
+			peak = now;
+		nanosleep(&ms, NULL);
+	}
+	if (got < 0)
+		die("wait4");
+	check_exit(c, argv, status, run);
+	argv_free(argv);
+	c->shmem = peak - base;
+	if (ru.ru_maxrss + c->shmem > c->max_rss)
+		c->max_rss = ru.ru_maxrss + c->shmem;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -197,9 +264,9 @@ static void report(int k, struct cmd *c, int runs)
 	int p90 = (runs * 9 + 9) / 10 - 1;      /* nearest rank: ceil(0.9n) */
 
 	printf("cmd=%d runs=%d median_s=%.6f min_s=%.6f p90_s=%.6f "
-	    "max_s=%.6f cpu_median_s=%.6f max_rss_kib=%ld\n", k, runs, med,
-	    c->wall[0], c->wall[p90], c->wall[runs - 1],
-	    median(c->cpu, runs), c->max_rss);
+	    "max_s=%.6f cpu_median_s=%.6f max_rss_kib=%ld shmem_kib=%ld\n", k,
+	    runs, med, c->wall[0], c->wall[p90], c->wall[runs - 1],
+	    median(c->cpu, runs), c->max_rss, c->shmem);
 }
 
 static long number(const char *s)
@@ -232,66 +299,56 @@ static int split(char **argv, struct cmd *cmds)
 	return n;
 }
 
-struct options {
-	int runs, warmup, do_sync, verbose;
-};
-
-/* The options before "--"; returns the index of "--". */
-static int parse_options(int argc, char **argv, struct options *o)
+/* The options before "--"; the index of "--". */
+static int parse_options(int argc, char **argv, struct settings *s)
 {
 	int i;
 
-	*o = (struct options){ .runs = 5, .warmup = 1, .do_sync = 1 };
+	*s = (struct settings){ 5, 1, 1, 0, 0, -1 };
 	for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
 		if (strcmp(argv[i], "-n") == 0 && i + 1 < argc)
-			o->runs = (int)number(argv[++i]);
+			s->runs = (int)number(argv[++i]);
 		else if (strcmp(argv[i], "-w") == 0 && i + 1 < argc)
-			o->warmup = (int)number(argv[++i]);
+			s->warmup = (int)number(argv[++i]);
 		else if (strcmp(argv[i], "--no-sync") == 0)
-			o->do_sync = 0;
+			s->do_sync = 0;
 		else if (strcmp(argv[i], "-v") == 0)
-			o->verbose = 1;
+			s->verbose = 1;
 		else
 			usage();
 	}
-	if (i == argc || o->runs < 1)
+	if (i == argc || s->runs < 1)
 		usage();
 	return i;
 }
 
-static void allocate(struct cmd *cmds, int ncmd, int runs)
+/* Every round of runs, the commands taking turns, then the sampled run
+ * of each. */
+static void run_all(const struct settings *s, struct cmd *cmds)
 {
-	for (int k = 0; k < ncmd; k++) {
-		cmds[k].wall = calloc((size_t)runs, sizeof(double));
-		cmds[k].cpu = calloc((size_t)runs, sizeof(double));
-		if (!cmds[k].wall || !cmds[k].cpu || !(cmds[k].err = tmpfile()))
-			die("allocating");
-	}
-}
+	for (int r = 0; r < s->warmup + s->runs; r++) {
+		for (int j = 0; j < s->ncmd; j++) {
+			int k = (r + j) % s->ncmd;
+			struct cmd *c = &cmds[k];
+			double wall, cpu;
+			long rss;
 
-/* Round r: run r of every command, starting from command r mod ncmd. */
-static void round_of(struct cmd *cmds, int ncmd, int r, int devnull,
-    const struct options *o)
-{
-	for (int j = 0; j < ncmd; j++) {
-		int k = (r + j) % ncmd;
-		struct cmd *c = &cmds[k];
-		double wall, cpu;
-		long rss;
-
-		if (o->do_sync)
-			sync();
-		run_one(c, r, devnull, &wall, &cpu, &rss);
-		if (o->verbose)
-			fprintf(stderr, "runmany: cmd %d run %d %.6f s\n", k, r,
-			    wall);
-		if (r < o->warmup)
-			continue;
-		c->wall[r - o->warmup] = wall;
-		c->cpu[r - o->warmup] = cpu;
-		if (rss > c->max_rss)
-			c->max_rss = rss;
+			if (s->do_sync)
+				sync();
+			run_one(c, r, s->devnull, &wall, &cpu, &rss);
+			if (s->verbose)
+				fprintf(stderr, "runmany: cmd %d run %d %.6f s\n",
+				    k, r, wall);
+			if (r < s->warmup)
+				continue;
+			c->wall[r - s->warmup] = wall;
+			c->cpu[r - s->warmup] = cpu;
+			if (rss > c->max_rss)
+				c->max_rss = rss;
+		}
 	}
+	for (int k = 0; k < s->ncmd; k++)
+		run_sampled(&cmds[k], s->warmup + s->runs, s->devnull);
 }
 
 int main(int argc, char **argv)
@@ -299,24 +356,28 @@ int main(int argc, char **argv)
 	/* Static: what a run that stops on a failing command (exit) still
 	 * holds is reachable, not a leak (the tests run it under ASan). */
 	static struct cmd cmds[MAX_CMDS];
-	struct options o;
-	int ncmd, devnull, i = parse_options(argc, argv, &o);
+	struct settings s;
+	int i = parse_options(argc, argv, &s);
 
 	memset(cmds, 0, sizeof cmds);
-	ncmd = split(argv + i + 1, cmds);
-	if (ncmd == 0)
+	s.ncmd = split(argv + i + 1, cmds);
+	if (s.ncmd == 0)
 		usage();
-	if ((devnull = open("/dev/null", O_RDWR)) < 0)
+	if ((s.devnull = open("/dev/null", O_RDWR)) < 0)
 		die("/dev/null");
-	allocate(cmds, ncmd, o.runs);
-	for (int r = 0; r < o.warmup + o.runs; r++)
-		round_of(cmds, ncmd, r, devnull, &o);
-	for (int k = 0; k < ncmd; k++) {
-		report(k, &cmds[k], o.runs);
+	for (int k = 0; k < s.ncmd; k++) {
+		cmds[k].wall = calloc((size_t)s.runs, sizeof(double));
+		cmds[k].cpu = calloc((size_t)s.runs, sizeof(double));
+		if (!cmds[k].wall || !cmds[k].cpu || !(cmds[k].err = tmpfile()))
+			die("allocating");
+	}
+	run_all(&s, cmds);
+	for (int k = 0; k < s.ncmd; k++) {
+		report(k, &cmds[k], s.runs);
 		free(cmds[k].wall);
 		free(cmds[k].cpu);
 		fclose(cmds[k].err);
 	}
-	close(devnull);
+	close(s.devnull);
 	return 0;
 }

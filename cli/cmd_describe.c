@@ -14,9 +14,9 @@
 const struct cli_usage cmd_describe_usage = {
 	.name = "describe",
 	.text =
-    "usage: packsign describe PATH [--lang en|zh] [--json]\n"
+    "usage: packsign describe PATH [--lang en|zh] [--json] [-q]\n"
     "\n"
-    "Validates the pack directory PATH, then summarises in plain language\n"
+    "Validates the pack directory or archive PATH, then summarises in plain language\n"
     "what it may do, as an installer shows it before install: AgentPack\n"
     "permissions, SoyaPack egress hosts, file paths and determinism tier,\n"
     "holon data retention, training use, egress, worst-case price and\n"
@@ -24,8 +24,11 @@ const struct cli_usage cmd_describe_usage = {
     "namespaces, capabilities, devices) and tasks; and its prompt files.\n"
     "Problems go to standard error; an invalid pack is not described.\n"
     "\n"
-    "  --lang en|zh    language of the summary (default en)\n"
+    "  --lang en|zh    language of the summary (default: from LC_ALL,\n"
+    "                  LC_MESSAGES or LANG, zh* Chinese, else en)\n"
     "  --json          print the model and the summary as JSON\n"
+    "  -q, --quiet     print nothing on success: the exit status says\n"
+    "                  whether the pack is valid\n"
     "\n"
     "Exit status: 0 described, 1 the pack is invalid, 2 it could not be\n"
     "read.\n",
@@ -34,7 +37,7 @@ const struct cli_usage cmd_describe_usage = {
 struct describe_args {
 	const char *path;
 	const char *lang;
-	int json;
+	int json, quiet;
 };
 
 static int
@@ -46,6 +49,7 @@ parse_describe(int argc, char **argv, struct describe_args *a)
 		CLI_REFUSED("strict", CLI_OPTION_FLAG),
 		CLI_REFUSED("engine-version", CLI_OPTION_STRING),
 		CLI_FLAG(0, "json", &a->json),
+		CLI_FLAG('q', "quiet", &a->quiet),
 		CLI_STRING(0, "lang", &a->lang),
 		CLI_END
 	};
@@ -53,7 +57,7 @@ parse_describe(int argc, char **argv, struct describe_args *a)
 	int rc;
 
 	memset(a, 0, sizeof(*a));
-	a->lang = "en";
+	a->lang = cli_lang_default();
 	rc = cli_parse_options(&cmd_describe_usage, options, argc, argv, &rest);
 	if (rc != EXIT_OK)
 		return rc;
@@ -274,13 +278,16 @@ report_problems(const char *path, const ps_manifest *m,
 	size_t i;
 
 	for (i = 0; i < diags->count; i++)
-		fprintf(stderr, "%s\n", ps_diag_format(&diags->items[i], line,
+		cli_put_line(stderr, "", ps_diag_format(&diags->items[i], line,
 		    sizeof(line)));
 	if (m != NULL && ps_manifest_valid(diags, 0) != 0)
 		return EXIT_OK;
-	fprintf(stderr, "packsign: %s: not described: the pack is invalid "
-	    "(%zu errors); run packsign validate %s [manifest_invalid]\n", path,
-	    ps_diags_count(diags, PS_SEVERITY_ERROR), path);
+	fputs("packsign: ", stderr);
+	cli_put_safe(stderr, path);
+	fprintf(stderr, ": not described: the pack is invalid (%zu errors); "
+	    "run packsign validate ", ps_diags_count(diags, PS_SEVERITY_ERROR));
+	cli_put_safe(stderr, path);
+	fputs(" [manifest_invalid]\n", stderr);
 	return EXIT_REFUSED;
 }
 
@@ -307,7 +314,7 @@ run_describe(struct describe_args *a)
 		fprintf(stderr, "packsign: cannot build the JSON output (out of "
 		    "memory, or a path that is not UTF-8) [json_output]\n");
 		rc = EXIT_FAILED;
-	} else if (rc == EXIT_OK && a->json == 0) {
+	} else if (rc == EXIT_OK && a->json == 0 && !a->quiet) {
 		fputs(summary, stdout);
 	}
 	free(summary);

@@ -7,6 +7,7 @@
 
 #include "cli/checks.h"
 #include "cli/cli.h"
+#include "cli/copies.h"
 #include "cli/diff_report.h"
 #include "cli/json.h"
 #include "cli/options.h"
@@ -18,7 +19,7 @@ const struct cli_usage cmd_diff_usage = {
     "usage: packsign diff OLD NEW [--trust POLICY | -p KEY.pub] [--at TIME]\n"
     "           [--old-sig F] [--new-sig F] [--signed-by ID] [--source-repo URL]\n"
     "           [--source-commit HASH] [--require-source] [--allow-dirty]\n"
-    "           [--lang en|zh] [--json | --stat] [--files] [--lines N]\n"
+    "           [--lang en|zh] [--json | --stat] [--files] [--lines N] [-q]\n"
     "       packsign diff --installed ID[@VERSION] NEW [--data-dir DIR]\n"
     "           [--format F] ...\n"
     "\n"
@@ -47,11 +48,14 @@ const struct cli_usage cmd_diff_usage = {
     "  --data-dir DIR   for --installed; default $PACKSIGN_DATA_DIR, else\n"
     "                   $XDG_DATA_HOME/packsign, else ~/.local/share/packsign\n"
     "  --format F       for --installed: the id's format\n"
-    "  --lang en|zh     language of the report (default en)\n"
+    "  --lang en|zh     language of the report (default: from LC_ALL,\n"
+    "                   LC_MESSAGES or LANG, zh* Chinese, else en)\n"
     "  --json           the diff as one JSON object (diff.md, \"JSON\")\n"
     "  --stat           counts instead of text diffs\n"
     "  --files          list every other file, not only their counts\n"
     "  --lines N        lines of each text diff (default 200)\n"
+    "  -q, --quiet      print nothing (as git diff --quiet): the exit\n"
+    "                   status says whether they differ\n"
     "\n"
     "Exit status: 0 no differences, 1 differences, 2 the comparison could\n"
     "not be made (a refused signature too), its code printed.\n",
@@ -121,6 +125,7 @@ parse_diff(int argc, char **argv, struct diff_args *a)
 		CLI_FLAG(0, "stat", &a->stat),
 		CLI_FLAG(0, "files", &a->files),
 		CLI_CALLBACK(0, "lines", &a->lines, cli_parse_limit),
+		CLI_FLAG('q', "quiet", &a->checks.quiet),
 		CLI_END
 	};
 	struct cli_operands rest;
@@ -129,7 +134,7 @@ parse_diff(int argc, char **argv, struct diff_args *a)
 	memset(a, 0, sizeof(*a));
 	ps_verify_options_init(&a->checks.verify);
 	a->format = PS_FORMAT_UNKNOWN;
-	a->lang = "en";
+	a->lang = cli_lang_default();
 	rc = cli_parse_options(&cmd_diff_usage, options, argc, argv, &rest);
 	return rc != EXIT_OK ? rc : check_args(a, &rest);
 }
@@ -219,7 +224,8 @@ print_result(const struct diff_args *a, const ps_diff *d)
 	if (a->checks.verify.trust != NULL)
 		style.asked = a->checks.verify.trust->consent;
 	if (!a->json) {
-		cli_diff_print(stdout, d, &style);
+		if (!a->checks.quiet)
+			cli_diff_print(stdout, d, &style);
 		return EXIT_OK;
 	}
 	ps_error_clear(&err);
@@ -237,6 +243,7 @@ cmd_diff(int argc, char **argv)
 {
 	struct diff_args a;
 	ps_trust *policy = NULL;
+	ps_copies *copies = NULL;
 	char *data_dir = NULL;
 	ps_diff *d = NULL;
 	ps_error err;
@@ -246,11 +253,13 @@ cmd_diff(int argc, char **argv)
 		return rc == CLI_HELP ? EXIT_OK : rc;
 	if (cli_checks_load_policy(&a.checks, &policy) != EXIT_OK)
 		return EXIT_FAILED;
-	if (a.installed != NULL && cli_data_dir(a.data_dir, &data_dir) !=
-	    EXIT_OK) {
+	if ((a.installed != NULL && cli_data_dir(a.data_dir, &data_dir) !=
+	    EXIT_OK) || cli_copies_open(a.data_dir, &copies) != EXIT_OK) {
 		ps_trust_free(policy);
+		free(data_dir);
 		return EXIT_FAILED;
 	}
+	a.checks.verify.limits.copies = copies;
 	ps_error_clear(&err);
 	if (compare(&a, data_dir, &d, &err) != 0) {
 		/* Whatever stopped the comparison, refusals too: exit 2, as
@@ -264,6 +273,7 @@ cmd_diff(int argc, char **argv)
 	}
 	ps_diff_free(d);
 	ps_trust_free(policy);
+	ps_copies_free(copies);
 	free(data_dir);
 	return rc;
 }

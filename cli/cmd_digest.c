@@ -5,13 +5,14 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "cli/copies.h"
 #include "cli/options.h"
 #include "cli/output.h"
 
 const struct cli_usage cmd_digest_usage = {
 	.name = "digest",
 	.text =
-    "usage: packsign digest PATH [--json] [--files] [--mtime N]\n"
+    "usage: packsign digest PATH [--json] [--files] [--mtime N] [-q]\n"
     "           " CLI_LIMIT_USAGE "\n"
     "\n"
     "Prints the digests of PATH, a pack directory or an archive (.tar,\n"
@@ -30,12 +31,13 @@ const struct cli_usage cmd_digest_usage = {
     "  --mtime N            for directories: the mtime of the canonical tar\n"
     "                       (default: $SOURCE_DATE_EPOCH, else 0)\n"
     CLI_LIMIT_FLAGS_HELP
+    CLI_QUIET_HELP
     "  -h, --help           show this help\n",
 };
 
 struct digest_args {
 	const char *path;
-	int json, files;
+	int json, files, quiet;
 	ps_pack_options pack;        /* the mtime of a directory's tar */
 };
 
@@ -46,6 +48,7 @@ parse_digest(int argc, char **argv, struct digest_args *a)
 	const struct cli_option options[] = {
 		CLI_FLAG(0, "json", &a->json),
 		CLI_FLAG(0, "files", &a->files),
+		CLI_FLAG('q', "quiet", &a->quiet),
 		CLI_STRING(0, "mtime", &mtime),
 		CLI_LIMIT_OPTIONS(&a->pack.limits),
 		CLI_END
@@ -91,7 +94,8 @@ print_prompts(const ps_digest *d, const ps_manifest *m)
 		if ((e = prompt_entry(d, m, i)) == NULL)
 			continue;
 		ps_hex_encode(e->sha256, PS_SHA256_LEN, hex);
-		printf("prompt: %s %s\n", hex, e->path);
+		printf("prompt: %s ", hex);
+		cli_put_line(stdout, "", e->path);
 	}
 }
 
@@ -102,12 +106,13 @@ print_text(const char *path, const ps_digest *d, const ps_manifest *m,
 	char hex[PS_SHA256_STRING_LEN];
 	size_t i;
 
-	printf("path: %s\nsource: %s\nformat: %s\n", path,
-	    source_name(d->source), ps_format_name(d->format));
+	cli_put_line(stdout, "path: ", path);
+	printf("source: %s\nformat: %s\n", source_name(d->source),
+	    ps_format_name(d->format));
 	if (m != NULL && m->id != NULL)
-		printf("id: %s\n", m->id);
+		cli_put_line(stdout, "id: ", m->id);
 	if (m != NULL && m->version != NULL)
-		printf("version: %s\n", m->version);
+		cli_put_line(stdout, "version: ", m->version);
 	printf("tree_digest: %s\n", ps_sha256_string(d->tree_digest, hex));
 	if (d->has_tar_digest)
 		printf("tar_digest: %s\n", ps_sha256_string(d->tar_digest, hex));
@@ -116,8 +121,9 @@ print_text(const char *path, const ps_digest *d, const ps_manifest *m,
 		    ps_sha256_string(d->archive_digest, hex));
 	if (d->source == PS_SOURCE_TAR)
 		printf("canonical: %s\n", d->canonical ? "yes" : "no");
-	printf("manifest: %s\nmanifest_sha256: %s\n", d->manifest_path,
-	    ps_sha256_string(d->manifest_sha256, hex));
+	cli_put_line(stdout, "manifest: ", d->manifest_path);
+	printf("manifest_sha256: %s\n", ps_sha256_string(d->manifest_sha256,
+	    hex));
 	printf("entries: %zu\nsize: %llu\n", d->entry_count,
 	    (unsigned long long)d->total_size);
 	print_prompts(d, m);
@@ -125,9 +131,10 @@ print_text(const char *path, const ps_digest *d, const ps_manifest *m,
 		if (d->entries[i].type != PS_ENTRY_FILE)
 			continue;
 		ps_hex_encode(d->entries[i].sha256, PS_SHA256_LEN, hex);
-		printf("file: %s %llu %c %s\n", hex,
+		printf("file: %s %llu %c ", hex,
 		    (unsigned long long)d->entries[i].size,
-		    d->entries[i].executable ? 'x' : '-', d->entries[i].path);
+		    d->entries[i].executable ? 'x' : '-');
+		cli_put_line(stdout, "", d->entries[i].path);
 	}
 }
 
@@ -238,7 +245,7 @@ run_digest(struct digest_args *a)
 		if (print_json(a->path, in->digest, in->manifest,
 		    a->files) != 0)
 			rc = EXIT_FAILED;
-	} else {
+	} else if (!a->quiet) {
 		print_text(a->path, in->digest, in->manifest, a->files);
 	}
 	ps_inspection_free(in);
@@ -249,10 +256,16 @@ int
 cmd_digest(int argc, char **argv)
 {
 	struct digest_args a;
+	ps_copies *copies;
 	int rc;
 
 	rc = parse_digest(argc, argv, &a);
 	if (rc != EXIT_OK)
 		return rc == CLI_HELP ? EXIT_OK : rc;
-	return run_digest(&a);
+	if (cli_copies_open(NULL, &copies) != EXIT_OK)
+		return EXIT_FAILED;
+	a.pack.limits.copies = copies;
+	rc = run_digest(&a);
+	ps_copies_free(copies);
+	return rc;
 }

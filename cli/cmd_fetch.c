@@ -37,7 +37,8 @@ const struct cli_usage cmd_fetch_usage = {
     "  --at TIME            judge key windows at TIME (YYYY-MM-DDTHH:MM:SSZ)\n"
     CLI_LIMIT_FLAGS_HELP
     CLI_DOWNLOAD_FLAGS_HELP
-    "  -q, --quiet          no progress line (shown only on a terminal)\n"
+    "  -q, --quiet          print nothing on success: no progress line, no\n"
+    "                       fetched line (errors still go to stderr)\n"
     "\n"
     "Exit status: 0 downloaded and verified, 1 refused (signature, policy,\n"
     "digest), 2 the job could not be done (a download: HTTP status, TLS,\n"
@@ -106,7 +107,7 @@ run_fetch(struct fetch_args *a)
 	if (rc != 0) {
 		cli_report(&err);
 		rc = err.status == PS_STATUS_REFUSED ? EXIT_REFUSED : EXIT_FAILED;
-	} else {
+	} else if (!a->checks.quiet) {
 		fputs("fetched ", stdout);
 		cli_put_safe(stdout, a->out);
 		fputs(" and its .sig\nsigned by: ", stdout);

@@ -32,6 +32,7 @@ const struct cli_usage cmd_index_usage = {
     "       packsign index verify INDEX|URL (--trust POLICY | -p KEY.pub)\n"
     "                 [--at TIME] [--record] [--require-index-state]\n"
     "                 [--data-dir DIR] [--json] " CLI_DOWNLOAD_USAGE "\n"
+    "       (every subcommand: [-q])\n"
     "\n"
     "A signed pack index (docs/formats/index.md) lists, per pack id and\n"
     "version, where its archive is, its SHA-256 and size, its tree digest,\n"
@@ -64,14 +65,15 @@ const struct cli_usage cmd_index_usage = {
     "  --reason TEXT        why a version is yanked (printable ASCII and\n"
     "                       spaces, at most 1024 bytes)\n"
     "  --trust POLICY, -p KEY.pub\n"
-    "                       build: whose pack signatures count; verify: who\n"
-    "                       may sign an index\n"
+    "                       build: whose pack signatures count (default: the\n"
+    "                       index key's); verify: who may sign an index\n"
     "  --record             verify: store this index as seen\n"
     "  --require-index-state\n"
     "                       verify: refuse when nothing was seen of the\n"
     "                       publisher and the policy gives no floor\n"
     "  --data-dir DIR       the data directory whose state is used\n"
     "  --json               verify: print one JSON object\n"
+    CLI_QUIET_HELP
     CLI_DOWNLOAD_FLAGS_HELP
     "\n"
     "Exit status: 0 written or verified, 1 refused (signature, role, scope,\n"
@@ -88,7 +90,7 @@ struct index_args {
 	const char *out, *key, *identity, *previous, *base_url, *url_prefix;
 	const char *expires, *reason, *policy, *pubkey, *data_dir;
 	int64_t at;
-	int record, require_state, json;
+	int record, require_state, json, quiet;
 	struct cli_passphrase_opts pass;
 	ps_fetch_options fetch;
 	char **operands;
@@ -132,17 +134,19 @@ enum {
 	O_OUT = 1 << 0, O_KEY = 1 << 1, O_IDENTITY = 1 << 2, O_PREVIOUS = 1 << 3,
 	O_URLS = 1 << 4, O_EXPIRES = 1 << 5, O_REASON = 1 << 6,
 	O_TRUST = 1 << 7, O_STATE = 1 << 8, O_AT = 1 << 9, O_JSON = 1 << 10,
-	O_PASS = 1 << 11, O_DOWNLOAD = 1 << 12
+	O_PASS = 1 << 11, O_DOWNLOAD = 1 << 12, O_QUIET = 1 << 13
 };
-#define O_WRITE (O_OUT | O_KEY | O_IDENTITY | O_EXPIRES | O_AT | O_PASS)
+#define O_WRITE (O_OUT | O_KEY | O_IDENTITY | O_EXPIRES | O_AT | O_PASS | \
+    O_QUIET)
 
 static const unsigned index_takes[] = {
 	O_WRITE | O_PREVIOUS | O_URLS | O_TRUST,          /* build */
 	O_WRITE | O_REASON,                               /* yank */
 	O_WRITE, O_WRITE,                                 /* remove, refresh */
-	O_TRUST | O_STATE | O_AT | O_JSON | O_DOWNLOAD,   /* verify */
+	O_TRUST | O_STATE | O_AT | O_JSON | O_DOWNLOAD |  /* verify */
+	    O_QUIET,
 };
-#define INDEX_OPTIONS 20
+#define INDEX_OPTIONS 21
 
 /* Every option of index, those the subcommand does not take refused. */
 static void
@@ -171,6 +175,7 @@ index_options(struct index_args *a, struct cli_option table[INDEX_OPTIONS + 1])
 		    &a->fetch.max_download, cli_parse_limit) },
 		{ O_DOWNLOAD, CLI_CALLBACK(0, "timeout", &a->fetch.timeout,
 		    cli_parse_seconds) },
+		{ O_QUIET, CLI_FLAG('q', "quiet", &a->quiet) },
 	};
 	const struct cli_option end = CLI_END;
 	size_t i;
@@ -250,18 +255,19 @@ publisher_clear(struct publisher *p)
 	ps_trust_free(p->self);
 }
 
-/* NAME.key -> NAME.pub's identity, when there is one. */
+/* NAME.key -> NAME.pub's identity, when there is one (none for a key
+ * from PACKSIGN_SECRET_KEY). */
 static int
 identity_beside(const char *key, ps_pubkey *pub)
 {
-	size_t n = strlen(key);
+	size_t n;
 	ps_pubkey *beside = NULL;
 	ps_error err;
 	char *path;
 	int rc = -1;
 
-	if (n < 4 || strcmp(key + n - 4, ".key") != 0 ||
-	    (path = strdup(key)) == NULL)
+	if (key == NULL || (n = strlen(key)) < 4 ||
+	    strcmp(key + n - 4, ".key") != 0 || (path = strdup(key)) == NULL)
 		return -1;
 	memcpy(path + n - 4, ".pub", 4);
 	if (ps_pubkey_load_file(path, &beside, &err) == 0 &&
@@ -335,6 +341,37 @@ split_version(const char *target, char **id, const char **version)
 	return EXIT_OK;
 }
 
+/* A refusal of an archive's signatures says which policy judged them:
+ * with separate pack and index keys, a bare signature_untrusted hid that
+ * the archives are verified with the index key unless -p/--trust says
+ * otherwise. */
+static int
+report_add(const struct index_args *a, ps_error *err)
+{
+	static const char *const codes[] = { "signature_untrusted",
+	    "signature_invalid", "signature_unchecked", "threshold_not_met",
+	    "role_missing", "pack_out_of_scope", "key_untrusted", "key_revoked",
+	    "key_expired", "key_not_yet_valid" };
+	size_t i, used = strlen(err->message);
+
+	for (i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
+		if (strcmp(err->code, codes[i]) != 0)
+			continue;
+		if (a->policy != NULL || a->pubkey != NULL)
+			snprintf(err->message + used, sizeof(err->message) - used,
+			    " (index build verified the archive with %s %s)",
+			    a->policy != NULL ? "--trust" : "-p", a->policy != NULL ?
+			    a->policy : a->pubkey);
+		else
+			snprintf(err->message + used, sizeof(err->message) - used,
+			    " (index build verifies the archives with the index "
+			    "key -s unless -p KEY.pub or --trust POLICY names "
+			    "their signers)");
+		break;
+	}
+	return cli_report(err);
+}
+
 /* What each subcommand does to the new version. */
 static int
 edit(const struct index_args *a, ps_index *ix, ps_index_build_options *bo,
@@ -354,7 +391,7 @@ edit(const struct index_args *a, ps_index *ix, ps_index_build_options *bo,
 		for (i = 0; rc == 0 && i < a->operand_count; i++)
 			rc = ps_index_add(ix, a->operands[i], bo, &err);
 		ps_trust_free(packs);
-		return rc != 0 ? cli_report(&err) : EXIT_OK;
+		return rc != 0 ? report_add(a, &err) : EXIT_OK;
 	}
 	if (a->sub == SUB_REFRESH)
 		return EXIT_OK;
@@ -379,7 +416,7 @@ write_index(const struct index_args *a, const ps_index *ix,
 		return cli_report(&err);
 	rc = cli_write_output(a->out, text, len, 0644, 1);
 	free(text);
-	if (rc != EXIT_OK)
+	if (rc != EXIT_OK || a->quiet)
 		return rc;
 	printf("wrote ");
 	cli_put_safe(stdout, a->out);
@@ -479,6 +516,8 @@ print_verified(const struct index_args *a, const struct cli_index *ci,
 		    "index_sha256", sha, "index_state", cli_index_state_json(ci),
 		    "packs", entries_json(ix), "recorded", recorded),
 		    a->operands[0]);
+	if (a->quiet)
+		return EXIT_OK;
 	printf("index version %llu of ", (unsigned long long)ix->version);
 	cli_put_safe(stdout, ix->publisher);
 	printf(" (%s): %zu entr%s, issued %s, expires %s%s\n",

@@ -19,10 +19,11 @@ const struct cli_usage cmd_install_usage = {
     "           (--trust POLICY | -p KEY.pub)\n"
     "       packsign install ID[@VERSION|@RANGE] --index FILE|URL\n"
     "           (--trust POLICY | -p KEY.pub) [--allow-yanked]\n"
-    "           [--require-index-state]\n"
+    "           [--require-index-state] [--from-dir DIR]\n"
     "           (both: the options below)\n"
     "           [--data-dir DIR] [--yes] [--allow-shell] [--allow-downgrade]\n"
-    "           [--dry-run] [--json] [--signed-by ID] [--source-repo URL]\n"
+    "           [--dry-run] [--reinstall] [--json] [--signed-by ID]\n"
+    "           [--source-repo URL]\n"
     "           [--source-commit HASH] [--require-source] [--allow-dirty]\n"
     "           [--at TIME] [--max-size BYTES] [--max-entries N]\n"
     "           [--max-ratio N] [--lang en|zh] [-q]\n"
@@ -36,7 +37,9 @@ const struct cli_usage cmd_install_usage = {
     "space as ARCHIVE).  Then the install rules (AgentPack shell: true only\n"
     "from a first_party signer or with --allow-shell; no version below the\n"
     "newest installed one without --allow-downgrade; the same version again\n"
-    "is a no-op when its tree is the same and refused otherwise); shows what\n"
+    "is a no-op when its tree is the same and its installed files still\n"
+    "match the receipt, installed_modified when they do not (--reinstall\n"
+    "then replaces them), version_conflict when its tree differs); shows what\n"
     "the pack may do and asks on the terminal; renames the verified tree\n"
     "into DIR/<layout>/<version>/ (docs/formats/install.md).  Without a\n"
     "terminal, --yes is required.  Warnings of the verification go to\n"
@@ -56,7 +59,10 @@ const struct cli_usage cmd_install_usage = {
     "'*', no prereleases) that is not yanked is picked, and its archive is\n"
     "installed from the URL the index lists, capped at the listed size; its\n"
     "SHA-256, pack id, version, tree and signers must be the entry's\n"
-    "(index_mismatch) before it is parsed.\n"
+    "(index_mismatch) before it is parsed.  With --from-dir DIR nothing is\n"
+    "downloaded: the entry's archive and .sig are DIR/NAME and DIR/NAME.sig,\n"
+    "NAME the file name of the entry's URL, under the same rules (and the\n"
+    "archive's size must be the entry's).\n"
     "\n"
     "An id already installed is an upgrade: its pins are checked first (a\n"
     "pinned identity or key must have signed it, from the pinned\n"
@@ -78,6 +84,10 @@ const struct cli_usage cmd_install_usage = {
     "  --allow-downgrade    accept a version below the newest installed one\n"
     "  --dry-run            every check and a trial extraction; keep nothing\n"
     "                       (an upgrade prints the classes it would ask)\n"
+    "  --reinstall          the same version with the same tree installed:\n"
+    "                       verify and extract it afresh and swap it in for\n"
+    "                       the installed tree (one rename), with a new\n"
+    "                       receipt; the pins are checked, never rewritten\n"
     "  --accept CLASSES     consent to widening in these classes (comma-\n"
     "                       separated: permissions, trust, prompts, code)\n"
     "  --accept-diff FILE   consent to exactly this diff (diff --json)\n"
@@ -88,11 +98,17 @@ const struct cli_usage cmd_install_usage = {
     "  --require-index-state\n"
     "                       --index: refuse a publisher never seen here\n"
     "                       unless the policy sets its min_index_version\n"
+    "  --from-dir DIR       --index: take the entry's archive and .sig from\n"
+    "                       DIR by the file name of its URL (offline)\n"
     CLI_LIMIT_FLAGS_HELP
     CLI_DOWNLOAD_FLAGS_HELP
-    "  --lang en|zh         language of the summary shown before install\n"
+    "  --lang en|zh         language of the summary and the questions\n"
+    "                       (default: from LC_ALL, LC_MESSAGES or LANG, zh*\n"
+    "                       Chinese, else en; 是 answers yes in Chinese)\n"
     "  --json               print the result as one JSON object\n"
-    "  -q, --quiet          no progress line (shown only on a terminal)\n"
+    "  -q, --quiet          print nothing on success: no progress line, no\n"
+    "                       report (the questions on a terminal, errors and\n"
+    "                       warnings are printed as always)\n"
     "\n"
     "Exit status: 0 installed (or already installed, or a dry run passed),\n"
     "1 refused, 2 the job could not be done (no terminal to ask on, consent\n"
@@ -121,10 +137,15 @@ parse_install(int argc, char **argv, struct install_args *a)
 	a->shown = cli_url_shown(a->archive, a->shown_buf, sizeof(a->shown_buf));
 	if (cli_checks_one_policy(&cmd_install_usage, &a->checks) != EXIT_OK)
 		return EXIT_FAILED;
+	if (a->o.reinstall && (a->o.allow_signer_change ||
+	    a->o.allow_source_change))
+		return cli_usage_error(&cmd_install_usage, "--reinstall keeps "
+		    "the pins: it does not take --allow-signer-change or "
+		    "--allow-source-change (upgrade, or uninstall --forget)");
 	if (a->index == NULL && (a->index_o.allow_yanked ||
-	    a->index_o.require_state))
-		return cli_usage_error(&cmd_install_usage, "--allow-yanked and "
-		    "--require-index-state need --index");
+	    a->index_o.require_state || a->from_dir != NULL))
+		return cli_usage_error(&cmd_install_usage, "--allow-yanked, "
+		    "--require-index-state and --from-dir need --index");
 	if (a->index != NULL && (cli_is_url(a->archive) ||
 	    a->checks.verify.sig_path != NULL))
 		return cli_usage_error(&cmd_install_usage, "with --index, give "

@@ -20,7 +20,7 @@ const struct cli_usage cmd_key_usage = {
 	.name = "key",
 	.text =
     "usage: packsign key show FILE [--json] [--passphrase-file F | "
-    "--passphrase-fd N]\n"
+    "--passphrase-fd N] [-q]\n"
     "       packsign key pubkey [-s KEY] [-o OUT] [--identity ID] [--force]\n"
     "       packsign key passwd -s KEY [--no-passphrase] [--kdf LEVEL]\n"
     "                           [--new-passphrase-file F | "
@@ -56,6 +56,8 @@ const struct cli_usage cmd_key_usage = {
     "  --force                 replace existing output files\n"
     "  --json                  show, passwd, import: print the result as\n"
     "                          one JSON object\n"
+    "  -q, --quiet             print nothing on success (a key written to\n"
+    "                          stdout still is); errors as always\n"
     "\n"
     "Passphrases otherwise come from PACKSIGN_PASSPHRASE or the terminal.\n",
 };
@@ -66,7 +68,7 @@ enum {
 	O_JSON = 1 << 3, O_IDENTITY = 1 << 4, O_NOPASS = 1 << 5,
 	O_PASS = 1 << 6, O_NEWPASS = 1 << 7, O_KDF = 1 << 8,
 	O_FORCE = 1 << 9, O_PEM = 1 << 10, O_PEMPUB = 1 << 11,
-	O_SSHPUB = 1 << 12
+	O_SSHPUB = 1 << 12, O_QUIET = 1 << 13
 };
 
 struct key_sub;
@@ -74,7 +76,7 @@ struct key_sub;
 struct key_args {
 	const struct key_sub *sub;
 	const char *secret, *public, *out, *identity;
-	int json, no_passphrase, force, pem, pem_pub, ssh_pub;
+	int json, quiet, no_passphrase, force, pem, pem_pub, ssh_pub;
 	int nargs;
 	char **args;       /* positional arguments */
 	ps_kdf_level kdf;
@@ -193,8 +195,10 @@ print_field(const json_t *obj, const char *key, const char *label)
 
 	if (v == NULL)
 		return;
-	if (json_is_string(v))
-		printf("%-12s %s\n", label, json_string_value(v));
+	if (json_is_string(v)) {
+		printf("%-12s ", label);
+		cli_put_line(stdout, "", json_string_value(v));
+	}
 	else if (json_is_boolean(v))
 		printf("%-12s %s\n", label, json_is_true(v) ? "yes" : "no");
 	else if (json_is_null(v))
@@ -257,7 +261,7 @@ key_show(struct key_args *a)
 		rc = show_minisign_secret(a, a->args[0], text, obj);
 	if (rc == EXIT_OK && a->json)
 		rc = cli_print_json(obj);
-	else if (rc == EXIT_OK)
+	else if (rc == EXIT_OK && !a->quiet)
 		print_show(obj);
 	json_decref(obj);
 	ps_secret_free(text);
@@ -349,7 +353,10 @@ print_passwd(const struct key_args *a, int encrypted)
 		return cli_print_report(json_pack("{s:o, s:b}", "secret_key",
 		    cli_json_text(a->secret), "encrypted", encrypted),
 		    a->secret);
-	printf("%s: %s\n", a->secret, encrypted ? "passphrase changed" :
+	if (a->quiet)
+		return EXIT_OK;
+	cli_put_safe(stdout, a->secret);
+	printf(": %s\n", encrypted ? "passphrase changed" :
 	    "passphrase removed");
 	return EXIT_OK;
 }
@@ -484,7 +491,7 @@ import_write(struct key_args *a, const ps_seckey *key, const ps_pubkey *pub,
 	if (rc == EXIT_OK)
 		rc = cli_write_output(pub_path, text, strlen(text), 0644,
 		    a->force);
-	if (rc == EXIT_OK)
+	if (rc == EXIT_OK && (a->json || !a->quiet))
 		rc = cli_print_key_files(pub, pub_path, key != NULL ? sec_path :
 		    NULL, pass != NULL, a->json);
 	free(text);
@@ -587,19 +594,19 @@ struct key_sub {
 };
 
 static const struct key_sub key_subs[] = {
-	{ "show", O_JSON | O_PASS, check_show, key_show },
-	{ "pubkey", O_SECRET | O_OUT | O_IDENTITY | O_PASS | O_FORCE,
+	{ "show", O_JSON | O_PASS | O_QUIET, check_show, key_show },
+	{ "pubkey", O_SECRET | O_OUT | O_IDENTITY | O_PASS | O_FORCE | O_QUIET,
 	    check_no_operand, key_pubkey },
-	{ "passwd", O_SECRET | O_NOPASS | O_PASS | O_NEWPASS | O_KDF | O_JSON,
-	    check_passwd, key_passwd },
+	{ "passwd", O_SECRET | O_NOPASS | O_PASS | O_NEWPASS | O_KDF | O_JSON |
+	    O_QUIET, check_passwd, key_passwd },
 	{ "export", O_SECRET | O_PUBLIC | O_OUT | O_NOPASS | O_PASS | O_FORCE |
-	    O_PEM | O_PEMPUB | O_SSHPUB, check_export, key_export },
+	    O_PEM | O_PEMPUB | O_SSHPUB | O_QUIET, check_export, key_export },
 	{ "import", O_OUT | O_IDENTITY | O_NOPASS | O_PASS | O_KDF | O_FORCE |
-	    O_PEM | O_JSON, check_import, key_import },
+	    O_PEM | O_JSON | O_QUIET, check_import, key_import },
 };
 
 #define KEY_SUBS (sizeof(key_subs) / sizeof(key_subs[0]))
-#define KEY_OPTIONS 15
+#define KEY_OPTIONS 16
 
 /* Every option of key, those the subcommand does not take refused. */
 static void
@@ -623,6 +630,7 @@ key_options(struct key_args *a, struct cli_option table[KEY_OPTIONS + 1])
 		{ O_PEM, CLI_FLAG(0, "pem", &a->pem) },
 		{ O_PEMPUB, CLI_FLAG(0, "pem-pub", &a->pem_pub) },
 		{ O_SSHPUB, CLI_FLAG(0, "ssh-pub", &a->ssh_pub) },
+		{ O_QUIET, CLI_FLAG('q', "quiet", &a->quiet) },
 	};
 	const struct cli_option end = CLI_END;
 	size_t i;

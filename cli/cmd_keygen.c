@@ -16,6 +16,7 @@ const struct cli_usage cmd_keygen_usage = {
     "usage: packsign keygen -o NAME [--identity ID] [--no-passphrase]\n"
     "                       [--passphrase-file FILE | --passphrase-fd N]\n"
     "                       [--kdf sensitive|interactive] [--force] [--json]\n"
+    "                       [-q]\n"
     "\n"
     "Writes NAME.pub (minisign public key) and NAME.key (minisign secret\n"
     "key, mode 0600, encrypted with scrypt unless --no-passphrase).\n"
@@ -31,6 +32,7 @@ const struct cli_usage cmd_keygen_usage = {
     "  --force              replace existing files\n"
     "  --json               print the key id, fingerprint and files as one\n"
     "                       JSON object\n"
+    CLI_QUIET_HELP
     "\n"
     "Without a passphrase option, PACKSIGN_PASSPHRASE is used, else the\n"
     "passphrase is asked twice on the terminal.\n",
@@ -41,7 +43,7 @@ struct keygen_args {
 	const char *identity;
 	int no_passphrase;
 	int force;
-	int json;
+	int json, quiet;
 	ps_kdf_level kdf;
 	struct cli_passphrase_opts pass;
 };
@@ -58,6 +60,7 @@ parse_keygen(int argc, char **argv, struct keygen_args *a)
 		CLI_CALLBACK(0, "kdf", &a->kdf, cli_parse_kdf),
 		CLI_FLAG(0, "force", &a->force),
 		CLI_FLAG(0, "json", &a->json),
+		CLI_FLAG('q', "quiet", &a->quiet),
 		CLI_END
 	};
 	struct cli_operands rest;
@@ -117,7 +120,7 @@ write_pair(const struct keygen_args *a, const char *pub_path,
 		rc = cli_report(&err);
 	if (rc == EXIT_OK)
 		rc = write_files(a, pub_path, pub_text, sec_path, sec_text);
-	if (rc == EXIT_OK)
+	if (rc == EXIT_OK && (a->json || !a->quiet))
 		rc = cli_print_key_files(pub, pub_path, sec_path, pass != NULL,
 		    a->json);
 	ps_secret_free(sec_text);

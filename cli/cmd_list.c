@@ -17,7 +17,7 @@
 const struct cli_usage cmd_list_usage = {
 	.name = "list",
 	.text =
-    "usage: packsign list [--data-dir DIR] [--verify] [--json]\n"
+    "usage: packsign list [--data-dir DIR] [--verify] [--json] [-q]\n"
     "                     [--index FILE|URL (--trust POLICY | -p KEY.pub)]\n"
     "                     " CLI_DOWNLOAD_USAGE "\n"
     "\n"
@@ -25,7 +25,9 @@ const struct cli_usage cmd_list_usage = {
     "id, version, \"(newest)\" for the highest version of each id (the one\n"
     "to use unless a caller pins a version), the signer, the recorded commit\n"
     "(12 digits, \"-\" when none), the AgentPack domain and what the pack may\n"
-    "do.  An empty data directory prints nothing.\n"
+    "do.  With no pack installed (or no data directory), nothing is\n"
+    "printed on stdout and stderr says \"packsign: no packs installed in\n"
+    "DIR\" (exit 0; --json: an empty \"packs\").\n"
     "\n"
     "  --data-dir DIR  default $PACKSIGN_DATA_DIR, else\n"
     "                  $XDG_DATA_HOME/packsign, else ~/.local/share/packsign\n"
@@ -33,6 +35,8 @@ const struct cli_usage cmd_list_usage = {
     "                  receipt: \"ok\" or \"MODIFIED\" and each modified, added\n"
     "                  or missing path; exit 1 when any pack was modified\n"
     "  --json          print the list as one JSON object\n"
+    "  -q, --quiet     print nothing (the exit status says it); with\n"
+    "                  --verify only the packs that were modified\n"
     "  --index FILE|URL  a signed pack index (verified with --trust or -p):\n"
     "                  an installed version it marks yanked shows\n"
     "                  \"YANKED: REASON\" (\"yanked\" in --json)\n"
@@ -41,7 +45,7 @@ const struct cli_usage cmd_list_usage = {
 
 struct list_args {
 	const char *data_dir;
-	int verify, json;
+	int verify, json, quiet;
 	const char *index, *policy, *pubkey;
 	ps_fetch_options fetch;
 	struct cli_index opened;
@@ -54,6 +58,7 @@ parse_list(int argc, char **argv, struct list_args *a)
 		CLI_STRING(0, "data-dir", &a->data_dir),
 		CLI_FLAG(0, "verify", &a->verify),
 		CLI_FLAG(0, "json", &a->json),
+		CLI_FLAG('q', "quiet", &a->quiet),
 		CLI_STRING(0, "index", &a->index),
 		CLI_STRING(0, "trust", &a->policy),
 		CLI_STRING('p', NULL, &a->pubkey),
@@ -179,9 +184,10 @@ print_pack(const ps_installed *p, const ps_pins *pins, const char *why)
 	fputc('\n', stdout);
 }
 
-/* Re-checks one pack, prints the verdict; returns its exit code. */
+/* Re-checks one pack, prints the verdict (with -q, `quiet`: only a pack
+ * that failed it, after its line); returns its exit code. */
 static int
-verify_pack(const ps_installed *p, json_t *o)
+verify_pack(const ps_installed *p, json_t *o, int quiet)
 {
 	ps_installed_check *c = NULL;
 	ps_error err;
@@ -194,7 +200,9 @@ verify_pack(const ps_installed *p, json_t *o)
 		v = c != NULL ? cli_check_json(c) : json_object();
 		cli_json_error(v, rc, &err);
 		json_object_set_new(o, "verify", v);
-	} else {
+	} else if (!quiet || rc != 0) {
+		if (quiet)
+			print_pack(p, NULL, NULL);
 		fputs(rc == 0 ? "  ok\n" : ps_error_is(&err,
 		    PS_CODE_INSTALLED_MODIFIED) ? "  MODIFIED\n" : "  FAILED\n",
 		    stdout);
@@ -228,17 +236,18 @@ list_packs(const struct list_args *a, const char *data_dir,
 			if (a->index != NULL)
 				json_object_set_new(o, "yanked", cli_json_text(
 				    yanked(a, &list->items[i])));
-		} else {
+		} else if (!a->quiet) {
 			print_pack(&list->items[i], pins, yanked(a,
 			    &list->items[i]));
 		}
 		ps_pins_free(pins);
-		code = a->verify ? verify_pack(&list->items[i], o) : EXIT_OK;
+		code = a->verify ? verify_pack(&list->items[i], o, a->quiet) :
+		    EXIT_OK;
 		worst = code > worst ? code : worst;
 		if (o != NULL)
 			json_array_append_new(packs, o);
 	}
-	if (!a->json && list->count == 0) {
+	if (!a->json && !a->quiet && list->count == 0) {
 		fputs("packsign: no packs installed in ", stderr);
 		cli_put_safe(stderr, data_dir);
 		fputc('\n', stderr);

@@ -3,33 +3,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <jansson.h>
 
 #include "cli/checks.h"
 #include "cli/cli.h"
+#include "cli/copies.h"
 #include "cli/download_options.h"
 #include "cli/index_source.h"
 #include "cli/json.h"
 #include "cli/options.h"
 #include "cli/output.h"
-#include "cli/signals.h"
 
 const struct cli_usage cmd_outdated_usage = {
 	.name = "outdated",
 	.text =
     "usage: packsign outdated --index FILE|URL (--trust POLICY | -p KEY.pub)\n"
     "           [--data-dir DIR] [--no-widening-check] [--at TIME]\n"
-    "           [--require-index-state] [--json]\n"
+    "           [--require-index-state] [--json] [-q]\n"
     "           " CLI_DOWNLOAD_USAGE "\n"
     "\n"
     "Verifies the signed pack index (as `packsign index verify` does, and\n"
     "records it as seen) and lists, for each installed pack, its newest\n"
     "installed version and the newest version the index lists that is not\n"
     "yanked and not a prerelease.  For each newer one it downloads the\n"
-    "archive the index lists (capped at its size) and its .sig, verifies\n"
-    "them, checks they are the entry's, and compares them with the\n"
+    "archive the index lists (capped at its size) and its .sig, checks\n"
+    "they are the entry's, verifies them, and compares them with the\n"
     "installed version as `packsign diff` does, to say which consent\n"
     "classes the upgrade widens; --no-widening-check skips the downloads.\n"
     "\n"
@@ -43,6 +42,8 @@ const struct cli_usage cmd_outdated_usage = {
     "                       refuse a publisher never seen here unless the\n"
     "                       policy sets its min_index_version\n"
     "  --json               print one JSON object\n"
+    "  -q, --quiet          print nothing: the exit status says whether\n"
+    "                       something is outdated\n"
     CLI_DOWNLOAD_FLAGS_HELP
     "\n"
     "Exit status: 0 nothing is outdated, 1 something is (or the index was\n"
@@ -68,6 +69,7 @@ parse_outdated(int argc, char **argv, struct outdated_args *a)
 		CLI_FLAG(0, "require-index-state", &a->require_state),
 		CLI_CALLBACK(0, "at", &a->checks.verify.at, cli_parse_time),
 		CLI_FLAG(0, "json", &a->json),
+		CLI_FLAG('q', "quiet", &a->checks.quiet),
 		CLI_DOWNLOAD_OPTIONS(&a->fetch),
 		CLI_END
 	};
@@ -92,28 +94,13 @@ parse_outdated(int argc, char **argv, struct outdated_args *a)
 
 /* -------------------------------------------------- the widening check */
 
-/* The archive suffix of an entry's URL, which picks how it is read. */
-static const char *
-suffix_of(const char *url)
-{
-	static const char *const suffixes[] = { ".tar.gz", ".tgz", ".tar.zst",
-	    ".tar", ".zip" };
-	size_t i, n = strlen(url), k;
-
-	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
-		k = strlen(suffixes[i]);
-		if (n > k && strcmp(url + n - k, suffixes[i]) == 0)
-			return suffixes[i];
-	}
-	return ".tar.gz";
-}
-
 /* The consent classes the upgrade from the installed version to the
- * downloaded one widens. */
+ * index's entry widens: the entry downloaded into private copies,
+ * bound to the entry and verified once, its side built in that pass. */
 static int
-classes_widened(const char *data_dir, const ps_installed *inst,
-    const char *path, const ps_verify_options *vo, unsigned *classes,
-    ps_error *err)
+widening(const struct cli_index *ci, const ps_index_entry *e,
+    const ps_installed *inst, const char *data_dir,
+    const struct outdated_args *a, unsigned *classes, ps_error *err)
 {
 	ps_diff_side *old_side = NULL, *new_side = NULL;
 	ps_diff_options dopt;
@@ -122,10 +109,11 @@ classes_widened(const char *data_dir, const ps_installed *inst,
 	int rc;
 
 	ps_diff_options_init(&dopt);
-	dopt.verify = *vo;
+	dopt.verify = a->checks.verify;
 	rc = ps_diff_side_installed(data_dir, inst->format, inst->id,
-	    inst->version, vo->trust, &old_side, err) != 0 ||
-	    ps_diff_side_open(path, &dopt, &new_side, err) != 0 ||
+	    inst->version, dopt.verify.trust, &old_side, err) != 0 ||
+	    ps_index_diff_side(ci->index, e, &dopt, &a->fetch, &new_side,
+	    err) != 0 ||
 	    ps_diff_compare(old_side, new_side, &dopt, &diff, err) != 0 ? -1 : 0;
 	*classes = 0;
 	for (bit = 1; rc == 0 && bit <= PS_CONSENT_CODE; bit <<= 1) {
@@ -135,37 +123,6 @@ classes_widened(const char *data_dir, const ps_installed *inst,
 	ps_diff_free(diff);
 	ps_diff_side_free(old_side);
 	ps_diff_side_free(new_side);
-	return rc;
-}
-
-static int
-widening(const struct cli_index *ci, const ps_index_entry *e,
-    const ps_installed *inst, const char *data_dir,
-    const struct outdated_args *a, unsigned *classes, ps_error *err)
-{
-	const char *tmp = getenv("TMPDIR");
-	char dir[4096], path[4200], sig[4210];
-	ps_verify_result *r = NULL;
-	int rc;
-
-	snprintf(dir, sizeof(dir), "%s/packsign-outdated.XXXXXX",
-	    tmp != NULL && tmp[0] == '/' ? tmp : "/tmp");
-	if (mkdtemp(dir) == NULL)
-		return cli_error_set(err, PS_STATUS_FAILED, "io_error", dir,
-		    "cannot create a temporary directory");
-	snprintf(path, sizeof(path), "%s/pack%s", dir, suffix_of(e->url));
-	snprintf(sig, sizeof(sig), "%s.sig", path);
-	cli_remove_on_signal(path);
-	rc = ps_index_fetch_entry(ci->index, e, path, &a->checks.verify,
-	    &a->fetch, &r, err);
-	ps_verify_result_free(r);
-	if (rc == 0)
-		rc = classes_widened(data_dir, inst, path, &a->checks.verify,
-		    classes, err);
-	(void)unlink(path);
-	(void)unlink(sig);
-	(void)rmdir(dir);
-	cli_remove_on_signal(NULL);
 	return rc;
 }
 
@@ -242,7 +199,7 @@ report(const struct outdated_args *a, const struct outdated_row *rows,
 	size_t i;
 
 	if (!a->json) {
-		for (i = 0; i < count; i++)
+		for (i = 0; !a->checks.quiet && i < count; i++)
 			row_text(&rows[i]);
 		return EXIT_OK;
 	}
@@ -315,10 +272,16 @@ int
 cmd_outdated(int argc, char **argv)
 {
 	struct outdated_args a;
+	ps_copies *copies;
 	int rc;
 
 	rc = parse_outdated(argc, argv, &a);
 	if (rc != EXIT_OK)
 		return rc == CLI_HELP ? EXIT_OK : rc;
-	return run_outdated(&a);
+	if (cli_copies_open(a.data_dir, &copies) != EXIT_OK)
+		return EXIT_FAILED;
+	a.checks.verify.limits.copies = copies;
+	rc = run_outdated(&a);
+	ps_copies_free(copies);
+	return rc;
 }

@@ -30,7 +30,8 @@ const struct cli_usage cmd_pack_usage = {
     "                        the epoch (default: $SOURCE_DATE_EPOCH, else 0)\n"
     "      --json            print what was written as one JSON object (not\n"
     "                        with '-o -')\n"
-    "  -q, --quiet           no progress line (shown only on a terminal)\n"
+    "  -q, --quiet           print nothing on success: no progress line, no\n"
+    "                        summary (errors still go to stderr)\n"
     "  -h, --help            show this help\n",
 };
 
@@ -105,8 +106,10 @@ print_summary(const char *out, const ps_digest *d)
 
 	ps_sha256_string(d->tree_digest, tree);
 	ps_sha256_string(d->tar_digest, tar);
-	printf("wrote %s: %s pack, %zu entries, %llu bytes of files\n"
-	    "tree_digest: %s\ntar_digest: %s\n", out,
+	fputs("wrote ", stdout);
+	cli_put_safe(stdout, out);
+	printf(": %s pack, %zu entries, %llu bytes of files\n"
+	    "tree_digest: %s\ntar_digest: %s\n",
 	    ps_format_name(d->format), d->entry_count,
 	    (unsigned long long)d->total_size, tree, tar);
 }
@@ -143,7 +146,7 @@ pack_to_stdout(const char *dir, const ps_pack_options *opt)
 
 static int
 pack_to_file(const char *dir, const char *out, const ps_pack_options *opt,
-    int json)
+    int json, int quiet)
 {
 	ps_atomic_file *file = NULL;
 	ps_digest *d = NULL;
@@ -167,7 +170,7 @@ pack_to_file(const char *dir, const char *out, const ps_pack_options *opt,
 	rc = EXIT_OK;
 	if (json)
 		rc = print_json(out, d, opt);
-	else
+	else if (!quiet)
 		print_summary(out, d);
 	ps_digest_free(d);
 	return rc;
@@ -183,7 +186,7 @@ run_pack(struct pack_args *a)
 	if (strcmp(a->out, "-") == 0)
 		rc = pack_to_stdout(a->dir, &a->pack);
 	else
-		rc = pack_to_file(a->dir, a->out, &a->pack, a->json);
+		rc = pack_to_file(a->dir, a->out, &a->pack, a->json, a->quiet);
 	cli_progress_end(&progress);
 	return rc;
 }

@@ -6,6 +6,7 @@
 #include <jansson.h>
 
 #include "cli/cli.h"
+#include "cli/copies.h"
 #include "cli/json.h"
 #include "cli/options.h"
 #include "cli/output.h"
@@ -56,7 +57,8 @@ const struct cli_usage cmd_sign_usage = {
     "                       (-o, --mtime and --compress build the archive of\n"
     "                       a directory; an archive PATH is signed as is)\n"
     "  --json               print the result as JSON\n"
-    "  -q, --quiet          no progress line (shown only on a terminal)\n"
+    "  -q, --quiet          print nothing on success: no progress line, no\n"
+    "                       wrote lines (errors, warnings still on stderr)\n"
     "  --passphrase-file F, --passphrase-fd N\n"
     "                       where the key's passphrase comes from (default\n"
     "                       $PACKSIGN_PASSPHRASE, else the terminal)\n"
@@ -201,7 +203,9 @@ print_source(const ps_sign_result *r)
 	cli_put_safe(stdout, "source ");
 	cli_put_safe(stdout, r->source_repository != NULL ?
 	    r->source_repository : "(no repository)");
-	printf(" @ %s%s\n", r->source_commit, r->source_dirty ? " (dirty)" : "");
+	fputs(" @ ", stdout);
+	cli_put_safe(stdout, r->source_commit);
+	puts(r->source_dirty ? " (dirty)" : "");
 }
 
 /* "Signed ID VERSION as IDENTITY (SHA256:...): OUT, .sig; source ..." */
@@ -224,9 +228,11 @@ print_text(const ps_sign_result *r)
 	cli_put_safe(stdout, r->id);
 	fputc(' ', stdout);
 	cli_put_safe(stdout, r->version);
-	if (r->identity != NULL)
-		printf(" as %s (%s): ", r->identity, r->fingerprint);
-	else
+	if (r->identity != NULL) {
+		fputs(" as ", stdout);
+		cli_put_safe(stdout, r->identity);
+		printf(" (%s): ", r->fingerprint);
+	} else
 		printf(" as %s: ", r->fingerprint);
 	cli_put_safe(stdout, r->archive_path);
 	printf(", .sig%s%s; ", r->minisig_path != NULL ? ", .minisig" : "",
@@ -316,7 +322,7 @@ sign_with(struct sign_args *a, const ps_seckey *key)
 			print_diags(&r->diags);
 		if (a->json)
 			rc = print_json(r);
-		else
+		else if (!a->quiet)
 			print_text(r);
 	}
 	ps_sign_result_free(r);
@@ -346,10 +352,16 @@ int
 cmd_sign(int argc, char **argv)
 {
 	struct sign_args a;
+	ps_copies *copies;
 	int rc;
 
 	rc = parse_sign(argc, argv, &a);
 	if (rc != EXIT_OK)
 		return rc == CLI_HELP ? EXIT_OK : rc;
-	return run_sign(&a);
+	if (cli_copies_open(NULL, &copies) != EXIT_OK)
+		return EXIT_FAILED;
+	a.o.pack.limits.copies = copies;
+	rc = run_sign(&a);
+	ps_copies_free(copies);
+	return rc;
 }

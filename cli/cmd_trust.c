@@ -17,7 +17,7 @@ const struct cli_usage cmd_trust_usage = {
 	.name = "trust",
 	.text =
     "usage: packsign trust check [--trust FILE | -p KEY.pub]\n"
-    "           [--sigstore | --trusted-root F] [--at TIME] [--json]\n"
+    "           [--sigstore | --trusted-root F] [--at TIME] [--json] [-q]\n"
     "\n"
     "Validates the trust policy FILE (docs/formats/trust-policy.md) and\n"
     "prints its consent classes, then, per identity, the packs it may sign,\n"
@@ -42,7 +42,9 @@ const struct cli_usage cmd_trust_usage = {
     "                 JSON Lines of several) instead\n"
     "  --at TIME      judge windows at TIME (YYYY-MM-DDTHH:MM:SSZ) instead\n"
     "                 of now\n"
-    "  --json         print one JSON object\n",
+    "  --json         print one JSON object\n"
+    "  -q, --quiet    print nothing: the exit status says whether the\n"
+    "                 policy (and the trusted root) is valid\n",
 };
 
 struct trust_args {
@@ -51,7 +53,7 @@ struct trust_args {
 	const char *trusted_root;
 	int sigstore;
 	int64_t now;
-	int json;
+	int json, quiet;
 };
 
 /* The subcommands: check alone, for now. */
@@ -64,6 +66,7 @@ parse_trust(int argc, char **argv, struct trust_args *a)
 		CLI_STRING(0, "trust", &a->policy),
 		CLI_CALLBACK(0, "at", &a->now, cli_parse_time),
 		CLI_FLAG(0, "json", &a->json),
+		CLI_FLAG('q', "quiet", &a->quiet),
 		CLI_STRING('p', NULL, &a->pubkey),
 		CLI_FLAG(0, "sigstore", &a->sigstore),
 		CLI_STRING(0, "trusted-root", &a->trusted_root),
@@ -258,8 +261,9 @@ print_policy(const json_t *p)
 	size_t i;
 	json_t *v;
 
-	printf("policy %s: valid (version 1, threshold %lld, at %s)\n",
-	    text_or(json_object_get(p, "policy"), "?"),
+	fputs("policy ", stdout);
+	cli_put_safe(stdout, text_or(json_object_get(p, "policy"), "?"));
+	printf(": valid (version 1, threshold %lld, at %s)\n",
 	    (long long)json_integer_value(json_object_get(p, "threshold")),
 	    text_or(json_object_get(p, "at"), "?"));
 	printf("consent:");
@@ -315,9 +319,9 @@ run_trust(struct trust_args *a)
 		    cli_sigstore_root_json(root));
 	if (a->json)
 		rc = cli_print_json(report);
-	else if (policy != NULL)
+	else if (policy != NULL && !a->quiet)
 		print_policy(report);
-	if (!a->json && root != NULL)
+	if (!a->json && !a->quiet && root != NULL)
 		cli_sigstore_root_print(stdout, root);
 	json_decref(report);
 	ps_trust_free(policy);

@@ -15,7 +15,7 @@ const struct cli_usage cmd_uninstall_usage = {
 	.name = "uninstall",
 	.text =
     "usage: packsign uninstall ID[@VERSION] [--data-dir DIR] [--format F]\n"
-    "           [--forget] [--json]\n"
+    "           [--forget] [--json] [-q]\n"
     "\n"
     "Removes VERSION of the pack ID, or every installed version of it, from\n"
     "the data directory: each tree is renamed away before its receipt is\n"
@@ -30,13 +30,14 @@ const struct cli_usage cmd_uninstall_usage = {
     "  --format F      soyapack, holon, autograph or agentpack: needed when\n"
     "                  ID is installed in two formats\n"
     "  --forget        also remove the id's pins (every version: no @VERSION)\n"
-    "  --json          print what was removed as one JSON object\n",
+    "  --json          print what was removed as one JSON object\n"
+    "  -q, --quiet     print nothing on success (errors as always)\n",
 };
 
 struct uninstall_args {
 	const char *data_dir;
 	ps_format format;
-	int json, forget;
+	int json, forget, quiet;
 	const char *target;          /* ID[@VERSION] */
 	const char *at;              /* its '@' before VERSION, or NULL */
 };
@@ -49,6 +50,7 @@ parse_uninstall(int argc, char **argv, struct uninstall_args *a)
 		CLI_CALLBACK(0, "format", &a->format, cli_parse_format),
 		CLI_FLAG(0, "json", &a->json),
 		CLI_FLAG(0, "forget", &a->forget),
+		CLI_FLAG('q', "quiet", &a->quiet),
 		CLI_END
 	};
 	struct cli_operands rest;
@@ -110,7 +112,7 @@ print_json(const char *data_dir, const ps_installed_list *removed,
  * not_installed refusal stands. */
 static int
 forget(const char *data_dir, ps_format format, const char *id, int rc,
-    int json, int *forgot_out, ps_error *err)
+    int json, int quiet, int *forgot_out, ps_error *err)
 {
 	ps_error mine;
 	int forgot = 0;
@@ -121,7 +123,7 @@ forget(const char *data_dir, ps_format format, const char *id, int rc,
 		return -1;
 	}
 	*forgot_out = forgot;
-	if (forgot && !json) {
+	if (forgot && !json && !quiet) {
 		fputs("forgot the pins of ", stdout);
 		cli_put_safe(stdout, id);
 		fputc('\n', stdout);
@@ -145,14 +147,15 @@ uninstall(const struct uninstall_args *a, const char *data_dir,
 	rc = ps_uninstall(data_dir, a->format, id, a->at != NULL ? a->at + 1 :
 	    NULL, &removed, &err);
 	if (a->forget && (rc == 0 || ps_error_is(&err, PS_CODE_NOT_INSTALLED)))
-		rc = forget(data_dir, a->format, id, rc, a->json, &forgot, &err);
+		rc = forget(data_dir, a->format, id, rc, a->json, a->quiet,
+		    &forgot, &err);
 	code = rc == 0 ? EXIT_OK : err.status == PS_STATUS_REFUSED ?
 	    EXIT_REFUSED : EXIT_FAILED;
 	if (rc != 0)
 		cli_report(&err);
 	if (a->json && print_json(data_dir, removed, forgot, rc, &err) != EXIT_OK)
 		code = EXIT_FAILED;
-	else if (!a->json)
+	else if (!a->json && !a->quiet)
 		print_removed(removed);
 	ps_installed_list_free(removed);
 	return code;

@@ -4,10 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "cli/checks.h"
 #include "cli/cli.h"
 #include "cli/index_source.h"
 #include "cli/install_run.h"
+#include "cli/json.h"
 #include "cli/options.h"
 #include "cli/output.h"
 
@@ -19,6 +22,7 @@ const struct cli_usage cmd_update_usage = {
     "           [--yes] [--accept CLASSES] [--allow-shell]\n"
     "           [--allow-signer-change] [--allow-source-change]\n"
     "           [--require-index-state] [--at TIME] [--lang en|zh] [-q]\n"
+    "           [--json] [--from-dir DIR]\n"
     "           [--signed-by ID] [--source-repo URL] [--source-commit HASH]\n"
     "           [--require-source] [--allow-dirty]\n"
     "           " CLI_LIMIT_USAGE "\n"
@@ -31,7 +35,18 @@ const struct cli_usage cmd_update_usage = {
     "not above it is skipped, and said so.  Each install is an upgrade: pins\n"
     "checked, the diff against the installed version, consent to its\n"
     "widening (on a terminal, or --accept CLASSES), the confirmation\n"
-    "(--yes).  --dry-run checks each without installing.\n"
+    "(--yes).  --dry-run checks each without installing.  --from-dir DIR\n"
+    "takes each entry's archive and .sig from DIR, as install does.\n"
+    "\n"
+    "--json prints one object: publisher, index_version, index_state,\n"
+    "data_dir, ok, exit and updates, each id's object as install --json\n"
+    "prints it, or {format, id, installed, action: \"skipped\", newest,\n"
+    "reason: \"not_listed\"|\"not_newer\", ok, exit, code, ...}, or an id\n"
+    "not installed with its refusal (code not_installed).\n"
+    "\n"
+    "  -q, --quiet          print nothing on success: no progress line, no\n"
+    "                       installed or skipped lines (the questions on a\n"
+    "                       terminal, errors and warnings as always)\n"
     "\n"
     "Exit status: the highest of the installs' (0 all updated or nothing to\n"
     "do, 1 one was refused or an ID is not installed, 2 one could not be\n"
@@ -45,11 +60,12 @@ check_update(const struct install_args *a)
 		return cli_usage_error(&cmd_update_usage, "missing --index");
 	if (cli_checks_one_policy(&cmd_update_usage, &a->checks) != EXIT_OK)
 		return EXIT_FAILED;
-	if (a->accept_diff != NULL || a->index_o.allow_yanked || a->json ||
-	    a->o.allow_downgrade || a->checks.verify.sig_path != NULL)
+	if (a->accept_diff != NULL || a->index_o.allow_yanked ||
+	    a->o.allow_downgrade || a->checks.verify.sig_path != NULL ||
+	    a->o.reinstall)
 		return cli_usage_error(&cmd_update_usage, "--accept-diff, "
-		    "--allow-yanked, --allow-downgrade, --sig and --json are for "
-		    "install, one pack at a time");
+		    "--allow-yanked, --allow-downgrade, --reinstall and --sig are "
+		    "for install, one pack at a time");
 	return EXIT_OK;
 }
 
@@ -81,6 +97,26 @@ installed_newest(const ps_installed_list *list, const char *id)
 	return NULL;
 }
 
+/* --json: an id the index has nothing newer for. */
+static int
+skipped_json(struct install_args *a, const ps_installed *inst,
+    const ps_index_entry *e)
+{
+	json_t *o = json_pack("{s:s,s:o,s:o,s:s,s:o,s:s}", "format",
+	    ps_format_name(inst->format), "id", cli_json_text(inst->id),
+	    "installed", cli_json_text(inst->version), "action", "skipped",
+	    "newest", cli_json_text(e != NULL ? e->version : NULL), "reason",
+	    e == NULL ? "not_listed" : "not_newer");
+	ps_error none;
+
+	if (o == NULL)
+		return cli_fail_oom();
+	ps_error_clear(&none);
+	cli_json_error(o, 0, &none);
+	return json_array_append_new(a->collect, o) == 0 ? EXIT_OK :
+	    cli_fail_oom();
+}
+
 static int
 update_one(struct install_args *a, const ps_installed *inst,
     const char *data_dir)
@@ -88,6 +124,12 @@ update_one(struct install_args *a, const ps_installed *inst,
 	const ps_index_entry *e = ps_index_newest(a->opened.index, inst->format,
 	    inst->id);
 
+	if ((e == NULL || ps_version_compare(e->version, inst->version) <= 0) &&
+	    a->collect != NULL)
+		return skipped_json(a, inst, e);
+	if ((e == NULL || ps_version_compare(e->version, inst->version) <= 0) &&
+	    a->checks.quiet)
+		return EXIT_OK;
 	if (e == NULL || ps_version_compare(e->version, inst->version) <= 0) {
 		fputs("skipped ", stdout);
 		cli_put_safe(stdout, inst->id);
@@ -106,6 +148,20 @@ update_one(struct install_args *a, const ps_installed *inst,
 	return cli_install_run(a, data_dir);
 }
 
+/* --json: an ID given that is not installed. */
+static void
+not_installed_json(struct install_args *a, const char *id,
+    const ps_error *err)
+{
+	json_t *o = json_pack("{s:n,s:o,s:n,s:n}", "format", "id",
+	    cli_json_text(id), "installed", "action");
+
+	if (o != NULL) {
+		cli_json_error(o, -1, err);
+		json_array_append_new(a->collect, o);
+	}
+}
+
 static int
 update_all(struct install_args *a, const struct cli_operands *ids,
     const ps_installed_list *list, const char *data_dir)
@@ -121,6 +177,8 @@ update_all(struct install_args *a, const struct cli_operands *ids,
 			    ids->argv[i], "no version of it is installed (install "
 			    "it with install ID --index)");
 			rc = cli_report(&err);
+			if (a->collect != NULL)
+				not_installed_json(a, ids->argv[i], &err);
 		} else
 			rc = update_one(a, inst, data_dir);
 		worst = rc > worst ? rc : worst;
@@ -132,6 +190,25 @@ update_all(struct install_args *a, const struct cli_operands *ids,
 		worst = rc > worst ? rc : worst;
 	}
 	return worst;
+}
+
+/* --json: one object for the run, each id's object in `updates` (as
+ * install --json prints one, or a skipped or not installed id). */
+static int
+print_updates(struct install_args *a, const char *data_dir, int rc)
+{
+	const ps_index *ix = a->opened.index;
+	json_t *o = json_pack("{s:o,s:I,s:o,s:o,s:b,s:i,s:o}", "publisher",
+	    cli_json_text(ix->publisher), "index_version",
+	    (json_int_t)ix->version, "index_state",
+	    cli_index_state_json(&a->opened), "data_dir",
+	    cli_json_text(data_dir), "ok", rc == EXIT_OK, "exit", rc,
+	    "updates", a->collect);
+	int code;
+
+	a->collect = NULL;
+	code = cli_print_report(o, a->index);
+	return code != EXIT_OK ? code : rc;
 }
 
 static int
@@ -155,8 +232,13 @@ run_update(struct install_args *a, const struct cli_operands *ids)
 		rc = cli_index_open(&src, &a->opened);
 	if (rc == EXIT_OK && ps_installed_list_load(data_dir, &list, &err) != 0)
 		rc = cli_report(&err);
+	if (rc == EXIT_OK && a->json)
+		rc = (a->collect = json_array()) != NULL ? EXIT_OK :
+		    cli_fail_oom();
 	if (rc == EXIT_OK)
 		rc = update_all(a, ids, list, data_dir);
+	if (a->collect != NULL)
+		rc = print_updates(a, data_dir, rc);
 	ps_installed_list_free(list);
 	cli_index_close(&a->opened);
 	ps_trust_free(policy);

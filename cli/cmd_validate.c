@@ -15,12 +15,14 @@ const struct cli_usage cmd_validate_usage = {
 	.name = "validate",
 	.text =
     "usage: packsign validate PATH [--format F] [--strict]\n"
-    "                         [--engine-version V] [--json]\n"
+    "                         [--engine-version V] [--json] [-q]\n"
     "\n"
-    "Checks the pack directory PATH against every rule of its manifest\n"
-    "format (soyapack.yaml, holon.yaml, augr.pkg.yml or manifest.yml at the\n"
-    "root) and prints each problem as FILE:LINE:COL: error|warning: MESSAGE\n"
-    "[CODE], sorted, then one summary line.  Archives are not accepted yet.\n"
+    "Checks the pack at PATH, a directory or an archive (.tar, .tar.gz,\n"
+    ".tgz, .tar.zst, .zip: read once, every entry checked, nothing\n"
+    "extracted), against every rule of its manifest format (soyapack.yaml,\n"
+    "holon.yaml, augr.pkg.yml or manifest.yml at the root) and prints each\n"
+    "problem as FILE:LINE:COL: error|warning: MESSAGE [CODE], sorted (an\n"
+    "archive's files as ARCHIVE/FILE), then one summary line.\n"
     "\n"
     "  --format F            require format F: soyapack, holon, autograph,\n"
     "                        agentpack (default: detect)\n"
@@ -28,6 +30,9 @@ const struct cli_usage cmd_validate_usage = {
     "  --engine-version V    autograph: check contract.engine_version\n"
     "                        against engine version V (SemVer)\n"
     "  --json                print the diagnostics and summary as JSON\n"
+    "  -q, --quiet           no summary line when valid (every diagnostic\n"
+    "                        is printed as always): a valid pack without\n"
+    "                        warnings prints nothing\n"
     "\n"
     "Exit status: 0 valid (warnings allowed unless --strict), 1 invalid,\n"
     "2 the pack could not be read.\n",
@@ -35,7 +40,7 @@ const struct cli_usage cmd_validate_usage = {
 
 struct validate_args {
 	const char *path;
-	int json;
+	int json, quiet;
 	ps_validate_options options;
 };
 
@@ -48,6 +53,7 @@ parse_validate(int argc, char **argv, struct validate_args *a)
 		CLI_FLAG(0, "strict", &o->strict),
 		CLI_STRING(0, "engine-version", &o->engine_version),
 		CLI_FLAG(0, "json", &a->json),
+		CLI_FLAG('q', "quiet", &a->quiet),
 		/* describe's, refused by name as validate always did */
 		CLI_REFUSED("lang", CLI_OPTION_STRING),
 		CLI_END
@@ -75,20 +81,25 @@ plural(size_t n, const char *one, const char *many)
 
 static void
 print_text(const char *path, const ps_manifest *m, const ps_diags *diags,
-    int valid)
+    int valid, int quiet)
 {
 	char line[8192];
 	size_t i, e = ps_diags_count(diags, PS_SEVERITY_ERROR);
 	size_t w = ps_diags_count(diags, PS_SEVERITY_WARNING);
 
 	for (i = 0; i < diags->count; i++)
-		printf("%s\n", ps_diag_format(&diags->items[i], line,
+		cli_put_line(stdout, "", ps_diag_format(&diags->items[i], line,
 		    sizeof(line)));
-	printf("%s: %s", path, valid != 0 ? "valid" : "invalid");
-	if (m != NULL)
-		printf(" %s %s %s", ps_format_name(m->format),
-		    m->id != NULL ? m->id : "?",
-		    m->version != NULL ? m->version : "?");
+	if (valid != 0 && quiet)
+		return;
+	cli_put_safe(stdout, path);
+	printf(": %s", valid != 0 ? "valid" : "invalid");
+	if (m != NULL) {
+		printf(" %s ", ps_format_name(m->format));
+		cli_put_safe(stdout, m->id != NULL ? m->id : "?");
+		fputc(' ', stdout);
+		cli_put_safe(stdout, m->version != NULL ? m->version : "?");
+	}
 	printf(" (%zu %s, %zu %s)\n", e, plural(e, "error", "errors"), w,
 	    plural(w, "warning", "warnings"));
 }
@@ -137,7 +148,7 @@ run_validate(struct validate_args *a)
 	if (a->json != 0)
 		rc = print_json(a->path, m, &diags, valid);
 	else
-		print_text(a->path, m, &diags, valid);
+		print_text(a->path, m, &diags, valid, a->quiet);
 	ps_manifest_free(m);
 	ps_diags_free(&diags);
 	if (rc != 0) {

@@ -7,17 +7,20 @@
 
 #include "cli/checks.h"
 #include "cli/cli.h"
+#include "cli/copies.h"
 #include "cli/installed_report.h"
 #include "cli/json.h"
 #include "cli/options.h"
 #include "cli/output.h"
 #include "cli/progress.h"
 #include "cli/verify_batch.h"
+#include "cli/verify_installed.h"
 
 const struct cli_usage cmd_verify_usage = {
 	.name = "verify",
 	.text =
-    "usage: packsign verify ARCHIVE... [--sig F] (--trust POLICY | -p KEY.pub)\n"
+    "usage: packsign verify ARCHIVE... [--sig F] [--jobs N]\n"
+    "           (--trust POLICY | -p KEY.pub)\n"
     "           [--signed-by ID] [--source-repo URL] [--source-commit HASH]\n"
     "           [--require-source] [--allow-dirty] [--rebuild-from GITDIR]\n"
     "           [--deep] [--at TIME] [--json] [-q]\n"
@@ -27,7 +30,8 @@ const struct cli_usage cmd_verify_usage = {
     "       packsign verify ARCHIVE --bundle B [--bundle B...]\n"
     "           [--trusted-root F] (--trust POLICY | -p KEY.pub) ...\n"
     "       packsign verify DIR --sig F (--trust POLICY | -p KEY.pub) ...\n"
-    "       packsign verify --installed PATH... [--trust POLICY | -p KEY.pub]\n"
+    "       packsign verify --installed PATH|ID[@VERSION]...\n"
+    "           [--data-dir DIR] [--format F] [--trust POLICY | -p KEY.pub]\n"
     "           [--at TIME] [--json]\n"
     "\n"
     "Verifies each ARCHIVE against ARCHIVE.sig in the order of\n"
@@ -39,7 +43,9 @@ const struct cli_usage cmd_verify_usage = {
     "Each refusal is one line naming the check, the expected and the found\n"
     "value and a code; exit 1 if any archive is refused, 2 if the job could\n"
     "not be done.  Rules added after a pack could have been signed only warn\n"
-    "(\"packsign: warning: \" on stderr, \"warnings\" in --json).\n"
+    "(\"packsign: warning: \" on stderr, \"warnings\" in --json).  Several\n"
+    "ARCHIVEs are verified N at once (--jobs), as --files-from verifies\n"
+    "them, each reported in its place, without a progress line.\n"
     "\n"
     "With --files-from, the archives are LIST's lines (\"-\": standard\n"
     "input), read as a stream: one path a line, ending in LF; empty lines\n"
@@ -50,11 +56,14 @@ const struct cli_usage cmd_verify_usage = {
     "done; --json prints one object a line (JSON Lines), without the\n"
     "summary.  An empty list is files_from_empty (exit 2).\n"
     "\n"
-    "With --installed, each PATH is an installed pack's tree (as `packsign\n"
-    "list` shows it): every file is hashed again and compared with the\n"
-    "install receipt, and every modified, added or missing path is printed\n"
-    "(\"modified: \", \"added: \", \"missing: \"); exit 1 when any is found.\n"
-    "With a policy, the receipt's signature is verified again too.\n"
+    "With --installed, each operand is an installed pack's tree: its PATH\n"
+    "(as `packsign list` shows it), or ID[@VERSION] of the data directory\n"
+    "(as uninstall takes it: that version, or every installed version of\n"
+    "ID, first; else the operand is a path).  Every file is\n"
+    "hashed again and compared with the install receipt, and every\n"
+    "modified, added or missing path is printed (\"modified: \", \"added: \",\n"
+    "\"missing: \"); exit 1 when any is found.  With a policy, the receipt's\n"
+    "signature is verified again too.\n"
     "\n"
     CLI_CHECK_FLAGS_HELP
     "  --rebuild-from GITDIR\n"
@@ -63,7 +72,13 @@ const struct cli_usage cmd_verify_usage = {
     "  --deep               also hash every file and compare the tree\n"
     "                       digest (default: the archive digest covers all)\n"
     "  --at TIME            judge key windows at TIME (YYYY-MM-DDTHH:MM:SSZ)\n"
-    "  --installed          PATH... are installed trees, not archives\n"
+    "  --installed          the operands are installed trees (PATH or\n"
+    "                       ID[@VERSION]), not archives\n"
+    "  --data-dir DIR       --installed: where ID is installed (default\n"
+    "                       $PACKSIGN_DATA_DIR, else $XDG_DATA_HOME/packsign,\n"
+    "                       else ~/.local/share/packsign)\n"
+    "  --format F           --installed: soyapack, holon, autograph or\n"
+    "                       agentpack, when ID is installed in two formats\n"
     "  --bundle B           read the signatures from the Sigstore bundle B\n"
     "                       instead of the .sig (repeatable: the bundles'\n"
     "                       signatures over one payload count together);\n"
@@ -75,11 +90,15 @@ const struct cli_usage cmd_verify_usage = {
     CLI_LIMIT_FLAGS_HELP
     "  --files-from LIST    verify the archives LIST names, one a line\n"
     "                       (\"-\": standard input); no ARCHIVE then\n"
-    "  --jobs N             with --files-from: verify N at once, 1 to 64\n"
-    "                       (default: the online CPUs)\n"
+    "  --jobs N             several archives (operands or --files-from):\n"
+    "                       verify N at once, 1 to 64 (default: the\n"
+    "                       online CPUs), reported in their order\n"
     "  --json               print the full report as one JSON object\n"
     "                       (--files-from: one object per archive a line)\n"
-    "  -q, --quiet          no progress line (shown only on a terminal)\n",
+    "  -q, --quiet          print nothing on success: no progress line, no\n"
+    "                       Good signature or ok lines, no closing line when\n"
+    "                       all verified (refusals, modified paths and\n"
+    "                       warnings are printed as always)\n",
 };
 
 #define VERIFY_MAX_BUNDLES 64
@@ -95,6 +114,8 @@ struct verify_args {
 	const char *trusted_root;    /* --trusted-root F, or NULL */
 	ps_sigstore_root *root;      /* loaded from it */
 	int json, installed;
+	const char *data_dir;        /* --installed: where ID is */
+	ps_format format;
 	char **paths;
 	int count;
 	const char *files_from;      /* --files-from LIST, or NULL */
@@ -148,13 +169,15 @@ parse_jobs(const struct cli_usage *cmd, const struct cli_option *opt,
 	return EXIT_OK;
 }
 
-/* --files-from and --jobs against the rest; an exit code. */
+/* --files-from and --jobs (which applies to operands too) against the
+ * rest; an exit code. */
 static int
 check_list_args(const struct verify_args *a)
 {
 	if (a->files_from == NULL)
-		return a->jobs == 0 ? EXIT_OK : cli_usage_error(
-		    &cmd_verify_usage, "--jobs applies to --files-from");
+		return a->jobs == 0 || !a->installed ? EXIT_OK :
+		    cli_usage_error(&cmd_verify_usage, "--jobs verifies "
+		    "archives; it does not apply to --installed");
 	if (a->count > 0)
 		return cli_usage_error(&cmd_verify_usage, "give the archives "
 		    "either as operands or with --files-from, not both");
@@ -196,15 +219,19 @@ check_args(const struct verify_args *a)
 	const struct cli_checks *k = &a->checks;
 	const char *flag = archive_only_flag(&k->verify);
 
-	if (a->files_from != NULL || a->jobs != 0) {
-		if (check_list_args(a) != EXIT_OK)
-			return EXIT_FAILED;
-	} else if (a->count == 0)
+	if ((a->files_from != NULL || a->jobs != 0) &&
+	    check_list_args(a) != EXIT_OK)
+		return EXIT_FAILED;
+	if (a->files_from == NULL && a->count == 0)
 		return cli_usage_error(&cmd_verify_usage, a->installed ?
-		    "missing PATH" : "missing ARCHIVE");
+		    "missing PATH or ID" : "missing ARCHIVE");
 	if (a->installed && flag != NULL)
 		return cli_usage_error(&cmd_verify_usage, "%s checks an "
 		    "archive; it does not apply to --installed", flag);
+	if (!a->installed && (a->data_dir != NULL ||
+	    a->format != PS_FORMAT_UNKNOWN))
+		return cli_usage_error(&cmd_verify_usage, "--data-dir and "
+		    "--format name installed packs: they need --installed");
 	if (a->count > 1 && k->verify.sig_path != NULL)
 		return cli_usage_error(&cmd_verify_usage, "--sig names the "
 		    "signature of one ARCHIVE, %d were given", a->count);
@@ -225,6 +252,8 @@ parse_verify(int argc, char **argv, struct verify_args *a)
 		CLI_STRING(0, "rebuild-from", &a->checks.verify.rebuild_from),
 		CLI_FLAG(0, "deep", &a->checks.verify.deep),
 		CLI_FLAG(0, "installed", &a->installed),
+		CLI_STRING(0, "data-dir", &a->data_dir),
+		CLI_CALLBACK(0, "format", &a->format, cli_parse_format),
 		CLI_CALLBACK(0, "bundle", &a->bundles, parse_bundle),
 		CLI_STRING(0, "trusted-root", &a->trusted_root),
 		CLI_FLAG(0, "json", &a->json),
@@ -238,6 +267,7 @@ parse_verify(int argc, char **argv, struct verify_args *a)
 
 	memset(a, 0, sizeof(*a));
 	ps_verify_options_init(&a->checks.verify);
+	a->format = PS_FORMAT_UNKNOWN;
 	rc = cli_parse_options(&cmd_verify_usage, options, argc, argv, &rest);
 	if (rc != EXIT_OK)
 		return rc;
@@ -341,9 +371,10 @@ report_one(const char *path, const ps_verify_result *r, int rc,
 	} else {
 		/* Warnings first: a refusal's line stays the last word. */
 		cli_print_warnings(path, r != NULL ? &r->warnings : NULL);
-		if (rc == 0 && r != NULL)
-			print_good(r);
-		else
+		if (rc == 0 && r != NULL) {
+			if (!a->checks.quiet)
+				print_good(r);
+		} else
 			cli_report(err);
 	}
 	return outcome_code(rc, err);
@@ -371,29 +402,69 @@ verify_one(const char *path, const struct verify_args *a, json_t *report)
 	return code;
 }
 
+/* Where the pool reports the operands: printed, or into `results`. */
+struct operands_report {
+	const struct verify_args *a;
+	json_t *results;
+};
+
+static int
+report_operand(void *ctx, const char *path, const ps_verify_result *r,
+    int rc, const ps_error *err)
+{
+	const struct operands_report *o = ctx;
+	int code = report_one(path, r, rc, err, o->a, o->results);
+
+	fflush(stdout);
+	return code;
+}
+
+/* Several operands: the pool of --files-from, the same ordered output
+ * (cli/verify_batch.c), at most one job per archive. */
+static int
+verify_operands(const struct verify_args *a, json_t *results,
+    struct cli_batch_count *count)
+{
+	struct operands_report report = { a, results };
+	struct cli_list list;
+	struct cli_batch batch;
+	int jobs = a->jobs != 0 ? a->jobs : cli_batch_default_jobs();
+
+	cli_list_args(&list, a->paths, a->count);
+	batch = (struct cli_batch){ .list = &list, .options = &a->checks.verify,
+	    .jobs = jobs < a->count ? jobs : a->count,
+	    .report = report_operand, .ctx = &report };
+	return cli_verify_batch(&batch, count);
+}
+
 static int
 verify_all(struct verify_args *a)
 {
 	json_t *results = json_array(), *report;
-	int i, code, worst = EXIT_OK, good = 0;
+	struct cli_batch_count count = { 0, 0, EXIT_OK };
+	int code, rc = EXIT_OK;
 
-	for (i = 0; i < a->count; i++) {
-		code = verify_one(a->paths[i], a, results);
-		good += code == EXIT_OK;
-		worst = code > worst ? code : worst;
-	}
+	if (a->count == 1) {
+		count.worst = verify_one(a->paths[0], a, results);
+		count.total = 1;
+		count.good = count.worst == EXIT_OK;
+	} else
+		rc = verify_operands(a, results, &count);
+	rc = rc > count.worst ? rc : count.worst;
 	if (a->json) {
-		report = json_pack("{s:b,s:i,s:i,s:o}", "ok", worst == EXIT_OK,
-		    "verified", good, "total", a->count, "results", results);
+		report = json_pack("{s:b,s:I,s:I,s:o}", "ok", rc == EXIT_OK,
+		    "verified", (json_int_t)count.good, "total",
+		    (json_int_t)count.total, "results", results);
 		code = cli_print_json(report);
 		json_decref(report);
-		return code != EXIT_OK ? code : worst;
+		return code != EXIT_OK ? code : rc;
 	}
 	json_decref(results);
-	if (a->count > 1)
-		printf("%s: %d of %d verified\n", worst == EXIT_OK ? "All good" :
-		    "FAILED", good, a->count);
-	return worst;
+	if (a->count > 1 && (rc != EXIT_OK || !a->checks.quiet))
+		printf("%s: %llu of %llu verified\n", rc == EXIT_OK ?
+		    "All good" : "FAILED", (unsigned long long)count.good,
+		    (unsigned long long)count.total);
+	return rc;
 }
 
 /* ------------------------------------------------ verify --files-from */
@@ -440,111 +511,30 @@ verify_list(const struct verify_args *a)
 		return cli_fail("files_from_empty", cli_list_label(&list),
 		    "read the --files-from list: it names no archive");
 	rc = rc > count.worst ? rc : count.worst;
-	if (!a->json && count.total > 1)
+	if (!a->json && count.total > 1 && (rc != EXIT_OK || !a->checks.quiet))
 		printf("%s: %llu of %llu verified\n", rc == EXIT_OK ?
 		    "All good" : "FAILED", (unsigned long long)count.good,
 		    (unsigned long long)count.total);
 	return rc;
 }
 
-/* ------------------------------------------------ verify --installed */
-
-static void
-print_ok(const ps_installed_check *c)
-{
-	char text[PS_SHA256_STRING_LEN];
-
-	fputs("ok: ", stdout);
-	cli_print_pack_name(stdout, c->receipt);
-	fputs(" at ", stdout);
-	cli_put_safe(stdout, c->receipt->path);
-	printf(": %zu entries match the receipt", c->receipt->entry_count);
-	if (c->tree_computed)
-		printf(", tree digest %s", ps_sha256_string(c->tree_digest, text));
-	fputs(c->signature_checked ? "; receipt signature verified" :
-	    "; receipt signature not checked (no policy given)", stdout);
-	fputc('\n', stdout);
-}
-
-static json_t *
-installed_result_json(const char *path, const ps_installed_check *c, int rc,
-    const ps_error *err)
-{
-	json_t *o = json_object();
-
-	json_object_set_new(o, "path", cli_json_text(path));
-	json_object_set_new(o, "receipt", c != NULL && c->receipt != NULL ?
-	    cli_installed_json(c->receipt) : json_null());
-	json_object_set_new(o, "check", c != NULL ? cli_check_json(c) :
-	    json_null());
-	cli_json_error(o, rc, err);
-	return o;
-}
-
-/* Re-checks one tree; returns its exit code and adds to `report`. */
-static int
-verify_installed_one(const char *path, const ps_trust *trust, int64_t at,
-    json_t *report)
-{
-	ps_installed_check *c = NULL;
-	ps_error err;
-	int rc, code;
-
-	ps_error_clear(&err);
-	rc = ps_installed_verify(path, trust, at, &c, &err);
-	code = rc == 0 ? EXIT_OK : err.status == PS_STATUS_REFUSED ?
-	    EXIT_REFUSED : EXIT_FAILED;
-	if (report != NULL)
-		json_array_append_new(report, installed_result_json(path, c, rc,
-		    &err));
-	else if (rc == 0)
-		print_ok(c);
-	else {
-		if (c != NULL)
-			cli_print_changes(stdout, "", c);
-		cli_report(&err);
-	}
-	ps_installed_check_free(c);
-	return code;
-}
-
-/* verify --installed PATH...: re-checks each tree. */
-static int
-verify_installed(char **paths, int count, const ps_trust *trust, int64_t at,
-    int json)
-{
-	json_t *results = json ? json_array() : NULL, *report;
-	int i, code, worst = EXIT_OK, good = 0;
-
-	for (i = 0; i < count; i++) {
-		code = verify_installed_one(paths[i], trust, at, results);
-		good += code == EXIT_OK;
-		worst = code > worst ? code : worst;
-	}
-	if (!json)
-		return worst;
-	report = json_pack("{s:b,s:i,s:i,s:o}", "ok", worst == EXIT_OK,
-	    "verified", good, "total", count, "results", results);
-	code = cli_print_json(report);
-	json_decref(report);
-	return code != EXIT_OK ? code : worst;
-}
-
 static int
 run_verify(struct verify_args *a)
 {
+	struct cli_installed_targets t = { a->paths, a->count, a->data_dir,
+	    a->format, NULL, a->checks.verify.at, a->json, a->checks.quiet };
 	ps_trust *policy = NULL;
 	ps_error err;
 	int rc;
 
 	rc = cli_checks_load_policy(&a->checks, &policy);
+	t.trust = policy;
 	if (rc == EXIT_OK && a->trusted_root != NULL &&
 	    ps_sigstore_root_load(a->trusted_root, &a->root, &err) != 0)
 		rc = cli_report(&err);
 	if (rc == EXIT_OK)
-		rc = a->installed ? verify_installed(a->paths, a->count, policy,
-		    a->checks.verify.at, a->json) : a->files_from != NULL ?
-		    verify_list(a) : verify_all(a);
+		rc = a->installed ? cli_verify_installed(&t) :
+		    a->files_from != NULL ? verify_list(a) : verify_all(a);
 	ps_trust_free(policy);
 	ps_sigstore_root_free(a->root);
 	return rc;
@@ -554,10 +544,17 @@ int
 cmd_verify(int argc, char **argv)
 {
 	struct verify_args a;
+	ps_copies *copies;
 	int rc;
 
 	rc = parse_verify(argc, argv, &a);
 	if (rc != EXIT_OK)
 		return rc == CLI_HELP ? EXIT_OK : rc;
-	return run_verify(&a);
+	/* One budget for every job of --files-from. */
+	if (cli_copies_open(NULL, &copies) != EXIT_OK)
+		return EXIT_FAILED;
+	a.checks.verify.limits.copies = copies;
+	rc = run_verify(&a);
+	ps_copies_free(copies);
+	return rc;
 }

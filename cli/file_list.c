@@ -16,6 +16,35 @@ cli_list_label(const struct cli_list *list)
 	return strcmp(list->name, "-") == 0 ? "stdin" : list->name;
 }
 
+void
+cli_list_args(struct cli_list *list, char **args, int count)
+{
+	memset(list, 0, sizeof(*list));
+	list->name = "operands";
+	list->args = args;
+	list->arg_count = count;
+}
+
+/* The next operand, as cli_list_next() gives a line. */
+static enum cli_list_status
+next_arg(struct cli_list *list, char path[PATH_MAX], ps_error *err)
+{
+	const char *arg;
+
+	if (list->line >= (uint64_t)list->arg_count)
+		return CLI_LIST_END;
+	arg = list->args[list->line++];
+	if (strlen(arg) <= LINE_MAX_BYTES) {
+		memcpy(path, arg, strlen(arg) + 1);
+		return CLI_LIST_PATH;
+	}
+	/* What opening it would say. */
+	cli_error_set(err, PS_STATUS_FAILED, "io_error", "", "open: File name "
+	    "too long (%zu bytes, at most %d)", strlen(arg), LINE_MAX_BYTES);
+	snprintf(err->subject, sizeof(err->subject), "%.64s...", arg);
+	return CLI_LIST_BAD;
+}
+
 int
 cli_list_open(struct cli_list *list, const char *name, ps_error *err)
 {
@@ -23,6 +52,7 @@ cli_list_open(struct cli_list *list, const char *name, ps_error *err)
 	const char *reason;
 	int e;
 
+	memset(list, 0, sizeof(*list));
 	list->name = name;
 	list->line = 0;
 	if (strcmp(name, "-") == 0) {
@@ -76,6 +106,8 @@ cli_list_next(struct cli_list *list, char path[PATH_MAX], ps_error *err)
 	size_t len;
 	int c, nul;
 
+	if (list->args != NULL)
+		return next_arg(list, path, err);
 	for (;;) {
 		len = 0;
 		nul = 0;

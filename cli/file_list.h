@@ -1,6 +1,7 @@
 /* Internal header of cli/: a list of paths, one a line (verify
  * --files-from), read one line at a time so a list of any length costs
- * one line of memory.
+ * one line of memory; or the operands of the command line (verify A B C),
+ * taken through the same calls.
  */
 #ifndef CLI_FILE_LIST_H
 #define CLI_FILE_LIST_H
@@ -15,6 +16,8 @@ struct cli_list {
 	FILE *in;
 	const char *name;          /* as given; "-" is standard input */
 	uint64_t line;             /* number of the line last read */
+	char **args;               /* cli_list_args(): the operands */
+	int arg_count;
 };
 
 enum cli_list_status {
@@ -27,6 +30,11 @@ enum cli_list_status {
 
 /* Opens FILE, or takes standard input for "-"; 0, or -1 and `err`. */
 int cli_list_open(struct cli_list *list, const char *name, ps_error *err);
+/* A list of the `count` operands `args`, each a path as it is given (an
+ * empty one too); one longer than PATH_MAX - 1 bytes is CLI_LIST_BAD
+ * (io_error "File name too long", as opening it would be; subject the
+ * operand cut short). */
+void cli_list_args(struct cli_list *list, char **args, int count);
 
 /*
  * The next line into `path`.  Lines end in LF (the last one may lack it);

@@ -69,6 +69,7 @@ cli_install_args_init(struct install_args *a)
 	ps_install_options_init(&a->o);
 	ps_fetch_options_init(&a->fetch);
 	ps_index_install_options_init(&a->index_o);
+	a->o.lang = cli_lang_default_value();
 	a->checks.verify = a->o.verify;
 }
 
@@ -80,6 +81,7 @@ struct confirm_ctx {
 	int diff_shown;              /* the consent question showed the diff */
 	ps_lang lang;
 	unsigned asked;              /* the policy's consent classes */
+	int reinstall;               /* --reinstall */
 };
 
 static void
@@ -110,10 +112,11 @@ print_summary(FILE *out, const char *summary)
 }
 
 static void
-print_plan(FILE *out, const ps_install_plan *plan)
+print_plan(FILE *out, const ps_install_plan *plan, int reinstall)
 {
-	fprintf(out, "packsign: about to install this %s pack:\n",
-	    ps_format_name(plan->format));
+	fprintf(out, "packsign: about to %s this %s pack:\n", reinstall ?
+	    "reinstall (its installed tree replaced by this archive's)" :
+	    "install", ps_format_name(plan->format));
 	print_field(out, "id:", plan->id);
 	print_field(out, "version:", plan->version);
 	print_field(out, "name:", plan->name);
@@ -139,9 +142,10 @@ print_diff(FILE *out, const ps_install_plan *plan, const struct confirm_ctx *c)
 	cli_diff_print(out, plan->diff, &style);
 }
 
-/* 1 when the answer read from `tty` to `question` is yes. */
+/* 1 when the answer read from `tty` to `question` is yes: y or yes in
+ * any letter case, and in Chinese also 是 or 是的 (the question says so). */
 static int
-ask(FILE *tty, const char *question)
+ask(FILE *tty, const char *question, ps_lang lang)
 {
 	char answer[64];
 
@@ -150,6 +154,9 @@ ask(FILE *tty, const char *question)
 	if (fgets(answer, sizeof(answer), tty) == NULL)
 		return 0;
 	answer[strcspn(answer, "\r\n")] = '\0';
+	if (lang == PS_LANG_ZH && (strcmp(answer, "是") == 0 ||
+	    strcmp(answer, "是的") == 0))
+		return 1;
 	return strcasecmp(answer, "y") == 0 || strcasecmp(answer, "yes") == 0;
 }
 
@@ -181,13 +188,15 @@ confirm(void *ctx, const ps_install_plan *plan)
 		c->no_terminal = 1;
 		return 0;
 	}
-	print_plan(stderr, plan);
+	print_plan(stderr, plan, c->reinstall);
 	if (!c->diff_shown)
 		print_diff(stderr, plan, c);
 	/* Before the question, so that the answer can take them in. */
 	cli_print_warnings(c->archive, plan->warnings);
 	c->warned = 1;
-	yes = ask(tty, "Install? [y/N] ");
+	yes = ask(tty, c->lang == PS_LANG_ZH ?
+	    "安装？[y/N]（是/否） " :
+	    "Install? [y/N] ", c->lang);
 	fclose(tty);
 	return yes;
 }
@@ -214,9 +223,13 @@ consent(void *ctx, const ps_install_plan *plan)
 		    "version installed to compare with\n", stderr);
 	cli_diff_print_widening(stderr, plan->diff, plan->consent_needed,
 	    c->lang);
-	snprintf(question, sizeof(question), "Accept these changes (%s)? "
-	    "[y/N] ", classes);
-	yes = ask(tty, question);
+	if (c->lang == PS_LANG_ZH)
+		snprintf(question, sizeof(question),
+		    "接受这些变更（%s）？[y/N]（是/否） ", classes);
+	else
+		snprintf(question, sizeof(question), "Accept these changes "
+		    "(%s)? [y/N] ", classes);
+	yes = ask(tty, question, c->lang);
 	fclose(tty);
 	return yes;
 }
@@ -245,6 +258,8 @@ action_name(const ps_install_result *r, int rc)
 		return NULL;
 	if (r->already_installed)
 		return "already_installed";
+	if (r->reinstalled)
+		return "reinstalled";
 	if (r->dry_run)
 		return "dry_run";
 	return "installed";
@@ -283,7 +298,7 @@ result_fields_json(json_t *o, const ps_install_result *r, int rc)
 	json_object_set_new(o, "receipt", cli_json_text(r->receipt_path));
 	json_object_set_new(o, "tree_digest", cli_json_digest(rc == 0,
 	    r->tree_digest));
-	json_object_set_new(o, "entries", r->already_installed ? json_null() :
+	json_object_set_new(o, "files", r->already_installed ? json_null() :
 	    json_integer((json_int_t)r->file_count));
 	json_object_set_new(o, "size", r->already_installed ? json_null() :
 	    json_integer((json_int_t)r->total_size));
@@ -311,6 +326,9 @@ print_json(const struct install_args *a, const char *data_dir,
 	if (r != NULL)
 		result_fields_json(o, r, rc);
 	cli_json_error(o, rc, err);
+	if (a->collect != NULL)
+		return json_array_append_new(a->collect, o) == 0 ? EXIT_OK :
+		    cli_fail_oom();
 	code = cli_print_json(o);
 	json_decref(o);
 	return code;
@@ -352,6 +370,8 @@ print_result(const ps_install_result *r)
 
 	if (r->already_installed)
 		fputs("already installed: ", stdout);
+	else if (r->reinstalled)
+		fputs("reinstalled ", stdout);
 	else
 		fputs(r->dry_run ? "dry run: would install " : "installed ",
 		    stdout);
@@ -369,11 +389,45 @@ print_result(const ps_install_result *r)
 	print_upgrade(r);
 }
 
+/*
+ * The library's install of a file, a URL or an index entry.  SIGINT,
+ * SIGTERM and SIGHUP stop it (a download as the copy and the extraction
+ * of a file), so that it removes DIR/.tmp/install.* before the run ends
+ * by that signal (cli/signals.h).
+ */
+static int
+install_call(struct install_args *a, struct cli_progress *progress,
+    ps_install_result **r, ps_error *err)
+{
+	int rc;
+
+	if (cli_is_url(a->archive) || (a->entry != NULL && a->from_dir == NULL)) {
+		cli_download_setup(&a->fetch, &a->o.verify);
+		a->fetch.progress = a->o.verify.progress;
+		a->fetch.cancelled = cli_cancelled;
+	}
+	a->o.cancelled = cli_cancelled;
+	cli_cancel_on_signal();
+	if (cli_is_url(a->archive))
+		rc = ps_install_url(a->archive, &a->o, &a->fetch, r, err);
+	else if (a->entry != NULL && a->from_dir != NULL)
+		rc = ps_install_indexed_dir(a->opened.index, a->entry, &a->index_o,
+		    &a->o, a->from_dir, r, err);
+	else if (a->entry != NULL)
+		rc = ps_install_indexed(a->opened.index, a->entry, &a->index_o,
+		    &a->o, &a->fetch, r, err);
+	else
+		rc = ps_install(a->archive, &a->o, r, err);
+	cli_progress_end(progress);
+	cli_cancel_end();
+	return rc;
+}
+
 int
 cli_install_run(struct install_args *a, const char *data_dir)
 {
 	struct confirm_ctx ctx = { a->shown, 0, 0, 0, a->o.lang,
-	    a->checks.verify.trust->consent };
+	    a->checks.verify.trust->consent, a->o.reinstall };
 	struct cli_progress progress;
 	ps_install_result *r = NULL;
 	ps_error err;
@@ -390,25 +444,7 @@ cli_install_run(struct install_args *a, const char *data_dir)
 	a->o.waiting = waiting;
 	a->o.verify.progress = cli_progress_start(&progress, a->checks.quiet);
 	ps_error_clear(&err);
-	if (cli_is_url(a->archive) || a->entry != NULL)
-		cli_download_setup(&a->fetch, &a->o.verify);
-	if (cli_is_url(a->archive)) {
-		a->fetch.progress = a->o.verify.progress;
-		a->fetch.cancelled = cli_cancelled;
-		cli_cancel_on_signal();
-		rc = ps_install_url(a->archive, &a->o, &a->fetch, &r, &err);
-		cli_progress_end(&progress);
-		cli_cancel_end();
-	} else if (a->entry != NULL) {
-		a->fetch.progress = a->o.verify.progress;
-		a->fetch.cancelled = cli_cancelled;
-		cli_cancel_on_signal();
-		rc = ps_install_indexed(a->opened.index, a->entry, &a->index_o,
-		    &a->o, &a->fetch, &r, &err);
-		cli_cancel_end();
-	} else
-		rc = ps_install(a->archive, &a->o, &r, &err);
-	cli_progress_end(&progress);
+	rc = install_call(a, &progress, &r, &err);
 	if (rc != 0 && ctx.no_terminal &&
 	    ps_error_is(&err, PS_CODE_INSTALL_DECLINED))
 		no_terminal_error(&err, a->shown);
@@ -423,7 +459,7 @@ cli_install_run(struct install_args *a, const char *data_dir)
 		cli_report(&err);
 	if (a->json && print_json(a, data_dir, r, rc, &err) != EXIT_OK)
 		code = EXIT_FAILED;
-	else if (!a->json && rc == 0)
+	else if (!a->json && rc == 0 && !a->checks.quiet)
 		print_result(r);
 	ps_install_result_free(r);
 	return code;

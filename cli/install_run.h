@@ -10,6 +10,8 @@
 #include "cli/download_options.h"
 #include "cli/options.h"
 
+struct json_t;
+
 struct install_args {
 	struct cli_checks checks;
 	ps_install_options o;
@@ -21,9 +23,12 @@ struct install_args {
 	const char *shown;           /* archive, a URL without credentials */
 	char shown_buf[4200];
 	const char *index;           /* --index FILE|URL */
+	const char *from_dir;        /* --from-dir DIR: the entries' files */
 	ps_index_install_options index_o;
 	struct cli_index opened;     /* the verified index */
 	const ps_index_entry *entry; /* what to install from it, or NULL */
+	struct json_t *collect;      /* --json of update: each install's
+	                              * object is appended here, not printed */
 };
 
 /* Callbacks: --accept CLASSES into PS_CONSENT_* bits, --lang en|zh. */
@@ -48,7 +53,9 @@ int cli_parse_lang(const struct cli_usage *cmd, const struct cli_option *opt,
 	CLI_STRING(0, "accept-diff", &(a)->accept_diff), \
 	CLI_FLAG(0, "allow-signer-change", &(a)->o.allow_signer_change), \
 	CLI_FLAG(0, "allow-source-change", &(a)->o.allow_source_change), \
+	CLI_FLAG(0, "reinstall", &(a)->o.reinstall), \
 	CLI_STRING(0, "index", &(a)->index), \
+	CLI_STRING(0, "from-dir", &(a)->from_dir), \
 	CLI_FLAG(0, "allow-yanked", &(a)->index_o.allow_yanked), \
 	CLI_FLAG(0, "require-index-state", &(a)->index_o.require_state)
 

@@ -17,6 +17,16 @@ time_json(int64_t t)
 	return json_string(text);
 }
 
+size_t
+cli_installed_file_count(const ps_installed *p)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < p->entry_count; i++)
+		n += p->entries[i].type == PS_ENTRY_FILE;
+	return n;
+}
+
 struct json_t *
 cli_installed_json(const ps_installed *p)
 {
@@ -42,8 +52,8 @@ cli_installed_json(const ps_installed *p)
 	    cli_json_digest(1, p->archive_digest), "tree",
 	    cli_json_digest(1, p->tree_digest)));
 	json_object_set_new(o, "installed_at", time_json(p->installed_at));
-	json_object_set_new(o, "entries",
-	    json_integer((json_int_t)p->entry_count));
+	json_object_set_new(o, "files",
+	    json_integer((json_int_t)cli_installed_file_count(p)));
 	return o;
 }
 

@@ -16,6 +16,9 @@ struct json_t *cli_check_json(const ps_installed_check *check);
  * `indent`. */
 void cli_print_changes(FILE *out, const char *indent,
     const ps_installed_check *check);
+/* The regular files of an installed tree, by its receipt (which also
+ * lists empty directories): the count reports call "files". */
+size_t cli_installed_file_count(const ps_installed *pack);
 /* "ID VERSION", escaped. */
 void cli_print_pack_name(FILE *out, const ps_installed *pack);
 

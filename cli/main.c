@@ -6,6 +6,7 @@
 #include "packsign.h"
 #include "cli/cli.h"
 #include "cli/output.h"
+#include "cli/suggest.h"
 
 static const struct cli_usage help_usage = {
 	.name = "help",
@@ -54,6 +55,30 @@ static const struct cli_command commands[] = {
 
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
+/* "unknown command 'verfy'; did you mean 'verify'?" (and, from the
+ * command line, where the commands are listed): exit 2. */
+static int
+unknown_command(const char *name, int point_to_help)
+{
+	const char *names[N_COMMANDS];
+	struct cli_suggestion s;
+	char hint[256];
+	size_t i;
+
+	for (i = 0; i < N_COMMANDS; i++)
+		names[i] = commands[i].usage->name;
+	cli_suggest(name, names, N_COMMANDS, &s);
+	cli_suggestion_text(&s, "", hint, sizeof(hint));
+	fputs("packsign: unknown command '", stderr);
+	cli_put_safe(stderr, name);
+	fprintf(stderr, "'%s", hint);
+	if (point_to_help)
+		fputs(hint[0] != '\0' ? " See 'packsign --help'" :
+		    "; see 'packsign --help'", stderr);
+	fputs(" [usage]\n", stderr);
+	return EXIT_FAILED;
+}
+
 static const struct cli_command *
 find_command(const char *name)
 {
@@ -94,11 +119,8 @@ cmd_help(int argc, char **argv)
 	}
 	if (argc > 2)
 		return cli_usage_error(&help_usage, "too many arguments");
-	if ((cmd = find_command(argv[1])) == NULL) {
-		fprintf(stderr, "packsign: unknown command '%s' [usage]\n",
-		    argv[1]);
-		return EXIT_FAILED;
-	}
+	if ((cmd = find_command(argv[1])) == NULL)
+		return unknown_command(argv[1], 0);
 	fputs(cmd->usage->text, stdout);
 	return EXIT_OK;
 }
@@ -148,10 +170,7 @@ main(int argc, char **argv)
 		return EXIT_OK;
 	}
 	cmd = find_command(argv[1]);
-	if (cmd == NULL) {
-		fprintf(stderr, "packsign: unknown command '%s'; "
-		    "see 'packsign --help' [usage]\n", argv[1]);
-		return EXIT_FAILED;
-	}
+	if (cmd == NULL)
+		return unknown_command(argv[1], 1);
 	return cmd->run(argc - 1, argv + 1);
 }

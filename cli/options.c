@@ -14,6 +14,7 @@
 
 #include "cli/options.h"
 #include "cli/output.h"
+#include "cli/suggest.h"
 
 /* getopt_long's value for the long option of entry i without a letter. */
 #define LONG_ONLY 256
@@ -115,23 +116,70 @@ command_words(const struct cli_usage *cmd, char **argv, char *out,
 		snprintf(out, size, "%s %s", cmd->name, argv[0]);
 }
 
+/* The most long options a suggestion looks through. */
+#define SUGGEST_NAMES 192
+
+/* "; did you mean '--trust'?" for an unknown option written as `arg`
+ * ("--turst", "--turst=x", or "-trust" with one dash), or "". */
+static void
+suggest_option(const struct cli_option *table, const char *arg, char *buf,
+    size_t size)
+{
+	const char *names[SUGGEST_NAMES];
+	struct cli_suggestion s;
+	char word[64];
+	size_t i, n = 0;
+
+	buf[0] = '\0';
+	if (arg[0] != '-' || arg[1] == '\0' || (arg[1] != '-' && arg[2] == '\0'))
+		return;
+	arg += arg[1] == '-' ? 2 : 1;
+	snprintf(word, sizeof(word), "%.*s", (int)strcspn(arg, "="), arg);
+	for (i = 0; table[i].kind != CLI_OPTION_END && n < SUGGEST_NAMES - 1;
+	    i++) {
+		if (table[i].name != NULL && !table[i].refused)
+			names[n++] = table[i].name;
+	}
+	names[n++] = "help";
+	cli_suggest(word, names, n, &s);
+	cli_suggestion_text(&s, "--", buf, size);
+}
+
+/* The word of argv holding the unknown short option optopt: the one
+ * before optind when it was the word's last letter, else the word at
+ * optind, which getopt has not left yet ("-trust" at its 't'). */
+static const char *
+short_option_word(int argc, char **argv)
+{
+	const char *prev = argv[optind - 1];
+	size_t n = strlen(prev);
+
+	if ((prev[0] == '-' && prev[1] != '-' && n > 1 &&
+	    prev[n - 1] == optopt) || optind >= argc)
+		return prev;
+	return argv[optind];
+}
+
 /*
  * The one usage error for an option the command does not take: getopt
  * prints nothing (opterr is 0), so every command says the same three
- * things the same way, naming the option.
+ * things the same way, naming the option (and the closest the command
+ * takes, when one is close).
  */
 static int
-refuse(const struct cli_usage *cmd, char **argv, int c,
-    const struct cli_option *opt)
+refuse(const struct cli_usage *cmd, const struct cli_option *table,
+    int argc, char **argv, int c, const struct cli_option *opt)
 {
 	const char *arg = argv[optind - 1];
-	char words[64], name[64];
+	char words[64], name[64], hint[256];
+	int is_short;
 
 	/* A short one alone, even from a cluster such as -qZ (whose argv
 	 * slot getopt has not left yet: argv[optind - 1] is then the word
 	 * before); a long option as written, without "=VALUE". */
-	if (optopt > 0 && optopt < LONG_ONLY && (c == '?' ||
-	    strncmp(arg, "--", 2) != 0))
+	is_short = optopt > 0 && optopt < LONG_ONLY && (c == '?' ||
+	    strncmp(arg, "--", 2) != 0);
+	if (is_short)
 		snprintf(name, sizeof(name), "-%c", optopt);
 	else
 		snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="), arg);
@@ -143,7 +191,10 @@ refuse(const struct cli_usage *cmd, char **argv, int c,
 		return cli_usage_error(cmd, "'--%s' does not apply to '%s'",
 		    opt->name, words);
 	}
-	return cli_usage_error(cmd, "unknown option '%s'", name);
+	/* "-trust": a long option written with one dash */
+	suggest_option(table, is_short ? short_option_word(argc, argv) : arg,
+	    hint, sizeof(hint));
+	return cli_usage_error(cmd, "unknown option '%s'%s", name, hint);
 }
 
 static int
@@ -182,7 +233,7 @@ scan(const struct cli_usage *cmd, const struct cli_option *table,
 			return cli_show_help(cmd);
 		opt = c == '?' || c == ':' ? NULL : find_option(table, c);
 		if (opt == NULL || opt->refused)
-			return refuse(cmd, argv, c, opt);
+			return refuse(cmd, table, argc, argv, c, opt);
 		if ((rc = take_option(cmd, opt, optarg)) != EXIT_OK)
 			return rc;
 	}
@@ -226,6 +277,8 @@ int
 cli_parse_subcommand(const struct cli_usage *cmd, int argc, char **argv,
     const char *const names[], size_t count, size_t *found)
 {
+	struct cli_suggestion s;
+	char hint[256];
 	size_t i;
 
 	if (argc < 2)
@@ -238,7 +291,9 @@ cli_parse_subcommand(const struct cli_usage *cmd, int argc, char **argv,
 			return EXIT_OK;
 		}
 	}
-	return cli_usage_error(cmd, "unknown subcommand '%s'", argv[1]);
+	cli_suggest(argv[1], names, count, &s);
+	cli_suggestion_text(&s, "", hint, sizeof(hint));
+	return cli_usage_error(cmd, "unknown subcommand '%s'%s", argv[1], hint);
 }
 
 int
@@ -348,6 +403,28 @@ cli_mtime_option(const char *flag_value, ps_pack_options *options)
 	}
 	options->mtime = value;
 	return EXIT_OK;
+}
+
+const char *
+cli_lang_default(void)
+{
+	static const char *const variables[] = { "LC_ALL", "LC_MESSAGES",
+	    "LANG" };
+	const char *value;
+	size_t i;
+
+	for (i = 0; i < sizeof(variables) / sizeof(variables[0]); i++) {
+		value = getenv(variables[i]);
+		if (value != NULL && value[0] != '\0')
+			return strncmp(value, "zh", 2) == 0 ? "zh" : "en";
+	}
+	return "en";
+}
+
+ps_lang
+cli_lang_default_value(void)
+{
+	return strcmp(cli_lang_default(), "zh") == 0 ? PS_LANG_ZH : PS_LANG_EN;
 }
 
 int

@@ -96,6 +96,12 @@ int cli_parse_kdf(const struct cli_usage *cmd, const struct cli_option *opt,
 int cli_parse_limit(const struct cli_usage *cmd, const struct cli_option *opt,
     const char *arg);
 
+/* -q / --quiet of the commands whose output is a report: nothing is
+ * printed on success, the exit status says it (--json is printed). */
+#define CLI_QUIET_HELP \
+    "  -q, --quiet          print nothing on success (the exit status says\n" \
+    "                       it); errors and warnings are printed as always\n"
+
 /* The limits of reading an archive (every command that reads one), filling
  * ps_extract_limits `l`. */
 #define CLI_LIMIT_OPTIONS(l) \
@@ -123,6 +129,15 @@ int cli_parse_format(const struct cli_usage *cmd, const struct cli_option *opt,
  * points at that '@', or is NULL.  A usage error for "" or "ID@". */
 int cli_split_target(const struct cli_usage *cmd, const char *target,
     const char **at);
+
+/*
+ * The language --lang defaults to: the first of LC_ALL, LC_MESSAGES and
+ * LANG that is set and not empty (the order POSIX gives them) names it;
+ * "zh" for a locale starting "zh" (zh_CN.UTF-8, zh_TW, zh), else "en"
+ * (C, POSIX, en_US.UTF-8, fr_FR, ...: the languages packsign speaks).
+ */
+const char *cli_lang_default(void);
+ps_lang cli_lang_default_value(void);
 
 /* --data-dir DIR, else ps_data_dir_default(); returns an exit code.  The
  * caller frees *out. */

@@ -13,8 +13,11 @@ cli_put_safe(FILE *out, const char *text)
 	size_t n;
 
 	for (p = (const unsigned char *)text; *p != '\0'; p++) {
-		/* C0 controls, DEL, and C1 controls (U+0080-U+009F in UTF-8). */
-		if (*p < 0x20 || *p == 0x7f)
+		/* C0 controls, DEL, C1 controls (U+0080-U+009F in UTF-8), and a
+		 * byte that begins no well-formed UTF-8 character, which a
+		 * terminal would guess at. */
+		if (*p < 0x20 || *p == 0x7f || (*p >= 0x80 &&
+		    ps_text_char_length((const char *)p) == 0))
 			fprintf(out, "\\x%02x", *p);
 		else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
 			fprintf(out, "\\u%04x", p[1]);
@@ -23,9 +26,22 @@ cli_put_safe(FILE *out, const char *text)
 			/* bidi controls and invisible marks ("Trojan Source") */
 			fprintf(out, "\\u%04x", c);
 			p += n - 1;
-		} else
+		} else if (*p < 0x80)
 			fputc(*p, out);
+		else {
+			n = ps_text_char_length((const char *)p);
+			fwrite(p, 1, n, out);
+			p += n - 1;
+		}
 	}
+}
+
+void
+cli_put_line(FILE *out, const char *label, const char *text)
+{
+	fputs(label, out);
+	cli_put_safe(out, text);
+	fputc('\n', out);
 }
 
 void

@@ -14,6 +14,8 @@
  * control characters so nothing reaches the terminal as a command.
  */
 void cli_put_safe(FILE *out, const char *text);
+/* `label`, then `text` escaped as cli_put_safe() does, then a newline. */
+void cli_put_line(FILE *out, const char *label, const char *text);
 
 /* Prints "packsign: <error line>" to stderr. */
 void cli_print_error(const ps_error *err);

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/copies.h"
 #include "cli/output.h"
 #include "cli/pack_manifest.h"
 
@@ -26,15 +27,21 @@ cli_load_pack(const char *path, ps_validate_options *options,
     ps_manifest **manifest, ps_diags *diags)
 {
 	ps_pack_files files;
+	ps_extract_limits limits;
 	ps_error err;
 	struct stat st;
 	char *prefix;
 	int rc;
 
 	ps_error_clear(&err);
-	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-		rc = ps_pack_files_archive_open(path, &files, NULL, &err);
-	else
+	ps_extract_limits_init(&limits);
+	if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+		if (cli_copies_open(NULL, &limits.copies) != EXIT_OK)
+			return EXIT_FAILED;
+		rc = ps_pack_files_archive_open_limited(path, &limits, &files,
+		    NULL, &err);
+		ps_copies_free(limits.copies);
+	} else
 		rc = ps_pack_files_dir_open(path, &files, &err);
 	if (rc != 0)
 		return cli_report(&err);

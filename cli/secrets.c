@@ -239,6 +239,45 @@ cli_read_seckey_text(const struct cli_usage *cmd, const char *path,
 	return rc == 0 ? EXIT_OK : cli_report(&err);
 }
 
+/* Tries of a passphrase typed on the terminal, as sudo and ssh give. */
+#define PASSPHRASE_TRIES 3
+
+/*
+ * Decrypts the key `text`, asking for its passphrase when it is encrypted.
+ * A passphrase typed on the terminal that is wrong is asked for again, up
+ * to PASSPHRASE_TRIES in all; one from a file, a descriptor or the
+ * environment is tried once (asking again would read the same).
+ */
+static int
+unlock(const struct cli_usage *cmd, const ps_secret *text, const char *name,
+    const struct cli_passphrase_opts *o, int encrypted, ps_seckey **key,
+    ps_secret **pass)
+{
+	int tries = encrypted && o->file == NULL && o->fd == NULL &&
+	    getenv(o->env) == NULL ? PASSPHRASE_TRIES : 1, i, rc;
+	char prompt[PS_ERROR_TEXT_MAX];
+	ps_error err;
+
+	snprintf(prompt, sizeof(prompt), "Passphrase for %s: ", name);
+	for (i = 1;; i++) {
+		*pass = NULL;
+		if (encrypted && (rc = cli_passphrase(cmd, o, prompt, 0, pass)) !=
+		    EXIT_OK)
+			return rc;
+		if (ps_seckey_parse(ps_secret_bytes(text), ps_secret_len(text),
+		    name, *pass, key, &err) == 0)
+			return EXIT_OK;
+		ps_secret_free(*pass);
+		*pass = NULL;
+		if (i >= tries || !ps_error_is(&err, PS_CODE_WRONG_PASSPHRASE))
+			return cli_report(&err);
+		fputs("packsign: ", stderr);
+		cli_put_safe(stderr, name);
+		fprintf(stderr, ": wrong passphrase; try again (%d of %d)\n", i + 1,
+		    tries);
+	}
+}
+
 int
 cli_load_seckey(const struct cli_usage *cmd, const char *path,
     const struct cli_passphrase_opts *o, ps_seckey **key,
@@ -247,7 +286,6 @@ cli_load_seckey(const struct cli_usage *cmd, const char *path,
 	ps_secret *text = NULL, *pass = NULL;
 	ps_seckey_info info;
 	const char *name = "";
-	char prompt[PS_ERROR_TEXT_MAX];
 	long long fd0;
 	ps_error err;
 	int rc;
@@ -264,12 +302,8 @@ cli_load_seckey(const struct cli_usage *cmd, const char *path,
 	if (ps_seckey_inspect(ps_secret_bytes(text), ps_secret_len(text), name,
 	    &info, &err) != 0)
 		rc = cli_report(&err);
-	snprintf(prompt, sizeof(prompt), "Passphrase for %s: ", name);
-	if (rc == EXIT_OK && info.encrypted)
-		rc = cli_passphrase(cmd, o, prompt, 0, &pass);
-	if (rc == EXIT_OK && ps_seckey_parse(ps_secret_bytes(text),
-	    ps_secret_len(text), name, pass, key, &err) != 0)
-		rc = cli_report(&err);
+	if (rc == EXIT_OK)
+		rc = unlock(cmd, text, name, o, info.encrypted, key, &pass);
 	ps_secret_free(text);
 	if (rc == EXIT_OK && passphrase != NULL)
 		*passphrase = pass;

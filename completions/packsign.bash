@@ -10,21 +10,22 @@ _packsign_commands="pack digest sign keygen key verify verify-blob diff install
 # subcommand); a trailing '=' is never used: values are separate words.
 _packsign_options() {
 	local checks="--sig --trust -p --signed-by --source-repo --source-commit
-	    --require-source --allow-dirty --at -q --quiet"
+	    --require-source --allow-dirty --at"
 	local pass="--passphrase-file --passphrase-fd"
 	local limits="--max-size --max-entries --max-ratio"
 	local download="--ca-file --max-download --timeout"
 	case $1 in
-	pack) echo "-o --output --compress --mtime --json -q --quiet" ;;
+	pack) echo "-o --output --compress --mtime --json" ;;
 	digest) echo "--json --files --mtime $limits" ;;
 	sign) echo "-s --secret-key -o --output --identity --minisig --bundle
 	    --source-repo --source-commit --allow-dirty --append --force
-	    --mtime --compress --json -q --quiet $pass $limits" ;;
+	    --mtime --compress --json $pass $limits" ;;
 	keygen) echo "-o --identity --no-passphrase $pass --kdf --force --json" ;;
 	key) _packsign_key_options "$2" ;;
 	index) _packsign_index_options "$2" ;;
-	verify) echo "$checks --rebuild-from --deep --installed --bundle
-	    --trusted-root --files-from --jobs --json $limits" ;;
+	verify) echo "$checks --rebuild-from --deep --installed --data-dir
+	    --format --bundle --trusted-root --files-from --jobs --json
+	    $limits" ;;
 	verify-blob) echo "--bundle --certificate-identity
 	    --certificate-oidc-issuer --key --trusted-root --at --json" ;;
 	diff) echo "--trust -p --at --old-sig --new-sig --signed-by
@@ -32,24 +33,26 @@ _packsign_options() {
 	    --installed --data-dir --format --lang --json --stat --files
 	    --lines" ;;
 	install) echo "$checks --data-dir --yes --allow-shell
-	    --allow-downgrade --dry-run --accept --accept-diff
+	    --allow-downgrade --dry-run --reinstall --accept --accept-diff
 	    --allow-signer-change --allow-source-change $limits $download
-	    --lang --json --index --allow-yanked --require-index-state" ;;
+	    --lang --json --index --allow-yanked --require-index-state
+	    --from-dir" ;;
 	fetch) echo "$checks -o $limits $download" ;;
 	outdated) echo "--index --trust -p --data-dir --no-widening-check --at
 	    --require-index-state --json $download" ;;
 	update) echo "--index --trust -p --data-dir --dry-run --yes --accept
 	    --allow-shell --allow-signer-change --allow-source-change
-	    --require-index-state --at --lang -q --signed-by --source-repo
-	    --source-commit --require-source --allow-dirty $limits
-	    $download" ;;
+	    --require-index-state --at --lang --signed-by --source-repo
+	    --source-commit --require-source --allow-dirty --json --from-dir
+	    $limits $download" ;;
 	list) echo "--data-dir --verify --json --index --trust -p $download" ;;
 	uninstall) echo "--data-dir --format --forget --json" ;;
 	trust) echo "--trust -p --sigstore --trusted-root --at --json" ;;
 	validate) echo "--format --strict --engine-version --json" ;;
 	describe) echo "--lang --json" ;;
 	esac
-	echo "-h --help"
+	# Every command: the help, and -q (nothing printed on success).
+	echo "-h --help -q --quiet"
 }
 
 _packsign_key_options() {

@@ -181,6 +181,8 @@ diff_side_is_prompt(const ps_diff_side *s, const char *path)
 /* The prompt files' bytes, kept as the verifying reader streams them. */
 struct capture {
 	ps_diff_side *side;
+	const diff_source *src;       /* a caller's archive, or NULL */
+	ps_verify_result **result;    /* verification's, as it fills it */
 	const sign_statement *st;
 	char *path;                 /* the file being kept, or NULL */
 	char *buf;
@@ -260,7 +262,9 @@ capture_start(void *ctx, const sign_statement *st,
 	struct capture *c = ctx;
 
 	(void)fallback;
-	(void)err;
+	if (c->src != NULL && c->src->check != NULL &&
+	    c->src->check(c->src->ctx, st, *c->result, err) != 0)
+		return -1;
 	c->st = st;
 	c->visitor = (pack_archive_visitor){ c, capture_file, capture_data,
 	    NULL, NULL, NULL };
@@ -297,9 +301,19 @@ side_from_result(ps_diff_side *s, const ps_verify_result *r,
 	    NULL, r->source_commit, err);
 }
 
+/* verify_stream.acquire for a caller's archive. */
 static int
-open_archive(const char *path, const ps_diff_options *o, ps_diff_side *s,
+capture_acquire(void *ctx, int *fd, const unsigned char **sha256,
     ps_error *err)
+{
+	struct capture *c = ctx;
+
+	return c->src->acquire(c->src->ctx, fd, sha256, err);
+}
+
+static int
+open_archive(const char *path, const ps_diff_options *o,
+    const diff_source *src, ps_diff_side *s, ps_error *err)
 {
 	struct capture c;
 	verify_stream stream = { .ctx = &c, .start = capture_start,
@@ -315,6 +329,13 @@ open_archive(const char *path, const ps_diff_options *o, ps_diff_side *s,
 		    "be 0");
 	memset(&c, 0, sizeof(c));
 	c.side = s;
+	c.src = src;
+	c.result = &r;
+	if (src != NULL) {
+		stream.acquire = capture_acquire;
+		stream.has_sig_fd = 1;
+		stream.sig_fd = src->sig_fd;
+	}
 	vo.deep = 1;                /* every file's digest */
 	rc = verify_keep(path, &vo, &stream, &r, &m, NULL, err);
 	if (rc == 0)
@@ -424,8 +445,24 @@ ps_diff_side_open(const char *path, const ps_diff_options *o,
 	if (diff_side_new(out, err) != 0)
 		return -1;
 	rc = S_ISDIR(st.st_mode) ? open_directory(path, *out, err) :
-	    open_archive(path, o, *out, err);
+	    open_archive(path, o, NULL, *out, err);
 	if (rc != 0) {
+		ps_diff_side_free(*out);
+		*out = NULL;
+		return -1;
+	}
+	diff_side_seal(*out);
+	return 0;
+}
+
+int
+diff_side_open_source(const char *label, const ps_diff_options *o,
+    const diff_source *src, ps_diff_side **out, ps_error *err)
+{
+	*out = NULL;
+	if (diff_side_new(out, err) != 0)
+		return -1;
+	if (open_archive(label, o, src, *out, err) != 0) {
 		ps_diff_side_free(*out);
 		*out = NULL;
 		return -1;

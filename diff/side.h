@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "packsign.h"
+#include "sign/statement.h"
 
 /* A prompt file's bytes are kept for its text diff up to this size, and
  * all of one side's up to the total; beyond, the change is reported
@@ -54,6 +55,25 @@ struct ps_diff_side {
 };
 
 int diff_side_new(ps_diff_side **out, ps_error *err);
+
+/* An archive side whose bytes a caller hands over (install/'s download
+ * of an index entry): the signature on `sig_fd`, the archive through
+ * `acquire` (verify_stream.acquire), and `check` (may be NULL) run on the
+ * verified statement and the verification so far before a byte of the
+ * archive is parsed; verified once, the side built in the same pass. */
+typedef struct diff_source {
+	void *ctx;
+	int sig_fd;
+	int (*acquire)(void *ctx, int *fd, const unsigned char **sha256,
+	    ps_error *err);
+	int (*check)(void *ctx, const sign_statement *st,
+	    const ps_verify_result *r, ps_error *err);
+} diff_source;
+
+/* ps_diff_side_open() of such an archive; `label` names it (its URL,
+ * ending in its file name, which says how it is read). */
+int diff_side_open_source(const char *label, const ps_diff_options *o,
+    const diff_source *src, ps_diff_side **out, ps_error *err);
 
 /* Takes ownership of `manifest` and `digest` (freed with the side). */
 void diff_side_take(ps_diff_side *s, ps_manifest *manifest, ps_digest *digest);

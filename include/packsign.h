@@ -143,6 +143,8 @@ int ps_error_is(const ps_error *err, const char *code);
 #define PS_CODE_PERMISSION_EXCEEDS_POLICY "permission_exceeds_policy"
 #define PS_CODE_CONSENT_REQUIRED "consent_required"
 #define PS_CODE_PINS_INVALID "pins_invalid"
+#define PS_CODE_FETCH_TOO_LARGE "fetch_too_large"
+#define PS_CODE_WRONG_PASSPHRASE "wrong_passphrase"
 
 /*
  * Formats an error as one line without a trailing newline:
@@ -301,6 +303,8 @@ const ps_entry *ps_digest_find(const ps_digest *digest, const char *path);
 
 /* Thread safety: pure. */
 
+typedef struct ps_copies ps_copies;    /* "copies" below */
+
 /*
  * The limits of reading an archive, held by every reader of one (digest,
  * validate, sign, verify, install) while it decompresses, so that a small
@@ -314,6 +318,11 @@ typedef struct ps_extract_limits {
 	                             * once the content passes ratio_floor;
 	                             * default 200 */
 	uint64_t ratio_floor;       /* default 64 MiB */
+	/* Where the private copies of archives a reader parses go, and how
+	 * much of them may be in memory (ps_copies_new(); not owned, may be
+	 * shared by threads); NULL: at most PS_COPIES_DEFAULT_MEMORY in
+	 * memory for the call and no file copies. */
+	ps_copies *copies;
 } ps_extract_limits;
 
 #define PS_EXTRACT_DEFAULT_MAX_SIZE (16ULL * 1024 * 1024 * 1024)
@@ -321,8 +330,38 @@ typedef struct ps_extract_limits {
 #define PS_EXTRACT_DEFAULT_MAX_RATIO 200ULL
 #define PS_EXTRACT_DEFAULT_RATIO_FLOOR (64ULL * 1024 * 1024)
 
-/* The PS_EXTRACT_DEFAULT_* limits. */
+/* The PS_EXTRACT_DEFAULT_* limits, copies NULL. */
 void ps_extract_limits_init(ps_extract_limits *limits);
+
+/* ------------------------------------------------------------------ copies */
+
+/* Thread safety: one ps_copies may be used by several threads at once
+ * (its budget is taken under a lock); ps_copies_free() once none does. */
+
+/*
+ * The private copies readers parse (docs/security.md, section 5): verify's
+ * copy of an archive while pass 1 hashes it (a tar of at most 2 GiB, a zip
+ * of any size), and a zip's own while it is read (digest, validate,
+ * describe, sign of a zip).  A copy is in memory (a memfd: memory the
+ * kernel counts as Shmem, not as anyone's RSS) while the copies in memory
+ * of every reader sharing `copies` stay within `memory_max` bytes (0:
+ * PS_COPIES_DEFAULT_MEMORY), whatever the number of threads; a copy that
+ * does not fit is an unlinked file (O_TMPFILE, mode 0600) in `dir`, which
+ * must not be on tmpfs or ramfs (copy_dir_tmpfs: a file there is memory
+ * too; checked with fstatfs).  `dir` NULL: no file copies, so a tar that
+ * does not fit is read twice (signature.md, section 3, step 3) and a zip
+ * is refused (copy_unavailable).  Codes: copy_dir_tmpfs, not_found,
+ * not_a_directory, io_error, out_of_memory.
+ */
+#define PS_COPIES_DEFAULT_MEMORY (64ULL * 1024 * 1024)
+
+int ps_copies_new(uint64_t memory_max, const char *dir, ps_copies **out,
+    ps_error *err);
+void ps_copies_free(ps_copies *copies);
+/* The most bytes its copies held in memory at once, and how many copies
+ * went to files (for tests and benchmarks). */
+uint64_t ps_copies_memory_peak(const ps_copies *copies);
+uint64_t ps_copies_file_count(const ps_copies *copies);
 
 /* ---------------------------------------------------------------- packing */
 
@@ -883,6 +922,13 @@ int ps_glob_match(const char *pattern, const char *text);
  */
 size_t ps_text_hidden(const char *s, unsigned *code_point);
 /*
+ * The length in bytes (1 to 4) of the one well-formed UTF-8 character at
+ * the start of `s` (shortest form, no surrogate, at most U+10FFFF), or 0
+ * when `s` starts with a byte that begins none, or is empty.  The CLI
+ * escapes such bytes as \xNN, as it escapes control characters.
+ */
+size_t ps_text_char_length(const char *s);
+/*
  * RFC 3339 UTC "YYYY-MM-DDTHH:MM:SSZ" (also a lowercase t/z; numeric
  * offsets are refused) to seconds since the epoch; 0 / -1.
  */
@@ -965,6 +1011,11 @@ int ps_pack_files_dir_open(const char *dir, ps_pack_files *files,
  * kept fails with `archive_file_not_kept`.
  */
 int ps_pack_files_archive_open(const char *path, ps_pack_files *files,
+    ps_digest **digest_out, ps_error *err);
+/* The same under `limits` (NULL: the defaults), whose `copies` says
+ * where a zip's private copy goes. */
+int ps_pack_files_archive_open_limited(const char *path,
+    const ps_extract_limits *limits, ps_pack_files *files,
     ps_digest **digest_out, ps_error *err);
 
 /* Calls files->close and zeroes `files`; a zeroed ps_pack_files is a
@@ -1942,6 +1993,18 @@ typedef struct ps_install_options {
 	int allow_signer_change;     /* re-pin a new signer (signer_changed) */
 	int allow_source_change;     /* re-pin a new repository
 	                              * (source_changed) */
+	/* Polled while the archive is copied and extracted, and before the
+	 * commit (may be NULL): nonzero stops the install with
+	 * install_cancelled, removing what it wrote (install.md, section 3). */
+	int (*cancelled)(void *ctx);
+	void *cancelled_ctx;
+	/* When the same version with the same tree is installed: extract it
+	 * again and swap it in for the installed tree, with a new receipt
+	 * (install.md, section 3.2), instead of the no-op (which refuses
+	 * installed_modified when the installed files no longer match their
+	 * receipt).  The pins are checked, never rewritten: allow_signer_change
+	 * and allow_source_change are invalid_argument with it. */
+	int reinstall;
 } ps_install_options;
 
 /* Defaults: ps_verify_options_init(), ps_extract_limits_init(), English,
@@ -1967,6 +2030,7 @@ typedef struct ps_install_result {
 	unsigned consent_needed;     /* as in the plan */
 	ps_consent_record consent;   /* what the receipt records */
 	int pinned;                  /* 1 when this install wrote the pins */
+	int reinstalled;             /* `reinstall` replaced the tree */
 } ps_install_result;
 
 /*
@@ -1986,7 +2050,9 @@ typedef struct ps_install_result {
  * version_conflict, install_conflict, install_declined, install_name_invalid,
  * install_digest_mismatch, subject_changed (the archive grew while it was
  * copied), and the extraction codes; failures (exit 2): data_dir_invalid,
- * lock_failed, io_error, disk_full, not_found, not_a_file.  An https URL
+ * lock_failed, io_error, disk_full, not_found, not_a_file,
+ * install_cancelled (`cancelled` said stop: nothing is installed and the
+ * work directory is removed).  An https URL
  * is ps_install_url()'s ("network" below); ps_install() never downloads.
  */
 int ps_install(const char *archive, const ps_install_options *options,
@@ -2517,14 +2583,30 @@ int ps_index_state_record(const char *data_dir, const ps_index *index,
 
 /*
  * ps_fetch() of an entry's archive into `path` (its .sig beside it),
- * capped at the entry's size, then bound to the entry as
- * ps_install_indexed() binds it (index_mismatch; then `path` is removed,
- * its .sig too is the caller's to remove).  What `packsign outdated`
- * compares with the installed version.
+ * capped at the entry's size and bound to the entry as
+ * ps_install_indexed() binds it, before a byte of the archive is parsed
+ * (index_mismatch: another size, digest, pack or signer; nothing is then
+ * written).  `entry` is matched to the index's own entry as there
+ * (invalid_argument); a yanked one is fetched too.
  */
 int ps_index_fetch_entry(const ps_index *index, const ps_index_entry *entry,
     const char *path, const ps_verify_options *verify,
     const ps_fetch_options *fetch, ps_verify_result **out, ps_error *err);
+
+/*
+ * The entry's version as the new side of a diff (ps_diff_side_open()'s
+ * archive side), what `packsign outdated` compares with the installed
+ * version: its .sig and archive downloaded into private copies
+ * (options->verify.limits.copies: memory within its budget, else an
+ * unlinked file; copy_unavailable when neither), capped at the entry's
+ * size and bound to the entry before a byte of the archive is parsed, as
+ * ps_index_fetch_entry() binds it, and verified once, the side built in
+ * the same pass.  Nothing is written to the file system.  A yanked entry
+ * is opened too.  Codes: ps_index_fetch_entry()'s.
+ */
+int ps_index_diff_side(const ps_index *index, const ps_index_entry *entry,
+    const ps_diff_options *options, const ps_fetch_options *fetch,
+    ps_diff_side **out, ps_error *err);
 
 typedef struct ps_index_install_options {
 	int allow_yanked;            /* an exact version that is yanked */
@@ -2540,19 +2622,38 @@ void ps_index_install_options_init(ps_index_install_options *options);
  * ps_install_url() of an index entry: under DIR/.lock the index is checked
  * against and recorded in the client state, then the entry's .sig
  * (archive URL + ".sig") is downloaded and verified, then the archive,
- * capped at the entry's size, whose SHA-256 must equal the entry's and
+ * capped at the entry's size, which must be its length (index_mismatch
+ * for a longer or shorter body), whose SHA-256 must equal the entry's and
  * the signed subject's, and whose verified statement must name the
  * entry's format, id and version, with a counted signer the entry lists
  * (index_mismatch) before a byte is parsed; then installed with the
  * upgrade rules.  `index` must come from ps_index_verify() with the same
  * policy as options->verify.trust; options->verify.sig_path must be NULL.
- * A dry run checks the state without recording.  Codes:
- * ps_install_url()'s, the state codes, index_mismatch,
- * index_state_missing.
+ * `entry` is matched to the index's own entry by format, id, version and
+ * archive digest (invalid_argument when the index has none: an entry of
+ * another index, or of another copy of it); a yanked entry is refused
+ * (version_yanked) unless index_options->allow_yanked.  A dry run checks
+ * the state without recording.  Codes: ps_install_url()'s, the state
+ * codes, version_yanked, index_mismatch, index_state_missing.
  */
 int ps_install_indexed(const ps_index *index, const ps_index_entry *entry,
     const ps_index_install_options *index_options,
     const ps_install_options *options, const ps_fetch_options *fetch,
+    ps_install_result **out, ps_error *err);
+/*
+ * ps_install_indexed() with the entry's archive and .sig taken from the
+ * local directory `dir` instead of downloaded (offline and air-gapped
+ * installs, index.md section 7.1): DIR/NAME and DIR/NAME.sig, NAME the
+ * last path segment of the entry's archive URL, percent-decoded
+ * (url_name_invalid when it breaks the name rules).  The archive's size
+ * must be the entry's (index_mismatch) before it is copied; digest,
+ * statement, signers and state rules are ps_install_indexed()'s.  Nothing
+ * is downloaded.  Codes: ps_install()'s, the state codes, index_mismatch,
+ * index_state_missing, url_name_invalid.
+ */
+int ps_install_indexed_dir(const ps_index *index, const ps_index_entry *entry,
+    const ps_index_install_options *index_options,
+    const ps_install_options *options, const char *dir,
     ps_install_result **out, ps_error *err);
 
 #ifdef __cplusplus

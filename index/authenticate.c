@@ -39,16 +39,19 @@ ps_index_verify_options_init(ps_index_verify_options *o)
 	o->at = (int64_t)time(NULL);
 }
 
+/* A key that verified an entry: it counts when the index lookup accepts
+ * it; otherwise the first refusal is kept to explain. */
 static int
-try_key(struct index_check *c, const ps_pubkey *key, ps_error *err)
+judge_key(struct index_check *c, const ps_pubkey *key, ps_error *err)
 {
 	const ps_trust_signer *signer;
-	sign_dsse_verification ver;
 	ps_error e;
+	size_t i;
 
-	ps_error_clear(&e);
-	if (sign_dsse_verify(c->env, key, &ver, &e) != 0)
-		return 0;
+	for (i = 0; i < c->accepted_count; i++) {
+		if (c->accepted[i].key == key)
+			return 0;
+	}
 	ps_error_clear(&e);
 	if (ps_trust_lookup_index(c->o->trust, key, c->o->at, &signer, &e) != 0) {
 		if (e.status == PS_STATUS_FAILED) {
@@ -59,8 +62,6 @@ try_key(struct index_check *c, const ps_pubkey *key, ps_error *err)
 			c->refusal = e;
 		return 0;
 	}
-	if (c->accepted_count == 0)
-		c->verified = ver;
 	if (c->accepted_count < SIGN_DSSE_MAX_SIGNATURES)
 		c->accepted[c->accepted_count++] =
 		    (struct index_signer){ key, signer };
@@ -74,34 +75,75 @@ index_key(const ps_trust_signer *signer)
 	return (signer->roles & PS_ROLE_INDEX) != 0;
 }
 
+static void
+add_key(const ps_pubkey **keys, size_t *n, const ps_pubkey *key)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++) {
+		if (ps_pubkey_equal(keys[i], key))
+			return;
+	}
+	keys[(*n)++] = key;
+}
+
+/* The keys of index identities first (searched), then every other key
+ * of the policy, pack signers' and revoked (by name only). */
+static const ps_pubkey **
+candidates(const ps_trust *t, size_t *n, size_t *searched)
+{
+	size_t i, j, total = t->revoked_count;
+	const ps_pubkey **keys;
+	int pass;
+
+	for (i = 0; i < t->signer_count; i++)
+		total += t->signers[i].key_count;
+	if ((keys = calloc(total + 1, sizeof(*keys))) == NULL)
+		return NULL;
+	*n = 0;
+	for (pass = 1; pass >= 0; pass--) {
+		for (i = 0; i < t->signer_count; i++) {
+			if (index_key(&t->signers[i]) != pass)
+				continue;
+			for (j = 0; j < t->signers[i].key_count; j++)
+				add_key(keys, n, t->signers[i].keys[j].key);
+		}
+		if (pass == 1)
+			*searched = *n;
+	}
+	for (i = 0; i < t->revoked_count; i++)
+		add_key(keys, n, t->revoked[i].key);
+	return keys;
+}
+
 /*
- * Each verification hashes the whole payload, so the work is bounded
- * before it starts: at most INDEX_MAX_SIGNATURES entries, tried with the
- * keys of index identities only; the other keys of the policy (pack
- * signers, revoked keys) only where an entry's key id names them, to
- * say why they do not count (role_missing, key_revoked).
+ * Each check hashes the whole payload, so the work is bounded before it
+ * starts: at most INDEX_MAX_SIGNATURES entries and at most 8 + (the
+ * policy's keys) checks (sign_dsse_match_keys()), the keys of index
+ * identities searched, the others (pack signers, revoked keys) checked
+ * only where an entry's key id names them, to say why they do not count
+ * (role_missing, key_revoked).
  */
 static int
 find_signers(struct index_check *c, ps_error *err)
 {
 	const ps_trust *t = c->o->trust;
-	const ps_pubkey *key;
-	size_t i, j;
+	size_t i, n = 0, searched = 0;
+	const ps_pubkey **keys = candidates(t, &n, &searched);
+	sign_dsse_match m;
+	int rc;
 
-	for (i = 0; i < t->signer_count; i++) {
-		for (j = 0; j < t->signers[i].key_count; j++) {
-			key = t->signers[i].keys[j].key;
-			if ((index_key(&t->signers[i]) ||
-			    sign_dsse_keyid_names(c->env, key)) &&
-			    try_key(c, key, err) != 0)
-				return -1;
-		}
+	if (keys == NULL)
+		return util_fail_oom(err, c->label);
+	rc = sign_dsse_match_keys(c->env, keys, n, searched, &m, err);
+	for (i = 0; rc == 0 && i < sign_dsse_signature_count(c->env); i++) {
+		if (m.outcome[i] == SIGN_DSSE_VERIFIED)
+			rc = judge_key(c, keys[m.key[i]], err);
 	}
-	for (i = 0; i < t->revoked_count; i++) {
-		if (sign_dsse_keyid_names(c->env, t->revoked[i].key) &&
-		    try_key(c, t->revoked[i].key, err) != 0)
-			return -1;
-	}
+	free(keys);
+	if (rc != 0)
+		return -1;
+	c->verified = m.verification;
 	if (c->accepted_count > 0)
 		return 0;
 	if (c->refusal.code[0] != '\0') {

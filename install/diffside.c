@@ -55,7 +55,8 @@ refuse_modified(const char *root, const char *path, ps_error *err)
 	snprintf(subject, sizeof(subject), "%s/%s", root, path);
 	util_refuse(err, "installed_modified", subject, "hashed the installed "
 	    "file before reading it: it must be what the receipt records "
-	    "(packsign verify --installed lists every change)");
+	    "(packsign verify --installed lists every change; packsign install "
+	    "--reinstall with that version's archive restores its tree)");
 	return util_error_expect(err, "the receipt's sha256", "other bytes");
 }
 

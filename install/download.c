@@ -135,7 +135,7 @@ install_download_sig(install_download *d, int fd, ps_error *err)
 
 int
 install_download_archive(install_download *d, int fd,
-    unsigned char sha256[PS_SHA256_LEN], ps_error *err)
+    unsigned char sha256[PS_SHA256_LEN], uint64_t *received, ps_error *err)
 {
 	net_sink sink = { fd, NULL, d->o->max_download, 0, "the download "
 	    "limit (max_download) allows", NULL, 1, 0 };
@@ -144,6 +144,7 @@ install_download_archive(install_download *d, int fd,
 	if ((sink.hash = util_sha256_new()) == NULL)
 		return util_fail_oom(err, d->label);
 	rc = net_fetch(d->o, d->url, &sink, err);
+	*received = sink.received;
 	if (rc == 0 && util_sha256_final(sink.hash, sha256) != 0)
 		rc = util_fail(err, "internal_error", d->label, "SHA-256 failed");
 	util_sha256_free(sink.hash);

@@ -9,6 +9,8 @@
 #ifndef INSTALL_DOWNLOAD_H
 #define INSTALL_DOWNLOAD_H
 
+#include <stdint.h>
+
 #include "packsign.h"
 
 typedef struct install_download {
@@ -32,8 +34,9 @@ void install_download_clear(install_download *d);
 /* The signature into `fd` (at most the envelope limit). */
 int install_download_sig(install_download *d, int fd, ps_error *err);
 
-/* The archive into `fd`, its SHA-256 taken as it arrives. */
+/* The archive into `fd`, its SHA-256 taken as it arrives; *received
+ * the bytes kept (on failure too). */
 int install_download_archive(install_download *d, int fd,
-    unsigned char sha256[PS_SHA256_LEN], ps_error *err);
+    unsigned char sha256[PS_SHA256_LEN], uint64_t *received, ps_error *err);
 
 #endif

@@ -29,7 +29,20 @@ struct extract {
 	char *path;             /* its canonical path */
 	char *dir_path;         /* the directory `dir_fd` opens ("" = root) */
 	int dir_fd;
+	int (*cancelled)(void *ctx);
+	void *cancelled_ctx;
 };
+
+/* An interrupted install stops between two writes. */
+static int
+stopped(const struct extract *x, const char *path, ps_error *err)
+{
+	if (x->cancelled == NULL || x->cancelled(x->cancelled_ctx) == 0)
+		return 0;
+	return util_fail(err, "install_cancelled", path, "interrupted while "
+	    "extracting: nothing was installed, and what this run wrote is "
+	    "removed");
+}
 
 static void
 close_file(struct extract *x)
@@ -115,7 +128,7 @@ on_dir(void *ctx, const char *path, ps_error *err)
 	int fd;
 
 	close_file(x);
-	if (util_path_check(path, NULL, err) != 0 ||
+	if (stopped(x, path, err) != 0 || util_path_check(path, NULL, err) != 0 ||
 	    (fd = open_dir(x, path, err)) < 0)
 		return -1;
 	close(fd);
@@ -130,7 +143,8 @@ on_file(void *ctx, const ps_entry *entry, ps_error *err)
 	int at;
 
 	close_file(x);
-	if (util_path_check(entry->path, NULL, err) != 0 ||
+	if (stopped(x, entry->path, err) != 0 ||
+	    util_path_check(entry->path, NULL, err) != 0 ||
 	    (at = parent_fd(x, entry->path, &name, err)) < 0)
 		return -1;
 	if ((x->path = strdup(entry->path)) == NULL)
@@ -156,6 +170,8 @@ on_data(void *ctx, const void *buf, size_t len, ps_error *err)
 
 	if (x->fd < 0)
 		return util_fail(err, "internal_error", NULL, "data outside a file");
+	if (stopped(x, x->path, err) != 0)
+		return -1;
 	return util_write_all(x->fd, buf, len, x->path, err);
 }
 
@@ -183,6 +199,14 @@ install_extractor_new(const char *path, int dest_fd,
 	    NULL, NULL };
 	*out = e;
 	return 0;
+}
+
+void
+install_extractor_cancel(install_extractor *e, int (*cancelled)(void *),
+    void *ctx)
+{
+	e->x.cancelled = cancelled;
+	e->x.cancelled_ctx = ctx;
 }
 
 const pack_archive_visitor *

@@ -15,6 +15,10 @@ typedef struct install_extractor install_extractor;
  * `dest_fd`, with ps_extract_archive()'s checks and limits; 0 / -1. */
 int install_extractor_new(const char *path, int dest_fd,
     const ps_extract_limits *limits, install_extractor **out, ps_error *err);
+/* Polls `cancelled(ctx)` at every entry and every block of data it writes:
+ * nonzero stops the extraction with install_cancelled. */
+void install_extractor_cancel(install_extractor *e, int (*cancelled)(void *),
+    void *ctx);
 /* The visitor to hand to the archive reader. */
 const pack_archive_visitor *install_extractor_visitor(install_extractor *e);
 /* Closes what is still open once the read returned `rc`; a successful

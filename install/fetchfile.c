@@ -17,12 +17,15 @@
 #include <unistd.h>
 
 #include "install/download.h"
+#include "install/indexed.h"
 #include "util/atomic.h"
 #include "util/error.h"
 #include "verify/verify.h"
 
 struct fetchfile {
 	install_download dl;
+	const install_indexed *indexed;   /* an index entry's, or NULL */
+	ps_verify_result **result;        /* verification's, as it fills it */
 	const char *path;
 	char *tmp_archive;           /* beside path, removed on failure */
 	char *tmp_sig;
@@ -103,16 +106,20 @@ name_archive(struct fetchfile *f, ps_error *err)
 }
 
 
+/* verify_stream.start: no entry is streamed; an index entry's statement
+ * is bound to the entry before a byte of the archive is parsed. */
 static int
 no_stream(void *ctx, const sign_statement *st,
     const pack_archive_visitor **visitor, ps_pack_files *fallback,
     ps_error *err)
 {
-	(void)ctx;
-	(void)st;
+	struct fetchfile *f = ctx;
+
 	(void)visitor;
 	(void)fallback;
-	(void)err;
+	if (f->indexed != NULL && install_indexed_statement(f->indexed,
+	    f->dl.label, st, *f->result, err) != 0)
+		return -1;
 	return 0;
 }
 
@@ -123,10 +130,17 @@ download_archive(void *ctx, int *fd, const unsigned char **sha256,
     ps_error *err)
 {
 	struct fetchfile *f = ctx;
+	uint64_t size = 0;
+	int rc;
 
-	f->archive_fd = open_archive(f, err);
-	if (f->archive_fd < 0 || install_download_archive(&f->dl,
-	    f->archive_fd, f->sha256, err) != 0)
+	if ((f->archive_fd = open_archive(f, err)) < 0)
+		return -1;
+	rc = install_download_archive(&f->dl, f->archive_fd, f->sha256, &size,
+	    err);
+	if (f->indexed != NULL)
+		rc = install_indexed_download(f->indexed, f->dl.label, rc == 0,
+		    size, f->sha256, err);
+	if (rc != 0)
 		return -1;
 	*fd = f->archive_fd;
 	*sha256 = f->sha256;
@@ -202,9 +216,10 @@ fetch_run(struct fetchfile *f, const char *url, const ps_verify_options *vo,
 	return commit(f, *out, err);
 }
 
-int
-ps_fetch(const char *url, const char *path, const ps_verify_options *vo,
-    const ps_fetch_options *fo, ps_verify_result **out, ps_error *err)
+static int
+install_fetch(const char *url, const char *path, const ps_verify_options *vo,
+    const ps_fetch_options *fo, const install_indexed *indexed,
+    ps_verify_result **out, ps_error *err)
 {
 	struct fetchfile f;
 	int rc;
@@ -212,6 +227,8 @@ ps_fetch(const char *url, const char *path, const ps_verify_options *vo,
 	ps_error_clear(err);
 	*out = NULL;
 	memset(&f, 0, sizeof(f));
+	f.indexed = indexed;
+	f.result = out;
 	f.path = path;
 	f.archive_fd = -1;
 	rc = fetch_run(&f, url, vo, fo, out, err);
@@ -226,4 +243,35 @@ ps_fetch(const char *url, const char *path, const ps_verify_options *vo,
 	free(f.tmp_sig);
 	install_download_clear(&f.dl);
 	return rc;
+}
+
+int
+ps_fetch(const char *url, const char *path, const ps_verify_options *vo,
+    const ps_fetch_options *fo, ps_verify_result **out, ps_error *err)
+{
+	return install_fetch(url, path, vo, fo, NULL, out, err);
+}
+
+/* ps_fetch() of the entry, capped at its size, bound to it before a byte
+ * is parsed, verified with --deep (the tree digest the entry lists). */
+int
+ps_index_fetch_entry(const ps_index *index, const ps_index_entry *entry,
+    const char *path, const ps_verify_options *verify,
+    const ps_fetch_options *fetch, ps_verify_result **out, ps_error *err)
+{
+	const ps_index_install_options none = { 0, 0, 0 };
+	install_indexed x = { index, entry, &none };
+	ps_verify_options deep = *verify;
+	ps_fetch_options capped;
+
+	*out = NULL;
+	deep.deep = 1;
+	/* outdated looks at a yanked entry too: what it would widen. */
+	if (install_indexed_entry(index, entry, 1, &x.entry, err) != 0)
+		return -1;
+	entry = x.entry;
+	if (install_indexed_fetch_options(entry, fetch, &capped, err) != 0)
+		return -1;
+	return install_fetch(entry->archive_url, path, &deep, &capped, &x, out,
+	    err);
 }

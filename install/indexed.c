@@ -31,6 +31,52 @@ install_indexed_state(const install_datadir *dd, const install_indexed *x,
 	return install_index_state_record(dd, x->index, now, &recorded, err);
 }
 
+/* The index's own entry that is `entry` by identity: a caller's entry
+ * from another copy of the index (or another index) is never taken for
+ * whatever sits at its place in this one. */
+static const ps_index_entry *
+own_entry(const ps_index *index, const ps_index_entry *entry)
+{
+	const ps_index_entry *e;
+	size_t i;
+
+	for (i = 0; i < index->entry_count; i++) {
+		e = &index->entries[i];
+		if (e->format == entry->format && strcmp(e->id, entry->id) == 0 &&
+		    strcmp(e->version, entry->version) == 0 &&
+		    memcmp(e->sha256, entry->sha256, PS_SHA256_LEN) == 0)
+			return e;
+	}
+	return NULL;
+}
+
+int
+install_indexed_entry(const ps_index *index, const ps_index_entry *entry,
+    int allow_yanked, const ps_index_entry **own, ps_error *err)
+{
+	char sha[PS_SHA256_STRING_LEN], found[PS_ERROR_VALUE_MAX];
+
+	*own = own_entry(index, entry);
+	if (*own == NULL) {
+		snprintf(found, sizeof(found), "%s %s@%s (%s)",
+		    ps_format_name(entry->format), entry->id, entry->version,
+		    ps_sha256_string(entry->sha256, sha));
+		util_fail(err, "invalid_argument", entry->archive_url, "the entry "
+		    "is not one of index version %llu of '%s' (compared format, "
+		    "id, version and archive digest): pass an entry of the index "
+		    "given", (unsigned long long)index->version, index->publisher);
+		return util_error_expect(err, "an entry of this index", found);
+	}
+	if ((*own)->yanked == NULL || allow_yanked)
+		return 0;
+	util_refuse(err, "version_yanked", (*own)->id, "%s was yanked by its "
+	    "publisher: %s (ps_index_install_options.allow_yanked installs it "
+	    "anyway)",
+	    (*own)->version, (*own)->yanked);
+	return util_error_expect(err, "a version that is not yanked",
+	    (*own)->version);
+}
+
 static int
 mismatch(const install_indexed *x, const char *label, const char *what,
     const char *expected, const char *found, ps_error *err)
@@ -42,15 +88,50 @@ mismatch(const install_indexed *x, const char *label, const char *what,
 	return util_error_expect(err, expected, found);
 }
 
+/* A local archive's size (its file's, before it is copied: a file of
+ * another size is not copied at all) against the entry's. */
 int
-install_indexed_archive(const install_indexed *x, const char *label,
-    const unsigned char sha256[PS_SHA256_LEN], ps_error *err)
+install_indexed_size(const install_indexed *x, const char *label,
+    uint64_t size, ps_error *err)
+{
+	char want[32], got[32];
+
+	if (size == x->entry->size)
+		return 0;
+	snprintf(want, sizeof(want), "%llu bytes",
+	    (unsigned long long)x->entry->size);
+	snprintf(got, sizeof(got), "%llu bytes", (unsigned long long)size);
+	return mismatch(x, label, "the archive's size", want, got, err);
+}
+
+/* The entry's size binds both ways: the download is capped at it (so a
+ * longer body is cut off as fetch_too_large), and a shorter one is as
+ * much the publisher's data disagreeing with the server's. */
+int
+install_indexed_download(const install_indexed *x, const char *label,
+    int downloaded, uint64_t size, const unsigned char sha256[PS_SHA256_LEN],
+    ps_error *err)
 {
 	char want[PS_SHA256_STRING_LEN], got[PS_SHA256_STRING_LEN];
 
+	if (!downloaded && !ps_error_is(err, PS_CODE_FETCH_TOO_LARGE))
+		return -1;
+	snprintf(want, sizeof(want), "%llu bytes (the entry's size)",
+	    (unsigned long long)x->entry->size);
+	if (!downloaded) {
+		snprintf(got, sizeof(got), "more: the transfer was cut off at "
+		    "%llu", (unsigned long long)x->entry->size);
+		return mismatch(x, label, "the downloaded archive", want, got,
+		    err);
+	}
+	if (size != x->entry->size) {
+		snprintf(got, sizeof(got), "%llu bytes", (unsigned long long)size);
+		return mismatch(x, label, "the downloaded archive", want, got,
+		    err);
+	}
 	if (memcmp(sha256, x->entry->sha256, PS_SHA256_LEN) == 0)
 		return 0;
-	return mismatch(x, label, "the downloaded archive",
+	return mismatch(x, label, "the archive",
 	    ps_sha256_string(x->entry->sha256, want),
 	    ps_sha256_string(sha256, got), err);
 }
@@ -126,33 +207,5 @@ install_indexed_fetch_options(const ps_index_entry *entry,
 	}
 	capped->max_download = entry->size;
 	capped->sig_url = NULL;
-	return 0;
-}
-
-/* ps_fetch() of the entry, capped at its size, verified with --deep (the
- * tree digest the entry lists), then bound to it. */
-int
-ps_index_fetch_entry(const ps_index *index, const ps_index_entry *entry,
-    const char *path, const ps_verify_options *verify,
-    const ps_fetch_options *fetch, ps_verify_result **out, ps_error *err)
-{
-	const ps_index_install_options none = { 0, 0, 0 };
-	install_indexed x = { index, entry, &none };
-	ps_verify_options deep = *verify;
-	ps_fetch_options capped;
-	ps_verify_result *v;
-
-	*out = NULL;
-	deep.deep = 1;
-	if (install_indexed_fetch_options(entry, fetch, &capped, err) != 0 ||
-	    ps_fetch(entry->archive_url, path, &deep, &capped, out, err) != 0)
-		return -1;
-	v = *out;
-	if (install_indexed_archive(&x, path, v->archive_digest, err) != 0 ||
-	    same_pack(&x, path, v->format, v->id, v->version, v->tree_digest, v,
-	    err) != 0) {
-		(void)unlink(path);
-		return -1;
-	}
 	return 0;
 }

@@ -67,6 +67,8 @@ struct install {
 	ps_digest *extracted;
 	int receipt_placed;
 	install_upgrade up;          /* pins, and the diff of an upgrade */
+	int reinstalling;            /* o->reinstall of an installed tree */
+	ps_consent_record kept;      /* its receipt's consent record */
 	int from_url;                /* ps_install_url(): `dl` is set */
 	install_download dl;
 	const install_indexed *indexed;   /* ps_install_indexed(), or NULL */
@@ -102,11 +104,24 @@ ps_install_result_free(ps_install_result *r)
 
 /* ------------------------------------------------------ the private copy */
 
+/* An interrupted install (o->cancelled) stops where it polls: between two
+ * blocks copied, before the commit; the run then removes its work. */
+static int
+stopped(const ps_install_options *o, const char *label, ps_error *err)
+{
+	if (o == NULL || o->cancelled == NULL ||
+	    o->cancelled(o->cancelled_ctx) == 0)
+		return 0;
+	return util_fail(err, "install_cancelled", label, "interrupted: "
+	    "nothing was installed, and what this run wrote is removed");
+}
+
 /* The most a copy may hold, and the refusal of more. */
 struct copy_bound {
 	uint64_t max;
 	const char *code;
 	const char *why;             /* what `max` is */
+	const ps_install_options *o; /* its cancellation; NULL: none polled */
 };
 
 /* Copies `src` to `dst` within `bound`. */
@@ -143,10 +158,11 @@ static ssize_t
 copy_one(util_worker *w, int src, int dst, const char *label,
     const struct copy_bound *bound, uint64_t *total, ps_error *err)
 {
-	unsigned char *room = util_worker_reserve(w, COPY_BUFFER, err);
+	unsigned char *room;
 	ssize_t n;
 
-	if (room == NULL)
+	if (stopped(bound->o, label, err) != 0 ||
+	    (room = util_worker_reserve(w, COPY_BUFFER, err)) == NULL)
 		return -1;
 	if ((n = util_read_full(src, room, COPY_BUFFER)) < 0)
 		return util_fail_errno(err, "io_error", label, "read", errno);
@@ -229,11 +245,11 @@ open_anonymous(struct install *in, ps_error *err)
  * bytes the archive had when it was opened, up to its size then.
  */
 static int
-copy_archive(struct install *in, ps_error *err)
+copy_archive(struct install *in, uint64_t *size, ps_error *err)
 {
 	util_sha256 *hash = util_sha256_new();
 	struct copy_bound bound = { 0, "subject_changed", "its size when it "
-	    "was opened: it grew while it was copied" };
+	    "was opened: it grew while it was copied", in->o };
 	struct stat st;
 	int rc;
 
@@ -241,10 +257,12 @@ copy_archive(struct install *in, ps_error *err)
 		return util_fail_oom(err, in->archive);
 	if (fstat(in->source_fd, &st) != 0)
 		rc = util_fail_errno(err, "io_error", in->archive, "stat", errno);
-	else if ((in->copy_fd = open_anonymous(in, err)) < 0)
+	else if ((in->indexed != NULL && install_indexed_size(in->indexed,
+	    in->archive, (uint64_t)st.st_size, err) != 0) ||
+	    (in->copy_fd = open_anonymous(in, err)) < 0)
 		rc = -1;
 	else {
-		bound.max = (uint64_t)st.st_size;
+		bound.max = *size = (uint64_t)st.st_size;
 		rc = copy_hashing(in->source_fd, in->copy_fd, in->archive,
 		    &bound, hash, err);
 	}
@@ -270,7 +288,7 @@ download_signature(struct install *in, const char *sig_name, ps_error *err)
 		return util_fail_oom(err, in->archive);
 	if (in->dl.sig_url == NULL) {
 		const struct copy_bound sig_bound = { SIGN_DSSE_MAX_BYTES,
-		    "envelope_too_large", "the most a signature may hold" };
+		    "envelope_too_large", "the most a signature may hold", NULL };
 
 		return copy_file(in, in->o->verify.sig_path, sig_name,
 		    &sig_bound, err);
@@ -292,7 +310,7 @@ copy_signature(struct install *in, ps_error *err)
 	const char *sig = in->o->verify.sig_path;
 	char *sig_default = NULL;
 	const struct copy_bound sig_bound = { SIGN_DSSE_MAX_BYTES,
-	    "envelope_too_large", "the most a signature may hold" };
+	    "envelope_too_large", "the most a signature may hold", NULL };
 	char sig_name[UTIL_NAME_MAX + 8];
 	int rc;
 
@@ -313,7 +331,8 @@ copy_signature(struct install *in, ps_error *err)
 		return util_fail_oom(err, in->archive);
 	}
 	/* A missing archive is named as such, before its signature. */
-	rc = pack_archive_name_readable(in->archive, in->archive, err) != NULL &&
+	rc = pack_archive_name_not_signature(in->archive, in->archive, err) == 0 &&
+	    pack_archive_name_readable(in->archive, in->archive, err) != NULL &&
 	    (in->source_fd = util_open_file(in->archive, err)) >= 0 ? 0 : -1;
 	if (rc == 0 && sig == NULL && access(sig_default, F_OK) != 0 &&
 	    errno == ENOENT) {
@@ -336,14 +355,21 @@ static int
 acquire_copy(void *ctx, int *fd, const unsigned char **sha256, ps_error *err)
 {
 	struct install *in = ctx;
+	uint64_t size = 0;
+	int rc;
 
 	if (in->from_url && (in->copy_fd = open_anonymous(in, err)) < 0)
 		return -1;
-	if (in->from_url ? install_download_archive(&in->dl, in->copy_fd,
-	    in->copy_sha256, err) != 0 : copy_archive(in, err) != 0)
-		return -1;
-	if (in->indexed != NULL && install_indexed_archive(in->indexed,
-	    in->archive, in->copy_sha256, err) != 0)
+	if (!in->from_url)
+		rc = copy_archive(in, &size, err);
+	else
+		rc = install_download_archive(&in->dl, in->copy_fd,
+		    in->copy_sha256, &size, err);
+	/* An entry's archive, downloaded or taken from --from-dir. */
+	if (in->indexed != NULL && (rc == 0 || in->from_url))
+		rc = install_indexed_download(in->indexed, in->archive,
+		    rc == 0, size, in->copy_sha256, err);
+	if (rc != 0)
 		return -1;
 	*fd = in->copy_fd;
 	*sha256 = in->copy_sha256;
@@ -384,6 +410,8 @@ tree_wanted(struct install *in, const sign_statement *st)
 	size_t i;
 	int wanted = 1;
 
+	if (in->o->reinstall)
+		return 1;
 	if (install_scan(&in->dd, st->format, st->pack_id, &list,
 	    &ignored) != 0)
 		return 1;
@@ -414,6 +442,8 @@ start_extracting(void *ctx, const sign_statement *st,
 	if (install_extractor_new(in->archive, in->tree_fd, &in->o->limits,
 	    &in->extractor, err) != 0)
 		return -1;
+	install_extractor_cancel(in->extractor, in->o->cancelled,
+	    in->o->cancelled_ctx);
 	if (pack_files_tree_open(in->tree_path, fallback, err) != 0)
 		return -1;
 	*visitor = install_extractor_visitor(in->extractor);
@@ -520,13 +550,72 @@ count_files(ps_install_result *r, const ps_entry *entries, size_t count)
 	}
 }
 
+/* The first path a check found changed, for a message. */
+static const char *
+first_change(const ps_installed_check *c, const char **how)
+{
+	*how = c->modified.count > 0 ? "modified" : c->added.count > 0 ?
+	    "added" : "missing";
+	return c->modified.count > 0 ? c->modified.items[0] :
+	    c->added.count > 0 ? c->added.items[0] : c->missing.count > 0 ?
+	    c->missing.items[0] : "?";
+}
+
+/* The no-op is for a tree whose files still match their receipt: one
+ * changed since is not "already installed", and --reinstall is the way
+ * forward. */
+static int
+check_intact(const ps_installed *old, ps_error *err)
+{
+	ps_installed_check *c = NULL;
+	char found[PS_ERROR_VALUE_MAX];
+	const char *how, *path;
+	int rc = ps_installed_verify(old->path, NULL, 0, &c, err);
+
+	if (rc != 0 && c != NULL && ps_error_is(err, PS_CODE_INSTALLED_MODIFIED)) {
+		path = first_change(c, &how);
+		snprintf(found, sizeof(found), "%zu modified, %zu added, %zu "
+		    "missing (%s: %.300s)", c->modified.count, c->added.count,
+		    c->missing.count, how, path);
+		util_refuse(err, "installed_modified", old->path, "%s %s is "
+		    "already installed, but its files changed since; pass "
+		    "--reinstall (ps_install_options.reinstall) to replace them "
+		    "with this archive's verified tree", old->id, old->version);
+		util_error_expect(err, "the files as installed", found);
+	}
+	ps_installed_check_free(c);
+	return rc;
+}
+
+/* --reinstall of the installed tree: its receipt's consent record is
+ * kept, the tree being the one consented to then. */
+static int
+reinstall_of(struct install *in, const ps_installed *old, ps_error *err)
+{
+	in->reinstalling = 1;
+	in->kept.asked = old->consent.asked;
+	in->kept.widened = old->consent.widened;
+	if (old->consent.from_version == NULL)
+		return 0;
+	if (util_strdup(&in->kept.from_version, old->consent.from_version,
+	    NULL, err) != 0 || util_strdup(&in->kept.by, old->consent.by, NULL,
+	    err) != 0)
+		return -1;
+	return 0;
+}
+
 static int
 check_same_version(struct install *in, const ps_installed *old,
     ps_error *err)
 {
 	char e[PS_SHA256_STRING_LEN], f[PS_SHA256_STRING_LEN];
 
+	if (memcmp(old->tree_digest, in->st->tree_digest, PS_SHA256_LEN) == 0 &&
+	    in->o->reinstall)
+		return reinstall_of(in, old, err);
 	if (memcmp(old->tree_digest, in->st->tree_digest, PS_SHA256_LEN) == 0) {
+		if (check_intact(old, err) != 0)
+			return -1;
 		in->res->already_installed = 1;
 		memcpy(in->res->tree_digest, old->tree_digest, PS_SHA256_LEN);
 		count_files(in->res, old->entries, old->entry_count);
@@ -558,8 +647,8 @@ check_versions(struct install *in, char **newest, ps_error *err)
 		if (strcmp(list.items[i].version, in->manifest->version) == 0)
 			rc = check_same_version(in, &list.items[i], err);
 	}
-	if (rc == 0 && !in->res->already_installed && top != NULL &&
-	    !in->o->allow_downgrade &&
+	if (rc == 0 && !in->res->already_installed && !in->reinstalling &&
+	    top != NULL && !in->o->allow_downgrade &&
 	    compare_versions(in->manifest->version, top->version) < 0) {
 		util_refuse(err, "downgrade_refused", in->archive, "%s %s is older "
 		    "than the newest installed version (pass --allow-downgrade "
@@ -579,7 +668,7 @@ check_destination(struct install *in, ps_error *err)
 {
 	struct stat st;
 
-	if (in->res->already_installed ||
+	if (in->res->already_installed || in->reinstalling ||
 	    fstatat(in->dd.fd, in->rel, &st, AT_SYMLINK_NOFOLLOW) != 0)
 		return 0;
 	util_refuse(err, "install_conflict", in->res->path, "something without a "
@@ -660,6 +749,21 @@ ask_upgrade(struct install *in, const char *newest, ps_error *err)
 	return confirm(in, &plan, err);
 }
 
+/* A reinstall: the pins checked (never rewritten), no diff (the tree is
+ * the installed one's, by digest), the confirmation. */
+static int
+ask_reinstall(struct install *in, const char *newest, ps_error *err)
+{
+	install_upgrade_in u = { in->archive, &in->dd, in->o, in->res->verify,
+	    in->manifest, in->extracted, in->tree_path, newest };
+	ps_install_plan plan;
+
+	if (install_upgrade_check_pins(&u, &in->up, err) != 0)
+		return -1;
+	make_plan(in, newest, &plan);
+	return confirm(in, &plan, err);
+}
+
 static int
 apply_rules(struct install *in, ps_error *err)
 {
@@ -671,7 +775,8 @@ apply_rules(struct install *in, ps_error *err)
 		return -1;
 	rc = check_destination(in, err);
 	if (rc == 0 && !in->res->already_installed)
-		rc = ask_upgrade(in, newest, err);
+		rc = in->reinstalling ? ask_reinstall(in, newest, err) :
+		    ask_upgrade(in, newest, err);
 	free(newest);
 	return rc;
 }
@@ -798,7 +903,8 @@ fill_receipt(struct install *in, ps_installed *r, ps_error *err)
 	    ps_manifest_permissions(m, &r->permissions, err) != 0 ||
 	    take_prompts(r, in->st, err) != 0 ||
 	    take_signers(r, v, err) != 0 ||
-	    take_consent(r, &in->res->consent, err) != 0 ||
+	    take_consent(r, in->reinstalling ? &in->kept : &in->res->consent,
+	    err) != 0 ||
 	    util_strdup(&r->manifest_path, in->extracted->manifest_path, NULL,
 	    err) != 0)
 		return -1;
@@ -865,26 +971,72 @@ move_in(int from_fd, const char *from, int to_fd, const char *to,
 	return 0;
 }
 
+/* W's receipt files renamed to receipts/<layout path>.sig and .json
+ * (over a reinstalled version's; `sync`: the directory then fsynced). */
 static int
-place_receipt(struct install *in, ps_error *err)
+move_receipt(struct install *in, int sync, ps_error *err)
 {
 	char sig[UTIL_NAME_MAX + 8], json[UTIL_NAME_MAX + 8], copy_sig[UTIL_NAME_MAX + 8];
 	const char *version;
 	int fd, rc;
 
-	if (write_receipt_file(in, err) != 0 ||
-	    (fd = open_parent(in, INSTALL_DATADIR_RECEIPTS, &version, err)) < 0)
+	if ((fd = open_parent(in, INSTALL_DATADIR_RECEIPTS, &version, err)) < 0)
 		return -1;
 	snprintf(sig, sizeof(sig), "%s.sig", version);
 	snprintf(json, sizeof(json), "%s.json", version);
 	snprintf(copy_sig, sizeof(copy_sig), "%s.sig", in->base);
-	in->receipt_placed = 1;
+	in->receipt_placed = !in->reinstalling;
 	rc = move_in(in->work_fd, copy_sig, fd, sig, in->res->receipt_path, err);
 	if (rc == 0)
 		rc = move_in(in->work_fd, RECEIPT_NAME, fd, json,
 		    in->res->receipt_path, err);
+	if (rc == 0 && sync && fsync(fd) != 0)
+		rc = util_fail_errno(err, "io_error", in->res->receipt_path,
+		    "fsync", errno);
 	close(fd);
 	return rc;
+}
+
+static int
+place_receipt(struct install *in, ps_error *err)
+{
+	if (write_receipt_file(in, err) != 0)
+		return -1;
+	return move_receipt(in, 0, err);
+}
+
+/*
+ * --reinstall (install.md, section 3.2): the new receipt is written and
+ * the file system synced; then the verified tree and the installed one
+ * are exchanged in one rename (RENAME_EXCHANGE: the layout path never
+ * lacks a tree), and the receipt's two files are renamed over the old
+ * ones.  The old tree leaves with W.  Both receipts describe one tree
+ * (equal tree digests, equal file lists), so at every instant the pack is
+ * installed with files that match its receipt.
+ */
+static int
+commit_reinstall(struct install *in, ps_error *err)
+{
+	const char *version;
+	int fd, rc = 0;
+
+	if (write_receipt_file(in, err) != 0)
+		return -1;
+	if (syncfs(in->dd.fd) != 0)
+		return util_fail_errno(err, "io_error", in->dd.path, "syncfs", errno);
+	if (stopped(in->o, in->archive, err) != 0 ||
+	    (fd = open_parent(in, "", &version, err)) < 0)
+		return -1;
+	if (renameat2(in->work_fd, TREE_NAME, fd, version, RENAME_EXCHANGE) != 0)
+		rc = util_fail_errno(err, "io_error", in->res->path, "exchange "
+		    "the verified tree with the installed one (renameat2 "
+		    "RENAME_EXCHANGE)", errno);
+	if (rc == 0)
+		in->res->installed = in->res->reinstalled = 1;
+	if (rc == 0 && fsync(fd) != 0)
+		rc = util_fail_errno(err, "io_error", in->res->path, "fsync", errno);
+	close(fd);
+	return rc == 0 ? move_receipt(in, 1, err) : -1;
 }
 
 /* The commit point: durable first, then visible. */
@@ -896,7 +1048,9 @@ place_tree(struct install *in, ps_error *err)
 
 	if (syncfs(in->dd.fd) != 0)
 		return util_fail_errno(err, "io_error", in->dd.path, "syncfs", errno);
-	if ((fd = open_parent(in, "", &version, err)) < 0)
+	/* The last point to stop: a long sync may have been interrupted. */
+	if (stopped(in->o, in->archive, err) != 0 ||
+	    (fd = open_parent(in, "", &version, err)) < 0)
 		return -1;
 	if (renameat2(in->work_fd, TREE_NAME, fd, version, RENAME_NOREPLACE) != 0)
 		rc = errno != EEXIST ? util_fail_errno(err, "io_error",
@@ -968,6 +1122,11 @@ run(struct install *in, ps_error *err)
 		return util_fail(err, "invalid_argument", in->archive, "install "
 		    "reads the .sig, not Sigstore bundles: verify.bundle_count "
 		    "must be 0");
+	if (in->o->reinstall && (in->o->allow_signer_change ||
+	    in->o->allow_source_change))
+		return util_fail(err, "invalid_argument", in->archive, "a "
+		    "reinstall checks the pins and never rewrites them: "
+		    "allow_signer_change and allow_source_change must be 0");
 	if (prepare(in, err) != 0 || copy_signature(in, err) != 0 ||
 	    verify_and_extract(in, err) != 0 || apply_rules(in, err) != 0)
 		return -1;
@@ -980,6 +1139,10 @@ run(struct install *in, ps_error *err)
 		return 0;
 	}
 	drop_copy(in);
+	if (stopped(in->o, in->archive, err) != 0)
+		return -1;
+	if (in->reinstalling)
+		return commit_reinstall(in, err);
 	if (place_receipt(in, err) != 0 ||
 	    install_upgrade_stage(&in->up, &in->dd, in->work_fd, in->o->now !=
 	    0 ? in->o->now : (int64_t)time(NULL), err) != 0 ||
@@ -1010,6 +1173,8 @@ finish(struct install *in)
 	ps_manifest_free(in->manifest);
 	sign_statement_free(in->st);
 	install_upgrade_clear(&in->up);
+	free(in->kept.from_version);
+	free(in->kept.by);
 	ps_digest_free(in->extracted);
 	free(in->work);
 	free(in->base);
@@ -1086,8 +1251,67 @@ ps_index_install_options_init(ps_index_install_options *o)
 	o->record_state = 1;
 }
 
-/* The entry's archive, capped at its exact size: a longer body is
- * fetch_too_large, a shorter or other one index_mismatch. */
+/* ps_install_indexed_dir(): DIR/NAME, NAME the entry URL's file name. */
+static int
+entry_file(const ps_index_entry *entry, const char *dir, char **path,
+    ps_error *err)
+{
+	char *name = NULL;
+	int rc;
+
+	if (net_url_name(entry->archive_url, &name, err) != 0)
+		return -1;
+	rc = util_path_check(name, entry->archive_url, err) != 0 ||
+	    strchr(name, '/') != NULL ? -1 : 0;
+	if (rc != 0) {
+		util_refuse(err, "url_name_invalid", entry->archive_url, "took "
+		    "the archive's file name from the entry's URL: it breaks "
+		    "the name rules");
+		util_error_expect(err, "a file name under the name rules", name);
+	} else if (asprintf(path, "%s/%s", dir, name) < 0) {
+		*path = NULL;
+		rc = util_fail_oom(err, dir);
+	}
+	free(name);
+	return rc;
+}
+
+int
+ps_install_indexed_dir(const ps_index *index, const ps_index_entry *entry,
+    const ps_index_install_options *index_options,
+    const ps_install_options *options, const char *dir,
+    ps_install_result **out, ps_error *err)
+{
+	ps_index_install_options defaults;
+	install_indexed x = { index, entry, index_options };
+	struct install in;
+	char *path = NULL;
+	int rc;
+
+	ps_error_clear(err);
+	*out = NULL;
+	if (index_options == NULL) {
+		ps_index_install_options_init(&defaults);
+		x.o = &defaults;
+	}
+	if (options->verify.sig_path != NULL)
+		return util_fail(err, "invalid_argument", entry->archive_url,
+		    "an index entry's signature is the one beside its archive: "
+		    "verify.sig_path must be NULL");
+	if (install_indexed_entry(index, entry, x.o->allow_yanked, &x.entry,
+	    err) != 0 || entry_file(x.entry, dir, &path, err) != 0)
+		return -1;
+	start(&in, path, options);
+	in.indexed = &x;
+	*out = in.res = calloc(1, sizeof(ps_install_result));
+	rc = in.res != NULL ? run(&in, err) : util_fail_oom(err, path);
+	finish(&in);
+	free(path);
+	return rc;
+}
+
+/* The entry's archive, capped at its exact size: a longer, shorter or
+ * other body is index_mismatch. */
 int
 ps_install_indexed(const ps_index *index, const ps_index_entry *entry,
     const ps_index_install_options *index_options,
@@ -1107,6 +1331,10 @@ ps_install_indexed(const ps_index *index, const ps_index_entry *entry,
 		return util_fail(err, "invalid_argument", entry->archive_url,
 		    "an index entry's signature is the one beside its archive "
 		    "URL: verify.sig_path must be NULL");
+	if (install_indexed_entry(index, entry, x.o->allow_yanked, &x.entry,
+	    err) != 0)
+		return -1;
+	entry = x.entry;
 	if (install_indexed_fetch_options(entry, fetch, &capped, err) != 0)
 		return -1;
 	return install_from_url(entry->archive_url, options, &capped, &x, out,

@@ -255,10 +255,13 @@ install_scan(const install_datadir *dd, ps_format format, const char *id,
 			rc = scan_dir(&s, d->install_dir, d->id_depth);
 			continue;
 		}
+		/* An id that is no path of this format has nothing installed
+		 * under it; only that refusal is dropped, never the scan's. */
 		snprintf(rel, sizeof(rel), "%s/%s", d->install_dir, id);
 		if (util_path_check(rel, NULL, err) == 0)
 			rc = scan_dir(&s, rel, 0);
-		ps_error_clear(err);
+		else
+			ps_error_clear(err);
 	}
 	if (rc == 0)
 		mark_newest(list);

@@ -307,6 +307,21 @@ install_upgrade_check(const install_upgrade_in *in, install_upgrade *u,
 	return util_strdup(&res->consent.from_version, in->newest, NULL, err);
 }
 
+int
+install_upgrade_check_pins(const install_upgrade_in *in, install_upgrade *u,
+    ps_error *err)
+{
+	memset(u, 0, sizeof(*u));
+	if (check_pins(in, u, err) != 0)
+		return -1;
+	/* Provenance gained or pins from a receipt would be written by an
+	 * upgrade; a reinstall leaves the pins as they are. */
+	ps_pins_free(u->write);
+	u->write = NULL;
+	u->repinned = 0;
+	return 0;
+}
+
 /* --------------------------------------------------------------- consent */
 
 /* The diff given to --accept-diff is this upgrade's, byte for byte (one

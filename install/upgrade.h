@@ -34,6 +34,11 @@ void install_upgrade_clear(install_upgrade *u);
 int install_upgrade_check(const install_upgrade_in *in, install_upgrade *u,
     ps_install_result *res, ps_error *err);
 
+/* A reinstall: the pins are checked as for any install of the id
+ * (signer_changed, source_changed), and nothing is to be written. */
+int install_upgrade_check_pins(const install_upgrade_in *in,
+    install_upgrade *u, ps_error *err);
+
 /* Whether the widening the policy asks about is consented to, and how
  * (res->consent.by); consent_required (exit 2) when not. */
 int install_upgrade_consent(const char *archive, const ps_install_options *o,

@@ -27,7 +27,7 @@ parse_key(keys_trust_ctx *ctx, const util_yaml_node *node, ps_pubkey **out)
 		return -1;
 	if (ps_pubkey_parse(node->value, node->length, "key", out, &inner) != 0)
 		return keys_trust_at(ctx, node, "trust_key", "not a usable "
-		    "ed25519 public key: %s [%s]", inner.message, inner.code);
+		    "ed25519 public key: %s (%s)", inner.message, inner.code);
 	return 0;
 }
 
@@ -557,27 +557,60 @@ yaml_failed(ps_error *err)
 	return -1;
 }
 
+/* A policy file that does not load but reads as a public key (minisign,
+ * OpenSSH, PEM) was given where a key file belongs: say so, instead of
+ * the YAML error its second line makes. */
+static int
+public_key_given(const char *data, size_t len, const char *path,
+    ps_error *err)
+{
+	ps_pubkey *key = NULL;
+	ps_error ignored;
+
+	if (err == NULL || ps_error_is(err, PS_CODE_NOT_FOUND) || (data != NULL ?
+	    ps_pubkey_parse(data, len, path, &key, &ignored) :
+	    ps_pubkey_load_file(path, &key, &ignored)) != 0)
+		return -1;
+	ps_pubkey_free(key);
+	util_fail(err, "trust_public_key", path, "is a public key, not a trust "
+	    "policy (trust this key alone with -p %s, ps_trust_from_pubkey; or "
+	    "list it in a policy, under a signer's keys)", path);
+	return util_error_expect(err, "a trust policy (YAML, version: 1)",
+	    "a public key file");
+}
+
 int
 ps_trust_load(const char *data, size_t len, const char *name,
     ps_trust **out, ps_error *err)
 {
 	util_yaml_doc *doc = NULL;
 
+	int rc;
+
 	*out = NULL;
 	if (util_yaml_load(data, len, name, &doc, err) != 0)
-		return yaml_failed(err);
-	return finish_load(doc, name, out, err);
+		rc = yaml_failed(err);
+	else
+		rc = finish_load(doc, name, out, err);
+	if (rc != 0)
+		(void)public_key_given(data, len, name, err);
+	return rc;
 }
 
 int
 ps_trust_load_file(const char *path, ps_trust **out, ps_error *err)
 {
 	util_yaml_doc *doc = NULL;
+	int rc;
 
 	*out = NULL;
 	if (util_yaml_load_file(path, path, &doc, err) != 0)
-		return yaml_failed(err);
-	return finish_load(doc, path, out, err);
+		rc = yaml_failed(err);
+	else
+		rc = finish_load(doc, path, out, err);
+	if (rc != 0)
+		(void)public_key_given(NULL, 0, path, err);
+	return rc;
 }
 
 int

@@ -156,6 +156,13 @@ set_security(const dynlib_curl *lib, CURL *c, const ps_fetch_options *o)
 {
 	int bad = 0;
 
+	/* https only, twice over: PROTOCOLS limits every transfer of the
+	 * handle, redirects included, and REDIR_PROTOCOLS limits redirects
+	 * (libcurl's default for them includes http), and the first URL is
+	 * checked by net_url_check() before either.  Each one alone refuses a
+	 * redirect to http, so removing one passes every end-to-end test:
+	 * tests/unit/test_net.c drops each in turn and checks the other
+	 * still refuses (and that without both the redirect is followed). */
 	bad |= lib->easy_setopt(c, CURLOPT_PROTOCOLS_STR, "https") != CURLE_OK;
 	bad |= lib->easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "https") !=
 	    CURLE_OK;

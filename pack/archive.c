@@ -11,7 +11,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +29,7 @@
 #include "pack/tarwrite.h"
 #include "pack/walk.h"
 #include "pack/zipscan.h"
+#include "util/copy.h"
 #include "util/error.h"
 #include "util/fdio.h"
 #include "util/locale.h"
@@ -70,6 +70,7 @@ struct reader {
 	pack_tarscan *scan;         /* its headers, read before libarchive */
 	pack_zipscan *zip;          /* a zip's central directory */
 	int fd_private;             /* no one else can write the file */
+	util_copy copy;             /* a zip's private copy: fd reads it */
 	const unsigned char *known; /* its digest, already taken; or NULL */
 	ps_error stream_error;      /* why the stream stopped, when it did */
 	int stream_failed;
@@ -860,30 +861,37 @@ hash_and_copy(struct reader *r, int copy, ps_error *err)
 
 /*
  * A zip is read with seeks, so its bytes are hashed in a pass of their
- * own.  Unless no one else can write the file (install's private copy),
- * they are copied as they are hashed into memory of this process (a memfd,
- * swappable), which the scan and libarchive then read: the bytes parsed
- * are the bytes hashed, whatever a writer does to the file meanwhile.
+ * own.  Unless no one else can write the file (install's private copy,
+ * verify's), they are copied as they are hashed into a private copy
+ * (util/copy.h: memory within the command's budget, else a file not on
+ * tmpfs), which the scan and libarchive then read: the bytes parsed are
+ * the bytes hashed, whatever a writer does to the file meanwhile.  No
+ * place for the copy: refused (copy_unavailable), never parsed in place.
  */
 static int
 hash_whole_file(struct reader *r, ps_error *err)
 {
+	uint64_t size = r->status.bytes_total;
 	int copy = -1;
 	int64_t got;
 
-	if (!r->fd_private && (copy = memfd_create("packsign-zip",
-	    MFD_CLOEXEC)) < 0)
-		return util_fail_errno(err, "io_error", r->label, "memfd_create",
-		    errno);
-	got = hash_and_copy(r, copy, err);
-	if (got < 0) {
-		if (copy >= 0)
-			close(copy);
-		return -1;
+	if (!r->fd_private) {
+		if (util_copy_open(r->budget.limits.copies, size, r->label,
+		    &r->copy, err) != 0)
+			return -1;
+		if (r->copy.kind == UTIL_COPY_NONE)
+			return util_copy_refuse(r->budget.limits.copies, size,
+			    r->label, "a zip is parsed from a private copy (its "
+			    "bytes are read with seeks)", err);
+		copy = r->copy.fd;
 	}
+	got = hash_and_copy(r, copy, err);
+	if (got < 0)
+		return -1;
 	if (copy >= 0) {
 		close(r->fd);
 		r->fd = copy;
+		r->copy.fd = -1;     /* the reader's descriptor now */
 	}
 	r->status.bytes_total = (uint64_t)got;
 	if (lseek(r->fd, 0, SEEK_SET) != 0)
@@ -948,6 +956,7 @@ reader_free(struct reader *r)
 	free(r->pending);
 	if (r->fd >= 0)
 		close(r->fd);
+	util_copy_close(&r->copy);
 }
 
 /* The reader reads its own descriptor of the file open on `fd`, from the
@@ -988,6 +997,7 @@ pack_archive_read_fd(int fd, int fd_private,
 
 	memset(&r, 0, sizeof(r));
 	r.fd = -1;
+	r.copy.fd = -1;
 	r.label = label;
 	r.canonical = 1;
 	r.visitor = visitor;

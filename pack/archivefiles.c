@@ -490,6 +490,18 @@ ps_pack_files_archive_open(const char *path, ps_pack_files *files,
 	return pack_files_archive_open_with(path, &o, files, digest_out, err);
 }
 
+int
+ps_pack_files_archive_open_limited(const char *path,
+    const ps_extract_limits *limits, ps_pack_files *files,
+    ps_digest **digest_out, ps_error *err)
+{
+	pack_archive_open_options o;
+
+	memset(&o, 0, sizeof(o));
+	o.limits = limits;
+	return pack_files_archive_open_with(path, &o, files, digest_out, err);
+}
+
 static int
 read_source(const char *path, const pack_archive_open_options *o,
     const pack_archive_visitor *visitor, ps_digest **d, ps_error *err)

@@ -1,4 +1,6 @@
 #include <stddef.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "pack/archivename.h"
 #include "util/error.h"
@@ -51,6 +53,29 @@ pack_archive_name_readable(const char *path, const char *label, ps_error *err)
 	    "is neither a pack directory nor a supported archive");
 	util_error_expect(err, PACK_ARCHIVE_NAMES, "another name");
 	return NULL;
+}
+
+int
+pack_archive_name_not_signature(const char *path, const char *label,
+    ps_error *err)
+{
+	static const char *const suffixes[] = { ".sig", ".minisig" };
+	size_t i, n = strlen(path), m;
+	struct stat st;
+
+	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+		m = strlen(suffixes[i]);
+		if (n <= m || strcmp(path + n - m, suffixes[i]) != 0 ||
+		    (stat(path, &st) == 0 && S_ISDIR(st.st_mode)))
+			continue;
+		util_fail(err, "archive_is_signature", label, "is a signature "
+		    "file, not an archive: give the archive, not its %s (%.*s; "
+		    "its .sig is read beside it)", suffixes[i], (int)(n - m),
+		    path);
+		return util_error_expect(err, "an archive (" PACK_ARCHIVE_NAMES
+		    ") or a pack directory", "a signature file");
+	}
+	return 0;
 }
 
 int

@@ -45,4 +45,13 @@ const pack_archive_name *pack_archive_name_readable(const char *path,
 size_t pack_entry_name_strip(const char *raw, size_t len, int is_dir,
     size_t *skip, int *root);
 
+/*
+ * -1 after refusing `path` as archive_is_signature (exit 2) when its name
+ * ends in .sig or .minisig and it is not a directory: a signature given
+ * where its archive belongs (`verify r.tar.gz.sig`, as a shell glob gives
+ * it), said at once instead of looking for r.tar.gz.sig.sig; else 0.
+ */
+int pack_archive_name_not_signature(const char *path, const char *label,
+    ps_error *err);
+
 #endif

@@ -10,6 +10,7 @@ ps_extract_limits_init(ps_extract_limits *limits)
 	limits->max_entries = PS_EXTRACT_DEFAULT_MAX_ENTRIES;
 	limits->max_ratio = PS_EXTRACT_DEFAULT_MAX_RATIO;
 	limits->ratio_floor = PS_EXTRACT_DEFAULT_RATIO_FLOOR;
+	limits->copies = NULL;
 }
 
 void

@@ -140,8 +140,6 @@ read_dsse(json_t *root, const char *label, sign_dsse_envelope **out,
     ps_error *err)
 {
 	json_t *dsse = json_object_get(root, "dsseEnvelope");
-	char *text;
-	int rc;
 
 	if (dsse == NULL && json_object_get(root, "messageSignature") != NULL)
 		return util_refuse(err, "bundle_unsupported", label, "a bundle "
@@ -150,12 +148,10 @@ read_dsse(json_t *root, const char *label, sign_dsse_envelope **out,
 	if (!json_is_object(dsse))
 		return malformed(err, label, "\"dsseEnvelope\" is missing or not "
 		    "an object");
-	text = json_dumps(dsse, JSON_COMPACT);
-	if (text == NULL)
-		return util_fail_oom(err, NULL);
-	rc = sign_dsse_parse(text, strlen(text), label, out, err);
-	free(text);
-	return rc;
+	/* Not re-encoded: jansson would write reals longer (0.1 as
+	 * 0.10000000000000001) and the size bound is the bundle's, on the
+	 * bytes as given. */
+	return sign_dsse_from_json(dsse, label, out, err);
 }
 
 int

@@ -503,13 +503,31 @@ parse_root(sign_dsse_envelope *env, json_t *root, const char *label,
 }
 
 int
+sign_dsse_from_json(json_t *root, const char *label, sign_dsse_envelope **out,
+    ps_error *err)
+{
+	sign_dsse_envelope *env;
+
+	*out = NULL;
+	env = calloc(1, sizeof(*env));
+	if (env == NULL)
+		return util_fail_oom(err, NULL);
+	if (parse_root(env, root, label, err) != 0) {
+		sign_dsse_free(env);
+		return -1;
+	}
+	*out = env;
+	return 0;
+}
+
+int
 sign_dsse_parse(const void *bytes, size_t len, const char *label,
     sign_dsse_envelope **out, ps_error *err)
 {
-	sign_dsse_envelope *env;
 	json_error_t jerr;
 	json_t *root;
 	char what[256];
+	int rc;
 
 	*out = NULL;
 	if (len > SIGN_DSSE_MAX_BYTES)
@@ -522,19 +540,9 @@ sign_dsse_parse(const void *bytes, size_t len, const char *label,
 		    jerr.line, jerr.column, jerr.text);
 		return malformed(err, label, what);
 	}
-	env = calloc(1, sizeof(*env));
-	if (env == NULL) {
-		json_decref(root);
-		return util_fail_oom(err, NULL);
-	}
-	if (parse_root(env, root, label, err) != 0) {
-		json_decref(root);
-		sign_dsse_free(env);
-		return -1;
-	}
+	rc = sign_dsse_from_json(root, label, out, err);
 	json_decref(root);
-	*out = env;
-	return 0;
+	return rc;
 }
 
 /* The first buffer for an envelope: its file's size and one byte (to see
@@ -750,4 +758,172 @@ sign_dsse_payload_to_cosign(const sign_dsse_envelope *env,
 	*payload = env->payload;
 	*len = env->payload_len;
 	return 0;
+}
+
+/* ------------------------------------------------- bounded key search */
+
+#define NO_KEY ((size_t)-1)
+
+/* sign_dsse_match_keys()'s work: the PAE once, each candidate's
+ * fingerprint once, what each key and entry came to. */
+struct matcher {
+	const sign_dsse_envelope *env;
+	const ps_pubkey *const *keys;
+	size_t n, searched;
+	unsigned char *pae;
+	size_t pae_len;
+	char (*fp)[PS_FINGERPRINT_MAX];
+	size_t *owner;                       /* per key: the entry it
+	                                      * verified, or NO_KEY */
+	unsigned char *tried;                /* per key: checked by name */
+	size_t named[SIGN_DSSE_MAX_SIGNATURES];  /* the key an entry names */
+	unsigned char named_checked[SIGN_DSSE_MAX_SIGNATURES];
+	sign_dsse_match *out;
+};
+
+/* One check: entry i with key k, counted. */
+static int
+check_pair(struct matcher *m, size_t i, size_t k)
+{
+	m->out->checks++;
+	if (k == m->named[i])
+		m->named_checked[i] = 1;
+	if (!verify_entry_key(&m->env->sigs[i], m->pae, m->pae_len, m->keys[k]))
+		return 0;
+	m->out->outcome[i] = SIGN_DSSE_VERIFIED;
+	m->out->key[i] = k;
+	m->owner[k] = i;
+	return 1;
+}
+
+static size_t
+named_key(const struct matcher *m, size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < m->n; k++) {
+		if (strcmp(m->env->sigs[i].keyid, m->fp[k]) == 0)
+			return k;
+	}
+	return NO_KEY;
+}
+
+/* Round 1: each key checked at most once, with the first entry that
+ * names it. */
+static void
+match_named(struct matcher *m)
+{
+	size_t i, k;
+
+	for (i = 0; i < m->env->sig_count; i++) {
+		if ((k = m->named[i] = named_key(m, i)) == NO_KEY)
+			continue;
+		if (m->owner[k] != NO_KEY) {
+			m->out->outcome[i] = SIGN_DSSE_DUPLICATE;
+			m->out->key[i] = m->owner[k];
+		} else if (!m->tried[k]) {
+			m->tried[k] = 1;
+			(void)check_pair(m, i, k);
+		}
+	}
+}
+
+/* Round 2 for entry i: 1 when it was checked with every key it could
+ * be (verified or not), 0 when the bound came first. */
+static int
+search_entry(struct matcher *m, size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < m->searched; k++) {
+		if (m->owner[k] != NO_KEY ||
+		    (k == m->named[i] && m->named_checked[i]))
+			continue;
+		if (m->out->checks >= m->out->bound)
+			return 0;
+		if (check_pair(m, i, k))
+			return 1;
+	}
+	return 1;
+}
+
+static void
+match_search(struct matcher *m)
+{
+	sign_dsse_outcome *o = m->out->outcome;
+	size_t i;
+
+	for (i = 0; i < m->env->sig_count; i++) {
+		if (o[i] == SIGN_DSSE_VERIFIED || o[i] == SIGN_DSSE_DUPLICATE)
+			continue;
+		if (!search_entry(m, i) && !m->named_checked[i])
+			o[i] = SIGN_DSSE_UNCHECKED;
+	}
+}
+
+static int
+matcher_start(struct matcher *m, ps_error *err)
+{
+	size_t k;
+
+	if (sodium_init() < 0)
+		return util_fail(err, "crypto_error", NULL, "libsodium failed");
+	m->fp = calloc(m->n + 1, sizeof(*m->fp));
+	m->owner = calloc(m->n + 1, sizeof(*m->owner));
+	m->tried = calloc(m->n + 1, 1);
+	if (m->fp == NULL || m->owner == NULL || m->tried == NULL)
+		return util_fail_oom(err, NULL);
+	for (k = 0; k < m->n; k++) {
+		m->owner[k] = NO_KEY;
+		if (ps_pubkey_fingerprint(m->keys[k], m->fp[k]) != 0)
+			m->fp[k][0] = '\0';
+	}
+	return pae_of(m->env, &m->pae, &m->pae_len, err);
+}
+
+static void
+match_result(const struct matcher *m)
+{
+	sign_dsse_verification *v = &m->out->verification;
+	size_t i;
+
+	v->signature_count = m->env->sig_count;
+	for (i = 0; i < m->env->sig_count; i++) {
+		v->verified[i] = m->out->outcome[i] == SIGN_DSSE_VERIFIED;
+		v->verified_count += v->verified[i];
+	}
+	if (v->verified_count == 0)
+		return;
+	v->payload = m->env->payload;
+	v->payload_len = m->env->payload_len;
+	v->payload_type = m->env->payload_type;
+}
+
+int
+sign_dsse_match_keys(const sign_dsse_envelope *env,
+    const ps_pubkey *const *keys, size_t n, size_t searched,
+    sign_dsse_match *out, ps_error *err)
+{
+	struct matcher m;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	memset(&m, 0, sizeof(m));
+	out->bound = SIGN_DSSE_EXTRA_CHECKS + n;
+	m.env = env;
+	m.keys = keys;
+	m.n = n;
+	m.searched = searched < n ? searched : n;
+	m.out = out;
+	rc = matcher_start(&m, err);
+	if (rc == 0) {
+		match_named(&m);
+		match_search(&m);
+		match_result(&m);
+	}
+	free(m.pae);
+	free(m.fp);
+	free(m.owner);
+	free(m.tried);
+	return rc;
 }

@@ -6,8 +6,9 @@
  * An envelope is opaque: its payload can be read only through
  * sign_dsse_verify(), which hands it out after a signature verified over
  * the pre-authentication encoding, so callers parse exactly the bytes that
- * were authenticated.  Key ids are unauthenticated hints: they are carried
- * and shown, never used to decide anything.
+ * were authenticated.  Key ids are unauthenticated hints: they decide
+ * which checks sign_dsse_match() makes first and which it skips, never
+ * that an entry counts.
  */
 #ifndef SIGN_DSSE_H
 #define SIGN_DSSE_H
@@ -88,6 +89,11 @@ int sign_json_line(struct json_t *root, char **out, size_t *out_len,
  */
 int sign_dsse_parse(const void *bytes, size_t len, const char *label,
     sign_dsse_envelope **out, ps_error *err);
+/* The same rules for an envelope already read as JSON (a bundle's
+ * dsseEnvelope, whose size its reader bounded on the bytes as given):
+ * never re-encoded, so that what is checked is what was read. */
+int sign_dsse_from_json(struct json_t *root, const char *label,
+    sign_dsse_envelope **out, ps_error *err);
 /* Reads `fd` to its end into *bytes (malloc'ed), refusing more than
  * SIGN_DSSE_MAX_BYTES (envelope_too_large): an envelope's bytes before
  * they are parsed. */
@@ -113,8 +119,8 @@ int sign_dsse_merge(sign_dsse_envelope *into, const sign_dsse_envelope *from,
 size_t sign_dsse_signature_count(const sign_dsse_envelope *env);
 /* The unauthenticated key id of entry `i` ("" when absent); NULL past the end. */
 const char *sign_dsse_keyid(const sign_dsse_envelope *env, size_t i);
-/* 1 when an entry's key id is `key`'s fingerprint: which keys to try
- * first, never a reason to accept one. */
+/* 1 when an entry's key id is `key`'s fingerprint: which keys to try,
+ * never a reason to accept one. */
 int sign_dsse_keyid_names(const sign_dsse_envelope *env, const ps_pubkey *key);
 /* The payload type as written: not authenticated until verified. */
 const char *sign_dsse_payload_type(const sign_dsse_envelope *env);
@@ -128,7 +134,8 @@ int sign_dsse_payload_equal(const sign_dsse_envelope *env, const char *payload_t
     const unsigned char *payload, size_t payload_len);
 
 /*
- * Checks every signature entry against one public key over
+ * Checks every signature entry against one public key (one check per
+ * entry: verifiers use sign_dsse_match_keys(), which bounds them) over
  * PAE(payloadType, payload) with ps_key_verify_signature(): Ed25519, or
  * ECDSA P-256 over SHA-256 with a strict DER signature.  Fills `out` in
  * every case.  Returns 0 when at least one entry verified, else refuses
@@ -136,6 +143,54 @@ int sign_dsse_payload_equal(const sign_dsse_envelope *env, const char *payload_t
  */
 int sign_dsse_verify(const sign_dsse_envelope *env, const ps_pubkey *key,
     sign_dsse_verification *out, ps_error *err);
+
+/*
+ * Which of `n` candidate keys verifies which entry, with a bounded number
+ * of *checks* (one entry with one key over the whole PAE, each hashing
+ * the payload): at most SIGN_DSSE_EXTRA_CHECKS + n, however the entries
+ * are arranged (docs/formats/signature.md, section 2, "What a key id
+ * decides"):
+ *
+ *  1. named: in envelope order, an entry whose keyid is the fingerprint
+ *     of keys[k] is checked with keys[k], unless an earlier entry named
+ *     it; an entry naming a key that verified an earlier entry is a
+ *     DUPLICATE and never checked;
+ *  2. search: then, in envelope order, every entry neither verified nor
+ *     DUPLICATE is checked with each of keys[0..searched) that has
+ *     verified no entry, in order (the pair checked in 1 skipped), until
+ *     one verifies it or the checks reach the bound.
+ *
+ * keys[searched..n) are checked only by name (the index's keys of other
+ * roles, which may only explain a refusal).  A key verifies at most one
+ * entry, so a legitimate envelope whose entries name their keys costs one
+ * check per entry.  A key id only ever chooses which checks are made:
+ * an entry is VERIFIED only when a check verified it.  Returns 0 with
+ * `out` filled whatever verified (out->verification.payload NULL when
+ * nothing did), -1 when the work could not be done (memory, libsodium).
+ */
+#define SIGN_DSSE_EXTRA_CHECKS 8
+
+typedef enum sign_dsse_outcome {
+	SIGN_DSSE_FAILED = 0,      /* checked with its named key, or with
+	                            * every key it could be: none verified */
+	SIGN_DSSE_VERIFIED = 1,    /* keys[key[i]] verified it */
+	SIGN_DSSE_DUPLICATE = 2,   /* names the key that verified entry
+	                            * key[i]: not checked */
+	SIGN_DSSE_UNCHECKED = 3    /* the bound was reached first */
+} sign_dsse_outcome;
+
+typedef struct sign_dsse_match {
+	size_t checks;             /* checks made */
+	size_t bound;              /* SIGN_DSSE_EXTRA_CHECKS + n */
+	sign_dsse_outcome outcome[SIGN_DSSE_MAX_SIGNATURES];
+	size_t key[SIGN_DSSE_MAX_SIGNATURES];
+	/* verified[i] = outcome VERIFIED; the payload when one is. */
+	sign_dsse_verification verification;
+} sign_dsse_match;
+
+int sign_dsse_match_keys(const sign_dsse_envelope *env,
+    const ps_pubkey *const *keys, size_t n, size_t searched,
+    sign_dsse_match *out, ps_error *err);
 
 /*
  * Appends a signature made elsewhere (`sig_len` bytes, 1 to

@@ -179,10 +179,12 @@ const util_worker_ops util_sha256_worker_ops = { hash_slot, NULL, NULL };
 #define OVERLAP_MIN (1024 * 1024)
 
 /* Reads into the ring until the end of the file, writing each read to
- * `copy` too unless it is -1; a record is handed to the worker at the
- * next reservation, after its read. */
+ * `copy` too unless it is -1, and no more than `copy_max` bytes in all
+ * (a file grown past the size its copy was made for); a record is handed
+ * to the worker at the next reservation, after its read. */
 static ssize_t
-read_into(util_worker *w, int fd, int copy, uint64_t *size)
+read_into(util_worker *w, int fd, int copy, uint64_t copy_max,
+    uint64_t *size)
 {
 	ps_error err;
 	unsigned char *room;
@@ -196,6 +198,8 @@ read_into(util_worker *w, int fd, int copy, uint64_t *size)
 		if ((n = util_read_full(fd, room, OVERLAP_SLOT)) < 0)
 			return -1;
 		errno = 0;
+		if (copy >= 0 && (uint64_t)n > copy_max - *size)
+			copy = -1;
 		if (copy >= 0 && n > 0 &&
 		    util_write_all(copy, room, (size_t)n, NULL, &err) != 0) {
 			if (errno == 0)
@@ -220,8 +224,8 @@ overlap_slots(int fd)
 }
 
 int
-util_sha256_fd_copy(int fd, int copy, unsigned char out[PS_SHA256_LEN],
-    uint64_t *size)
+util_sha256_fd_copy(int fd, int copy, uint64_t copy_max,
+    unsigned char out[PS_SHA256_LEN], uint64_t *size)
 {
 	util_sha256 *h = util_sha256_new();
 	util_worker *w = NULL;
@@ -232,7 +236,7 @@ util_sha256_fd_copy(int fd, int copy, unsigned char out[PS_SHA256_LEN],
 	*size = 0;
 	if (h != NULL && util_worker_new(&util_sha256_worker_ops, h, OVERLAP_SLOT,
 	    overlap_slots(fd), &w, &err) == 0) {
-		rc = read_into(w, fd, copy, size);
+		rc = read_into(w, fd, copy, copy_max, size);
 		saved = errno;
 		if (util_worker_finish(w, &err) != 0 && rc == 0) {
 			rc = -1;
@@ -253,5 +257,5 @@ int
 util_sha256_fd_overlapped(int fd, unsigned char out[PS_SHA256_LEN],
     uint64_t *size)
 {
-	return util_sha256_fd_copy(fd, -1, out, size);
+	return util_sha256_fd_copy(fd, -1, 0, out, size);
 }

@@ -35,16 +35,17 @@ int util_sha256_fd(int fd, unsigned char out[PS_SHA256_LEN], uint64_t *size);
  * overlap (issue 22; 2 MiB of buffers, a thread started and joined). */
 int util_sha256_fd_overlapped(int fd, unsigned char out[PS_SHA256_LEN],
     uint64_t *size);
-/* The same, writing every byte read to `copy` too (a private copy, so
- * that what is parsed later is what was hashed); errno ENOSPC or EIO when
- * a write failed.  A file of at most 1 MiB is hashed on the caller's
- * thread. */
 /* Worker operations whose context is a util_sha256: every record is
  * hashed in order (util/worker.h). */
 extern const util_worker_ops util_sha256_worker_ops;
 
-int util_sha256_fd_copy(int fd, int copy, unsigned char out[PS_SHA256_LEN],
-    uint64_t *size);
+/* The same, writing every byte read to `copy` too (a private copy, so
+ * that what is parsed later is what was hashed) up to `copy_max` bytes:
+ * a file that holds more (*size > copy_max) is hashed to its end and its
+ * copy left incomplete; errno ENOSPC or EIO when a write failed.  A file
+ * of at most 1 MiB is hashed on the caller's thread. */
+int util_sha256_fd_copy(int fd, int copy, uint64_t copy_max,
+    unsigned char out[PS_SHA256_LEN], uint64_t *size);
 
 /* Refuses with `code`: `what` was checked, expected `want`, found `got`
  * (both as sha256:HEX); returns -1.  Inline, as util/error.h's helpers

@@ -2,6 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <unistr.h>
+
 #include "util/error.h"
 #include "util/strings.h"
 
@@ -132,4 +134,21 @@ ps_text_hidden(const char *s, unsigned *code_point)
 	if (n > 0 && code_point != NULL)
 		*code_point = c;
 	return n;
+}
+
+size_t
+ps_text_char_length(const char *s)
+{
+	const uint8_t *p = (const uint8_t *)s;
+	ucs4_t c;
+	size_t n;
+	int len;
+
+	if (p[0] == '\0')
+		return 0;
+	/* At most 4 bytes, never past the terminating NUL. */
+	for (n = 1; n < 4 && p[n] != '\0'; n++)
+		;
+	len = u8_mbtoucr(&c, p, n);
+	return len > 0 ? (size_t)len : 0;
 }

@@ -1,10 +1,13 @@
 /*
- * Step 1 and step 6 of verification: which signatures count.  Every key of
- * the policy (listed or revoked) is tried against every entry; key ids only
- * decide which keys are tried first.  A signature counts when its key is
- * trusted, unrevoked, in its window at `at`, its identity has the pack
- * role, the pack is in its identity's scope and, when the manifest has
- * signed_by, the identity or key fingerprint is listed there.  The threshold counts distinct identities.
+ * Step 1 and step 6 of verification: which signatures count.  The keys of
+ * the policy (listed or revoked) are matched with the entries by
+ * sign_dsse_match_keys(): an entry is checked with the key its keyid
+ * names, then searched for among the keys that verified nothing, at most
+ * 8 + (the number of keys) checks in all (signature.md, section 2).  A
+ * signature counts when its key is trusted, unrevoked, in its window at
+ * `at`, its identity has the pack role, the pack is in its identity's
+ * scope and, when the manifest has signed_by, the identity or key
+ * fingerprint is listed there.  The threshold counts distinct identities.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -85,6 +88,11 @@ open_envelope(verify_vctx *v, ps_error *err)
 
 	if (v->o->bundle_count > 0)
 		return verify_bundles_read(v, err);
+	if (v->stream != NULL && v->stream->has_sig_fd) {
+		if (lseek(v->stream->sig_fd, 0, SEEK_SET) != 0)
+			return util_fail_errno(err, "io_error", sig, "seek", errno);
+		return sign_dsse_read_fd(v->stream->sig_fd, sig, &v->env, err);
+	}
 	fd = util_open_file(sig, err);
 	if (fd < 0 && ps_error_is(err, PS_CODE_NOT_FOUND) && v->o->sig_path == NULL) {
 		util_refuse(err, "signature_missing", v->path, "looked for the "
@@ -98,7 +106,19 @@ open_envelope(verify_vctx *v, ps_error *err)
 	return rc;
 }
 
-/* Every distinct key of the policy, listed or only revoked. */
+static void
+add_key(const ps_pubkey **keys, size_t *count, const ps_pubkey *key)
+{
+	size_t i;
+
+	for (i = 0; i < *count; i++) {
+		if (ps_pubkey_equal(keys[i], key))
+			return;
+	}
+	keys[(*count)++] = key;
+}
+
+/* Every distinct key of the policy, listed or only revoked, once. */
 static const ps_pubkey **
 policy_keys(const ps_trust *policy, size_t *count)
 {
@@ -113,29 +133,10 @@ policy_keys(const ps_trust *policy, size_t *count)
 	*count = 0;
 	for (i = 0; i < policy->signer_count; i++)
 		for (j = 0; j < policy->signers[i].key_count; j++)
-			keys[(*count)++] = policy->signers[i].keys[j].key;
-	for (i = 0; i < policy->revoked_count; i++) {
-		if (owner_of(policy, policy->revoked[i].key) == NULL)
-			keys[(*count)++] = policy->revoked[i].key;
-	}
+			add_key(keys, count, policy->signers[i].keys[j].key);
+	for (i = 0; i < policy->revoked_count; i++)
+		add_key(keys, count, policy->revoked[i].key);
 	return keys;
-}
-
-/* Keys whose fingerprint an entry names go first: a hint, nothing more. */
-static void
-hints_first(const sign_dsse_envelope *env, const ps_pubkey **keys, size_t n)
-{
-	size_t i, front = 0;
-	const ps_pubkey *k;
-
-	for (i = 0; i < n; i++) {
-		if (!sign_dsse_keyid_names(env, keys[i]))
-			continue;
-		k = keys[i];
-		memmove(&keys[front + 1], &keys[front],
-		    (i - front) * sizeof(*keys));
-		keys[front++] = k;
-	}
 }
 
 /* Revoked, unknown or out-of-window keys, and keys of an identity without
@@ -161,29 +162,47 @@ judge_key(verify_vctx *v, ps_verify_signature *s, const ps_pubkey *key,
 	return reason_from(s, &e, err);
 }
 
+/* An entry a key verified: who it is, and whether it may count. */
 static int
-attribute(verify_vctx *v, const ps_pubkey *key, size_t *left, ps_error *err)
+attribute(verify_vctx *v, size_t i, const ps_pubkey *key,
+    const sign_dsse_match *m, ps_error *err)
 {
-	ps_verify_signature *s;
-	sign_dsse_verification ver;
-	ps_error ignored;
-	size_t i;
+	ps_verify_signature *s = &v->res->signatures[i];
 
-	if (sign_dsse_verify(v->env, key, &ver, &ignored) != 0)
-		return 0;
-	for (i = 0; i < v->res->signature_count; i++) {
-		s = &v->res->signatures[i];
-		if (!ver.verified[i] || v->entry_key[i] != NULL)
-			continue;
-		v->entry_key[i] = key;
-		(*left)--;
-		ps_pubkey_fingerprint(key, s->fingerprint);
-		if (judge_key(v, s, key, err) != 0)
-			return -1;
-		if (s->code[0] == '\0' && v->verified.payload == NULL)
-			v->verified = ver;
-	}
+	v->entry_key[i] = key;
+	ps_pubkey_fingerprint(key, s->fingerprint);
+	if (judge_key(v, s, key, err) != 0)
+		return -1;
+	if (s->code[0] == '\0' && v->verified.payload == NULL)
+		v->verified = m->verification;
 	return 0;
+}
+
+/* An entry sign_dsse_match_keys() did not check (fully). */
+static int
+unchecked(verify_vctx *v, size_t i, const ps_pubkey **keys,
+    const sign_dsse_match *m, ps_error *err)
+{
+	ps_verify_signature *s = &v->res->signatures[i];
+	char fp[PS_FINGERPRINT_MAX], text[PS_ERROR_TEXT_MAX];
+	const ps_trust_signer *owner;
+	const ps_pubkey *key;
+
+	if (m->outcome[i] == SIGN_DSSE_DUPLICATE) {
+		key = keys[m->key[m->key[i]]];
+		owner = owner_of(v->o->trust, key);
+		ps_pubkey_fingerprint(key, fp);
+		snprintf(text, sizeof(text), "names the key %s (%s), which "
+		    "verified signature %zu: a key is checked once and counts "
+		    "once", fp, owner != NULL ? owner->identity : "revoked",
+		    m->key[i] + 1);
+	} else
+		snprintf(text, sizeof(text), "not checked with every key of the "
+		    "policy: an envelope gets at most %zu signature checks (8 + "
+		    "its %zu keys), spent before this one (keyid '%.200s', the "
+		    "fingerprint of no key of the policy)", m->bound,
+		    m->bound - SIGN_DSSE_EXTRA_CHECKS, s->keyid);
+	return set_reason(s, "signature_unchecked", text, err);
 }
 
 /* An entry no policy key verifies: bad bytes under a key it names, or an
@@ -236,21 +255,33 @@ static int
 refuse_threshold(verify_vctx *v, ps_error *err);
 
 static int
+judge_entry(verify_vctx *v, size_t i, const ps_pubkey **keys, size_t n,
+    const sign_dsse_match *m, ps_error *err)
+{
+	switch (m->outcome[i]) {
+	case SIGN_DSSE_VERIFIED:
+		return attribute(v, i, keys[m->key[i]], m, err);
+	case SIGN_DSSE_DUPLICATE:
+	case SIGN_DSSE_UNCHECKED:
+		return unchecked(v, i, keys, m, err);
+	default:
+		return unverified(v, &v->res->signatures[i], keys, n, err);
+	}
+}
+
+static int
 attribute_all(verify_vctx *v, ps_error *err)
 {
-	size_t i, n = 0, left = v->res->signature_count;
+	size_t i, n = 0;
 	const ps_pubkey **keys = policy_keys(v->o->trust, &n);
-	int rc = 0;
+	sign_dsse_match m;
+	int rc;
 
 	if (keys == NULL)
 		return util_fail_oom(err, NULL);
-	hints_first(v->env, keys, n);
-	for (i = 0; i < n && left > 0 && rc == 0; i++)
-		rc = attribute(v, keys[i], &left, err);
-	for (i = 0; i < v->res->signature_count && rc == 0; i++) {
-		if (v->entry_key[i] == NULL)
-			rc = unverified(v, &v->res->signatures[i], keys, n, err);
-	}
+	rc = sign_dsse_match_keys(v->env, keys, n, n, &m, err);
+	for (i = 0; i < v->res->signature_count && rc == 0; i++)
+		rc = judge_entry(v, i, keys, n, &m, err);
 	free(keys);
 	return rc;
 }
@@ -420,11 +451,16 @@ furthest_rejected(const ps_verify_result *res)
 	return best;
 }
 
+/* Each rejected signature with its reason and code; a code that is the
+ * refusal's own (`line_code`, printed once at the end of the line) is not
+ * repeated. */
 static void
-describe_rejections(const ps_verify_result *res, char *out, size_t size)
+describe_rejections(const ps_verify_result *res, const char *line_code,
+    char *out, size_t size)
 {
 	const ps_verify_signature *s;
 	size_t i, used;
+	int own;
 
 	for (i = 0; i < res->signature_count; i++) {
 		s = &res->signatures[i];
@@ -433,10 +469,12 @@ describe_rejections(const ps_verify_result *res, char *out, size_t size)
 		used = strlen(out);
 		if (used + 1 >= size)
 			return;
+		own = strcmp(s->code, line_code) == 0;
 		snprintf(out + used, size - used, "; signature %zu%s%s did not "
-		    "count: %s [%s]", s->index + 1, s->identity != NULL ?
+		    "count: %s%s%s%s", s->index + 1, s->identity != NULL ?
 		    " by " : "", s->identity != NULL ? s->identity : "",
-		    s->reason != NULL ? s->reason : "", s->code);
+		    s->reason != NULL ? s->reason : "", own ? "" : " [",
+		    own ? "" : s->code, own ? "" : "]");
 	}
 }
 
@@ -454,7 +492,7 @@ refuse_threshold(verify_vctx *v, ps_error *err)
 
 	if (threshold == 1 && v->res->identity_count == 0 && best != NULL)
 		code = best->code;
-	describe_rejections(v->res, text, sizeof(text));
+	describe_rejections(v->res, code, text, sizeof(text));
 	snprintf(expected, sizeof(expected), "threshold %u", threshold);
 	found_identities(v->res, found, sizeof(found));
 	util_refuse(err, code, v->res->sig_path, "%s", text);

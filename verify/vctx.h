@@ -8,10 +8,44 @@
 #define VERIFY_VCTX_H
 
 #include "packsign.h"
+#include "pack/archive.h"
 #include "sign/dsse.h"
 #include "sign/statement.h"
 
-struct verify_stream;
+/*
+ * A caller that reads the archive's entries in the verifying pass: install
+ * extracts them into its private work directory as the reader checks and
+ * hashes them, so the bytes whose digest is compared with the signed
+ * subject are the bytes extracted (docs/formats/install.md, "Install").
+ * The hook keeps verify/ from knowing what the caller does with them.
+ */
+typedef struct verify_stream {
+	void *ctx;
+	/* Once the statement is verified, before the archive is read: 1 after
+	 * setting *visitor (sees every entry; owned by ctx) and *fallback
+	 * (where the reader reads back files it did not keep; given to the
+	 * reader), 0 to verify without streaming (install's no-op
+	 * reinstall), -1 on failure. */
+	int (*start)(void *ctx, const sign_statement *st,
+	    const pack_archive_visitor **visitor, ps_pack_files *fallback,
+	    ps_error *err);
+	/* After a streamed read that returned `rc`: the final outcome. */
+	int (*end)(void *ctx, int rc, ps_error *err);
+	/* Once the signatures and the statement are verified, before the
+	 * archive is read (so that nothing unsigned costs a copy): the
+	 * archive's private copy, open (owned by ctx), and its SHA-256 taken
+	 * while copying; 0, or -1 on failure.  NULL: verify opens the path
+	 * and hashes it first. */
+	int (*acquire)(void *ctx, int *fd, const unsigned char **sha256,
+	    ps_error *err);
+	/* The signature's bytes on a descriptor the caller holds (read from
+	 * its start; a download kept in a private copy), instead of the
+	 * options' sig_path; 0: none (a zeroed stream reads the path). */
+	int has_sig_fd;
+	int sig_fd;
+	int streamed;                      /* out: start returned 1 */
+	ps_digest *digest;                 /* out: digests of what was read */
+} verify_stream;
 
 /* A Sigstore bundle as read (verify/bundles.c): its bytes, and which
  * entries of the envelope its signatures became. */
@@ -34,7 +68,7 @@ typedef struct verify_vctx {
 	sign_statement *st;
 	ps_manifest *manifest;
 	/* install's single pass (may be NULL): see verify_stream. */
-	struct verify_stream *stream;
+	verify_stream *stream;
 	verify_bundle *bundles;        /* --bundle files, as read */
 	size_t bundle_count;
 	ps_sigstore_root *own_root;    /* the compiled-in root, when loaded */

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,6 +18,7 @@
 #include "pack/pack.h"
 #include "sign/provenance.h"
 #include "util/error.h"
+#include "util/copy.h"
 #include "util/strings.h"
 #include "util/fdio.h"
 #include "util/sha256.h"
@@ -103,7 +103,7 @@ check_options(const char *path, const ps_verify_options *o, ps_error *err)
 	if (o->source_repo == NULL)
 		return 0;
 	if (sign_git_url_normalize(o->source_repo, &normal, &e) != 0) {
-		util_fail(err, "source_repo_invalid", "--source-repo", "%s [%s]",
+		util_fail(err, "source_repo_invalid", "--source-repo", "%s (%s)",
 		    e.message, e.code);
 		return -1;
 	}
@@ -246,20 +246,25 @@ open_archive_fd(verify_vctx *v, int *owned, const unsigned char **copied,
 
 /* Pass 1: every byte is hashed and the digest matched to the signed
  * subject before any byte is parsed or decompressed (install hashed its
- * private copy while making it). */
+ * private copy while making it).  A file that grew past the size its
+ * copy was made for keeps no copy: pass 2 reads it again. */
 static int
-authenticate(verify_vctx *v, int fd, int copy, const unsigned char *copied,
-    const sign_statement_file *subject, ps_error *err)
+authenticate(verify_vctx *v, int fd, util_copy *copy,
+    const unsigned char *copied, const sign_statement_file *subject,
+    ps_error *err)
 {
 	unsigned char *got = v->res->archive_digest;
-	uint64_t size;
+	uint64_t size = 0;
 
 	if (copied != NULL)
 		memcpy(got, copied, PS_SHA256_LEN);
-	else if (util_sha256_fd_copy(fd, copy, got, &size) != 0)
+	else if (util_sha256_fd_copy(fd, copy->fd, copy->capacity, got,
+	    &size) != 0)
 		return util_fail_errno(err, errno == ENOSPC ? "disk_full" :
-		    "io_error", v->path, copy >= 0 ? "read into memory" : "read",
-		    errno);
+		    "io_error", v->path, copy->fd >= 0 ? "read into its private "
+		    "copy" : "read", errno);
+	if (copy->fd >= 0 && size > copy->capacity)
+		util_copy_close(copy);
 	v->res->has_archive_digest = 1;
 	if (memcmp(got, subject->sha256, PS_SHA256_LEN) != 0)
 		return util_refuse_digest(err, "subject_mismatch", v->path,
@@ -330,25 +335,32 @@ parse_archive(verify_vctx *v, int fd, const unsigned char *known,
 	return rc;
 }
 
-/* A private copy in memory for pass 2, made while pass 1 reads: up to
- * VERIFY_COPY_MAX, the file is parsed from there, so what is parsed is
- * what was hashed whatever a writer does to the file meanwhile, and it is
- * not hashed again.  Larger files are read again and hashed again while
- * parsed (a change is subject_changed).  -1 (no copy) when memfd_create
- * fails: the file is read again then too. */
+/* The private copy pass 2 parses, made while pass 1 reads (util/copy.h
+ * decides where: memory within the command's budget, else a file that is
+ * not on tmpfs), so that what is parsed is what was hashed whatever a
+ * writer does to the file meanwhile, and it is not hashed again.  A tar
+ * over VERIFY_COPY_MAX, or one that fits nowhere, keeps no copy: it is
+ * read again and hashed again while parsed (a change is subject_changed).
+ * A zip is copied at any size (it is read with seeks: the reader would
+ * copy it otherwise). */
 #ifndef VERIFY_COPY_MAX
 #define VERIFY_COPY_MAX (2ULL * 1024 * 1024 * 1024)
 #endif
 
 static int
-memory_copy(int fd)
+private_copy(verify_vctx *v, int fd, util_copy *c, ps_error *err)
 {
+	const pack_archive_name *kind = pack_archive_name_of(v->path);
 	struct stat st;
 
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-	    (uint64_t)st.st_size > VERIFY_COPY_MAX)
-		return -1;
-	return memfd_create("packsign-verify", MFD_CLOEXEC);
+	memset(c, 0, sizeof(*c));
+	c->fd = -1;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (kind != NULL &&
+	    kind->kind != PS_SOURCE_ZIP && (uint64_t)st.st_size >
+	    VERIFY_COPY_MAX))
+		return 0;
+	return util_copy_open(v->o->limits.copies, (uint64_t)st.st_size,
+	    v->path, c, err);
 }
 
 /* Pass 2 on the copy (or install's), else on the file itself. */
@@ -376,20 +388,21 @@ read_archive(verify_vctx *v, ps_pack_files *files, ps_digest **d, ps_error *err)
 {
 	const sign_statement_file *subject = find_subject(v, err);
 	const unsigned char *copied;
-	int fd, owned, copy = -1, rc;
+	util_copy copy = { .fd = -1 };
+	int fd, owned, rc = 0;
 
 	if (subject == NULL ||
 	    (fd = open_archive_fd(v, &owned, &copied, err)) < 0)
 		return -1;
 	/* install's copy: only install can write it, and it is hashed. */
 	if (owned)
-		copy = memory_copy(fd);
-	rc = authenticate(v, fd, copy, copied, subject, err);
+		rc = private_copy(v, fd, &copy, err);
 	if (rc == 0)
-		rc = parse_authenticated(v, fd, copy, !owned, subject, files, d,
-		    err);
-	if (copy >= 0)
-		close(copy);
+		rc = authenticate(v, fd, &copy, copied, subject, err);
+	if (rc == 0)
+		rc = parse_authenticated(v, fd, copy.fd, !owned, subject, files,
+		    d, err);
+	util_copy_close(&copy);
 	if (owned)
 		close(fd);
 	if (rc == 0)
@@ -691,7 +704,9 @@ static int
 run(verify_vctx *v, ps_error *err)
 {
 	if (check_options(v->path, v->o, err) != 0 ||
-	    look_up_path(v, err) != 0 || verify_signatures(v, err) != 0 || parse_statement(v, err) != 0 ||
+	    look_up_path(v, err) != 0 ||
+	    pack_archive_name_not_signature(v->path, v->path, err) != 0 ||
+	    verify_signatures(v, err) != 0 || parse_statement(v, err) != 0 ||
 	    verify_scope(v, err) != 0 || check_pack(v, err) != 0 ||
 	    verify_signed_by(v, err) != 0 || verify_ceilings(v, err) != 0)
 		return -1;

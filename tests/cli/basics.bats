@@ -35,6 +35,33 @@ load helpers
 	[ "$status" -eq 2 ]
 }
 
+@test "a mistyped command, subcommand or option: did you mean" {
+	run "$PACKSIGN" verfy x.tar.gz
+	[ "$status" -eq 2 ]
+	[ "$output" = "packsign: unknown command 'verfy'; did you mean 'verify'? See 'packsign --help' [usage]" ]
+	run "$PACKSIGN" instal
+	[[ "$output" == *"did you mean 'install'?"* ]]
+	run "$PACKSIGN" help lsit
+	[ "$output" = "packsign: unknown command 'lsit'; did you mean 'list'? [usage]" ]
+	run "$PACKSIGN" frobnicate
+	[ "$output" = "packsign: unknown command 'frobnicate'; see 'packsign --help' [usage]" ]
+	run "$PACKSIGN" verify r.tar.gz --turst p.yaml
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "packsign verify: unknown option '--turst'; did you mean '--trust'? [usage]" ]
+	run "$PACKSIGN" verify r.tar.gz --sigend-by=alice
+	[ "${lines[0]}" = "packsign verify: unknown option '--sigend-by'; did you mean '--signed-by'? [usage]" ]
+	# A long option written with one dash.
+	run "$PACKSIGN" verify r.tar.gz -trust p.yaml
+	[ "${lines[0]}" = "packsign verify: unknown option '-t'; did you mean '--trust'? [usage]" ]
+	# Ambiguous prefixes name the options they could be.
+	run "$PACKSIGN" install x --allow
+	[[ "${lines[0]}" == "packsign install: unknown option '--allow'; did you mean '--allow-"*" more? [usage]" ]]
+	run "$PACKSIGN" key shwo k.pub
+	[ "${lines[0]}" = "packsign key: unknown subcommand 'shwo'; did you mean 'show'? [usage]" ]
+	run "$PACKSIGN" index biuld
+	[[ "${lines[0]}" == *"did you mean 'build'?"* ]]
+}
+
 @test "the man page renders without warnings and covers every command" {
 	command -v man >/dev/null || skip "man is not installed"
 	page="$BATS_TEST_DIRNAME/../../docs/packsign.1"

@@ -45,3 +45,18 @@ setup() {
 	[[ $output == *"exit status 3"* ]]
 	[[ $output == *broken* ]]
 }
+
+@test "runmany: a command's tmpfs and memfd memory (Shmem) counts in its peak" {
+	[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] ||
+	    skip "/dev/shm is not tmpfs here"
+	run "$RUNMANY" -n 1 -w 0 --no-sync -- sh -c \
+	    "head -c 33554432 /dev/zero >/dev/shm/ps-bench-$$; sleep 0.2; rm /dev/shm/ps-bench-$$"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	shmem=$(sed -n 's/.* shmem_kib=\([0-9]*\).*/\1/p' <<<"$output")
+	rss=$(sed -n 's/.* max_rss_kib=\([0-9]*\).*/\1/p' <<<"$output")
+	# 32 MiB written to tmpfs: no RSS of the shell's, all Shmem.
+	[ "$shmem" -ge 30000 ]
+	[ "$rss" -ge "$shmem" ]
+	[ ! -e "/dev/shm/ps-bench-$$" ]
+}

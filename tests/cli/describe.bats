@@ -23,6 +23,29 @@ describe() {
 	grep -qxF "此智能体包将读取本地知识库，写入 workspace，不执行 shell，不访问网络。" <<<"$output"
 }
 
+# --lang defaults to the locale's language (issue 26): LC_ALL, else
+# LC_MESSAGES, else LANG; zh* is Chinese, anything else English.
+@test "describe: the default --lang comes from LC_ALL, LC_MESSAGES, LANG" {
+	pack research.top-journal-reviewer
+	zh="此智能体包将读取本地知识库，写入 workspace，不执行 shell，不访问网络。"
+	en="This agent pack reads your knowledge base, writes to the workspace, runs no shell commands and does not access the network."
+	for env in "LANG=zh_CN.UTF-8" "LC_MESSAGES=zh_TW.UTF-8 LANG=en_US.UTF-8" \
+	    "LC_ALL=zh_CN LANG=en_US.UTF-8" "LC_MESSAGES= LANG=zh"; do
+		run env -u LC_ALL -u LC_MESSAGES -u LANG $env "$PACKSIGN" describe "$P"
+		grep -qxF "$zh" <<<"$output" || { echo "$env: $output"; return 1; }
+	done
+	for env in "LANG=en_US.UTF-8" "LC_ALL=C LANG=zh_CN.UTF-8" \
+	    "LC_MESSAGES=fr_FR.UTF-8 LANG=zh_CN.UTF-8" "LANG=C" ""; do
+		run env -u LC_ALL -u LC_MESSAGES -u LANG $env "$PACKSIGN" describe "$P"
+		grep -qxF "$en" <<<"$output" || { echo "$env: $output"; return 1; }
+	done
+	# --lang wins over the locale.
+	run env LANG=zh_CN.UTF-8 "$PACKSIGN" describe "$P" --lang en
+	grep -qxF "$en" <<<"$output"
+	run env -u LC_ALL LC_MESSAGES=zh_CN.UTF-8 "$PACKSIGN" describe "$P" --json
+	[[ "$output" == *'"lang": "zh"'* ]]
+}
+
 @test "describe: AgentPack missing permissions read as denied" {
 	pack research.top-journal-reviewer
 	edit manifest.yml 's/  network: false/  network: true/; /^  read_knowledge:/d; /^  file_write:/d'

@@ -363,3 +363,18 @@ PY
 	[ "$(digest_field flip.tar canonical)" = yes ]   # content is not a canonical rule
 	[ "$(digest_field flip.tar tree_digest)" != "$(digest_field big.tar tree_digest)" ]
 }
+
+@test "digest, pack, validate: a path that is not UTF-8 is printed escaped" {
+	bad=$(printf 'p\377')
+	"$PACKSIGN" pack "$EXAMPLES/$AGENTPACK" -o "$bad.tar.gz" >/dev/null
+	run "$PACKSIGN" digest "$bad.tar.gz"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = 'path: p\xff.tar.gz' ]
+	run "$PACKSIGN" pack "$EXAMPLES/$AGENTPACK" -o "$bad.tar"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == 'wrote p\xff.tar: '* ]]
+	run "$PACKSIGN" validate "$bad.tar.gz"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == 'p\xff.tar.gz: valid '* ]]
+	[[ "$output" != *$'\377'* ]]
+}

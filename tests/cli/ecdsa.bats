@@ -106,7 +106,7 @@ PY
 	policy p.yaml p384.pub
 	run "$PACKSIGN" verify r.tar.gz --trust p.yaml
 	[ "$status" -eq 2 ]
-	[[ $output == *"[key_unsupported_algorithm]"* ]]
+	[[ $output == *"(key_unsupported_algorithm)"*"[trust_key]"* ]]
 	[[ $output == *"prime256v1"* ]]
 	openssl pkey -pubin -in ec.pub -pubout -ec_conv_form compressed \
 	    -out ecc.pub 2>/dev/null

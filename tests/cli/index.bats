@@ -10,6 +10,7 @@ load net_helpers
 bats_require_minimum_version 1.5.0
 
 AP_ID=research.top-journal-reviewer
+SIGNER="${PACKSIGN_TESTSIGN:-$BATS_TEST_DIRNAME/../../build/tests/ps-testsign}"
 T0=2026-01-01T00:00:00Z
 
 # policy FILE [EXTRA-INDEX-LINES]: acme signs packs, acme-index signs
@@ -278,6 +279,40 @@ PY
 	[ "$(tail -c1 a.json | od -An -tx1 | tr -d ' ')" = 0a ]
 	[ "$(wc -l <a.json)" -eq 1 ]
 	[ "$(field a.json 'p["packsign_index"]')" = 1 ]
+}
+
+@test "build and refresh take the index key from PACKSIGN_SECRET_KEY when -s is absent" {
+	ix a.json "$F/ap-0.1.0.tar.gz" --base-url "$B"
+	PACKSIGN_SECRET_KEY=$(cat "$F/ixk.key") "$PACKSIGN" index build \
+	    "$F/ap-0.1.0.tar.gz" --base-url "$B" -o e.json --identity acme-index \
+	    --trust "$F/policy.yaml" --at "$T0" --expires P3650D
+	cmp a.json e.json
+	PACKSIGN_SECRET_KEY=$(cat "$F/ixk.key") "$PACKSIGN" index refresh e.json \
+	    -o r.json --identity acme-index --at "$T0" --expires P3650D
+	[ "$(field r.json 'p["version"]')" = 2 ]
+	# Without -s and without the variable: a usage error naming both.
+	run "$PACKSIGN" index refresh e.json -o r.json --identity acme-index
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"needs -o OUT and -s KEY (or PACKSIGN_SECRET_KEY)"* ]]
+	# From the variable there is no NAME.pub beside: --identity is needed.
+	run env PACKSIGN_SECRET_KEY="$(cat "$F/ixk.key")" "$PACKSIGN" index \
+	    refresh e.json -o r.json
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"give --identity ID"* ]]
+}
+
+@test "build with separate pack and index keys: a refused archive names -p/--trust" {
+	# Without --trust the archives are verified with the index key, which
+	# signed none of them.
+	run "$PACKSIGN" index build "$F/ap-0.1.0.tar.gz" --base-url "$B" \
+	    -o x.json -s "$F/ixk.key"
+	fails 1 signature_untrusted
+	[[ "$output" == *"(index build verifies the archives with the index key -s unless -p KEY.pub or --trust POLICY names their signers)"* ]]
+	[ ! -e x.json ]
+	run "$PACKSIGN" index build "$F/ap-0.1.0.tar.gz" --base-url "$B" \
+	    -o x.json -s "$F/ixk.key" -p "$F/bob.pub"
+	fails 1 signature_untrusted
+	[[ "$output" == *"(index build verified the archive with -p $F/bob.pub)"* ]]
 }
 
 @test "build --previous: entries carried with their published times, version +1, base URL kept" {
@@ -573,9 +608,66 @@ assert j["recorded"] is False and j["version"] == 2 and j["index_state"]["versio
 	[ "$(stat -c %s "$F/holon.tar.gz")" != "$(stat -c %s "$F/ap-0.1.0.tar.gz")" ]
 	run inst "$AP_ID" mm.json
 	echo "$output"
-	[ "$status" -ne 0 ]
-	[[ "$output" == *"[index_mismatch]"* || "$output" == *"[fetch_too_large]"* ]]
+	fails 1 index_mismatch
+	[[ "$output" == *"the entry's size"* ]]
 	nothing_installed
+}
+
+# resized OUT DELTA [VERSION]: ix1.json (0.1.0 at $B) with its entry's
+# size off by DELTA bytes and VERSION (default 1), signed by the index
+# key: the publisher's data disagreeing with what the server sends.
+resized() {
+	python3 - "$F/ix1.json" "$1.payload" "$2" "${3:-1}" <<'PY'
+import base64, json, sys
+env = json.load(open(sys.argv[1]))
+p = json.loads(base64.b64decode(env["payload"]))
+p["packs"][0]["size"] += int(sys.argv[3])
+p["version"] = int(sys.argv[4])
+open(sys.argv[2], "w").write(json.dumps(p, sort_keys=True, separators=(",", ":")))
+PY
+	"$SIGNER" -s "$F/ixk.key" --payload \
+	    --payload-type application/vnd.packsign.index+json -o "$1" "$1.payload"
+}
+
+@test "an entry's size binds both ways: a longer or shorter body is index_mismatch (exit 1)" {
+	local size
+	size=$(stat -c %s "$F/ap-0.1.0.tar.gz")
+	resized short.json -1
+	run iv short.json
+	[ "$status" -eq 0 ]
+	run inst "$AP_ID" short.json
+	fails 1 index_mismatch
+	[[ "$output" == *"expected $((size - 1)) bytes (the entry's size), found more: the transfer was cut off at $((size - 1))"* ]]
+	nothing_installed
+	# The right digest under a size too large: the body is shorter.
+	resized long.json 1 2
+	run inst "$AP_ID" long.json
+	fails 1 index_mismatch
+	[[ "$output" == *"expected $((size + 1)) bytes (the entry's size), found $size bytes"* ]]
+	nothing_installed
+}
+
+@test "outdated: the entry's size is compared before the archive is parsed (index_mismatch, exit 1)" {
+	run inst "$AP_ID@0.1.0" "$F/ix1.json"
+	[ "$status" -eq 0 ]
+	# 0.2.0's entry with its size one short, and served from mixb/ another
+	# pack's archive: neither reaches the verifier.
+	python3 - "$F/ix2.json" short.payload <<'PY'
+import base64, json, sys
+env = json.load(open(sys.argv[1]))
+p = json.loads(base64.b64decode(env["payload"]))
+e = [e for e in p["packs"] if e["version"] == "0.2.0"][0]
+e["size"] -= 1
+p["version"] = 2
+open(sys.argv[2], "w").write(json.dumps(p, sort_keys=True, separators=(",", ":")))
+PY
+	"$SIGNER" -s "$F/ixk.key" --payload \
+	    --payload-type application/vnd.packsign.index+json -o short.json short.payload
+	run "$PACKSIGN" outdated --index short.json --trust "$F/policy.yaml" \
+	    --data-dir "$D" --ca-file "$F/ca.pem"
+	echo "$output"
+	fails 1 index_mismatch
+	[[ "$output" == *"the entry's size"* ]]
 }
 
 # --------------------------------------------------------------- yanked
@@ -634,6 +726,9 @@ assert j["recorded"] is False and j["version"] == 2 and j["index_state"]["versio
 	    --data-dir "$D" --ca-file "$F/ca.pem"
 	echo "$output"
 	[ "$status" -eq 0 ]
+	run --separate-stderr "$PACKSIGN" outdated --index "$F/ix2.json" \
+	    --trust "$F/policy.yaml" --data-dir "$D" --ca-file "$F/ca.pem" -q
+	[ "$status" -eq 0 ] && [ -z "$output" ] && [ -z "$stderr" ]
 	run "$PACKSIGN" outdated --index "$U/files/ix3.json" --trust "$F/policy.yaml" \
 	    --data-dir "$D" --ca-file "$F/ca.pem" --json
 	echo "$output"
@@ -667,6 +762,10 @@ PY
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *'"widens": null'* ]]
+	# -q: the exit status alone says it (issue 26).
+	run --separate-stderr "$PACKSIGN" outdated --index "$F/ix3.json" \
+	    --trust "$F/policy.yaml" --data-dir "$D" --no-widening-check -q
+	[ "$status" -eq 1 ] && [ -z "$output" ] && [ -z "$stderr" ]
 }
 
 @test "outdated: a newer version that widens nothing has empty widens" {
@@ -728,6 +827,9 @@ PY
 	[ "$status" -eq 0 ]
 	[[ "$output" == *skipped* ]]
 	[ "$(installed)" = "0.1.0 0.2.0" ]
+	run --separate-stderr "$PACKSIGN" update --index "$F/ix2.json" \
+	    --trust "$F/policy.yaml" --data-dir "$D" --ca-file "$F/ca.pem" --yes -q
+	[ "$status" -eq 0 ] && [ -z "$output" ] && [ -z "$stderr" ]
 	# ixy (version 3) yanks 0.2.0: its newest is 0.1.0, below what is
 	# installed, so nothing is installed (never a downgrade).
 	run "$PACKSIGN" update "$AP_ID" --index "$F/ixy.json" --trust "$F/policy.yaml" \
@@ -741,6 +843,105 @@ PY
 	    --data-dir "$D" --ca-file "$F/ca.pem" --yes
 	echo "$output"
 	[ "$status" -eq 1 ]
+}
+
+@test "update --json: one object, each id as install --json reports it" {
+	run inst "$AP_ID@0.1.0" "$F/ix1.json"
+	[ "$status" -eq 0 ]
+	run --separate-stderr "$PACKSIGN" update --index "$F/ix2.json" \
+	    --trust "$F/policy.yaml" --data-dir "$D" --ca-file "$F/ca.pem" --yes --json
+	echo "$output"; echo "$stderr"
+	[ "$status" -eq 0 ]
+	jq -e --arg id "$AP_ID" '.ok and .exit == 0 and .index_version == 2 and
+	    (.updates | length) == 1 and .updates[0].action == "installed" and
+	    .updates[0].id == $id and .updates[0].version == "0.2.0" and
+	    .updates[0].upgrade.from == "0.1.0" and .updates[0].ok' <<<"$output"
+	[ "$(installed)" = "0.1.0 0.2.0" ]
+	# Nothing newer: skipped; an id not installed: its refusal, exit 1.
+	run --separate-stderr "$PACKSIGN" update "$AP_ID" other.pack --index "$F/ix2.json" \
+	    --trust "$F/policy.yaml" --data-dir "$D" --ca-file "$F/ca.pem" --yes --json
+	echo "$output"; echo "$stderr"
+	[ "$status" -eq 1 ]
+	jq -e --arg id "$AP_ID" '(.ok | not) and .exit == 1 and
+	    .updates[0] == {format: "agentpack", id: $id, installed: "0.2.0",
+	        action: "skipped", newest: "0.2.0", reason: "not_newer", ok: true,
+	        exit: 0, code: null, subject: null, message: null,
+	        expected: null, found: null} and
+	    .updates[1].id == "other.pack" and .updates[1].code == "not_installed" and
+	    .updates[1].exit == 1' <<<"$output"
+	[[ "$stderr" == *"other.pack: no version of it is installed"*"[not_installed]"* ]]
+	# A refused update is in its object, with the code.
+	run --separate-stderr "$PACKSIGN" update --index "$F/ix3.json" \
+	    --trust "$F/policy.yaml" --data-dir "$D" --ca-file "$F/ca.pem" --yes --json
+	[ "$status" -eq 2 ]
+	jq -e '.exit == 2 and .updates[0].code == "consent_required" and
+	    .updates[0].action == null' <<<"$output"
+}
+
+# ------------------------------------------------- offline: --from-dir
+
+# Issue 26: an air-gapped installer has the index and the release files,
+# not the network.  The index names a host nothing can reach.
+@test "install --index FILE --from-dir DIR: the entry's files from DIR, nothing downloaded" {
+	ix off1.json "$F/ap-0.1.0.tar.gz" --base-url https://unreachable.invalid/packs/
+	ix off2.json "$F/ap-0.2.0.tar.gz" --previous off1.json
+	mkdir rel && cp "$F"/ap-0.1.0.tar.gz* "$F"/ap-0.2.0.tar.gz* rel/
+	run env https_proxy=http://127.0.0.1:9 "$PACKSIGN" install "$AP_ID" \
+	    --index off1.json --from-dir rel --trust "$F/policy.yaml" \
+	    --data-dir "$D" --yes
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"installed $AP_ID 0.1.0 to "* ]]
+	# update takes --from-dir too.
+	run env https_proxy=http://127.0.0.1:9 "$PACKSIGN" update \
+	    --index off2.json --from-dir rel --trust "$F/policy.yaml" \
+	    --data-dir "$D" --yes
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(installed)" = "0.1.0 0.2.0" ]
+	[ "$(state_version acme-index)" = 2 ]
+	# The index's rules hold: an older index is a rollback now.
+	run inst "$AP_ID@0.1.0" off1.json --from-dir rel
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[index_rollback]"* ]]
+	nothing=$(ls -A "$D/.tmp")
+	[ -z "$nothing" ]
+}
+
+@test "install --from-dir: the entry's digest, size, signers and pack bind the files in DIR" {
+	ix off.json "$F/ap-0.1.0.tar.gz" --base-url https://unreachable.invalid/packs/
+	# Another genuinely signed archive under the entry's file name: the
+	# size (or, at the same size, the digest) is refused before a byte is
+	# parsed.
+	mkdir mix && cp "$F/ap-0.2.0.tar.gz" mix/ap-0.1.0.tar.gz
+	cp "$F/ap-0.2.0.tar.gz.sig" mix/ap-0.1.0.tar.gz.sig
+	run inst "$AP_ID@0.1.0" off.json --from-dir mix
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"is not the one index version 1 of 'acme-index' lists for $AP_ID@0.1.0"*"[index_mismatch]"* ]]
+	nothing_installed
+	# The same bytes signed by a key the entry does not list.
+	mkdir other && cp "$F/bob-0.1.0.tar.gz" other/ap-0.1.0.tar.gz
+	cp "$F/bob-0.1.0.tar.gz.sig" other/ap-0.1.0.tar.gz.sig
+	run inst "$AP_ID@0.1.0" off.json --from-dir other
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"the signers that counted"*"[index_mismatch]"* ]]
+	nothing_installed
+	# Missing files: the archive first, then its .sig.
+	mkdir empty
+	run inst "$AP_ID@0.1.0" off.json --from-dir empty
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"empty/ap-0.1.0.tar.gz"*"[not_found]"* ]]
+	cp "$F/ap-0.1.0.tar.gz" empty/
+	run inst "$AP_ID@0.1.0" off.json --from-dir empty
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[signature_missing]"* ]]
+	nothing_installed
+	run "$PACKSIGN" install "$F/ap-0.1.0.tar.gz" --from-dir empty \
+	    --trust "$F/policy.yaml" --data-dir "$D" --yes
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--from-dir need --index"*"[usage]"* ]]
 }
 
 # ------------------------------------------------------------ first use
@@ -769,6 +970,23 @@ assert s["version"] == 1 and s["index_sha256"].startswith("sha256:") and s["firs
 	python3 -c 'import json,sys; s = json.load(open(sys.argv[1]))
 assert set(s) == {"packsign_index_state", "publishers"} and s["packsign_index_state"] == 1
 assert set(s["publishers"]["acme-index"]) == {"first_seen", "index_sha256", "version"}' "$S"
+}
+
+@test "state: first_seen is the clock's time of recording, whatever --at says" {
+	local before after
+	before=$(date -u +%s)
+	run iv "$F/ix1.json" --record --at 2030-06-01T00:00:00Z
+	[ "$status" -eq 0 ]
+	run inst "$AP_ID" "$F/ix2.json" --at 2031-01-01T00:00:00Z
+	[ "$status" -eq 0 ]
+	after=$(date -u +%s)
+	python3 - "$S" "$before" "$after" <<'PY'
+import calendar, json, sys, time
+s = json.load(open(sys.argv[1]))["publishers"]["acme-index"]
+seen = calendar.timegm(time.strptime(s["first_seen"], "%Y-%m-%dT%H:%M:%SZ"))
+assert s["version"] == 2, s
+assert int(sys.argv[2]) <= seen <= int(sys.argv[3]), (s, sys.argv)
+PY
 }
 
 @test "state: publishers are kept apart; list --index checks but does not record" {

@@ -136,10 +136,14 @@ ap_tree() { echo "$D/agentpacks/$AP_ID/$1"; }
 	run "$PACKSIGN" uninstall autograph.pkg.research --data-dir "$D"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	run "$PACKSIGN" list --data-dir "$D"
+	run --separate-stderr "$PACKSIGN" list --data-dir "$D"
 	[ "$status" -eq 0 ]
-	[ -z "$(echo "$output" | grep -v 'no packs installed')" ]
+	[ -z "$output" ]
+	[ "$stderr" = "packsign: no packs installed in $D" ]
 	[ -z "$(find "$D" -name '*.yml' -o -name '*.yaml' -o -name '*.md')" ]
+	# The help says so (issue 26: it said an empty directory prints nothing).
+	run "$PACKSIGN" list --help
+	[[ "$output" == *'stderr says "packsign: no packs installed in'* ]]
 }
 
 @test "install, list, uninstall, verify --installed: --json parses" {
@@ -218,6 +222,74 @@ ap_tree() { echo "$D/agentpacks/$AP_ID/$1"; }
 	[ -z "$(grep "an edit after the release" "$(ap_tree 0.1.0)/README.md")" ]
 }
 
+# One word for one count (issue 26): "entries" are an archive's files and
+# directories (pack, digest), "files" its regular files (install, list,
+# verify --installed), in text and JSON alike.
+@test "entries and files: each word counts one thing everywhere" {
+	entries=$(digest_field "$F/ap.tar.gz" entries)
+	files=$(find "$EXAMPLES/$AGENTPACK" -type f | wc -l)
+	[ "$entries" -gt "$files" ]
+	run "$PACKSIGN" pack "$EXAMPLES/$AGENTPACK" -o p.tar.gz
+	[[ "${lines[0]}" == *": agentpack pack, $entries entries, "*" bytes of files" ]]
+	run inst ap.tar.gz
+	[[ "$output" == *"tree digest: sha256:"*" ($files files, "*" bytes)"* ]]
+	run "$PACKSIGN" verify --installed "$(ap_tree 0.1.0)"
+	[[ "$output" == *": $files files match the receipt"* ]]
+	run "$PACKSIGN" list --data-dir "$D" --json
+	[ "$(jq '.packs[0].files' <<<"$output")" = "$files" ]
+	[ "$(jq '.packs[0] | has("entries")' <<<"$output")" = false ]
+	run inst ap2.tar.gz --json
+	[ "$(jq '.files' <<<"$output")" = "$files" ]
+	[ "$(jq 'has("entries")' <<<"$output")" = false ]
+}
+
+@test "verify --installed ID[@VERSION]: the data directory's trees, as uninstall names them" {
+	inst ap.tar.gz >/dev/null
+	inst ap2.tar.gz >/dev/null
+	run "$PACKSIGN" verify --installed "$AP_ID@0.1.0" --data-dir "$D"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "${lines[0]}" == "ok: $AP_ID 0.1.0 at $(ap_tree 0.1.0): "* ]]
+	# ID alone: every installed version; PACKSIGN_DATA_DIR as elsewhere.
+	run env PACKSIGN_DATA_DIR="$D" "$PACKSIGN" verify --installed "$AP_ID" \
+	    --trust "$F/policy-false.yaml" --json
+	echo "$output"
+	[ "$status" -eq 0 ]
+	jq -e '.total == 2 and .verified == 2 and
+	    ([.results[].receipt.version] == ["0.1.0", "0.2.0"]) and
+	    all(.results[]; .check.signature_checked)' <<<"$output"
+	chmod -R u+w "$(ap_tree 0.2.0)"
+	echo edited >>"$(ap_tree 0.2.0)/README.md"
+	run "$PACKSIGN" verify --installed "$AP_ID" --data-dir "$D"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"ok: $AP_ID 0.1.0"* ]]
+	[[ "$output" == *"modified: README.md"* ]]
+	[[ "$output" == *"0.2.0: compared the installed files"*"[installed_modified]"* ]]
+	run "$PACKSIGN" verify --installed "$AP_ID@0.3.0" no.such.pack --data-dir "$D"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"packsign: $AP_ID@0.3.0: is neither an installed pack of the data directory $D (ID or ID@VERSION, as packsign list shows them) nor a path [not_installed]"* ]]
+	[[ "$output" == *"packsign: no.such.pack: is neither an installed pack"*"[not_installed]"* ]]
+	# The pack's source directory, named by its id here, does not hide it.
+	cp -R "$EXAMPLES/$AGENTPACK" "$AP_ID"
+	run "$PACKSIGN" verify --installed "$AP_ID@0.1.0" --data-dir "$D"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "ok: $AP_ID 0.1.0 at $(ap_tree 0.1.0): "* ]]
+	# A path needs no data directory.
+	run env -u HOME -u XDG_DATA_HOME "$PACKSIGN" verify --installed "$(ap_tree 0.1.0)"
+	[ "$status" -eq 0 ]
+	run "$PACKSIGN" verify --installed "$AP_ID@0.1.0" --data-dir "$D" --format soyapack
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[not_installed]"* ]]
+	run "$PACKSIGN" verify --installed "$AP_ID@0.1.0" --data-dir "$D" --format agentpack
+	[ "$status" -eq 0 ]
+	run "$PACKSIGN" verify "$F/ap.tar.gz" --data-dir "$D" -p "$F/alice.pub"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--data-dir and --format name installed packs: they need --installed [usage]"* ]]
+}
+
 @test "verify --installed and list --verify name modified, added and missing files" {
 	run inst ap.tar.gz
 	[ "$status" -eq 0 ]
@@ -225,7 +297,7 @@ ap_tree() { echo "$D/agentpacks/$AP_ID/$1"; }
 	run "$PACKSIGN" verify --installed "$t"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[[ "$output" == "ok: $AP_ID 0.1.0 at $t: "*" entries match the receipt"* ]]
+	[[ "$output" == "ok: $AP_ID 0.1.0 at $t: "*" files match the receipt"* ]]
 	run "$PACKSIGN" list --data-dir "$D" --verify
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"  ok" ]]
@@ -325,6 +397,31 @@ ap_tree() { echo "$D/agentpacks/$AP_ID/$1"; }
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"installed $AP_ID 0.1.0 to "* ]]
 	[ -d "$(ap_tree 0.1.0)" ]
+}
+
+@test "install: the question in the locale's language takes its answer" {
+	pty="$BATS_TEST_DIRNAME/../tools/ptyrun"
+	run env -u LC_ALL -u LC_MESSAGES LANG=zh_CN.UTF-8 "$pty" "expect=安装？[y/N]（是/否）" send=否 -- \
+	    "$PACKSIGN" install "$F/ap.tar.gz" --trust "$F/policy-false.yaml" --data-dir "$D"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"此智能体包"* ]]
+	[[ "$output" == *"[install_declined]"* ]]
+	[ ! -e "$(ap_tree 0.1.0)" ]
+	run env -u LC_ALL -u LC_MESSAGES LANG=zh_CN.UTF-8 "$pty" "expect=安装？" send=是 -- \
+	    "$PACKSIGN" install "$F/ap.tar.gz" --trust "$F/policy-false.yaml" --data-dir "$D"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -d "$(ap_tree 0.1.0)" ]
+	# English keeps its question and answers; y and yes still do in Chinese.
+	run env LANG=zh_CN.UTF-8 "$pty" "expect=[y/N]" send=Y -- \
+	    "$PACKSIGN" install "$F/ap2.tar.gz" --trust "$F/policy-false.yaml" --data-dir "$D"
+	[ "$status" -eq 0 ]
+	run env -u LC_ALL -u LC_MESSAGES LANG=en_US.UTF-8 "$pty" "expect=Install? [y/N] " send=是 -- \
+	    "$PACKSIGN" install "$F/apx.tar.gz" --trust "$F/policy-false.yaml" \
+	    --data-dir "$D-en"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[install_declined]"* ]]
 }
 
 @test "install --dry-run checks everything and keeps nothing" {
@@ -488,4 +585,168 @@ assert w == [("agents/checklist.yml", 4, 11, "warning", "agentpack_config_path")
 	[[ "$output" == *"removed agentpack $AP_ID 0.2.0 from "* ]]
 	[ ! -e "$(ap_tree 0.1.0)" ] && [ ! -e "$(ap_tree 0.2.0)" ]
 	[ -z "$(find "$D/receipts" -type f)" ]
+}
+
+# Issue 26: Ctrl-C during a local install left DIR/.tmp/install.* (the
+# archive's copy and the extracted tree) until the next install.  SIGINT,
+# SIGTERM and SIGHUP now stop it and it removes its work before the run
+# ends by that signal.
+left_over() {
+	[ -d "$D/.tmp" ] && find "$D/.tmp" -mindepth 1 -print -quit
+}
+
+@test "install: SIGINT or SIGTERM at the question leaves no DIR/.tmp/install.*" {
+	pty="$BATS_TEST_DIRNAME/../tools/ptyrun"
+	for sig in INT TERM; do
+		run "$pty" "expect=Install? [y/N] " "exists=$D/.tmp/install.*/tree" \
+		    "signal=$sig" -- "$PACKSIGN" install "$F/ap.tar.gz" \
+		    --trust "$F/policy-false.yaml" --data-dir "$D"
+		echo "$sig: $output"
+		[ "$status" -eq $((128 + $(kill -l "$sig"))) ]
+		[ -z "$(left_over)" ] || { ls -laR "$D/.tmp"; false; }
+		[ ! -e "$(ap_tree 0.1.0)" ]
+		[ -z "$(find "$D/receipts" -type f 2>/dev/null)" ]
+	done
+}
+
+@test "install: a signal while a large archive is copied and extracted leaves nothing" {
+	mkdir -p packs && variant big "$AGENTPACK"
+	head -c 96M /dev/urandom >packs/big/knowledge/big.bin
+	"$PACKSIGN" pack packs/big -o big.tar >/dev/null
+	"$PACKSIGN" sign big.tar -s "$F/alice.key" >/dev/null
+	"$PACKSIGN" install big.tar --trust "$F/policy-false.yaml" \
+	    --data-dir "$D" --yes >out 2>&1 &
+	pid=$!
+	# Caught in the act: stopped as soon as its work directory exists,
+	# then the signal is delivered as it goes on.
+	while ! compgen -G "$D/.tmp/install.*" >/dev/null && kill -0 "$pid" 2>/dev/null; do
+		:
+	done
+	kill -STOP "$pid"
+	compgen -G "$D/.tmp/install.*" >/dev/null || { kill -CONT "$pid"; skip "the install ended first"; }
+	kill -TERM "$pid"
+	kill -CONT "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	cat out
+	[ "$rc" -eq 143 ]
+	[ -z "$(left_over)" ] || { ls -laR "$D/.tmp"; false; }
+	[ ! -e "$(ap_tree 0.1.0)" ]
+	[ -z "$(find "$D/receipts" -type f 2>/dev/null)" ]
+}
+
+# --reinstall (issue 26): "already installed" over a modified tree was exit
+# 0 with the tree left modified.
+@test "install over a modified tree: installed_modified names --reinstall, which restores it" {
+	inst ap.tar.gz >/dev/null
+	t=$(ap_tree 0.1.0)
+	receipt="$D/receipts/agentpacks/$AP_ID/0.1.0.json"
+	chmod -R u+w "$t"
+	echo "an edit" >>"$t/README.md"
+	rm "$t/prompts/review.md"
+	run --separate-stderr inst ap.tar.gz
+	echo "$output"; echo "$stderr"
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[ "$stderr" = "packsign: $t: $AP_ID 0.1.0 is already installed, but its files changed since; pass --reinstall (ps_install_options.reinstall) to replace them with this archive's verified tree: expected the files as installed, found 1 modified, 0 added, 1 missing (modified: README.md) [installed_modified]" ]
+	grep -q "an edit" "$t/README.md"
+	before=$(stat -c %i "$t")
+	run inst ap.tar.gz --reinstall
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "reinstalled $AP_ID 0.1.0 to $t" ]]
+	[ "$(stat -c %i "$t")" != "$before" ]
+	cmp "$t/README.md" "$EXAMPLES/$AGENTPACK/README.md"
+	[ -f "$t/prompts/review.md" ]
+	run "$PACKSIGN" verify --installed "$t" --trust "$F/policy-false.yaml"
+	[ "$status" -eq 0 ]
+	[ -z "$(left_over)" ]
+	# An intact tree is the no-op again; --reinstall of it still works.
+	run inst ap.tar.gz
+	[[ "${lines[0]}" == "already installed: "* ]]
+	run inst ap.tar.gz --reinstall --json
+	[ "$status" -eq 0 ]
+	[ "$(jq -r .action <<<"$output")" = reinstalled ]
+	[ "$(jq -r .files <<<"$output")" -gt 0 ]
+	# One receipt, as before.
+	[ "$(find "$D/receipts" -name '*.json' | wc -l)" -eq 1 ]
+}
+
+@test "install --reinstall: an older installed version, a version not installed, other content, the pins" {
+	inst ap.tar.gz >/dev/null
+	inst ap2.tar.gz >/dev/null
+	# Reinstalling the older version is no rollback: it is installed.
+	run inst ap.tar.gz --reinstall
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "reinstalled $AP_ID 0.1.0 to "* ]]
+	run "$PACKSIGN" list --data-dir "$D"
+	[[ "$output" == *"$AP_ID 0.2.0 (newest)"* ]]
+	# Other content under the same version is still version_conflict.
+	run inst apx.tar.gz --reinstall
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[version_conflict]"* ]]
+	# A version not installed is installed as usual.
+	run inst apsh.tar.gz --reinstall --allow-shell --data-dir "$D-other"
+	[ "$status" -eq 0 ]
+	# The pins are never rewritten.
+	run inst ap.tar.gz --reinstall --allow-signer-change
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--reinstall keeps the pins"*"[usage]"* ]]
+	run "$PACKSIGN" update --reinstall --index x -p "$F/alice.pub" --data-dir "$D"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"[usage]"* ]]
+}
+
+@test "an upgrade over a modified installed version names --reinstall" {
+	inst ap.tar.gz >/dev/null
+	t=$(ap_tree 0.1.0)
+	chmod -R u+w "$t"
+	echo "changed" >>"$t/manifest.yml"
+	run inst ap2.tar.gz
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"$t/manifest.yml: hashed the installed file before reading it: it must be what the receipt records (packsign verify --installed lists every change; packsign install --reinstall with that version's archive restores its tree)"*"[installed_modified]"* ]]
+	run inst ap.tar.gz --reinstall
+	[ "$status" -eq 0 ]
+	run inst ap2.tar.gz
+	[ "$status" -eq 0 ]
+	[ -d "$(ap_tree 0.2.0)" ]
+}
+
+# The crash guarantee of install.md 3.2: whatever syscall a kill interrupts,
+# the layout path holds a whole tree, and its receipt describes it: the
+# modified tree with its old receipt (verify --installed names the one
+# edit), or the verified tree (verify --installed passes) with either
+# receipt.
+@test "install --reinstall: a kill at any rename, write or sync leaves the old tree or the verified one" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	local call n st kills=0
+	for call in write fsync syncfs renameat renameat2; do
+		n=1
+		while :; do
+			rm -rf "$D"
+			inst ap.tar.gz >/dev/null
+			chmod -R u+w "$(ap_tree 0.1.0)"
+			echo "an edit" >>"$(ap_tree 0.1.0)/README.md"
+			st=0
+			ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+			strace -f -o /dev/null -e trace="$call" \
+			    -e inject="$call":signal=SIGKILL:when=$n \
+			    "$PACKSIGN" install "$F/ap.tar.gz" \
+			    --trust "$F/policy-false.yaml" --data-dir "$D" --yes \
+			    --reinstall >/dev/null 2>&1 || st=$?
+			run --separate-stderr "$PACKSIGN" verify --installed \
+			    "$AP_ID@0.1.0" --data-dir "$D"
+			[ "$status" -eq 0 ] || { [ "$output" = "modified: README.md" ] &&
+			    [[ "$stderr" == *"found 1 modified, 0 added, 0 missing [installed_modified]" ]]; } ||
+			    { echo "$call #$n: $output $stderr"; return 1; }
+			[ "$st" -eq 0 ] && break
+			kills=$((kills + 1))
+			n=$((n + 1))
+			[ "$n" -lt 400 ] || return 1
+		done
+	done
+	echo "# $kills kills" >&3
+	[ "$kills" -gt 5 ]
 }

@@ -6,6 +6,7 @@
 # checks pass and the refusal comes from reading the archive's entries.
 
 load helpers
+bats_require_minimum_version 1.5.0
 
 SIGNER="${PACKSIGN_TESTSIGN:-$BATS_TEST_DIRNAME/../../build/tests/ps-testsign}"
 ID=research.top-journal-reviewer
@@ -257,6 +258,20 @@ refused() {
 		run "$PACKSIGN" list --data-dir "$D"
 		if listed 0.1.0; then false; fi
 	done
+}
+
+@test "install names the error of a receipts directory it cannot scan (not an empty code)" {
+	local receipt="$D/receipts/agentpacks/$ID/0.1.0.json"
+	"$SIGNER" -s alice.key good.tar
+	"$PACKSIGN" install good.tar -p alice.pub --data-dir "$D" --yes >/dev/null
+	echo garbage >"$receipt"
+	run "$PACKSIGN" install good.tar -p alice.pub --data-dir "$D" --yes
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "packsign: $receipt: not a JSON object"*"[receipt_invalid]" ]]
+	run --separate-stderr "$PACKSIGN" install good.tar -p alice.pub --data-dir "$D" --yes --json
+	[ "$status" -eq 1 ]
+	[ "$(jq -r .code <<<"$output")" = receipt_invalid ]
 }
 
 # bulk_pack DIR VERSION FILES: the agentpack with FILES extra files.

@@ -146,3 +146,31 @@ pc() {
 	mk uninstall DESTDIR="$T" "${vars[@]}" >/dev/null
 	[ -z "$(installed "$T")" ]
 }
+
+# README, "Installing packsign": a program built against a library under a
+# PREFIX of one's own runs with an rpath or LD_LIBRARY_PATH, and stops at
+# start without either.
+@test "a PREFIX of one's own: README's rpath and LD_LIBRARY_PATH commands run the example" {
+	local p=$BATS_TEST_TMPDIR/home/.local
+	run mk install PREFIX="$p"
+	[ "$status" -eq 0 ]
+	export PKG_CONFIG_PATH=$p/lib/pkgconfig
+	[ "$(pkg-config --variable=libdir packsign)" = "$p/lib" ]
+	cc "$ROOT/examples/verify-and-install.c" $(pkg-config --cflags --libs packsign) \
+	    -Wl,-rpath,"$(pkg-config --variable=libdir packsign)" -o with-rpath
+	cc "$ROOT/examples/verify-and-install.c" $(pkg-config --cflags --libs packsign) -o v2
+	run -127 ./v2
+	[ "$status" -eq 127 ]
+	[[ "$output" == *"libpacksign.so.$ABI: cannot open shared object file"* ]]
+	run ./with-rpath
+	[ "$status" -eq 2 ]
+	[[ "$output" == "usage: verify-and-install "* ]]
+	run env LD_LIBRARY_PATH="$p/lib" ./v2
+	[ "$status" -eq 2 ]
+	[[ "$output" == "usage: verify-and-install "* ]]
+	# The README shows these commands.
+	grep -qF -- '-Wl,-rpath,$(pkg-config --variable=libdir packsign) -o verify-and-install' "$ROOT/README.md"
+	grep -qF 'LD_LIBRARY_PATH=$HOME/.local/lib ./v2' "$ROOT/README.md"
+	run mk uninstall PREFIX="$p"
+	[ "$status" -eq 0 ]
+}

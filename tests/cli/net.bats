@@ -192,6 +192,11 @@ fails() {
 	cmp out.tar.gz "$F/ap.tar.gz"
 	cmp out.tar.gz.sig "$F/ap.tar.gz.sig"
 	no_temp_files .
+	# -q: nothing printed on success (issue 26).
+	run --separate-stderr "$PACKSIGN" fetch "$U/files/ap.tar.gz" -o q.tar.gz \
+	    --trust "$F/policy.yaml" --ca-file "$F/ca.pem" -q
+	[ "$status" -eq 0 ] && [ -z "$output" ] && [ -z "$stderr" ]
+	cmp q.tar.gz "$F/ap.tar.gz"
 }
 
 @test "fetch: a swapped archive leaves nothing" {

@@ -140,3 +140,38 @@ is_packsign_and_protected() {
 	exec 5>&-
 	wait "$pid" || true
 }
+
+# Issue 26: a mistyped passphrase on a terminal is asked again, three tries
+# in all, as sudo and ssh do; one from a file or the environment once.
+@test "secrets: a wrong passphrase typed on the terminal gets three tries" {
+	pty="$BATS_TEST_DIRNAME/../tools/ptyrun"
+	p=$(copy_pack "$AGENTPACK")
+	run "$pty" "expect=Passphrase for k.key: " send=wrong \
+	    "expect=wrong passphrase; try again (2 of 3)" \
+	    "expect=Passphrase for k.key: " "send=correct horse" -- \
+	    "$PACKSIGN" sign "$p" -s k.key -o s.tar.gz
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"wrote s.tar.gz.sig (1 signature)"* ]]
+	[ "$(grep -c 'Passphrase for k.key: ' <<<"$output")" -eq 2 ]
+	# Three wrong ones: the refusal, after the third.
+	run "$pty" "expect=Passphrase for k.key: " send=one \
+	    "expect=(2 of 3)" "expect=Passphrase for k.key: " send=two \
+	    "expect=(3 of 3)" "expect=Passphrase for k.key: " send=three -- \
+	    "$PACKSIGN" sign "$p" -s k.key -o t.tar.gz
+	echo "$output"
+	[ "$status" -eq 2 ]
+	[ "$(grep -c 'Passphrase for k.key: ' <<<"$output")" -eq 3 ]
+	[[ "$output" == *"[wrong_passphrase]"* ]]
+	[ ! -e t.tar.gz ] && [ ! -e t.tar.gz.sig ]
+	# A passphrase from the environment or a file is tried once.
+	printf 'wrong\n' >bad.txt
+	run "$pty" -- "$PACKSIGN" sign "$p" -s k.key -o u.tar.gz \
+	    --passphrase-file bad.txt
+	[ "$status" -eq 2 ]
+	[[ "$output" != *"try again"* ]]
+	[ "$(grep -c 'wrong_passphrase' <<<"$output")" -eq 1 ]
+	run env PACKSIGN_PASSPHRASE=wrong "$pty" -- "$PACKSIGN" key passwd k.key
+	[ "$status" -eq 2 ]
+	[[ "$output" != *"try again"* ]]
+}

@@ -76,6 +76,8 @@ YAML
 	run "$PACKSIGN" trust check --trust bad.yaml
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"bad.yaml:20:10:"*"[trust_key]"* ]]
+	# One bracketed code a line: the key's own reason is named in words.
+	[ "$(grep -o '\[[a-z_]*\]' <<<"$output")" = "[trust_key]" ]
 	printf 'version: 1\nsigners: [\n' >syntax.yaml
 	run "$PACKSIGN" trust check --trust syntax.yaml
 	[ "$status" -eq 2 ]
@@ -155,4 +157,19 @@ YAML
 	run "$PACKSIGN" trust check --trust m2.yaml
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"m2.yaml:20:24: 'min_index_version' must be a whole number from 1 to 9007199254740991 (2^53 - 1, the highest index version) written in digits, found '-3' [trust_type]"* ]]
+}
+
+@test "a public key given as the policy says so and names -p [trust_public_key]" {
+	for k in a.pub s.pub o.spki; do
+		run "$PACKSIGN" trust check --trust "$k"
+		echo "$output"
+		[ "$status" -eq 2 ]
+		[ "$output" = "packsign: $k: is a public key, not a trust policy (trust this key alone with -p $k, ps_trust_from_pubkey; or list it in a policy, under a signer's keys): expected a trust policy (YAML, version: 1), found a public key file [trust_public_key]" ]
+	done
+	# Anything else keeps its own error.
+	printf 'version: 1\nsigners: [\n' >syntax.yaml
+	run "$PACKSIGN" trust check --trust syntax.yaml
+	[[ "$output" == *"[yaml_syntax]" ]]
+	run "$PACKSIGN" trust check --trust missing.yaml
+	[[ "$output" == *"[not_found]" ]]
 }

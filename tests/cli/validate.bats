@@ -73,6 +73,10 @@ load manifest_helpers
 	run "$PACKSIGN" validate --help
 	[ "$status" -eq 0 ]
 	grep -qF "usage: packsign validate" <<<"$output"
+	# The help says what validate takes: archives too (issue 26: it said
+	# they were not accepted).
+	grep -qF "a directory or an archive (.tar, .tar.gz," <<<"$output"
+	! grep -qi "not accepted" <<<"$output"
 }
 
 @test "validate: no manifest at the root [manifest_missing]" {

@@ -154,7 +154,8 @@ flip_b64() {
 	run "$PACKSIGN" verify r.tar.gz -p alice.pub
 	echo "$output"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"no key of the policy verifies it (keyid '$(fp bob.pub)')"*"expected threshold 1, found 0 [signature_untrusted]" ]]
+	[[ "$output" == *"no key of the policy verifies it (keyid '$(fp bob.pub)'): expected threshold 1, found 0 [signature_untrusted]" ]]
+	[ "$(grep -o 'signature_untrusted' <<<"$output" | wc -l)" -eq 1 ]
 }
 
 @test "revoked key: key_revoked with the reason" {
@@ -191,7 +192,10 @@ flip_b64() {
 	run "$PACKSIGN" verify r.tar.gz --trust p.yaml
 	echo "$output"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"signature 1 by alice did not count: key "*"($(fp alice.pub)) belongs to 'alice', whose roles are [index]: it may not sign packs [role_missing]"*"expected threshold 1, found 0 [role_missing]" ]]
+	[[ "$output" == *"signature 1 by alice did not count: key "*"($(fp alice.pub)) belongs to 'alice', whose roles are [index]: it may not sign packs: expected threshold 1, found 0 [role_missing]" ]]
+	# The refusal's code ends its line once (issue 26: it was printed
+	# twice, after the signature's reason and at the end).
+	[ "$(grep -o '\[role_missing\]' <<<"$output" | wc -l)" -eq 1 ]
 	run "$PACKSIGN" verify r.tar.gz --trust p.yaml --json
 	[ "$status" -eq 1 ]
 	[ "$(echo "$output" | jq -r '.. | objects | select(has("counted")) | "\(.counted) \(.code)"' | head -1)" = "false role_missing" ]
@@ -321,6 +325,7 @@ flip_b64() {
 	run "$PACKSIGN" verify r.tar.gz -p alice.pub --source-repo /srv/repo
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"[source_repo_invalid]" ]]
+	[ "$(grep -o '\[[a-z_]*\]' <<<"$output")" = "[source_repo_invalid]" ]
 }
 
 @test "source: missing when required or asked for" {
@@ -486,6 +491,24 @@ flip_b64() {
 	[[ "$output" != *$'\033'* ]]
 }
 
+@test "a name that is not UTF-8 is printed with its bytes escaped, UTF-8 as it is" {
+	cp r.tar.gz "$(printf 'n\377\303.tar.gz')"
+	run "$PACKSIGN" verify "$(printf 'n\377\303.tar.gz')" -p alice.pub
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *'n\xff\xc3.tar.gz'* ]]
+	[[ "$output" != *$'\377'* ]]
+	[[ "$output" != *$'\303'* ]]
+	# A well-formed character is not escaped; a surrogate (ED A0 80) and an
+	# overlong form (C0 AF) are not UTF-8.
+	cp r.tar.gz "été.tar.gz"
+	run "$PACKSIGN" verify "été.tar.gz" -p alice.pub
+	[[ "$output" == *"été.tar.gz"* ]]
+	cp r.tar.gz "$(printf 's\355\240\200\300\257.tar.gz')"
+	run "$PACKSIGN" verify "$(printf 's\355\240\200\300\257.tar.gz')" -p alice.pub
+	[[ "$output" == *'s\xed\xa0\x80\xc0\xaf.tar.gz'* ]]
+}
+
 @test "--json keeps a report for a name that is not UTF-8" {
 	cp r.tar.gz "$(printf 'n\377.tar.gz')"
 	run "$PACKSIGN" verify "$(printf 'n\377.tar.gz')" -p alice.pub --json
@@ -620,4 +643,25 @@ assert [(x["file"], x["line"], x["code"]) for x in w] == [("infra/compose.yaml",
 	[ "$status" -eq 1 ]
 	[[ "${lines[0]}" == "packsign: warning: h.tar.gz/agents/checklist.yml:3:16: "*"[agentpack_config_path]" ]]
 	[[ "${lines[-1]}" == *"[signed_by_mismatch]" ]]
+}
+
+@test "verify ARCHIVE.sig says to give the archive, not its .sig [archive_is_signature]" {
+	sign -s alice.key r.tar.gz
+	run "$PACKSIGN" verify r.tar.gz.sig -p alice.pub
+	echo "$output"
+	[ "$status" -eq 2 ]
+	[ "$output" = "packsign: r.tar.gz.sig: is a signature file, not an archive: give the archive, not its .sig (r.tar.gz; its .sig is read beside it): expected an archive (.tar, .tar.gz, .tgz, .tar.zst or .zip) or a pack directory, found a signature file [archive_is_signature]" ]
+	# As a shell glob gives them: the archive verifies, its .sig is named.
+	run "$PACKSIGN" verify r.tar.gz* -p alice.pub
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"Good signature: "* ]]
+	[[ "$output" == *"r.tar.gz.sig: is a signature file"*"[archive_is_signature]"* ]]
+	run "$PACKSIGN" install r.tar.gz.sig -p alice.pub --data-dir d --yes
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"give the archive, not its .sig (r.tar.gz;"*"[archive_is_signature]" ]]
+	[ ! -e d/agentpacks ]
+	# A directory of such a name is an unpacked pack, verified as one.
+	cp -R "$EXAMPLES/$AGENTPACK" p.sig
+	run "$PACKSIGN" verify p.sig --sig r.tar.gz.sig -p alice.pub
+	[[ "$output" != *"[archive_is_signature]"* ]]
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
-# CLI tests: packsign verify --files-from LIST [--jobs N] (the pool of
-# cli/verify_batch.c): each archive reported as `verify A B C` reports it,
-# in the list's order, whatever the number of jobs.
+# CLI tests: packsign verify --files-from LIST [--jobs N] and verify A B C
+# (the pool of cli/verify_batch.c): each archive reported as `verify A`
+# alone reports it, in the list's order, whatever the number of jobs.
 
 load helpers
 bats_require_minimum_version 1.5.0
@@ -34,10 +34,19 @@ setup() {
 	unset PACKSIGN_PASSPHRASE PACKSIGN_SECRET_KEY SOURCE_DATE_EPOCH
 }
 
-# The reference: the same archives as operands, stdout and stderr apart.
+# The reference: each archive of list20 verified by a run of its own,
+# stdout and stderr apart, then the closing line.
 reference() {
-	"$PACKSIGN" verify $(cat list20) -p alice.pub "$@" \
-	    >"$BATS_TEST_TMPDIR/ref.out" 2>"$BATS_TEST_TMPDIR/ref.err" || true
+	local a good=0 total=0
+	: >"$BATS_TEST_TMPDIR/ref.out"
+	: >"$BATS_TEST_TMPDIR/ref.err"
+	for a in $(cat list20); do
+		total=$((total + 1))
+		"$PACKSIGN" verify "$a" -p alice.pub "$@" \
+		    >>"$BATS_TEST_TMPDIR/ref.out" 2>>"$BATS_TEST_TMPDIR/ref.err" &&
+		    good=$((good + 1)) || true
+	done
+	echo "FAILED: $good of $total verified" >>"$BATS_TEST_TMPDIR/ref.out"
 }
 
 @test "files-from: the same lines and exit as the operands, with --jobs 1, 2 and 8" {
@@ -50,6 +59,52 @@ reference() {
 		diff "$BATS_TEST_TMPDIR/ref.err" "$BATS_TEST_TMPDIR/err"
 	done
 	[ "$(tail -1 "$BATS_TEST_TMPDIR/out")" = "FAILED: 18 of 20 verified" ]
+}
+
+# Issue 26: operands (verify *.tar.gz) go through the pool too.
+@test "operands: the same lines and exit as one run each, with --jobs 1, 2 and 8" {
+	reference
+	for j in "" 1 2 8; do
+		"$PACKSIGN" verify $(cat list20) ${j:+--jobs $j} -p alice.pub \
+		    >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" && rc=0 || rc=$?
+		[ "$rc" -eq 1 ]
+		diff "$BATS_TEST_TMPDIR/ref.out" "$BATS_TEST_TMPDIR/out"
+		diff "$BATS_TEST_TMPDIR/ref.err" "$BATS_TEST_TMPDIR/err"
+		run "$PACKSIGN" verify $(cat list20) ${j:+--jobs $j} -p alice.pub
+		[[ "${lines[6]}" == "packsign: a07.tar.gz: "*"[subject_mismatch]" ]]
+		[[ "${lines[12]}" == "packsign: a13.tar.gz: "*"[signature_missing]" ]]
+	done
+	run "$PACKSIGN" verify a01.tar.gz a02.tar.gz --jobs 3 -p alice.pub
+	[ "$status" -eq 0 ]
+	[ "${lines[2]}" = "All good: 2 of 2 verified" ]
+}
+
+@test "operands: verified by the pool's threads (--jobs of them and a reader)" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	# LeakSanitizer cannot run under ptrace (an ASan build's tests).
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	for j in 1 3; do
+		strace -f -qq -o "$BATS_TEST_TMPDIR/trace" -e trace=clone,clone3 \
+		    "$PACKSIGN" verify $(grep -v 'a07\|a13' list20) --jobs "$j" \
+		    -p alice.pub >/dev/null
+		[ "$(grep -c 'clone' "$BATS_TEST_TMPDIR/trace")" -eq $((j + 1)) ]
+	done
+	# One archive is verified on the calling thread, with its progress line.
+	strace -f -qq -o "$BATS_TEST_TMPDIR/trace" -e trace=clone,clone3 \
+	    "$PACKSIGN" verify a01.tar.gz -p alice.pub >/dev/null
+	[ "$(grep -c 'clone' "$BATS_TEST_TMPDIR/trace")" -eq 0 ]
+}
+
+@test "operands --json: one document, results in the operands' order" {
+	run -1 "$PACKSIGN" verify $(cat list20) --jobs 4 -p alice.pub --json
+	jq -e '(.ok | not) and .verified == 18 and .total == 20 and
+	    ([.results[].path] == [range(1; 21) | "a\(if . < 10 then "0" else "" end)\(.).tar.gz"]) and
+	    .results[6].code == "subject_mismatch" and .results[12].exit == 1' <<<"$output"
+	for a in a01.tar.gz a07.tar.gz; do
+		"$PACKSIGN" verify "$a" -p alice.pub --json | jq -c '.results[0]' >one.json || true
+		i=$(( 10#${a:1:2} - 1 ))
+		jq -c ".results[$i]" <<<"$output" | diff one.json -
+	done
 }
 
 @test "files-from: refusals in their place in the list's order (one stream)" {
@@ -175,7 +230,8 @@ reference() {
 	    "--files-from list20 --installed" \
 	    "--files-from list20 --jobs 0" "--files-from list20 --jobs 65" \
 	    "--files-from list20 --jobs x" "--files-from list20 --jobs -1" \
-	    "a01.tar.gz --jobs 2" "--files-from list20"; do
+	    "a01.tar.gz a02.tar.gz --jobs 65" "--installed a01 --jobs 2" \
+	    "--files-from list20"; do
 		run "$PACKSIGN" verify $args ${args:+-p alice.pub}
 		[ "$args" = "--files-from list20" ] && continue
 		echo "$args: $output"

@@ -10,6 +10,7 @@
  *          [--source-commit HEX] [--source-path P] [--dirty]
  *          [--manifest-ref HEX] [--set PATH=JSON]... [--delete PATH]...
  *          [--payload-type T] [--keyid TEXT] [--print] ARCHIVE
+ *        ps-testsign -s KEY --payload --payload-type T -o OUT FILE
  *          [--raw-from GOOD_ARCHIVE] ARCHIVE
  *        ps-testsign --ecdsa-key FILE.pem [--ecdsa-mangle M] [...] ARCHIVE
  * PATH is dotted: predicate.tarDigest.sha256, subject.0.name.
@@ -22,6 +23,10 @@
  * `build` field (ARCHIVE is signed as it is, not built by packsign), so
  * the signature and subject checks pass and any refusal comes from
  * ARCHIVE's entries.
+ *
+ * --payload signs ARCHIVE's bytes as the payload itself (with
+ * --payload-type and -o: an index payload a test edited, such as an
+ * entry's size).
  *
  * --ecdsa-key signs with an ECDSA PEM secret key through OpenSSL (packsign
  * itself never signs with ECDSA): SHA-256 over the PAE, the signature ASN.1
@@ -58,7 +63,7 @@ struct args {
 	const char *repo, *commit, *path, *manifest_ref, *raw_from;
 	const char *ecdsa_key, *ecdsa_mangle;
 	const char *sets[MAX_EDITS], *dels[MAX_EDITS];
-	int nsets, ndels, append, dirty, print;
+	int nsets, ndels, append, dirty, print, raw_payload;
 	long long mtime;
 	const char *archive;
 };
@@ -92,7 +97,7 @@ parse_args(int argc, char **argv, struct args *a)
 		{ "delete", 1, NULL, 'X' }, { "payload-type", 1, NULL, 'T' },
 		{ "keyid", 1, NULL, 'K' }, { "print", 0, NULL, 'Q' },
 		{ "raw-from", 1, NULL, 'r' }, { "ecdsa-key", 1, NULL, 'E' },
-		{ "ecdsa-mangle", 1, NULL, 'G' },
+		{ "ecdsa-mangle", 1, NULL, 'G' }, { "payload", 0, NULL, 'L' },
 		{ NULL, 0, NULL, 0 } };
 	int c;
 
@@ -116,6 +121,7 @@ parse_args(int argc, char **argv, struct args *a)
 		case 'r': a->raw_from = optarg; break;
 		case 'E': a->ecdsa_key = optarg; break;
 		case 'G': a->ecdsa_mangle = optarg; break;
+		case 'L': a->raw_payload = 1; break;
 		case 'S':
 			if (a->nsets == MAX_EDITS)
 				usage("too many --set");
@@ -302,16 +308,33 @@ edit(json_t *root, const char *spec, int del)
 	free(copy);
 }
 
+/* --payload: the file's bytes, as they are. */
+static char *
+file_payload(const char *path, size_t *len)
+{
+	char *out = malloc(SIGN_DSSE_MAX_BYTES);
+	FILE *f = fopen(path, "rb");
+
+	if (out == NULL || f == NULL)
+		usage("--payload: cannot read the file");
+	*len = fread(out, 1, SIGN_DSSE_MAX_BYTES, f);
+	fclose(f);
+	return out;
+}
+
 static char *
 payload_of(const struct args *a, size_t *len)
 {
-	sign_statement *st = build_statement(a);
+	sign_statement *st;
 	unsigned char *bytes;
 	json_t *root;
 	ps_error err;
 	char *out;
 	int i;
 
+	if (a->raw_payload)
+		return file_payload(a->archive, len);
+	st = build_statement(a);
 	if (sign_statement_serialize(st, &bytes, len, &err) != 0)
 		die(&err);
 	sign_statement_free(st);

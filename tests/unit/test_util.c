@@ -645,6 +645,24 @@ sha256_fd_overlapped_matches_plain(void **state)
 	free(data);
 }
 
+/* ps_text_char_length: well-formed UTF-8 characters only (issue 26). */
+static void
+char_length_takes_utf8_only(void **state)
+{
+	(void)state;
+	assert_int_equal(ps_text_char_length("a"), 1);
+	assert_int_equal(ps_text_char_length("\xc3\xa9x"), 2);          /* é */
+	assert_int_equal(ps_text_char_length("\xe4\xb8\x96"), 3);      /* 世 */
+	assert_int_equal(ps_text_char_length("\xf0\x9f\x98\x80"), 4);  /* U+1F600 */
+	assert_int_equal(ps_text_char_length(""), 0);
+	assert_int_equal(ps_text_char_length("\xff"), 0);
+	assert_int_equal(ps_text_char_length("\x80"), 0);                /* continuation */
+	assert_int_equal(ps_text_char_length("\xc3"), 0);                /* cut short */
+	assert_int_equal(ps_text_char_length("\xc0\xaf"), 0);           /* overlong */
+	assert_int_equal(ps_text_char_length("\xed\xa0\x80"), 0);      /* surrogate */
+	assert_int_equal(ps_text_char_length("\xf4\x90\x80\x80"), 0);  /* > U+10FFFF */
+}
+
 int
 main(void)
 {
@@ -669,6 +687,7 @@ main(void)
 		cmocka_unit_test(flusher_only_for_regular_files),
 		cmocka_unit_test(flusher_failure_reaches_the_writer),
 		cmocka_unit_test(close_batch_closes_only_its_own),
+		cmocka_unit_test(char_length_takes_utf8_only),
 	};
 	return cmocka_run_group_tests_name("util", tests, NULL, NULL);
 }

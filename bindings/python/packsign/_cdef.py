@@ -7,7 +7,7 @@ size and field offsets, every enum's values and every prototype with
 scripts/packsign.abi, the record scripts/check-abi keeps of the built
 library, so a header change that breaks the binding fails the tests.
 Structs the binding only passes by pointer (ps_trust, ps_pubkey,
-ps_diff_side) are declared opaque.
+ps_diff_side, ps_secret, ps_seckey, ps_atomic_file) are declared opaque.
 """
 
 ABI_VERSION = 1  # PS_ABI_VERSION of the header this file was written for
@@ -98,11 +98,13 @@ typedef struct ps_digest {
     size_t entry_count;
     ps_entry *entries;
 } ps_digest;
+typedef struct ps_copies ps_copies;
 typedef struct ps_extract_limits {
     uint64_t max_total_size;
     uint64_t max_entries;
     uint64_t max_ratio;
     uint64_t ratio_floor;
+    ps_copies *copies;
 } ps_extract_limits;
 typedef enum ps_compression {
     PS_COMPRESS_NONE = 0,
@@ -487,6 +489,9 @@ typedef struct ps_install_options {
     const char *consent_by;
     int allow_signer_change;
     int allow_source_change;
+    int (*cancelled)(void *ctx);
+    void *cancelled_ctx;
+    int reinstall;
 } ps_install_options;
 typedef struct ps_install_result {
     ps_verify_result *verify;
@@ -505,6 +510,7 @@ typedef struct ps_install_result {
     unsigned consent_needed;
     ps_consent_record consent;
     int pinned;
+    int reinstalled;
 } ps_install_result;
 typedef struct ps_fetch_options {
     const char *ca_file;
@@ -551,6 +557,62 @@ typedef struct ps_installed_list {
     ps_installed *items;
     size_t count;
 } ps_installed_list;
+typedef struct ps_installed_check {
+    ps_installed *receipt;
+    ps_strings modified;
+    ps_strings added;
+    ps_strings missing;
+    unsigned char tree_digest[PS_SHA256_LEN];
+    int tree_computed;
+    int signature_checked;
+} ps_installed_check;
+typedef struct ps_sign_options {
+    const char *output;
+    ps_pack_options pack;
+    const char *identity;
+    const char *public_key_path;
+    const char *source_repo;
+    const char *source_commit;
+    int allow_dirty;
+    int append;
+    int force;
+    int minisig;
+    void (*temp_file_hook)(const char *path);
+    int bundle;
+} ps_sign_options;
+typedef struct ps_sign_result {
+    char *archive_path;
+    char *sig_path;
+    char *minisig_path;
+    int archive_written;
+    ps_format format;
+    char *id, *version;
+    unsigned char tree_digest[PS_SHA256_LEN];
+    unsigned char archive_digest[PS_SHA256_LEN];
+    int has_source;
+    char *source_repository;
+    char *source_commit;
+    char *source_path;
+    int source_dirty;
+    char *source_manifest_ref;
+    size_t prompt_count;
+    char *identity;
+    char fingerprint[PS_FINGERPRINT_MAX];
+    size_t signature_count;
+    ps_diags diags;
+    char **bundle_paths;
+    size_t bundle_count;
+} ps_sign_result;
+typedef struct ps_key_output {
+    const char *path;
+    const void *data;
+    size_t len;
+    unsigned mode;
+} ps_key_output;
+typedef enum ps_kdf_level {
+    PS_KDF_SENSITIVE = 0,
+    PS_KDF_INTERACTIVE
+} ps_kdf_level;
 typedef struct ps_index_entry {
     ps_format format;
     char *id, *version;
@@ -604,6 +666,10 @@ char *ps_sha256_string(const unsigned char digest[PS_SHA256_LEN], char out[PS_SH
 void ps_pack_options_init(ps_pack_options *options);
 void ps_validate_options_init(ps_validate_options *options);
 void ps_extract_limits_init(ps_extract_limits *limits);
+int ps_copies_new(uint64_t memory_max, const char *dir, ps_copies **out, ps_error *err);
+void ps_copies_free(ps_copies *copies);
+uint64_t ps_copies_memory_peak(const ps_copies *copies);
+uint64_t ps_copies_file_count(const ps_copies *copies);
 int ps_inspect(const char *path, const ps_pack_options *pack, const ps_validate_options *validate, ps_inspection **out, ps_error *err);
 void ps_inspection_free(ps_inspection *inspection);
 int ps_manifest_valid(const ps_diags *diags, int strict);
@@ -659,4 +725,36 @@ int ps_index_state_check(const ps_index_seen *seen, const ps_index *index, ps_er
 int ps_index_state_record(const char *data_dir, const ps_index *index, int64_t now, int *recorded, ps_error *err);
 void ps_index_install_options_init(ps_index_install_options *options);
 int ps_install_indexed(const ps_index *index, const ps_index_entry *entry, const ps_index_install_options *index_options, const ps_install_options *options, const ps_fetch_options *fetch, ps_install_result **out, ps_error *err);
+int ps_install_indexed_dir(const ps_index *index, const ps_index_entry *entry, const ps_index_install_options *index_options, const ps_install_options *options, const char *dir, ps_install_result **out, ps_error *err);
+int ps_installed_verify(const char *path, const ps_trust *trust, int64_t at, ps_installed_check **out, ps_error *err);
+void ps_installed_check_free(ps_installed_check *check);
+typedef struct ps_atomic_file ps_atomic_file;
+int ps_atomic_open(const char *path, unsigned mode, int flags, ps_atomic_file **out, ps_error *err);
+int ps_atomic_fd(const ps_atomic_file *file);
+int ps_atomic_commit(ps_atomic_file *file, ps_error *err);
+void ps_atomic_abort(ps_atomic_file *file);
+int ps_pack(const char *dir, int out_fd, const ps_pack_options *options, ps_digest **out, ps_error *err);
+int ps_compression_from_name(const char *name, ps_compression *out);
+typedef struct ps_secret ps_secret;
+typedef struct ps_seckey ps_seckey;
+void ps_secret_free(ps_secret *secret);
+ps_secret *ps_secret_from(const void *data, size_t len);
+const unsigned char *ps_secret_bytes(const ps_secret *secret);
+size_t ps_secret_len(const ps_secret *secret);
+int ps_secret_read_file(const char *path, size_t max, ps_secret **out, ps_error *err);
+int ps_key_files_write(const ps_key_output *files, size_t count, int flags, ps_error *err);
+int ps_seckey_generate(ps_seckey **out, ps_error *err);
+void ps_seckey_free(ps_seckey *key);
+int ps_seckey_public(const ps_seckey *key, ps_pubkey **out, ps_error *err);
+const unsigned char *ps_seckey_key_id(const ps_seckey *key);
+int ps_seckey_parse(const unsigned char *text, size_t len, const char *name, const ps_secret *passphrase, ps_seckey **out, ps_error *err);
+int ps_seckey_format(const ps_seckey *key, const ps_secret *passphrase, ps_kdf_level level, ps_secret **out, ps_error *err);
+int ps_pubkey_set_identity(ps_pubkey *key, const char *identity, ps_error *err);
+int ps_pubkey_format_minisign(const ps_pubkey *key, char **out, ps_error *err);
+int ps_pubkey_fingerprint(const ps_pubkey *key, char out[PS_FINGERPRINT_MAX]);
+void ps_key_id_hex(const unsigned char id[8], char hex[17]);
+int ps_identity_valid(const char *identity);
+void ps_sign_options_init(ps_sign_options *options);
+int ps_sign(const char *path, const ps_seckey *key, const ps_sign_options *options, ps_sign_result **out, ps_error *err);
+void ps_sign_result_free(ps_sign_result *result);
 """

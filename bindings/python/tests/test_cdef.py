@@ -78,6 +78,8 @@ def _norm(proto: str) -> str:
     p = re.sub(r"\bconst\b|\bstruct\b|\benum\b", "", proto)
     p = p.replace("unsigned int", "unsigned").replace("(void)", "()")
     p = re.sub(r"\bsize_t\b", "unsigned long", p)
+    # cffi names a returned uint64_t by its type on this platform
+    p = re.sub(r"\buint64_t\b", "unsigned long", p)
     p = re.sub(r"\{[^{}]*\}", "", p)  # gdb spells out a returned struct
     return re.sub(r"\s+", "", p)
 

@@ -1,6 +1,7 @@
 """install_url, fetch and install_indexed against the loopback HTTPS
 server of the CLI tests (tests/cli/net_server.py) with a throwaway CA:
 nothing leaves 127.0.0.1."""
+import dataclasses
 import shutil
 import subprocess
 import sys
@@ -102,3 +103,51 @@ def test_install_indexed_then_an_upgrade_by_consent(world, server,
                                      data_dir=data_dir, fetch=fetch,
                                      consent=lambda plan: True)
         assert r.installed and r.version == "0.2.0"
+
+
+def test_install_indexed_maps_an_entry_by_identity_not_position(
+        world, server, data_dir, tmp_path):
+    """An entry of another copy of the index installs that entry's
+    version, not what sits at its position here; one this index does
+    not list is refused."""
+    _, fetch, index_file = server
+    shorter = tmp_path / "shorter.json"     # 0.2.0 at position 0
+    cli("index", "remove", index_file, f"{AGENTPACK}@0.1.0", "-o", shorter,
+        "-s", world.dir / "alice.key")
+    with packsign.verify_index(packsign.read_index(index_file),
+                               trust=world.policy) as ix, \
+            packsign.verify_index(packsign.read_index(shorter),
+                                  trust=world.policy) as other:
+        e2 = other.resolve(AGENTPACK, "0.2.0")
+        assert e2.position == 0 and ix.entries[0].version == "0.1.0"
+        r = packsign.install_indexed(ix, e2, trust=world.policy,
+                                     data_dir=data_dir, fetch=fetch,
+                                     record_state=False)
+        assert r.installed and r.version == "0.2.0"
+        forged = dataclasses.replace(e2, sha256="sha256:" + "0" * 64)
+        with pytest.raises(packsign.PacksignError) as e:
+            packsign.install_indexed(ix, forged, trust=world.policy,
+                                     data_dir=data_dir, fetch=fetch)
+        assert e.value.code == "invalid_argument" and e.value.exit == 2
+        assert "not one of index version" in str(e.value)
+
+
+def test_install_indexed_refuses_a_yanked_entry_unless_allowed(
+        world, server, data_dir, tmp_path):
+    _, fetch, index_file = server
+    yanked = tmp_path / "yanked.json"
+    cli("index", "yank", index_file, f"{AGENTPACK}@0.1.0", "--reason",
+        "broken", "-o", yanked, "-s", world.dir / "alice.key")
+    with packsign.verify_index(packsign.read_index(yanked),
+                               trust=world.policy) as ix:
+        e1 = ix.resolve(AGENTPACK, "0.1.0", allow_yanked=True)
+        assert e1.yanked == "broken"
+        with pytest.raises(packsign.PacksignError) as e:
+            packsign.install_indexed(ix, e1, trust=world.policy,
+                                     data_dir=data_dir, fetch=fetch)
+        assert e.value.code == "version_yanked" and e.value.exit == 1
+        assert packsign.list(data_dir) == []
+        r = packsign.install_indexed(ix, e1, trust=world.policy,
+                                     data_dir=data_dir, fetch=fetch,
+                                     allow_yanked=True)
+        assert r.installed and r.version == "0.1.0"
