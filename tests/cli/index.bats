@@ -293,7 +293,7 @@ PY
 	# Without -s and without the variable: a usage error naming both.
 	run "$PACKSIGN" index refresh e.json -o r.json --identity acme-index
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"needs -o OUT and -s KEY (or PACKSIGN_SECRET_KEY)"* ]]
+	[[ "$output" == *"needs -o OUT and -s KEY (or the key's text in PACKSIGN_SECRET_KEY)"* ]]
 	# From the variable there is no NAME.pub beside: --identity is needed.
 	run env PACKSIGN_SECRET_KEY="$(cat "$F/ixk.key")" "$PACKSIGN" index \
 	    refresh e.json -o r.json
