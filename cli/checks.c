@@ -49,7 +49,7 @@ cli_checks_load_policy(struct cli_checks *checks, ps_trust **policy)
 }
 
 /* A bundle's verified log entries and timestamps, and the signing times
- * they prove (signature.md 9.2). */
+ * they prove (signature.md 9.2); only a signature that has any carries it. */
 static json_t *
 evidence_json(const ps_verify_signature *s)
 {
@@ -81,7 +81,7 @@ signatures_json(const ps_verify_result *r)
 		    cli_json_text(s->identity), "counted", s->counted, "code",
 		    s->code[0] != '\0' ? json_string(s->code) : json_null(),
 		    "reason", cli_json_text(s->reason));
-		if (o != NULL)
+		if (o != NULL && s->log_entry_count + s->timestamp_count > 0)
 			json_object_set_new(o, "sigstore", evidence_json(s));
 		json_array_append_new(list, o);
 	}

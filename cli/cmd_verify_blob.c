@@ -18,7 +18,7 @@ const struct cli_usage cmd_verify_blob_usage = {
 	.text =
     "usage: packsign verify-blob FILE|sha256:HEX --bundle B\n"
     "           (--certificate-identity SAN --certificate-oidc-issuer URL |\n"
-    "            --key PEM) [--trusted-root F] [--at TIME] [--json]\n"
+    "            --key PEM) [--trusted-root F] [--at TIME] [--json] [-q]\n"
     "\n"
     "Verifies the Sigstore bundle B (media types v0.1 to v0.3) over FILE,\n"
     "or over the artifact whose SHA-256 is HEX, offline, in the order of\n"
@@ -47,6 +47,8 @@ const struct cli_usage cmd_verify_blob_usage = {
     "  --at TIME            judge the present as TIME (YYYY-MM-DDTHH:MM:SSZ):\n"
     "                       a signing time after it is refused\n"
     "  --json               print every step's evidence as one JSON object\n"
+    "  -q, --quiet          print nothing on success: the exit status says\n"
+    "                       whether the bundle verified\n"
     "\n"
     "Exit status: 0 verified, 1 refused (each check has its code), 2 the job\n"
     "could not be done (usage, a file, a malformed trusted root or key).\n",
@@ -60,7 +62,7 @@ struct verify_blob_args {
 	const char *root;
 	const char *target;
 	int64_t at;
-	int json;
+	int json, quiet;
 	ps_sigstore_artifact artifact;
 };
 
@@ -99,6 +101,7 @@ parse_verify_blob(int argc, char **argv, struct verify_blob_args *a)
 		CLI_STRING(0, "trusted-root", &a->root),
 		CLI_CALLBACK(0, "at", &a->at, cli_parse_time),
 		CLI_FLAG(0, "json", &a->json),
+		CLI_FLAG('q', "quiet", &a->quiet),
 		CLI_END
 	};
 	const struct cli_usage *u = &cmd_verify_blob_usage;
@@ -159,7 +162,7 @@ run_verify_blob(struct verify_blob_args *a)
 	if (a->json && cli_print_report(cli_sigstore_json(a->target, a->bundle,
 	    root, r, rc, &err), a->bundle) != EXIT_OK)
 		exit_code = EXIT_FAILED;
-	else if (!a->json && rc == 0)
+	else if (!a->json && !a->quiet && rc == 0)
 		cli_sigstore_print(stdout, a->target, r);
 	ps_sigstore_result_free(r);
 	ps_sigstore_root_free(root);

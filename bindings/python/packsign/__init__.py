@@ -21,11 +21,12 @@ lives in packsign._api, whose imports and helpers stay there.
 """
 
 from ._api import (  # noqa: F401  re-exported, listed in __all__
-    ABI_VERSION, CONSENT_CLASSES, BlobResult, Certificate, Change,
-    ConsentRecord, Diagnostic, Diff, Digest, Entry, FetchOptions, Index,
-    IndexEntry, IndexSeen, Installed, InstalledCheck, InstalledRef,
-    InstallPlan, InstallResult, KeyPair, LibraryError, LogEntry,
-    PacksignError, Signature, Signer, SignResult, Source, Timestamp,
+    ABI_VERSION, CERTIFICATE_FIELDS, CONSENT_CLASSES, SIGSTORE_STEPS,
+    BlobResult, Certificate, Change, ConsentRecord, Diagnostic, Diff,
+    Digest, Entry, FetchOptions, Index, IndexEntry, IndexSeen, Installed,
+    InstalledCheck, InstalledRef, InstallPlan, InstallResult, KeyPair,
+    LibraryError, LogEntry, PacksignError, Signature, Signer, SignResult,
+    Source, Timestamp,
     Validation, VerifyResult, data_dir_default, describe, diff, digest,
     fetch, index_state_check, index_state_load, index_state_record, install,
     install_indexed, install_url, keygen, library_version, list,

@@ -40,7 +40,8 @@ __all__ = [
     "data_dir_default", "read_index", "verify_index", "index_state_load",
     "index_state_check", "index_state_record", "install_indexed",
     "library_version", "CONSENT_CLASSES", "LogEntry", "Timestamp",
-    "Certificate", "BlobResult", "verify_blob",
+    "Certificate", "BlobResult", "verify_blob", "SIGSTORE_STEPS",
+    "CERTIFICATE_FIELDS",
 ]
 
 PathLike = Union[str, "os.PathLike[str]"]
