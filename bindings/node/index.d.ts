@@ -210,7 +210,7 @@ export interface InstallResult extends Outcome {
   path?: string | null;
   receipt?: string | null;
   tree_digest?: string | null;
-  entries?: number | null;
+  files?: number | null;
   size?: number | null;
   summary?: string[];
   verify?: Verification | null;
@@ -238,7 +238,7 @@ export interface Installed {
   archive: string | null;
   digests: { archive: string; tree: string };
   installed_at: string | null;
-  entries: number;
+  files: number;
 }
 
 export interface Pins {

@@ -163,7 +163,7 @@ install_fields(napi_env env, napi_value o, const ps_install_result *r, int rc)
 	nb_set(env, o, "path", nb_text(env, r->path));
 	nb_set(env, o, "receipt", nb_text(env, r->receipt_path));
 	nb_set(env, o, "tree_digest", nb_digest(env, rc == 0, r->tree_digest));
-	nb_set(env, o, "entries", r->already_installed ? nb_null(env) :
+	nb_set(env, o, "files", r->already_installed ? nb_null(env) :
 	    nb_int(env, (int64_t)r->file_count));
 	nb_set(env, o, "size", r->already_installed ? nb_null(env) :
 	    nb_int(env, (int64_t)r->total_size));
@@ -195,6 +195,18 @@ nb_install_result(napi_env env, const char *archive, const char *data_dir,
 	return o;
 }
 
+/* The regular files of an installed tree (its receipt also lists empty
+ * directories), as the CLI's "files" counts them. */
+static size_t
+file_count(const ps_installed *p)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < p->entry_count; i++)
+		n += p->entries[i].type == PS_ENTRY_FILE;
+	return n;
+}
+
 napi_value
 nb_installed(napi_env env, const ps_installed *p)
 {
@@ -220,7 +232,7 @@ nb_installed(napi_env env, const ps_installed *p)
 	nb_set(env, d, "tree", nb_digest(env, 1, p->tree_digest));
 	nb_set(env, o, "digests", d);
 	nb_set(env, o, "installed_at", nb_time(env, p->installed_at));
-	nb_set(env, o, "entries", nb_int(env, (int64_t)p->entry_count));
+	nb_set(env, o, "files", nb_int(env, (int64_t)file_count(p)));
 	return o;
 }
 
