@@ -1733,6 +1733,7 @@ int ps_sigstore_verify(const ps_sigstore_artifact *artifact,
     const char *bundle_path, const ps_sigstore_options *options,
     ps_sigstore_result **out, ps_error *err);
 void ps_sigstore_result_free(ps_sigstore_result *result);
+
 /* ------------------------------------------------------------------ diff */
 
 /* Thread safety: may be called from several threads at once on different
