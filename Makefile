@@ -29,10 +29,13 @@
 #                     startup         --version and digest vs minisign -v
 #                     batch           10,000 packs in one verify vs
 #                                     10,000 minisign -V processes
+#                     sigstore        verify-blob of keyless bundles vs
+#                                     @sigstore/verify in Node
 #                   (a dataset's name, such as an example's, also
 #                   selects it); BENCH_ARGS passes more options to
 #                   bench/run.py (--runs N, --scale F, --batch-count N,
-#                   --small-runs N, --example-runs N, --verbose)
+#                   --small-runs N, --example-runs N, --sigstore-runs N,
+#                   --verbose)
 #   make bench-tools build/bench/runmany (the timing harness) and
 #                   build/bench/genpacks (the batch dataset)
 
@@ -127,7 +130,7 @@ CPPFLAGS += -D_GNU_SOURCE -Iinclude -I. $(SONAME_DEFS)
 CFLAGS   += -std=c11 $(OPT) $(WARN) $(HARDEN) $(SANFLAGS) $(PKG_CFLAGS)
 LDFLAGS  += -pie -Wl,-z,relro,-z,now $(SANFLAGS)
 
-LIB_SRCS  = $(sort $(wildcard util/*.c dynlib/*.c net/*.c keys/*.c formats/*.c pack/*.c sign/*.c verify/*.c diff/*.c index/*.c install/*.c))
+LIB_SRCS  = $(sort $(wildcard util/*.c dynlib/*.c net/*.c keys/*.c formats/*.c pack/*.c sign/*.c sigstore/*.c verify/*.c diff/*.c index/*.c install/*.c))
 CLI_SRCS  = $(sort $(wildcard cli/*.c))
 UNIT_SRCS = $(sort $(wildcard tests/unit/test_*.c))
 FUZZ_SRCS = $(sort $(wildcard tests/fuzz/fuzz_*.c))

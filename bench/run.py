@@ -10,15 +10,17 @@ puts in a memfd or on tmpfs (verify's private copy) is no process's RSS,
 so the system's Shmem (/proc/meminfo) is sampled every 10 ms while a
 command runs and its peak above the start's is added (other processes'
 Shmem counts too: run the benchmarks on a quiet machine).  Short commands
-(the small-pack, startup and batch rows) run under build/bench/runmany,
-which spawns them directly and times each run with CLOCK_MONOTONIC, and
-adds the Shmem of one more, untimed run (bench/runmany.c).  packsign and its peers run in the
+(the small-pack, startup, batch and sigstore rows) run under
+build/bench/runmany, which spawns them directly and times each run with
+CLOCK_MONOTONIC, and adds the Shmem of one more, untimed run
+(bench/runmany.c).  packsign and its peers run in the
 same session on the same data, taking turns run by run, so the ratios
 compare like with like.  Nothing here is a pass/fail test: targets are read
 from the tables (issues 8 and 22, docs/performance.md).
 
 usage: bench/run.py [--runs N] [--small-runs N] [--batch-count N] [--dir DIR]
                     [--scale F] [--out FILE] [--only ROW,...] [--verbose]
+                    [--sigstore-runs N]
 
 --only takes the row names of ONLY below (or any part of a dataset's
 name, e.g. an example's): `make bench BENCH_ONLY=small,batch`.
@@ -470,6 +472,52 @@ def batch_packs(work, count):
     return d, lst
 
 
+CONFORMANCE = os.path.join(ROOT, "tests", "conformance", "bundle-verify")
+NODE_MODULES = os.path.join(ROOT, "build", "node", "node_modules")
+SIGSTORE_RUNS = 50     # --sigstore-runs: Node starts in about 0.8 s
+SIGSTORE_CASES = (     # conformance cases timed: (case, what it holds)
+    ("happy-path-v0.3", "bundle v0.3, Rekor v1 hashedrekord, public-good root"),
+    ("rekor2-happy-path", "Rekor v2 checkpoint and an RFC 3161 timestamp"))
+SIGSTORE_IDENTITY = ("https://github.com/sigstore-conformance/extremely-"
+                     "dangerous-public-oidc-beacon/.github/workflows/extremely-"
+                     "dangerous-oidc-beacon.yml@refs/heads/main")
+SIGSTORE_ISSUER = "https://token.actions.githubusercontent.com"
+
+
+def sigstore_suite(runs):
+    """`packsign verify-blob` of keyless conformance bundles against
+    @sigstore/verify in Node (bench/verify-blob.js) on the same artifact,
+    bundle, trusted root and identity, whole process.  The case without
+    its own trusted_root.json gets none on packsign's side (the compiled-in
+    root) and sigstore/publicgood.json, the same bytes, on Node's."""
+    if shutil.which("node") is None or not os.path.isdir(
+            os.path.join(NODE_MODULES, "@sigstore", "verify")):
+        why = ("node or build/node/node_modules/@sigstore/verify missing "
+               "(scripts/install-deps): sigstore row skipped")
+        print("bench: " + why, file=sys.stderr)
+        return []
+    os.environ["NODE_PATH"] = NODE_MODULES
+    rows = []
+    for case, what in SIGSTORE_CASES:
+        d = os.path.join(CONFORMANCE, case)
+        bundle = os.path.join(d, "bundle.sigstore.json")
+        artifact = os.path.join(CONFORMANCE, "a.txt")
+        root = os.path.join(d, "trusted_root.json")
+        ours = [PACKSIGN, "verify-blob", artifact, "--bundle", bundle,
+                "--certificate-identity", SIGSTORE_IDENTITY,
+                "--certificate-oidc-issuer", SIGSTORE_ISSUER]
+        if os.path.exists(root):
+            ours += ["--trusted-root", root]
+        else:
+            root = os.path.join(ROOT, "sigstore", "publicgood.json")
+        node = ["node", os.path.join(ROOT, "bench", "verify-blob.js"),
+                artifact, bundle, root, SIGSTORE_IDENTITY, SIGSTORE_ISSUER]
+        rows += fine_rows("verify-blob %s (%s)" % (case, what),
+                          ["packsign", "@sigstore/verify 3.1.1 (node %s)" %
+                           version("node --version")], [ours, node], runs)
+    return rows
+
+
 def has_files_from():
     res = subprocess.run([PACKSIGN, "verify", "--help"], capture_output=True,
                          text=True)
@@ -696,10 +744,10 @@ def issue22(results):
 NOTES = os.path.join(ROOT, "bench", "notes.md")
 
 ONLY = ("unlock", "index", "big", "many", "examples", "small", "startup",
-        "batch")     # the row names of --only (make bench BENCH_ONLY=...)
+        "batch", "sigstore")     # the row names of --only (make bench BENCH_ONLY=...)
 
 
-def method(runs, small_runs, example_runs, scale):
+def method(runs, small_runs, example_runs, scale, sigstore_runs):
     """How each figure was taken: the report's introduction."""
     return [
         "**Rows in seconds** (key unlock, the index, the 1 GiB and "
@@ -720,7 +768,7 @@ def method(runs, small_runs, example_runs, scale):
         (runs, "" if scale == 1.0 else " Datasets scaled by %.3g." % scale),
         "",
         "**Rows in milliseconds** (the example packs, small packs, startup, "
-        "batch) were measured with `build/bench/runmany` (bench/runmany.c), "
+        "batch, sigstore) were measured with `build/bench/runmany` (bench/runmany.c), "
         "because GNU time cannot resolve them: each command is spawned "
         "directly (posix_spawnp; no shell unless the command is a shell "
         "loop, as the example packs' pipelines are, through `sh -c`, for "
@@ -754,6 +802,13 @@ def method(runs, small_runs, example_runs, scale):
         "and the same spread over every core by `xargs -P`." %
         format(BATCH_COUNT, ","),
         "",
+        "**Sigstore**: `packsign verify-blob` of the conformance suite's "
+        "keyless bundles (tests/conformance) against @sigstore/verify 3.1.1 "
+        "(tests/node's pin) in Node, `bench/verify-blob.js`: the same "
+        "artifact, bundle, trusted root, identity and issuer, the library's "
+        "default thresholds, whole process (Node's start and module loading "
+        "included, as packsign's start is), %d runs each." % sigstore_runs,
+        "",
         "\"packsign / tool\" is packsign's median divided by the tool's: "
         "below 1.00 packsign is faster. Keys are unencrypted; unlocking an "
         "scrypt-protected key costs what its owner chose and is reported in "
@@ -766,7 +821,8 @@ def report(results, a):
     lines = ["# Performance", "",
              "Written by `make bench` (bench/run.py) on %s; do not edit by hand." %
              time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(a.started)), ""]
-    lines += method(a.runs, a.small_runs, a.example_runs, a.scale)
+    lines += method(a.runs, a.small_runs, a.example_runs, a.scale,
+                    a.sigstore_runs)
     lines += ["", "## Machine and tools", "", "| | |", "| --- | --- |"]
     lines += ["| %s | %s |" % kv for kv in machine()]
     lines += ["", "## Targets (issue 8)", "", target_table(issue8(results))]
@@ -810,6 +866,12 @@ def short_suites(a, work):
         if rows:
             out.append(("%s: %s small packs in one invocation" %
                         (BATCH, format(BATCH_COUNT, ",")), rows))
+    if wanted(a.only, "sigstore"):
+        print("bench: sigstore", file=sys.stderr)
+        rows = sigstore_suite(a.sigstore_runs)
+        if rows:
+            out.append(("Sigstore: verify-blob of a keyless bundle, whole "
+                        "process", rows))
     return out
 
 
@@ -820,6 +882,8 @@ def parse_args():
                     help="runs of each small-pack and startup command")
     ap.add_argument("--example-runs", type=int, default=EXAMPLE_RUNS,
                     help="runs of each command of the example suites")
+    ap.add_argument("--sigstore-runs", type=int, default=SIGSTORE_RUNS,
+                    help="runs of each command of the sigstore row")
     ap.add_argument("--batch-count", type=int, default=BATCH_COUNT,
                     help="packs of the batch row")
     ap.add_argument("--dir", default="/tmp/packsign-bench")

@@ -48,22 +48,42 @@ cli_checks_load_policy(struct cli_checks *checks, ps_trust **policy)
 	return EXIT_OK;
 }
 
+/* A bundle's verified log entries and timestamps, and the signing times
+ * they prove (signature.md 9.2); only a signature that has any carries it. */
+static json_t *
+evidence_json(const ps_verify_signature *s)
+{
+	char when[PS_TIME_TEXT_LEN];
+	json_t *times = json_array();
+	size_t i;
+
+	for (i = 0; times != NULL && i < s->signing_time_count; i++)
+		json_array_append_new(times, ps_time_format(s->signing_times[i],
+		    when) == 0 ? json_string(when) : json_null());
+	return json_pack("{s:I,s:I,s:o?}", "log_entries",
+	    (json_int_t)s->log_entry_count, "timestamps",
+	    (json_int_t)s->timestamp_count, "signing_times", times);
+}
+
 static json_t *
 signatures_json(const ps_verify_result *r)
 {
-	json_t *list = json_array();
+	json_t *list = json_array(), *o;
 	const ps_verify_signature *s;
 	size_t i;
 
 	for (i = 0; i < r->signature_count; i++) {
 		s = &r->signatures[i];
-		json_array_append_new(list, json_pack("{s:I,s:o,s:o,s:o,s:b,s:o,"
-		    "s:o}", "index", (json_int_t)s->index, "keyid",
-		    cli_json_text(s->keyid), "fingerprint", s->fingerprint[0] !=
-		    '\0' ? json_string(s->fingerprint) : json_null(), "identity",
+		o = json_pack("{s:I,s:o,s:o,s:o,s:b,s:o,s:o}", "index",
+		    (json_int_t)s->index, "keyid", cli_json_text(s->keyid),
+		    "fingerprint", s->fingerprint[0] != '\0' ?
+		    json_string(s->fingerprint) : json_null(), "identity",
 		    cli_json_text(s->identity), "counted", s->counted, "code",
 		    s->code[0] != '\0' ? json_string(s->code) : json_null(),
-		    "reason", cli_json_text(s->reason)));
+		    "reason", cli_json_text(s->reason));
+		if (o != NULL && s->log_entry_count + s->timestamp_count > 0)
+			json_object_set_new(o, "sigstore", evidence_json(s));
+		json_array_append_new(list, o);
 	}
 	return list;
 }

@@ -10,13 +10,14 @@
 #include "cli/json.h"
 #include "cli/options.h"
 #include "cli/output.h"
+#include "cli/sigstore_report.h"
 #include "cli/trust_may.h"
 
 const struct cli_usage cmd_trust_usage = {
 	.name = "trust",
 	.text =
-    "usage: packsign trust check (--trust FILE | -p KEY.pub) [--at TIME] "
-    "[--json] [-q]\n"
+    "usage: packsign trust check [--trust FILE | -p KEY.pub]\n"
+    "           [--sigstore | --trusted-root F] [--at TIME] [--json] [-q]\n"
     "\n"
     "Validates the trust policy FILE (docs/formats/trust-policy.md) and\n"
     "prints its consent classes, then, per identity, the packs it may sign,\n"
@@ -25,22 +26,32 @@ const struct cli_usage cmd_trust_usage = {
     "out shown denied; or 'no ceiling'), its keys (key ids and\n"
     "fingerprints), each key's window and its status at TIME, then the\n"
     "revoked keys.  Any error in the policy is reported as FILE:LINE:COL,\n"
-    "exit 2.\n"
+    "exit 2.  With --sigstore or --trusted-root it also prints the Sigstore\n"
+    "trusted root that verify-blob and verify --bundle use: the compiled-in\n"
+    "public-good root (its source and date) or F, and every certificate\n"
+    "authority, transparency log, CT log and timestamp authority in it with\n"
+    "its validity (docs/formats/sigstore.md).\n"
     "\n"
     "  --trust FILE   the policy\n"
     "  -p KEY.pub     the one-key policy that -p means elsewhere: trust\n"
     "                 exactly this key for every pack, as the identity in its\n"
     "                 comment ('... for <ID>') or else as its key id\n"
+    "  --sigstore     show the compiled-in Sigstore trusted root\n"
+    "  --trusted-root F\n"
+    "                 show the Sigstore trusted root F (trusted_root.json, or\n"
+    "                 JSON Lines of several) instead\n"
     "  --at TIME      judge windows at TIME (YYYY-MM-DDTHH:MM:SSZ) instead\n"
     "                 of now\n"
     "  --json         print one JSON object\n"
     "  -q, --quiet    print nothing: the exit status says whether the\n"
-    "                 policy is valid\n",
+    "                 policy (and the trusted root) is valid\n",
 };
 
 struct trust_args {
 	const char *policy;
 	const char *pubkey;
+	const char *trusted_root;
+	int sigstore;
 	int64_t now;
 	int json, quiet;
 };
@@ -57,6 +68,8 @@ parse_trust(int argc, char **argv, struct trust_args *a)
 		CLI_FLAG(0, "json", &a->json),
 		CLI_FLAG('q', "quiet", &a->quiet),
 		CLI_STRING('p', NULL, &a->pubkey),
+		CLI_FLAG(0, "sigstore", &a->sigstore),
+		CLI_STRING(0, "trusted-root", &a->trusted_root),
 		CLI_END
 	};
 	struct cli_operands rest;
@@ -75,9 +88,16 @@ parse_trust(int argc, char **argv, struct trust_args *a)
 	if (rest.count != 0)
 		return cli_usage_error(&cmd_trust_usage, "unexpected argument "
 		    "'%s'", rest.argv[0]);
-	if ((a->policy == NULL) == (a->pubkey == NULL))
+	if (a->policy != NULL && a->pubkey != NULL)
 		return cli_usage_error(&cmd_trust_usage,
 		    "give one of --trust FILE and -p KEY.pub");
+	if (a->sigstore && a->trusted_root != NULL)
+		return cli_usage_error(&cmd_trust_usage,
+		    "--sigstore shows the compiled-in root, --trusted-root F another");
+	a->sigstore |= a->trusted_root != NULL;
+	if (a->policy == NULL && a->pubkey == NULL && !a->sigstore)
+		return cli_usage_error(&cmd_trust_usage, "give --trust FILE, "
+		    "-p KEY.pub, --sigstore or --trusted-root F");
 	return EXIT_OK;
 }
 
@@ -262,24 +282,50 @@ print_policy(const json_t *p)
 	}
 }
 
-/* trust check: the policy as text or JSON. */
+static int
+load_sigstore_root(const struct trust_args *a, ps_sigstore_root **root)
+{
+	ps_error err;
+	int rc;
+
+	*root = NULL;
+	if (!a->sigstore)
+		return EXIT_OK;
+	rc = a->trusted_root != NULL ? ps_sigstore_root_load(a->trusted_root,
+	    root, &err) : ps_sigstore_root_public_good(root, &err);
+	return rc == 0 ? EXIT_OK : cli_report(&err);
+}
+
+/* trust check: the policy, and the Sigstore root, as text or JSON. */
 static int
 run_trust(struct trust_args *a)
 {
+	ps_sigstore_root *root = NULL;
 	ps_trust *policy = NULL;
-	json_t *report;
+	json_t *report = NULL;
 	ps_error err;
 	int rc = EXIT_OK;
 
-	if (cli_load_policy(a->policy, a->pubkey, &policy, &err) != 0)
+	if ((a->policy != NULL || a->pubkey != NULL) &&
+	    cli_load_policy(a->policy, a->pubkey, &policy, &err) != 0)
 		return cli_report(&err);
-	report = policy_json(policy, a->now);
+	if (load_sigstore_root(a, &root) != EXIT_OK) {
+		ps_trust_free(policy);
+		return EXIT_FAILED;
+	}
+	report = policy != NULL ? policy_json(policy, a->now) : json_object();
+	if (root != NULL)
+		json_object_set_new(report, "sigstore_trusted_root",
+		    cli_sigstore_root_json(root));
 	if (a->json)
 		rc = cli_print_json(report);
-	else if (!a->quiet)
+	else if (policy != NULL && !a->quiet)
 		print_policy(report);
+	if (!a->json && !a->quiet && root != NULL)
+		cli_sigstore_root_print(stdout, root);
 	json_decref(report);
 	ps_trust_free(policy);
+	ps_sigstore_root_free(root);
 	return rc;
 }
 

@@ -28,7 +28,7 @@ const struct cli_usage cmd_verify_usage = {
     "       packsign verify --files-from LIST [--jobs N]\n"
     "           (--trust POLICY | -p KEY.pub) ...\n"
     "       packsign verify ARCHIVE --bundle B [--bundle B...]\n"
-    "           (--trust POLICY | -p KEY.pub) ...\n"
+    "           [--trusted-root F] (--trust POLICY | -p KEY.pub) ...\n"
     "       packsign verify DIR --sig F (--trust POLICY | -p KEY.pub) ...\n"
     "       packsign verify --installed PATH|ID[@VERSION]...\n"
     "           [--data-dir DIR] [--format F] [--trust POLICY | -p KEY.pub]\n"
@@ -82,8 +82,11 @@ const struct cli_usage cmd_verify_usage = {
     "  --bundle B           read the signatures from the Sigstore bundle B\n"
     "                       instead of the .sig (repeatable: the bundles'\n"
     "                       signatures over one payload count together);\n"
-    "                       its transparency-log entries and timestamps\n"
-    "                       are not verified\n"
+    "                       its transparency-log entries and timestamps,\n"
+    "                       when it carries any, must verify too\n"
+    "  --trusted-root F     with --bundle: the Sigstore trusted root those\n"
+    "                       are verified against (default: the compiled-in\n"
+    "                       public-good root)\n"
     CLI_LIMIT_FLAGS_HELP
     "  --files-from LIST    verify the archives LIST names, one a line\n"
     "                       (\"-\": standard input); no ARCHIVE then\n"
@@ -108,6 +111,8 @@ struct bundle_list {
 struct verify_args {
 	struct cli_checks checks;
 	struct bundle_list bundles;
+	const char *trusted_root;    /* --trusted-root F, or NULL */
+	ps_sigstore_root *root;      /* loaded from it */
 	int json, installed;
 	const char *data_dir;        /* --installed: where ID is */
 	ps_format format;
@@ -194,7 +199,8 @@ static int
 check_bundle_args(const struct verify_args *a)
 {
 	if (a->bundles.count == 0)
-		return EXIT_OK;
+		return a->trusted_root == NULL ? EXIT_OK : cli_usage_error(
+		    &cmd_verify_usage, "--trusted-root applies to --bundle");
 	if (a->installed)
 		return cli_usage_error(&cmd_verify_usage, "--bundle checks an "
 		    "archive; it does not apply to --installed");
@@ -249,6 +255,7 @@ parse_verify(int argc, char **argv, struct verify_args *a)
 		CLI_STRING(0, "data-dir", &a->data_dir),
 		CLI_CALLBACK(0, "format", &a->format, cli_parse_format),
 		CLI_CALLBACK(0, "bundle", &a->bundles, parse_bundle),
+		CLI_STRING(0, "trusted-root", &a->trusted_root),
 		CLI_FLAG(0, "json", &a->json),
 		CLI_STRING(0, "files-from", &a->files_from),
 		CLI_CALLBACK(0, "jobs", &a->jobs, parse_jobs),
@@ -300,6 +307,34 @@ print_source(const ps_verify_result *r)
 		fputs(" (dirty)", stdout);
 }
 
+/* What the counted bundles' logs and timestamps proved (signature.md
+ * 9.2): nothing is printed for signatures without any. */
+static void
+print_evidence(const ps_verify_result *r)
+{
+	char when[PS_TIME_TEXT_LEN];
+	size_t i, logs = 0, stamps = 0;
+	int64_t first = 0;
+	const ps_verify_signature *s;
+
+	for (i = 0; i < r->signature_count; i++) {
+		s = &r->signatures[i];
+		if (!s->counted)
+			continue;
+		logs += s->log_entry_count;
+		stamps += s->timestamp_count;
+		if (s->signing_time_count > 0 && (first == 0 ||
+		    s->signing_times[0] < first))
+			first = s->signing_times[0];
+	}
+	if (logs == 0 && stamps == 0)
+		return;
+	printf("; %zu transparency-log entr%s and %zu timestamp%s verified",
+	    logs, logs == 1 ? "y" : "ies", stamps, stamps == 1 ? "" : "s");
+	if (first != 0 && ps_time_format(first, when) == 0)
+		printf(", signed by %s", when);
+}
+
 static void
 print_good(const ps_verify_result *r)
 {
@@ -310,6 +345,7 @@ print_good(const ps_verify_result *r)
 	fputs(" by ", stdout);
 	cli_print_signers(stdout, r);
 	print_source(r);
+	print_evidence(r);
 	printf("; %zu prompt file%s verified", r->prompt_count,
 	    r->prompt_count == 1 ? "" : "s");
 	if (r->directory)
@@ -357,6 +393,7 @@ verify_one(const char *path, const struct verify_args *a, json_t *report)
 	ps_error_clear(&err);
 	o.bundle_paths = a->bundles.paths;
 	o.bundle_count = a->bundles.count;
+	o.sigstore_root = a->root;
 	o.progress = cli_progress_start(&progress, a->checks.quiet);
 	rc = ps_verify(path, &o, &r, &err);
 	cli_progress_end(&progress);
@@ -487,14 +524,19 @@ run_verify(struct verify_args *a)
 	struct cli_installed_targets t = { a->paths, a->count, a->data_dir,
 	    a->format, NULL, a->checks.verify.at, a->json, a->checks.quiet };
 	ps_trust *policy = NULL;
+	ps_error err;
 	int rc;
 
 	rc = cli_checks_load_policy(&a->checks, &policy);
 	t.trust = policy;
+	if (rc == EXIT_OK && a->trusted_root != NULL &&
+	    ps_sigstore_root_load(a->trusted_root, &a->root, &err) != 0)
+		rc = cli_report(&err);
 	if (rc == EXIT_OK)
 		rc = a->installed ? cli_verify_installed(&t) :
 		    a->files_from != NULL ? verify_list(a) : verify_all(a);
 	ps_trust_free(policy);
+	ps_sigstore_root_free(a->root);
 	return rc;
 }
 

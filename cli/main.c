@@ -29,6 +29,8 @@ static const struct cli_command commands[] = {
 	{ &cmd_key_usage, cmd_key, "show, convert, re-encrypt keys" },
 	{ &cmd_verify_usage, cmd_verify,
 	    "verify signed archives against a trust policy" },
+	{ &cmd_verify_blob_usage, cmd_verify_blob,
+	    "verify any file's Sigstore bundle, offline" },
 	{ &cmd_diff_usage, cmd_diff,
 	    "show what changed between two versions of a pack" },
 	{ &cmd_install_usage, cmd_install,
@@ -123,6 +125,23 @@ cmd_help(int argc, char **argv)
 	return EXIT_OK;
 }
 
+/* verify-blob, and verify of Sigstore bundles (their timestamps), check
+ * X.509 certificates, which need OpenSSL's digest name table: the other
+ * commands start without it (ps_process_init_x509). */
+static int
+needs_x509(int argc, char **argv)
+{
+	int i;
+
+	if (argc < 2 || strcmp(argv[1], "verify-blob") == 0)
+		return argc >= 2;
+	for (i = 2; i < argc && strcmp(argv[1], "verify") == 0; i++) {
+		if (strncmp(argv[i], "--bundle", 8) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -132,7 +151,8 @@ main(int argc, char **argv)
 	/* Past a file size limit (RLIMIT_FSIZE), write(2) then fails with
 	 * EFBIG and the run cleans up and reports, instead of dying. */
 	signal(SIGXFSZ, SIG_IGN);
-	if (ps_process_init(&err) != 0) {
+	if ((needs_x509(argc, argv) ? ps_process_init_x509(&err) :
+	    ps_process_init(&err)) != 0) {
 		fprintf(stderr, "packsign: error: %s [%s]\n", err.message,
 		    err.code);
 		return EXIT_FAILED;

@@ -3,8 +3,8 @@
 # but bash; tests/cli/completions.bats checks that every command and option
 # `packsign help` and `packsign CMD --help` declare is offered here.
 
-_packsign_commands="pack digest sign keygen key verify diff install fetch
-    outdated update index list uninstall trust validate describe help"
+_packsign_commands="pack digest sign keygen key verify verify-blob diff install
+    fetch outdated update index list uninstall trust validate describe help"
 
 # _packsign_options CMD [SUB]: the options of a command (of a key
 # subcommand); a trailing '=' is never used: values are separate words.
@@ -24,7 +24,10 @@ _packsign_options() {
 	key) _packsign_key_options "$2" ;;
 	index) _packsign_index_options "$2" ;;
 	verify) echo "$checks --rebuild-from --deep --installed --data-dir
-	    --format --bundle --files-from --jobs --json $limits" ;;
+	    --format --bundle --trusted-root --files-from --jobs --json
+	    $limits" ;;
+	verify-blob) echo "--bundle --certificate-identity
+	    --certificate-oidc-issuer --key --trusted-root --at --json" ;;
 	diff) echo "--trust -p --at --old-sig --new-sig --signed-by
 	    --source-repo --source-commit --require-source --allow-dirty
 	    --installed --data-dir --format --lang --json --stat --files
@@ -44,7 +47,7 @@ _packsign_options() {
 	    $limits $download" ;;
 	list) echo "--data-dir --verify --json --index --trust -p $download" ;;
 	uninstall) echo "--data-dir --format --forget --json" ;;
-	trust) echo "--trust -p --at --json" ;;
+	trust) echo "--trust -p --sigstore --trusted-root --at --json" ;;
 	validate) echo "--format --strict --engine-version --json" ;;
 	describe) echo "--lang --json" ;;
 	esac
@@ -94,14 +97,16 @@ _packsign_value() {
 		COMPREPLY=($(compgen -d -- "$cur")) ;;
 	-o | --output | -s | --secret-key | -p | --sig | --trust | \
 	--old-sig | --new-sig | --accept-diff | --ca-file | \
-	--passphrase-file | --new-passphrase-file | --index | --previous)
+	--passphrase-file | --new-passphrase-file | --index | --previous | \
+	--bundle | --key | --trusted-root)
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -f -- "$cur")) ;;
 	--mtime | --identity | --source-repo | --source-commit | \
 	--signed-by | --at | --passphrase-fd | --new-passphrase-fd | \
 	--max-size | --max-entries | --max-ratio | --engine-version | \
 	--installed | --lines | --max-download | --timeout | \
-	--base-url | --url-prefix | --expires | --reason)
+	--base-url | --url-prefix | --expires | --reason | \
+	--certificate-identity | --certificate-oidc-issuer)
 		COMPREPLY=() ;;
 	*) return 1 ;;
 	esac

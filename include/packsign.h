@@ -167,6 +167,12 @@ char *ps_error_format(const ps_error *err, char *buf, size_t size);
  * process.  Returns 0, or -1 with crypto_error when OpenSSL refused (it
  * had already started).  Not thread-safe: call it before any thread. */
 int ps_process_init(ps_error *err);
+/* The same, except that OpenSSL's digest name table is kept: a process
+ * that verifies X.509 certificates (Sigstore bundles: ps_sigstore_verify(),
+ * ps_verify() of bundles with timestamps) needs it, because OpenSSL 3.0
+ * looks the digest of a certificate's signature up by name there, and
+ * without it no certificate verifies.  Call one of the two, once. */
+int ps_process_init_x509(ps_error *err);
 
 /* ----------------------------------------------------------- diagnostics */
 
@@ -1386,6 +1392,9 @@ void ps_inspection_free(ps_inspection *inspection);
  * values), not_found, io_error, and the git rebuild's failures.
  */
 
+/* A Sigstore trusted root (section "sigstore" below). */
+typedef struct ps_sigstore_root ps_sigstore_root;
+
 typedef struct ps_verify_options {
 	const ps_trust *trust;      /* required: whose signatures count */
 	const char *sig_path;       /* NULL: PATH + ".sig" */
@@ -1408,6 +1417,11 @@ typedef struct ps_verify_options {
 	 * (invalid_argument). */
 	const char *const *bundle_paths;
 	size_t bundle_count;
+	/* The trusted root that a bundle's transparency-log entries and RFC
+	 * 3161 timestamps are verified against (signature.md, section 9.2);
+	 * NULL: the compiled-in public-good root, loaded when a bundle carries
+	 * any.  Read only. */
+	const ps_sigstore_root *sigstore_root;
 } ps_verify_options;
 
 /* Defaults: everything NULL / 0, `at` the current time, the default
@@ -1424,6 +1438,14 @@ typedef struct ps_verify_signature {
 	int counted;                         /* 1: counts toward the threshold */
 	char code[PS_ERROR_CODE_MAX];        /* why not; "" when counted */
 	char *reason;                        /* the same in words, or NULL */
+	/* From a Sigstore bundle: its transparency-log entries and RFC 3161
+	 * timestamps, every one verified (else the signature does not count),
+	 * and the signing times they prove, in seconds since the epoch
+	 * (signature.md, section 9.2); 0 and NULL otherwise. */
+	size_t log_entry_count;
+	size_t timestamp_count;
+	int64_t *signing_times;
+	size_t signing_time_count;
 } ps_verify_signature;
 
 /* A distinct trusted identity whose signature counted. */
@@ -1496,6 +1518,222 @@ int ps_verify(const char *path, const ps_verify_options *options,
     ps_verify_result **out, ps_error *err);
 /* Frees the result and every string and array in it; NULL is a no-op. */
 void ps_verify_result_free(ps_verify_result *result);
+
+/* -------------------------------------------------------------- sigstore */
+
+/* Thread safety: a loaded ps_sigstore_root is read-only to every function
+ * taking it as const and may be shared by several threads; one result
+ * per call. */
+
+/*
+ * Sigstore bundles verified offline, without a network and without
+ * packs: any file's bundle (media types v0.1 to v0.3) with a keyless
+ * certificate from Fulcio or a public key, against a trusted root of
+ * certificate authorities, transparency logs (Rekor v1 and v2), CT logs
+ * and timestamp authorities.  docs/formats/sigstore.md specifies every
+ * check, in order, and its code.
+ */
+
+/*
+ * A trusted root (dev.sigstore.trustroot.v1.TrustedRoot JSON, media types
+ * v0.1 and v0.2, or a JSON Lines file of several, whose entries are then
+ * all trusted), read strictly: at most 1 MiB, 16 roots, 64 entries of each
+ * kind, 8 certificates a chain.  Every code is exit 2 (the operator chose
+ * the root): trusted_root_invalid, trusted_root_unsupported (another media
+ * type), trusted_root_validity (an entry without the start of its
+ * validity, or one ending before it starts); the file's not_found,
+ * not_a_file, io_error.  *out is freed with ps_sigstore_root_free().
+ */
+int ps_sigstore_root_load(const char *path, ps_sigstore_root **out,
+    ps_error *err);
+int ps_sigstore_root_parse(const void *bytes, size_t len, const char *name,
+    ps_sigstore_root **out, ps_error *err);
+/* The public-good instance's root compiled into the library (Sigstore's
+ * TUF repository; its source and date below). */
+int ps_sigstore_root_public_good(ps_sigstore_root **out, ps_error *err);
+void ps_sigstore_root_free(ps_sigstore_root *root);
+/* Where the compiled-in root came from, and the date it was last changed
+ * there (YYYY-MM-DD); static strings. */
+const char *ps_sigstore_public_good_source(void);
+const char *ps_sigstore_public_good_date(void);
+
+typedef enum ps_sigstore_kind {
+	PS_SIGSTORE_CA = 0,          /* certificate authorities (Fulcio) */
+	PS_SIGSTORE_TLOG,            /* transparency logs (Rekor) */
+	PS_SIGSTORE_CTLOG,           /* certificate transparency logs */
+	PS_SIGSTORE_TSA              /* timestamp authorities */
+} ps_sigstore_kind;
+
+/* One entry of a root, for reports; the strings are the root's. */
+typedef struct ps_sigstore_root_entry {
+	ps_sigstore_kind kind;
+	const char *url;             /* base URL or URI; NULL when none */
+	const char *key_details;     /* logs: PublicKeyDetails; else NULL */
+	int usable;                  /* logs: 0 for a key packsign cannot
+	                              * verify with (the log verifies nothing) */
+	int64_t valid_from;          /* validFor, seconds since the epoch */
+	int has_valid_until;
+	int64_t valid_until;
+	size_t certificates;         /* authorities: the chain's length */
+	const char *organization;    /* authorities: subject; NULL when none */
+	const char *common_name;
+} ps_sigstore_root_entry;
+
+typedef struct ps_sigstore_root_info {
+	const char *name;            /* the file, or the compiled-in root's name */
+	int public_good;             /* 1: the compiled-in root */
+	size_t documents;            /* trusted roots read (JSON Lines) */
+	size_t count[4];             /* entries by ps_sigstore_kind */
+} ps_sigstore_root_info;
+
+void ps_sigstore_root_get_info(const ps_sigstore_root *root,
+    ps_sigstore_root_info *info);
+/* Entry `i` of `kind`: 0, or -1 when there is no such entry. */
+int ps_sigstore_root_entry_get(const ps_sigstore_root *root,
+    ps_sigstore_kind kind, size_t i, ps_sigstore_root_entry *out);
+
+/* What to verify against. */
+typedef struct ps_sigstore_options {
+	const ps_sigstore_root *root;   /* required */
+	/* A keyless bundle: the certificate's subject alternative name and
+	 * OIDC issuer, both compared exactly. */
+	const char *identity;
+	const char *issuer;
+	/* A key-based bundle instead: the PEM SubjectPublicKeyInfo file of
+	 * the key (ECDSA P-256/P-384/P-521, Ed25519, RSA); excludes the two
+	 * above. */
+	const char *key_path;
+	int64_t at;                     /* the present, seconds since the
+	                                 * epoch: a signing time after it is
+	                                 * refused; 0: the current time */
+} ps_sigstore_options;
+
+void ps_sigstore_options_init(ps_sigstore_options *options);
+
+/* The artifact: a file, or only its SHA-256 (what `sha256:HEX` names). */
+typedef struct ps_sigstore_artifact {
+	const char *path;               /* NULL: by digest */
+	unsigned char sha256[PS_SHA256_LEN];
+} ps_sigstore_artifact;
+
+/* The steps of docs/formats/sigstore.md, as bits of ps_sigstore_result. */
+#define PS_SIGSTORE_STEP_SHAPE 0x01
+#define PS_SIGSTORE_STEP_LOG 0x02
+#define PS_SIGSTORE_STEP_TIMESTAMPS 0x04
+#define PS_SIGSTORE_STEP_TIMES 0x08
+#define PS_SIGSTORE_STEP_CERTIFICATE 0x10
+#define PS_SIGSTORE_STEP_IDENTITY 0x20
+#define PS_SIGSTORE_STEP_SIGNATURE 0x40
+
+/* A transparency-log entry that verified. */
+typedef struct ps_sigstore_log_entry {
+	char *log_url;               /* the trusted root's baseUrl */
+	char log_id[129];            /* hex */
+	int64_t log_index;
+	char kind[32];               /* "hashedrekord", "dsse", "intoto" */
+	char version[16];            /* "0.0.1", "0.0.2" */
+	int rekor_version;           /* 1 or 2 */
+	int set_verified;            /* the inclusion promise verified */
+	int has_integrated_time;     /* Rekor v1; from the SET when verified */
+	int64_t integrated_time;
+	int proof_verified;          /* the inclusion proof and checkpoint */
+	int64_t tree_size;
+	char root_hash[65];          /* hex */
+	char *checkpoint_origin;     /* NULL without a proof */
+} ps_sigstore_log_entry;
+
+/* An RFC 3161 timestamp of the bundle, verified or not. */
+typedef struct ps_sigstore_timestamp {
+	int verified;                /* 0: skipped; code and reason say why */
+	int64_t time;                /* genTime: seconds since the epoch */
+	int32_t nanoseconds;
+	char *authority;             /* the TSA's URI in the trusted root */
+	char code[PS_ERROR_CODE_MAX];
+	char *reason;
+} ps_sigstore_timestamp;
+
+/* An extension of Fulcio's arc (1.3.6.1.4.1.57264.1.N). */
+typedef struct ps_sigstore_extension {
+	char oid[64];
+	char *value;                 /* its text (a UTF-8 string) */
+} ps_sigstore_extension;
+
+/*
+ * The signing certificate, read once its chain verified.  Each field of
+ * Fulcio's OID registry (docs/formats/sigstore.md, section 7.3) by name,
+ * NULL when the certificate lacks it; every extension of Fulcio's arc is
+ * also in `extensions`, in certificate order.
+ */
+typedef struct ps_sigstore_certificate {
+	char *san;                   /* the subject alternative name */
+	char *san_type;              /* "uri", "email" or "othername" */
+	char *issuer;                /* OIDC issuer: .8, else the legacy .1 */
+	char *github_workflow_trigger;          /* .2 (legacy) */
+	char *github_workflow_sha;              /* .3 (legacy) */
+	char *github_workflow_name;             /* .4 (legacy) */
+	char *github_workflow_repository;       /* .5 (legacy) */
+	char *github_workflow_ref;              /* .6 (legacy) */
+	char *build_signer_uri;                 /* .9 */
+	char *build_signer_digest;              /* .10 */
+	char *runner_environment;               /* .11 */
+	char *source_repository_uri;            /* .12 */
+	char *source_repository_digest;         /* .13 */
+	char *source_repository_ref;            /* .14 */
+	char *source_repository_identifier;     /* .15 */
+	char *source_repository_owner_uri;      /* .16 */
+	char *source_repository_owner_identifier; /* .17 */
+	char *build_config_uri;                 /* .18 */
+	char *build_config_digest;              /* .19 */
+	char *build_trigger;                    /* .20 */
+	char *run_invocation_uri;               /* .21 */
+	char *source_repository_visibility;     /* .22 */
+	ps_sigstore_extension *extensions;
+	size_t extension_count;
+	int64_t not_before, not_after;
+	char serial[64];             /* hex */
+	char sha256[65];             /* of the DER certificate, hex */
+	char *authority;             /* the CA of the trusted root it chains to */
+	char *ct_log;                /* the CT log of its verified SCT */
+	int64_t sct_time_ms;
+} ps_sigstore_certificate;
+
+/* What verification proved, filled as far as it got (on failure too). */
+typedef struct ps_sigstore_result {
+	unsigned steps;              /* PS_SIGSTORE_STEP_* passed */
+	int bundle_version;          /* 1, 2, 3: v0.N */
+	int keyless;                 /* 1: certificate, 0: public key */
+	int dsse;                    /* 1: DSSE envelope, 0: message signature */
+	char *payload_type;          /* DSSE */
+	unsigned char *payload;      /* DSSE: the payload, once verified */
+	size_t payload_len;
+	char artifact_sha256[PS_SHA256_STRING_LEN];
+	char key_details[40];        /* the signing key's PublicKeyDetails */
+	char key_sha256[65];         /* SHA-256 of its SubjectPublicKeyInfo */
+	ps_sigstore_certificate certificate;   /* keyless only */
+	ps_sigstore_log_entry *log_entries;
+	size_t log_entry_count;
+	ps_sigstore_timestamp *timestamps;
+	size_t timestamp_count;
+	int64_t *signing_times;      /* every verified time (step 4) */
+	size_t signing_time_count;
+} ps_sigstore_result;
+
+/*
+ * Verifies the bundle at `bundle_path` (at most 4 MiB) over `artifact`, in
+ * the order of docs/formats/sigstore.md, section 3: shape, log entries,
+ * timestamps, signing times and required evidence, certificate, identity,
+ * signature.  Returns 0 when every check passed.  *out is set whenever
+ * memory allowed, success or not (ps_sigstore_result_free()).  Codes:
+ * exit 1 for the bundle's refusals (every one in docs/errors.md,
+ * "Sigstore"), exit 2 for the options (invalid_argument), the key file
+ * (key_malformed, key_unsupported_algorithm), the artifact or the bundle
+ * file (not_found, io_error).
+ */
+int ps_sigstore_verify(const ps_sigstore_artifact *artifact,
+    const char *bundle_path, const ps_sigstore_options *options,
+    ps_sigstore_result **out, ps_error *err);
+void ps_sigstore_result_free(ps_sigstore_result *result);
+
 /* ------------------------------------------------------------------ diff */
 
 /* Thread safety: may be called from several threads at once on different

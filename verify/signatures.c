@@ -17,10 +17,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "sign/bundle.h"
 #include "util/error.h"
 #include "util/fdio.h"
 #include "util/strings.h"
+#include "verify/bundles.h"
 #include "verify/signatures.h"
 
 /* How far a rejected signature got: the refusal names the furthest. */
@@ -87,8 +87,7 @@ open_envelope(verify_vctx *v, ps_error *err)
 	int fd, rc;
 
 	if (v->o->bundle_count > 0)
-		return sign_bundle_read_files(v->o->bundle_paths,
-		    v->o->bundle_count, &v->env, err);
+		return verify_bundles_read(v, err);
 	if (v->stream != NULL && v->stream->has_sig_fd) {
 		if (lseek(v->stream->sig_fd, 0, SEEK_SET) != 0)
 			return util_fail_errno(err, "io_error", sig, "seek", errno);
@@ -287,11 +286,50 @@ attribute_all(verify_vctx *v, ps_error *err)
 	return rc;
 }
 
+/* 1 when an entry a policy key verified still counts. */
+static int
+any_left(const verify_vctx *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->res->signature_count; i++) {
+		if (v->entry_key[i] != NULL && v->res->signatures[i].code[0] == '\0')
+			return 1;
+	}
+	return 0;
+}
+
+/* The log entries and timestamps of each bundle (signature.md 9.2): a
+ * bundle whose evidence is refused counts for nothing. */
+static int
+check_evidence(verify_vctx *v, ps_error *err)
+{
+	const verify_bundle *b;
+	ps_error refusal;
+	size_t k, j;
+	int rc;
+
+	for (k = 0; k < v->bundle_count; k++) {
+		rc = verify_bundle_evidence(v, k, &refusal, err);
+		if (rc < 0)
+			return -1;
+		b = &v->bundles[k];
+		for (j = b->first; rc == 1 && j < b->first + b->count; j++) {
+			if (v->res->signatures[j].code[0] == '\0' &&
+			    reason_from(&v->res->signatures[j], &refusal, err) != 0)
+				return -1;
+		}
+	}
+	if (!any_left(v))
+		v->verified.payload = NULL;
+	return 0;
+}
+
 int
 verify_signatures(verify_vctx *v, ps_error *err)
 {
 	if (open_envelope(v, err) != 0 || new_entries(v, err) != 0 ||
-	    attribute_all(v, err) != 0)
+	    attribute_all(v, err) != 0 || check_evidence(v, err) != 0)
 		return -1;
 	if (v->verified.payload == NULL)
 		return refuse_threshold(v, err);

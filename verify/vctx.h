@@ -47,6 +47,15 @@ typedef struct verify_stream {
 	ps_digest *digest;                 /* out: digests of what was read */
 } verify_stream;
 
+/* A Sigstore bundle as read (verify/bundles.c): its bytes, and which
+ * entries of the envelope its signatures became. */
+typedef struct verify_bundle {
+	char *bytes;
+	size_t len;
+	size_t first;
+	size_t count;
+} verify_bundle;
+
 typedef struct verify_vctx {
 	const char *path;
 	int is_dir;                    /* PATH is a directory (verify DIR --sig) */
@@ -60,6 +69,9 @@ typedef struct verify_vctx {
 	ps_manifest *manifest;
 	/* install's single pass (may be NULL): see verify_stream. */
 	verify_stream *stream;
+	verify_bundle *bundles;        /* --bundle files, as read */
+	size_t bundle_count;
+	ps_sigstore_root *own_root;    /* the compiled-in root, when loaded */
 } verify_vctx;
 
 #endif

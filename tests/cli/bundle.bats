@@ -217,12 +217,122 @@ b["dsseEnvelope"]["x"] = [0.1] * (900 * 1024)'
 	[[ "$output" == *"the bundle is over 4194304 bytes"*"[envelope_too_large]"* ]]
 }
 
-@test "verify --bundle: tlog entries and timestamps are ignored" {
+@test "verify --bundle: a bundle's tlog entries and timestamps must verify (signature.md 9.2)" {
 	sign_bundle
+	cp p.tar.gz.1.sigstore.json plain.json
 	rewrite p.tar.gz.1.sigstore.json '
-b["verificationMaterial"]["tlogEntries"] = [{"logIndex": "1", "anything": True}]
+b["verificationMaterial"]["tlogEntries"] = [{"logIndex": "1", "anything": True}]'
+	run "$PACKSIGN" verify p.tar.gz -p alice.pub --bundle p.tar.gz.1.sigstore.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"signature 1 by alice did not count: tlogEntries[0].logId: missing: expected threshold 1, found 0 [bundle_malformed]"* ]]
+	# a real public-good Rekor entry, of another signature: its SET and
+	# inclusion proof verify, its body records another payload and key
+	cp plain.json p.tar.gz.1.sigstore.json
+	CONF_BUNDLE="$BATS_TEST_DIRNAME/../conformance/bundle-verify/happy-path-intoto-in-dsse-v3/bundle.sigstore.json" \
+	    rewrite p.tar.gz.1.sigstore.json '
+import os
+c = json.load(open(os.environ["CONF_BUNDLE"]))
+b["verificationMaterial"]["tlogEntries"] = c["verificationMaterial"]["tlogEntries"]'
+	run "$PACKSIGN" verify p.tar.gz -p alice.pub --bundle p.tar.gz.1.sigstore.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"signature 1 by alice did not count: the log entry does not record this bundle: another payload hash: expected threshold 1, found 0 [tlog_body_mismatch]"* ]]
+	# against a root without that log, the entry's log is unknown
+	run "$PACKSIGN" verify p.tar.gz -p alice.pub --bundle p.tar.gz.1.sigstore.json \
+	    --trusted-root "$BATS_TEST_DIRNAME/../conformance/bundle-verify/rekor2-happy-path/trusted_root.json"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[tlog_unknown_log]"* ]]
+	# a timestamp that is no timestamp is skipped; a Rekor-less bundle
+	# without a verified time is still what it was without one
+	cp plain.json p.tar.gz.1.sigstore.json
+	rewrite p.tar.gz.1.sigstore.json '
 b["verificationMaterial"]["timestampVerificationData"] = {"rfc3161Timestamps": [{"signedTimestamp": "AA=="}]}'
-	"$PACKSIGN" verify p.tar.gz -p alice.pub --bundle p.tar.gz.1.sigstore.json
+	run "$PACKSIGN" verify p.tar.gz -p alice.pub --bundle p.tar.gz.1.sigstore.json --json
+	[ "$status" -eq 0 ]
+	# no verified evidence: no "sigstore" member, as for a .sig
+	[ "$(echo "$output" | jq -c '.results[0].signatures[0].sigstore')" = null ]
+	# --trusted-root belongs to --bundle
+	run "$PACKSIGN" verify p.tar.gz -p alice.pub --trusted-root x.json
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--trusted-root applies to --bundle [usage]"* ]]
+}
+
+# log_bundle V BUNDLE PUB.pem ROOT: BUNDLE's DSSE envelope logged by the
+# local Sigstore (tests/sigstore) to its Rekor V (1: dsse 0.0.1 with SET and
+# proof; 2: dsse 0.0.2, proof and checkpoint) and timestamped by its TSA, at
+# 2026-06-01T12:01:00Z; the instance's trusted root written to ROOT.
+log_bundle() {
+	python3 - "$@" "$BATS_TEST_DIRNAME/../sigstore" <<'PY'
+import json, sys
+v, path, pem, root, lib = sys.argv[1:]
+sys.path.insert(0, lib)
+from cryptography.hazmat.primitives import serialization
+from localsigstore import bundle, instance, util
+b = json.load(open(path))
+env = b["dsseEnvelope"]
+pub = open(pem, "rb").read()
+
+class Key:
+    key_details = "PKIX_ED25519"
+    def public_pem(self):
+        return pub
+    def spki_der(self):
+        return serialization.load_pem_public_key(pub).public_bytes(
+            serialization.Encoding.DER,
+            serialization.PublicFormat.SubjectPublicKeyInfo)
+
+s = instance.LocalSigstore(b"packsign bundle.bats")
+sig = util.unb64(env["signatures"][0]["sig"])
+signed = instance.Signed(Key(), None, None, sig, None, "sha256", envelope=env)
+when = util.utc(2026, 6, 1, 12, 1, 0)
+if v == "1":
+    entry = s.rekor1.entry(s.log_v1(signed, when))
+else:
+    entry = s.rekor2.entry(s.log_v2(signed, kind="dsse"))
+b["verificationMaterial"]["tlogEntries"] = [entry]
+b["verificationMaterial"]["timestampVerificationData"] = bundle.timestamps(
+    [s.timestamp(signed, when)])
+json.dump(b, open(path, "w"))
+json.dump(s.trusted_root().to_json(), open(root, "w"))
+PY
+}
+
+@test "verify --bundle: a bundle logged to Rekor v1 and v2 and timestamped counts with its evidence" {
+	"$PACKSIGN" key export --pem-pub -p alice.pub -o alice.pem
+	sign_bundle
+	cp p.tar.gz.1.sigstore.json plain.json
+	log_bundle 1 p.tar.gz.1.sigstore.json alice.pem root.json
+	run "$PACKSIGN" verify p.tar.gz -p alice.pub --bundle p.tar.gz.1.sigstore.json \
+	    --trusted-root root.json
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"1 transparency-log entry and 1 timestamp verified, signed by 2026-06-01T12:01:00Z"* ]]
+	run "$PACKSIGN" verify p.tar.gz -p alice.pub --bundle p.tar.gz.1.sigstore.json \
+	    --trusted-root root.json --json
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | jq -c '.results[0].signatures[0].sigstore')" = \
+	    '{"log_entries":1,"signing_times":["2026-06-01T12:01:00Z","2026-06-01T12:01:00Z"],"timestamps":1}' ]
+	# not against the public-good root, which lacks the local logs
+	run "$PACKSIGN" verify p.tar.gz -p alice.pub --bundle p.tar.gz.1.sigstore.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[tlog_unknown_log]"* ]]
+	# judged before it was logged, the signing time is in the future
+	run "$PACKSIGN" verify p.tar.gz -p alice.pub --bundle p.tar.gz.1.sigstore.json \
+	    --trusted-root root.json --at 2026-05-01T00:00:00Z
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[signing_time_future]"* ]]
+	cp plain.json p.tar.gz.1.sigstore.json
+	log_bundle 2 p.tar.gz.1.sigstore.json alice.pem root.json
+	run "$PACKSIGN" verify p.tar.gz -p alice.pub --bundle p.tar.gz.1.sigstore.json \
+	    --trusted-root root.json --json
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | jq -c '.results[0].signatures[0].sigstore')" = \
+	    '{"log_entries":1,"signing_times":["2026-06-01T12:01:00Z"],"timestamps":1}' ]
+	# a Rekor v2 entry whose timestamp is gone has no signing time
+	rewrite p.tar.gz.1.sigstore.json '
+del b["verificationMaterial"]["timestampVerificationData"]'
+	run "$PACKSIGN" verify p.tar.gz -p alice.pub --bundle p.tar.gz.1.sigstore.json \
+	    --trusted-root root.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[timestamp_missing]"* ]]
 }
 
 @test "verify --bundle twice: two signers' bundles meet threshold 2; one does not" {

@@ -128,7 +128,9 @@ same_options() {
 	[ "$want" = "$got" ]
 	[ "$(commands | wc -l)" -ge 12 ]
 	run bash_complete packsign ve
-	[ "$output" = verify ]
+	[ "$output" = "$(printf 'verify\nverify-blob')" ]
+	run bash_complete packsign verify-
+	[ "$output" = verify-blob ]
 	[ "$(bash_complete packsign help '')" = "$(commands | LC_ALL=C sort)" ]
 }
 

@@ -39,7 +39,9 @@ __all__ = [
     "fetch", "list_installed", "list", "uninstall", "diff",
     "data_dir_default", "read_index", "verify_index", "index_state_load",
     "index_state_check", "index_state_record", "install_indexed",
-    "library_version", "CONSENT_CLASSES",
+    "library_version", "CONSENT_CLASSES", "LogEntry", "Timestamp",
+    "Certificate", "BlobResult", "verify_blob", "SIGSTORE_STEPS",
+    "CERTIFICATE_FIELDS",
 ]
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -531,6 +533,220 @@ def _verify_outcome(ffi, lib, rc, out, err, error=None):
     if error is not None:
         error.result = res
     return res
+
+
+# --------------------------------------------------------------- sigstore
+
+SIGSTORE_STEPS = ["shape", "log_entries", "timestamps", "signing_times",
+                  "certificate", "identity", "signature"]
+CERTIFICATE_FIELDS = [
+    "github_workflow_trigger", "github_workflow_sha", "github_workflow_name",
+    "github_workflow_repository", "github_workflow_ref", "build_signer_uri",
+    "build_signer_digest", "runner_environment", "source_repository_uri",
+    "source_repository_digest", "source_repository_ref",
+    "source_repository_identifier", "source_repository_owner_uri",
+    "source_repository_owner_identifier", "build_config_uri",
+    "build_config_digest", "build_trigger", "run_invocation_uri",
+    "source_repository_visibility"]
+
+
+def _utc(t: int) -> _dt.datetime:
+    return _dt.datetime.fromtimestamp(t, _dt.timezone.utc)
+
+
+@dataclass
+class LogEntry:
+    """A transparency-log entry that verified."""
+    log_url: str
+    log_id: str
+    log_index: int
+    kind: str
+    version: str
+    rekor_version: int
+    inclusion_promise_verified: bool
+    integrated_time: Optional[_dt.datetime]
+    inclusion_proof_verified: bool
+    tree_size: Optional[int]
+    root_hash: Optional[str]
+    checkpoint_origin: Optional[str]
+
+
+@dataclass
+class Timestamp:
+    """An RFC 3161 timestamp of the bundle; a skipped one has its code and
+    reason."""
+    verified: bool
+    time: Optional[_dt.datetime]
+    authority: Optional[str]
+    code: Optional[str]
+    reason: Optional[str]
+
+
+@dataclass
+class Certificate:
+    """The signing certificate: its SAN, OIDC issuer and Fulcio's
+    extensions (`fields` by name, `extensions` every (OID, value))."""
+    san: Optional[str]
+    san_type: Optional[str]
+    issuer: Optional[str]
+    fields: Dict[str, Optional[str]]
+    extensions: List[tuple]
+    not_before: _dt.datetime
+    not_after: _dt.datetime
+    serial: str
+    sha256: str
+    authority: Optional[str]
+    ct_log: Optional[str]
+
+
+@dataclass
+class BlobResult:
+    """What ps_sigstore_verify() proved, as far as it got; `ok` False with
+    the refusal otherwise (`check()` raises it)."""
+    ok: bool
+    exit: int
+    code: Optional[str]
+    message: str
+    expected: str
+    found: str
+    steps: List[str]
+    bundle_version: int
+    keyless: bool
+    dsse: bool
+    payload_type: Optional[str]
+    payload: Optional[bytes]
+    artifact_sha256: Optional[str]
+    key_details: Optional[str]
+    key_sha256: Optional[str]
+    certificate: Optional[Certificate]
+    log_entries: List[LogEntry]
+    timestamps: List[Timestamp]
+    signing_times: List[_dt.datetime]
+    error: Optional[PacksignError] = None
+
+    def check(self) -> "BlobResult":
+        """Raises the refusal as PacksignError; returns self when ok."""
+        if not self.ok and self.error is not None:
+            raise self.error
+        return self
+
+
+def _log_entry(ffi, e) -> LogEntry:
+    return LogEntry(
+        _s(ffi, e.log_url) or "", _sa(ffi, e.log_id), int(e.log_index),
+        _sa(ffi, e.kind), _sa(ffi, e.version), int(e.rekor_version),
+        bool(e.set_verified),
+        _utc(e.integrated_time) if e.has_integrated_time else None,
+        bool(e.proof_verified),
+        int(e.tree_size) if e.proof_verified else None,
+        _sa(ffi, e.root_hash) if e.proof_verified else None,
+        _s(ffi, e.checkpoint_origin))
+
+
+def _timestamp(ffi, t) -> Timestamp:
+    ok = bool(t.verified)
+    return Timestamp(
+        ok, _utc(t.time) + _dt.timedelta(microseconds=t.nanoseconds // 1000)
+        if ok else None, _s(ffi, t.authority),
+        None if ok else _sa(ffi, t.code), _s(ffi, t.reason))
+
+
+def _certificate(ffi, c) -> Optional[Certificate]:
+    if c.san == ffi.NULL:
+        return None
+    return Certificate(
+        _s(ffi, c.san), _s(ffi, c.san_type), _s(ffi, c.issuer),
+        {n: _s(ffi, getattr(c, n)) for n in CERTIFICATE_FIELDS},
+        [(_sa(ffi, c.extensions[i].oid), _s(ffi, c.extensions[i].value))
+         for i in range(c.extension_count)],
+        _utc(c.not_before), _utc(c.not_after), _sa(ffi, c.serial),
+        _sa(ffi, c.sha256), _s(ffi, c.authority), _s(ffi, c.ct_log))
+
+
+def _blob_result(ffi, r, error: Optional[PacksignError]) -> BlobResult:
+    e = error
+    payload = None
+    if r.payload != ffi.NULL:
+        payload = bytes(ffi.buffer(r.payload, r.payload_len))
+    return BlobResult(
+        e is None, 0 if e is None else e.exit, None if e is None else e.code,
+        "" if e is None else e.message, "" if e is None else e.expected,
+        "" if e is None else e.found,
+        [n for i, n in enumerate(SIGSTORE_STEPS) if r.steps & (1 << i)],
+        int(r.bundle_version), bool(r.keyless), bool(r.dsse),
+        _s(ffi, r.payload_type), payload,
+        _sa(ffi, r.artifact_sha256) or None, _sa(ffi, r.key_details) or None,
+        _sa(ffi, r.key_sha256) or None,
+        _certificate(ffi, r.certificate) if r.keyless else None,
+        [_log_entry(ffi, r.log_entries[i]) for i in range(r.log_entry_count)],
+        [_timestamp(ffi, r.timestamps[i]) for i in range(r.timestamp_count)],
+        [_utc(r.signing_times[i]) for i in range(r.signing_time_count)], e)
+
+
+def _sigstore_root(ffi, lib, trusted_root):
+    out = ffi.new("ps_sigstore_root **")
+    err = ffi.new("ps_error *")
+    if trusted_root is None:
+        rc = lib.ps_sigstore_root_public_good(out, err)
+    else:
+        rc = lib.ps_sigstore_root_load(_b(trusted_root), out, err)
+    _check(ffi, lib, rc, err)
+    return out[0]
+
+
+def verify_blob(artifact: Optional[PathLike], bundle: PathLike, *,
+                sha256: Optional[str] = None,
+                identity: Optional[str] = None,
+                issuer: Optional[str] = None,
+                key: Optional[PathLike] = None,
+                trusted_root: Optional[PathLike] = None,
+                at: Time = None) -> BlobResult:
+    """ps_sigstore_verify(): the Sigstore bundle at `bundle` over the file
+    `artifact` (or, with artifact None, the artifact whose SHA-256 is the
+    hex `sha256`), keyless against `identity` (the certificate's SAN) and
+    `issuer` (its OIDC issuer), both exactly, or key-based against `key`
+    (a PEM public key file); `trusted_root` a trusted_root.json (None: the
+    compiled-in public-good root).  Returns the result whether or not
+    verification passed; a trusted root that cannot be loaded raises."""
+    if (artifact is None) == (sha256 is None):
+        raise ValueError("give artifact or sha256, not both")
+    if (key is None) == (identity is None or issuer is None):
+        raise ValueError("give identity and issuer, or key")
+    ffi, lib = load()
+    root = _sigstore_root(ffi, lib, trusted_root)
+    try:
+        keep: list = []
+        opts = ffi.new("ps_sigstore_options *")
+        lib.ps_sigstore_options_init(opts)
+        opts.root = root
+        for name, v in (("identity", identity), ("issuer", issuer),
+                        ("key_path", key)):
+            if v is not None:
+                keep.append(ffi.new("char[]", _b(v)))
+                setattr(opts, name, keep[-1])
+        opts.at = _time(at) or 0
+        a = ffi.new("ps_sigstore_artifact *")
+        if artifact is not None:
+            keep.append(ffi.new("char[]", _b(artifact)))
+            a.path = keep[-1]
+        else:
+            digest = bytes.fromhex(sha256[7:] if sha256.startswith("sha256:")
+                                   else sha256)
+            if len(digest) != 32:
+                raise ValueError("sha256 is 64 hex digits")
+            ffi.memmove(a.sha256, digest, 32)
+        out = ffi.new("ps_sigstore_result **")
+        err = ffi.new("ps_error *")
+        rc = lib.ps_sigstore_verify(a, _b(bundle), opts, out, err)
+        error = PacksignError._from(ffi, lib, err) if rc != 0 else None
+        if out[0] == ffi.NULL:
+            raise error
+        try:
+            return _blob_result(ffi, out[0], error)
+        finally:
+            lib.ps_sigstore_result_free(out[0])
+    finally:
+        lib.ps_sigstore_root_free(root)
 
 
 # ------------------------------------------------------------------- diff

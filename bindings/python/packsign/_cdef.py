@@ -24,6 +24,7 @@ CDEF = r"""
 typedef struct ps_trust ps_trust;
 typedef struct ps_pubkey ps_pubkey;
 typedef struct ps_diff_side ps_diff_side;
+typedef struct ps_sigstore_root ps_sigstore_root;
 struct ps_ceiling;
 
 /* The C library's, for the strings packsign.h says the caller frees. */
@@ -269,6 +270,7 @@ typedef struct ps_verify_options {
     ps_extract_limits limits;
     const char *const *bundle_paths;
     size_t bundle_count;
+    const ps_sigstore_root *sigstore_root;
 } ps_verify_options;
 typedef struct ps_verify_signature {
     size_t index;
@@ -278,7 +280,100 @@ typedef struct ps_verify_signature {
     int counted;
     char code[PS_ERROR_CODE_MAX];
     char *reason;
+    size_t log_entry_count;
+    size_t timestamp_count;
+    int64_t *signing_times;
+    size_t signing_time_count;
 } ps_verify_signature;
+typedef struct ps_sigstore_options {
+    const ps_sigstore_root *root;
+    const char *identity;
+    const char *issuer;
+    const char *key_path;
+    int64_t at;
+} ps_sigstore_options;
+typedef struct ps_sigstore_artifact {
+    const char *path;
+    unsigned char sha256[PS_SHA256_LEN];
+} ps_sigstore_artifact;
+typedef struct ps_sigstore_log_entry {
+    char *log_url;
+    char log_id[129];
+    int64_t log_index;
+    char kind[32];
+    char version[16];
+    int rekor_version;
+    int set_verified;
+    int has_integrated_time;
+    int64_t integrated_time;
+    int proof_verified;
+    int64_t tree_size;
+    char root_hash[65];
+    char *checkpoint_origin;
+} ps_sigstore_log_entry;
+typedef struct ps_sigstore_timestamp {
+    int verified;
+    int64_t time;
+    int32_t nanoseconds;
+    char *authority;
+    char code[PS_ERROR_CODE_MAX];
+    char *reason;
+} ps_sigstore_timestamp;
+typedef struct ps_sigstore_extension {
+    char oid[64];
+    char *value;
+} ps_sigstore_extension;
+typedef struct ps_sigstore_certificate {
+    char *san;
+    char *san_type;
+    char *issuer;
+    char *github_workflow_trigger;
+    char *github_workflow_sha;
+    char *github_workflow_name;
+    char *github_workflow_repository;
+    char *github_workflow_ref;
+    char *build_signer_uri;
+    char *build_signer_digest;
+    char *runner_environment;
+    char *source_repository_uri;
+    char *source_repository_digest;
+    char *source_repository_ref;
+    char *source_repository_identifier;
+    char *source_repository_owner_uri;
+    char *source_repository_owner_identifier;
+    char *build_config_uri;
+    char *build_config_digest;
+    char *build_trigger;
+    char *run_invocation_uri;
+    char *source_repository_visibility;
+    ps_sigstore_extension *extensions;
+    size_t extension_count;
+    int64_t not_before, not_after;
+    char serial[64];
+    char sha256[65];
+    char *authority;
+    char *ct_log;
+    int64_t sct_time_ms;
+} ps_sigstore_certificate;
+typedef struct ps_sigstore_result {
+    unsigned steps;
+    int bundle_version;
+    int keyless;
+    int dsse;
+    char *payload_type;
+    unsigned char *payload;
+    size_t payload_len;
+    char artifact_sha256[PS_SHA256_STRING_LEN];
+    char key_details[40];
+    char key_sha256[65];
+    ps_sigstore_certificate certificate;
+    ps_sigstore_log_entry *log_entries;
+    size_t log_entry_count;
+    ps_sigstore_timestamp *timestamps;
+    size_t timestamp_count;
+    int64_t *signing_times;
+    size_t signing_time_count;
+} ps_sigstore_result;
 typedef struct ps_verify_identity {
     char *identity;
     char fingerprint[PS_FINGERPRINT_MAX];
@@ -590,6 +685,12 @@ int ps_time_format(int64_t t, char out[PS_TIME_TEXT_LEN]);
 void ps_verify_options_init(ps_verify_options *options);
 int ps_verify(const char *path, const ps_verify_options *options, ps_verify_result **out, ps_error *err);
 void ps_verify_result_free(ps_verify_result *result);
+int ps_sigstore_root_load(const char *path, ps_sigstore_root **out, ps_error *err);
+int ps_sigstore_root_public_good(ps_sigstore_root **out, ps_error *err);
+void ps_sigstore_root_free(ps_sigstore_root *root);
+void ps_sigstore_options_init(ps_sigstore_options *options);
+int ps_sigstore_verify(const ps_sigstore_artifact *artifact, const char *bundle_path, const ps_sigstore_options *options, ps_sigstore_result **out, ps_error *err);
+void ps_sigstore_result_free(ps_sigstore_result *result);
 void ps_diff_options_init(ps_diff_options *options);
 int ps_diff_side_open(const char *path, const ps_diff_options *options, ps_diff_side **out, ps_error *err);
 int ps_diff_side_installed(const char *data_dir, ps_format format, const char *id, const char *version, const ps_trust *policy, ps_diff_side **out, ps_error *err);
