@@ -40,9 +40,4 @@ int sign_bundle_serialize(const sign_dsse_envelope *env, size_t i, char **out,
 int sign_bundle_parse(const void *bytes, size_t len, const char *label,
     sign_dsse_envelope **out, ps_error *err);
 
-/* Reads and parses `n` bundle files (1 to 64) and merges their signatures
- * into one envelope (sign_dsse_merge). */
-int sign_bundle_read_files(const char *const *paths, size_t n,
-    sign_dsse_envelope **out, ps_error *err);
-
 #endif
