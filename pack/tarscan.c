@@ -559,6 +559,26 @@ check_numbers(const pack_tarscan *s, ps_error *err)
 	return 0;
 }
 
+/* Bytes 500-511, the padding of every header format packsign reads, must
+ * be NUL: Go's archive/tar takes "tar\0" at 508 (with the ustar magic) for
+ * the star format, whose prefix field ends at byte 475 (476-499 its atime
+ * and ctime), so that a prefix running past it names another path to Go
+ * than to GNU tar, bsdtar, libarchive and Python's tarfile. */
+static int
+check_padding(const pack_tarscan *s, ps_error *err)
+{
+	char found[100];
+
+	if (nul_prefix(s->block + 500, 12) == 12)
+		return 0;
+	refuse(s, "tar_header_padding", err, "bytes 500-511 of the header are "
+	    "not all NUL (Go's archive/tar reads \"tar\\0\" at 508 as the "
+	    "star format, whose prefix field ends at byte 475: another name "
+	    "than GNU tar, bsdtar and libarchive read)");
+	return util_error_expect(err, "12 NUL bytes", shown(s->block + 500, 12,
+	    found, sizeof(found)));
+}
+
 static int
 end_header(pack_tarscan *s, ps_error *err)
 {
@@ -577,6 +597,8 @@ end_header(pack_tarscan *s, ps_error *err)
 		return refuse(s, "archive_corrupt", err, "a bad checksum or "
 		    "size field");
 	if (check_numbers(s, err) != 0)
+		return -1;
+	if (check_padding(s, err) != 0)
 		return -1;
 	if (type == 'g')
 		return refuse(s, "tar_global_header", err, "a pax global header "

@@ -32,8 +32,9 @@ int pack_tarscan_new(const char *label, pack_tarscan **out, ps_error *err);
 
 /*
  * The next bytes of the uncompressed tar stream, in order.  Refusals:
- * tar_global_header, tar_header_type, tar_name_conflict, tar_pax_invalid,
- * archive_trailing_data, archive_corrupt (a header checksum), and
+ * tar_global_header, tar_header_type, tar_header_padding (bytes 500-511
+ * not NUL), tar_name_conflict, tar_pax_invalid, archive_trailing_data,
+ * archive_corrupt (a header checksum or number), and
  * unsupported_entry (GNU sparse pax records).
  */
 int pack_tarscan_feed(pack_tarscan *s, const void *buf, size_t len,

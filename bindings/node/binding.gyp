@@ -17,7 +17,7 @@
     'sources': [
       'src/addon.c', 'src/call.c', 'src/values.c', 'src/options.c',
       'src/results.c', 'src/verify.c', 'src/install.c', 'src/index.c',
-      'src/sign.c',
+      'src/sign.c', 'src/sigstore.c',
     ],
     'include_dirs': ['<(packsign_includedir)'],
     'defines': ['NAPI_VERSION=8', '_GNU_SOURCE'],

@@ -37,8 +37,9 @@ export declare class PacksignError extends Error {
   readonly expected: string;
   /** The value found, '' when there is none. */
   readonly found: string;
-  /** The partial result of install, sign or an aborted fetch. */
-  readonly result?: InstallResult | SignResult | VerifyResult;
+  /** The partial result of install, sign, an aborted fetch or a refused
+   * verifyBlob. */
+  readonly result?: InstallResult | SignResult | VerifyResult | BlobResult;
 }
 
 export interface LibraryVersion {
@@ -115,6 +116,10 @@ export interface VerifySignature {
   counted: boolean;
   code: string | null;
   reason: string | null;
+  /** From a Sigstore bundle with verified log entries or timestamps: how
+   * many, and the signing times they prove. */
+  sigstore?: { log_entries: number; timestamps: number;
+    signing_times: (string | null)[] };
 }
 
 export interface VerifySource {
@@ -328,6 +333,120 @@ export interface VerifyOptions extends VerifyChecks {
   deep?: boolean;
   /** Sigstore bundles to read instead of the .sig (verify --bundle). */
   bundles?: PathLike[];
+  /** With bundles: the Sigstore trusted root their log entries and
+   * timestamps are verified against (--trusted-root; default: the
+   * compiled-in public-good root). */
+  trustedRoot?: PathLike;
+}
+
+/** verifyBlob's options, as `packsign verify-blob` takes them: identity
+ * and issuer (keyless), or key. */
+export interface VerifyBlobOptions {
+  /** The Sigstore bundle (--bundle). */
+  bundle: PathLike;
+  /** The certificate's subject alternative name, exactly
+   * (--certificate-identity). */
+  identity?: string;
+  /** The OIDC issuer, exactly (--certificate-oidc-issuer). */
+  issuer?: string;
+  /** A PEM public key for a key-based bundle (--key). */
+  key?: PathLike;
+  /** A trusted_root.json (--trusted-root); default: the compiled-in
+   * public-good root. */
+  trustedRoot?: PathLike;
+  /** The present (--at): a signing time after it is refused. */
+  at?: Time;
+  /** With artifact null: the artifact's SHA-256, 64 hex digits
+   * (sha256:HEX). */
+  sha256?: string;
+}
+
+export interface BlobLogEntry {
+  log_url: string | null;
+  log_id: string;
+  log_index: number;
+  kind: string;
+  version: string;
+  rekor_version: number;
+  inclusion_promise_verified: boolean;
+  integrated_time: string | null;
+  inclusion_proof_verified: boolean;
+  tree_size: number | null;
+  root_hash: string | null;
+  checkpoint_origin: string | null;
+}
+
+export interface BlobTimestamp {
+  verified: boolean;
+  time: string | null;
+  nanoseconds: number;
+  authority: string | null;
+  code: string | null;
+  reason: string | null;
+}
+
+/** The signing certificate's fields of Fulcio's OID registry
+ * (docs/formats/sigstore.md, section 7.3), null when it lacks one. */
+export interface CertificateFields {
+  github_workflow_trigger: string | null;
+  github_workflow_sha: string | null;
+  github_workflow_name: string | null;
+  github_workflow_repository: string | null;
+  github_workflow_ref: string | null;
+  build_signer_uri: string | null;
+  build_signer_digest: string | null;
+  runner_environment: string | null;
+  source_repository_uri: string | null;
+  source_repository_digest: string | null;
+  source_repository_ref: string | null;
+  source_repository_identifier: string | null;
+  source_repository_owner_uri: string | null;
+  source_repository_owner_identifier: string | null;
+  build_config_uri: string | null;
+  build_config_digest: string | null;
+  build_trigger: string | null;
+  run_invocation_uri: string | null;
+  source_repository_visibility: string | null;
+}
+
+export interface BlobCertificate {
+  san: string | null;
+  san_type: string | null;
+  issuer: string | null;
+  extensions: {
+    fields: CertificateFields;
+    all: { oid: string; value: string | null }[];
+  };
+  not_before: string;
+  not_after: string;
+  serial: string;
+  sha256: string;
+  authority: string | null;
+  ct_log: string | null;
+  /** Milliseconds since the epoch. */
+  sct_time: number | null;
+}
+
+/** `packsign verify-blob --json`.  The evidence (steps ... signing_times)
+ * is there as far as verification got; absent when the bundle could not
+ * be read at all. */
+export interface BlobResult extends Outcome {
+  artifact: string;
+  bundle: string;
+  trusted_root: { name: string | null; public_good: boolean };
+  steps?: { shape: boolean; log_entries: boolean; timestamps: boolean;
+    signing_times: boolean; certificate: boolean; identity: boolean;
+    signature: boolean };
+  bundle_version?: number;
+  verification_material?: 'certificate' | 'public_key';
+  content?: 'message_signature' | 'dsse_envelope';
+  payload_type?: string | null;
+  artifact_sha256?: string | null;
+  key?: { details: string; sha256: string } | null;
+  certificate?: BlobCertificate | null;
+  log_entries?: BlobLogEntry[];
+  timestamps?: BlobTimestamp[];
+  signing_times?: string[];
 }
 
 export interface FetchOptions {
@@ -430,6 +549,10 @@ export declare function describe(path: PathLike,
   options?: { lang?: 'en' | 'zh' }): Promise<string>;
 export declare function verify(path: PathLike, options: VerifyOptions):
   Promise<VerifyResult>;
+/** Resolves when the bundle verified; rejects with a PacksignError (its
+ * result the same report) otherwise. */
+export declare function verifyBlob(artifact: PathLike | null,
+  options: VerifyBlobOptions): Promise<BlobResult>;
 export declare function verifyInstalled(path: PathLike, options?:
   TrustOptions & { at?: Time }): Promise<InstalledCheckResult>;
 export declare function diff(oldSide: DiffSide, newSide: DiffSide,

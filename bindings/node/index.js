@@ -295,16 +295,61 @@ async function describe(p, options) {
 /**
  * `packsign verify --json`'s result for one archive or directory: resolves
  * whether or not verification passed (`ok`, `exit`, `code`, ...); rejects
- * only when the policy or key cannot be loaded.
+ * only when the policy, the key or the Sigstore trusted root cannot be
+ * loaded.
  */
 async function verify(p, options) {
   const o = known(options, new Set([...VERIFY_KEYS, 'rebuildFrom', 'deep',
-    'bundles']), 'verify');
+    'bundles', 'trustedRoot']), 'verify');
   const bundles = o.bundles === undefined ? undefined :
     o.bundles.map((b) => pathOf(b, 'bundles'));
+  if (o.trustedRoot !== undefined && o.trustedRoot !== null &&
+      bundles === undefined) {
+    throw fail('verify: trustedRoot is for bundles');
+  }
   return native.verify(pathOf(p, 'path'), { ...verifyChecks(o),
     rebuildFrom: optionalPath(o.rebuildFrom, 'rebuildFrom'), deep: o.deep,
-    bundles });
+    bundles, trustedRoot: optionalPath(o.trustedRoot, 'trustedRoot') });
+}
+
+const SHA256_HEX = /^(sha256:)?[0-9a-fA-F]{64}$/;
+
+function given(v) {
+  return v !== undefined && v !== null;
+}
+
+/**
+ * `packsign verify-blob --json`: the Sigstore bundle `bundle` over the file
+ * `artifact` (a path, a file: URL, or `sha256:HEX` as the CLI takes it: a
+ * digest when no such file exists), or, with artifact null, over the
+ * artifact whose SHA-256 is `sha256`; keyless against `identity` (the
+ * certificate's SAN) and `issuer` (its OIDC issuer), both exactly, or
+ * key-based against `key` (a PEM public key file); `trustedRoot` a
+ * trusted_root.json (default: the compiled-in public-good root), `at` the
+ * present.  Resolves with the report when the bundle verified; rejects
+ * with a PacksignError otherwise, its `result` the same report (none when
+ * the trusted root could not be loaded).
+ */
+async function verifyBlob(artifact, options) {
+  const o = known(options, new Set(['bundle', 'identity', 'issuer', 'key',
+    'trustedRoot', 'at', 'sha256']), 'verifyBlob');
+  if (given(artifact) === given(o.sha256)) {
+    throw fail('verifyBlob: give an artifact or options.sha256, not both');
+  }
+  if (given(o.sha256) && (typeof o.sha256 !== 'string' ||
+      !SHA256_HEX.test(o.sha256))) {
+    throw fail('verifyBlob: sha256 is 64 hex digits (sha256:HEX)');
+  }
+  if (given(o.key) === (given(o.identity) || given(o.issuer)) ||
+      (!given(o.key) && !(given(o.identity) && given(o.issuer)))) {
+    throw fail('verifyBlob: give identity and issuer, or key');
+  }
+  const target = given(artifact) ? pathOf(artifact, 'artifact') :
+    (o.sha256.startsWith('sha256:') ? o.sha256 : `sha256:${o.sha256}`);
+  return native.verifyBlob(target, { bundle: pathOf(o.bundle, 'bundle'),
+    identity: o.identity, issuer: o.issuer, key: optionalPath(o.key, 'key'),
+    trustedRoot: optionalPath(o.trustedRoot, 'trustedRoot'),
+    at: time(o.at, 'at'), digest: given(o.sha256) });
 }
 
 /** `packsign verify --installed PATH --json`'s result. */
@@ -627,6 +672,7 @@ module.exports = {
   describe,
   verify,
   verifyInstalled,
+  verifyBlob,
   diff,
   diffText,
   install,

@@ -254,3 +254,48 @@ within_rss() {
 	PY
 	within_rss 1 name_too_long "$PACKSIGN" digest long.tar.gz
 }
+
+# Issue 26: why bytes 500-511 of a tar header must be NUL (23a is refused
+# for it): with "tar\0" in bytes 508-511 Go's archive/tar reads the header
+# as the star format, its prefix field cut at byte 475, and names another
+# file than GNU tar and bsdtar; with NUL padding (23b, accepted) all agree.
+@test "differential: Go's archive/tar names 23a's star header another path than GNU tar and bsdtar" {
+	need bsdtar go
+	local star=$CORPUS/23a-star-trailer-long-prefix.tar d121 go_name
+	d121=$(printf 'd%.0s' $(seq 121))
+	go_name=$("$COMPARE_GOREAD" tar "$star" | tail -n 1 |
+	    "$PY" -c 'import json, sys; print(json.load(sys.stdin)["name"])')
+	echo "Go: $go_name"
+	[ "$go_name" = "knowledge/$d121/review.md" ]
+	[ "$(tar -tf "$star" | tail -n 1)" = "knowledge/${d121}000000000000000000000000/review.md" ]
+	[ "$(bsdtar -tf "$star" | tail -n 1)" = "knowledge/${d121}000000000000000000000000/review.md" ]
+	run "$PACKSIGN" digest "$star"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"expected 12 NUL bytes, found '\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00tar\\x00' [tar_header_padding]"* ]]
+}
+
+@test "differential: packsign's own tars have NUL in bytes 500-511 of every header (prefix and pax headers too)" {
+	local pack a70 b70 c90
+	pack=$(copy_pack "$AGENTPACK")
+	a70=$(printf 'a%.0s' $(seq 70)) b70=$(printf 'b%.0s' $(seq 70))
+	c90=$(printf 'c%.0s' $(seq 90))
+	mkdir -p "$pack/knowledge/$a70/$b70"
+	echo long >"$pack/knowledge/$a70/$b70/$c90.md"
+	echo pax >"$pack/knowledge/caf$(printf '\303\251').md"
+	"$PACKSIGN" pack "$pack" -o p.tar -q
+	"$PY" - p.tar <<-'PY'
+	import sys
+	d = open(sys.argv[1], "rb").read()
+	off = seen = prefix = pax = 0
+	while d[off:off + 512] != bytes(512):
+	    h = d[off:off + 512]
+	    assert h[500:512] == bytes(12), (off, h[500:512])
+	    seen += 1
+	    prefix += h[345] != 0
+	    pax += h[156:157] == b"x"
+	    size = int(h[124:136].strip(b"\0 ") or b"0", 8)
+	    off += 512 + -(-size // 512) * 512
+	print(seen, "headers,", prefix, "with a prefix,", pax, "pax")
+	assert prefix >= 1 and pax >= 1
+	PY
+}

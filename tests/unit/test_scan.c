@@ -104,6 +104,71 @@ tar_base256_size_past_int64_is_refused(void **state)
 	assert_string_equal(names, "b ");
 }
 
+/* Sets the header's checksum again after an edit. */
+static void
+tar_resum(unsigned char *b)
+{
+	unsigned sum = 0;
+	size_t i;
+
+	memset(b + 148, ' ', 8);
+	for (i = 0; i < BLOCK; i++)
+		sum += b[i];
+	snprintf((char *)b + 148, 8, "%06o", sum);
+}
+
+/*
+ * Issue 26: Go's archive/tar reads a ustar header whose bytes 508-511 are
+ * "tar\0" as the star format, whose prefix field is bytes 345-475 (476-499
+ * its atime and ctime): a 155-byte prefix of which bytes 476-499 are octal
+ * digits named "knowledge/ddd.../f" to Go and "knowledge/ddd...000.../f"
+ * to GNU tar, bsdtar, libarchive and tarfile.  Any byte of 500-511 that is
+ * not NUL is refused, in an extension header too; all NUL is read.
+ */
+static void
+header_padding_is_nul(void **state)
+{
+	static const size_t at[] = { 500, 507, 508, 511 };
+	unsigned char stream[4 * BLOCK];
+	char names[512], want[200];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		memset(stream, 0, sizeof(stream));
+		tar_header(stream, "f", (const unsigned char *)"00000000000");
+		stream[at[i]] = at[i] == 508 ? 't' : 1;
+		tar_resum(stream);
+		assert_string_equal(tar_scan(stream, sizeof(stream), names,
+		    sizeof(names)), "tar_header_padding");
+		assert_string_equal(names, "");
+	}
+	/* The star shape itself, and the same header with its pad NUL. */
+	memset(stream, 0, sizeof(stream));
+	tar_header(stream, "f", (const unsigned char *)"00000000000");
+	memcpy(stream + 345, "knowledge/", 10);
+	memset(stream + 355, 'd', 121);
+	memset(stream + 476, '0', 24);
+	tar_resum(stream);
+	snprintf(want, sizeof(want), "%.155s/f ", (const char *)stream + 345);
+	assert_string_equal(tar_scan(stream, sizeof(stream), names,
+	    sizeof(names)), "");
+	assert_string_equal(names, want);
+	memcpy(stream + 508, "tar", 4);
+	tar_resum(stream);
+	assert_string_equal(tar_scan(stream, sizeof(stream), names,
+	    sizeof(names)), "tar_header_padding");
+	/* A pax header's padding is a header's padding. */
+	memset(stream, 0, sizeof(stream));
+	tar_header(stream, "PaxHeader/f", (const unsigned char *)"00000000000");
+	stream[156] = 'x';
+	stream[511] = 1;
+	tar_resum(stream);
+	tar_header(stream + BLOCK, "f", (const unsigned char *)"00000000000");
+	assert_string_equal(tar_scan(stream, sizeof(stream), names,
+	    sizeof(names)), "tar_header_padding");
+}
+
 /* A pax header holding the one record "KEY=VALUE", a regular file "f"
  * after it, then the end; the bytes written. */
 static size_t
@@ -441,6 +506,7 @@ main(void)
 		cmocka_unit_test(tar_base256_size_past_int64_is_refused),
 		cmocka_unit_test(pax_numbers_match_their_grammar),
 		cmocka_unit_test(header_numbers_are_numbers),
+		cmocka_unit_test(header_padding_is_nul),
 		cmocka_unit_test(zip64_end_record_after_its_locator_is_refused),
 		cmocka_unit_test(zip_local_unicode_comment_is_read_without_ub),
 		cmocka_unit_test(zip_overlapping_entries_are_refused),

@@ -106,9 +106,9 @@ abi_check(napi_env env)
 }
 
 /* Every native function index.js calls.  A call libpacksign grows later
- * (verifyBlob, issue 27) is one more line here and its file's start
- * function; keyless signing (issue 29) is another key source in sign.c's
- * read_secrets().  README.md, "Not yet here". */
+ * is one more line here and its file's start function; keyless signing
+ * (issue 29) is another key source in sign.c's read_secrets().
+ * README.md, "Not yet here". */
 static const struct {
 	const char *name;
 	napi_callback fn;
@@ -122,6 +122,7 @@ static const struct {
 	{ "describe", nb_describe_js },
 	{ "verify", nb_verify_js },
 	{ "verifyInstalled", nb_verify_installed_js },
+	{ "verifyBlob", nb_verify_blob_js },
 	{ "diff", nb_diff_js },
 	{ "install", nb_install_js },
 	{ "installUrl", nb_install_url_js },

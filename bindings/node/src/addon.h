@@ -243,6 +243,7 @@ napi_value nb_index_state_check_js(napi_env env, napi_callback_info info);
 napi_value nb_index_state_record_js(napi_env env, napi_callback_info info);
 napi_value nb_install_indexed_js(napi_env env, napi_callback_info info);
 napi_value nb_sign_js(napi_env env, napi_callback_info info);
+napi_value nb_verify_blob_js(napi_env env, napi_callback_info info);
 
 /* install.c, for index.c: an install's options from the JS object and the
  * plan/waiting events of its thread. */

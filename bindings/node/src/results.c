@@ -9,6 +9,24 @@
 
 #include "addon.h"
 
+/* A bundle's verified log entries and timestamps and the signing times
+ * they prove (signature.md 9.2), as cli/checks.c writes them: only a
+ * signature that has any carries it. */
+static napi_value
+evidence(napi_env env, const ps_verify_signature *s)
+{
+	napi_value o = nb_object(env), times = nb_array(env);
+	size_t i;
+
+	for (i = 0; i < s->signing_time_count; i++)
+		nb_push(env, times, nb_time(env, s->signing_times[i]));
+	nb_set(env, o, "log_entries", nb_int(env,
+	    (int64_t)s->log_entry_count));
+	nb_set(env, o, "timestamps", nb_int(env, (int64_t)s->timestamp_count));
+	nb_set(env, o, "signing_times", times);
+	return o;
+}
+
 static napi_value
 signatures(napi_env env, const ps_verify_result *r)
 {
@@ -28,6 +46,8 @@ signatures(napi_env env, const ps_verify_result *r)
 		nb_set(env, o, "code", nb_text(env,
 		    s->code[0] != '\0' ? s->code : NULL));
 		nb_set(env, o, "reason", nb_text(env, s->reason));
+		if (s->log_entry_count + s->timestamp_count > 0)
+			nb_set(env, o, "sigstore", evidence(env, s));
 		nb_push(env, list, o);
 	}
 	return list;

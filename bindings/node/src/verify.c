@@ -280,6 +280,8 @@ struct verify_call {
 	struct nb_trust_source trust_src;
 	ps_trust *trust;
 	int trust_failed;           /* the policy could not be loaded */
+	const char *sigstore_root_path;     /* trustedRoot, with bundles */
+	ps_sigstore_root *sigstore_root;
 	ps_verify_options o;
 	ps_verify_result *r;
 	ps_installed_check *check;  /* verifyInstalled */
@@ -296,11 +298,20 @@ verify_run(struct nb_call *c)
 		return;
 	}
 	x->o.trust = x->trust;
+	if (x->sigstore_root_path != NULL &&
+	    ps_sigstore_root_load(x->sigstore_root_path, &x->sigstore_root,
+	    &c->err) != 0) {
+		x->trust_failed = 1;
+		c->rc = -1;
+		return;
+	}
+	x->o.sigstore_root = x->sigstore_root;
 	c->rc = ps_verify(x->path, &x->o, &x->r, &c->err);
 }
 
 /* Resolves with the result, a refusal too (ok false), as the CLI prints
- * it; rejects only when the policy or key could not be loaded. */
+ * it; rejects only when the policy, the key or the Sigstore trusted root
+ * could not be loaded. */
 static napi_value
 verify_done(napi_env env, struct nb_call *c, int *reject)
 {
@@ -319,6 +330,7 @@ verify_release(struct nb_call *c)
 	ps_verify_result_free(x->r);
 	ps_installed_check_free(x->check);
 	ps_trust_free(x->trust);
+	ps_sigstore_root_free(x->sigstore_root);
 }
 
 static void
@@ -375,7 +387,8 @@ verify_start(napi_env env, napi_callback_info info, const struct nb_ops *ops,
 	if (nb_arg_string(env, a.count > 0 ? a.v[0] : NULL, &x->base, "path",
 	    &x->path) != 0 || nb_opt_trust(env, opts, &x->base, &x->trust_src,
 	    trust_required) != 0 || nb_opt_verify(env, opts, &x->base,
-	    &x->o) != 0) {
+	    &x->o) != 0 || nb_opt_string(env, opts, "trustedRoot", &x->base,
+	    &x->sigstore_root_path) != 0) {
 		nb_call_discard(&x->base);
 		return NULL;
 	}

@@ -202,4 +202,28 @@ test('every result interface of index.d.ts is what the calls return', async () =
     output: path.join(tmp('dts-sign'), 'p.tar.gz') }));
   conforms(c, 'UninstallResult', await packsign.uninstall(AGENTPACK,
     { dataDir: d }));
+  const V = path.join(REPO, 'tests', 'conformance', 'bundle-verify');
+  const ID = 'https://github.com/sigstore-conformance/extremely-dangerous-' +
+    'public-oidc-beacon/.github/workflows/extremely-dangerous-oidc-beacon.yml' +
+    '@refs/heads/main';
+  const keyless = { bundle: path.join(V, 'happy-path-v0.3',
+    'bundle.sigstore.json'), identity: ID,
+  issuer: 'https://token.actions.githubusercontent.com' };
+  conforms(c, 'BlobResult', await packsign.verifyBlob(path.join(V, 'a.txt'),
+    keyless));
+  const k = path.join(V, 'managed-key-happy-path');
+  conforms(c, 'BlobResult', await packsign.verifyBlob(path.join(V, 'a.txt'),
+    { bundle: path.join(k, 'bundle.sigstore.json'),
+      key: path.join(k, 'key.pub') }));
+  const d2 = path.join(V, 'rekor2-dsse-happy-path');
+  conforms(c, 'BlobResult', await packsign.verifyBlob(path.join(V, 'a.txt'),
+    { ...keyless, bundle: path.join(d2, 'bundle.sigstore.json'),
+      trustedRoot: path.join(d2, 'trusted_root.json') }));
+  for (const bad of [{ ...keyless, issuer: 'x' },
+    { ...keyless, bundle: '/nonexistent.json' }]) {
+    const e = await packsign.verifyBlob(path.join(V, 'a.txt'), bad)
+      .catch((x) => x);
+    assert.ok(e instanceof packsign.PacksignError);
+    conforms(c, 'BlobResult', e.result);
+  }
 });

@@ -386,6 +386,12 @@ class Signature:
     counted: bool
     code: str
     reason: Optional[str]
+    # From a Sigstore bundle (verify(bundles=...)): its verified
+    # transparency-log entries and RFC 3161 timestamps, and the signing
+    # times they prove (signature.md 9.2); 0, 0, [] otherwise.
+    log_entries: int = 0
+    timestamps: int = 0
+    signing_times: List[_dt.datetime] = field(default_factory=list)
 
 
 @dataclass
@@ -442,7 +448,10 @@ def _verify_result(ffi, lib, r, error: Optional[PacksignError]) -> VerifyResult:
         sigs.append(Signature(int(s.index), _s(ffi, s.keyid),
                               _sa(ffi, s.fingerprint), _s(ffi, s.identity),
                               bool(s.counted), _sa(ffi, s.code),
-                              _s(ffi, s.reason)))
+                              _s(ffi, s.reason), int(s.log_entry_count),
+                              int(s.timestamp_count),
+                              [_utc(s.signing_times[j])
+                               for j in range(s.signing_time_count)]))
     source = None
     if r.has_source:
         source = Source(_s(ffi, r.source_repository),
@@ -499,23 +508,40 @@ def verify(path: PathLike, *, trust: Optional[PathLike] = None,
            source_commit: Optional[str] = None,
            require_source: bool = False, allow_dirty: bool = False,
            rebuild_from: Optional[PathLike] = None, deep: bool = False,
-           at: Time = None) -> VerifyResult:
+           at: Time = None, bundles: Optional[Iterable[PathLike]] = None,
+           trusted_root: Optional[PathLike] = None) -> VerifyResult:
     """ps_verify(): the signed archive (or unpacked directory) at `path`
     against `trust` (a policy file) or `public_key` (one .pub file).
-    Returns the result whether or not verification passed; a policy or key
-    file that cannot be loaded raises PacksignError."""
+    `bundles`: Sigstore bundles to read the signatures from instead of the
+    .sig (verify --bundle), their log entries and timestamps verified
+    against `trusted_root` (verify --trusted-root; None: the compiled-in
+    public-good root).  Returns the result whether or not verification
+    passed; a policy, key or trusted root that cannot be loaded raises
+    PacksignError."""
+    bundle_list = [_b(b) for b in bundles] if bundles is not None else []
+    if trusted_root is not None and not bundle_list:
+        raise ValueError("trusted_root is for bundles")
     ffi, lib = load()
-    with _Trust(trust, public_key) as tp:
-        keep: list = []
-        opts = ffi.new("ps_verify_options *")
-        lib.ps_verify_options_init(opts)
-        _fill_verify(ffi, opts, keep, tp, sig_path, signed_by, source_repo,
-                     source_commit, require_source, allow_dirty,
-                     rebuild_from, deep, at)
-        err = ffi.new("ps_error *")
-        out = ffi.new("ps_verify_result **")
-        rc = lib.ps_verify(_b(path), opts, out, err)
-        return _verify_outcome(ffi, lib, rc, out, err)
+    root = _sigstore_root(ffi, lib, trusted_root) if trusted_root is not None \
+        else ffi.NULL
+    try:
+        with _Trust(trust, public_key) as tp:
+            keep: list = [ffi.new("char[]", b) for b in bundle_list]
+            paths = ffi.new("const char *[]", keep) if keep else ffi.NULL
+            opts = ffi.new("ps_verify_options *")
+            lib.ps_verify_options_init(opts)
+            _fill_verify(ffi, opts, keep, tp, sig_path, signed_by,
+                         source_repo, source_commit, require_source,
+                         allow_dirty, rebuild_from, deep, at)
+            opts.bundle_paths, opts.bundle_count = paths, len(bundle_list)
+            opts.sigstore_root = root
+            err = ffi.new("ps_error *")
+            out = ffi.new("ps_verify_result **")
+            rc = lib.ps_verify(_b(path), opts, out, err)
+            return _verify_outcome(ffi, lib, rc, out, err)
+    finally:
+        if root != ffi.NULL:
+            lib.ps_sigstore_root_free(root)
 
 
 def _verify_outcome(ffi, lib, rc, out, err, error=None):

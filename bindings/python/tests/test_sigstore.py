@@ -93,3 +93,85 @@ def test_arguments_are_checked():
         packsign.verify_blob(V / "a.txt", V / "x.json", identity=ID)
     with pytest.raises(ValueError):
         packsign.verify_blob(None, V / "x.json", key=V / "k.pem")
+
+
+# tests/cli/bundle.bats's log_bundle: the archive's bundle logged by the
+# local Sigstore (tests/sigstore) to Rekor V and timestamped at
+# 2026-06-01T12:01:00Z, the instance's trusted root written to ROOT.
+LOG_BUNDLE = r'''
+import json, sys
+v, path, pem, root, lib = sys.argv[1:]
+sys.path.insert(0, lib)
+from cryptography.hazmat.primitives import serialization
+from localsigstore import bundle, instance, util
+b = json.load(open(path))
+env = b["dsseEnvelope"]
+pub = open(pem, "rb").read()
+
+class Key:
+    key_details = "PKIX_ED25519"
+    def public_pem(self):
+        return pub
+    def spki_der(self):
+        return serialization.load_pem_public_key(pub).public_bytes(
+            serialization.Encoding.DER,
+            serialization.PublicFormat.SubjectPublicKeyInfo)
+
+s = instance.LocalSigstore(b"packsign python test_sigstore")
+sig = util.unb64(env["signatures"][0]["sig"])
+signed = instance.Signed(Key(), None, None, sig, None, "sha256", envelope=env)
+when = util.utc(2026, 6, 1, 12, 1, 0)
+entry = s.rekor1.entry(s.log_v1(signed, when)) if v == "1" else \
+    s.rekor2.entry(s.log_v2(signed, kind="dsse"))
+b["verificationMaterial"]["tlogEntries"] = [entry]
+b["verificationMaterial"]["timestampVerificationData"] = bundle.timestamps(
+    [s.timestamp(signed, when)])
+json.dump(b, open(path, "w"))
+json.dump(s.trusted_root().to_json(), open(root, "w"))
+'''
+
+
+def test_verify_with_logged_bundles_and_a_trusted_root(tmp_path):
+    import subprocess
+    import sys
+    from conftest import AGENTPACK, EXAMPLES, cli
+    cli("keygen", "-o", tmp_path / "alice", "--identity", "alice",
+        "--no-passphrase")
+    pub, pem = tmp_path / "alice.pub", tmp_path / "alice.pem"
+    cli("key", "export", "--pem-pub", "-p", pub, "-o", pem)
+    archive = tmp_path / "p.tar.gz"
+    cli("sign", EXAMPLES / AGENTPACK, "-s", tmp_path / "alice.key", "-o",
+        archive, "--bundle")
+    b = tmp_path / "p.tar.gz.1.sigstore.json"
+    root = tmp_path / "root.json"
+    plain = b.read_bytes()
+    when = dt.datetime(2026, 6, 1, 12, 1, tzinfo=dt.timezone.utc)
+    for v, times in (("1", 2), ("2", 1)):
+        b.write_bytes(plain)
+        subprocess.run([sys.executable, "-", v, str(b), str(pem), str(root),
+                        str(REPO / "tests" / "sigstore")], input=LOG_BUNDLE,
+                       text=True, check=True)
+        r = packsign.verify(archive, public_key=pub, bundles=[b],
+                            trusted_root=root)
+        assert r.ok, r.code
+        s = r.signatures[0]
+        assert (s.log_entries, s.timestamps) == (1, 1)
+        assert s.signing_times == [when] * times
+        code, j = cli_json("verify", archive, "-p", pub, "--bundle", b,
+                           "--trusted-root", root)
+        assert code == 0
+        assert j["results"][0]["signatures"][0]["sigstore"] == {
+            "log_entries": 1, "timestamps": 1,
+            "signing_times": ["2026-06-01T12:01:00Z"] * times}
+        r = packsign.verify(archive, public_key=pub, bundles=[b])
+        assert not r.ok and r.code == "tlog_unknown_log"
+    plain_sig = packsign.verify(archive, public_key=pub)
+    assert plain_sig.ok
+    assert (plain_sig.signatures[0].log_entries,
+            plain_sig.signatures[0].signing_times) == (0, [])
+    with pytest.raises(packsign.PacksignError) as e:
+        packsign.verify(archive, public_key=pub, bundles=[b],
+                        trusted_root=tmp_path / "nonexistent.json")
+    assert e.value.code == "not_found" and e.value.exit == 2
+    with pytest.raises(ValueError):
+        packsign.verify(archive, public_key=pub, trusted_root=root)

@@ -65,5 +65,30 @@ async function rest(dir: string, trust: string): Promise<void> {
     bytes.length, packsign.ABI_VERSION, packsign.libraryVersion().library);
 }
 
+async function blob(file: string, bundle: string): Promise<string | null> {
+  try {
+    const r = await packsign.verifyBlob(file, { bundle,
+      identity: 'https://github.com/acme/app/.github/workflows/release.yml@refs/tags/v1',
+      issuer: 'https://token.actions.githubusercontent.com', at: new Date() });
+    const repo: string | null | undefined =
+      r.certificate?.extensions.fields.source_repository_uri;
+    const logged: number = r.log_entries?.[0]?.log_index ?? -1;
+    const byKey = await packsign.verifyBlob(null, { bundle, key: 'key.pem',
+      sha256: 'sha256:' + 'ab'.repeat(32), trustedRoot: 'trusted_root.json' });
+    const v = await packsign.verify(file, { publicKey: 'alice.pub',
+      bundles: [bundle], trustedRoot: new URL('file:///etc/root.json') });
+    const times = v.signatures?.[0]?.sigstore?.signing_times ?? [];
+    console.log(logged, byKey.key?.details, times.length);
+    return repo ?? null;
+  } catch (e) {
+    if (e instanceof packsign.PacksignError && e.result !== undefined &&
+        'steps' in e.result) {
+      console.error(e.code, e.result.steps?.identity);
+    }
+    return null;
+  }
+}
+
 void installer;
 void rest;
+void blob;
