@@ -279,6 +279,95 @@ PY
 	[[ "$output" == *"tlogEntries[1]: the same log entry twice (as tlogEntries[0]) [tlog_duplicate]"* ]]
 }
 
+# Refusals neither the suite nor mkcases reaches, each from a conformance
+# bundle or root changed in one place: every code of docs/errors.md,
+# "Sigstore", that a bundle can cause this way has a test asserting it.
+edited() {
+	python3 - "$V" "$ROOT/sigstore/publicgood.json" "$1" <<'PY'
+import base64, copy, json, sys
+V, pg, what = sys.argv[1:]
+def case(c, f="bundle.sigstore.json"):
+    return json.load(open("%s/%s/%s" % (V, c, f)))
+if what == "dsse-two":
+    b = case("happy-path-intoto-in-dsse-v3")
+    s = b["dsseEnvelope"]["signatures"]
+    s.append(copy.deepcopy(s[0]))
+elif what == "dsse-none":
+    b = case("happy-path-intoto-in-dsse-v3")
+    b["dsseEnvelope"]["signatures"] = []
+elif what == "material-two":
+    b = case("happy-path-v0.3")
+    b["verificationMaterial"]["publicKey"] = {"hint": "x"}
+elif what == "material-chain-v0.3":
+    b = case("happy-path-v0.3")
+    vm = b["verificationMaterial"]
+    vm["x509CertificateChain"] = {"certificates": [vm.pop("certificate")]}
+elif what == "ca-leaf":
+    b = case("happy-path-v0.3")
+    ca = json.load(open(pg))["certificateAuthorities"][-1]
+    b["verificationMaterial"]["certificate"]["rawBytes"] = \
+        ca["certChain"]["certificates"][0]["rawBytes"]
+elif what == "kind-rekord":
+    b = case("happy-path-v0.3")
+    b["verificationMaterial"]["tlogEntries"][0]["kindVersion"]["kind"] = "rekord"
+elif what == "no-checkpoint":
+    b = case("happy-path-v0.3")
+    b["verificationMaterial"]["tlogEntries"][0]["inclusionProof"].pop("checkpoint")
+elif what == "no-promise":
+    b = case("happy-path-v0.3")
+    b["verificationMaterial"]["tlogEntries"][0].pop("inclusionPromise")
+elif what == "timestamp-not-der":
+    b = case("rekor2-happy-path")
+    t = b["verificationMaterial"]["timestampVerificationData"]["rfc3161Timestamps"]
+    t[0]["signedTimestamp"] = base64.b64encode(b"not a timestamp").decode()
+elif what == "root-log-ml-dsa":
+    b = case("rekor2-happy-path", "trusted_root.json")
+    for log in b["tlogs"]:
+        if log["baseUrl"] == "https://log2025-alpha1.rekor.sigstage.dev":
+            log["publicKey"]["keyDetails"] = "ML_DSA_65"
+print(json.dumps(b))
+PY
+}
+
+@test "refusals the suite does not reach: DSSE signatures, material, a CA leaf, kinds, checkpoints, times, keys" {
+	edited dsse-two >b.json
+	run -1 blob happy-path-intoto-in-dsse-v3 --bundle b.json
+	[[ "$output" == *"b.json: a bundle's DSSE envelope carries exactly one signature: expected 1, found several [bundle_dsse_signatures]" ]]
+	edited dsse-none >b.json
+	run -1 blob happy-path-intoto-in-dsse-v3 --bundle b.json
+	[[ "$output" == *"exactly one signature: expected 1, found 0 [bundle_dsse_signatures]" ]]
+	edited material-two >b.json
+	run -1 blob happy-path-v0.3 --bundle b.json
+	[[ "$output" == *"verificationMaterial: a bundle v0.3 holds one of publicKey and certificate: expected one form, found several [bundle_material]" ]]
+	edited material-chain-v0.3 >b.json
+	run -1 blob happy-path-v0.3 --bundle b.json
+	[[ "$output" == *"expected one form, found the other version's form [bundle_material]" ]]
+	edited ca-leaf >b.json
+	run -1 blob happy-path-v0.3 --bundle b.json
+	[[ "$output" == *"b.json: the bundle's first certificate is a CA certificate, not the signing (leaf) certificate [certificate_not_leaf]" ]]
+	edited kind-rekord >b.json
+	run -1 blob happy-path-v0.3 --bundle b.json
+	[[ "$output" == *"tlogEntries[0]: an entry of a kind packsign does not verify: expected hashedrekord 0.0.1, dsse 0.0.1, intoto 0.0.2 (Rekor v1); hashedrekord 0.0.2, dsse 0.0.2 (Rekor v2), found rekord 0.0.1 [tlog_kind_unsupported]" ]]
+	edited no-checkpoint >b.json
+	run -1 blob happy-path-v0.3 --bundle b.json
+	[[ "$output" == *"tlogEntries[0]: the inclusion proof has no checkpoint"*"[tlog_checkpoint_missing]" ]]
+	# a Rekor v1 entry proven by its inclusion proof alone carries no
+	# verified time, and there is no timestamp: the certificate cannot be
+	# checked at any signing time (sigstore.md section 6, rule 4)
+	edited no-promise >b.json
+	run -1 blob happy-path-v0.3 --bundle b.json
+	[[ "$output" == *"b.json: no verified signing time (an inclusion promise or a timestamp) to check the certificate at [signing_time_missing]" ]]
+	edited timestamp-not-der >b.json
+	run -1 blob rekor2-happy-path --bundle b.json \
+	    --trusted-root "$V/rekor2-happy-path/trusted_root.json"
+	[[ "$output" == *"rfc3161Timestamps[0]: not an RFC 3161 timestamp response: not DER TimeStampResp [timestamp_malformed]" ]]
+	# a root may list a log key of an algorithm packsign does not verify
+	# (trust check marks it): an entry of that log is refused, exit 1
+	edited root-log-ml-dsa >r.json
+	run -1 blob rekor2-happy-path --trusted-root r.json
+	[[ "$output" == *"tlogEntries[0]: the trusted root's key of https://log2025-alpha1.rekor.sigstage.dev is of an algorithm packsign does not verify (ML_DSA_65) [tlog_key_unsupported]" ]]
+}
+
 @test "a root that lists transparency logs requires a log entry" {
 	python3 - "$V/rekor2-happy-path/bundle.sigstore.json" <<'PY' >b.json
 import json, sys
