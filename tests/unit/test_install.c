@@ -389,6 +389,67 @@ declined_and_dry_run_leave_nothing(void **state)
 	assert_int_equal(installed_count(f), 0);
 }
 
+/* ps_install_options.cancelled: says stop at its Nth poll. */
+struct cancel_at {
+	unsigned polls;
+	unsigned stop_at;
+};
+
+static int
+cancel_at_poll(void *ctx)
+{
+	struct cancel_at *c = ctx;
+
+	return ++c->polls > c->stop_at;
+}
+
+/* Issue 26: an interrupted install left DIR/.tmp/install.* behind.  Stopped
+ * at every point it polls (the copy, each entry and block extracted, before
+ * the receipt, after the sync), it is install_cancelled, installs nothing
+ * and leaves DIR/.tmp empty; polled once more than it asks, it installs. */
+static void
+cancelled_install_leaves_nothing(void **state)
+{
+	struct fixture *f = *state;
+	ps_install_result *r = NULL;
+	struct cancel_at c;
+	ps_install_options o;
+	char tmp[160];
+	unsigned n;
+	ps_error err;
+	int rc;
+
+	sign_version(f, "1.0.0", "true");
+	snprintf(tmp, sizeof(tmp), "%s/.tmp", f->data);
+	ps_install_options_init(&o);
+	o.verify.trust = f->trust;
+	o.data_dir = f->data;
+	o.cancelled = cancel_at_poll;
+	o.cancelled_ctx = &c;
+	for (n = 0; n < 100000; n++) {
+		c.polls = 0;
+		c.stop_at = n;
+		r = NULL;
+		rc = ps_install(f->archive, &o, &r, &err);
+		ps_install_result_free(r);
+		if (rc == 0)
+			break;
+		if (strcmp(err.code, "install_cancelled") != 0)
+			fail_msg("stopped at poll %u: %s: %s", n, err.code,
+			    err.message);
+		assert_int_equal(err.status, PS_STATUS_FAILED);
+		assert_int_equal(installed_count(f), 0);
+		run("test -z \"$(ls -A '%s' 2>/dev/null)\"", tmp);
+	}
+	print_message("# installed at stop_at %u\n", n);
+	/* it polled (so each stop above was a different point), then
+	 * installed once nothing said stop */
+	assert_true(n >= 3 && n < 100000);
+	assert_int_equal(c.polls, n);
+	assert_int_equal(installed_count(f), 1);
+	run("test -z \"$(ls -A '%s' 2>/dev/null)\"", tmp);
+}
+
 static void
 tampered_archive_is_refused_before_anything(void **state)
 {
@@ -503,6 +564,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(uninstall_removes_every_version,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(declined_and_dry_run_leave_nothing,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(cancelled_install_leaves_nothing,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    tampered_archive_is_refused_before_anything, setup, teardown),
