@@ -123,26 +123,55 @@ san_text(const GENERAL_NAME *g, const char **type)
 	    (size_t)ASN1_STRING_length(s));
 }
 
+/* What a subject alternative name that is not the identity is, for the
+ * refusal's "found". */
+static const char *
+san_kind(const GENERAL_NAME *g)
+{
+	switch (g->type) {
+	case GEN_URI:
+		return "a URI that is not UTF-8 text without control characters";
+	case GEN_EMAIL:
+		return "an email address that is not UTF-8 text without control "
+		    "characters";
+	case GEN_OTHERNAME:
+		return "an OtherName that is not Fulcio's (1.3.6.1.4.1.57264.1.7, "
+		    "a UTF8String) or not text";
+	case GEN_DNS:
+		return "a DNS name";
+	case GEN_IPADD:
+		return "an IP address";
+	case GEN_DIRNAME:
+		return "a directory name";
+	default:
+		return "a name of another type";
+	}
+}
+
 static int
 read_san(X509 *leaf, const char *subject, ps_sigstore_certificate *out,
     ps_error *err)
 {
 	GENERAL_NAMES *names = X509_get_ext_d2i(leaf, NID_subject_alt_name, NULL,
 	    NULL);
-	const char *type = NULL;
+	const char *type = NULL, *kind = NULL;
 	int n = names != NULL ? sk_GENERAL_NAME_num(names) : 0;
-	char *san = NULL;
+	char *san = NULL, found[64];
 
 	ERR_clear_error();
-	if (n == 1)
+	if (n == 1) {
 		san = san_text(sk_GENERAL_NAME_value(names, 0), &type);
+		kind = san_kind(sk_GENERAL_NAME_value(names, 0));
+	}
 	GENERAL_NAMES_free(names);
 	if (san == NULL || type == NULL) {
 		free(san);
-		return util_refuse(err, "certificate_san", subject, "a Fulcio "
-		    "certificate names its identity in exactly one subject "
-		    "alternative name (a URI, an email address or Fulcio's "
-		    "OtherName); this one has %d such names", n);
+		snprintf(found, sizeof(found), "%d subject alternative names", n);
+		util_refuse(err, "certificate_san", subject, "looked for the "
+		    "signer's identity in the certificate's subject alternative "
+		    "names");
+		return util_error_expect(err, "exactly one, a URI, an email "
+		    "address or Fulcio's OtherName", n == 1 ? kind : found);
 	}
 	out->san = san;
 	out->san_type = strdup(type);

@@ -59,6 +59,22 @@ blob() {
 	! grep -E ' (usage|internal_error|out_of_memory) ' "$CONF/expected-mkcases"
 }
 
+@test "certificate_san says what it found: the number of names, or the one name's kind" {
+	"$ROOT/tests/sigstore/mkcases" --only leaf-san-dns-only_fail cases >/dev/null
+	local c=cases/leaf-san-dns-only_fail
+	run -1 "$PACKSIGN" verify-blob "$c/artifact" --bundle "$c/bundle.sigstore.json" \
+	    --trusted-root "$c/trusted_root.json" \
+	    --certificate-identity "$(cat "$c/identity")" --certificate-oidc-issuer "$(cat "$c/issuer")"
+	[[ "$output" == *"bundle.sigstore.json: looked for the signer's identity in the certificate's subject alternative names: expected exactly one, a URI, an email address or Fulcio's OtherName, found a DNS name [certificate_san]" ]]
+	local rc=0
+	"$PACKSIGN" verify-blob "$c/artifact" --bundle "$c/bundle.sigstore.json" \
+	    --trusted-root "$c/trusted_root.json" --json \
+	    --certificate-identity "$(cat "$c/identity")" --certificate-oidc-issuer "$(cat "$c/issuer")" \
+	    >out.json 2>/dev/null || rc=$?
+	[ "$rc" -eq 1 ]
+	[ "$(jq -r '"\(.code) \(.found)"' out.json)" = "certificate_san a DNS name" ]
+}
+
 @test "run-cases: digest=EXIT:CODE is the run by digest's outcome, and only that run's" {
 	mkdir -p cases
 	cp -r "$V/managed-key-happy-path" "$V/happy-path-v0.3" cases/
