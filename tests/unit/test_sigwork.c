@@ -431,6 +431,75 @@ hostile_index_costs_at_most_8_plus_keys(void **state)
 	ps_trust_free(t);
 }
 
+/* ps_verify() of the fixture under `t`, its result kept. */
+static ps_verify_result *
+verify_result(const struct fixture *f, const ps_trust *t, int *rc)
+{
+	ps_verify_options o;
+	ps_verify_result *r = NULL;
+	ps_error err;
+
+	ps_verify_options_init(&o);
+	o.trust = t;
+	*rc = ps_verify(f->archive, &o, &r, &err);
+	assert_non_null(r);
+	return r;
+}
+
+/* signature_unchecked, each way a key id can make a verifier skip an
+ * entry, reported on that entry with its reason (signature.md section 3,
+ * step 3): it names a key that verified an earlier entry, or the checks
+ * were spent before it. */
+static void
+unchecked_signatures_say_why(void **state)
+{
+	struct fixture *f = *state;
+	unsigned char sig[SIGN_DSSE_SIG_LEN];
+	sign_dsse_envelope *env;
+	ps_verify_result *r;
+	ps_error err;
+	ps_trust *t = policy(f, KEYS, "", 1);
+	int rc;
+
+	/* key 3's genuine entry, then one naming key 3 again */
+	env = envelope(f, SIGN_INTOTO_PAYLOAD_TYPE, f->statement,
+	    f->statement_len, 0, UNNAMED, f->sk[3], f->fp[3]);
+	randombytes_buf(sig, sizeof(sig));
+	assert_int_equal(sign_dsse_add_signature(env, sig, sizeof(sig),
+	    f->fp[3], &err), 0);
+	write_envelope(f->sig, env);
+	sign_dsse_free(env);
+	r = verify_result(f, t, &rc);
+	assert_int_equal(rc, 0);
+	assert_int_equal(r->signature_count, 2);
+	assert_true(r->signatures[0].counted);
+	assert_false(r->signatures[1].counted);
+	assert_string_equal(r->signatures[1].code, "signature_unchecked");
+	assert_non_null(strstr(r->signatures[1].reason, f->fp[3]));
+	assert_non_null(strstr(r->signatures[1].reason, "which verified "
+	    "signature 1: a key is checked once and counts once"));
+	ps_verify_result_free(r);
+	ps_trust_free(t);
+
+	/* one key: 64 entries naming no key spend the 9 checks on the
+	 * first 9; the 10th and later are not checked */
+	t = policy(f, 1, "", 1);
+	env = envelope(f, SIGN_INTOTO_PAYLOAD_TYPE, f->statement,
+	    f->statement_len, SIGN_DSSE_MAX_SIGNATURES, FOREIGN, NULL, NULL);
+	write_envelope(f->sig, env);
+	sign_dsse_free(env);
+	r = verify_result(f, t, &rc);
+	assert_int_equal(rc, -1);
+	assert_int_equal(r->signature_count, SIGN_DSSE_MAX_SIGNATURES);
+	assert_string_equal(r->signatures[8].code, "signature_untrusted");
+	assert_string_equal(r->signatures[9].code, "signature_unchecked");
+	assert_string_equal(r->signatures[63].code, "signature_unchecked");
+	assert_non_null(strstr(r->signatures[9].reason, "an envelope gets at "
+	    "most 9 signature checks (8 + its 1 keys), spent before this one"));
+	ps_verify_result_free(r);
+	ps_trust_free(t);
+}
+
 /* The matcher itself: a key verifies one entry; an entry naming a key
  * that verified an earlier one is a duplicate, never checked. */
 static void
@@ -481,6 +550,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(
 		    hostile_index_costs_at_most_8_plus_keys, setup, teardown),
 		cmocka_unit_test_setup_teardown(matcher_outcomes, setup, teardown),
+		cmocka_unit_test_setup_teardown(unchecked_signatures_say_why,
+		    setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
