@@ -799,6 +799,31 @@ typedef struct ps_trust_key {
 	unsigned line, column;
 } ps_trust_key;
 
+/*
+ * A `keyless:` entry of a signer (trust-policy.md, "Keyless signers"): the
+ * Fulcio certificates whose signatures count for the identity.  `issuer`
+ * is compared exactly; `subject`, `ref`, `signer_workflow` and
+ * `config_workflow` are keyless patterns ('*' is one or more characters
+ * other than '/'); the other constraints exactly.  NULL: unconstrained.
+ */
+typedef struct ps_trust_keyless {
+	char *issuer;             /* OIDC issuer (1.3.6.1.4.1.57264.1.8) */
+	char *subject;            /* the certificate's SAN */
+	char *repository;         /* Source Repository URI (.12) */
+	char *repository_id;      /* Source Repository Identifier (.15), digits */
+	char *owner_id;           /* Source Repository Owner Identifier (.17) */
+	char *ref;                /* Source Repository Ref (.14) */
+	char *signer_workflow;    /* Build Signer URI (.9); without '@': its
+	                           * part before the '@' */
+	char *config_workflow;    /* Build Config URI (.18), the same way */
+	char *trigger;            /* Build Trigger (.20) */
+	char *runner;             /* Runner Environment (.11) */
+	char **trusted_roots;     /* files, resolved against the policy's
+	                           * directory; none: the policy's */
+	size_t trusted_root_count;
+	unsigned line, column;
+} ps_trust_keyless;
+
 typedef struct ps_trust_signer {
 	char *identity;
 	ps_trust_key *keys;
@@ -820,6 +845,10 @@ typedef struct ps_trust_signer {
 	 * version accepted from this publisher from the first run, the floor
 	 * of the rollback check (trust-policy.md, "Roles"). */
 	uint64_t min_index_version; /* 0: none */
+	/* The signer's `keyless:` entries (a signer has keys, keyless
+	 * entries or both); keyless signers sign packs only. */
+	ps_trust_keyless *keyless;
+	size_t keyless_count;
 } ps_trust_signer;
 
 /* Roles (ps_trust_signer.roles): a pack's signature counts only for an
@@ -854,6 +883,11 @@ typedef struct ps_trust {
 	int one_key;          /* ps_trust_from_pubkey(): the identity is the
 	                       * key file's own claim, vouched for by nobody
 	                       * (pins and diffs go by the key alone) */
+	/* The top-level `trusted_roots:` (files, resolved against the
+	 * policy's directory): the Sigstore roots of keyless entries that
+	 * name none; none here either: the compiled-in public-good root. */
+	char **trusted_roots;
+	size_t trusted_root_count;
 } ps_trust;
 
 /*
@@ -863,9 +897,12 @@ typedef struct ps_trust {
  * trust_pattern, trust_window, trust_duplicate_key,
  * trust_duplicate_identity, trust_threshold, trust_ceiling (a value of a
  * `may:` block), trust_consent, trust_role (`roles:`, or a
- * `min_index_version:` without the index role), and the safe YAML loader's
- * codes (yaml_syntax, yaml_alias, ..., here exit 2).  *out is freed with
- * ps_trust_free().
+ * `min_index_version:` without the index role, or the index role on a
+ * keyless signer), trust_keyless (a `keyless:` entry or `trusted_roots:`
+ * item that is not well formed), trust_keyless_overlap (two identities'
+ * keyless entries that one certificate could match), and the safe YAML
+ * loader's codes (yaml_syntax, yaml_alias, ..., here exit 2).  *out is
+ * freed with ps_trust_free().
  */
 int ps_trust_load(const char *data, size_t len, const char *name,
     ps_trust **out, ps_error *err);
@@ -904,6 +941,14 @@ int ps_trust_lookup(const ps_trust *policy, const ps_pubkey *key,
  */
 int ps_trust_lookup_index(const ps_trust *policy, const ps_pubkey *key,
     int64_t now, const ps_trust_signer **signer, ps_error *err);
+/*
+ * What a valid policy may still get wrong, as warnings appended to `out`
+ * (file the policy's name, line and column the entry's): code
+ * keyless_repository_id for a GitHub keyless entry without repository_id
+ * (trust-policy.md, "`trust check` and keyless entries").  -1 only when
+ * memory runs out (out_of_memory).
+ */
+int ps_trust_warnings(const ps_trust *policy, ps_diags *out, ps_error *err);
 /* The signer named `identity`; NULL when absent. */
 const ps_trust_signer *ps_trust_find_signer(const ps_trust *policy,
     const char *identity);
@@ -1733,6 +1778,25 @@ int ps_sigstore_verify(const ps_sigstore_artifact *artifact,
     const char *bundle_path, const ps_sigstore_options *options,
     ps_sigstore_result **out, ps_error *err);
 void ps_sigstore_result_free(ps_sigstore_result *result);
+
+/* --------------------------------------------------------- keyless trust */
+
+/*
+ * The stable signer id of a keyless signature (trust-policy.md, "The
+ * keyless signer id"): the same for every release one workflow of one
+ * repository signs, used where a key fingerprint is used (receipts, pins,
+ * the diff's trust group, an index's `signers`).  "KEYLESS:" and 43
+ * base64 characters (no padding) of SHA-256 over
+ * "packsign-keyless-signer-v1\n" ISSUER "\n" REPOSITORY "\n" WORKFLOW,
+ * where REPOSITORY is "id:" and the Source Repository Identifier, else
+ * "uri:" and the Source Repository URI, else empty, and WORKFLOW is the
+ * Build Signer URI up to its first '@', else "san:" and the whole SAN.
+ * Fits PS_FINGERPRINT_MAX.  Returns -1 when the certificate has no
+ * issuer or no SAN (out is then "").
+ */
+#define PS_KEYLESS_ID_PREFIX "KEYLESS:"
+int ps_keyless_signer_id(const ps_sigstore_certificate *cert,
+    char out[PS_FINGERPRINT_MAX]);
 
 /* ------------------------------------------------------------------ diff */
 
