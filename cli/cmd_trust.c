@@ -192,6 +192,10 @@ keyless_json(const ps_trust_keyless *e)
 	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
 		json_object_set_new(out, f[i].name, f[i].value != NULL ?
 		    json_string(f[i].value) : json_null());
+	json_object_set_new(out, "not_before", time_json(e->not_before,
+	    PS_TIME_NONE_BEFORE));
+	json_object_set_new(out, "not_after", time_json(e->not_after,
+	    PS_TIME_NONE_AFTER));
 	json_object_set_new(out, "trusted_roots", e->trusted_root_count > 0 ?
 	    strings_json(e->trusted_roots, e->trusted_root_count) :
 	    json_null());
@@ -292,9 +296,15 @@ print_keyless(const json_t *e)
 	printf("  keyless issuer %s\n", text_or(json_object_get(e, "issuer"),
 	    "?"));
 	json_object_foreach((json_t *)e, name, v) {
-		if (json_is_string(v) && strcmp(name, "issuer") != 0)
+		if (json_is_string(v) && strcmp(name, "issuer") != 0 &&
+		    strncmp(name, "not_", 4) != 0)
 			printf("      %s %s\n", name, json_string_value(v));
 	}
+	if (json_is_string(json_object_get(e, "not_before")) ||
+	    json_is_string(json_object_get(e, "not_after")))
+		printf("      window %s .. %s\n",
+		    text_or(json_object_get(e, "not_before"), "(open)"),
+		    text_or(json_object_get(e, "not_after"), "(open)"));
 	printf("      trusted_roots:");
 	json_array_foreach(json_object_get(e, "trusted_roots"), i, r)
 		printf("%s %s", i > 0 ? "," : "", json_string_value(r));

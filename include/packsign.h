@@ -822,6 +822,9 @@ typedef struct ps_trust_keyless {
 	                           * directory; none: the policy's */
 	size_t trusted_root_count;
 	unsigned line, column;
+	/* The entry's window, judged on the certificate's verified signing
+	 * times; PS_TIME_NONE_* when absent. */
+	int64_t not_before, not_after;
 } ps_trust_keyless;
 
 typedef struct ps_trust_signer {
@@ -1424,7 +1427,9 @@ void ps_inspection_free(ps_inspection *inspection);
  * Codes (exit class 1 unless noted):
  * signature_untrusted, signature_invalid, key_revoked, key_untrusted,
  * key_not_yet_valid, key_expired, role_missing, pack_out_of_scope,
- * threshold_not_met,
+ * threshold_not_met, for keyless bundles (signature.md 9.3)
+ * bundle_keyless, keyless_untrusted, keyless_ambiguous,
+ * keyless_reusable_workflow and the Sigstore codes,
  * the DSSE and statement codes, subject_missing, subject_mismatch,
  * manifest_mismatch, manifest_digest_mismatch, prompt_digest_mismatch,
  * prompt_unsigned, tar_digest_mismatch, tree_digest_mismatch,
@@ -1456,7 +1461,9 @@ typedef struct ps_verify_options {
 	ps_extract_limits limits;   /* reading the archive */
 	/* Sigstore bundles (signature.md, "Sigstore bundles") to read instead
 	 * of the .sig: their signatures, over one byte-identical payload, are
-	 * combined into one envelope and verified as a .sig would be; 0: none.
+	 * combined into one envelope and verified as a .sig would be, a
+	 * keyless bundle's by its certificate against the policy's keyless
+	 * entries (signature.md 9.3); 0: none.
 	 * At most 64; sig_path must then be NULL.  Only ps_verify() reads
 	 * them: install, fetch and diff refuse a nonzero count
 	 * (invalid_argument). */
@@ -1472,6 +1479,36 @@ typedef struct ps_verify_options {
 /* Defaults: everything NULL / 0, `at` the current time, the default
  * limits. */
 void ps_verify_options_init(ps_verify_options *options);
+
+/*
+ * What the certificate of a keyless signature certifies (Fulcio's
+ * extensions, sigstore.md section 7.3), once its chain, evidence and
+ * signature verified and it matched a keyless entry of the policy
+ * (signature.md, "Keyless signatures").  Strings NULL when the
+ * certificate lacks them.
+ */
+typedef struct ps_verify_keyless {
+	char signer_id[PS_FINGERPRINT_MAX];  /* ps_keyless_signer_id() */
+	char *issuer;                        /* OIDC issuer */
+	char *subject;                       /* the SAN */
+	char *repository;                    /* Source Repository URI */
+	char *repository_id;                 /* Source Repository Identifier */
+	char *owner_id;                      /* its owner's identifier */
+	char *ref;                           /* Source Repository Ref */
+	char *commit;                        /* Source Repository Digest */
+	char *signer_workflow;               /* Build Signer URI */
+	char *config_workflow;               /* Build Config URI */
+	char *trigger;                       /* Build Trigger */
+	char *runner;                        /* Runner Environment */
+	char *run_uri;                       /* Run Invocation URI */
+	char *authority;                     /* the CA of the trusted root */
+	char *trusted_root;                  /* the root file it verified
+	                                      * under; NULL: the compiled-in
+	                                      * public-good root */
+	int reusable_workflow;               /* ps_keyless_reusable_workflow */
+	int64_t signing_time;                /* the earliest verified one */
+	unsigned entry_line;                 /* the policy entry it matched */
+} ps_verify_keyless;
 
 /* One signature entry of the envelope and what became of it. */
 typedef struct ps_verify_signature {
@@ -1491,6 +1528,9 @@ typedef struct ps_verify_signature {
 	size_t timestamp_count;
 	int64_t *signing_times;
 	size_t signing_time_count;
+	/* A keyless signature's certificate (its signer id is also in
+	 * `fingerprint`, its identity in `identity`); NULL for a key's. */
+	ps_verify_keyless *keyless;
 } ps_verify_signature;
 
 /* A distinct trusted identity whose signature counted. */
@@ -1797,6 +1837,22 @@ void ps_sigstore_result_free(ps_sigstore_result *result);
 #define PS_KEYLESS_ID_PREFIX "KEYLESS:"
 int ps_keyless_signer_id(const ps_sigstore_certificate *cert,
     char out[PS_FINGERPRINT_MAX]);
+/*
+ * 1 when the certificate satisfies every constraint of the policy's
+ * keyless entry (trust-policy.md, "Entries": the issuer exactly, the
+ * subject's pattern, each constraint given; a constraint on an extension
+ * the certificate lacks fails), else 0.  Windows, roles and scope are the
+ * caller's (ps_verify()).
+ */
+int ps_trust_keyless_match(const ps_trust_keyless *entry,
+    const ps_sigstore_certificate *cert);
+/*
+ * 1 when the certificate shows a reusable workflow: its Build Signer URI
+ * does not start with its Source Repository URI and '/' (the workflow
+ * file that ran lives in another repository than the one it built); 0
+ * when it does, or when either extension is missing.
+ */
+int ps_keyless_reusable_workflow(const ps_sigstore_certificate *cert);
 
 /* ------------------------------------------------------------------ diff */
 

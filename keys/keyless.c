@@ -126,13 +126,47 @@ parse_field(keys_trust_ctx *ctx, const util_yaml_node *node,
 }
 
 static int
+parse_time(keys_trust_ctx *ctx, const util_yaml_node *map, const char *key,
+    int64_t *out)
+{
+	const util_yaml_node *node = util_yaml_get(map, key);
+
+	if (node == NULL)
+		return 0;
+	if (node->kind != UTIL_YAML_SCALAR || node->type != UTIL_YAML_STRING ||
+	    ps_time_parse(node->value, out) != 0)
+		return keys_trust_at(ctx, node, "trust_date", "'%s' must be "
+		    "an RFC 3339 UTC time YYYY-MM-DDTHH:MM:SSZ, found '%.64s'",
+		    key, node->kind == UTIL_YAML_SCALAR ? node->value :
+		    util_yaml_describe(node));
+	return 0;
+}
+
+/* `not_before`, `not_after`: as a key's (trust-policy.md, "Times"). */
+static int
+parse_window(keys_trust_ctx *ctx, const util_yaml_node *map,
+    ps_trust_keyless *e)
+{
+	e->not_before = PS_TIME_NONE_BEFORE;
+	e->not_after = PS_TIME_NONE_AFTER;
+	if (parse_time(ctx, map, "not_before", &e->not_before) != 0 ||
+	    parse_time(ctx, map, "not_after", &e->not_after) != 0)
+		return -1;
+	if (e->not_before > e->not_after)
+		return keys_trust_at(ctx, util_yaml_get(map, "not_after"),
+		    "trust_window", "not_after is before not_before: the "
+		    "keyless entry would never be valid");
+	return 0;
+}
+
+static int
 parse_entry(keys_trust_ctx *ctx, const util_yaml_node *map,
     ps_trust_keyless *e)
 {
 	static const char *const fields[] = { "issuer", "subject",
 	    "repository", "repository_id", "owner_id", "ref",
 	    "signer_workflow", "config_workflow", "trigger", "runner",
-	    "trusted_roots", NULL };
+	    "trusted_roots", "not_before", "not_after", NULL };
 	const util_yaml_node *node;
 	size_t i;
 
@@ -149,6 +183,8 @@ parse_entry(keys_trust_ctx *ctx, const util_yaml_node *map,
 		if (node != NULL && parse_field(ctx, node, &kl_fields[i], e) != 0)
 			return -1;
 	}
+	if (parse_window(ctx, map, e) != 0)
+		return -1;
 	node = util_yaml_get(map, "trusted_roots");
 	return node == NULL ? 0 : keys_keyless_parse_roots(ctx, node,
 	    &e->trusted_roots, &e->trusted_root_count);
@@ -414,4 +450,81 @@ ps_trust_warnings(const ps_trust *policy, ps_diags *out, ps_error *err)
 				return util_fail_oom(err, policy->name);
 		}
 	return 0;
+}
+
+/* A workflow constraint: without '@', the part before the value's '@'. */
+static int
+workflow_matches(const char *pattern, const char *uri)
+{
+	char head[KEYS_KEYLESS_VALUE_MAX + 1];
+
+	if (uri == NULL)
+		return 0;
+	if (strchr(pattern, '@') != NULL || strlen(uri) > KEYS_KEYLESS_VALUE_MAX)
+		return keys_keyless_match(pattern, uri);
+	before_at(uri, head, sizeof(head));
+	return keys_keyless_match(pattern, head);
+}
+
+/* The first constraint of `e` the certificate fails: its name, what the
+ * entry wants and what the certificate has ("none" when it lacks it). */
+int
+keys_keyless_explain(const ps_trust_keyless *e,
+    const ps_sigstore_certificate *c, keys_keyless_miss *m)
+{
+	const struct { const char *name, *want, *have; int kind; } f[] = {
+		{ "issuer", e->issuer, c->issuer, 0 },
+		{ "subject", e->subject, c->san, 1 },
+		{ "repository", e->repository, c->source_repository_uri, 0 },
+		{ "repository_id", e->repository_id,
+		    c->source_repository_identifier, 0 },
+		{ "owner_id", e->owner_id, c->source_repository_owner_identifier,
+		    0 },
+		{ "ref", e->ref, c->source_repository_ref, 1 },
+		{ "signer_workflow", e->signer_workflow, c->build_signer_uri, 2 },
+		{ "config_workflow", e->config_workflow, c->build_config_uri, 2 },
+		{ "trigger", e->trigger, c->build_trigger, 0 },
+		{ "runner", e->runner, c->runner_environment, 0 },
+	};
+	size_t i;
+	int ok;
+
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		if (f[i].want == NULL)
+			continue;
+		ok = f[i].have != NULL && (f[i].kind == 0 ?
+		    strcmp(f[i].want, f[i].have) == 0 : f[i].kind == 1 ?
+		    keys_keyless_match(f[i].want, f[i].have) :
+		    workflow_matches(f[i].want, f[i].have));
+		if (ok)
+			continue;
+		m->field = f[i].name;
+		m->want = f[i].want;
+		m->found = f[i].have != NULL ? f[i].have : "none";
+		return -1;
+	}
+	return 0;
+}
+
+int
+ps_trust_keyless_match(const ps_trust_keyless *e,
+    const ps_sigstore_certificate *c)
+{
+	keys_keyless_miss m;
+
+	return e != NULL && c != NULL && c->san != NULL &&
+	    keys_keyless_explain(e, c, &m) == 0;
+}
+
+int
+ps_keyless_reusable_workflow(const ps_sigstore_certificate *c)
+{
+	size_t n;
+
+	if (c == NULL || c->build_signer_uri == NULL ||
+	    c->source_repository_uri == NULL)
+		return 0;
+	n = strlen(c->source_repository_uri);
+	return strncmp(c->build_signer_uri, c->source_repository_uri, n) != 0 ||
+	    c->build_signer_uri[n] != '/';
 }

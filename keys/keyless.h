@@ -34,6 +34,15 @@ int keys_keyless_check_roles(keys_trust_ctx *ctx, const util_yaml_node *map,
 /* After every signer: trust_keyless_overlap when entries of two
  * identities could match one certificate. */
 int keys_keyless_check_overlap(keys_trust_ctx *ctx);
+/* Why a certificate does not match an entry: the first constraint it
+ * fails (trust-policy.md, "Entries", in the table's order). */
+typedef struct keys_keyless_miss {
+	const char *field, *want, *found;
+} keys_keyless_miss;
+/* 0 when `c` satisfies every constraint of `e`, else -1 and *m says
+ * which failed first. */
+int keys_keyless_explain(const ps_trust_keyless *e,
+    const ps_sigstore_certificate *c, keys_keyless_miss *m);
 void keys_keyless_free(ps_trust_keyless *entries, size_t count);
 void keys_keyless_free_roots(char **roots, size_t count);
 

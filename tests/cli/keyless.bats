@@ -1,6 +1,10 @@
 #!/usr/bin/env bats
 # CLI tests: keyless signers in the trust policy (issue 28): trust check's
-# report of `keyless:` entries and `trusted_roots:`, the policy's refusals.
+# report of `keyless:` entries and `trusted_roots:`, the policy's refusals;
+# verify --bundle with keyless bundles the local Sigstore makes
+# (keyless_sign.py).
+
+load helpers
 
 GH=https://token.actions.githubusercontent.com
 REL=https://github.com/acme/packs/.github/workflows/release.yml
@@ -175,4 +179,197 @@ signers:
 YAML
 	run "$PACKSIGN" trust check --trust ok.yaml -q
 	[ "$status" -eq 0 ]
+}
+
+# ------------------------------------------------ verifying keyless bundles
+
+SIGN="$BATS_TEST_DIRNAME/keyless_sign.py"
+
+# signed_pack: p.tar.gz signed by alice (its .sig carries the statement the
+# keyless bundles sign again), made once per file.
+signed_pack() {
+	if [ ! -f "$BATS_FILE_TMPDIR/p.tar.gz" ]; then
+		(cd "$BATS_FILE_TMPDIR" &&
+		    cp -R "$EXAMPLES/research.top-journal-reviewer" pk &&
+		    "$PACKSIGN" keygen -o alice --identity alice --no-passphrase >/dev/null &&
+		    "$PACKSIGN" sign pk -s alice.key -o p.tar.gz --bundle >/dev/null)
+	fi
+	cp "$BATS_FILE_TMPDIR"/p.tar.gz "$BATS_FILE_TMPDIR"/p.tar.gz.sig \
+	    "$BATS_FILE_TMPDIR"/p.tar.gz.1.sigstore.json "$BATS_FILE_TMPDIR"/alice.pub .
+}
+
+# keyless BUNDLE NAME=VALUE...: a keyless bundle over p.tar.gz's statement
+# (tests/cli/keyless_sign.py), the local instance's root in root.json.
+keyless() {
+	local out=$1
+	shift
+	python3 "$SIGN" p.tar.gz.sig "$out" root.json "$@"
+}
+
+# gh_policy FILE [EXTRA]: acme-release trusts acme/packs' release workflow
+# on tags v*, repository id 601234567 (the local GitHub's), root.json.
+gh_policy() {
+	cat >"$1" <<YAML
+version: 1
+trusted_roots: [root.json]
+signers:
+  - identity: acme-release
+    keyless:
+      - issuer: $GH
+        subject: $REL@refs/tags/v*
+        repository_id: 601234567
+$2
+    packs: ["research.*"]
+YAML
+}
+
+@test "verify --bundle: a keyless bundle counts for the identity its certificate matches" {
+	signed_pack
+	keyless kl.json repository=acme/packs ref=refs/tags/v1.0.0
+	gh_policy t.yaml
+	run "$PACKSIGN" verify p.tar.gz --trust t.yaml --bundle kl.json
+	[ "$status" -eq 0 ]
+	[[ "$output" == "Good signature: research.top-journal-reviewer 0.1.0 by acme-release (KEYLESS:"* ]]
+	[[ "$output" == *"; keyless: acme-release is the workflow $REL@refs/tags/v1.0.0, issuer $GH, repository https://github.com/acme/packs, id 601234567, ref refs/tags/v1.0.0, commit 4f5a5b0c1d2e3f405162738495a6b7c8d9e0f102, trigger push"* ]]
+	[[ "$output" == *"1 transparency-log entry and 0 timestamps verified, signed by 2026-06-01T12:01:00Z"* ]]
+	run "$PACKSIGN" verify p.tar.gz --trust t.yaml --bundle kl.json --json
+	[ "$status" -eq 0 ]
+	python3 - "$output" <<'PY'
+import json, sys
+r = json.loads(sys.argv[1])["results"][0]
+s = r["signatures"][0]
+k = s["keyless"]
+assert s["counted"] and s["identity"] == "acme-release"
+assert s["fingerprint"] == k["signer_id"] and k["signer_id"].startswith("KEYLESS:")
+assert len(k["signer_id"]) == 51
+assert r["identities"] == [{"identity": "acme-release", "fingerprint": k["signer_id"]}]
+assert k["repository_id"] == "601234567" and k["ref"] == "refs/tags/v1.0.0"
+assert k["commit"] == "4f5a5b0c1d2e3f405162738495a6b7c8d9e0f102"
+assert k["runner"] == "github-hosted" and k["trigger"] == "push"
+assert k["reusable_workflow"] is False and k["trusted_root"] == "root.json"
+assert k["signing_time"] == "2026-06-01T12:01:00Z" and k["policy_line"] == 6
+PY
+	# another release of the same workflow: the same signer id
+	first=$(echo "$output" | jq -r '.results[0].signatures[0].keyless.signer_id')
+	keyless kl2.json repository=acme/packs ref=refs/tags/v2.0.0
+	run "$PACKSIGN" verify p.tar.gz --trust t.yaml --bundle kl2.json --json
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | jq -r '.results[0].signatures[0].keyless.signer_id')" = "$first" ]
+}
+
+@test "keyless: another repository, a re-created repository, a tag pattern miss, a branch" {
+	signed_pack
+	gh_policy t.yaml
+	keyless other.json repository=evil/packs ref=refs/tags/v1.0.0
+	run "$PACKSIGN" verify p.tar.gz --trust t.yaml --bundle other.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"subject https://github.com/evil/packs/.github/workflows/release.yml@refs/tags/v1.0.0) against the policy's keyless entries: none matches (the entry of 'acme-release' at line 6 wants subject $REL@refs/tags/v*, the certificate has https://github.com/evil/packs/"*"[keyless_untrusted]"* ]]
+	# same URI, another repository id: a deleted and re-created acme/packs
+	keyless again.json repository=acme/packs ref=refs/tags/v1.0.0 source_repository_identifier=777
+	run "$PACKSIGN" verify p.tar.gz --trust t.yaml --bundle again.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"wants repository_id 601234567, the certificate has 777)"*"[keyless_untrusted]"* ]]
+	keyless miss.json repository=acme/packs ref=refs/tags/release-1
+	run "$PACKSIGN" verify p.tar.gz --trust t.yaml --bundle miss.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"wants subject $REL@refs/tags/v*, the certificate has $REL@refs/tags/release-1)"*"[keyless_untrusted]"* ]]
+	keyless branch.json repository=acme/packs ref=refs/heads/v1
+	run "$PACKSIGN" verify p.tar.gz --trust t.yaml --bundle branch.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"the certificate has $REL@refs/heads/v1)"*"[keyless_untrusted]"* ]]
+	# a tag with a '/' after v: '*' never matches '/'
+	keyless slash.json repository=acme/packs ref=refs/tags/v1/x
+	run "$PACKSIGN" verify p.tar.gz --trust t.yaml --bundle slash.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[keyless_untrusted]"* ]]
+}
+
+@test "keyless: a reusable workflow called from another repository needs repository or repository_id" {
+	signed_pack
+	cat >t.yaml <<YAML
+version: 1
+trusted_roots: [root.json]
+signers:
+  - identity: acme-release
+    keyless:
+      - issuer: $GH
+        subject: $REL@refs/tags/v*
+    packs: ["*"]
+YAML
+	# acme/packs' release workflow, called by other/app
+	keyless reuse.json repository=other/app ref=refs/tags/v1 \
+	    san="$REL@refs/tags/v1" build_signer_uri="$REL@refs/tags/v1"
+	run "$PACKSIGN" verify p.tar.gz --trust t.yaml --bundle reuse.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"the certificate shows a reusable workflow (Build Signer URI $REL@refs/tags/v1, of another repository than the Source Repository URI https://github.com/other/app) and the keyless entry of 'acme-release' at line 6 constrains neither repository nor repository_id"*"[keyless_reusable_workflow]"* ]]
+	# the entry names the calling repository: it counts
+	sed -i "s|subject: $REL@refs/tags/v\*|&\n        repository: https://github.com/other/app|" t.yaml
+	run "$PACKSIGN" verify p.tar.gz --trust t.yaml --bundle reuse.json --json
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | jq -r '.results[0].signatures[0].keyless.reusable_workflow')" = true ]
+}
+
+@test "keyless: scope, window, --signed-by and the threshold work as for keys" {
+	signed_pack
+	keyless kl.json repository=acme/packs ref=refs/tags/v1.0.0
+	gh_policy t.yaml
+	run "$PACKSIGN" verify p.tar.gz --trust t.yaml --bundle kl.json --signed-by acme-release
+	[ "$status" -eq 0 ]
+	run "$PACKSIGN" verify p.tar.gz --trust t.yaml --bundle kl.json --signed-by alice
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[signer_missing]"* ]]
+	sed 's|packs: \["research.\*"\]|packs: ["acme.*"]|' t.yaml >scope.yaml
+	run "$PACKSIGN" verify p.tar.gz --trust scope.yaml --bundle kl.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"identity 'acme-release' may not sign this pack: expected acme.*, found research.top-journal-reviewer"*"[pack_out_of_scope]"* ]]
+	# the window is judged on the certificate's verified signing time
+	gh_policy old.yaml "        not_after: 2026-05-31T23:59:59Z"
+	run "$PACKSIGN" verify p.tar.gz --trust old.yaml --bundle kl.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"is expired at the certificate's verified signing time 2026-06-01T12:01:00Z (its not_after is 2026-05-31T23:59:59Z)"*"[key_expired]"* ]]
+	gh_policy new.yaml "        not_before: 2026-06-01T12:00:00Z"
+	run "$PACKSIGN" verify p.tar.gz --trust new.yaml --bundle kl.json
+	[ "$status" -eq 0 ]
+	# threshold 2: alice's key and the workflow are two identities
+	gh_policy two.yaml
+	cat >>two.yaml <<YAML
+  - identity: alice
+    keys:
+      - key: $(sed -n 2p alice.pub)
+    packs: ["*"]
+threshold: 2
+YAML
+	run "$PACKSIGN" verify p.tar.gz --trust two.yaml --bundle p.tar.gz.1.sigstore.json \
+	    --bundle kl.json --json
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | jq -c '[.results[0].identities[].identity]')" = '["alice","acme-release"]' ]
+	# two releases of one workflow are one identity: no double counting
+	keyless kl2.json repository=acme/packs ref=refs/tags/v2.0.0
+	sed -i 's/^threshold: 2/threshold: 2/' two.yaml
+	run "$PACKSIGN" verify p.tar.gz --trust two.yaml --bundle kl.json --bundle kl2.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"expected threshold 2, found 1: acme-release [threshold_not_met]"* ]]
+}
+
+@test "keyless: the entry's trusted roots; without any, the public-good root refuses the local CA" {
+	signed_pack
+	keyless kl.json repository=acme/packs ref=refs/tags/v1.0.0
+	gh_policy t.yaml
+	sed -i '/^trusted_roots:/d' t.yaml
+	run "$PACKSIGN" verify p.tar.gz --trust t.yaml --bundle kl.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"signature 1 did not count"* ]]
+	# --trusted-root stands in for the policy's roots
+	run "$PACKSIGN" verify p.tar.gz --trust t.yaml --bundle kl.json --trusted-root root.json
+	[ "$status" -eq 0 ]
+	# an entry's own roots, relative to the policy's directory
+	mkdir cfg && mv root.json cfg/local-root.json
+	sed "s|repository_id: 601234567|&\n        trusted_roots: [local-root.json]|" t.yaml >cfg/t.yaml
+	run "$PACKSIGN" verify p.tar.gz --trust cfg/t.yaml --bundle kl.json
+	[ "$status" -eq 0 ]
+	# a root file that is missing: the job cannot be done
+	sed -i 's|local-root.json|gone.json|' cfg/t.yaml
+	run "$PACKSIGN" verify p.tar.gz --trust cfg/t.yaml --bundle kl.json
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"cfg/gone.json"*"[not_found]"* ]]
 }
