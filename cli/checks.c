@@ -110,11 +110,13 @@ source_json(const ps_verify_result *r)
 {
 	if (!r->has_source)
 		return json_null();
-	return json_pack("{s:o,s:o,s:o,s:b,s:o}", "repository",
+	return json_pack("{s:o,s:o,s:o,s:b,s:o,s:b,s:b}", "repository",
 	    cli_json_text(r->source_repository), "commit",
 	    cli_json_text(r->source_commit), "path",
 	    cli_json_text(r->source_path), "dirty", r->source_dirty,
-	    "manifest_ref", cli_json_text(r->source_manifest_ref));
+	    "manifest_ref", cli_json_text(r->source_manifest_ref),
+	    "certified", r->source_certified, "certificate_checked",
+	    r->source_certificate_checked);
 }
 
 static json_t *

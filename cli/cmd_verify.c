@@ -347,6 +347,7 @@ print_good(const ps_verify_result *r)
 	cli_print_signers(stdout, r);
 	cli_keyless_print(stdout, r);
 	print_source(r);
+	cli_keyless_print_source(stdout, r);
 	print_evidence(r);
 	printf("; %zu prompt file%s verified", r->prompt_count,
 	    r->prompt_count == 1 ? "" : "s");

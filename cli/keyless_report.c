@@ -72,3 +72,28 @@ cli_keyless_print(FILE *out, const ps_verify_result *r)
 		put_field(out, "trigger", k->trigger);
 	}
 }
+
+void
+cli_keyless_print_source(FILE *out, const ps_verify_result *r)
+{
+	const ps_verify_keyless *k = NULL;
+	size_t i;
+
+	if (!r->source_certified && !r->source_certificate_checked)
+		return;
+	for (i = 0; i < r->signature_count && k == NULL; i++)
+		if (r->signatures[i].counted && r->signatures[i].keyless != NULL &&
+		    r->signatures[i].keyless->commit != NULL)
+			k = r->signatures[i].keyless;
+	if (k == NULL)
+		return;
+	fputs(r->source_certified ? " (not recorded by the signer: source "
+	    "certified by the CI: repository " : "; source certified by the "
+	    "CI: repository ", out);
+	cli_put_safe(out, k->repository);
+	fputs(", commit ", out);
+	cli_put_safe(out, k->commit);
+	put_field(out, "workflow", k->signer_workflow);
+	put_field(out, "ref", k->ref);
+	fputs(r->source_certified ? ")" : "", out);
+}

@@ -15,4 +15,8 @@ struct json_t *cli_keyless_json(const ps_verify_keyless *k);
 /* "; keyless: ..." for each counted keyless signature of `r`. */
 void cli_keyless_print(FILE *out, const ps_verify_result *r);
 
+/* After the source: what the CI certified about it, when the statement's
+ * source was checked against a certificate or taken from one. */
+void cli_keyless_print_source(FILE *out, const ps_verify_result *r);
+
 #endif

@@ -1437,6 +1437,7 @@ void ps_inspection_free(ps_inspection *inspection);
  * signer_missing, permission_exceeds_policy, source_missing,
  * commit_invalid, source_commit_mismatch,
  * source_ref_mismatch, source_repo_mismatch, source_url_invalid,
+ * source_certificate_mismatch (the certificate's provenance),
  * source_dirty, rebuild_mismatch, the archive reader's codes; and exit
  * class 2: source_commit_invalid and source_repo_invalid (bad option
  * values), not_found, io_error, and the git rebuild's failures.
@@ -1586,6 +1587,13 @@ typedef struct ps_verify_result {
 	                                      * file names relative to the
 	                                      * pack root; freed with the
 	                                      * result */
+	/* Provenance from a keyless signature's certificate (signature.md
+	 * 6.5): 1 when the statement's source was compared with the Source
+	 * Repository URI and Digest the CI certified and equals them; 1 when
+	 * the statement recorded none and the certificate's is the source
+	 * above (has_source, source_repository, source_commit). */
+	int source_certificate_checked;
+	int source_certified;
 } ps_verify_result;
 
 /*

@@ -24,6 +24,7 @@
 #include "util/sha256.h"
 #include "verify/bundles.h"
 #include "verify/certsigners.h"
+#include "verify/certsource.h"
 #include "verify/ceiling.h"
 #include "verify/signatures.h"
 #include "verify/source.h"
@@ -710,7 +711,8 @@ run(verify_vctx *v, ps_error *err)
 	    pack_archive_name_not_signature(v->path, v->path, err) != 0 ||
 	    verify_signatures(v, err) != 0 || parse_statement(v, err) != 0 ||
 	    verify_scope(v, err) != 0 || check_pack(v, err) != 0 ||
-	    verify_signed_by(v, err) != 0 || verify_ceilings(v, err) != 0)
+	    verify_signed_by(v, err) != 0 || verify_ceilings(v, err) != 0 ||
+	    verify_certified_source(v, err) != 0)
 		return -1;
 	return verify_source(v, err);
 }

@@ -373,3 +373,82 @@ YAML
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"cfg/gone.json"*"[not_found]"* ]]
 }
+
+# ------------------------------------------- provenance from the certificate
+
+HOLON_COMMIT=3f5c2a9d8e7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d
+PDF_REL=https://github.com/acme/pdf-profile/.github/workflows/release.yml
+
+# holon_pack: h.tar.gz, the example holon signed by alice with the source
+# its manifest names (acme/pdf-profile at HOLON_COMMIT); nosrc.json its
+# statement without the source, in another tool's key order and spacing.
+holon_pack() {
+	cp -R "$EXAMPLES/holon-pdf-profile" h
+	"$PACKSIGN" keygen -o alice --identity alice --no-passphrase >/dev/null
+	"$PACKSIGN" sign h -s alice.key -o h.tar.gz --source-repo https://github.com/acme/pdf-profile \
+	    --source-commit "$HOLON_COMMIT" >/dev/null
+	python3 - <<'PY'
+import base64, json
+st = json.loads(base64.b64decode(json.load(open("h.tar.gz.sig"))["payload"]))
+del st["predicate"]["source"]
+open("nosrc.json", "w").write(json.dumps(st, indent=2, sort_keys=True))
+PY
+	cat >th.yaml <<YAML
+version: 1
+trusted_roots: [root.json]
+signers:
+  - identity: pdf-release
+    keyless:
+      - issuer: $GH
+        subject: $PDF_REL@refs/tags/v*
+        repository_id: 601234567
+    packs: ["*"]
+YAML
+}
+
+hk() {   # OUT NAME=VALUE...: a keyless bundle over h.tar.gz's statement
+	local out=$1
+	shift
+	python3 "$SIGN" h.tar.gz.sig "$out" root.json repository=acme/pdf-profile ref=refs/tags/v1.2.0 "$@"
+}
+
+@test "certified provenance: the statement's source must be the commit and repository the CI certified" {
+	holon_pack
+	hk ok.json sha="$HOLON_COMMIT"
+	run "$PACKSIGN" verify h.tar.gz --trust th.yaml --bundle ok.json
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" from https://github.com/acme/pdf-profile @ $HOLON_COMMIT; source certified by the CI: repository https://github.com/acme/pdf-profile, commit $HOLON_COMMIT, workflow $PDF_REL@refs/tags/v1.2.0, ref refs/tags/v1.2.0;"* ]]
+	run "$PACKSIGN" verify h.tar.gz --trust th.yaml --bundle ok.json --json
+	[ "$(echo "$output" | jq -c '.results[0].source | [.certified, .certificate_checked]')" = '[false,true]' ]
+	# a commit mismatch: the CI ran another commit than the statement claims
+	hk other.json sha=1111111111111111111111111111111111111111
+	run "$PACKSIGN" verify h.tar.gz --trust th.yaml --bundle other.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"compared the statement's source commit and the certificate's Source Repository Digest (1.3.6.1.4.1.57264.1.13) with what the CI certified in the signing certificate: expected 1111111111111111111111111111111111111111, found $HOLON_COMMIT [source_certificate_mismatch]"* ]]
+	# another repository than the statement's (the policy trusts the workflow by id)
+	hk fork.json sha="$HOLON_COMMIT" source_repository_uri=https://github.com/acme/pdf-fork
+	run "$PACKSIGN" verify h.tar.gz --trust th.yaml --bundle fork.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"expected https://github.com/acme/pdf-fork, found https://github.com/acme/pdf-profile [source_certificate_mismatch]"* ]]
+}
+
+@test "certified provenance: a statement without source takes the CI's, for --source-* and holon source.ref" {
+	holon_pack
+	hk nosrc.bundle sha="$HOLON_COMMIT" payload=nosrc.json
+	run "$PACKSIGN" verify h.tar.gz --trust th.yaml --bundle nosrc.bundle \
+	    --source-repo git@github.com:acme/pdf-profile.git --source-commit "$HOLON_COMMIT" --require-source
+	[ "$status" -eq 0 ]
+	[[ "$output" == *" from https://github.com/acme/pdf-profile @ $HOLON_COMMIT (not recorded by the signer: source certified by the CI: repository https://github.com/acme/pdf-profile, commit $HOLON_COMMIT, workflow $PDF_REL@refs/tags/v1.2.0, ref refs/tags/v1.2.0);"* ]]
+	run "$PACKSIGN" verify h.tar.gz --trust th.yaml --bundle nosrc.bundle --json
+	[ "$(echo "$output" | jq -c '.results[0].source | [.repository, .commit, .certified]')" = \
+	    "[\"https://github.com/acme/pdf-profile\",\"$HOLON_COMMIT\",true]" ]
+	run "$PACKSIGN" verify h.tar.gz --trust th.yaml --bundle nosrc.bundle \
+	    --source-commit 2222222222222222222222222222222222222222
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[source_commit_mismatch]"* ]]
+	# the holon's source.ref is checked against the certificate's commit
+	hk ref.bundle sha=1111111111111111111111111111111111111111 payload=nosrc.json
+	run "$PACKSIGN" verify h.tar.gz --trust th.yaml --bundle ref.bundle
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"compared the holon manifest's source.ref and the certificate's Source Repository Digest (the statement records no source) with what the CI certified in the signing certificate: expected 1111111111111111111111111111111111111111, found $HOLON_COMMIT [source_certificate_mismatch]"* ]]
+}
