@@ -5,6 +5,7 @@
 #include <jansson.h>
 
 #include "cli/checks.h"
+#include "cli/keyless_report.h"
 #include "cli/cli.h"
 #include "cli/json.h"
 #include "cli/output.h"
@@ -83,6 +84,9 @@ signatures_json(const ps_verify_result *r)
 		    "reason", cli_json_text(s->reason));
 		if (o != NULL && s->log_entry_count + s->timestamp_count > 0)
 			json_object_set_new(o, "sigstore", evidence_json(s));
+		if (o != NULL && s->keyless != NULL)
+			json_object_set_new(o, "keyless",
+			    cli_keyless_json(s->keyless));
 		json_array_append_new(list, o);
 	}
 	return list;
@@ -106,11 +110,13 @@ source_json(const ps_verify_result *r)
 {
 	if (!r->has_source)
 		return json_null();
-	return json_pack("{s:o,s:o,s:o,s:b,s:o}", "repository",
+	return json_pack("{s:o,s:o,s:o,s:b,s:o,s:b,s:b}", "repository",
 	    cli_json_text(r->source_repository), "commit",
 	    cli_json_text(r->source_commit), "path",
 	    cli_json_text(r->source_path), "dirty", r->source_dirty,
-	    "manifest_ref", cli_json_text(r->source_manifest_ref));
+	    "manifest_ref", cli_json_text(r->source_manifest_ref),
+	    "certified", r->source_certified, "certificate_checked",
+	    r->source_certificate_checked);
 }
 
 static json_t *

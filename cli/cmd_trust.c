@@ -24,8 +24,10 @@ const struct cli_usage cmd_trust_usage = {
     "its roles (pack, index; and min_index_version when set), its\n"
     "permission ceiling (each format's block with every key, what it leaves\n"
     "out shown denied; or 'no ceiling'), its keys (key ids and\n"
-    "fingerprints), each key's window and its status at TIME, then the\n"
-    "revoked keys.  Any error in the policy is reported as FILE:LINE:COL,\n"
+    "fingerprints), each key's window and its status at TIME, its keyless\n"
+    "entries (issuer, subject and every constraint, trusted roots), then\n"
+    "the revoked keys and the policy's trusted_roots; a GitHub keyless\n"
+    "entry without repository_id draws a warning on stderr.  Any error in the policy is reported as FILE:LINE:COL,\n"
     "exit 2.  With --sigstore or --trusted-root it also prints the Sigstore\n"
     "trusted root that verify-blob and verify --bundle use: the compiled-in\n"
     "public-good root (its source and date) or F, and every certificate\n"
@@ -161,6 +163,57 @@ roles_json(unsigned roles)
 }
 
 static json_t *
+strings_json(char *const *items, size_t count)
+{
+	json_t *list = json_array();
+	size_t i;
+
+	for (i = 0; i < count; i++)
+		json_array_append_new(list, json_string(items[i]));
+	return list;
+}
+
+/* A keyless entry: every constraint by its policy name, null when absent. */
+static json_t *
+keyless_json(const ps_trust_keyless *e)
+{
+	const struct { const char *name; const char *value; } f[] = {
+		{ "issuer", e->issuer }, { "subject", e->subject },
+		{ "repository", e->repository },
+		{ "repository_id", e->repository_id },
+		{ "owner_id", e->owner_id }, { "ref", e->ref },
+		{ "signer_workflow", e->signer_workflow },
+		{ "config_workflow", e->config_workflow },
+		{ "trigger", e->trigger }, { "runner", e->runner },
+	};
+	json_t *out = json_object();
+	size_t i;
+
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		json_object_set_new(out, f[i].name, f[i].value != NULL ?
+		    json_string(f[i].value) : json_null());
+	json_object_set_new(out, "not_before", time_json(e->not_before,
+	    PS_TIME_NONE_BEFORE));
+	json_object_set_new(out, "not_after", time_json(e->not_after,
+	    PS_TIME_NONE_AFTER));
+	json_object_set_new(out, "trusted_roots", e->trusted_root_count > 0 ?
+	    strings_json(e->trusted_roots, e->trusted_root_count) :
+	    json_null());
+	return out;
+}
+
+static json_t *
+signer_keyless_json(const ps_trust_signer *s)
+{
+	json_t *list = json_array();
+	size_t i;
+
+	for (i = 0; i < s->keyless_count; i++)
+		json_array_append_new(list, keyless_json(&s->keyless[i]));
+	return list;
+}
+
+static json_t *
 signer_json(const ps_trust *policy, const ps_trust_signer *s, int64_t now)
 {
 	json_t *keys = json_array(), *packs = json_array(), *k, *out;
@@ -184,6 +237,7 @@ signer_json(const ps_trust *policy, const ps_trust_signer *s, int64_t now)
 	json_object_set_new(out, "min_index_version",
 	    s->min_index_version != 0 ?
 	    json_integer((json_int_t)s->min_index_version) : json_null());
+	json_object_set_new(out, "keyless", signer_keyless_json(s));
 	return out;
 }
 
@@ -202,11 +256,13 @@ policy_json(const ps_trust *policy, int64_t now)
 		    NULL ? json_string(policy->revoked[i].reason) : json_null());
 		json_array_append_new(revoked, k);
 	}
-	return json_pack("{s:s,s:i,s:o,s:I,s:o,s:o,s:o}", "policy",
+	return json_pack("{s:s,s:i,s:o,s:I,s:o,s:o,s:o,s:o}", "policy",
 	    policy->name, "version", 1, "at", time_json(now,
 	    PS_TIME_NONE_BEFORE), "threshold", (json_int_t)policy->threshold,
 	    "consent", cli_consent_json(policy->consent), "signers", signers,
-	    "revoked", revoked);
+	    "revoked", revoked, "trusted_roots", policy->trusted_root_count > 0 ?
+	    strings_json(policy->trusted_roots, policy->trusted_root_count) :
+	    json_null());
 }
 
 static const char *
@@ -227,6 +283,33 @@ print_key(const json_t *k)
 	    text_or(json_object_get(k, "not_before"), "(open)"),
 	    text_or(json_object_get(k, "not_after"), "(open)"),
 	    text_or(json_object_get(k, "status"), "?"));
+}
+
+/* "  keyless ISSUER", then one line per constraint it sets. */
+static void
+print_keyless(const json_t *e)
+{
+	const char *name;
+	json_t *v, *r;
+	size_t i;
+
+	printf("  keyless issuer %s\n", text_or(json_object_get(e, "issuer"),
+	    "?"));
+	json_object_foreach((json_t *)e, name, v) {
+		if (json_is_string(v) && strcmp(name, "issuer") != 0 &&
+		    strncmp(name, "not_", 4) != 0)
+			printf("      %s %s\n", name, json_string_value(v));
+	}
+	if (json_is_string(json_object_get(e, "not_before")) ||
+	    json_is_string(json_object_get(e, "not_after")))
+		printf("      window %s .. %s\n",
+		    text_or(json_object_get(e, "not_before"), "(open)"),
+		    text_or(json_object_get(e, "not_after"), "(open)"));
+	printf("      trusted_roots:");
+	json_array_foreach(json_object_get(e, "trusted_roots"), i, r)
+		printf("%s %s", i > 0 ? "," : "", json_string_value(r));
+	printf("%s\n", json_is_array(json_object_get(e, "trusted_roots")) ?
+	    "" : " (the policy's)");
 }
 
 static void
@@ -253,6 +336,8 @@ print_signer(const json_t *s)
 	cli_print_may(json_object_get(s, "may"));
 	json_array_foreach(json_object_get(s, "keys"), i, v)
 		print_key(v);
+	json_array_foreach(json_object_get(s, "keyless"), i, v)
+		print_keyless(v);
 }
 
 static void
@@ -280,6 +365,29 @@ print_policy(const json_t *p)
 		printf("      reason: %s\n", text_or(json_object_get(v,
 		    "reason"), "(none given)"));
 	}
+	if (json_is_array(json_object_get(p, "trusted_roots"))) {
+		printf("trusted_roots:");
+		json_array_foreach(json_object_get(p, "trusted_roots"), i, v)
+			printf("%s %s", i > 0 ? "," : "", json_string_value(v));
+		printf("\n");
+	}
+}
+
+/* Each warning on stderr, "packsign: warning: FILE:LINE:COL: ... [CODE]". */
+static void
+print_warnings(const ps_diags *warnings)
+{
+	const ps_diag *d;
+	size_t i;
+
+	for (i = 0; i < warnings->count; i++) {
+		d = &warnings->items[i];
+		fputs("packsign: warning: ", stderr);
+		cli_put_safe(stderr, d->file);
+		fprintf(stderr, ":%u:%u: ", d->line, d->column);
+		cli_put_safe(stderr, d->message);
+		fprintf(stderr, " [%s]\n", d->code);
+	}
 }
 
 static int
@@ -303,6 +411,7 @@ run_trust(struct trust_args *a)
 	ps_sigstore_root *root = NULL;
 	ps_trust *policy = NULL;
 	json_t *report = NULL;
+	ps_diags warnings;
 	ps_error err;
 	int rc = EXIT_OK;
 
@@ -313,7 +422,16 @@ run_trust(struct trust_args *a)
 		ps_trust_free(policy);
 		return EXIT_FAILED;
 	}
+	ps_diags_init(&warnings);
+	if (policy != NULL && ps_trust_warnings(policy, &warnings, &err) != 0) {
+		ps_trust_free(policy);
+		ps_sigstore_root_free(root);
+		return cli_report(&err);
+	}
 	report = policy != NULL ? policy_json(policy, a->now) : json_object();
+	if (policy != NULL)
+		json_object_set_new(report, "warnings",
+		    cli_json_diags(&warnings));
 	if (root != NULL)
 		json_object_set_new(report, "sigstore_trusted_root",
 		    cli_sigstore_root_json(root));
@@ -321,6 +439,9 @@ run_trust(struct trust_args *a)
 		rc = cli_print_json(report);
 	else if (policy != NULL && !a->quiet)
 		print_policy(report);
+	if (!a->json && !a->quiet)
+		print_warnings(&warnings);
+	ps_diags_free(&warnings);
 	if (!a->json && !a->quiet && root != NULL)
 		cli_sigstore_root_print(stdout, root);
 	json_decref(report);

@@ -6,6 +6,7 @@
 #include <jansson.h>
 
 #include "cli/checks.h"
+#include "cli/keyless_report.h"
 #include "cli/cli.h"
 #include "cli/copies.h"
 #include "cli/installed_report.h"
@@ -344,7 +345,9 @@ print_good(const ps_verify_result *r)
 	cli_put_safe(stdout, r->version);
 	fputs(" by ", stdout);
 	cli_print_signers(stdout, r);
+	cli_keyless_print(stdout, r);
 	print_source(r);
+	cli_keyless_print_source(stdout, r);
 	print_evidence(r);
 	printf("; %zu prompt file%s verified", r->prompt_count,
 	    r->prompt_count == 1 ? "" : "s");

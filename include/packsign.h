@@ -799,6 +799,34 @@ typedef struct ps_trust_key {
 	unsigned line, column;
 } ps_trust_key;
 
+/*
+ * A `keyless:` entry of a signer (trust-policy.md, "Keyless signers"): the
+ * Fulcio certificates whose signatures count for the identity.  `issuer`
+ * is compared exactly; `subject`, `ref`, `signer_workflow` and
+ * `config_workflow` are keyless patterns ('*' is one or more characters
+ * other than '/'); the other constraints exactly.  NULL: unconstrained.
+ */
+typedef struct ps_trust_keyless {
+	char *issuer;             /* OIDC issuer (1.3.6.1.4.1.57264.1.8) */
+	char *subject;            /* the certificate's SAN */
+	char *repository;         /* Source Repository URI (.12) */
+	char *repository_id;      /* Source Repository Identifier (.15), digits */
+	char *owner_id;           /* Source Repository Owner Identifier (.17) */
+	char *ref;                /* Source Repository Ref (.14) */
+	char *signer_workflow;    /* Build Signer URI (.9); without '@': its
+	                           * part before the '@' */
+	char *config_workflow;    /* Build Config URI (.18), the same way */
+	char *trigger;            /* Build Trigger (.20) */
+	char *runner;             /* Runner Environment (.11) */
+	char **trusted_roots;     /* files, resolved against the policy's
+	                           * directory; none: the policy's */
+	size_t trusted_root_count;
+	unsigned line, column;
+	/* The entry's window, judged on the certificate's verified signing
+	 * times; PS_TIME_NONE_* when absent. */
+	int64_t not_before, not_after;
+} ps_trust_keyless;
+
 typedef struct ps_trust_signer {
 	char *identity;
 	ps_trust_key *keys;
@@ -820,6 +848,10 @@ typedef struct ps_trust_signer {
 	 * version accepted from this publisher from the first run, the floor
 	 * of the rollback check (trust-policy.md, "Roles"). */
 	uint64_t min_index_version; /* 0: none */
+	/* The signer's `keyless:` entries (a signer has keys, keyless
+	 * entries or both); keyless signers sign packs only. */
+	ps_trust_keyless *keyless;
+	size_t keyless_count;
 } ps_trust_signer;
 
 /* Roles (ps_trust_signer.roles): a pack's signature counts only for an
@@ -854,6 +886,11 @@ typedef struct ps_trust {
 	int one_key;          /* ps_trust_from_pubkey(): the identity is the
 	                       * key file's own claim, vouched for by nobody
 	                       * (pins and diffs go by the key alone) */
+	/* The top-level `trusted_roots:` (files, resolved against the
+	 * policy's directory): the Sigstore roots of keyless entries that
+	 * name none; none here either: the compiled-in public-good root. */
+	char **trusted_roots;
+	size_t trusted_root_count;
 } ps_trust;
 
 /*
@@ -863,9 +900,12 @@ typedef struct ps_trust {
  * trust_pattern, trust_window, trust_duplicate_key,
  * trust_duplicate_identity, trust_threshold, trust_ceiling (a value of a
  * `may:` block), trust_consent, trust_role (`roles:`, or a
- * `min_index_version:` without the index role), and the safe YAML loader's
- * codes (yaml_syntax, yaml_alias, ..., here exit 2).  *out is freed with
- * ps_trust_free().
+ * `min_index_version:` without the index role, or the index role on a
+ * keyless signer), trust_keyless (a `keyless:` entry or `trusted_roots:`
+ * item that is not well formed), trust_keyless_overlap (two identities'
+ * keyless entries that one certificate could match), and the safe YAML
+ * loader's codes (yaml_syntax, yaml_alias, ..., here exit 2).  *out is
+ * freed with ps_trust_free().
  */
 int ps_trust_load(const char *data, size_t len, const char *name,
     ps_trust **out, ps_error *err);
@@ -904,6 +944,14 @@ int ps_trust_lookup(const ps_trust *policy, const ps_pubkey *key,
  */
 int ps_trust_lookup_index(const ps_trust *policy, const ps_pubkey *key,
     int64_t now, const ps_trust_signer **signer, ps_error *err);
+/*
+ * What a valid policy may still get wrong, as warnings appended to `out`
+ * (file the policy's name, line and column the entry's): code
+ * keyless_repository_id for a GitHub keyless entry without repository_id
+ * (trust-policy.md, "`trust check` and keyless entries").  -1 only when
+ * memory runs out (out_of_memory).
+ */
+int ps_trust_warnings(const ps_trust *policy, ps_diags *out, ps_error *err);
 /* The signer named `identity`; NULL when absent. */
 const ps_trust_signer *ps_trust_find_signer(const ps_trust *policy,
     const char *identity);
@@ -1379,7 +1427,9 @@ void ps_inspection_free(ps_inspection *inspection);
  * Codes (exit class 1 unless noted):
  * signature_untrusted, signature_invalid, key_revoked, key_untrusted,
  * key_not_yet_valid, key_expired, role_missing, pack_out_of_scope,
- * threshold_not_met,
+ * threshold_not_met, for keyless bundles (signature.md 9.3)
+ * bundle_keyless, keyless_untrusted, keyless_ambiguous,
+ * keyless_reusable_workflow and the Sigstore codes,
  * the DSSE and statement codes, subject_missing, subject_mismatch,
  * manifest_mismatch, manifest_digest_mismatch, prompt_digest_mismatch,
  * prompt_unsigned, tar_digest_mismatch, tree_digest_mismatch,
@@ -1387,6 +1437,7 @@ void ps_inspection_free(ps_inspection *inspection);
  * signer_missing, permission_exceeds_policy, source_missing,
  * commit_invalid, source_commit_mismatch,
  * source_ref_mismatch, source_repo_mismatch, source_url_invalid,
+ * source_certificate_mismatch (the certificate's provenance),
  * source_dirty, rebuild_mismatch, the archive reader's codes; and exit
  * class 2: source_commit_invalid and source_repo_invalid (bad option
  * values), not_found, io_error, and the git rebuild's failures.
@@ -1411,7 +1462,9 @@ typedef struct ps_verify_options {
 	ps_extract_limits limits;   /* reading the archive */
 	/* Sigstore bundles (signature.md, "Sigstore bundles") to read instead
 	 * of the .sig: their signatures, over one byte-identical payload, are
-	 * combined into one envelope and verified as a .sig would be; 0: none.
+	 * combined into one envelope and verified as a .sig would be, a
+	 * keyless bundle's by its certificate against the policy's keyless
+	 * entries (signature.md 9.3); 0: none.
 	 * At most 64; sig_path must then be NULL.  Only ps_verify() reads
 	 * them: install, fetch and diff refuse a nonzero count
 	 * (invalid_argument). */
@@ -1427,6 +1480,36 @@ typedef struct ps_verify_options {
 /* Defaults: everything NULL / 0, `at` the current time, the default
  * limits. */
 void ps_verify_options_init(ps_verify_options *options);
+
+/*
+ * What the certificate of a keyless signature certifies (Fulcio's
+ * extensions, sigstore.md section 7.3), once its chain, evidence and
+ * signature verified and it matched a keyless entry of the policy
+ * (signature.md, "Keyless signatures").  Strings NULL when the
+ * certificate lacks them.
+ */
+typedef struct ps_verify_keyless {
+	char signer_id[PS_FINGERPRINT_MAX];  /* ps_keyless_signer_id() */
+	char *issuer;                        /* OIDC issuer */
+	char *subject;                       /* the SAN */
+	char *repository;                    /* Source Repository URI */
+	char *repository_id;                 /* Source Repository Identifier */
+	char *owner_id;                      /* its owner's identifier */
+	char *ref;                           /* Source Repository Ref */
+	char *commit;                        /* Source Repository Digest */
+	char *signer_workflow;               /* Build Signer URI */
+	char *config_workflow;               /* Build Config URI */
+	char *trigger;                       /* Build Trigger */
+	char *runner;                        /* Runner Environment */
+	char *run_uri;                       /* Run Invocation URI */
+	char *authority;                     /* the CA of the trusted root */
+	char *trusted_root;                  /* the root file it verified
+	                                      * under; NULL: the compiled-in
+	                                      * public-good root */
+	int reusable_workflow;               /* ps_keyless_reusable_workflow */
+	int64_t signing_time;                /* the earliest verified one */
+	unsigned entry_line;                 /* the policy entry it matched */
+} ps_verify_keyless;
 
 /* One signature entry of the envelope and what became of it. */
 typedef struct ps_verify_signature {
@@ -1446,6 +1529,9 @@ typedef struct ps_verify_signature {
 	size_t timestamp_count;
 	int64_t *signing_times;
 	size_t signing_time_count;
+	/* A keyless signature's certificate (its signer id is also in
+	 * `fingerprint`, its identity in `identity`); NULL for a key's. */
+	ps_verify_keyless *keyless;
 } ps_verify_signature;
 
 /* A distinct trusted identity whose signature counted. */
@@ -1501,6 +1587,13 @@ typedef struct ps_verify_result {
 	                                      * file names relative to the
 	                                      * pack root; freed with the
 	                                      * result */
+	/* Provenance from a keyless signature's certificate (signature.md
+	 * 6.5): 1 when the statement's source was compared with the Source
+	 * Repository URI and Digest the CI certified and equals them; 1 when
+	 * the statement recorded none and the certificate's is the source
+	 * above (has_source, source_repository, source_commit). */
+	int source_certificate_checked;
+	int source_certified;
 } ps_verify_result;
 
 /*
@@ -1733,6 +1826,41 @@ int ps_sigstore_verify(const ps_sigstore_artifact *artifact,
     const char *bundle_path, const ps_sigstore_options *options,
     ps_sigstore_result **out, ps_error *err);
 void ps_sigstore_result_free(ps_sigstore_result *result);
+
+/* --------------------------------------------------------- keyless trust */
+
+/*
+ * The stable signer id of a keyless signature (trust-policy.md, "The
+ * keyless signer id"): the same for every release one workflow of one
+ * repository signs, used where a key fingerprint is used (receipts, pins,
+ * the diff's trust group, an index's `signers`).  "KEYLESS:" and 43
+ * base64 characters (no padding) of SHA-256 over
+ * "packsign-keyless-signer-v1\n" ISSUER "\n" REPOSITORY "\n" WORKFLOW,
+ * where REPOSITORY is "id:" and the Source Repository Identifier, else
+ * "uri:" and the Source Repository URI, else empty, and WORKFLOW is the
+ * Build Signer URI up to its first '@', else "san:" and the whole SAN.
+ * Fits PS_FINGERPRINT_MAX.  Returns -1 when the certificate has no
+ * issuer or no SAN (out is then "").
+ */
+#define PS_KEYLESS_ID_PREFIX "KEYLESS:"
+int ps_keyless_signer_id(const ps_sigstore_certificate *cert,
+    char out[PS_FINGERPRINT_MAX]);
+/*
+ * 1 when the certificate satisfies every constraint of the policy's
+ * keyless entry (trust-policy.md, "Entries": the issuer exactly, the
+ * subject's pattern, each constraint given; a constraint on an extension
+ * the certificate lacks fails), else 0.  Windows, roles and scope are the
+ * caller's (ps_verify()).
+ */
+int ps_trust_keyless_match(const ps_trust_keyless *entry,
+    const ps_sigstore_certificate *cert);
+/*
+ * 1 when the certificate shows a reusable workflow: its Build Signer URI
+ * does not start with its Source Repository URI and '/' (the workflow
+ * file that ran lives in another repository than the one it built); 0
+ * when it does, or when either extension is missing.
+ */
+int ps_keyless_reusable_workflow(const ps_sigstore_certificate *cert);
 
 /* ------------------------------------------------------------------ diff */
 

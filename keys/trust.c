@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "keys/keyless.h"
 #include "keys/keys.h"
 #include "keys/trustmay.h"
 #include "keys/trustyaml.h"
@@ -305,12 +306,30 @@ parse_identity(keys_trust_ctx *ctx, const util_yaml_node *map,
 	    ctx->err);
 }
 
+/* `keys:`, `keyless:` or both; at least one of them. */
+static int
+parse_signer_material(keys_trust_ctx *ctx, const util_yaml_node *map,
+    ps_trust_signer *signer)
+{
+	const util_yaml_node *keys = util_yaml_get(map, "keys");
+	const util_yaml_node *keyless = util_yaml_get(map, "keyless");
+
+	if (keys == NULL && keyless == NULL)
+		return keys_trust_at(ctx, map, "trust_missing_field", "a signer "
+		    "needs 'keys', 'keyless' or both (its public keys, its "
+		    "keyless certificate identities)");
+	if (keys != NULL && parse_signer_keys(ctx, keys, signer) != 0)
+		return -1;
+	return keyless != NULL ? keys_keyless_parse(ctx, keyless, signer) : 0;
+}
+
 static int
 parse_signer(keys_trust_ctx *ctx, const util_yaml_node *map,
     ps_trust_signer *signer)
 {
-	static const char *const fields[] = { "identity", "keys", "packs",
-	    "first_party", "may", "roles", "min_index_version", NULL };
+	static const char *const fields[] = { "identity", "keys", "keyless",
+	    "packs", "first_party", "may", "roles", "min_index_version",
+	    NULL };
 	const util_yaml_node *node;
 
 	signer->line = map->line;
@@ -319,11 +338,11 @@ parse_signer(keys_trust_ctx *ctx, const util_yaml_node *map,
 	    "a signer") != 0 ||
 	    keys_trust_only_fields(ctx, map, "a signer", fields) != 0 ||
 	    parse_identity(ctx, map, signer) != 0 ||
-	    (node = keys_trust_field(ctx, map, "keys", "a signer")) == NULL ||
-	    parse_signer_keys(ctx, node, signer) != 0 ||
+	    parse_signer_material(ctx, map, signer) != 0 ||
 	    (node = keys_trust_field(ctx, map, "packs", "a signer")) == NULL ||
 	    parse_packs(ctx, node, signer) != 0 ||
 	    parse_roles(ctx, util_yaml_get(map, "roles"), signer) != 0 ||
+	    keys_keyless_check_roles(ctx, map, signer) != 0 ||
 	    parse_min_index_version(ctx, util_yaml_get(map,
 	    "min_index_version"), signer) != 0)
 		return -1;
@@ -469,7 +488,7 @@ static int
 parse_root(keys_trust_ctx *ctx, const util_yaml_node *root)
 {
 	static const char *const fields[] = { "version", "signers", "revoked",
-	    "threshold", "consent", NULL };
+	    "threshold", "consent", "trusted_roots", NULL };
 	const util_yaml_node *node;
 
 	if (root == NULL)
@@ -482,6 +501,10 @@ parse_root(keys_trust_ctx *ctx, const util_yaml_node *root)
 	    (node = keys_trust_field(ctx, root, "signers",
 	    "the policy")) == NULL ||
 	    parse_signers(ctx, node) != 0 ||
+	    keys_keyless_check_overlap(ctx) != 0 ||
+	    ((node = util_yaml_get(root, "trusted_roots")) != NULL &&
+	    keys_keyless_parse_roots(ctx, node, &ctx->policy->trusted_roots,
+	    &ctx->policy->trusted_root_count) != 0) ||
 	    parse_revoked(ctx, util_yaml_get(root, "revoked")) != 0 ||
 	    keys_may_parse_consent(ctx, util_yaml_get(root, "consent")) != 0)
 		return -1;
@@ -506,7 +529,10 @@ ps_trust_free(ps_trust *policy)
 		free(s->packs);
 		free(s->identity);
 		keys_may_free(s->may);
+		keys_keyless_free(s->keyless, s->keyless_count);
 	}
+	keys_keyless_free_roots(policy->trusted_roots,
+	    policy->trusted_root_count);
 	for (i = 0; i < policy->revoked_count; i++) {
 		ps_pubkey_free(policy->revoked[i].key);
 		free(policy->revoked[i].reason);

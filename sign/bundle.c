@@ -110,13 +110,18 @@ check_media_type(json_t *root, const char *label, ps_error *err)
 }
 
 static int
-check_material(json_t *root, const char *label, ps_error *err)
+check_material(json_t *root, const char *label, int *keyless, ps_error *err)
 {
 	json_t *m = json_object_get(root, "verificationMaterial"), *key, *hint;
 
 	if (!json_is_object(m))
 		return malformed(err, label, "\"verificationMaterial\" is missing "
 		    "or not an object");
+	if (keyless != NULL && (json_object_get(m, "certificate") != NULL ||
+	    json_object_get(m, "x509CertificateChain") != NULL)) {
+		*keyless = 1;       /* its shape is sigstore/'s to check */
+		return 0;
+	}
 	if (json_object_get(m, "certificate") != NULL ||
 	    json_object_get(m, "x509CertificateChain") != NULL) {
 		util_refuse(err, "bundle_keyless", label, "a certificate-based "
@@ -154,9 +159,9 @@ read_dsse(json_t *root, const char *label, sign_dsse_envelope **out,
 	return sign_dsse_from_json(dsse, label, out, err);
 }
 
-int
-sign_bundle_parse(const void *bytes, size_t len, const char *label,
-    sign_dsse_envelope **out, ps_error *err)
+static int
+parse_bundle(const void *bytes, size_t len, const char *label,
+    sign_dsse_envelope **out, int *keyless, ps_error *err)
 {
 	json_error_t jerr;
 	json_t *root;
@@ -177,8 +182,23 @@ sign_bundle_parse(const void *bytes, size_t len, const char *label,
 	if (!json_is_object(root))
 		rc = malformed(err, label, "the top level is not an object");
 	else if ((rc = check_media_type(root, label, err)) == 0 &&
-	    (rc = check_material(root, label, err)) == 0)
+	    (rc = check_material(root, label, keyless, err)) == 0)
 		rc = read_dsse(root, label, out, err);
 	json_decref(root);
 	return rc;
+}
+
+int
+sign_bundle_parse(const void *bytes, size_t len, const char *label,
+    sign_dsse_envelope **out, ps_error *err)
+{
+	return parse_bundle(bytes, len, label, out, NULL, err);
+}
+
+int
+sign_bundle_parse_any(const void *bytes, size_t len, const char *label,
+    sign_dsse_envelope **out, int *keyless, ps_error *err)
+{
+	*keyless = 0;
+	return parse_bundle(bytes, len, label, out, keyless, err);
 }

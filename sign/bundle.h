@@ -39,5 +39,10 @@ int sign_bundle_serialize(const sign_dsse_envelope *env, size_t i, char **out,
  */
 int sign_bundle_parse(const void *bytes, size_t len, const char *label,
     sign_dsse_envelope **out, ps_error *err);
+/* The same, accepting a certificate-based (keyless) bundle too: *keyless
+ * is then 1, and its certificate and evidence are sigstore/'s to verify
+ * (the envelope's signature verifies under no policy key). */
+int sign_bundle_parse_any(const void *bytes, size_t len, const char *label,
+    sign_dsse_envelope **out, int *keyless, ps_error *err);
 
 #endif

@@ -30,4 +30,15 @@ int sigstore_verify_key_bundle(const ps_sigstore_root *root,
     const char *label, const char *bytes, size_t len, const ps_pubkey *key,
     int64_t now, ps_sigstore_result **out, ps_error *err);
 
+/*
+ * Steps 1 to 5 and 7 of the keyless bundle of `len` bytes with a DSSE
+ * envelope: the shape, its evidence, the signing times, the certificate
+ * (chain, SCT, Fulcio's extensions into (*out)->certificate) and the DSSE
+ * signature under the certificate's key; no identity is asked for (the
+ * caller matches the certificate with its trust policy).
+ */
+int sigstore_verify_keyless_bundle(const ps_sigstore_root *root,
+    const char *label, const char *bytes, size_t len, int64_t now,
+    ps_sigstore_result **out, ps_error *err);
+
 #endif

@@ -435,7 +435,7 @@ run_steps(sigstore_run *run, const char *bytes, size_t len,
 	    step_times(run, err) != 0)
 		return -1;
 	if (run->keyless && (step_certificate(run, err) != 0 ||
-	    step_identity(run, err) != 0))
+	    (run->identity != NULL && step_identity(run, err) != 0)))
 		return -1;
 	return step_signature(run, err);
 }
@@ -567,6 +567,33 @@ sigstore_verify_key_bundle(const ps_sigstore_root *root, const char *path,
 		    "message signature: a pack's bundle carries a DSSE envelope");
 	run_clear(&run, given);
 	sigstore_pkey_free(given);
+	ERR_clear_error();
+	*out = run.r;
+	return rc;
+}
+
+int
+sigstore_verify_keyless_bundle(const ps_sigstore_root *root, const char *path,
+    const char *bytes, size_t len, int64_t now, ps_sigstore_result **out,
+    ps_error *err)
+{
+	sigstore_run run;
+	int rc;
+
+	*out = NULL;
+	memset(&run, 0, sizeof(run));
+	run.root = root;
+	run.subject = path;
+	run.keyless = 1;
+	run.now = now_of(now);
+	run.r = calloc(1, sizeof(*run.r));
+	if (run.r == NULL)
+		return util_fail_oom(err, path);
+	rc = run_steps(&run, bytes, len, NULL, NULL, err);
+	if (rc == 0 && !run.b->dsse)
+		rc = util_refuse(err, "bundle_unsupported", path, "a bundle with a "
+		    "message signature: a pack's bundle carries a DSSE envelope");
+	run_clear(&run, NULL);
 	ERR_clear_error();
 	*out = run.r;
 	return rc;

@@ -52,8 +52,8 @@ verify_bundles_read(verify_vctx *v, ps_error *err)
 	for (k = 0; k < v->bundle_count; k++) {
 		path = v->o->bundle_paths[k];
 		if (read_bytes(path, &v->bundles[k], err) != 0 ||
-		    sign_bundle_parse(v->bundles[k].bytes, v->bundles[k].len, path,
-		    &env, err) != 0)
+		    sign_bundle_parse_any(v->bundles[k].bytes, v->bundles[k].len,
+		    path, &env, &v->bundles[k].keyless, err) != 0)
 			return -1;
 		v->bundles[k].first = first;
 		v->bundles[k].count = sign_dsse_signature_count(env);

@@ -21,6 +21,7 @@
 #include "util/fdio.h"
 #include "util/strings.h"
 #include "verify/bundles.h"
+#include "verify/certsigners.h"
 #include "verify/signatures.h"
 
 /* How far a rejected signature got: the refusal names the furthest. */
@@ -329,7 +330,8 @@ int
 verify_signatures(verify_vctx *v, ps_error *err)
 {
 	if (open_envelope(v, err) != 0 || new_entries(v, err) != 0 ||
-	    attribute_all(v, err) != 0 || check_evidence(v, err) != 0)
+	    attribute_all(v, err) != 0 || check_evidence(v, err) != 0 ||
+	    verify_keyless_bundles(v, err) != 0)
 		return -1;
 	if (v->verified.payload == NULL)
 		return refuse_threshold(v, err);
@@ -346,6 +348,9 @@ verify_scope(verify_vctx *v, ps_error *err)
 
 	for (i = 0; i < v->res->signature_count; i++) {
 		s = &v->res->signatures[i];
+		if (v->entry_key[i] == NULL && verify_keyless_scope(v, i,
+		    err) != 0)
+			return -1;
 		if (v->entry_key[i] == NULL || s->code[0] != '\0')
 			continue;
 		ps_error_clear(&e);

@@ -54,7 +54,11 @@ typedef struct verify_bundle {
 	size_t len;
 	size_t first;
 	size_t count;
+	int keyless;                   /* a certificate bundle */
 } verify_bundle;
+
+/* Keyless bundles as verified (verify/certsigners.c). */
+struct verify_keyless;
 
 typedef struct verify_vctx {
 	const char *path;
@@ -72,6 +76,7 @@ typedef struct verify_vctx {
 	verify_bundle *bundles;        /* --bundle files, as read */
 	size_t bundle_count;
 	ps_sigstore_root *own_root;    /* the compiled-in root, when loaded */
+	struct verify_keyless *keyless;/* NULL until a keyless bundle is read */
 } verify_vctx;
 
 #endif

@@ -23,6 +23,8 @@
 #include "util/fdio.h"
 #include "util/sha256.h"
 #include "verify/bundles.h"
+#include "verify/certsigners.h"
+#include "verify/certsource.h"
 #include "verify/ceiling.h"
 #include "verify/signatures.h"
 #include "verify/source.h"
@@ -49,6 +51,7 @@ ps_verify_result_free(ps_verify_result *r)
 		free(r->signatures[i].identity);
 		free(r->signatures[i].reason);
 		free(r->signatures[i].signing_times);
+		verify_keyless_result_free(r->signatures[i].keyless);
 	}
 	for (i = 0; i < r->identity_count; i++)
 		free(r->identities[i].identity);
@@ -708,7 +711,8 @@ run(verify_vctx *v, ps_error *err)
 	    pack_archive_name_not_signature(v->path, v->path, err) != 0 ||
 	    verify_signatures(v, err) != 0 || parse_statement(v, err) != 0 ||
 	    verify_scope(v, err) != 0 || check_pack(v, err) != 0 ||
-	    verify_signed_by(v, err) != 0 || verify_ceilings(v, err) != 0)
+	    verify_signed_by(v, err) != 0 || verify_ceilings(v, err) != 0 ||
+	    verify_certified_source(v, err) != 0)
 		return -1;
 	return verify_source(v, err);
 }
@@ -742,6 +746,7 @@ verify_keep(const char *path, const ps_verify_options *options,
 	sign_statement_free(v.st);
 	sign_dsse_free(v.env);
 	free(v.entry_key);
+	verify_keyless_free(&v);
 	verify_bundles_free(&v);
 	return rc;
 }
