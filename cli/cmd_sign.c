@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/copies.h"
+#include "cli/download_options.h"
 #include "cli/json.h"
 #include "cli/options.h"
 #include "cli/output.h"
@@ -18,7 +19,7 @@ const struct cli_usage cmd_sign_usage = {
 	.name = "sign",
 	.text =
     "usage: packsign sign PATH [-s KEY] [-o OUT] [--identity ID] [--minisig]\n"
-    "                     [--bundle]\n"
+    "                     [--bundle [--tsa-url URL [--ca-file FILE]]]\n"
     "                     [--source-repo URL] [--source-commit HASH]\n"
     "                     [--allow-dirty] [--append] [--force] [--mtime N]\n"
     "                     [--compress none|gzip|zstd] [--json] [-q]\n"
@@ -44,6 +45,11 @@ const struct cli_usage cmd_sign_usage = {
     "  --bundle             also write OUT.N.sigstore.json, a Sigstore\n"
     "                       bundle v0.3 of signature N (1, 2, ...) of\n"
     "                       OUT.sig, with no transparency-log entry\n"
+    "  --tsa-url URL        with --bundle: an RFC 3161 timestamp of the new\n"
+    "                       signature from this https timestamp authority,\n"
+    "                       in its bundle (no timestamp: nothing written)\n"
+    "  --ca-file FILE       trust the CAs of FILE (PEM) instead of the\n"
+    "                       system's, for the timestamp authority\n"
     "  --source-repo URL    record this repository (normalised to https);\n"
     "                       origin is then not read\n"
     "  --source-commit H    record this full commit id\n"
@@ -73,6 +79,7 @@ struct sign_args {
 	int json, quiet;
 	struct cli_passphrase_opts pass;
 	ps_sign_options o;
+	ps_fetch_options fetch;
 };
 
 static int
@@ -100,6 +107,12 @@ check_args(struct sign_args *a)
 	    a->o.output[0] == '\0'))
 		return cli_usage_error(&cmd_sign_usage, "-o names the archive "
 		    "file to write; standard output is not supported");
+	if (a->o.tsa_url != NULL && !a->o.bundle)
+		return cli_usage_error(&cmd_sign_usage, "--tsa-url needs "
+		    "--bundle: the timestamp is written into the bundle");
+	if (a->fetch.ca_file != NULL && a->o.tsa_url == NULL)
+		return cli_usage_error(&cmd_sign_usage, "--ca-file applies to "
+		    "--tsa-url");
 	if (a->o.append && a->o.force)
 		return cli_usage_error(&cmd_sign_usage,
 		    "--append and --force exclude each other");
@@ -123,6 +136,8 @@ parse_sign(int argc, char **argv, struct sign_args *a)
 		CLI_STRING(0, "identity", &a->o.identity),
 		CLI_FLAG(0, "minisig", &a->o.minisig),
 		CLI_FLAG(0, "bundle", &a->o.bundle),
+		CLI_STRING(0, "tsa-url", &a->o.tsa_url),
+		CLI_STRING(0, "ca-file", &a->fetch.ca_file),
 		CLI_STRING(0, "source-repo", &a->o.source_repo),
 		CLI_STRING(0, "source-commit", &a->o.source_commit),
 		CLI_FLAG(0, "allow-dirty", &a->o.allow_dirty),
@@ -142,6 +157,9 @@ parse_sign(int argc, char **argv, struct sign_args *a)
 
 	memset(a, 0, sizeof(*a));
 	ps_sign_options_init(&a->o);
+	ps_fetch_options_init(&a->fetch);
+	cli_download_proxy(&a->fetch);
+	a->o.fetch = &a->fetch;
 	a->pass.env = "PACKSIGN_PASSPHRASE";
 	rc = cli_parse_options(&cmd_sign_usage, options, argc, argv, &rest);
 	if (rc != EXIT_OK)

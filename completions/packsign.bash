@@ -18,7 +18,7 @@ _packsign_options() {
 	pack) echo "-o --output --compress --mtime --json" ;;
 	digest) echo "--json --files --mtime $limits" ;;
 	sign) echo "-s --secret-key -o --output --identity --minisig --bundle
-	    --source-repo --source-commit --allow-dirty --append --force
+	    --tsa-url --ca-file --source-repo --source-commit --allow-dirty --append --force
 	    --mtime --compress --json $pass $limits" ;;
 	keygen) echo "-o --identity --no-passphrase $pass --kdf --force --json" ;;
 	key) _packsign_key_options "$2" ;;
@@ -106,7 +106,7 @@ _packsign_value() {
 	--max-size | --max-entries | --max-ratio | --engine-version | \
 	--installed | --lines | --max-download | --timeout | \
 	--base-url | --url-prefix | --expires | --reason | \
-	--certificate-identity | --certificate-oidc-issuer)
+	--certificate-identity | --certificate-oidc-issuer | --tsa-url)
 		COMPREPLY=() ;;
 	*) return 1 ;;
 	esac

@@ -2295,6 +2295,14 @@ typedef struct ps_sign_options {
 	                              * OUT.N.sigstore.json for each signature
 	                              * N (1, 2, ...) of OUT.sig (signature.md,
 	                              * "Sigstore bundles") */
+	/* With `bundle`: the https URL of an RFC 3161 timestamp authority;
+	 * the bundle of the signature this run adds carries its timestamp
+	 * over the signature bytes (signature.md, section 9.3), and a run
+	 * that cannot get one fails (timestamp_failed) leaving the outputs
+	 * as they were.  NULL: no timestamp. */
+	const char *tsa_url;
+	const ps_fetch_options *fetch;  /* for tsa_url: CA file, proxy,
+	                                 * timeouts; NULL: the defaults */
 } ps_sign_options;
 
 /* Defaults: gzip, mtime 0, nothing else set. */
@@ -2337,7 +2345,8 @@ typedef struct ps_sign_result {
  * declared prompt file that is not a file of the pack is one of the
  * manifest's diagnostics: manifest_invalid).  Failures (exit 2):
  * source_commit_invalid, source_commit_missing,
- * key_pair_mismatch, output_exists, sig_missing, file_changed, io_error
+ * key_pair_mismatch, output_exists, sig_missing, file_changed, io_error,
+ * timestamp_failed, invalid_argument (tsa_url without bundle)
  * and the envelope codes of a corrupt OUT.sig given to --append.  Every output is written
  * in full before the first rename; the archive is renamed before its .sig.
  * After a failure, OUT, OUT.sig and OUT.minisig are as they were: what this

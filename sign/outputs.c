@@ -150,27 +150,87 @@ stage_sig(sign_run *run, ps_error *err)
 	return rc;
 }
 
+/* 1 when `path` holds a bundle of signature entry `i` of `env` (its
+ * evidence, a timestamp say, is kept): --append leaves it alone. */
+static int
+bundle_holds(const char *path, const sign_dsse_envelope *env, size_t i)
+{
+	sign_dsse_envelope *theirs = NULL, *ours = NULL;
+	char *a = NULL, *b = NULL;
+	size_t alen = 0, blen = 0;
+	unsigned char *bytes = NULL;
+	ps_error quiet;
+	int fd, same = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return 0;
+	if (sign_dsse_read_bytes(fd, path, &bytes, &alen, &quiet) == 0 &&
+	    sign_bundle_parse(bytes, alen, path, &theirs, &quiet) == 0 &&
+	    sign_dsse_single(env, i, &ours, &quiet) == 0 &&
+	    sign_dsse_serialize(theirs, &a, &alen, &quiet) == 0 &&
+	    sign_dsse_serialize(ours, &b, &blen, &quiet) == 0)
+		same = alen == blen && memcmp(a, b, alen) == 0;
+	close(fd);
+	free(bytes);
+	free(a);
+	free(b);
+	sign_dsse_free(theirs);
+	sign_dsse_free(ours);
+	return same;
+}
+
+/* The timestamp of the signature this run adds, when one was asked for. */
+static int
+new_timestamp(sign_run *run, size_t i, unsigned char **der, size_t *len,
+    ps_error *err)
+{
+	const unsigned char *sig;
+	size_t sig_len;
+
+	*der = NULL;
+	*len = 0;
+	if (run->hooks == NULL || run->hooks->timestamp == NULL ||
+	    i + 1 != sign_dsse_signature_count(run->env))
+		return 0;
+	if (sign_dsse_signature_bytes(run->env, i, &sig, &sig_len) != 0)
+		return util_fail(err, "internal_error", NULL, "no new signature");
+	return run->hooks->timestamp(run->hooks->ctx, sig, sig_len, der, len,
+	    err);
+}
+
 static int
 stage_bundle(sign_run *run, size_t i, ps_error *err)
 {
 	ps_sign_result *r = run->r;
+	unsigned char *der = NULL;
 	char *text = NULL;
-	size_t len = 0;
+	size_t len = 0, der_len = 0;
 	int rc;
 
 	r->bundle_paths[i] = sign_bundle_path(r->archive_path, i);
 	if (r->bundle_paths[i] == NULL)
 		return util_fail_oom(err, NULL);
 	r->bundle_count = i + 1;
-	if (sign_bundle_serialize(run->env, i, &text, &len, err) != 0)
+	if (run->o->append && i + 1 < sign_dsse_signature_count(run->env) &&
+	    bundle_holds(r->bundle_paths[i], run->env, i)) {
+		run->bundles[i].kept = 1;
+		return 0;
+	}
+	if (new_timestamp(run, i, &der, &der_len, err) != 0)
 		return -1;
-	rc = stage_text(r->bundle_paths[i], text, len,
-	    run->o->force || run->o->append, &run->bundles[i].tmp, err);
+	rc = sign_bundle_serialize_timestamped(run->env, i, der, der_len, &text,
+	    &len, err);
+	free(der);
+	if (rc == 0)
+		rc = stage_text(r->bundle_paths[i], text, len,
+		    run->o->force || run->o->append, &run->bundles[i].tmp, err);
 	free(text);
 	return rc;
 }
 
-/* --bundle: OUT.N.sigstore.json for every signature, --append too. */
+/* --bundle: OUT.N.sigstore.json for every signature, --append too (an
+ * earlier signature's bundle that is in place stays as it is). */
 static int
 stage_bundles(sign_run *run, ps_error *err)
 {
@@ -266,6 +326,8 @@ commit_bundles(sign_run *run, ps_error *err)
 
 	for (i = 0; i < run->r->bundle_count; i++) {
 		b = &run->bundles[i];
+		if (b->kept)
+			continue;
 		path = run->r->bundle_paths[i];
 		existed = lstat(path, &sb) == 0;
 		b->backup = second_name(path, b->tmp);

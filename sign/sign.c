@@ -1,5 +1,5 @@
 /*
- * ps_sign: a pack becomes OUT (its canonical archive, or the archive given)
+ * sign_pack (ps_sign, keyless/signhooks.c): a pack becomes OUT (its canonical archive, or the archive given)
  * and OUT.sig, a DSSE envelope over the in-toto statement
  * (docs/formats/signature.md, section 8).  Every check that can refuse
  * runs before anything is written; the archive is committed before the
@@ -323,8 +323,8 @@ sign_path(sign_run *run, ps_error *err)
 }
 
 int
-ps_sign(const char *path, const ps_seckey *key, const ps_sign_options *o,
-    ps_sign_result **out, ps_error *err)
+sign_pack(const char *path, const ps_seckey *key, const ps_sign_options *o,
+    const sign_hooks *hooks, ps_sign_result **out, ps_error *err)
 {
 	sign_run run;
 	int rc;
@@ -336,6 +336,7 @@ ps_sign(const char *path, const ps_seckey *key, const ps_sign_options *o,
 	run.path = path;
 	run.key = key;
 	run.o = o;
+	run.hooks = hooks;
 	run.r = calloc(1, sizeof(*run.r));
 	if (run.r == NULL)
 		return util_fail_oom(err, NULL);

@@ -579,6 +579,8 @@ typedef struct ps_sign_options {
     int minisig;
     void (*temp_file_hook)(const char *path);
     int bundle;
+    const char *tsa_url;
+    const ps_fetch_options *fetch;
 } ps_sign_options;
 typedef struct ps_sign_result {
     char *archive_path;
