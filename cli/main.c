@@ -126,7 +126,7 @@ cmd_help(int argc, char **argv)
 }
 
 /* verify-blob, verify of Sigstore bundles (their timestamps) and sign
- * with a timestamp authority (its token's certificates) check X.509
+ * with a timestamp authority or keyless (certificates) check X.509
  * certificates, which need OpenSSL's digest name table: the other
  * commands start without it (ps_process_init_x509). */
 static int
@@ -141,7 +141,8 @@ needs_x509(int argc, char **argv)
 	for (i = 2; i < argc && (verify || sign); i++) {
 		if (verify && strncmp(argv[i], "--bundle", 8) == 0)
 			return 1;
-		if (sign && strncmp(argv[i], "--tsa-url", 9) == 0)
+		if (sign && (strncmp(argv[i], "--tsa-url", 9) == 0 ||
+		    strcmp(argv[i], "--keyless") == 0))
 			return 1;
 	}
 	return 0;

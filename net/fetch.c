@@ -242,17 +242,21 @@ set_post(struct transfer *t)
 	CURL *c = t->curl;
 	int bad = 0;
 
-	bad |= add_header(t, "Content-Type", b->content_type) != 0;
+	if (b->content_type != NULL)
+		bad |= add_header(t, "Content-Type", b->content_type) != 0;
 	if (b->accept != NULL)
 		bad |= add_header(t, "Accept", b->accept) != 0;
 	if (b->bearer != NULL)
 		bad |= add_header(t, "Authorization: Bearer", b->bearer) != 0;
 	/* No "Expect: 100-continue" round trip. */
 	bad |= add_header(t, "Expect", "") != 0;
-	bad |= t->lib.easy_setopt(c, CURLOPT_POST, 1L) != CURLE_OK;
-	bad |= t->lib.easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE,
-	    (curl_off_t)b->len) != CURLE_OK;
-	bad |= t->lib.easy_setopt(c, CURLOPT_POSTFIELDS, b->bytes) != CURLE_OK;
+	if (b->content_type != NULL) {
+		bad |= t->lib.easy_setopt(c, CURLOPT_POST, 1L) != CURLE_OK;
+		bad |= t->lib.easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE,
+		    (curl_off_t)b->len) != CURLE_OK;
+		bad |= t->lib.easy_setopt(c, CURLOPT_POSTFIELDS, b->bytes) !=
+		    CURLE_OK;
+	}
 	bad |= t->lib.easy_setopt(c, CURLOPT_HTTPHEADER, t->headers) != CURLE_OK;
 	return bad ? -1 : 0;
 }

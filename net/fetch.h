@@ -31,9 +31,10 @@ typedef struct net_sink {
 	                              * `received` bytes */
 } net_sink;
 
-/* What a POST sends: `len` bytes of `content_type`; `accept` the type
- * asked for; `bearer`, when not NULL, an OAuth token sent as
- * "Authorization: Bearer ..." (never logged, never in an error). */
+/* What a POST sends: `len` bytes of `content_type` (NULL: a GET with
+ * these headers and no body); `accept` the type asked for; `bearer`,
+ * when not NULL, an OAuth token sent as "Authorization: Bearer ..."
+ * (never logged, never in an error, its header line wiped). */
 typedef struct net_body {
 	const char *content_type;
 	const char *accept;
@@ -65,9 +66,9 @@ int net_resolve(const ps_fetch_options *options, const char *url,
 
 /*
  * POST `body` to `url` (checked as for net_fetch) and the answer into
- * `sink`; redirects are never followed (a 3xx is fetch_http_status), so
- * neither the body nor a bearer token goes anywhere but `url`.  The codes
- * of net_fetch().
+ * `sink` (a GET when body->content_type is NULL); redirects are never
+ * followed (a 3xx is fetch_http_status), so neither the body nor a
+ * bearer token goes anywhere but `url`'s host.  The codes of net_fetch().
  */
 int net_post(const ps_fetch_options *options, const char *url,
     const net_body *body, net_sink *sink, ps_error *err);

@@ -19,6 +19,18 @@ typedef struct sign_hooks {
 	 * fails the run, which leaves the outputs as they were. */
 	int (*timestamp)(void *ctx, const unsigned char *sig, size_t sig_len,
 	    unsigned char **der, size_t *der_len, ps_error *err);
+	/* Keyless (key NULL): the signature is made elsewhere, and lives in
+	 * its bundle only.  Called once, after every check that can refuse
+	 * and before anything is renamed into place, with the statement this
+	 * run signs and what the run recorded (r: the archive's digest, the
+	 * source); fills *bundle (malloc'ed, *bundle_len bytes): the whole
+	 * OUT.1.sigstore.json.  Then no OUT.sig and no OUT.minisig is
+	 * written, OUT.1.sigstore.json is the run's one signature file. */
+	int (*keyless)(void *ctx, const unsigned char *payload,
+	    size_t payload_len, const ps_sign_result *r, char **bundle,
+	    size_t *bundle_len, ps_error *err);
+	const char *identity;         /* keyless: the signer's identity, for
+	                               * signed_by */
 	void *ctx;
 } sign_hooks;
 

@@ -54,6 +54,9 @@ typedef struct sign_run {
 	char *minisig_backup;
 	int minisig_replaced;
 	sign_bundle_out *bundles;       /* --bundle: r->bundle_count of them */
+	int keyless;                    /* hooks->keyless signs; key NULL */
+	char *keyless_bundle;           /* its bundle, until staged */
+	size_t keyless_bundle_len;
 } sign_run;
 
 #endif
