@@ -130,7 +130,7 @@ CPPFLAGS += -D_GNU_SOURCE -Iinclude -I. $(SONAME_DEFS)
 CFLAGS   += -std=c11 $(OPT) $(WARN) $(HARDEN) $(SANFLAGS) $(PKG_CFLAGS)
 LDFLAGS  += -pie -Wl,-z,relro,-z,now $(SANFLAGS)
 
-LIB_SRCS  = $(sort $(wildcard util/*.c dynlib/*.c net/*.c keys/*.c formats/*.c pack/*.c sign/*.c sigstore/*.c verify/*.c diff/*.c index/*.c install/*.c))
+LIB_SRCS  = $(sort $(wildcard util/*.c dynlib/*.c net/*.c keys/*.c formats/*.c pack/*.c sign/*.c sigstore/*.c keyless/*.c verify/*.c diff/*.c index/*.c install/*.c))
 CLI_SRCS  = $(sort $(wildcard cli/*.c))
 UNIT_SRCS = $(sort $(wildcard tests/unit/test_*.c))
 FUZZ_SRCS = $(sort $(wildcard tests/fuzz/fuzz_*.c))

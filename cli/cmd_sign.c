@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/copies.h"
+#include "cli/download_options.h"
 #include "cli/json.h"
 #include "cli/options.h"
 #include "cli/output.h"
@@ -18,7 +19,9 @@ const struct cli_usage cmd_sign_usage = {
 	.name = "sign",
 	.text =
     "usage: packsign sign PATH [-s KEY] [-o OUT] [--identity ID] [--minisig]\n"
-    "                     [--bundle]\n"
+    "                     [--keyless [--identity-token FILE|-]\n"
+    "                      [--signing-config F] [--trusted-root F]]\n"
+    "                     [--bundle [--tsa-url URL [--ca-file FILE]]]\n"
     "                     [--source-repo URL] [--source-commit HASH]\n"
     "                     [--allow-dirty] [--append] [--force] [--mtime N]\n"
     "                     [--compress none|gzip|zstd] [--json] [-q]\n"
@@ -35,6 +38,16 @@ const struct cli_usage cmd_sign_usage = {
     "  -s, --secret-key KEY\n"
     "                       minisign secret key; '-' reads stdin; default\n"
     "                       $PACKSIGN_SECRET_KEY (the key's text)\n"
+    "  --keyless            sign without a key: an ephemeral key certified\n"
+    "                       by Fulcio for an OIDC identity, the signature\n"
+    "                       logged by Rekor, in OUT.1.sigstore.json only\n"
+    "  --identity-token F   the OIDC token's file ('-': stdin); default\n"
+    "                       $SIGSTORE_ID_TOKEN, else GitHub Actions' token\n"
+    "                       (ACTIONS_ID_TOKEN_REQUEST_URL and _TOKEN)\n"
+    "  --signing-config F   Sigstore signing_config.json v0.2 (default:\n"
+    "                       the public-good instance)\n"
+    "  --trusted-root F     the trusted root the new bundle is verified\n"
+    "                       against (default: public good)\n"
     "  -o, --output OUT     the archive to write (directories only); its\n"
     "                       suffix picks the compression\n"
     "  --identity ID        the signer's identity for the manifest's\n"
@@ -44,6 +57,12 @@ const struct cli_usage cmd_sign_usage = {
     "  --bundle             also write OUT.N.sigstore.json, a Sigstore\n"
     "                       bundle v0.3 of signature N (1, 2, ...) of\n"
     "                       OUT.sig, with no transparency-log entry\n"
+    "  --tsa-url URL        with --bundle: an RFC 3161 timestamp of the new\n"
+    "                       signature from this https timestamp authority,\n"
+    "                       in its bundle (no timestamp: nothing written)\n"
+    "  --ca-file FILE       trust the CAs of FILE (PEM) instead of the\n"
+    "                       system's, for the timestamp authority and the\n"
+    "                       Sigstore services of --keyless\n"
     "  --source-repo URL    record this repository (normalised to https);\n"
     "                       origin is then not read\n"
     "  --source-commit H    record this full commit id\n"
@@ -69,10 +88,11 @@ const struct cli_usage cmd_sign_usage = {
 };
 
 struct sign_args {
-	const char *path, *key, *mtime, *compress;
+	const char *path, *key, *mtime, *compress, *token_file;
 	int json, quiet;
 	struct cli_passphrase_opts pass;
 	ps_sign_options o;
+	ps_fetch_options fetch;
 };
 
 static int
@@ -100,6 +120,22 @@ check_args(struct sign_args *a)
 	    a->o.output[0] == '\0'))
 		return cli_usage_error(&cmd_sign_usage, "-o names the archive "
 		    "file to write; standard output is not supported");
+	if (a->o.tsa_url != NULL && !a->o.bundle)
+		return cli_usage_error(&cmd_sign_usage, "--tsa-url needs "
+		    "--bundle: the timestamp is written into the bundle");
+	if (a->fetch.ca_file != NULL && a->o.tsa_url == NULL && !a->o.keyless)
+		return cli_usage_error(&cmd_sign_usage, "--ca-file applies to "
+		    "--tsa-url and --keyless");
+	if (!a->o.keyless && (a->token_file != NULL ||
+	    a->o.signing_config != NULL || a->o.trusted_root != NULL))
+		return cli_usage_error(&cmd_sign_usage, "--identity-token, "
+		    "--signing-config and --trusted-root apply to --keyless");
+	if (a->o.keyless && (a->key != NULL || a->o.minisig || a->o.append ||
+	    a->o.bundle || a->o.tsa_url != NULL || a->o.identity != NULL))
+		return cli_usage_error(&cmd_sign_usage, "--keyless signs without "
+		    "a key and writes its one bundle: it excludes -s, --minisig, "
+		    "--append, --bundle, --tsa-url and --identity (the TSA comes "
+		    "from --signing-config)");
 	if (a->o.append && a->o.force)
 		return cli_usage_error(&cmd_sign_usage,
 		    "--append and --force exclude each other");
@@ -123,6 +159,12 @@ parse_sign(int argc, char **argv, struct sign_args *a)
 		CLI_STRING(0, "identity", &a->o.identity),
 		CLI_FLAG(0, "minisig", &a->o.minisig),
 		CLI_FLAG(0, "bundle", &a->o.bundle),
+		CLI_STRING(0, "tsa-url", &a->o.tsa_url),
+		CLI_STRING(0, "ca-file", &a->fetch.ca_file),
+		CLI_FLAG(0, "keyless", &a->o.keyless),
+		CLI_STRING(0, "identity-token", &a->token_file),
+		CLI_STRING(0, "signing-config", &a->o.signing_config),
+		CLI_STRING(0, "trusted-root", &a->o.trusted_root),
 		CLI_STRING(0, "source-repo", &a->o.source_repo),
 		CLI_STRING(0, "source-commit", &a->o.source_commit),
 		CLI_FLAG(0, "allow-dirty", &a->o.allow_dirty),
@@ -142,6 +184,9 @@ parse_sign(int argc, char **argv, struct sign_args *a)
 
 	memset(a, 0, sizeof(*a));
 	ps_sign_options_init(&a->o);
+	ps_fetch_options_init(&a->fetch);
+	cli_download_proxy(&a->fetch);
+	a->o.fetch = &a->fetch;
 	a->pass.env = "PACKSIGN_PASSPHRASE";
 	rc = cli_parse_options(&cmd_sign_usage, options, argc, argv, &rest);
 	if (rc != EXIT_OK)
@@ -223,7 +268,8 @@ print_text(const ps_sign_result *r)
 		print_wrote(r->bundle_paths[i], "");
 	snprintf(count, sizeof(count), " (%zu signature%s)", r->signature_count,
 	    r->signature_count == 1 ? "" : "s");
-	print_wrote(r->sig_path, count);
+	if (r->sig_path != NULL)
+		print_wrote(r->sig_path, count);
 	fputs("Signed ", stdout);
 	cli_put_safe(stdout, r->id);
 	fputc(' ', stdout);
@@ -231,12 +277,15 @@ print_text(const ps_sign_result *r)
 	if (r->identity != NULL) {
 		fputs(" as ", stdout);
 		cli_put_safe(stdout, r->identity);
-		printf(" (%s): ", r->fingerprint);
+		printf(" (%s): ", r->fingerprint[0] != '\0' ? r->fingerprint :
+		    "keyless");
 	} else
 		printf(" as %s: ", r->fingerprint);
 	cli_put_safe(stdout, r->archive_path);
-	printf(", .sig%s%s; ", r->minisig_path != NULL ? ", .minisig" : "",
-	    r->bundle_count > 0 ? ", bundles" : "");
+	printf("%s%s%s; ", r->sig_path != NULL ? ", .sig" : "",
+	    r->minisig_path != NULL ? ", .minisig" : "",
+	    r->bundle_count > 0 ? (r->sig_path != NULL ? ", bundles" :
+	    ", bundle") : "");
 	print_source(r);
 }
 
@@ -274,7 +323,7 @@ print_json(const ps_sign_result *r)
 	json_t *root;
 	int rc;
 
-	root = json_pack("{s:s, s:s, s:s?, s:b, s:s, s:s, s:s, s:s, s:s, "
+	root = json_pack("{s:s, s:s?, s:s?, s:b, s:s, s:s, s:s, s:s, s:s, "
 	    "s:o, s:I, s:s?, s:s, s:I}",
 	    "archive", r->archive_path, "sig", r->sig_path,
 	    "minisig", r->minisig_path, "archive_written", r->archive_written,
@@ -348,6 +397,66 @@ run_sign(struct sign_args *a)
 	return rc;
 }
 
+/* The OIDC token: --identity-token FILE or '-', else $SIGSTORE_ID_TOKEN,
+ * else GitHub Actions' request; in guarded memory, NUL-terminated. */
+static int
+identity_token(struct sign_args *a, ps_secret **out)
+{
+	const char *env = getenv("SIGSTORE_ID_TOKEN");
+	ps_secret *raw = NULL;
+	unsigned char *data;
+	ps_error err;
+	size_t n;
+	int rc;
+
+	ps_error_clear(&err);
+	if (a->token_file == NULL && env != NULL && env[0] != '\0')
+		raw = ps_secret_from(env, strlen(env));
+	else if (a->token_file == NULL)
+		return ps_keyless_github_token(&a->fetch,
+		    getenv("ACTIONS_ID_TOKEN_REQUEST_URL"),
+		    getenv("ACTIONS_ID_TOKEN_REQUEST_TOKEN"), out, &err) == 0 ?
+		    EXIT_OK : cli_report(&err);
+	else if ((strcmp(a->token_file, "-") == 0 ?
+	    ps_secret_read_fd(0, 16 * 1024, "standard input", &raw, &err) :
+	    ps_secret_read_file(a->token_file, 16 * 1024, &raw, &err)) != 0)
+		return cli_report(&err);
+	if (raw == NULL)
+		return cli_fail("out_of_memory", "", "allocate the token");
+	n = ps_secret_len(raw);
+	while (n > 0 && strchr(" \t\r\n", ps_secret_bytes(raw)[n - 1]) != NULL)
+		n--;
+	*out = ps_secret_new(n + 1);
+	rc = *out != NULL ? EXIT_OK : cli_fail("out_of_memory", "",
+	    "allocate the identity token");
+	if (*out != NULL) {
+		data = ps_secret_data(*out);
+		memcpy(data, ps_secret_bytes(raw), n);
+		data[n] = '\0';
+		(void)ps_secret_set_len(*out, n);
+	}
+	ps_secret_free(raw);
+	return rc;
+}
+
+static int
+run_keyless(struct sign_args *a)
+{
+	ps_secret *token = NULL;
+	int rc;
+
+	cli_protect_secrets();
+	rc = identity_token(a, &token);
+	if (rc != EXIT_OK)
+		return rc;
+	a->o.identity_token = (const char *)ps_secret_bytes(token);
+	a->o.temp_file_hook = cli_remove_on_signal;
+	rc = sign_with(a, NULL);
+	a->o.identity_token = NULL;
+	ps_secret_free(token);
+	return rc;
+}
+
 int
 cmd_sign(int argc, char **argv)
 {
@@ -361,7 +470,7 @@ cmd_sign(int argc, char **argv)
 	if (cli_copies_open(NULL, &copies) != EXIT_OK)
 		return EXIT_FAILED;
 	a.o.pack.limits.copies = copies;
-	rc = run_sign(&a);
+	rc = a.o.keyless ? run_keyless(&a) : run_sign(&a);
 	ps_copies_free(copies);
 	return rc;
 }

@@ -125,18 +125,24 @@ cmd_help(int argc, char **argv)
 	return EXIT_OK;
 }
 
-/* verify-blob, and verify of Sigstore bundles (their timestamps), check
- * X.509 certificates, which need OpenSSL's digest name table: the other
+/* verify-blob, verify of Sigstore bundles (their timestamps) and sign
+ * with a timestamp authority or keyless (certificates) check X.509
+ * certificates, which need OpenSSL's digest name table: the other
  * commands start without it (ps_process_init_x509). */
 static int
 needs_x509(int argc, char **argv)
 {
-	int i;
+	int i, verify, sign;
 
 	if (argc < 2 || strcmp(argv[1], "verify-blob") == 0)
 		return argc >= 2;
-	for (i = 2; i < argc && strcmp(argv[1], "verify") == 0; i++) {
-		if (strncmp(argv[i], "--bundle", 8) == 0)
+	verify = strcmp(argv[1], "verify") == 0;
+	sign = strcmp(argv[1], "sign") == 0;
+	for (i = 2; i < argc && (verify || sign); i++) {
+		if (verify && strncmp(argv[i], "--bundle", 8) == 0)
+			return 1;
+		if (sign && (strncmp(argv[i], "--tsa-url", 9) == 0 ||
+		    strcmp(argv[i], "--keyless") == 0))
 			return 1;
 	}
 	return 0;

@@ -18,7 +18,8 @@ _packsign_options() {
 	pack) echo "-o --output --compress --mtime --json" ;;
 	digest) echo "--json --files --mtime $limits" ;;
 	sign) echo "-s --secret-key -o --output --identity --minisig --bundle
-	    --source-repo --source-commit --allow-dirty --append --force
+	    --tsa-url --ca-file --keyless --identity-token --signing-config
+	    --trusted-root --source-repo --source-commit --allow-dirty --append --force
 	    --mtime --compress --json $pass $limits" ;;
 	keygen) echo "-o --identity --no-passphrase $pass --kdf --force --json" ;;
 	key) _packsign_key_options "$2" ;;
@@ -98,7 +99,7 @@ _packsign_value() {
 	-o | --output | -s | --secret-key | -p | --sig | --trust | \
 	--old-sig | --new-sig | --accept-diff | --ca-file | \
 	--passphrase-file | --new-passphrase-file | --index | --previous | \
-	--bundle | --key | --trusted-root)
+	--bundle | --key | --trusted-root | --identity-token | --signing-config)
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -f -- "$cur")) ;;
 	--mtime | --identity | --source-repo | --source-commit | \
@@ -106,7 +107,7 @@ _packsign_value() {
 	--max-size | --max-entries | --max-ratio | --engine-version | \
 	--installed | --lines | --max-download | --timeout | \
 	--base-url | --url-prefix | --expires | --reason | \
-	--certificate-identity | --certificate-oidc-issuer)
+	--certificate-identity | --certificate-oidc-issuer | --tsa-url)
 		COMPREPLY=() ;;
 	*) return 1 ;;
 	esac

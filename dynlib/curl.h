@@ -15,7 +15,8 @@
 
 #define DYNLIB_CURL_FUNCTIONS(X) \
 	X(easy_cleanup) X(easy_getinfo) X(easy_init) X(easy_perform) \
-	X(easy_setopt) X(easy_strerror) X(global_init) X(global_cleanup)
+	X(easy_setopt) X(easy_strerror) X(global_init) X(global_cleanup) \
+	X(slist_append) X(slist_free_all)
 
 typedef struct dynlib_curl {
 	void *handle;

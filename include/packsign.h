@@ -2423,6 +2423,29 @@ typedef struct ps_sign_options {
 	                              * OUT.N.sigstore.json for each signature
 	                              * N (1, 2, ...) of OUT.sig (signature.md,
 	                              * "Sigstore bundles") */
+	/* With `bundle`: the https URL of an RFC 3161 timestamp authority;
+	 * the bundle of the signature this run adds carries its timestamp
+	 * over the signature bytes (signature.md, section 9.4), and a run
+	 * that cannot get one fails (timestamp_failed) leaving the outputs
+	 * as they were.  NULL: no timestamp. */
+	const char *tsa_url;
+	const ps_fetch_options *fetch;  /* for tsa_url and keyless: CA
+	                                 * file, proxy, timeouts; NULL: the
+	                                 * defaults */
+	/* Keyless signing (signature.md, section 9.5): ps_sign() with key
+	 * NULL.  The signature is made with an ephemeral key that Fulcio
+	 * certifies for `identity_token`'s identity, logged by Rekor, and
+	 * lives in OUT.1.sigstore.json only (no OUT.sig, no OUT.minisig);
+	 * excludes minisig, append, bundle and tsa_url. */
+	int keyless;
+	const char *identity_token;  /* the OIDC token (a JWT): a secret, the
+	                              * caller's; read from nowhere else (the
+	                              * library reads no environment) */
+	const char *signing_config;  /* signing_config.json v0.2; NULL: the
+	                              * public-good instance's services */
+	const char *trusted_root;    /* trusted_root.json the new bundle is
+	                              * verified against; NULL: the compiled-in
+	                              * public-good root */
 } ps_sign_options;
 
 /* Defaults: gzip, mtime 0, nothing else set. */
@@ -2465,7 +2488,12 @@ typedef struct ps_sign_result {
  * declared prompt file that is not a file of the pack is one of the
  * manifest's diagnostics: manifest_invalid).  Failures (exit 2):
  * source_commit_invalid, source_commit_missing,
- * key_pair_mismatch, output_exists, sig_missing, file_changed, io_error
+ * key_pair_mismatch, output_exists, sig_missing, file_changed, io_error,
+ * timestamp_failed, invalid_argument (tsa_url without bundle, keyless
+ * with a key or an option it excludes); keyless: identity_token_missing,
+ * identity_token_invalid, identity_token_expired, signing_config_invalid,
+ * fulcio_failed, rekor_failed, keyless_bundle_refused (exit 2) and
+ * keyless_source_mismatch (exit 1)
  * and the envelope codes of a corrupt OUT.sig given to --append.  Every output is written
  * in full before the first rename; the archive is renamed before its .sig.
  * After a failure, OUT, OUT.sig and OUT.minisig are as they were: what this
@@ -2476,6 +2504,19 @@ int ps_sign(const char *path, const ps_seckey *key,
     const ps_sign_options *options, ps_sign_result **out, ps_error *err);
 /* Frees the result, its strings and diagnostics; NULL is a no-op. */
 void ps_sign_result_free(ps_sign_result *result);
+
+/*
+ * GitHub Actions' OIDC identity token for keyless signing: a GET of
+ * `request_url` (ACTIONS_ID_TOKEN_REQUEST_URL) with "audience=sigstore"
+ * added, `request_token` (ACTIONS_ID_TOKEN_REQUEST_TOKEN) sent as a bearer
+ * token to that URL's host only (no redirect is followed), the answer's
+ * "value" in *token (NUL-terminated; ps_secret_free()).  The caller reads
+ * the environment.  Code identity_token_missing (exit 2), its message
+ * naming the transfer's own code.
+ */
+int ps_keyless_github_token(const ps_fetch_options *fetch,
+    const char *request_url, const char *request_token, ps_secret **token,
+    ps_error *err);
 
 /*
  * A minisign signature file (docs/formats/keys.md) for a file whose

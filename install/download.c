@@ -120,7 +120,7 @@ install_download_sig(install_download *d, int fd, ps_error *err)
 {
 	char *shown = NULL, missing[PS_ERROR_TEXT_MAX];
 	net_sink sink = { fd, NULL, SIGN_DSSE_MAX_BYTES, 1, "a signature "
-	    "envelope may hold", NULL, 0, 0 };
+	    "envelope may hold", NULL, 0, 0, 0, NULL };
 	int rc;
 
 	if (net_url_public(d->sig_url, &shown, err) != 0)
@@ -138,7 +138,7 @@ install_download_archive(install_download *d, int fd,
     unsigned char sha256[PS_SHA256_LEN], uint64_t *received, ps_error *err)
 {
 	net_sink sink = { fd, NULL, d->o->max_download, 0, "the download "
-	    "limit (max_download) allows", NULL, 1, 0 };
+	    "limit (max_download) allows", NULL, 1, 0, 0, NULL };
 	int rc;
 
 	if ((sink.hash = util_sha256_new()) == NULL)

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sodium.h>
+
 #include "dynlib/curl.h"
 #include "net/fetch.h"
 #include "net/httpsurl.h"
@@ -33,6 +35,8 @@ struct transfer {
 	dynlib_curl lib;
 	CURL *curl;
 	net_sink *sink;
+	const net_body *body;        /* a POST's; NULL: GET */
+	struct curl_slist *headers;  /* of the POST */
 	const char *label;           /* the URL without credentials, query */
 	ps_error *err;
 	int failed;                  /* a callback filled err */
@@ -91,6 +95,24 @@ within_length(struct transfer *t, size_t len)
 	return room < len ? (size_t)room : len;
 }
 
+/* A memory sink grows to what arrived, one NUL past it. */
+static int
+keep_in_memory(struct transfer *t, const char *data, size_t len)
+{
+	net_sink *s = t->sink;
+	unsigned char *grown;
+
+	grown = realloc(s->memory, (size_t)s->received + len + 1);
+	if (grown == NULL) {
+		t->failed = 1;
+		return util_fail_oom(t->err, t->label);
+	}
+	memcpy(grown + s->received, data, len);
+	grown[s->received + len] = '\0';
+	s->memory = grown;
+	return 0;
+}
+
 static size_t
 write_body(char *data, size_t size, size_t count, void *ctx)
 {
@@ -100,8 +122,8 @@ write_body(char *data, size_t size, size_t count, void *ctx)
 	long status = 0;
 
 	if (s->received == 0 && t->lib.easy_getinfo(t->curl,
-	    CURLINFO_RESPONSE_CODE, &status) == CURLE_OK && s->fd >= 0 &&
-	    (status < 200 || status > 299)) {
+	    CURLINFO_RESPONSE_CODE, &status) == CURLE_OK &&
+	    (s->fd >= 0 || s->to_memory) && (status < 200 || status > 299)) {
 		t->failed = 1;
 		(void)status_error(t, status);
 		return 0;
@@ -123,6 +145,8 @@ write_body(char *data, size_t size, size_t count, void *ctx)
 		t->failed = 1;
 		return 0;
 	}
+	if (s->to_memory && keep_in_memory(t, data, keep) != 0)
+		return 0;
 	s->received += keep;
 	return len;
 }
@@ -189,6 +213,54 @@ set_security(const dynlib_curl *lib, CURL *c, const ps_fetch_options *o)
 	return bad ? -1 : 0;
 }
 
+/* One header line "NAME: VALUE" onto the POST's list; the line is
+ * wiped, for it may hold a token. */
+static int
+add_header(struct transfer *t, const char *name, const char *value)
+{
+	struct curl_slist *grown;
+	char *line = NULL;
+	int n;
+
+	n = asprintf(&line, "%s%s %s", name, strchr(name, ':') ? "" : ":",
+	    value);
+	if (n < 0)
+		return -1;
+	grown = t->lib.slist_append(t->headers, line);
+	sodium_memzero(line, (size_t)n);
+	free(line);
+	if (grown == NULL)
+		return -1;
+	t->headers = grown;
+	return 0;
+}
+
+static int
+set_post(struct transfer *t)
+{
+	const net_body *b = t->body;
+	CURL *c = t->curl;
+	int bad = 0;
+
+	if (b->content_type != NULL)
+		bad |= add_header(t, "Content-Type", b->content_type) != 0;
+	if (b->accept != NULL)
+		bad |= add_header(t, "Accept", b->accept) != 0;
+	if (b->bearer != NULL)
+		bad |= add_header(t, "Authorization: Bearer", b->bearer) != 0;
+	/* No "Expect: 100-continue" round trip. */
+	bad |= add_header(t, "Expect", "") != 0;
+	if (b->content_type != NULL) {
+		bad |= t->lib.easy_setopt(c, CURLOPT_POST, 1L) != CURLE_OK;
+		bad |= t->lib.easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE,
+		    (curl_off_t)b->len) != CURLE_OK;
+		bad |= t->lib.easy_setopt(c, CURLOPT_POSTFIELDS, b->bytes) !=
+		    CURLE_OK;
+	}
+	bad |= t->lib.easy_setopt(c, CURLOPT_HTTPHEADER, t->headers) != CURLE_OK;
+	return bad ? -1 : 0;
+}
+
 static int
 set_transfer(struct transfer *t, const char *url, int follow)
 {
@@ -219,6 +291,8 @@ set_transfer(struct transfer *t, const char *url, int follow)
 	    CURLE_OK;
 	bad |= t->lib.easy_setopt(c, CURLOPT_XFERINFODATA, t) != CURLE_OK;
 	bad |= t->lib.easy_setopt(c, CURLOPT_NOPROGRESS, 0L) != CURLE_OK;
+	if (t->body != NULL)
+		bad |= set_post(t) != 0;
 	return bad || set_security(&t->lib, c, o) != 0 ? -1 : 0;
 }
 
@@ -305,6 +379,8 @@ finish(struct transfer *t)
 {
 	if (t->curl != NULL)
 		t->lib.easy_cleanup(t->curl);
+	if (t->headers != NULL)
+		t->lib.slist_free_all(t->headers);
 	dynlib_curl_close(&t->lib);
 }
 
@@ -364,7 +440,7 @@ net_resolve(const ps_fetch_options *o, const char *url, char **location,
     ps_error *err)
 {
 	net_sink sink = { -1, NULL, RESOLVE_MAX_BODY, 0, "a redirect's body "
-	    "may hold", NULL, 0, 0 };
+	    "may hold", NULL, 0, 0, 0, NULL };
 	struct transfer t = { .o = o, .sink = &sink, .err = err };
 	char *label = NULL;
 	int rc;
@@ -378,5 +454,29 @@ net_resolve(const ps_fetch_options *o, const char *url, char **location,
 		rc = take_location(&t, location);
 	finish(&t);
 	free(label);
+	return rc;
+}
+
+int
+net_post(const ps_fetch_options *o, const char *url, const net_body *body,
+    net_sink *sink, ps_error *err)
+{
+	struct transfer t = { .o = o, .sink = sink, .body = body, .err = err };
+	char *label = NULL;
+	int rc;
+
+	sink->received = 0;
+	if (net_url_check(url, err) != 0 || net_url_public(url, &label, err) != 0)
+		return -1;
+	t.label = label;
+	rc = perform(&t, url, 0);
+	if (rc == 0)
+		rc = check_status(&t);
+	finish(&t);
+	free(label);
+	if (rc != 0) {
+		free(sink->memory);
+		sink->memory = NULL;
+	}
 	return rc;
 }

@@ -25,7 +25,23 @@ typedef struct net_sink {
 	const char *missing;         /* message of a 404, or NULL */
 	int progress;                /* 1: report to options->progress */
 	uint64_t received;           /* out: bytes written */
+	int to_memory;               /* fd -1: the body kept in `memory` */
+	unsigned char *memory;       /* out, malloc'ed (caller frees): the
+	                              * body, NUL-terminated after
+	                              * `received` bytes */
 } net_sink;
+
+/* What a POST sends: `len` bytes of `content_type` (NULL: a GET with
+ * these headers and no body); `accept` the type asked for; `bearer`,
+ * when not NULL, an OAuth token sent as "Authorization: Bearer ..."
+ * (never logged, never in an error, its header line wiped). */
+typedef struct net_body {
+	const char *content_type;
+	const char *accept;
+	const void *bytes;
+	size_t len;
+	const char *bearer;
+} net_body;
 
 /*
  * GET `url` (checked with net_url_check()) into `sink`, following at most
@@ -47,5 +63,14 @@ int net_fetch(const ps_fetch_options *options, const char *url,
  */
 int net_resolve(const ps_fetch_options *options, const char *url,
     char **location, ps_error *err);
+
+/*
+ * POST `body` to `url` (checked as for net_fetch) and the answer into
+ * `sink` (a GET when body->content_type is NULL); redirects are never
+ * followed (a 3xx is fetch_http_status), so neither the body nor a
+ * bearer token goes anywhere but `url`'s host.  The codes of net_fetch().
+ */
+int net_post(const ps_fetch_options *options, const char *url,
+    const net_body *body, net_sink *sink, ps_error *err);
 
 #endif

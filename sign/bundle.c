@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <jansson.h>
+#include <sodium.h>
 
 #include "sign/bundle.h"
 #include "util/error.h"
@@ -37,8 +38,41 @@ material_json(const char *hint)
 	    "tlogEntries");
 }
 
+/* timestampVerificationData with one RFC 3161 token, base64 of its DER. */
 static json_t *
-bundle_json(const sign_dsse_envelope *env, size_t i, ps_error *err)
+timestamps_json(const unsigned char *der, size_t len)
+{
+	size_t cap = sodium_base64_ENCODED_LEN(len, sodium_base64_VARIANT_ORIGINAL);
+	char *b64 = malloc(cap);
+	json_t *v = NULL;
+
+	if (b64 == NULL)
+		return NULL;
+	sodium_bin2base64(b64, cap, der, len, sodium_base64_VARIANT_ORIGINAL);
+	v = json_pack("{s:[{s:s}]}", "rfc3161Timestamps", "signedTimestamp", b64);
+	free(b64);
+	return v;
+}
+
+static json_t *
+material_with(const char *hint, const unsigned char *der, size_t len)
+{
+	json_t *m = material_json(hint), *ts;
+
+	if (m == NULL || der == NULL)
+		return m;
+	ts = timestamps_json(der, len);
+	if (ts == NULL || json_object_set_new(m, "timestampVerificationData",
+	    ts) != 0) {
+		json_decref(m);
+		return NULL;
+	}
+	return m;
+}
+
+static json_t *
+bundle_json(const sign_dsse_envelope *env, size_t i, const unsigned char *der,
+    size_t der_len, ps_error *err)
 {
 	sign_dsse_envelope *one = NULL;
 	json_t *dsse, *root;
@@ -57,7 +91,7 @@ bundle_json(const sign_dsse_envelope *env, size_t i, ps_error *err)
 	free(text);
 	root = json_pack("{s:o?, s:s, s:o?}", "dsseEnvelope", dsse,
 	    "mediaType", SIGN_BUNDLE_MEDIA_TYPE, "verificationMaterial",
-	    material_json(sign_dsse_keyid(env, i)));
+	    material_with(sign_dsse_keyid(env, i), der, der_len));
 	if (dsse == NULL || root == NULL) {
 		json_decref(root);
 		util_fail_oom(err, NULL);
@@ -70,7 +104,16 @@ int
 sign_bundle_serialize(const sign_dsse_envelope *env, size_t i, char **out,
     size_t *out_len, ps_error *err)
 {
-	json_t *root = bundle_json(env, i, err);
+	return sign_bundle_serialize_timestamped(env, i, NULL, 0, out, out_len,
+	    err);
+}
+
+int
+sign_bundle_serialize_timestamped(const sign_dsse_envelope *env, size_t i,
+    const unsigned char *der, size_t der_len, char **out, size_t *out_len,
+    ps_error *err)
+{
+	json_t *root = bundle_json(env, i, der, der_len, err);
 
 	*out = NULL;
 	if (root == NULL)

@@ -4,8 +4,9 @@
  * signature with its payload and a hint naming the public key
  * (docs/formats/signature.md, "Sigstore bundles").  packsign writes one
  * per signature of OUT.sig and reads bundles back into one envelope for
- * the ordinary verification path; transparency-log entries and
- * timestamps are neither written nor verified.
+ * the ordinary verification path.  An RFC 3161 timestamp is written when
+ * the signer asked for one (sign --tsa-url); log entries and timestamps
+ * are verified by verify/bundles.c through sigstore/, not here.
  */
 #ifndef SIGN_BUNDLE_H
 #define SIGN_BUNDLE_H
@@ -28,6 +29,15 @@ char *sign_bundle_path(const char *archive, size_t i);
  */
 int sign_bundle_serialize(const sign_dsse_envelope *env, size_t i, char **out,
     size_t *out_len, ps_error *err);
+
+/*
+ * The same with verificationMaterial.timestampVerificationData holding
+ * one RFC 3161 TimeStampResp (`der`, `der_len` bytes) over the entry's
+ * signature bytes; `der` NULL: none (sign_bundle_serialize).
+ */
+int sign_bundle_serialize_timestamped(const sign_dsse_envelope *env, size_t i,
+    const unsigned char *der, size_t der_len, char **out, size_t *out_len,
+    ps_error *err);
 
 /*
  * Parses a bundle of `len` bytes (at most SIGN_DSSE_MAX_BYTES) into an

@@ -701,6 +701,17 @@ sign_dsse_keyid(const sign_dsse_envelope *env, size_t i)
 	return i < env->sig_count ? env->sigs[i].keyid : NULL;
 }
 
+int
+sign_dsse_signature_bytes(const sign_dsse_envelope *env, size_t i,
+    const unsigned char **sig, size_t *len)
+{
+	if (i >= env->sig_count)
+		return -1;
+	*sig = env->sigs[i].sig;
+	*len = env->sigs[i].sig_len;
+	return 0;
+}
+
 const char *
 sign_dsse_payload_type(const sign_dsse_envelope *env)
 {

@@ -117,6 +117,10 @@ int sign_dsse_merge(sign_dsse_envelope *into, const sign_dsse_envelope *from,
     const char *label, ps_error *err);
 
 size_t sign_dsse_signature_count(const sign_dsse_envelope *env);
+/* The decoded signature bytes of entry `i` (what a timestamp covers);
+ * -1 past the end. */
+int sign_dsse_signature_bytes(const sign_dsse_envelope *env, size_t i,
+    const unsigned char **sig, size_t *len);
 /* The unauthenticated key id of entry `i` ("" when absent); NULL past the end. */
 const char *sign_dsse_keyid(const sign_dsse_envelope *env, size_t i);
 /* 1 when an entry's key id is `key`'s fingerprint: which keys to try,

@@ -45,7 +45,7 @@ check_bundle_target(sign_run *run, ps_error *err)
 	struct stat sb;
 	int taken;
 
-	if (!run->o->bundle)
+	if (!run->o->bundle && !run->keyless)
 		return 0;
 	path = sign_bundle_path(run->r->archive_path, 0);
 	if (path == NULL)
@@ -65,6 +65,12 @@ check_sig_targets(sign_run *run, ps_error *err)
 	const char *taken = NULL;
 	struct stat sb;
 
+	if (run->keyless && run->o->append)
+		return util_fail(err, "invalid_argument", run->r->archive_path,
+		    "a keyless signature lives in a bundle of its own: it "
+		    "cannot be appended to OUT.sig");
+	if (run->keyless)
+		return run->o->force ? 0 : check_bundle_target(run, err);
 	if (run->o->append)
 		return read_existing(run, err);
 	if (run->o->force)
@@ -87,6 +93,8 @@ sign_set_outputs(sign_run *run, const char *archive, ps_error *err)
 
 	if (util_strdup(&r->archive_path, archive, NULL, err) != 0)
 		return -1;
+	if (run->keyless)
+		return check_sig_targets(run, err);
 	if (asprintf(&r->sig_path, "%s.sig", archive) < 0) {
 		r->sig_path = NULL;
 		return util_fail_oom(err, NULL);
@@ -142,6 +150,8 @@ stage_sig(sign_run *run, ps_error *err)
 	size_t len = 0;
 	int rc;
 
+	if (run->keyless)
+		return 0;
 	if (sign_dsse_serialize(run->env, &text, &len, err) != 0)
 		return -1;
 	rc = stage_text(run->r->sig_path, text, len,
@@ -150,34 +160,113 @@ stage_sig(sign_run *run, ps_error *err)
 	return rc;
 }
 
+/* 1 when `path` holds a bundle of signature entry `i` of `env` (its
+ * evidence, a timestamp say, is kept): --append leaves it alone. */
+static int
+bundle_holds(const char *path, const sign_dsse_envelope *env, size_t i)
+{
+	sign_dsse_envelope *theirs = NULL, *ours = NULL;
+	char *a = NULL, *b = NULL;
+	size_t alen = 0, blen = 0;
+	unsigned char *bytes = NULL;
+	ps_error quiet;
+	int fd, same = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return 0;
+	if (sign_dsse_read_bytes(fd, path, &bytes, &alen, &quiet) == 0 &&
+	    sign_bundle_parse(bytes, alen, path, &theirs, &quiet) == 0 &&
+	    sign_dsse_single(env, i, &ours, &quiet) == 0 &&
+	    sign_dsse_serialize(theirs, &a, &alen, &quiet) == 0 &&
+	    sign_dsse_serialize(ours, &b, &blen, &quiet) == 0)
+		same = alen == blen && memcmp(a, b, alen) == 0;
+	close(fd);
+	free(bytes);
+	free(a);
+	free(b);
+	sign_dsse_free(theirs);
+	sign_dsse_free(ours);
+	return same;
+}
+
+/* The timestamp of the signature this run adds, when one was asked for. */
+static int
+new_timestamp(sign_run *run, size_t i, unsigned char **der, size_t *len,
+    ps_error *err)
+{
+	const unsigned char *sig;
+	size_t sig_len;
+
+	*der = NULL;
+	*len = 0;
+	if (run->hooks == NULL || run->hooks->timestamp == NULL ||
+	    i + 1 != sign_dsse_signature_count(run->env))
+		return 0;
+	if (sign_dsse_signature_bytes(run->env, i, &sig, &sig_len) != 0)
+		return util_fail(err, "internal_error", NULL, "no new signature");
+	return run->hooks->timestamp(run->hooks->ctx, sig, sig_len, der, len,
+	    err);
+}
+
 static int
 stage_bundle(sign_run *run, size_t i, ps_error *err)
 {
 	ps_sign_result *r = run->r;
+	unsigned char *der = NULL;
 	char *text = NULL;
-	size_t len = 0;
+	size_t len = 0, der_len = 0;
 	int rc;
 
 	r->bundle_paths[i] = sign_bundle_path(r->archive_path, i);
 	if (r->bundle_paths[i] == NULL)
 		return util_fail_oom(err, NULL);
 	r->bundle_count = i + 1;
-	if (sign_bundle_serialize(run->env, i, &text, &len, err) != 0)
+	if (run->o->append && i + 1 < sign_dsse_signature_count(run->env) &&
+	    bundle_holds(r->bundle_paths[i], run->env, i)) {
+		run->bundles[i].kept = 1;
+		return 0;
+	}
+	if (new_timestamp(run, i, &der, &der_len, err) != 0)
 		return -1;
-	rc = stage_text(r->bundle_paths[i], text, len,
-	    run->o->force || run->o->append, &run->bundles[i].tmp, err);
+	rc = sign_bundle_serialize_timestamped(run->env, i, der, der_len, &text,
+	    &len, err);
+	free(der);
+	if (rc == 0)
+		rc = stage_text(r->bundle_paths[i], text, len,
+		    run->o->force || run->o->append, &run->bundles[i].tmp, err);
 	free(text);
 	return rc;
 }
 
-/* --bundle: OUT.N.sigstore.json for every signature, --append too. */
+/* Keyless: OUT.1.sigstore.json is the bundle the hook made. */
+static int
+stage_keyless_bundle(sign_run *run, ps_error *err)
+{
+	ps_sign_result *r = run->r;
+
+	run->bundles = calloc(1, sizeof(*run->bundles));
+	r->bundle_paths = calloc(1, sizeof(*r->bundle_paths));
+	if (run->bundles == NULL || r->bundle_paths == NULL ||
+	    (r->bundle_paths[0] = sign_bundle_path(r->archive_path, 0)) == NULL)
+		return util_fail_oom(err, NULL);
+	r->bundle_count = 1;
+	return stage_text(r->bundle_paths[0], run->keyless_bundle,
+	    run->keyless_bundle_len, run->o->force, &run->bundles[0].tmp, err);
+}
+
+/* --bundle: OUT.N.sigstore.json for every signature, --append too (an
+ * earlier signature's bundle that is in place stays as it is). */
 static int
 stage_bundles(sign_run *run, ps_error *err)
 {
-	size_t i, n = sign_dsse_signature_count(run->env);
+	size_t i, n;
 
+	if (run->keyless)
+		return stage_keyless_bundle(run, err);
 	if (!run->o->bundle)
 		return 0;
+	n = sign_dsse_signature_count(run->env);
 	run->bundles = calloc(n, sizeof(*run->bundles));
 	run->r->bundle_paths = calloc(n, sizeof(*run->r->bundle_paths));
 	if (run->bundles == NULL || run->r->bundle_paths == NULL)
@@ -266,6 +355,8 @@ commit_bundles(sign_run *run, ps_error *err)
 
 	for (i = 0; i < run->r->bundle_count; i++) {
 		b = &run->bundles[i];
+		if (b->kept)
+			continue;
 		path = run->r->bundle_paths[i];
 		existed = lstat(path, &sb) == 0;
 		b->backup = second_name(path, b->tmp);
@@ -309,14 +400,14 @@ sign_outputs_publish(sign_run *run, ps_error *err)
 		return -1;
 	sig = run->sig_tmp;
 	run->sig_tmp = NULL;
-	if (util_atomic_commit_unsynced(sig, err) != 0)
+	if (sig != NULL && util_atomic_commit_unsynced(sig, err) != 0)
 		return -1;
 	drop_second_name(&run->archive_backup);
 	drop_second_name(&run->minisig_backup);
 	for (i = 0; i < run->r->bundle_count; i++)
 		drop_second_name(&run->bundles[i].backup);
 	/* One directory sync makes every rename above durable. */
-	(void)util_atomic_sync_parent(run->r->sig_path);
+	(void)util_atomic_sync_parent(run->r->archive_path);
 	return 0;
 }
 

@@ -1,5 +1,5 @@
 /*
- * ps_sign: a pack becomes OUT (its canonical archive, or the archive given)
+ * sign_pack (ps_sign, keyless/signhooks.c): a pack becomes OUT (its canonical archive, or the archive given)
  * and OUT.sig, a DSSE envelope over the in-toto statement
  * (docs/formats/signature.md, section 8).  Every check that can refuse
  * runs before anything is written; the archive is committed before the
@@ -92,6 +92,9 @@ resolve_identity(sign_run *run, ps_error *err)
 	const char *identity = run->o->identity;
 	int rc;
 
+	if (run->keyless)
+		return util_strdup(&run->r->identity, run->hooks->identity, NULL,
+		    err);
 	if (ps_seckey_public(run->key, &run->pub, err) != 0)
 		return -1;
 	if (ps_pubkey_fingerprint(run->pub, run->r->fingerprint) != 0)
@@ -280,10 +283,23 @@ sign_envelope(sign_run *run, ps_error *err)
 	return 0;
 }
 
+/* Keyless: the bundle the hook makes (certificate, log entry) over the
+ * statement. */
+static int
+sign_keyless(sign_run *run, ps_error *err)
+{
+	if (run->hooks->keyless(run->hooks->ctx, run->payload, run->payload_len,
+	    run->r, &run->keyless_bundle, &run->keyless_bundle_len, err) != 0)
+		return -1;
+	run->r->signature_count = 1;
+	return 0;
+}
+
 static int
 sign_and_write(sign_run *run, ps_error *err)
 {
-	if (build_statement(run, err) != 0 || sign_envelope(run, err) != 0)
+	if (build_statement(run, err) != 0 || (run->keyless ?
+	    sign_keyless(run, err) : sign_envelope(run, err)) != 0)
 		return -1;
 	return sign_outputs_publish(run, err);
 }
@@ -303,6 +319,7 @@ run_free(sign_run *run)
 	free(run->archive_backup);
 	free(run->minisig_backup);
 	free(run->bundles);
+	free(run->keyless_bundle);
 }
 
 static int
@@ -323,8 +340,8 @@ sign_path(sign_run *run, ps_error *err)
 }
 
 int
-ps_sign(const char *path, const ps_seckey *key, const ps_sign_options *o,
-    ps_sign_result **out, ps_error *err)
+sign_pack(const char *path, const ps_seckey *key, const ps_sign_options *o,
+    const sign_hooks *hooks, ps_sign_result **out, ps_error *err)
 {
 	sign_run run;
 	int rc;
@@ -336,6 +353,11 @@ ps_sign(const char *path, const ps_seckey *key, const ps_sign_options *o,
 	run.path = path;
 	run.key = key;
 	run.o = o;
+	run.hooks = hooks;
+	run.keyless = key == NULL && hooks != NULL && hooks->keyless != NULL;
+	if (key == NULL && !run.keyless)
+		return util_fail(err, "invalid_argument", path, "no key to sign "
+		    "with");
 	run.r = calloc(1, sizeof(*run.r));
 	if (run.r == NULL)
 		return util_fail_oom(err, NULL);

@@ -11,6 +11,7 @@
 #include "pack/pack.h"
 #include "sign/dsse.h"
 #include "sign/provenance.h"
+#include "sign/signpack.h"
 #include "sign/statement.h"
 
 /* One OUT.N.sigstore.json of --bundle; its path is in r->bundle_paths. */
@@ -18,12 +19,15 @@ typedef struct sign_bundle_out {
 	ps_atomic_file *tmp;            /* written in full before any rename */
 	char *backup;                   /* second name of the file replaced */
 	int created, replaced;
+	int kept;                       /* --append: the file already holds
+	                                 * this signature's bundle */
 } sign_bundle_out;
 
 typedef struct sign_run {
 	const char *path;
 	const ps_seckey *key;
 	const ps_sign_options *o;
+	const sign_hooks *hooks;        /* NULL: none */
 	ps_sign_result *r;
 	ps_pubkey *pub;                 /* the secret key's public half */
 	int is_dir;
@@ -50,6 +54,9 @@ typedef struct sign_run {
 	char *minisig_backup;
 	int minisig_replaced;
 	sign_bundle_out *bundles;       /* --bundle: r->bundle_count of them */
+	int keyless;                    /* hooks->keyless signs; key NULL */
+	char *keyless_bundle;           /* its bundle, until staged */
+	size_t keyless_bundle_len;
 } sign_run;
 
 #endif

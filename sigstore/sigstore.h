@@ -41,4 +41,15 @@ int sigstore_verify_keyless_bundle(const ps_sigstore_root *root,
     const char *label, const char *bytes, size_t len, int64_t now,
     ps_sigstore_result **out, ps_error *err);
 
+/*
+ * ps_sigstore_verify() of a keyless bundle held in memory (`len` bytes,
+ * `label` naming it) over `artifact`, with `identity` and `issuer`
+ * required of its certificate, at the current time: what a keyless
+ * signer (keyless/) checks of the bundle it made before writing it.
+ */
+int sigstore_verify_keyless_bytes(const ps_sigstore_root *root,
+    const char *label, const char *bytes, size_t len,
+    const ps_sigstore_artifact *artifact, const char *identity,
+    const char *issuer, ps_sigstore_result **out, ps_error *err);
+
 #endif

@@ -598,3 +598,31 @@ sigstore_verify_keyless_bundle(const ps_sigstore_root *root, const char *path,
 	*out = run.r;
 	return rc;
 }
+
+int
+sigstore_verify_keyless_bytes(const ps_sigstore_root *root, const char *label,
+    const char *bytes, size_t len, const ps_sigstore_artifact *artifact,
+    const char *identity, const char *issuer, ps_sigstore_result **out,
+    ps_error *err)
+{
+	sigstore_run run;
+	int rc;
+
+	*out = NULL;
+	memset(&run, 0, sizeof(run));
+	run.root = root;
+	run.subject = label;
+	run.identity = identity;
+	run.issuer = issuer;
+	run.keyless = 1;
+	run.blob = 1;
+	run.now = now_of(0);
+	run.r = calloc(1, sizeof(*run.r));
+	if (run.r == NULL)
+		return util_fail_oom(err, label);
+	rc = run_steps(&run, bytes, len, NULL, artifact, err);
+	run_clear(&run, NULL);
+	ERR_clear_error();
+	*out = run.r;
+	return rc;
+}

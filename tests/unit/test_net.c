@@ -275,7 +275,7 @@ fetch_without(const struct world *w, CURLoption a, CURLoption b,
 {
 	ps_fetch_options o;
 	net_sink sink = { -1, NULL, 1024 * 1024, 0, "a test allows", NULL, 0,
-	    0 };
+	    0, 0, NULL };
 	ps_error err;
 	int rc;
 

@@ -579,6 +579,12 @@ typedef struct ps_sign_options {
     int minisig;
     void (*temp_file_hook)(const char *path);
     int bundle;
+    const char *tsa_url;
+    const ps_fetch_options *fetch;
+    int keyless;
+    const char *identity_token;
+    const char *signing_config;
+    const char *trusted_root;
 } ps_sign_options;
 typedef struct ps_sign_result {
     char *archive_path;

@@ -54,7 +54,7 @@ class LoopbackSigstore:
         return "https://127.0.0.1:%d" % self._httpd.server_address[1]
 
     def start(self):
-        handler = _handler_for(self)
+        handler = getattr(self, "_handler", None) or _handler_for(self)
         self._httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         self._httpd.socket = self._tls.context().wrap_socket(self._httpd.socket,
                                                              server_side=True)

@@ -1,0 +1,214 @@
+#!/usr/bin/env bats
+# sign --keyless against the local Sigstore served on 127.0.0.1
+# (tests/sigstore/serve): GitHub Actions' OIDC token, Fulcio, Rekor v1, the
+# TSA; the bundle verified by packsign (verify-blob) and @sigstore/verify;
+# every failure leaves nothing behind, and the token reaches no output.
+
+load helpers
+load sigstore_helpers
+bats_require_minimum_version 1.5.0
+
+ISSUER=https://token.actions.githubusercontent.com
+
+setup() {
+	python_sigstore_or_skip
+	sigstore_env
+	cd "$BATS_TEST_TMPDIR"
+	unset PACKSIGN_PASSPHRASE PACKSIGN_SECRET_KEY SOURCE_DATE_EPOCH
+	unset SIGSTORE_ID_TOKEN ACTIONS_ID_TOKEN_REQUEST_URL ACTIONS_ID_TOKEN_REQUEST_TOKEN
+	copy_pack "$AGENTPACK" >/dev/null
+}
+
+teardown() {
+	sigstore_stop
+}
+
+# keyless [ARGS...]: signs the pack into p.tar.gz keylessly against the
+# running server (its signing config, trusted root and TLS CA).
+keyless() {
+	"$PACKSIGN" sign "$AGENTPACK" -o p.tar.gz --keyless \
+	    --signing-config srv/signing_config.json \
+	    --trusted-root srv/trusted_root.json --ca-file srv/ca.pem "$@"
+}
+
+verify_blob() {
+	"$PACKSIGN" verify-blob p.tar.gz --bundle p.tar.gz.1.sigstore.json \
+	    --certificate-identity "$(cat srv/identity)" \
+	    --certificate-oidc-issuer "$ISSUER" --trusted-root srv/trusted_root.json "$@"
+}
+
+# nothing_written: no output of the run, finished or temporary.
+nothing_written() {
+	[ -z "$(ls -A | grep 'p\.tar\.gz' || true)" ]
+}
+
+@test "sign --keyless: a bundle with certificate, log entry and timestamp that verify-blob verifies" {
+	sigstore_serve srv
+	run keyless --identity-token srv/token
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"wrote p.tar.gz.1.sigstore.json"* ]]
+	[[ "$output" == *"as $(cat srv/identity) (keyless)"* ]]
+	[ ! -e p.tar.gz.sig ]
+	b=p.tar.gz.1.sigstore.json
+	[ "$(jq -r .mediaType $b)" = application/vnd.dev.sigstore.bundle.v0.3+json ]
+	[ "$(jq -r '.verificationMaterial.tlogEntries[0].kindVersion.kind' $b)" = dsse ]
+	[ "$(jq '.verificationMaterial.timestampVerificationData.rfc3161Timestamps | length' $b)" = 1 ]
+	run verify_blob --json
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | jq -r .certificate.san)" = "$(cat srv/identity)" ]
+	[ "$(echo "$output" | jq -r .certificate.extensions.fields.source_repository_uri)" = https://github.com/octo-org/octo-repo ]
+	# another identity is refused
+	run "$PACKSIGN" verify-blob p.tar.gz --bundle $b --certificate-identity https://github.com/other \
+	    --certificate-oidc-issuer "$ISSUER" --trusted-root srv/trusted_root.json
+	[ "$status" -eq 1 ]
+}
+
+@test "sign --keyless: @sigstore/verify verifies the bundle against the same root and identity" {
+	node_or_skip
+	sigstore_serve srv
+	keyless --identity-token srv/token -q
+	mkdir -p case/keyless
+	cp p.tar.gz case/keyless/artifact
+	cp p.tar.gz.1.sigstore.json case/keyless/bundle.sigstore.json
+	cp srv/trusted_root.json case/keyless/
+	cp srv/identity case/keyless/identity
+	echo "$ISSUER" >case/keyless/issuer
+	run env NODE_PATH="$NODE_DIR/node_modules" node "$BATS_TEST_DIRNAME/../node/sigstore_cases.js" case/keyless/
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'keyless\tverified')" ]
+}
+
+@test "sign --keyless: the token from SIGSTORE_ID_TOKEN, stdin, or GitHub Actions' request" {
+	sigstore_serve srv
+	SIGSTORE_ID_TOKEN=$(cat srv/token) keyless -q
+	verify_blob -q
+	rm p.tar.gz*
+	keyless --identity-token - -q <srv/token
+	verify_blob -q
+	rm p.tar.gz*
+	ACTIONS_ID_TOKEN_REQUEST_URL="$SIGSTORE_URL/github/token?api-version=2.0" \
+	    ACTIONS_ID_TOKEN_REQUEST_TOKEN=$(cat srv/github_request_token) keyless -q
+	verify_blob -q
+	rm p.tar.gz*
+	# the request token is not sent on across a redirect (to localhost)
+	run env ACTIONS_ID_TOKEN_REQUEST_URL="$SIGSTORE_URL/github/redirect?api-version=2.0" \
+	    ACTIONS_ID_TOKEN_REQUEST_TOKEN="$(cat srv/github_request_token)" \
+	    "$PACKSIGN" sign "$AGENTPACK" -o p.tar.gz --keyless \
+	    --signing-config srv/signing_config.json --trusted-root srv/trusted_root.json \
+	    --ca-file srv/ca.pem
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"[identity_token_missing]"* ]]
+	[[ "$output" == *"HTTP status 302"* ]]
+	nothing_written
+	# a wrong request token
+	run env ACTIONS_ID_TOKEN_REQUEST_URL="$SIGSTORE_URL/github/token" \
+	    ACTIONS_ID_TOKEN_REQUEST_TOKEN=wrong "$PACKSIGN" sign "$AGENTPACK" -o p.tar.gz \
+	    --keyless --signing-config srv/signing_config.json \
+	    --trusted-root srv/trusted_root.json --ca-file srv/ca.pem
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"HTTP status 401"* ]]
+}
+
+@test "sign --keyless: no token, an expired one, one for another audience: refused before any request" {
+	sigstore_serve srv --fulcio-fault refuse
+	run keyless
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"[identity_token_missing]"* ]]
+	run keyless --identity-token srv/token-expired
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"[identity_token_expired]"* ]]
+	run keyless --identity-token srv/token-audience
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"[identity_token_invalid]"* ]]
+	[[ "$output" == *"does not name sigstore"* ]]
+	printf 'not a token' >bad
+	run keyless --identity-token bad
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"[identity_token_invalid]"* ]]
+	nothing_written
+}
+
+# fails_with SERVE-ARGS CODE TEXT: the run against a server started with
+# SERVE-ARGS fails with CODE saying TEXT, and leaves nothing.
+fails_with() {
+	sigstore_serve srv $1
+	run keyless --identity-token srv/token
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"[$2]"* ]]
+	[[ "$output" == *"$3"* ]]
+	nothing_written
+}
+
+@test "sign --keyless: Fulcio refusing the token fails the run, nothing written" {
+	fails_with "--fulcio-fault refuse" fulcio_failed "HTTP status 401"
+}
+
+@test "sign --keyless: Rekor down fails the run, nothing written" {
+	fails_with "--rekor-fault down" rekor_failed "HTTP status 503"
+}
+
+@test "sign --keyless: a log entry for other bytes is caught by the bundle's own verification" {
+	fails_with "--rekor-fault other-entry" keyless_bundle_refused "[tlog_"
+}
+
+@test "sign --keyless: an inclusion proof that does not match is caught, nothing written" {
+	fails_with "--rekor-fault bad-proof" keyless_bundle_refused "[tlog_"
+}
+
+@test "sign --keyless: a TSA answering with another nonce fails the run, nothing written" {
+	fails_with "--tsa-fault nonce" timestamp_failed "nonce is not the request's"
+}
+
+@test "sign --keyless: without a TSA in the signing config, the log's integrated time suffices" {
+	sigstore_serve srv --no-tsa
+	keyless --identity-token srv/token -q
+	[ "$(jq '.verificationMaterial.timestampVerificationData' p.tar.gz.1.sigstore.json)" = null ]
+	verify_blob -q
+}
+
+@test "sign --keyless: the statement's source must be the token's repository and commit" {
+	sigstore_serve srv
+	sha=4f5a5b0c1d2e3f405162738495a6b7c8d9e0f102
+	run keyless --identity-token srv/token --source-repo https://github.com/other/repo \
+	    --source-commit $sha
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[keyless_source_mismatch]"* ]]
+	nothing_written
+	run keyless --identity-token srv/token --source-repo https://github.com/octo-org/octo-repo \
+	    --source-commit 0000000000000000000000000000000000000000
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[keyless_source_mismatch]"* ]]
+	run keyless --identity-token srv/token --source-repo https://github.com/octo-org/octo-repo \
+	    --source-commit $sha
+	[ "$status" -eq 0 ]
+}
+
+@test "sign --keyless: the token reaches no output and no file" {
+	sigstore_serve srv --rekor-fault down
+	token=$(cat srv/token)
+	sig=${token##*.}
+	run keyless --identity-token srv/token
+	[ "$status" -eq 2 ]
+	[[ "$output" != *"$sig"* ]]
+	sigstore_stop
+	sigstore_serve srv2
+	cp srv2/* srv/
+	run keyless --identity-token srv/token --json
+	[ "$status" -eq 0 ]
+	token=$(cat srv/token)
+	sig=${token##*.}
+	[[ "$output" != *"$sig"* ]]
+	! grep -rqF "$sig" p.tar.gz p.tar.gz.1.sigstore.json
+	! grep -rqF "$(cat srv/github_request_token)" p.tar.gz.1.sigstore.json
+}
+
+@test "sign --keyless: usage: no key, no --append/--bundle/--minisig, options need --keyless" {
+	run "$PACKSIGN" sign "$AGENTPACK" --keyless -s x.key
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--keyless signs without a key"* ]]
+	run "$PACKSIGN" sign "$AGENTPACK" --keyless --append
+	[ "$status" -eq 2 ]
+	run "$PACKSIGN" sign "$AGENTPACK" -s x.key --identity-token t
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"apply to --keyless"* ]]
+}
