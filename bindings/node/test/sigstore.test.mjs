@@ -11,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import test from 'node:test';
 
-import { AGENTPACK, cli, cliJson, EXAMPLES, packsign, REPO, tmp,
+import { AGENTPACK, cli, cliJson, copyPack, EXAMPLES, packsign, REPO, tmp,
   toolEnv } from './lib/world.mjs';
 
 const SUITE = path.join(REPO, 'tests', 'conformance', 'bundle-verify');
@@ -239,7 +239,8 @@ test('verify with a bundle logged to Rekor v1 and v2: trustedRoot, the signature
   const pem = path.join(d, 'alice.pem');
   cli(['key', 'export', '--pem-pub', '-p', pub, '-o', pem]);
   const archive = path.join(d, 'p.tar.gz');
-  cli(['sign', path.join(EXAMPLES, AGENTPACK), '-s',
+  // A copy: the work tree's own origin is no remote URL in CI (tests/run).
+  cli(['sign', copyPack(path.join(d, 'pack')), '-s',
     path.join(d, 'alice.key'), '-o', archive, '--bundle']);
   const b = `${archive}.1.sigstore.json`;
   const root = path.join(d, 'root.json');

@@ -134,14 +134,15 @@ json.dump(s.trusted_root().to_json(), open(root, "w"))
 def test_verify_with_logged_bundles_and_a_trusted_root(tmp_path):
     import subprocess
     import sys
-    from conftest import AGENTPACK, EXAMPLES, cli
+    from conftest import cli, copy_pack
     cli("keygen", "-o", tmp_path / "alice", "--identity", "alice",
         "--no-passphrase")
     pub, pem = tmp_path / "alice.pub", tmp_path / "alice.pem"
     cli("key", "export", "--pem-pub", "-p", pub, "-o", pem)
     archive = tmp_path / "p.tar.gz"
-    cli("sign", EXAMPLES / AGENTPACK, "-s", tmp_path / "alice.key", "-o",
-        archive, "--bundle")
+    # A copy: the work tree's own origin is no remote URL in CI (tests/run).
+    cli("sign", copy_pack(tmp_path / "pack"), "-s", tmp_path / "alice.key",
+        "-o", archive, "--bundle")
     b = tmp_path / "p.tar.gz.1.sigstore.json"
     root = tmp_path / "root.json"
     plain = b.read_bytes()
