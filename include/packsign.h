@@ -1459,6 +1459,22 @@ typedef struct ps_verify_identity {
  * What verification learned.  ps_verify() fills it as far as it got, on
  * failure too, so a report can say which checks passed.
  */
+/* How verify read the bytes it parsed (docs/security.md, section 5). */
+typedef enum ps_archive_read {
+	PS_ARCHIVE_READ_NONE = 0,            /* not read (a directory, or
+	                                      * refused before) */
+	PS_ARCHIVE_READ_LEASE = 1,           /* read twice through one
+	                                      * descriptor under a read lease,
+	                                      * hashed once, no copy */
+	PS_ARCHIVE_READ_MEMORY = 2,          /* from a private copy in memory */
+	PS_ARCHIVE_READ_FILE = 3,            /* from a private copy in an
+	                                      * unlinked file */
+	PS_ARCHIVE_READ_AGAIN = 4,           /* no lease, no room for a copy:
+	                                      * read and hashed again */
+	PS_ARCHIVE_READ_PRIVATE = 5          /* the caller's own private copy
+	                                      * (install's, a download) */
+} ps_archive_read;
+
 typedef struct ps_verify_result {
 	char *path;                          /* as given */
 	char *sig_path;
@@ -1501,6 +1517,12 @@ typedef struct ps_verify_result {
 	                                      * file names relative to the
 	                                      * pack root; freed with the
 	                                      * result */
+	ps_archive_read archive_read;        /* how the archive was read */
+	char *lease_declined;                /* why it was read without a
+	                                      * read lease (the file system,
+	                                      * a writer, not its owner, a
+	                                      * zip...); NULL with a lease or
+	                                      * when none was tried */
 } ps_verify_result;
 
 /*
@@ -1508,9 +1530,16 @@ typedef struct ps_verify_result {
  * pack directory at `path` against its signature, in the order of
  * docs/formats/signature.md, section 3: an archive is opened once, all of
  * its bytes hashed and matched with the signed subject (subject_mismatch)
- * before any is parsed, then parsed through the same descriptor under
- * options->limits while hashed again (subject_changed when the bytes
- * changed).  Returns 0 when every check passed.  `*out` is set whenever
+ * before any is parsed, then parsed under options->limits: through the
+ * same descriptor under a read lease where one is granted (a tar on a
+ * local file system the caller owns; a break is subject_changed), else
+ * from a private copy made while hashing, else read and hashed again
+ * (subject_changed when the bytes changed).  A lease break signals no one:
+ * the descriptor's signal is set to SIGURG or SIGWINCH while its
+ * disposition is the default (ignore), and its owner is cleared once the
+ * lease is taken, so the host's SIGIO is never raised; a host with
+ * handlers for both gets no lease (the copy path).  Returns 0 when every
+ * check passed.  `*out` is set whenever
  * memory allowed, success or not; the caller frees it with
  * ps_verify_result_free().
  */

@@ -22,6 +22,7 @@
 #include "sign/dsse.h"
 #include "sign/statement.h"
 #include "util/error.h"
+#include "util/lease.h"
 #include "util/strings.h"
 #include "util/fdio.h"
 #include "util/pathname.h"
@@ -349,6 +350,20 @@ copy_signature(struct install *in, ps_error *err)
 
 /* ---------------------------------------------------------- verification */
 
+/* A local tar not from an index is read in place under a read lease
+ * where one is granted (util/lease.h; install.md section 3): no copy. */
+static int
+lease_source(struct install *in)
+{
+	const pack_archive_name *kind = pack_archive_name_of(in->archive);
+	char why[UTIL_LEASE_WHY_MAX];
+
+	if (in->from_url || in->indexed != NULL || kind == NULL ||
+	    kind->kind == PS_SOURCE_ZIP)
+		return 0;
+	return util_lease_take(in->source_fd, why);
+}
+
 /* verify_stream.acquire: the copy is made once the signature verified,
  * so that an unsigned archive costs no copy. */
 static int
@@ -360,6 +375,11 @@ acquire_copy(void *ctx, int *fd, const unsigned char **sha256, ps_error *err)
 
 	if (in->from_url && (in->copy_fd = open_anonymous(in, err)) < 0)
 		return -1;
+	if (lease_source(in)) {
+		*fd = in->source_fd;
+		*sha256 = NULL;         /* verify hashes it, under the lease */
+		return 0;
+	}
 	if (!in->from_url)
 		rc = copy_archive(in, &size, err);
 	else

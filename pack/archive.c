@@ -30,6 +30,7 @@
 #include "pack/walk.h"
 #include "pack/zipscan.h"
 #include "util/copy.h"
+#include "util/lease.h"
 #include "util/error.h"
 #include "util/fdio.h"
 #include "util/locale.h"
@@ -70,6 +71,8 @@ struct reader {
 	pack_tarscan *scan;         /* its headers, read before libarchive */
 	pack_zipscan *zip;          /* a zip's central directory */
 	int fd_private;             /* no one else can write the file */
+	int leased;                 /* it holds a read lease, checked after
+	                             * every read (PACK_FD_LEASED) */
 	util_copy copy;             /* a zip's private copy: fd reads it */
 	const unsigned char *known; /* its digest, already taken; or NULL */
 	ps_error stream_error;      /* why the stream stopped, when it did */
@@ -214,6 +217,20 @@ input_room(struct reader *r, ps_error *err)
 	    util_worker_reserve(r->hasher, READ_BUFFER, err) : r->buffer;
 }
 
+/* A leased file's bytes count only while the lease holds: a break
+ * (F_GETLEASE no longer F_RDLCK) means a process opened the file for
+ * writing or truncated it, and nothing read since is parsed. */
+static int
+refuse_lease_broken(struct reader *r, ps_error *err)
+{
+	util_refuse(err, "subject_changed", r->label, "checked the archive's "
+	    "read lease after a read: it was broken (a process opened the file "
+	    "for writing or truncated it), so its bytes may no longer be those "
+	    "that matched the signed subject");
+	return util_error_expect(err, "the read lease held (F_RDLCK)",
+	    "broken");
+}
+
 /* The decoder's input: the file's bytes, hashed as they are read. */
 static int
 decoder_input(void *ctx, const void **buf, size_t *len, ps_error *err)
@@ -227,6 +244,8 @@ decoder_input(void *ctx, const void **buf, size_t *len, ps_error *err)
 		return -1;
 	if ((n = util_read_full(r->fd, room, READ_BUFFER)) < 0)
 		return util_fail_errno(err, "io_error", r->label, "read", errno);
+	if (r->leased && !util_lease_held(r->fd))
+		return refuse_lease_broken(r, err);
 	if (n > 0 && r->hash_reads && r->stream_is_file)
 		util_worker_commit(r->hasher, HASH_ARCHIVE, (size_t)n);
 	else if (n > 0 && r->hash_reads && util_worker_push(r->hasher,
@@ -1007,6 +1026,11 @@ pack_archive_read_fd(int fd, int fd_private,
 	*out = NULL;
 	if ((kind = pack_archive_name_readable(name, label, err)) == NULL)
 		return -1;
+	r.leased = fd_private == PACK_FD_LEASED && kind->kind != PS_SOURCE_ZIP;
+	if (fd_private == PACK_FD_LEASED && !r.leased) {
+		r.fd_private = PACK_FD_SHARED;       /* a zip: from a copy */
+		r.known = NULL;
+	}
 	r.kind = kind->kind;
 	r.compression = kind->compression;
 	if (adopt_fd(&r, fd, err) == 0 && util_locale_enter(&scope, err) == 0) {

@@ -67,6 +67,14 @@ int pack_files_archive_open_with(const char *path,
  * process can write the file (a zip is then read in place, not from a
  * copy in memory).  `known_digest` (only with fd_private): the file's
  * SHA-256 as its maker hashed it; the bytes are not hashed again. */
+/* What `fd_private` says of the file: anyone may write it (0), no one
+ * else can (1: a private copy), or it holds a read lease (2, a tar only:
+ * util/lease.h; after every read the lease must still be held, else the
+ * read is refused with subject_changed; a zip is read from a copy). */
+#define PACK_FD_SHARED 0
+#define PACK_FD_PRIVATE 1
+#define PACK_FD_LEASED 2
+
 int pack_archive_read_fd(int fd, int fd_private,
     const unsigned char *known_digest, const char *name, const char *label,
     const pack_archive_visitor *visitor, const ps_extract_limits *limits,

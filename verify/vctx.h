@@ -34,8 +34,10 @@ typedef struct verify_stream {
 	/* Once the signatures and the statement are verified, before the
 	 * archive is read (so that nothing unsigned costs a copy): the
 	 * archive's private copy, open (owned by ctx), and its SHA-256 taken
-	 * while copying; 0, or -1 on failure.  NULL: verify opens the path
-	 * and hashes it first. */
+	 * while copying; or, *sha256 NULL, the caller's own file open
+	 * read-only under a read lease the caller took (util/lease.h), which
+	 * verify hashes and checks as its own; 0, or -1 on failure.  NULL:
+	 * verify opens the path and hashes it first. */
 	int (*acquire)(void *ctx, int *fd, const unsigned char **sha256,
 	    ps_error *err);
 	/* The signature's bytes on a descriptor the caller holds (read from

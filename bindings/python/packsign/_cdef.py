@@ -378,6 +378,14 @@ typedef struct ps_verify_identity {
     char *identity;
     char fingerprint[PS_FINGERPRINT_MAX];
 } ps_verify_identity;
+typedef enum ps_archive_read {
+    PS_ARCHIVE_READ_NONE = 0,
+    PS_ARCHIVE_READ_LEASE = 1,
+    PS_ARCHIVE_READ_MEMORY = 2,
+    PS_ARCHIVE_READ_FILE = 3,
+    PS_ARCHIVE_READ_AGAIN = 4,
+    PS_ARCHIVE_READ_PRIVATE = 5
+} ps_archive_read;
 typedef struct ps_verify_result {
     char *path;
     char *sig_path;
@@ -407,6 +415,8 @@ typedef struct ps_verify_result {
     int rebuild_checked;
     int ceilings_checked;
     ps_diags warnings;
+    ps_archive_read archive_read;
+    char *lease_declined;
 } ps_verify_result;
 typedef enum ps_diff_group {
     PS_DIFF_TRUST = 0,
