@@ -127,7 +127,7 @@ static json_t *
 read_json(const ps_verify_result *r)
 {
 	static const char *const how[] = { NULL, "lease", "memory copy",
-	    "file copy", "read again", "private copy" };
+	    "file copy", "read again", "private copy", "chunks" };
 	const char *name = (unsigned)r->archive_read < sizeof(how) /
 	    sizeof(how[0]) ? how[r->archive_read] : NULL;
 

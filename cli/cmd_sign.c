@@ -18,7 +18,7 @@ const struct cli_usage cmd_sign_usage = {
 	.name = "sign",
 	.text =
     "usage: packsign sign PATH [-s KEY] [-o OUT] [--identity ID] [--minisig]\n"
-    "                     [--bundle]\n"
+    "                     [--bundle] [--predicate-version 1|2]\n"
     "                     [--source-repo URL] [--source-commit HASH]\n"
     "                     [--allow-dirty] [--append] [--force] [--mtime N]\n"
     "                     [--compress none|gzip|zstd] [--json] [-q]\n"
@@ -44,6 +44,11 @@ const struct cli_usage cmd_sign_usage = {
     "  --bundle             also write OUT.N.sigstore.json, a Sigstore\n"
     "                       bundle v0.3 of signature N (1, 2, ...) of\n"
     "                       OUT.sig, with no transparency-log entry\n"
+    "  --predicate-version V  2 (default): the statement records the\n"
+    "                       SHA-256 of each 1 MiB chunk of the archive, so\n"
+    "                       verifiers can authenticate it as they stream it\n"
+    "                       (an archive over 16 GiB gets 1); 1: the older\n"
+    "                       predicate, for verifiers before issue 30\n"
     "  --source-repo URL    record this repository (normalised to https);\n"
     "                       origin is then not read\n"
     "  --source-commit H    record this full commit id\n"
@@ -69,7 +74,7 @@ const struct cli_usage cmd_sign_usage = {
 };
 
 struct sign_args {
-	const char *path, *key, *mtime, *compress;
+	const char *path, *key, *mtime, *compress, *predicate;
 	int json, quiet;
 	struct cli_passphrase_opts pass;
 	ps_sign_options o;
@@ -109,6 +114,12 @@ check_args(struct sign_args *a)
 		    PS_IDENTITY_MAX, a->o.identity);
 	if (compression_option(a) != EXIT_OK)
 		return EXIT_FAILED;
+	if (a->predicate != NULL && strcmp(a->predicate, "1") != 0 &&
+	    strcmp(a->predicate, "2") != 0)
+		return cli_usage_error(&cmd_sign_usage, "--predicate-version is "
+		    "1 or 2, found '%s'", a->predicate);
+	if (a->predicate != NULL)
+		a->o.predicate_version = a->predicate[0] - '0';
 	if (cli_mtime_option(a->mtime, &a->o.pack) != EXIT_OK)
 		return EXIT_FAILED;
 	return cli_check_passphrase_options(&cmd_sign_usage, &a->pass, 0);
@@ -123,6 +134,7 @@ parse_sign(int argc, char **argv, struct sign_args *a)
 		CLI_STRING(0, "identity", &a->o.identity),
 		CLI_FLAG(0, "minisig", &a->o.minisig),
 		CLI_FLAG(0, "bundle", &a->o.bundle),
+		CLI_STRING(0, "predicate-version", &a->predicate),
 		CLI_STRING(0, "source-repo", &a->o.source_repo),
 		CLI_STRING(0, "source-commit", &a->o.source_commit),
 		CLI_FLAG(0, "allow-dirty", &a->o.allow_dirty),

@@ -1471,8 +1471,12 @@ typedef enum ps_archive_read {
 	                                      * unlinked file */
 	PS_ARCHIVE_READ_AGAIN = 4,           /* no lease, no room for a copy:
 	                                      * read and hashed again */
-	PS_ARCHIVE_READ_PRIVATE = 5          /* the caller's own private copy
+	PS_ARCHIVE_READ_PRIVATE = 5,         /* the caller's own private copy
 	                                      * (install's, a download) */
+	PS_ARCHIVE_READ_CHUNKS = 6           /* read once, no copy, each 1 MiB
+	                                      * chunk authenticated by the v2
+	                                      * statement's digest before it
+	                                      * was parsed */
 } ps_archive_read;
 
 typedef struct ps_verify_result {
@@ -2035,6 +2039,14 @@ typedef struct ps_install_options {
 	 * receipt).  The pins are checked, never rewritten: allow_signer_change
 	 * and allow_source_change are invalid_argument with it. */
 	int reinstall;
+	/* has_archive_fd: read the archive from `archive_fd` (a pipe, such as
+	 * standard input; not closed) instead of opening `path`, which then
+	 * only names it (its file name must be the signed subject's, and
+	 * verify.sig_path is required).  A v2 statement's tar streams through
+	 * once, each chunk authenticated before it is parsed; otherwise the
+	 * archive is copied first, at most limits.max_total_size bytes. */
+	int has_archive_fd;
+	int archive_fd;
 } ps_install_options;
 
 /* Defaults: ps_verify_options_init(), ps_extract_limits_init(), English,
@@ -2324,6 +2336,11 @@ typedef struct ps_sign_options {
 	                              * OUT.N.sigstore.json for each signature
 	                              * N (1, 2, ...) of OUT.sig (signature.md,
 	                              * "Sigstore bundles") */
+	int predicate_version;       /* 0 or 2: the v2 predicate (the
+	                              * archive's 1 MiB chunk digests,
+	                              * signature.md section 4.4) unless the
+	                              * archive has over 16,384 chunks (then
+	                              * v1); 1: v1, for older verifiers */
 } ps_sign_options;
 
 /* Defaults: gzip, mtime 0, nothing else set. */

@@ -12,6 +12,7 @@
 #include "sign/dsse.h"
 #include "sign/provenance.h"
 #include "sign/statement.h"
+#include "util/chunks.h"
 
 /* One OUT.N.sigstore.json of --bundle; its path is in r->bundle_paths. */
 typedef struct sign_bundle_out {
@@ -50,6 +51,10 @@ typedef struct sign_run {
 	char *minisig_backup;
 	int minisig_replaced;
 	sign_bundle_out *bundles;       /* --bundle: r->bundle_count of them */
+	/* v2's chunk digests of OUT (has_chunks; chunks.over: more than
+	 * SIGN_CHUNKS_MAX, so the statement is v1) */
+	util_chunks chunks;
+	int has_chunks;
 } sign_run;
 
 #endif

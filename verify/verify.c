@@ -240,8 +240,8 @@ open_archive_fd(verify_vctx *v, int *owned, const unsigned char **copied,
 	if (pack_archive_name_readable(v->path, v->path, err) == NULL)
 		return -1;
 	if (v->stream != NULL && v->stream->acquire != NULL)
-		return v->stream->acquire(v->stream->ctx, &fd, copied, err) != 0 ?
-		    -1 : fd;
+		return v->stream->acquire(v->stream->ctx, v->st, &fd, copied,
+		    err) != 0 ? -1 : fd;
 	*owned = 1;
 	return util_open_file(v->path, err);
 }
@@ -318,6 +318,7 @@ parse_archive(verify_vctx *v, int fd, int fd_mode, const unsigned char *known,
 	o.fd = fd;
 	o.fd_private = fd_mode;
 	o.known_digest = known;
+	o.chunks = v->chunks;
 	if (s != NULL && (rc = s->start(s->ctx, v->st, &o.also, &o.fallback,
 	    err)) < 0)
 		return -1;
@@ -381,7 +382,7 @@ parse_authenticated(verify_vctx *v, int fd, int copy, int fd_mode,
 
 	ps_error_clear(&e);
 	if (parse_archive(v, from, mode, known, files, d, &e) != 0) {
-		if (mode == PACK_FD_LEASED) {
+		if (mode == PACK_FD_LEASED || v->chunks != NULL) {
 			/* every byte it read was read under the lease (or it
 			 * refused the break): nothing to hash again */
 			*err = e;
@@ -440,6 +441,47 @@ read_kind(int owned, int leased, const util_copy *copy)
 	    PS_ARCHIVE_READ_MEMORY;
 }
 
+/* A v2 statement's chunks of a tar: the reader authenticates each one
+ * before the parser sees it. */
+static void
+use_chunks(verify_vctx *v)
+{
+	const pack_archive_name *kind = pack_archive_name_of(v->path);
+
+	v->chunks = NULL;
+	if (v->st->predicate_version != 2 || kind == NULL ||
+	    kind->kind == PS_SOURCE_ZIP)
+		return;
+	v->chunk_list.digests =
+	    (const unsigned char (*)[PS_SHA256_LEN])v->st->chunks;
+	v->chunk_list.count = v->st->chunk_count;
+	v->chunk_list.size = v->st->archive_size;
+	v->chunks = &v->chunk_list;
+}
+
+/* One pass, no copy (a v2 statement, a tar verify opened): every chunk
+ * authenticated before it is parsed, the whole file's SHA-256 taken
+ * while it is read and compared with the subject before any result. */
+static int
+read_once(verify_vctx *v, int fd, const sign_statement_file *subject,
+    ps_pack_files *files, ps_digest **d, ps_error *err)
+{
+	ps_error e;
+
+	v->res->archive_read = PS_ARCHIVE_READ_CHUNKS;
+	ps_error_clear(&e);
+	if (parse_archive(v, fd, PACK_FD_SHARED, NULL, files, d, &e) != 0) {
+		*err = e;
+		return -1;
+	}
+	memcpy(v->res->archive_digest, (*d)->archive_digest, PS_SHA256_LEN);
+	v->res->has_archive_digest = 1;
+	if (memcmp((*d)->archive_digest, subject->sha256, PS_SHA256_LEN) != 0)
+		return util_refuse_digest(err, "subject_mismatch", v->path,
+		    SUBJECT_CHECK, subject->sha256, (*d)->archive_digest);
+	return 0;
+}
+
 /* Pass 1 then pass 2 on what the caller's fd holds: leased, copied, or
  * (install's) private. */
 static int
@@ -484,7 +526,12 @@ read_archive(verify_vctx *v, ps_pack_files *files, ps_digest **d, ps_error *err)
 	if (subject == NULL ||
 	    (fd = open_archive_fd(v, &owned, &copied, err)) < 0)
 		return -1;
-	rc = read_passes(v, fd, owned, copied, subject, files, d, err);
+	use_chunks(v);
+	/* verify's own file, or install's read in place (no digest) */
+	if (v->chunks != NULL && (owned || copied == NULL))
+		rc = read_once(v, fd, subject, files, d, err);
+	else
+		rc = read_passes(v, fd, owned, copied, subject, files, d, err);
 	if (owned)
 		close(fd);
 	if (rc == 0)

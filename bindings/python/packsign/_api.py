@@ -424,8 +424,9 @@ class VerifyResult:
     tree_digest: Optional[str]
     warnings: List[Diagnostic] = field(default_factory=list)
     error: Optional[PacksignError] = None
-    # How the archive was read (docs/security.md section 5): "lease",
-    # "memory copy", "file copy", "read again", "private copy" or None;
+    # How the archive was read (docs/security.md section 5): "chunks",
+    # "lease", "memory copy", "file copy", "read again", "private copy" or
+    # None;
     # and why no read lease was taken, when one was tried and declined.
     archive_read: Optional[str] = None
     lease_declined: Optional[str] = None
@@ -469,7 +470,7 @@ def _verify_result(ffi, lib, r, error: Optional[PacksignError]) -> VerifyResult:
 
 
 _ARCHIVE_READS = {1: "lease", 2: "memory copy", 3: "file copy",
-                  4: "read again", 5: "private copy"}
+                  4: "read again", 5: "private copy", 6: "chunks"}
 
 
 def _empty_verify_result(error: PacksignError) -> VerifyResult:

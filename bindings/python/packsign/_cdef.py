@@ -384,7 +384,8 @@ typedef enum ps_archive_read {
     PS_ARCHIVE_READ_MEMORY = 2,
     PS_ARCHIVE_READ_FILE = 3,
     PS_ARCHIVE_READ_AGAIN = 4,
-    PS_ARCHIVE_READ_PRIVATE = 5
+    PS_ARCHIVE_READ_PRIVATE = 5,
+    PS_ARCHIVE_READ_CHUNKS = 6
 } ps_archive_read;
 typedef struct ps_verify_result {
     char *path;
@@ -502,6 +503,8 @@ typedef struct ps_install_options {
     int (*cancelled)(void *ctx);
     void *cancelled_ctx;
     int reinstall;
+    int has_archive_fd;
+    int archive_fd;
 } ps_install_options;
 typedef struct ps_install_result {
     ps_verify_result *verify;
@@ -589,6 +592,7 @@ typedef struct ps_sign_options {
     int minisig;
     void (*temp_file_hook)(const char *path);
     int bundle;
+    int predicate_version;
 } ps_sign_options;
 typedef struct ps_sign_result {
     char *archive_path;
