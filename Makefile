@@ -138,9 +138,10 @@ FUZZ_SRCS = $(sort $(wildcard tests/fuzz/fuzz_*.c))
 LIB_OBJS  = $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
 CLI_OBJS  = $(CLI_SRCS:%.c=$(BUILD)/obj/%.o)
 UNIT_BINS = $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
-# test_verify counts and races the archive reader's parses and zip scans.
+# test_verify counts and races the archive reader's parses, zip scans and
+# pass 1's hash.
 UNIT_LDFLAGS_test_verify = -Wl,--wrap=pack_files_archive_open_with \
-    -Wl,--wrap=pack_zipscan_read
+    -Wl,--wrap=pack_zipscan_read -Wl,--wrap=util_sha256_fd_copy
 # test_sigwork counts the signature checks an envelope costs.
 UNIT_LDFLAGS_test_sigwork = -Wl,--wrap=ps_key_verify_signature
 # test_net drops libcurl options one at a time (the https-only guards)

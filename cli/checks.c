@@ -129,6 +129,18 @@ checks_json(const ps_verify_result *r)
 	    "rebuild", r->rebuild_checked);
 }
 
+static json_t *
+read_json(const ps_verify_result *r)
+{
+	static const char *const how[] = { NULL, "lease", "memory copy",
+	    "file copy", "read again", "private copy", "chunks" };
+	const char *name = (unsigned)r->archive_read < sizeof(how) /
+	    sizeof(how[0]) ? how[r->archive_read] : NULL;
+
+	return json_pack("{s:o,s:o}", "how", name != NULL ? json_string(name) :
+	    json_null(), "lease_declined", cli_json_text(r->lease_declined));
+}
+
 void
 cli_verify_json(struct json_t *o, const ps_verify_result *r)
 {
@@ -150,6 +162,7 @@ cli_verify_json(struct json_t *o, const ps_verify_result *r)
 	json_object_set_new(o, "prompt_files",
 	    json_integer((json_int_t)r->prompt_count));
 	json_object_set_new(o, "checks", checks_json(r));
+	json_object_set_new(o, "read", read_json(r));
 }
 
 void

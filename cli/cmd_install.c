@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/checks.h"
 #include "cli/cli.h"
@@ -15,7 +16,7 @@
 const struct cli_usage cmd_install_usage = {
 	.name = "install",
 	.text =
-    "usage: packsign install ARCHIVE|URL [--sig F|URL]\n"
+    "usage: packsign install ARCHIVE|URL|- [--sig F|URL]\n"
     "           (--trust POLICY | -p KEY.pub)\n"
     "       packsign install ID[@VERSION|@RANGE] --index FILE|URL\n"
     "           (--trust POLICY | -p KEY.pub) [--allow-yanked]\n"
@@ -44,6 +45,12 @@ const struct cli_usage cmd_install_usage = {
     "into DIR/<layout>/<version>/ (docs/formats/install.md).  Without a\n"
     "terminal, --yes is required.  Warnings of the verification go to\n"
     "stderr (and \"warnings\" in --json).\n"
+    "\n"
+    "ARCHIVE - reads the archive from standard input, named after --sig\n"
+    "FILE (ARCHIVE.sig): a tar whose statement is v2 streams through once,\n"
+    "each 1 MiB chunk authenticated before it is parsed; otherwise it is\n"
+    "copied first (at most --max-size bytes).  A local tar with a v2\n"
+    "statement is read in place the same way, with no copy.\n"
     "\n"
     "An https URL is downloaded (https only, every redirect too): its .sig\n"
     "first (URL.sig, or --sig URL|FILE), verified before the archive is\n"
@@ -116,6 +123,8 @@ const struct cli_usage cmd_install_usage = {
     "status, TLS, timeout, size, redirect, scheme, a body cut short).\n",
 };
 
+static int stdin_archive(struct install_args *a);
+
 static int
 parse_install(int argc, char **argv, struct install_args *a)
 {
@@ -150,6 +159,33 @@ parse_install(int argc, char **argv, struct install_args *a)
 	    a->checks.verify.sig_path != NULL))
 		return cli_usage_error(&cmd_install_usage, "with --index, give "
 		    "ID[@VERSION|@RANGE], not an archive or --sig");
+	return strcmp(a->archive, "-") == 0 ? stdin_archive(a) : EXIT_OK;
+}
+
+/* install - --sig FILE: the archive on standard input, named by its
+ * signature's file name less ".sig" (the signed subject's name). */
+static int
+stdin_archive(struct install_args *a)
+{
+	const char *sig = a->checks.verify.sig_path, *base;
+	size_t n;
+
+	if (sig == NULL || cli_is_url(sig))
+		return cli_usage_error(&cmd_install_usage, "install - reads the "
+		    "archive from standard input: give its signature as --sig "
+		    "FILE");
+	base = strrchr(sig, '/') != NULL ? strrchr(sig, '/') + 1 : sig;
+	n = strlen(base);
+	if (n <= 4 || n - 4 >= sizeof(a->stdin_name) ||
+	    strcmp(base + n - 4, ".sig") != 0)
+		return cli_usage_error(&cmd_install_usage, "install - names the "
+		    "archive after its signature: --sig must be ARCHIVE.sig, "
+		    "found '%s'", sig);
+	memcpy(a->stdin_name, base, n - 4);
+	a->stdin_name[n - 4] = '\0';
+	a->archive = a->shown = a->stdin_name;
+	a->o.has_archive_fd = 1;
+	a->o.archive_fd = STDIN_FILENO;
 	return EXIT_OK;
 }
 

@@ -22,6 +22,7 @@ const struct cli_usage cmd_sign_usage = {
     "                     [--keyless [--identity-token FILE|-]\n"
     "                      [--signing-config F] [--trusted-root F]]\n"
     "                     [--bundle [--tsa-url URL [--ca-file FILE]]]\n"
+    "                     [--predicate-version 1|2]\n"
     "                     [--source-repo URL] [--source-commit HASH]\n"
     "                     [--allow-dirty] [--append] [--force] [--mtime N]\n"
     "                     [--compress none|gzip|zstd] [--json] [-q]\n"
@@ -63,6 +64,12 @@ const struct cli_usage cmd_sign_usage = {
     "  --ca-file FILE       trust the CAs of FILE (PEM) instead of the\n"
     "                       system's, for the timestamp authority and the\n"
     "                       Sigstore services of --keyless\n"
+
+    "  --predicate-version V  2 (default): the statement records the\n"
+    "                       SHA-256 of each 1 MiB chunk of the archive, so\n"
+    "                       verifiers can authenticate it as they stream it\n"
+    "                       (an archive over 16 GiB gets 1); 1: the older\n"
+    "                       predicate, for verifiers before issue 30\n"
     "  --source-repo URL    record this repository (normalised to https);\n"
     "                       origin is then not read\n"
     "  --source-commit H    record this full commit id\n"
@@ -88,7 +95,7 @@ const struct cli_usage cmd_sign_usage = {
 };
 
 struct sign_args {
-	const char *path, *key, *mtime, *compress, *token_file;
+	const char *path, *key, *mtime, *compress, *token_file, *predicate;
 	int json, quiet;
 	struct cli_passphrase_opts pass;
 	ps_sign_options o;
@@ -145,6 +152,12 @@ check_args(struct sign_args *a)
 		    PS_IDENTITY_MAX, a->o.identity);
 	if (compression_option(a) != EXIT_OK)
 		return EXIT_FAILED;
+	if (a->predicate != NULL && strcmp(a->predicate, "1") != 0 &&
+	    strcmp(a->predicate, "2") != 0)
+		return cli_usage_error(&cmd_sign_usage, "--predicate-version is "
+		    "1 or 2, found '%s'", a->predicate);
+	if (a->predicate != NULL)
+		a->o.predicate_version = a->predicate[0] - '0';
 	if (cli_mtime_option(a->mtime, &a->o.pack) != EXIT_OK)
 		return EXIT_FAILED;
 	return cli_check_passphrase_options(&cmd_sign_usage, &a->pass, 0);
@@ -165,6 +178,8 @@ parse_sign(int argc, char **argv, struct sign_args *a)
 		CLI_STRING(0, "identity-token", &a->token_file),
 		CLI_STRING(0, "signing-config", &a->o.signing_config),
 		CLI_STRING(0, "trusted-root", &a->o.trusted_root),
+
+		CLI_STRING(0, "predicate-version", &a->predicate),
 		CLI_STRING(0, "source-repo", &a->o.source_repo),
 		CLI_STRING(0, "source-commit", &a->o.source_commit),
 		CLI_FLAG(0, "allow-dirty", &a->o.allow_dirty),

@@ -21,6 +21,7 @@ struct install_args {
 	const char *accept_diff;     /* --accept-diff FILE */
 	const char *archive;         /* ARCHIVE, URL, or ID[@SPEC] */
 	const char *shown;           /* archive, a URL without credentials */
+	char stdin_name[256];        /* install - --sig F: F's name less .sig */
 	char shown_buf[4200];
 	const char *index;           /* --index FILE|URL */
 	const char *from_dir;        /* --from-dir DIR: the entries' files */

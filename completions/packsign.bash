@@ -19,7 +19,8 @@ _packsign_options() {
 	digest) echo "--json --files --mtime $limits" ;;
 	sign) echo "-s --secret-key -o --output --identity --minisig --bundle
 	    --tsa-url --ca-file --keyless --identity-token --signing-config
-	    --trusted-root --source-repo --source-commit --allow-dirty --append --force
+	    --trusted-root --predicate-version --source-repo --source-commit
+	    --allow-dirty --append --force
 	    --mtime --compress --json $pass $limits" ;;
 	keygen) echo "-o --identity --no-passphrase $pass --kdf --force --json" ;;
 	key) _packsign_key_options "$2" ;;

@@ -303,12 +303,12 @@ side_from_result(ps_diff_side *s, const ps_verify_result *r,
 
 /* verify_stream.acquire for a caller's archive. */
 static int
-capture_acquire(void *ctx, int *fd, const unsigned char **sha256,
-    ps_error *err)
+capture_acquire(void *ctx, const sign_statement *st, int *fd,
+    const unsigned char **sha256, ps_error *err)
 {
 	struct capture *c = ctx;
 
-	return c->src->acquire(c->src->ctx, fd, sha256, err);
+	return c->src->acquire(c->src->ctx, st, fd, sha256, err);
 }
 
 static int

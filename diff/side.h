@@ -64,8 +64,8 @@ int diff_side_new(ps_diff_side **out, ps_error *err);
 typedef struct diff_source {
 	void *ctx;
 	int sig_fd;
-	int (*acquire)(void *ctx, int *fd, const unsigned char **sha256,
-	    ps_error *err);
+	int (*acquire)(void *ctx, const sign_statement *st, int *fd,
+	    const unsigned char **sha256, ps_error *err);
 	int (*check)(void *ctx, const sign_statement *st,
 	    const ps_verify_result *r, ps_error *err);
 } diff_source;

@@ -1545,6 +1545,26 @@ typedef struct ps_verify_identity {
  * What verification learned.  ps_verify() fills it as far as it got, on
  * failure too, so a report can say which checks passed.
  */
+/* How verify read the bytes it parsed (docs/security.md, section 5). */
+typedef enum ps_archive_read {
+	PS_ARCHIVE_READ_NONE = 0,            /* not read (a directory, or
+	                                      * refused before) */
+	PS_ARCHIVE_READ_LEASE = 1,           /* read twice through one
+	                                      * descriptor under a read lease,
+	                                      * hashed once, no copy */
+	PS_ARCHIVE_READ_MEMORY = 2,          /* from a private copy in memory */
+	PS_ARCHIVE_READ_FILE = 3,            /* from a private copy in an
+	                                      * unlinked file */
+	PS_ARCHIVE_READ_AGAIN = 4,           /* no lease, no room for a copy:
+	                                      * read and hashed again */
+	PS_ARCHIVE_READ_PRIVATE = 5,         /* the caller's own private copy
+	                                      * (install's, a download) */
+	PS_ARCHIVE_READ_CHUNKS = 6           /* read once, no copy, each 1 MiB
+	                                      * chunk authenticated by the v2
+	                                      * statement's digest before it
+	                                      * was parsed */
+} ps_archive_read;
+
 typedef struct ps_verify_result {
 	char *path;                          /* as given */
 	char *sig_path;
@@ -1594,6 +1614,13 @@ typedef struct ps_verify_result {
 	 * above (has_source, source_repository, source_commit). */
 	int source_certificate_checked;
 	int source_certified;
+
+	ps_archive_read archive_read;        /* how the archive was read */
+	char *lease_declined;                /* why it was read without a
+	                                      * read lease (the file system,
+	                                      * a writer, not its owner, a
+	                                      * zip...); NULL with a lease or
+	                                      * when none was tried */
 } ps_verify_result;
 
 /*
@@ -1601,9 +1628,16 @@ typedef struct ps_verify_result {
  * pack directory at `path` against its signature, in the order of
  * docs/formats/signature.md, section 3: an archive is opened once, all of
  * its bytes hashed and matched with the signed subject (subject_mismatch)
- * before any is parsed, then parsed through the same descriptor under
- * options->limits while hashed again (subject_changed when the bytes
- * changed).  Returns 0 when every check passed.  `*out` is set whenever
+ * before any is parsed, then parsed under options->limits: through the
+ * same descriptor under a read lease where one is granted (a tar on a
+ * local file system the caller owns; a break is subject_changed), else
+ * from a private copy made while hashing, else read and hashed again
+ * (subject_changed when the bytes changed).  A lease break signals no one:
+ * the descriptor's signal is set to SIGURG or SIGWINCH while its
+ * disposition is the default (ignore), and its owner is cleared once the
+ * lease is taken, so the host's SIGIO is never raised; a host with
+ * handlers for both gets no lease (the copy path).  Returns 0 when every
+ * check passed.  `*out` is set whenever
  * memory allowed, success or not; the caller frees it with
  * ps_verify_result_free().
  */
@@ -2134,6 +2168,14 @@ typedef struct ps_install_options {
 	 * receipt).  The pins are checked, never rewritten: allow_signer_change
 	 * and allow_source_change are invalid_argument with it. */
 	int reinstall;
+	/* has_archive_fd: read the archive from `archive_fd` (a pipe, such as
+	 * standard input; not closed) instead of opening `path`, which then
+	 * only names it (its file name must be the signed subject's, and
+	 * verify.sig_path is required).  A v2 statement's tar streams through
+	 * once, each chunk authenticated before it is parsed; otherwise the
+	 * archive is copied first, at most limits.max_total_size bytes. */
+	int has_archive_fd;
+	int archive_fd;
 } ps_install_options;
 
 /* Defaults: ps_verify_options_init(), ps_extract_limits_init(), English,
@@ -2446,6 +2488,12 @@ typedef struct ps_sign_options {
 	const char *trusted_root;    /* trusted_root.json the new bundle is
 	                              * verified against; NULL: the compiled-in
 	                              * public-good root */
+
+	int predicate_version;       /* 0 or 2: the v2 predicate (the
+	                              * archive's 1 MiB chunk digests,
+	                              * signature.md section 4.4) unless the
+	                              * archive has over 16,384 chunks (then
+	                              * v1); 1: v1, for older verifiers */
 } ps_sign_options;
 
 /* Defaults: gzip, mtime 0, nothing else set. */

@@ -126,13 +126,14 @@ no_stream(void *ctx, const sign_statement *st,
 /* verify_stream.acquire: the archive is requested only now, once the
  * signature verified. */
 static int
-download_archive(void *ctx, int *fd, const unsigned char **sha256,
-    ps_error *err)
+download_archive(void *ctx, const sign_statement *st, int *fd,
+    const unsigned char **sha256, ps_error *err)
 {
 	struct fetchfile *f = ctx;
 	uint64_t size = 0;
 	int rc;
 
+	(void)st;
 	if ((f->archive_fd = open_archive(f, err)) < 0)
 		return -1;
 	rc = install_download_archive(&f->dl, f->archive_fd, f->sha256, &size,

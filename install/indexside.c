@@ -38,12 +38,14 @@ keep(struct side_fetch *f, uint64_t size, util_copy *c, ps_error *err)
 
 /* verify_stream.acquire: requested only once the signature verified. */
 static int
-acquire(void *ctx, int *fd, const unsigned char **sha256, ps_error *err)
+acquire(void *ctx, const sign_statement *st, int *fd,
+    const unsigned char **sha256, ps_error *err)
 {
 	struct side_fetch *f = ctx;
 	uint64_t size = 0;
 	int rc;
 
+	(void)st;
 	if (keep(f, f->x.entry->size, &f->archive, err) != 0)
 		return -1;
 	rc = install_download_archive(&f->dl, f->archive.fd, f->sha256, &size,

@@ -22,6 +22,7 @@
 #include "sign/dsse.h"
 #include "sign/statement.h"
 #include "util/error.h"
+#include "util/lease.h"
 #include "util/strings.h"
 #include "util/fdio.h"
 #include "util/pathname.h"
@@ -263,6 +264,11 @@ copy_archive(struct install *in, uint64_t *size, ps_error *err)
 		rc = -1;
 	else {
 		bound.max = *size = (uint64_t)st.st_size;
+		if (!S_ISREG(st.st_mode)) {       /* a pipe: --max-size */
+			bound.max = in->o->limits.max_total_size;
+			bound.code = "extract_too_large";
+			bound.why = "--max-size (an archive read from a pipe)";
+		}
 		rc = copy_hashing(in->source_fd, in->copy_fd, in->archive,
 		    &bound, hash, err);
 	}
@@ -303,6 +309,26 @@ download_signature(struct install *in, const char *sig_name, ps_error *err)
 	return rc;
 }
 
+/* The archive: the path, or the caller's descriptor (a pipe: `path`
+ * then only names it), duplicated so that closing it leaves the
+ * caller's open. */
+static int
+open_source(struct install *in, ps_error *err)
+{
+	int fd;
+
+	if (!in->o->has_archive_fd)
+		return util_open_file(in->archive, err);
+	if (in->o->verify.sig_path == NULL)
+		return util_fail(err, "invalid_argument", in->archive, "an "
+		    "archive read from a descriptor needs its signature's path "
+		    "(sig_path)");
+	if ((fd = fcntl(in->o->archive_fd, F_DUPFD_CLOEXEC, 0)) < 0)
+		return util_fail_errno(err, "io_error", in->archive, "dup",
+		    errno);
+	return fd;
+}
+
 static int
 copy_signature(struct install *in, ps_error *err)
 {
@@ -333,8 +359,9 @@ copy_signature(struct install *in, ps_error *err)
 	/* A missing archive is named as such, before its signature. */
 	rc = pack_archive_name_not_signature(in->archive, in->archive, err) == 0 &&
 	    pack_archive_name_readable(in->archive, in->archive, err) != NULL &&
-	    (in->source_fd = util_open_file(in->archive, err)) >= 0 ? 0 : -1;
-	if (rc == 0 && sig == NULL && access(sig_default, F_OK) != 0 &&
+	    (in->source_fd = open_source(in, err)) >= 0 ? 0 : -1;
+	if (rc == 0 && sig == NULL && !in->o->has_archive_fd &&
+	    access(sig_default, F_OK) != 0 &&
 	    errno == ENOENT) {
 		util_refuse(err, "signature_missing", in->archive, "looked for its "
 		    "signature beside it (an unsigned archive?)");
@@ -349,10 +376,37 @@ copy_signature(struct install *in, ps_error *err)
 
 /* ---------------------------------------------------------- verification */
 
+/* A local tar (a file, or an archive on a pipe) with a v2 statement,
+ * not from an index, is read once in place: verify authenticates each
+ * chunk before it is parsed (install.md section 3): no copy, no lease. */
+static int
+read_in_place(struct install *in, const sign_statement *st)
+{
+	const pack_archive_name *kind = pack_archive_name_of(in->archive);
+
+	return !in->from_url && in->indexed == NULL && kind != NULL &&
+	    kind->kind != PS_SOURCE_ZIP && st->predicate_version == 2;
+}
+
+/* A local tar not from an index is read in place under a read lease
+ * where one is granted (util/lease.h; install.md section 3): no copy. */
+static int
+lease_source(struct install *in)
+{
+	const pack_archive_name *kind = pack_archive_name_of(in->archive);
+	char why[UTIL_LEASE_WHY_MAX];
+
+	if (in->from_url || in->indexed != NULL || kind == NULL ||
+	    kind->kind == PS_SOURCE_ZIP)
+		return 0;
+	return util_lease_take(in->source_fd, why);
+}
+
 /* verify_stream.acquire: the copy is made once the signature verified,
  * so that an unsigned archive costs no copy. */
 static int
-acquire_copy(void *ctx, int *fd, const unsigned char **sha256, ps_error *err)
+acquire_copy(void *ctx, const sign_statement *st, int *fd,
+    const unsigned char **sha256, ps_error *err)
 {
 	struct install *in = ctx;
 	uint64_t size = 0;
@@ -360,6 +414,11 @@ acquire_copy(void *ctx, int *fd, const unsigned char **sha256, ps_error *err)
 
 	if (in->from_url && (in->copy_fd = open_anonymous(in, err)) < 0)
 		return -1;
+	if (read_in_place(in, st) || lease_source(in)) {
+		*fd = in->source_fd;
+		*sha256 = NULL;         /* verify hashes it, under the lease */
+		return 0;
+	}
 	if (!in->from_url)
 		rc = copy_archive(in, &size, err);
 	else

@@ -29,7 +29,9 @@
 #include "pack/tarwrite.h"
 #include "pack/walk.h"
 #include "pack/zipscan.h"
+#include "util/chunks.h"
 #include "util/copy.h"
+#include "util/lease.h"
 #include "util/error.h"
 #include "util/fdio.h"
 #include "util/locale.h"
@@ -70,6 +72,13 @@ struct reader {
 	pack_tarscan *scan;         /* its headers, read before libarchive */
 	pack_zipscan *zip;          /* a zip's central directory */
 	int fd_private;             /* no one else can write the file */
+	int leased;                 /* it holds a read lease, checked after
+	                             * every read (PACK_FD_LEASED) */
+	/* a tar's signed chunk digests: each chunk read whole into
+	 * chunk_buf and compared before the decoder sees it */
+	const pack_chunk_list *chunks;
+	util_chunks chunk_check;
+	unsigned char *chunk_buf;
 	util_copy copy;             /* a zip's private copy: fd reads it */
 	const unsigned char *known; /* its digest, already taken; or NULL */
 	ps_error stream_error;      /* why the stream stopped, when it did */
@@ -214,19 +223,117 @@ input_room(struct reader *r, ps_error *err)
 	    util_worker_reserve(r->hasher, READ_BUFFER, err) : r->buffer;
 }
 
+/* A leased file's bytes count only while the lease holds: a break
+ * (F_GETLEASE no longer F_RDLCK) means a process opened the file for
+ * writing or truncated it, and nothing read since is parsed. */
+static int
+refuse_lease_broken(struct reader *r, ps_error *err)
+{
+	util_refuse(err, "subject_changed", r->label, "checked the archive's "
+	    "read lease after a read: it was broken (a process opened the file "
+	    "for writing or truncated it), so its bytes may no longer be those "
+	    "that matched the signed subject");
+	return util_error_expect(err, "the read lease held (F_RDLCK)",
+	    "broken");
+}
+
+/* A chunk whose SHA-256 is not the signed one, a file longer or
+ * shorter than the list: refused before the decoder sees the chunk. */
+static int
+refuse_chunk(struct reader *r, ps_error *err)
+{
+	const util_chunks *c = &r->chunk_check;
+	uint64_t from = (uint64_t)c->bad_index * UTIL_CHUNK_SIZE;
+	char want[PS_SHA256_STRING_LEN], got[PS_SHA256_STRING_LEN + 32];
+
+	util_refuse(err, "subject_mismatch", r->label, "compared the SHA-256 "
+	    "of chunk %zu (bytes from %llu) with the signed chunk digest, "
+	    "before parsing it", c->bad_index, (unsigned long long)from);
+	if (c->bad_index >= r->chunks->count)
+		snprintf(got, sizeof(got), "more than %llu bytes",
+		    (unsigned long long)r->chunks->size);
+	else if (c->count <= c->bad_index)
+		snprintf(got, sizeof(got), "the file ended at %llu bytes",
+		    (unsigned long long)c->size);
+	else
+		ps_sha256_string(c->bad_digest, got);
+	return util_error_expect(err, c->bad_index < r->chunks->count ?
+	    ps_sha256_string(r->chunks->digests[c->bad_index], want) :
+	    "no more bytes", got);
+}
+
+/* The file's size is not the signed archiveSize (chunks that match
+ * cannot tell a size one byte off inside the last one). */
+static int
+refuse_size(struct reader *r, int ended, ps_error *err)
+{
+	char want[32], got[48];
+
+	util_refuse(err, "subject_mismatch", r->label, "compared the archive's "
+	    "size with the signed chunks.archiveSize, before parsing its last "
+	    "chunk");
+	snprintf(want, sizeof(want), "%llu bytes",
+	    (unsigned long long)r->chunks->size);
+	snprintf(got, sizeof(got), ended ? "%llu bytes" : "more than %llu",
+	    (unsigned long long)(ended ? r->chunk_check.size : r->chunks->size));
+	return util_error_expect(err, want, got);
+}
+
+/* The next chunk, read whole, hashed for the archive digest, and
+ * compared with its signed digest: only then handed on. */
+static int
+chunked_input(struct reader *r, const void **buf, size_t *len, ps_error *err)
+{
+	ssize_t n = util_read_full(r->fd, r->chunk_buf, UTIL_CHUNK_SIZE);
+	size_t off, piece;
+
+	*len = 0;
+	if (n < 0)
+		return util_fail_errno(err, "io_error", r->label, "read", errno);
+	if (r->leased && !util_lease_held(r->fd))
+		return refuse_lease_broken(r, err);
+	if (util_chunks_update(&r->chunk_check, r->chunk_buf, (size_t)n) != 0 ||
+	    ((size_t)n < UTIL_CHUNK_SIZE &&
+	    util_chunks_finish(&r->chunk_check) != 0))
+		return util_fail(err, "crypto_error", NULL, "SHA-256 failed");
+	if (r->chunk_check.bad)
+		return refuse_chunk(r, err);
+	if (r->chunk_check.size > r->chunks->size ||
+	    ((size_t)n < UTIL_CHUNK_SIZE &&
+	    r->chunk_check.size != r->chunks->size))
+		return refuse_size(r, (size_t)n < UTIL_CHUNK_SIZE, err);
+	for (off = 0; r->hash_reads && off < (size_t)n; off += piece) {
+		piece = (size_t)n - off < READ_BUFFER ? (size_t)n - off :
+		    READ_BUFFER;
+		if (util_worker_push(r->hasher, HASH_ARCHIVE, r->chunk_buf + off,
+		    piece, err) != 0)
+			return -1;
+	}
+	*buf = r->chunk_buf;
+	*len = (size_t)n;
+	r->status.bytes += (uint64_t)n;
+	report(r, 0);
+	return 0;
+}
+
 /* The decoder's input: the file's bytes, hashed as they are read. */
 static int
 decoder_input(void *ctx, const void **buf, size_t *len, ps_error *err)
 {
 	struct reader *r = ctx;
-	unsigned char *room = input_room(r, err);
+	unsigned char *room;
 	ssize_t n;
 
+	if (r->chunks != NULL)
+		return chunked_input(r, buf, len, err);
+	room = input_room(r, err);
 	*len = 0;
 	if (room == NULL)
 		return -1;
 	if ((n = util_read_full(r->fd, room, READ_BUFFER)) < 0)
 		return util_fail_errno(err, "io_error", r->label, "read", errno);
+	if (r->leased && !util_lease_held(r->fd))
+		return refuse_lease_broken(r, err);
 	if (n > 0 && r->hash_reads && r->stream_is_file)
 		util_worker_commit(r->hasher, HASH_ARCHIVE, (size_t)n);
 	else if (n > 0 && r->hash_reads && util_worker_push(r->hasher,
@@ -951,6 +1058,8 @@ reader_free(struct reader *r)
 	util_sha256_free(r->archive_hash);
 	util_sha256_free(r->stream_hash);
 	util_sha256_free(r->file_hash);
+	util_chunks_free(&r->chunk_check);
+	free(r->chunk_buf);
 	free(r->buffer);
 	free(r->last_copy);
 	free(r->pending);
@@ -960,20 +1069,26 @@ reader_free(struct reader *r)
 }
 
 /* The reader reads its own descriptor of the file open on `fd`, from the
- * start (a private copy's descriptor may be at its end). */
+ * start (a private copy's descriptor may be at its end); a tar whose
+ * chunks are signed may also come on a pipe, read as it comes, its size
+ * the signed one. */
 static int
-adopt_fd(struct reader *r, int fd, ps_error *err)
+adopt_fd(struct reader *r, int fd, const pack_chunk_list *chunks,
+    ps_error *err)
 {
+	int streamed = chunks != NULL && r->kind != PS_SOURCE_ZIP;
 	struct stat st;
 
 	if ((r->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) < 0)
 		return util_fail_errno(err, "io_error", r->label, "dup", errno);
-	if (fstat(r->fd, &st) != 0 || !S_ISREG(st.st_mode))
+	if (fstat(r->fd, &st) != 0 || (!S_ISREG(st.st_mode) &&
+	    !(streamed && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))))
 		return util_fail(err, "not_a_file", r->label,
 		    "is not a regular file");
-	if (lseek(r->fd, 0, SEEK_SET) != 0)
+	if (S_ISREG(st.st_mode) && lseek(r->fd, 0, SEEK_SET) != 0)
 		return util_fail_errno(err, "io_error", r->label, "seek", errno);
-	r->status.bytes_total = (uint64_t)st.st_size;
+	r->status.bytes_total = S_ISREG(st.st_mode) ? (uint64_t)st.st_size :
+	    chunks->size;
 	r->buffer = malloc(READ_BUFFER);
 	r->archive_hash = util_sha256_new();
 	r->stream_hash = util_sha256_new();
@@ -984,11 +1099,35 @@ adopt_fd(struct reader *r, int fd, ps_error *err)
 	return 0;
 }
 
+/* Chunk mode: the signed list, a buffer for one chunk. */
+static int
+start_chunks(struct reader *r, const pack_chunk_list *chunks, ps_error *err)
+{
+	if (chunks == NULL || r->kind == PS_SOURCE_ZIP)
+		return 0;
+	r->chunks = chunks;
+	r->chunk_buf = malloc(UTIL_CHUNK_SIZE);
+	if (r->chunk_buf == NULL || util_chunks_compare(&r->chunk_check,
+	    chunks->digests, chunks->count) != 0)
+		return util_fail_oom(err, r->label);
+	return 0;
+}
+
 int
 pack_archive_read_fd(int fd, int fd_private,
     const unsigned char *known_digest, const char *name, const char *label,
     const pack_archive_visitor *visitor, const ps_extract_limits *limits,
     ps_digest **out, ps_error *err)
+{
+	return pack_archive_read_fd_chunked(fd, fd_private, known_digest, NULL,
+	    name, label, visitor, limits, out, err);
+}
+
+int
+pack_archive_read_fd_chunked(int fd, int fd_private,
+    const unsigned char *known_digest, const pack_chunk_list *chunks,
+    const char *name, const char *label, const pack_archive_visitor *visitor,
+    const ps_extract_limits *limits, ps_digest **out, ps_error *err)
 {
 	const pack_archive_name *kind;
 	struct reader r;
@@ -1007,9 +1146,16 @@ pack_archive_read_fd(int fd, int fd_private,
 	*out = NULL;
 	if ((kind = pack_archive_name_readable(name, label, err)) == NULL)
 		return -1;
+	r.leased = fd_private == PACK_FD_LEASED && kind->kind != PS_SOURCE_ZIP;
+	if (fd_private == PACK_FD_LEASED && !r.leased) {
+		r.fd_private = PACK_FD_SHARED;       /* a zip: from a copy */
+		r.known = NULL;
+	}
 	r.kind = kind->kind;
 	r.compression = kind->compression;
-	if (adopt_fd(&r, fd, err) == 0 && util_locale_enter(&scope, err) == 0) {
+	if (adopt_fd(&r, fd, chunks, err) == 0 &&
+	    start_chunks(&r, chunks, err) == 0 &&
+	    util_locale_enter(&scope, err) == 0) {
 		rc = read_archive(&r, out, err);
 		util_locale_leave(&scope);
 	}

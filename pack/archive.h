@@ -31,6 +31,14 @@ typedef struct pack_archive_visitor {
 
 /* How pack_files_archive_open_with() reads, beyond
  * ps_pack_files_archive_open(); a zeroed struct is that function. */
+/* The signed chunk digests of an archive (signature.md, section 4.4):
+ * `count` digests of the 1 MiB chunks of `size` bytes (not owned). */
+typedef struct pack_chunk_list {
+	const unsigned char (*digests)[PS_SHA256_LEN];
+	size_t count;
+	uint64_t size;
+} pack_chunk_list;
+
 typedef struct pack_archive_open_options {
 	/* Also handed every entry as it streams by (e.g. an extraction,
 	 * which sees each one before the view does); NULL: none. */
@@ -55,6 +63,10 @@ typedef struct pack_archive_open_options {
 	 * reads (fd_private 1): its bytes are then not hashed again; NULL:
 	 * they are. */
 	const unsigned char *known_digest;
+	/* A tar's chunk digests (a v2 statement's; NULL: none): each 1 MiB
+	 * chunk of the file is read whole and its SHA-256 compared before
+	 * the decoder sees a byte of it (subject_mismatch otherwise). */
+	const pack_chunk_list *chunks;
 } pack_archive_open_options;
 
 int pack_files_archive_open_with(const char *path,
@@ -67,10 +79,24 @@ int pack_files_archive_open_with(const char *path,
  * process can write the file (a zip is then read in place, not from a
  * copy in memory).  `known_digest` (only with fd_private): the file's
  * SHA-256 as its maker hashed it; the bytes are not hashed again. */
+/* What `fd_private` says of the file: anyone may write it (0), no one
+ * else can (1: a private copy), or it holds a read lease (2, a tar only:
+ * util/lease.h; after every read the lease must still be held, else the
+ * read is refused with subject_changed; a zip is read from a copy). */
+#define PACK_FD_SHARED 0
+#define PACK_FD_PRIVATE 1
+#define PACK_FD_LEASED 2
+
 int pack_archive_read_fd(int fd, int fd_private,
     const unsigned char *known_digest, const char *name, const char *label,
     const pack_archive_visitor *visitor, const ps_extract_limits *limits,
     ps_digest **out, ps_error *err);
+/* The same, a tar's chunks authenticated as they are read (`chunks` NULL:
+ * pack_archive_read_fd; a zip ignores them). */
+int pack_archive_read_fd_chunked(int fd, int fd_private,
+    const unsigned char *known_digest, const pack_chunk_list *chunks,
+    const char *name, const char *label, const pack_archive_visitor *visitor,
+    const ps_extract_limits *limits, ps_digest **out, ps_error *err);
 
 /* Digests of the archive at `path`, with `visitor` (may be NULL), under
  * `limits` (NULL: the defaults; pack/limits.h). */

@@ -507,9 +507,9 @@ read_source(const char *path, const pack_archive_open_options *o,
     const pack_archive_visitor *visitor, ps_digest **d, ps_error *err)
 {
 	if (o->has_fd)
-		return pack_archive_read_fd(o->fd, o->fd_private,
-		    o->fd_private ? o->known_digest : NULL, path, path, visitor,
-		    o->limits, d, err);
+		return pack_archive_read_fd_chunked(o->fd, o->fd_private,
+		    o->fd_private ? o->known_digest : NULL, o->chunks, path, path,
+		    visitor, o->limits, d, err);
 	return pack_archive_read(path, visitor, o->limits, d, err);
 }
 

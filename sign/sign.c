@@ -180,6 +180,11 @@ build_statement(sign_run *run, ps_error *err)
 	    util_strdup(&st->pack_name, run->manifest->name, NULL, err) != 0 ||
 	    add_prompts(run, err) != 0 || set_source(run, err) != 0)
 		return -1;
+	if (run->has_chunks && !run->chunks.over &&
+	    sign_statement_set_chunks(st, run->chunks.size,
+	    (const unsigned char (*)[PS_SHA256_LEN])run->chunks.digests,
+	    run->chunks.count, err) != 0)
+		return -1;
 	st->no_build = !run->is_dir;
 	if (run->is_dir) {
 		st->mtime = run->o->pack.mtime;
@@ -206,6 +211,19 @@ same_files(const sign_statement_file *a, size_t na, const sign_statement_file *b
 	return 1;
 }
 
+/* Chunk digests, when both statements record them (a v1 statement is
+ * co-signed as it is). */
+static int
+same_chunks(const sign_statement *a, const sign_statement *b)
+{
+	if (a->predicate_version != 2 || b->predicate_version != 2)
+		return 1;
+	return a->archive_size == b->archive_size &&
+	    a->chunk_count == b->chunk_count &&
+	    memcmp(a->chunks, b->chunks, a->chunk_count * sizeof(*a->chunks)) ==
+	    0;
+}
+
 /*
  * What a co-signer of an existing archive vouches for and can check
  * itself: the archive's bytes, what it holds and its manifest.  The build
@@ -226,7 +244,8 @@ same_content(const sign_statement *a, const sign_statement *b)
 	    memcmp(a->manifest_sha256, b->manifest_sha256, PS_SHA256_LEN) == 0 &&
 	    same_files(a->subjects, a->subject_count, b->subjects,
 	    b->subject_count) &&
-	    same_files(a->prompts, a->prompt_count, b->prompts, b->prompt_count);
+	    same_files(a->prompts, a->prompt_count, b->prompts, b->prompt_count) &&
+	    same_chunks(a, b);
 }
 
 /*
@@ -315,6 +334,7 @@ run_free(sign_run *run)
 	free(run->payload);
 	sign_dsse_free(run->env);
 	sign_dsse_free(run->existing);
+	util_chunks_free(&run->chunks);
 	sign_git_source_free(run->git);
 	free(run->archive_backup);
 	free(run->minisig_backup);

@@ -48,6 +48,7 @@ struct output_hash {
 	util_sha256 *sha;
 	crypto_generichash_state b2;
 	int want_sha, want_b2;
+	util_chunks *chunks;        /* v2's chunk digests, or NULL */
 };
 
 static int
@@ -56,27 +57,50 @@ tap_bytes(void *ctx, const void *buf, size_t len, ps_error *err)
 	struct output_hash *h = ctx;
 
 	if ((h->want_sha && util_sha256_update(h->sha, buf, len) != 0) ||
-	    (h->want_b2 && crypto_generichash_update(&h->b2, buf, len) != 0))
+	    (h->want_b2 && crypto_generichash_update(&h->b2, buf, len) != 0) ||
+	    (h->chunks != NULL && util_chunks_update(h->chunks, buf, len) != 0))
 		return util_fail(err, "crypto_error", NULL, "hashing failed");
 	return 0;
 }
 
+/* A v2 statement unless --predicate-version 1 or a zip: *out the chunk
+ * digests of OUT to take as it is written or read, else NULL. */
 static int
-output_hash_start(struct output_hash *h, int want_sha, int want_b2,
-    ps_error *err)
+chunks_start(sign_run *run, util_chunks **out, ps_error *err)
 {
-	h->want_sha = want_sha;
-	h->want_b2 = want_b2;
+	const pack_archive_name *kind = pack_archive_name_of(run->path);
+
+	*out = NULL;
+	if (run->o->predicate_version < 0 || run->o->predicate_version > 2)
+		return util_fail(err, "invalid_argument", run->path, "the "
+		    "predicate version is 1 or 2");
+	if (run->o->predicate_version == 1 ||
+	    (!run->is_dir && kind != NULL && kind->kind == PS_SOURCE_ZIP))
+		return 0;             /* v1: a zip is read with seeks */
+	if (util_chunks_keep(&run->chunks, SIGN_CHUNKS_MAX) != 0)
+		return util_fail_oom(err, run->path);
+	run->has_chunks = 1;
+	*out = &run->chunks;
+	return 0;
+}
+
+static int
+output_hash_start(struct output_hash *h, sign_run *run, ps_error *err)
+{
+	h->want_sha = run->o->pack.compression != PS_COMPRESS_NONE;
+	h->want_b2 = run->o->minisig;
 	h->sha = util_sha256_new();
 	if (h->sha == NULL || crypto_generichash_init(&h->b2, NULL, 0,
 	    PS_BLAKE2B512_LEN) != 0)
 		return util_fail(err, "crypto_error", NULL, "cannot start hashing");
-	return 0;
+	return chunks_start(run, &h->chunks, err);
 }
 
 static int
 output_hash_finish(struct output_hash *h, sign_run *run, ps_error *err)
 {
+	if (h->chunks != NULL && util_chunks_finish(h->chunks) != 0)
+		return util_fail(err, "crypto_error", NULL, "hashing failed");
 	if (!h->want_sha)
 		memcpy(run->r->archive_digest, run->digest->tar_digest,
 		    PS_SHA256_LEN);
@@ -384,9 +408,8 @@ write_archive(sign_run *run, ps_error *err)
 		return -1;
 	if (run->o->temp_file_hook != NULL)
 		run->o->temp_file_hook(ps_atomic_temp_path(run->archive_tmp));
-	rc = output_hash_start(&h, run->o->pack.compression != PS_COMPRESS_NONE,
-	    run->o->minisig, err);
-	if (rc == 0 && (h.want_sha || h.want_b2)) {
+	rc = output_hash_start(&h, run, err);
+	if (rc == 0 && (h.want_sha || h.want_b2 || h.chunks != NULL)) {
 		tap.ctx = &h;
 		tap.bytes = tap_bytes;
 		pack_packer_set_tap(run->packer, &tap);
@@ -439,8 +462,8 @@ check_archive_name(const char *path, ps_error *err)
 }
 
 static int
-hash_file_fd(int fd, sign_run *run, unsigned char sha[PS_SHA256_LEN],
-    ps_error *err)
+hash_file_fd(int fd, sign_run *run, util_chunks *chunks,
+    unsigned char sha[PS_SHA256_LEN], ps_error *err)
 {
 	crypto_generichash_state b2;
 	unsigned char *buf = malloc(REHASH_BUFFER);
@@ -455,9 +478,14 @@ hash_file_fd(int fd, sign_run *run, unsigned char sha[PS_SHA256_LEN],
 		if (n < 0)
 			rc = util_fail_errno(err, "io_error", run->path, "read", errno);
 		else if (util_sha256_update(h, buf, (size_t)n) != 0 ||
-		    crypto_generichash_update(&b2, buf, (size_t)n) != 0)
+		    (run->o->minisig &&
+		    crypto_generichash_update(&b2, buf, (size_t)n) != 0) ||
+		    (chunks != NULL &&
+		    util_chunks_update(chunks, buf, (size_t)n) != 0))
 			rc = util_fail(err, "crypto_error", NULL, "hashing failed");
 	}
+	if (rc == 0 && chunks != NULL && util_chunks_finish(chunks) != 0)
+		rc = util_fail(err, "crypto_error", NULL, "hashing failed");
 	if (rc == 0 && (util_sha256_final(h, sha) != 0 ||
 	    crypto_generichash_final(&b2, run->blake2b, PS_BLAKE2B512_LEN) != 0))
 		rc = util_fail(err, "crypto_error", NULL, "hashing failed");
@@ -467,18 +495,24 @@ hash_file_fd(int fd, sign_run *run, unsigned char sha[PS_SHA256_LEN],
 }
 
 /*
- * minisign signs BLAKE2b-512 of the file: one more read, checked against
- * the SHA-256 the inspection computed so both signatures cover one file.
+ * minisign signs BLAKE2b-512 of the file, and a v2 statement records its
+ * chunk digests: one more read, checked against the SHA-256 the
+ * inspection computed so every signature and digest covers one file.
  */
 static int
-blake2b_of_archive(sign_run *run, ps_error *err)
+reread_archive(sign_run *run, ps_error *err)
 {
 	unsigned char sha[PS_SHA256_LEN];
-	int fd = open(run->path, O_RDONLY | O_CLOEXEC), rc;
+	util_chunks *chunks;
+	int fd, rc;
 
-	if (fd < 0)
+	if (chunks_start(run, &chunks, err) != 0)
+		return -1;
+	if (chunks == NULL && !run->o->minisig)
+		return 0;
+	if ((fd = open(run->path, O_RDONLY | O_CLOEXEC)) < 0)
 		return util_fail_errno(err, "io_error", run->path, "open", errno);
-	rc = hash_file_fd(fd, run, sha, err);
+	rc = hash_file_fd(fd, run, chunks, sha, err);
 	close(fd);
 	if (rc == 0 && memcmp(sha, run->r->archive_digest, PS_SHA256_LEN) != 0)
 		rc = util_fail(err, "file_changed", run->path, "the archive changed "
@@ -539,7 +573,7 @@ sign_prepare_archive(sign_run *run, ps_error *err)
 	    find_provenance(run, err) != 0 ||
 	    sign_set_outputs(run, run->path, err) != 0)
 		return -1;
-	return run->o->minisig ? blake2b_of_archive(run, err) : 0;
+	return reread_archive(run, err);
 }
 
 /* ----------------------------------------------------------- provenance */

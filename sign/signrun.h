@@ -13,6 +13,7 @@
 #include "sign/provenance.h"
 #include "sign/signpack.h"
 #include "sign/statement.h"
+#include "util/chunks.h"
 
 /* One OUT.N.sigstore.json of --bundle; its path is in r->bundle_paths. */
 typedef struct sign_bundle_out {
@@ -57,6 +58,11 @@ typedef struct sign_run {
 	int keyless;                    /* hooks->keyless signs; key NULL */
 	char *keyless_bundle;           /* its bundle, until staged */
 	size_t keyless_bundle_len;
+
+	/* v2's chunk digests of OUT (has_chunks; chunks.over: more than
+	 * SIGN_CHUNKS_MAX, so the statement is v1) */
+	util_chunks chunks;
+	int has_chunks;
 } sign_run;
 
 #endif

@@ -11,6 +11,7 @@
 #include "util/error.h"
 #include "util/pathname.h"
 #include "util/sha256.h"
+#include "util/chunks.h"
 #include "util/strings.h"
 
 static int
@@ -77,6 +78,7 @@ sign_statement_free(sign_statement *st)
 	free(st->source_path);
 	free(st->source_manifest_commit);
 	free(st->packsign_version);
+	free(st->chunks);
 	free(st);
 }
 
@@ -286,11 +288,59 @@ check_build(const sign_statement *st, ps_error *err)
 }
 
 int
+sign_statement_set_chunks(sign_statement *st, uint64_t size,
+    const unsigned char (*chunks)[PS_SHA256_LEN], size_t count,
+    ps_error *err)
+{
+	free(st->chunks);
+	st->chunks = NULL;
+	st->chunk_count = 0;
+	if (count == 0 || count > SIGN_CHUNKS_MAX)
+		return invalid(err, "predicate.chunks", "1 to 16384 chunks");
+	if ((st->chunks = malloc(count * sizeof(*st->chunks))) == NULL)
+		return util_fail_oom(err, NULL);
+	memcpy(st->chunks, chunks, count * sizeof(*st->chunks));
+	st->chunk_count = count;
+	st->archive_size = size;
+	st->predicate_version = 2;
+	return 0;
+}
+
+/* v2: one subject, its size and exactly its number of chunks. */
+static int
+check_chunks(const sign_statement *st, ps_error *err)
+{
+	char want[32], found[32];
+
+	if (st->predicate_version != 2)
+		return 0;
+	if (st->subject_count != 1)
+		return invalid(err, "subject", "a v2 statement has one subject, "
+		    "the archive its chunks describe");
+	if (util_ends_with(st->subjects[0].path, ".zip"))
+		return invalid(err, "subject", "a v2 statement is for a tar (a "
+		    "zip is read with seeks: it is signed with v1)");
+	if (st->archive_size == 0 ||
+	    st->archive_size > (uint64_t)SIGN_CHUNKS_MAX * UTIL_CHUNK_SIZE)
+		return invalid(err, "predicate.chunks.archiveSize",
+		    "1 to 17179869184 bytes (16,384 chunks of 1 MiB)");
+	if (st->chunk_count != util_chunks_count(st->archive_size)) {
+		invalid(err, "predicate.chunks.sha256", "one digest per 1 MiB "
+		    "chunk of archiveSize bytes, the last one short");
+		snprintf(want, sizeof(want), "%llu digests", (unsigned long long)
+		    util_chunks_count(st->archive_size));
+		snprintf(found, sizeof(found), "%zu", st->chunk_count);
+		return util_error_expect(err, want, found);
+	}
+	return 0;
+}
+
+int
 sign_statement_check(const sign_statement *st, ps_error *err)
 {
 	if (check_subjects(st, err) != 0 || check_pack(st, err) != 0 ||
 	    check_prompts(st, err) != 0 || check_source(st, err) != 0 ||
-	    check_build(st, err) != 0)
+	    check_build(st, err) != 0 || check_chunks(st, err) != 0)
 		return -1;
 	return 0;
 }
@@ -365,6 +415,28 @@ pack_json(const sign_statement *st)
 	return pack;
 }
 
+/* {"archiveSize": N, "chunkSize": 1048576, "sha256": [HEX64, ...]} */
+static json_t *
+chunks_json(const sign_statement *st)
+{
+	char hex[2 * PS_SHA256_LEN + 1];
+	json_t *list = json_array();
+	size_t i;
+
+	for (i = 0; list != NULL && i < st->chunk_count; i++) {
+		ps_hex_encode(st->chunks[i], PS_SHA256_LEN, hex);
+		if (json_array_append_new(list, json_string(hex)) != 0) {
+			json_decref(list);
+			return NULL;
+		}
+	}
+	if (list == NULL)
+		return NULL;
+	return json_pack("{s:I,s:i,s:o}", "archiveSize",
+	    (json_int_t)st->archive_size, "chunkSize", UTIL_CHUNK_SIZE,
+	    "sha256", list);
+}
+
 static json_t *
 predicate_json(const sign_statement *st)
 {
@@ -395,6 +467,11 @@ predicate_json(const sign_statement *st)
 		json_decref(pred);
 		return NULL;
 	}
+	if (pred != NULL && st->predicate_version == 2 &&
+	    json_object_set_new(pred, "chunks", chunks_json(st)) != 0) {
+		json_decref(pred);
+		return NULL;
+	}
 	return pred;
 }
 
@@ -420,7 +497,9 @@ sign_statement_serialize(sign_statement *st, unsigned char **out,
 		return -1;
 	root = json_pack("{s:s,s:o,s:s,s:o}", "_type", SIGN_STATEMENT_TYPE,
 	    "subject", files_json(st->subjects, st->subject_count, "name"),
-	    "predicateType", SIGN_PREDICATE_TYPE, "predicate", predicate_json(st));
+	    "predicateType", st->predicate_version == 2 ?
+	    SIGN_PREDICATE_TYPE_V2 : SIGN_PREDICATE_TYPE, "predicate",
+	    predicate_json(st));
 	if (root == NULL)
 		return util_fail_oom(err, NULL);
 	text = json_dumps(root, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENSURE_ASCII);
@@ -661,14 +740,66 @@ parse_build(sign_statement *st, json_t *pred, ps_error *err)
 }
 
 static int
+parse_chunk_list(sign_statement *st, json_t *list, ps_error *err)
+{
+	const char *hex;
+	size_t i, n;
+
+	if (!json_is_array(list) || (n = json_array_size(list)) == 0 ||
+	    n > SIGN_CHUNKS_MAX)
+		return invalid(err, "predicate.chunks.sha256",
+		    "an array of 1 to 16384 digests");
+	if ((st->chunks = malloc(n * sizeof(*st->chunks))) == NULL)
+		return util_fail_oom(err, NULL);
+	for (i = 0; i < n; i++) {
+		hex = json_string_value(json_array_get(list, i));
+		if (hex == NULL || !is_lower_hex(hex, 2 * PS_SHA256_LEN) ||
+		    util_hex_decode(hex, st->chunks[i], PS_SHA256_LEN) != 0)
+			return invalid(err, "predicate.chunks.sha256",
+			    "a digest that is not 64 lowercase hex digits");
+	}
+	st->chunk_count = n;
+	return 0;
+}
+
+/* v2's chunks; check_chunks() then matches them with archiveSize. */
+static int
+parse_chunks(sign_statement *st, json_t *pred, ps_error *err)
+{
+	static const char *const keys[] = { "archiveSize", "chunkSize",
+	    "sha256", NULL };
+	json_t *c, *size, *chunk;
+
+	if (get_object(pred, "chunks", "predicate.chunks", 1, &c, err) != 0 ||
+	    only_keys(c, "predicate.chunks", keys, err) != 0)
+		return -1;
+	size = json_object_get(c, "archiveSize");
+	chunk = json_object_get(c, "chunkSize");
+	if (!json_is_integer(chunk) ||
+	    json_integer_value(chunk) != UTIL_CHUNK_SIZE)
+		return invalid(err, "predicate.chunks.chunkSize",
+		    "must be 1048576");
+	if (!json_is_integer(size) || json_integer_value(size) < 1)
+		return invalid(err, "predicate.chunks.archiveSize",
+		    "must be a positive integer");
+	st->archive_size = (uint64_t)json_integer_value(size);
+	return parse_chunk_list(st, json_object_get(c, "sha256"), err);
+}
+
+static int
 parse_predicate(sign_statement *st, json_t *root, ps_error *err)
 {
 	static const char *const keys[] = { "format", "pack", "tarDigest",
 	    "treeDigest", "manifest", "prompts", "source", "build", NULL };
+	static const char *const keys2[] = { "format", "pack", "tarDigest",
+	    "treeDigest", "manifest", "prompts", "source", "build", "chunks",
+	    NULL };
 	json_t *pred;
 
 	if (get_object(root, "predicate", "predicate", 1, &pred, err) != 0 ||
-	    only_keys(pred, "predicate", keys, err) != 0 ||
+	    only_keys(pred, "predicate", st->predicate_version == 2 ? keys2 :
+	    keys, err) != 0 ||
+	    (st->predicate_version == 2 && parse_chunks(st, pred, err) != 0) ||
 	    parse_pack(st, pred, err) != 0)
 		return -1;
 	st->no_tar_digest = json_object_get(pred, "tarDigest") == NULL;
@@ -703,8 +834,14 @@ parse_root(sign_statement *st, json_t *root, ps_error *err)
 	if (!json_is_object(root))
 		return invalid(err, "statement", "the top level is not an object");
 	if (check_type(root, "_type", SIGN_STATEMENT_TYPE,
-	    "statement_type_unknown", err) != 0 ||
-	    check_type(root, "predicateType", SIGN_PREDICATE_TYPE,
+	    "statement_type_unknown", err) != 0)
+		return -1;
+	st->predicate_version = 1;
+	if (json_is_string(json_object_get(root, "predicateType")) &&
+	    strcmp(json_string_value(json_object_get(root, "predicateType")),
+	    SIGN_PREDICATE_TYPE_V2) == 0)
+		st->predicate_version = 2;
+	else if (check_type(root, "predicateType", SIGN_PREDICATE_TYPE,
 	    "predicate_type_unknown", err) != 0)
 		return -1;
 	/* in-toto subjects may carry other algorithms and fields. */

@@ -16,8 +16,14 @@
 #include "sign/dsse.h"
 
 #define SIGN_STATEMENT_TYPE "https://in-toto.io/Statement/v1"
-/* An identifier, not a URL to fetch. */
+/* Identifiers, not URLs to fetch.  v2 adds the chunk digests
+ * (signature.md, section 4.4); v1 is still read and, with
+ * --predicate-version 1, written. */
 #define SIGN_PREDICATE_TYPE "https://packsign.dev/attestation/pack/v1"
+#define SIGN_PREDICATE_TYPE_V2 "https://packsign.dev/attestation/pack/v2"
+/* v2: the archive's chunks are 1 MiB (util/chunks.h), at most 16,384 of
+ * them: an archive over 16 GiB is signed with v1. */
+#define SIGN_CHUNKS_MAX 16384
 #define SIGN_INTOTO_PAYLOAD_TYPE "application/vnd.in-toto+json"
 
 #define SIGN_STATEMENT_MAX_ITEMS 10000     /* subjects, prompt files */
@@ -58,6 +64,12 @@ typedef struct sign_statement {
 	char *packsign_version;
 	int64_t mtime;
 	ps_compression compression;
+	/* 1 or 2; 2 records the archive's size and the SHA-256 of each of
+	 * its 1 MiB chunks (all subjects[0]'s, the only subject) */
+	int predicate_version;
+	uint64_t archive_size;
+	unsigned char (*chunks)[PS_SHA256_LEN];
+	size_t chunk_count;
 } sign_statement;
 
 int sign_statement_new(sign_statement **out, ps_error *err);
@@ -72,6 +84,13 @@ int sign_statement_add_prompt(sign_statement *st, const char *path,
 /* Copies format, tar and tree digests, manifest path and hash; a digest
  * without a tar digest (a .zip) sets no_tar_digest. */
 int sign_statement_set_digest(sign_statement *st, const ps_digest *digest,
+    ps_error *err);
+
+/* Makes the statement a v2 one: the archive's size and its chunk
+ * digests (copied; util_chunks_count(size) of them, at most
+ * SIGN_CHUNKS_MAX). */
+int sign_statement_set_chunks(sign_statement *st, uint64_t size,
+    const unsigned char (*chunks)[PS_SHA256_LEN], size_t count,
     ps_error *err);
 
 /* Applies every rule the parser applies (so what is written parses). */

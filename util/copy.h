@@ -5,8 +5,8 @@
  * the ps_copies a command's readers share allows, else an unlinked file
  * in its directory (not on tmpfs), else nowhere.  The budget is taken
  * under a lock, so that verify --files-from's threads together stay
- * within it.  Later work on the copies (read leases, chunk digests) goes
- * through this file too.
+ * within it.  A file that can be read under a read lease (util/lease.h)
+ * needs no copy at all.
  */
 #ifndef UTIL_COPY_H
 #define UTIL_COPY_H

@@ -34,10 +34,14 @@ typedef struct verify_stream {
 	/* Once the signatures and the statement are verified, before the
 	 * archive is read (so that nothing unsigned costs a copy): the
 	 * archive's private copy, open (owned by ctx), and its SHA-256 taken
-	 * while copying; 0, or -1 on failure.  NULL: verify opens the path
-	 * and hashes it first. */
-	int (*acquire)(void *ctx, int *fd, const unsigned char **sha256,
-	    ps_error *err);
+	 * while copying; or, *sha256 NULL, the caller's own file open
+	 * read-only, which verify reads once chunk by chunk when `st` is v2
+	 * (a tar; the descriptor may then be a pipe), else under a read lease
+	 * the caller took (util/lease.h), hashed and checked as its own; 0,
+	 * or -1 on failure.  NULL:
+	 * verify opens the path and hashes it first. */
+	int (*acquire)(void *ctx, const sign_statement *st, int *fd,
+	    const unsigned char **sha256, ps_error *err);
 	/* The signature's bytes on a descriptor the caller holds (read from
 	 * its start; a download kept in a private copy), instead of the
 	 * options' sig_path; 0: none (a zeroed stream reads the path). */
@@ -77,6 +81,11 @@ typedef struct verify_vctx {
 	size_t bundle_count;
 	ps_sigstore_root *own_root;    /* the compiled-in root, when loaded */
 	struct verify_keyless *keyless;/* NULL until a keyless bundle is read */
+
+	/* a v2 statement's chunk digests of a tar (NULL otherwise): pass 2
+	 * authenticates each chunk before the parser sees it */
+	const pack_chunk_list *chunks;
+	pack_chunk_list chunk_list;
 } verify_vctx;
 
 #endif

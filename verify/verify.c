@@ -19,6 +19,7 @@
 #include "sign/provenance.h"
 #include "util/error.h"
 #include "util/copy.h"
+#include "util/lease.h"
 #include "util/strings.h"
 #include "util/fdio.h"
 #include "util/sha256.h"
@@ -66,6 +67,7 @@ ps_verify_result_free(ps_verify_result *r)
 	free(r->source_commit);
 	free(r->source_path);
 	free(r->source_manifest_ref);
+	free(r->lease_declined);
 	ps_diags_free(&r->warnings);
 	free(r);
 }
@@ -241,8 +243,8 @@ open_archive_fd(verify_vctx *v, int *owned, const unsigned char **copied,
 	if (pack_archive_name_readable(v->path, v->path, err) == NULL)
 		return -1;
 	if (v->stream != NULL && v->stream->acquire != NULL)
-		return v->stream->acquire(v->stream->ctx, &fd, copied, err) != 0 ?
-		    -1 : fd;
+		return v->stream->acquire(v->stream->ctx, v->st, &fd, copied,
+		    err) != 0 ? -1 : fd;
 	*owned = 1;
 	return util_open_file(v->path, err);
 }
@@ -305,7 +307,7 @@ refuse_reading(verify_vctx *v, int fd, const sign_statement_file *subject,
  * again and keeps what the validators need while the caller's visitor
  * sees every entry (install extracts them). */
 static int
-parse_archive(verify_vctx *v, int fd, const unsigned char *known,
+parse_archive(verify_vctx *v, int fd, int fd_mode, const unsigned char *known,
     ps_pack_files *files, ps_digest **d, ps_error *err)
 {
 	verify_stream *s = v->stream;
@@ -317,8 +319,9 @@ parse_archive(verify_vctx *v, int fd, const unsigned char *known,
 	o.limits = &v->o->limits;
 	o.has_fd = 1;
 	o.fd = fd;
-	o.fd_private = known != NULL;
+	o.fd_private = fd_mode;
 	o.known_digest = known;
+	o.chunks = v->chunks;
 	if (s != NULL && (rc = s->start(s->ctx, v->st, &o.also, &o.fallback,
 	    err)) < 0)
 		return -1;
@@ -366,23 +369,153 @@ private_copy(verify_vctx *v, int fd, util_copy *c, ps_error *err)
 	    v->path, c, err);
 }
 
-/* Pass 2 on the copy (or install's), else on the file itself. */
+/* Pass 2 on the copy (or install's), else on the file itself: under its
+ * lease (fd_mode PACK_FD_LEASED: checked after every read, not hashed
+ * again), or hashed again. */
 static int
-parse_authenticated(verify_vctx *v, int fd, int copy, int private_fd,
+parse_authenticated(verify_vctx *v, int fd, int copy, int fd_mode,
     const sign_statement_file *subject, ps_pack_files *files, ps_digest **d,
     ps_error *err)
 {
-	const unsigned char *known = copy >= 0 || private_fd ?
+	int mode = copy >= 0 ? PACK_FD_PRIVATE : fd_mode;
+	const unsigned char *known = mode != PACK_FD_SHARED ?
 	    v->res->archive_digest : NULL;
 	int from = copy >= 0 ? copy : fd;
 	ps_error e;
 
 	ps_error_clear(&e);
-	if (parse_archive(v, from, known, files, d, &e) != 0)
+	if (parse_archive(v, from, mode, known, files, d, &e) != 0) {
+		if (mode == PACK_FD_LEASED || v->chunks != NULL) {
+			/* every byte it read was read under the lease (or it
+			 * refused the break): nothing to hash again */
+			*err = e;
+			return -1;
+		}
 		return refuse_reading(v, from, subject, &e, err);
+	}
 	if (memcmp((*d)->archive_digest, subject->sha256, PS_SHA256_LEN) != 0)
 		return refuse_changed(v, subject, (*d)->archive_digest, err);
 	return 0;
+}
+
+/* A read lease instead of a copy (util/lease.h): 1 when taken; else
+ * the result says why not. */
+static int
+take_lease(verify_vctx *v, int fd)
+{
+	const pack_archive_name *kind = pack_archive_name_of(v->path);
+	char why[UTIL_LEASE_WHY_MAX];
+
+	if (kind != NULL && kind->kind == PS_SOURCE_ZIP)
+		snprintf(why, sizeof(why), "a zip is read with seeks, from a "
+		    "private copy");
+	else if (util_lease_take(fd, why))
+		return 1;
+	free(v->res->lease_declined);
+	v->res->lease_declined = strdup(why);   /* NULL: not reported */
+	return 0;
+}
+
+/* Pass 1's bytes were hashed, not parsed: one check after its last read
+ * covers every read (a break is never undone: F_GETLEASE reports F_UNLCK
+ * from the moment it starts); pass 2's reader checks after each read. */
+static int
+lease_still_held(verify_vctx *v, int fd, const char *when, ps_error *err)
+{
+	if (util_lease_held(fd))
+		return 0;
+	util_refuse(err, "subject_changed", v->path, "checked the archive's "
+	    "read lease %s: it was broken (a process opened the file for "
+	    "writing or truncated it)", when);
+	return util_error_expect(err, "the read lease held (F_RDLCK)",
+	    "broken");
+}
+
+static ps_archive_read
+read_kind(int owned, int leased, const util_copy *copy)
+{
+	if (leased)
+		return PS_ARCHIVE_READ_LEASE;
+	if (!owned)
+		return PS_ARCHIVE_READ_PRIVATE;
+	if (copy->fd < 0)
+		return PS_ARCHIVE_READ_AGAIN;
+	return copy->kind == UTIL_COPY_FILE ? PS_ARCHIVE_READ_FILE :
+	    PS_ARCHIVE_READ_MEMORY;
+}
+
+/* A v2 statement's chunks of a tar: the reader authenticates each one
+ * before the parser sees it. */
+static void
+use_chunks(verify_vctx *v)
+{
+	const pack_archive_name *kind = pack_archive_name_of(v->path);
+
+	v->chunks = NULL;
+	if (v->st->predicate_version != 2 || kind == NULL ||
+	    kind->kind == PS_SOURCE_ZIP)
+		return;
+	v->chunk_list.digests =
+	    (const unsigned char (*)[PS_SHA256_LEN])v->st->chunks;
+	v->chunk_list.count = v->st->chunk_count;
+	v->chunk_list.size = v->st->archive_size;
+	v->chunks = &v->chunk_list;
+}
+
+/* One pass, no copy (a v2 statement, a tar verify opened): every chunk
+ * authenticated before it is parsed, the whole file's SHA-256 taken
+ * while it is read and compared with the subject before any result. */
+static int
+read_once(verify_vctx *v, int fd, const sign_statement_file *subject,
+    ps_pack_files *files, ps_digest **d, ps_error *err)
+{
+	ps_error e;
+
+	v->res->archive_read = PS_ARCHIVE_READ_CHUNKS;
+	ps_error_clear(&e);
+	if (parse_archive(v, fd, PACK_FD_SHARED, NULL, files, d, &e) != 0) {
+		*err = e;
+		return -1;
+	}
+	memcpy(v->res->archive_digest, (*d)->archive_digest, PS_SHA256_LEN);
+	v->res->has_archive_digest = 1;
+	if (memcmp((*d)->archive_digest, subject->sha256, PS_SHA256_LEN) != 0)
+		return util_refuse_digest(err, "subject_mismatch", v->path,
+		    SUBJECT_CHECK, subject->sha256, (*d)->archive_digest);
+	return 0;
+}
+
+/* Pass 1 then pass 2 on what the caller's fd holds: leased, copied, or
+ * (install's) private. */
+static int
+read_passes(verify_vctx *v, int fd, int owned, const unsigned char *copied,
+    const sign_statement_file *subject, ps_pack_files *files, ps_digest **d,
+    ps_error *err)
+{
+	util_copy copy = { .fd = -1 };
+	int leased = 0, rc = 0;
+
+	/* install's copy: only install can write it, and it is hashed; or
+	 * install's own file under the lease install took (no digest). */
+	if (!owned)
+		leased = copied == NULL;
+	else if (!(leased = take_lease(v, fd)))
+		rc = private_copy(v, fd, &copy, err);
+	if (rc == 0)
+		rc = authenticate(v, fd, &copy, copied, subject, err);
+	v->res->archive_read = read_kind(owned, leased, &copy);
+	if (rc == 0 && leased)
+		rc = lease_still_held(v, fd, "after hashing it", err);
+	if (rc == 0)
+		rc = parse_authenticated(v, fd, copy.fd, !owned ?
+		    PACK_FD_PRIVATE : leased ? PACK_FD_LEASED : PACK_FD_SHARED,
+		    subject, files, d, err);
+	if (rc == 0 && leased)
+		rc = lease_still_held(v, fd, "after parsing it", err);
+	if (leased && owned)
+		util_lease_drop(fd);
+	util_copy_close(&copy);
+	return rc;
 }
 
 /* Step 3: authenticate, then parse what was authenticated. */
@@ -391,21 +524,17 @@ read_archive(verify_vctx *v, ps_pack_files *files, ps_digest **d, ps_error *err)
 {
 	const sign_statement_file *subject = find_subject(v, err);
 	const unsigned char *copied;
-	util_copy copy = { .fd = -1 };
-	int fd, owned, rc = 0;
+	int fd, owned, rc;
 
 	if (subject == NULL ||
 	    (fd = open_archive_fd(v, &owned, &copied, err)) < 0)
 		return -1;
-	/* install's copy: only install can write it, and it is hashed. */
-	if (owned)
-		rc = private_copy(v, fd, &copy, err);
-	if (rc == 0)
-		rc = authenticate(v, fd, &copy, copied, subject, err);
-	if (rc == 0)
-		rc = parse_authenticated(v, fd, copy.fd, !owned, subject, files,
-		    d, err);
-	util_copy_close(&copy);
+	use_chunks(v);
+	/* verify's own file, or install's read in place (no digest) */
+	if (v->chunks != NULL && (owned || copied == NULL))
+		rc = read_once(v, fd, subject, files, d, err);
+	else
+		rc = read_passes(v, fd, owned, copied, subject, files, d, err);
 	if (owned)
 		close(fd);
 	if (rc == 0)

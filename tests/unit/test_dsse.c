@@ -490,8 +490,11 @@ statement_parser_is_strict(void **state)
 	    "{\"sha512\":\"00\",\"sha256\":\"aaaa"), "ok");
 	assert_string_equal(mutated("Statement/v1", "Statement/v0.1"),
 	    "statement_type_unknown");
-	assert_string_equal(mutated("pack/v1", "pack/v2"),
+	assert_string_equal(mutated("pack/v1", "pack/v3"),
 	    "predicate_type_unknown");
+	/* v2 without its chunks (signature.md, section 4.4) */
+	assert_string_equal(mutated("pack/v1", "pack/v2"),
+	    "statement_invalid");
 	assert_string_equal(mutated("\"build\":{", "\"signer\":\"x\",\"build\":{"),
 	    "statement_invalid");
 	assert_string_equal(mutated("\"dirty\":false", "\"dirty\":false,\"x\":1"),

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -589,12 +590,20 @@ bad_options_fail_before_any_work(void **state)
 /* Changes one byte of the archive's content in place, as a writer with
  * access to the file could: a byte of the first file's data (tar) at an
  * offset the caller picked. */
+static int flips_blocked;    /* opens a read lease held off */
+
 static void
 flip_byte_at(const char *path, off_t offset)
 {
 	unsigned char c;
-	int fd = open(path, O_RDWR);
+	int fd = open(path, O_RDWR | O_NONBLOCK);
 
+	/* Under verify's read lease the open breaks it and would wait
+	 * (a writer in another process does): counted, not written. */
+	if (fd < 0 && errno == EWOULDBLOCK) {
+		flips_blocked++;
+		return;
+	}
 	assert_true(fd >= 0);
 	assert_int_equal(pread(fd, &c, 1, offset), 1);
 	c ^= 0x20;
@@ -646,9 +655,11 @@ plain_tar_is_authenticated_before_parsing(void **state)
 }
 
 /* Bytes changed in the file between the two passes never reach the
- * parser: pass 2 reads the copy in memory pass 1 made of the bytes it
- * hashed, so the signed pack verifies, with its own tree digest, whether
- * the change was to content or to a header. */
+ * parser.  Without a lease (a descriptor open for writing refuses it)
+ * pass 2 reads the copy in memory pass 1 made of the bytes it hashed, so
+ * the signed pack verifies, with its own tree digest, whether the change
+ * was to content or to a header.  With one, the writer's open breaks it
+ * and waits: pass 2's first read sees the break, subject_changed. */
 static void
 bytes_changed_after_authentication_are_not_parsed(void **state)
 {
@@ -659,7 +670,9 @@ bytes_changed_after_authentication_are_not_parsed(void **state)
 	ps_verify_result *r;
 	ps_error err;
 	size_t i;
+	int writer = open(f->archive, O_WRONLY | O_APPEND);
 
+	assert_true(writer >= 0);
 	write_sig(f, NULL, f->alice, "", NULL, NULL);
 	for (i = 0; i < 2; i++) {
 		racer = races[i];
@@ -669,12 +682,89 @@ bytes_changed_after_authentication_are_not_parsed(void **state)
 		assert_int_equal(run_verify(f, t, &o, &r, &err), 0);
 		assert_int_equal(parses, 1);
 		assert_true(r->subject_checked);
+		assert_int_equal(r->archive_read, PS_ARCHIVE_READ_MEMORY);
+		assert_non_null(strstr(r->lease_declined, "open for writing"));
 		assert_memory_equal(r->archive_digest, f->digest->archive_digest,
 		    PS_SHA256_LEN);
 		ps_verify_result_free(r);
 		racer = NULL;
 		races[i](f->archive);   /* put the byte back */
 	}
+	close(writer);
+	for (i = 0; i < 2; i++) {
+		racer = races[i];
+		flips_blocked = 0;
+		ps_verify_options_init(&o);
+		o.deep = 1;
+		if (run_verify(f, t, &o, &r, &err) == 0) {
+			/* no lease on this file system: the copy path */
+			assert_int_equal(flips_blocked, 0);
+			assert_int_not_equal(r->archive_read, PS_ARCHIVE_READ_LEASE);
+			races[i](f->archive);
+		} else {
+			assert_string_equal(err.code, "subject_changed");
+			assert_int_equal(err.status, PS_STATUS_REFUSED);
+			assert_int_equal(flips_blocked, 1);
+			assert_int_equal(r->archive_read, PS_ARCHIVE_READ_LEASE);
+			assert_false(r->subject_checked);
+		}
+		ps_verify_result_free(r);
+		racer = NULL;
+	}
+	ps_trust_free(t);
+}
+
+/* pass 1, wrapped: `hash_racer` runs after the archive was hashed (as a
+ * writer opening it before the lease is checked would). */
+int __real_util_sha256_fd_copy(int fd, int copy, uint64_t copy_max,
+    unsigned char out[PS_SHA256_LEN], uint64_t *size);
+static void (*hash_racer)(const char *path);
+static const char *hash_race_path;
+
+int
+__wrap_util_sha256_fd_copy(int fd, int copy, uint64_t copy_max,
+    unsigned char out[PS_SHA256_LEN], uint64_t *size)
+{
+	int rc = __real_util_sha256_fd_copy(fd, copy, copy_max, out, size);
+
+	if (hash_racer != NULL)
+		hash_racer(hash_race_path);
+	return rc;
+}
+
+/* A writer's open during pass 1 breaks the lease: refused before a byte
+ * is parsed (the lease is checked after pass 1's last read). */
+static void
+lease_broken_in_pass_1_is_refused_unparsed(void **state)
+{
+	struct fixture *f = *state;
+	ps_trust *t = one_key_policy(f->alice_pub);
+	ps_verify_options o;
+	ps_verify_result *r;
+	ps_error err;
+
+	write_sig(f, NULL, f->alice, "", NULL, NULL);
+	ps_verify_options_init(&o);
+	assert_int_equal(run_verify(f, t, &o, &r, &err), 0);
+	if (r->archive_read != PS_ARCHIVE_READ_LEASE) {
+		print_message("# no lease here (%s): skipped\n", r->lease_declined);
+		ps_verify_result_free(r);
+		ps_trust_free(t);
+		return;
+	}
+	assert_null(r->lease_declined);
+	ps_verify_result_free(r);
+	hash_racer = race_content;
+	hash_race_path = f->archive;
+	flips_blocked = 0;
+	parses = 0;
+	assert_int_equal(run_verify(f, t, &o, &r, &err), -1);
+	hash_racer = NULL;
+	assert_string_equal(err.code, "subject_changed");
+	assert_non_null(strstr(err.message, "after hashing it"));
+	assert_int_equal(flips_blocked, 1);
+	assert_int_equal(parses, 0);
+	ps_verify_result_free(r);
 	ps_trust_free(t);
 }
 
@@ -713,8 +803,12 @@ zip_is_parsed_from_the_bytes_hashed(void **state)
 	ps_trust_free(t);
 }
 
-/* install parses its private copy: a writer changing the caller's file
- * while install reads it changes nothing that is installed. */
+/* Where install cannot lease the caller's file (a descriptor open for
+ * writing refuses it) it parses its private copy: a writer changing the
+ * file while install reads it changes nothing that is installed.  Under
+ * the lease install reads the file itself: the writer's open breaks it
+ * (and would wait), and install refuses, subject_changed, nothing
+ * installed. */
 static void
 install_reads_its_private_copy(void **state)
 {
@@ -724,7 +818,9 @@ install_reads_its_private_copy(void **state)
 	ps_install_result *r;
 	char data[96];
 	ps_error err;
+	int writer = open(f->archive, O_WRONLY | O_APPEND);
 
+	assert_true(writer >= 0);
 	write_sig(f, NULL, f->alice, "", NULL, NULL);
 	snprintf(data, sizeof(data), "%s/data", f->dir);
 	ps_install_options_init(&o);
@@ -734,8 +830,24 @@ install_reads_its_private_copy(void **state)
 	assert_int_equal(ps_install(f->archive, &o, &r, &err), 0);
 	assert_int_equal(parses, 1);
 	assert_true(r->installed);
+	assert_int_equal(r->verify->archive_read, PS_ARCHIVE_READ_PRIVATE);
 	assert_memory_equal(r->tree_digest, f->digest->tree_digest,
 	    PS_SHA256_LEN);
+	ps_install_result_free(r);
+	close(writer);
+	race_content(f->archive);             /* put the byte back */
+	flips_blocked = 0;
+	o.reinstall = 1;
+	if (ps_install(f->archive, &o, &r, &err) == 0) {
+		assert_int_equal(flips_blocked, 0);  /* no lease here */
+		race_content(f->archive);
+	} else {
+		assert_string_equal(err.code, "subject_changed");
+		assert_int_equal(flips_blocked, 1);
+		assert_false(r->installed);
+		assert_int_equal(r->verify->archive_read, PS_ARCHIVE_READ_LEASE);
+	}
+	racer = NULL;
 	ps_install_result_free(r);
 	ps_trust_free(t);
 }
@@ -768,6 +880,9 @@ main(void)
 		    plain_tar_is_authenticated_before_parsing, setup_tar, teardown),
 		cmocka_unit_test_setup_teardown(
 		    bytes_changed_after_authentication_are_not_parsed, setup_tar,
+		    teardown),
+		cmocka_unit_test_setup_teardown(
+		    lease_broken_in_pass_1_is_refused_unparsed, setup_tar,
 		    teardown),
 		cmocka_unit_test_setup_teardown(install_reads_its_private_copy,
 		    setup_tar, teardown),

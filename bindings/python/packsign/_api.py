@@ -430,6 +430,12 @@ class VerifyResult:
     tree_digest: Optional[str]
     warnings: List[Diagnostic] = field(default_factory=list)
     error: Optional[PacksignError] = None
+    # How the archive was read (docs/security.md section 5): "chunks",
+    # "lease", "memory copy", "file copy", "read again", "private copy" or
+    # None;
+    # and why no read lease was taken, when one was tried and declined.
+    archive_read: Optional[str] = None
+    lease_declined: Optional[str] = None
 
     def check(self) -> "VerifyResult":
         """Raises the refusal as PacksignError; returns self when ok."""
@@ -468,7 +474,12 @@ def _verify_result(ffi, lib, r, error: Optional[PacksignError]) -> VerifyResult:
         _hex(ffi, r.archive_digest) if r.has_archive_digest else None,
         _hex(ffi, r.tar_digest) if r.has_tar_digest else None,
         _hex(ffi, r.tree_digest) if r.has_tree_digest else None,
-        _diags(ffi, lib, r.warnings), e)
+        _diags(ffi, lib, r.warnings), e,
+        _ARCHIVE_READS.get(int(r.archive_read)), _s(ffi, r.lease_declined))
+
+
+_ARCHIVE_READS = {1: "lease", 2: "memory copy", 3: "file copy",
+                  4: "read again", 5: "private copy", 6: "chunks"}
 
 
 def _empty_verify_result(error: PacksignError) -> VerifyResult:

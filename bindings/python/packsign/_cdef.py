@@ -272,6 +272,26 @@ typedef struct ps_verify_options {
     size_t bundle_count;
     const ps_sigstore_root *sigstore_root;
 } ps_verify_options;
+typedef struct ps_verify_keyless {
+    char signer_id[PS_FINGERPRINT_MAX];
+    char *issuer;
+    char *subject;
+    char *repository;
+    char *repository_id;
+    char *owner_id;
+    char *ref;
+    char *commit;
+    char *signer_workflow;
+    char *config_workflow;
+    char *trigger;
+    char *runner;
+    char *run_uri;
+    char *authority;
+    char *trusted_root;
+    int reusable_workflow;
+    int64_t signing_time;
+    unsigned entry_line;
+} ps_verify_keyless;
 typedef struct ps_verify_signature {
     size_t index;
     char *keyid;
@@ -284,6 +304,7 @@ typedef struct ps_verify_signature {
     size_t timestamp_count;
     int64_t *signing_times;
     size_t signing_time_count;
+    ps_verify_keyless *keyless;
 } ps_verify_signature;
 typedef struct ps_sigstore_options {
     const ps_sigstore_root *root;
@@ -378,6 +399,15 @@ typedef struct ps_verify_identity {
     char *identity;
     char fingerprint[PS_FINGERPRINT_MAX];
 } ps_verify_identity;
+typedef enum ps_archive_read {
+    PS_ARCHIVE_READ_NONE = 0,
+    PS_ARCHIVE_READ_LEASE = 1,
+    PS_ARCHIVE_READ_MEMORY = 2,
+    PS_ARCHIVE_READ_FILE = 3,
+    PS_ARCHIVE_READ_AGAIN = 4,
+    PS_ARCHIVE_READ_PRIVATE = 5,
+    PS_ARCHIVE_READ_CHUNKS = 6
+} ps_archive_read;
 typedef struct ps_verify_result {
     char *path;
     char *sig_path;
@@ -407,6 +437,10 @@ typedef struct ps_verify_result {
     int rebuild_checked;
     int ceilings_checked;
     ps_diags warnings;
+    int source_certificate_checked;
+    int source_certified;
+    ps_archive_read archive_read;
+    char *lease_declined;
 } ps_verify_result;
 typedef enum ps_diff_group {
     PS_DIFF_TRUST = 0,
@@ -492,6 +526,8 @@ typedef struct ps_install_options {
     int (*cancelled)(void *ctx);
     void *cancelled_ctx;
     int reinstall;
+    int has_archive_fd;
+    int archive_fd;
 } ps_install_options;
 typedef struct ps_install_result {
     ps_verify_result *verify;
@@ -585,6 +621,8 @@ typedef struct ps_sign_options {
     const char *identity_token;
     const char *signing_config;
     const char *trusted_root;
+
+    int predicate_version;
 } ps_sign_options;
 typedef struct ps_sign_result {
     char *archive_path;

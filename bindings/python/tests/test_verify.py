@@ -65,6 +65,8 @@ def test_same_as_cli_json(world, which):
     assert want["digests"]["tar"] == r.tar_digest
     assert want["digests"]["tree"] == r.tree_digest
     assert want["prompt_files"] == r.prompt_count
+    assert want["read"]["how"] == r.archive_read
+    assert want["read"]["lease_declined"] == r.lease_declined
     assert want["source"] is None and r.source is None
     assert [(s["index"], s["counted"], s["fingerprint"], s["identity"])
             for s in want["signatures"]] == \
