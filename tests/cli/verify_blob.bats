@@ -348,10 +348,10 @@ PY
 @test "refusals the suite does not reach: DSSE signatures, material, a CA leaf, kinds, checkpoints, times, keys" {
 	edited dsse-two >b.json
 	run -1 blob happy-path-intoto-in-dsse-v3 --bundle b.json
-	[[ "$output" == *"b.json: a bundle's DSSE envelope carries exactly one signature: expected 1, found several [bundle_dsse_signatures]" ]]
+	[[ "$output" == *"b.json: counted the signatures of the bundle's DSSE envelope, which carries exactly one: expected 1, found 2 [bundle_dsse_signatures]" ]]
 	edited dsse-none >b.json
 	run -1 blob happy-path-intoto-in-dsse-v3 --bundle b.json
-	[[ "$output" == *"exactly one signature: expected 1, found 0 [bundle_dsse_signatures]" ]]
+	[[ "$output" == *"which carries exactly one: expected 1, found 0 [bundle_dsse_signatures]" ]]
 	edited material-two >b.json
 	run -1 blob happy-path-v0.3 --bundle b.json
 	[[ "$output" == *"verificationMaterial: a bundle v0.3 holds one of publicKey and certificate: expected one form, found several [bundle_material]" ]]
