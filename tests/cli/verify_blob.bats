@@ -35,6 +35,14 @@ blob() {
 	[ "$(grep -c '_fail ' "$CONF/expected")" -eq 49 ]
 }
 
+@test "sigstore-python's test bundles, by path and by digest, verified or refused as its tests expect" {
+	run env PACKSIGN="$PACKSIGN" "$CONF/run-cases" "$CONF/sigstore-python" "$CONF/expected-sigstore-python"
+	[ "$status" -eq 0 ] || { echo "$output" | grep -v '^ok '; false; }
+	[[ "$output" == *"# 13 cases, 26 runs agree, 0 disagree"* ]]
+	! grep -E '_fail +0 ' "$CONF/expected-sigstore-python"
+	! grep -E ' (usage|internal_error|out_of_memory) ' "$CONF/expected-sigstore-python"
+}
+
 @test "conformance: run-cases fails a case whose outcome differs, and one without an expectation" {
 	grep -v '^happy-path-v0.1 ' "$CONF/expected" |
 	    sed 's/^\(signature-mismatch_fail *1\) tlog_body_mismatch/\1 signature_invalid/' >exp
