@@ -447,6 +447,7 @@ read_dsse(const sigstore_doc *d, json_t *env, sigstore_bundle *b,
 	static const char at[] = "dsseEnvelope";
 	const char *type;
 	json_t *sigs;
+	char found[32];
 
 	b->dsse = 1;
 	if (sigstore_json_bytes(d, env, "payload", at, 1,
@@ -458,10 +459,12 @@ read_dsse(const sigstore_doc *d, json_t *env, sigstore_bundle *b,
 	if (b->payload_type == NULL)
 		return util_fail_oom(err, d->label);
 	if (sigs == NULL || json_array_size(sigs) != 1) {
-		util_refuse(err, "bundle_dsse_signatures", d->label, "a bundle's "
-		    "DSSE envelope carries exactly one signature");
-		return util_error_expect(err, "1", sigs == NULL ? "0" :
-		    json_array_size(sigs) > 1 ? "several" : "0");
+		snprintf(found, sizeof(found), "%zu", sigs == NULL ? (size_t)0 :
+		    json_array_size(sigs));
+		util_refuse(err, "bundle_dsse_signatures", d->label, "counted the "
+		    "signatures of the bundle's DSSE envelope, which carries exactly "
+		    "one");
+		return util_error_expect(err, "1", found);
 	}
 	if (!json_is_object(json_array_get(sigs, 0)))
 		return sigstore_malformed(d, err, "dsseEnvelope.signatures[0]",

@@ -35,6 +35,14 @@ blob() {
 	[ "$(grep -c '_fail ' "$CONF/expected")" -eq 49 ]
 }
 
+@test "sigstore-python's test bundles, by path and by digest, verified or refused as its tests expect" {
+	run env PACKSIGN="$PACKSIGN" "$CONF/run-cases" "$CONF/sigstore-python" "$CONF/expected-sigstore-python"
+	[ "$status" -eq 0 ] || { echo "$output" | grep -v '^ok '; false; }
+	[[ "$output" == *"# 13 cases, 26 runs agree, 0 disagree"* ]]
+	! grep -E '_fail +0 ' "$CONF/expected-sigstore-python"
+	! grep -E ' (usage|internal_error|out_of_memory) ' "$CONF/expected-sigstore-python"
+}
+
 @test "conformance: run-cases fails a case whose outcome differs, and one without an expectation" {
 	grep -v '^happy-path-v0.1 ' "$CONF/expected" |
 	    sed 's/^\(signature-mismatch_fail *1\) tlog_body_mismatch/\1 signature_invalid/' >exp
@@ -348,10 +356,10 @@ PY
 @test "refusals the suite does not reach: DSSE signatures, material, a CA leaf, kinds, checkpoints, times, keys" {
 	edited dsse-two >b.json
 	run -1 blob happy-path-intoto-in-dsse-v3 --bundle b.json
-	[[ "$output" == *"b.json: a bundle's DSSE envelope carries exactly one signature: expected 1, found several [bundle_dsse_signatures]" ]]
+	[[ "$output" == *"b.json: counted the signatures of the bundle's DSSE envelope, which carries exactly one: expected 1, found 2 [bundle_dsse_signatures]" ]]
 	edited dsse-none >b.json
 	run -1 blob happy-path-intoto-in-dsse-v3 --bundle b.json
-	[[ "$output" == *"exactly one signature: expected 1, found 0 [bundle_dsse_signatures]" ]]
+	[[ "$output" == *"which carries exactly one: expected 1, found 0 [bundle_dsse_signatures]" ]]
 	edited material-two >b.json
 	run -1 blob happy-path-v0.3 --bundle b.json
 	[[ "$output" == *"verificationMaterial: a bundle v0.3 holds one of publicKey and certificate: expected one form, found several [bundle_material]" ]]
