@@ -129,6 +129,9 @@ int ps_error_is(const ps_error *err, const char *code);
 #define PS_CODE_PACK_NOT_FILE "pack_not_file"
 #define PS_CODE_PACK_FILE_TOO_LARGE "pack_file_too_large"
 #define PS_CODE_PACK_OUT_OF_SCOPE "pack_out_of_scope"
+#define PS_CODE_KEY_EXPIRED "key_expired"
+#define PS_CODE_KEY_NOT_YET_VALID "key_not_yet_valid"
+#define PS_CODE_KEY_REVOKED "key_revoked"
 #define PS_CODE_ROLE_MISSING "role_missing"
 #define PS_CODE_SIGNED_BY_MISMATCH "signed_by_mismatch"
 #define PS_CODE_KEY_UNSUPPORTED_ALGORITHM "key_unsupported_algorithm"
@@ -831,6 +834,9 @@ typedef struct ps_trust_signer {
 typedef struct ps_trust_revoked {
 	ps_pubkey *key;
 	char *reason;         /* NULL when absent */
+	int64_t since;        /* `since:` the first second the revocation
+	                       * applies (a lookup at an earlier time passes
+	                       * it); PS_TIME_NONE_BEFORE when absent: always */
 } ps_trust_revoked;
 
 /* Consent classes (the policy's `consent:`): the widening an upgrade
