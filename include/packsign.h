@@ -172,7 +172,8 @@ char *ps_error_format(const ps_error *err, char *buf, size_t size);
 int ps_process_init(ps_error *err);
 /* The same, except that OpenSSL's digest name table is kept: a process
  * that verifies X.509 certificates (Sigstore bundles: ps_sigstore_verify(),
- * ps_verify() of bundles with timestamps) needs it, because OpenSSL 3.0
+ * ps_verify() of bundles with timestamps, ps_sign() with tsa_url or
+ * keyless) needs it, because OpenSSL 3.0
  * looks the digest of a certificate's signature up by name there, and
  * without it no certificate verifies.  Call one of the two, once. */
 int ps_process_init_x509(ps_error *err);
