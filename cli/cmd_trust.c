@@ -113,13 +113,15 @@ time_json(int64_t t, int64_t none)
 	return json_string(text);
 }
 
+/* Revoked at `now`: a revocation with `since` applies from then on. */
 static int
-is_revoked(const ps_trust *policy, const ps_pubkey *key)
+is_revoked(const ps_trust *policy, const ps_pubkey *key, int64_t now)
 {
 	size_t i;
 
 	for (i = 0; i < policy->revoked_count; i++) {
-		if (ps_pubkey_equal(policy->revoked[i].key, key))
+		if (ps_pubkey_equal(policy->revoked[i].key, key) &&
+		    now >= policy->revoked[i].since)
 			return 1;
 	}
 	return 0;
@@ -128,7 +130,7 @@ is_revoked(const ps_trust *policy, const ps_pubkey *key)
 static const char *
 key_status(const ps_trust *policy, const ps_trust_key *tk, int64_t now)
 {
-	if (is_revoked(policy, tk->key))
+	if (is_revoked(policy, tk->key, now))
 		return "revoked";
 	if (now < tk->not_before)
 		return "not_yet_valid";
@@ -254,6 +256,8 @@ policy_json(const ps_trust *policy, int64_t now)
 		k = key_json(policy->revoked[i].key);
 		json_object_set_new(k, "reason", policy->revoked[i].reason !=
 		    NULL ? json_string(policy->revoked[i].reason) : json_null());
+		json_object_set_new(k, "since", time_json(policy->revoked[i].since,
+		    PS_TIME_NONE_BEFORE));
 		json_array_append_new(revoked, k);
 	}
 	return json_pack("{s:s,s:i,s:o,s:I,s:o,s:o,s:o,s:o}", "policy",

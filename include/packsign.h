@@ -129,6 +129,9 @@ int ps_error_is(const ps_error *err, const char *code);
 #define PS_CODE_PACK_NOT_FILE "pack_not_file"
 #define PS_CODE_PACK_FILE_TOO_LARGE "pack_file_too_large"
 #define PS_CODE_PACK_OUT_OF_SCOPE "pack_out_of_scope"
+#define PS_CODE_KEY_EXPIRED "key_expired"
+#define PS_CODE_KEY_NOT_YET_VALID "key_not_yet_valid"
+#define PS_CODE_KEY_REVOKED "key_revoked"
 #define PS_CODE_ROLE_MISSING "role_missing"
 #define PS_CODE_SIGNED_BY_MISMATCH "signed_by_mismatch"
 #define PS_CODE_KEY_UNSUPPORTED_ALGORITHM "key_unsupported_algorithm"
@@ -169,7 +172,8 @@ char *ps_error_format(const ps_error *err, char *buf, size_t size);
 int ps_process_init(ps_error *err);
 /* The same, except that OpenSSL's digest name table is kept: a process
  * that verifies X.509 certificates (Sigstore bundles: ps_sigstore_verify(),
- * ps_verify() of bundles with timestamps) needs it, because OpenSSL 3.0
+ * ps_verify() of bundles with timestamps, ps_sign() with tsa_url or
+ * keyless) needs it, because OpenSSL 3.0
  * looks the digest of a certificate's signature up by name there, and
  * without it no certificate verifies.  Call one of the two, once. */
 int ps_process_init_x509(ps_error *err);
@@ -863,6 +867,9 @@ typedef struct ps_trust_signer {
 typedef struct ps_trust_revoked {
 	ps_pubkey *key;
 	char *reason;         /* NULL when absent */
+	int64_t since;        /* `since:` the first second the revocation
+	                       * applies (a lookup at an earlier time passes
+	                       * it); PS_TIME_NONE_BEFORE when absent: always */
 } ps_trust_revoked;
 
 /* Consent classes (the policy's `consent:`): the widening an upgrade

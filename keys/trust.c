@@ -396,15 +396,17 @@ static int
 parse_revoked_item(keys_trust_ctx *ctx, const util_yaml_node *map,
     ps_trust_revoked *rev)
 {
-	static const char *const fields[] = { "key", "reason", NULL };
+	static const char *const fields[] = { "key", "reason", "since", NULL };
 	const util_yaml_node *node;
 
+	rev->since = PS_TIME_NONE_BEFORE;
 	if (keys_trust_expect_kind(ctx, map, UTIL_YAML_MAPPING,
 	    "a 'revoked' item") != 0 ||
 	    keys_trust_only_fields(ctx, map, "a revoked key", fields) != 0 ||
 	    (node = keys_trust_field(ctx, map, "key",
 	    "a revoked key")) == NULL ||
-	    parse_key(ctx, node, &rev->key) != 0)
+	    parse_key(ctx, node, &rev->key) != 0 ||
+	    parse_time(ctx, map, "since", &rev->since) != 0)
 		return -1;
 	node = util_yaml_get(map, "reason");
 	if (node == NULL)
@@ -700,13 +702,15 @@ describe_key(const ps_pubkey *key, char *out, size_t size)
 }
 
 static int
-check_revoked(const ps_trust *policy, const ps_pubkey *key, const char *desc,
-    ps_error *err)
+check_revoked(const ps_trust *policy, const ps_pubkey *key, int64_t now,
+    const char *desc, ps_error *err)
 {
 	size_t i;
 
 	for (i = 0; i < policy->revoked_count; i++) {
-		if (!ps_pubkey_equal(policy->revoked[i].key, key))
+		/* a revocation with `since` applies from that second on */
+		if (!ps_pubkey_equal(policy->revoked[i].key, key) ||
+		    now < policy->revoked[i].since)
 			continue;
 		util_refuse(err, "key_revoked", policy->name, "key %s is "
 		    "revoked (%s)", desc, policy->revoked[i].reason != NULL ?
@@ -790,7 +794,7 @@ lookup_for_role(const ps_trust *policy, const ps_pubkey *key, int64_t now,
 
 	*signer = NULL;
 	describe_key(key, desc, sizeof(desc));
-	if (check_revoked(policy, key, desc, err) != 0)
+	if (check_revoked(policy, key, now, desc, err) != 0)
 		return -1;
 	owner = owner_of(policy, key, &tk);
 	if (owner == NULL) {

@@ -53,7 +53,8 @@ check_bundle_target(sign_run *run, ps_error *err)
 	taken = lstat(path, &sb) == 0;
 	if (taken)
 		util_fail(err, "output_exists", path, "refusing to replace a "
-		    "signature's bundle (use --append to co-sign, or --force)");
+		    "signature's bundle (%s)", run->keyless ? "use --force" :
+		    "use --append to co-sign, or --force");
 	free(path);
 	return taken ? -1 : 0;
 }

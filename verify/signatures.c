@@ -21,6 +21,7 @@
 #include "util/fdio.h"
 #include "util/strings.h"
 #include "verify/bundles.h"
+#include "sigstore/sigstore.h"
 #include "verify/certsigners.h"
 #include "verify/signatures.h"
 
@@ -140,12 +141,61 @@ policy_keys(const ps_trust *policy, size_t *count)
 	return keys;
 }
 
+/* 1 when entry `i` came from a --bundle file that carries log entries
+ * or timestamps: its key's window (and a revocation's `since`) is then
+ * judged at the signing times they prove (judge_times). */
+static int
+has_evidence(const verify_vctx *v, size_t i)
+{
+	const verify_bundle *b;
+	ps_error quiet;
+	size_t k, count;
+
+	for (k = 0; k < v->bundle_count; k++) {
+		b = &v->bundles[k];
+		if (i >= b->first && i < b->first + b->count)
+			return sigstore_evidence_count(b->bytes, b->len, "bundle",
+			    &count, &quiet) == 0 && count > 0;
+	}
+	return 0;
+}
+
+/* The refusals a verified signing time may undo. */
+static int
+time_refusal(const ps_error *e)
+{
+	return ps_error_is(e, PS_CODE_KEY_EXPIRED) ||
+	    ps_error_is(e, PS_CODE_KEY_NOT_YET_VALID) ||
+	    ps_error_is(e, PS_CODE_KEY_REVOKED);
+}
+
+/* ps_trust_lookup() of entry `i` at each of its verified signing times
+ * (signature.md 9.2), else at --at (the clock). */
+static int
+lookup_at_times(const verify_vctx *v, size_t i, const char *pack_id,
+    const ps_trust_signer **signer, ps_error *e)
+{
+	const ps_verify_signature *s = &v->res->signatures[i];
+	size_t t;
+
+	if (s->signing_time_count == 0)
+		return ps_trust_lookup(v->o->trust, v->entry_key[i], pack_id,
+		    v->o->at, signer, e);
+	for (t = 0; t < s->signing_time_count; t++) {
+		if (ps_trust_lookup(v->o->trust, v->entry_key[i], pack_id,
+		    s->signing_times[t], signer, e) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* Revoked, unknown or out-of-window keys, and keys of an identity without
  * the pack role, are judged before any parsing; scope needs the pack id
- * and waits for the statement. */
+ * and waits for the statement.  A bundle's entry refused only for the
+ * time (expired, not yet valid, revoked) waits for its evidence. */
 static int
-judge_key(verify_vctx *v, ps_verify_signature *s, const ps_pubkey *key,
-    ps_error *err)
+judge_key(verify_vctx *v, size_t i, ps_verify_signature *s,
+    const ps_pubkey *key, ps_error *err)
 {
 	const ps_trust_signer *signer, *owner = owner_of(v->o->trust, key);
 	ps_error e;
@@ -154,7 +204,8 @@ judge_key(verify_vctx *v, ps_verify_signature *s, const ps_pubkey *key,
 	if (owner != NULL && (s->identity = strdup(owner->identity)) == NULL)
 		return util_fail_oom(err, NULL);
 	if (ps_trust_lookup(v->o->trust, key, "", v->o->at, &signer, &e) == 0 ||
-	    ps_error_is(&e, PS_CODE_PACK_OUT_OF_SCOPE))
+	    ps_error_is(&e, PS_CODE_PACK_OUT_OF_SCOPE) ||
+	    (time_refusal(&e) && has_evidence(v, i)))
 		return 0;
 	if (e.status == PS_STATUS_FAILED) {
 		*err = e;
@@ -172,7 +223,7 @@ attribute(verify_vctx *v, size_t i, const ps_pubkey *key,
 
 	v->entry_key[i] = key;
 	ps_pubkey_fingerprint(key, s->fingerprint);
-	if (judge_key(v, s, key, err) != 0)
+	if (judge_key(v, i, s, key, err) != 0)
 		return -1;
 	if (s->code[0] == '\0' && v->verified.payload == NULL)
 		v->verified = m->verification;
@@ -326,12 +377,42 @@ check_evidence(verify_vctx *v, ps_error *err)
 	return 0;
 }
 
+/* Every counting entry judged again at its verified signing times (or
+ * at --at): inside the key's window at each, revoked at none. */
+static int
+judge_times(verify_vctx *v, ps_error *err)
+{
+	const ps_trust_signer *signer;
+	ps_verify_signature *s;
+	ps_error e;
+	size_t i;
+
+	for (i = 0; i < v->res->signature_count; i++) {
+		s = &v->res->signatures[i];
+		if (v->entry_key[i] == NULL || s->code[0] != '\0')
+			continue;
+		ps_error_clear(&e);
+		if (lookup_at_times(v, i, "", &signer, &e) == 0 ||
+		    ps_error_is(&e, PS_CODE_PACK_OUT_OF_SCOPE))
+			continue;
+		if (e.status == PS_STATUS_FAILED) {
+			*err = e;
+			return -1;
+		}
+		if (reason_from(s, &e, err) != 0)
+			return -1;
+	}
+	if (!any_left(v))
+		v->verified.payload = NULL;
+	return 0;
+}
+
 int
 verify_signatures(verify_vctx *v, ps_error *err)
 {
 	if (open_envelope(v, err) != 0 || new_entries(v, err) != 0 ||
 	    attribute_all(v, err) != 0 || check_evidence(v, err) != 0 ||
-	    verify_keyless_bundles(v, err) != 0)
+	    judge_times(v, err) != 0 || verify_keyless_bundles(v, err) != 0)
 		return -1;
 	if (v->verified.payload == NULL)
 		return refuse_threshold(v, err);
@@ -354,8 +435,7 @@ verify_scope(verify_vctx *v, ps_error *err)
 		if (v->entry_key[i] == NULL || s->code[0] != '\0')
 			continue;
 		ps_error_clear(&e);
-		if (ps_trust_lookup(v->o->trust, v->entry_key[i],
-		    v->st->pack_id, v->o->at, &signer, &e) == 0)
+		if (lookup_at_times(v, i, v->st->pack_id, &signer, &e) == 0)
 			s->counted = 1;
 		else if (e.status == PS_STATUS_FAILED) {
 			*err = e;

@@ -212,3 +212,33 @@ fails_with() {
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"apply to --keyless"* ]]
 }
+
+@test "sign --keyless --force: a kill at any sync or rename of the commit leaves the old outputs or the new" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	sigstore_serve srv
+	keyless --identity-token srv/token -q
+	local call n st total=0
+	for call in fsync rename renameat renameat2 link linkat; do
+		n=1
+		while :; do
+			cp p.tar.gz.1.sigstore.json old.json
+			st=0
+			ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+			strace -f -o /dev/null -e trace="$call" \
+			    -e inject="$call":signal=SIGKILL:when=$n \
+			    "$PACKSIGN" sign "$AGENTPACK" -o p.tar.gz --keyless --force -q \
+			    --identity-token srv/token --signing-config srv/signing_config.json \
+			    --trusted-root srv/trusted_root.json --ca-file srv/ca.pem \
+			    >/dev/null 2>&1 || st=$?
+			# the bundle in place is the old one or the new, and verifies
+			# with the archive in place
+			verify_blob -q || { echo "$call #$n: outputs disagree" >&2; return 1; }
+			[ "$st" -eq 0 ] && break
+			n=$((n + 1))
+			[ "$n" -lt 30 ] || return 1
+		done
+		echo "$call: $((n - 1)) kills" >&3
+		total=$((total + n - 1))
+	done
+	[ "$total" -ge 2 ]
+}

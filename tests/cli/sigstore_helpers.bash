@@ -18,18 +18,19 @@ python_sigstore_or_skip() {
 # background, waits at most 20 s for DIR/ready; sets SIGSTORE_PID and
 # SIGSTORE_URL.  Stop it with sigstore_stop.
 sigstore_serve() {
-	local dir=$1 i
+	local dir=$1
 	shift
 	mkdir -p "$dir"
 	rm -f "$dir/ready"
 	PYTHONDONTWRITEBYTECODE=1 python3 "$BATS_TEST_DIRNAME/../sigstore/serve" \
 	    "$dir" "$@" 3>&- &
 	SIGSTORE_PID=$!
-	for i in $(seq 200); do
+	for _ in $(seq 200); do
 		[ -e "$dir/ready" ] && break
 		sleep 0.1
 	done
 	[ -e "$dir/ready" ]
+	# shellcheck disable=SC2034 # read by the callers
 	SIGSTORE_URL=$(cat "$dir/url")
 }
 

@@ -30,7 +30,7 @@ from ._api import (  # noqa: F401  re-exported, listed in __all__
     Validation, VerifyResult, data_dir_default, describe, diff, digest,
     fetch, index_state_check, index_state_load, index_state_record, install,
     install_indexed, install_url, keygen, library_version, list,
-    list_installed, pack, read_index, sign, uninstall, validate, verify,
-    verify_blob, verify_index, verify_installed,
+    list_installed, pack, read_index, sign, sign_keyless, uninstall, validate,
+    verify, verify_blob, verify_index, verify_installed,
 )
 from ._api import __all__  # noqa: F401

@@ -35,7 +35,8 @@ __all__ = [
     "InstalledCheck", "InstallPlan", "ConsentRecord", "InstallResult",
     "FetchOptions", "Index", "IndexEntry", "IndexSeen", "KeyPair",
     "SignResult", "digest", "validate", "describe", "pack", "keygen",
-    "sign", "verify", "verify_installed", "install", "install_url",
+    "sign", "sign_keyless", "verify", "verify_installed", "install",
+    "install_url",
     "fetch", "list_installed", "list", "uninstall", "diff",
     "data_dir_default", "read_index", "verify_index", "index_state_load",
     "index_state_check", "index_state_record", "install_indexed",
@@ -1858,6 +1859,58 @@ def sign(path: PathLike, secret_key: PathLike, *,
     finally:
         lib.ps_sign_result_free(res[0])
         lib.ps_seckey_free(key)
+    if rc != 0:
+        raise PacksignError._from(ffi, lib, err, result)
+    assert result is not None
+    return result
+
+
+def sign_keyless(path: PathLike, identity_token: Union[str, bytes], *,
+                 out: Optional[PathLike] = None,
+                 signing_config: Optional[PathLike] = None,
+                 trusted_root: Optional[PathLike] = None,
+                 fetch: Optional[FetchOptions] = None,
+                 source_repo: Optional[str] = None,
+                 source_commit: Optional[str] = None,
+                 allow_dirty: bool = False, force: bool = False,
+                 mtime: int = 0,
+                 compression: Optional[str] = None) -> SignResult:
+    """ps_sign() keylessly (signature.md section 9.5): the pack directory
+    or archive at `path` signed with an ephemeral key Fulcio certifies for
+    the OIDC `identity_token`'s identity, logged by Rekor, in
+    OUT.1.sigstore.json only (the result's `bundle_paths`).  The services
+    are `signing_config`'s (default the public-good instance); the bundle
+    is verified against `trusted_root` (default public good) before it is
+    written.  The token is the caller's (the library reads no environment);
+    `fetch` gives the CA file, proxy and timeouts of the requests."""
+    c = _Call()
+    ffi, lib = c.ffi, c.lib
+    opts = ffi.new("ps_sign_options *")
+    lib.ps_sign_options_init(opts)
+    opts.output = c.cstr(out)
+    opts.pack.mtime = mtime
+    if compression is not None or out is not None:
+        opts.pack.compression = _compression(ffi, lib, out or "x.tar.gz",
+                                             compression)
+    opts.source_repo = c.cstr(source_repo)
+    opts.source_commit = c.cstr(source_commit)
+    opts.allow_dirty, opts.force = int(allow_dirty), int(force)
+    opts.keyless = 1
+    token = ffi.new("char[]", _b(identity_token))
+    opts.identity_token = token
+    opts.signing_config = c.cstr(signing_config)
+    opts.trusted_root = c.cstr(trusted_root)
+    fetch_opts = c.fetch(fetch)   # kept alive until the call returns
+    opts.fetch = fetch_opts
+    err = ffi.new("ps_error *")
+    res = ffi.new("ps_sign_result **")
+    try:
+        rc = lib.ps_sign(_b(path), ffi.NULL, opts, res, err)
+        result = _sign_result(ffi, lib, res[0]) \
+            if res[0] != ffi.NULL else None
+    finally:
+        lib.ps_sign_result_free(res[0])
+        ffi.memmove(token, b"\0" * len(token), len(token))
     if rc != 0:
         raise PacksignError._from(ffi, lib, err, result)
     assert result is not None
