@@ -284,6 +284,75 @@ def suite(name, src, work, runs, fine=False):
     return rows
 
 
+ISSUE30 = "Issue 30: one pass, no copies"   # the section's name starts so
+
+
+def issue30_suite(src, work, runs):
+    """Issue 30's rows on the 1 GiB dataset: verify and install of a .tar
+    with a v2 statement (read once, chunks authenticated) and a v1 one
+    (read lease), against the pipelines a careful user runs for the same
+    guarantee, beside the physical floor: one read of the archive (cat)
+    and SHA-256 of it (openssl dgst), which verify of v2 pays twice over
+    two cores (chunks and whole file)."""
+    o = os.path.join(work, "i30")
+    q = lambda s: s.replace("SRC", src).replace("OUT", o).replace(
+        "PS", PACKSIGN).replace("W", work).replace("RECIPE", TAR_RECIPE)
+    sh(q("rm -rf OUT.*; PS sign SRC -s W/k.key -o OUT.v2.tar >/dev/null && "
+         "cp OUT.v2.tar OUT.v1.tar && PS sign OUT.v1.tar -s W/k.key "
+         "--predicate-version 1 >/dev/null && minisign -S -s W/m.key "
+         "-m OUT.v2.tar >/dev/null"))
+    rows = []
+
+    def pair(op, ours, peers):
+        rows.extend(measure_rows(op, ["packsign"] + [t for t, _ in peers],
+                                 [q(c) for c in ours] + [q(c) for _, c in
+                                                         peers], runs, False))
+
+    pair("verify .tar v2", ["PS verify OUT.v2.tar -p W/k.pub"],
+         [("minisign -V", "minisign -V -p W/m.pub -m OUT.v2.tar >/dev/null"),
+          ("floor: cat (one read)", "cat OUT.v2.tar >/dev/null"),
+          ("floor: openssl dgst -sha256", "openssl dgst -sha256 OUT.v2.tar")])
+    pair("verify .tar v1 (lease)", ["PS verify OUT.v1.tar -p W/k.pub"],
+         [("minisign -V", "minisign -V -p W/m.pub -m OUT.v2.tar >/dev/null")])
+    sh(q("rm -rf W/d30.* W/x30.*"))
+    pair("install .tar v2",
+         ["PS install OUT.v2.tar -p W/k.pub --data-dir W/d30.v2.RUN --yes"],
+         [("minisign -V && tar -xf && sync",
+           "minisign -V -p W/m.pub -m OUT.v2.tar >/dev/null && mkdir "
+           "W/x30.RUN && tar -xf OUT.v2.tar -C W/x30.RUN && sync")])
+    sh(q("rm -rf W/d30.* W/x30.*"))
+    pair("install .tar v1 (lease)",
+         ["PS install OUT.v1.tar -p W/k.pub --data-dir W/d30.v1.RUN --yes"],
+         [("minisign -V && tar -xf && sync",
+           "minisign -V -p W/m.pub -m OUT.v2.tar >/dev/null && mkdir "
+           "W/x30.RUN && tar -xf OUT.v2.tar -C W/x30.RUN && sync")])
+    sh(q("rm -rf W/d30.* W/x30.* OUT.*"))
+    return rows
+
+
+def issue30(results):
+    """Issue 30's targets that this row measures."""
+    f = lambda op, tool: find(results, ISSUE30, op, tool)
+    out = [at_most("verify 1 GiB .tar (v2): at most 0.6x minisign -V",
+                   f("verify .tar v2", "minisign -V"), 0.6),
+           at_most("verify 1 GiB .tar (v1, lease): at most 0.6x minisign -V",
+                   f("verify .tar v1", "minisign -V"), 0.6),
+           at_most("install 1 GiB .tar (v2): at most 0.8x minisign -V && "
+                   "tar -xf && sync", f("install .tar v2", "minisign -V"),
+                   0.8),
+           at_most("install 1 GiB .tar (v1, lease): at most 0.8x minisign -V "
+                   "&& tar -xf && sync", f("install .tar v1", "minisign -V"),
+                   0.8)]
+    for op in ("verify .tar v2", "verify .tar v1", "install .tar v2",
+               "install .tar v1"):
+        r = f(op, "packsign")
+        out.append(("%s: peak memory (RSS + Shmem) at most 64 MiB" % op,
+                    "not measured in this run" if r is None else
+                    "%.1f MiB" % (r.rss / 1024.0),
+                    None if r is None else r.rss / 1024.0 <= 64))
+    return out
+
+
 INDEX_ENTRIES = 4500   # about what fits the 4 MiB envelope (index.md 2.3)
 
 
@@ -744,7 +813,7 @@ def issue22(results):
 NOTES = os.path.join(ROOT, "bench", "notes.md")
 
 ONLY = ("unlock", "index", "big", "many", "examples", "small", "startup",
-        "batch", "sigstore")     # the row names of --only (make bench BENCH_ONLY=...)
+        "batch", "sigstore", "issue30")     # the row names of --only (make bench BENCH_ONLY=...)
 
 
 def method(runs, small_runs, example_runs, scale, sigstore_runs):
@@ -827,6 +896,7 @@ def report(results, a):
     lines += ["| %s | %s |" % kv for kv in machine()]
     lines += ["", "## Targets (issue 8)", "", target_table(issue8(results))]
     lines += ["", "## Targets (issue 22)", "", target_table(issue22(results))]
+    lines += ["", "## Targets (issue 30)", "", target_table(issue30(results))]
     for name, rows in results:
         fine = rows and rows[0].runs is not None
         lines += ["", "## " + name, "", fine_table(rows) if fine
@@ -923,6 +993,11 @@ def main():
         results.append((name, suite(name, make(), work, a.example_runs
                                     if example else a.runs, fine=example)))
         write()      # after every dataset: a failure later keeps what ran
+    if wanted(a.only, "issue30"):
+        print("bench: issue 30 (1 GiB, v2 and v1)", file=sys.stderr)
+        results.append(("%s (1 GiB in 16 files)" % ISSUE30,
+                        issue30_suite(make_big(a.dir, a.scale), work, a.runs)))
+        write()
     results += short_suites(a, work)
     write()
     print("bench: wrote %s" % a.out, file=sys.stderr)

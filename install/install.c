@@ -11,6 +11,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +74,21 @@ struct install {
 	ps_consent_record kept;      /* its receipt's consent record */
 	int from_url;                /* ps_install_url(): `dl` is set */
 	install_download dl;
+	/* A v2 tar from a URL streams: a thread downloads into a pipe whose
+	 * other end verify reads (install.md section 3.1). */
+	struct streaming {
+		pthread_t thread;
+		int started;
+		int pipe_r, pipe_w;
+		ps_fetch_options quiet;  /* dl's, without progress reports */
+		install_download dl;
+		uint64_t received;
+		int rc;
+		ps_error err;
+		pthread_mutex_t lock;
+		int done;                /* under lock: the download ended
+		                          * before the pipe's end was closed */
+	} stream;
 	const install_indexed *indexed;   /* ps_install_indexed(), or NULL */
 };
 
@@ -388,6 +405,95 @@ read_in_place(struct install *in, const sign_statement *st)
 	    kind->kind != PS_SOURCE_ZIP && st->predicate_version == 2;
 }
 
+/* The download thread: the archive into the pipe, SIGPIPE blocked (a
+ * reader that refused a chunk and closed its end makes the write fail
+ * with EPIPE, ending the download, and never signals the host). */
+static void *
+download_into_pipe(void *arg)
+{
+	struct streaming *s = arg;
+	unsigned char sha256[PS_SHA256_LEN];   /* verify takes its own */
+	sigset_t pipe_signal;
+
+	sigemptyset(&pipe_signal);
+	sigaddset(&pipe_signal, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_signal, NULL);
+	s->rc = install_download_archive(&s->dl, s->pipe_w, sha256,
+	    &s->received, &s->err);
+	pthread_mutex_lock(&s->lock);
+	s->done = 1;
+	pthread_mutex_unlock(&s->lock);
+	close(s->pipe_w);
+	s->pipe_w = -1;
+	return NULL;
+}
+
+/* A v2 tar from a URL (not an index entry's): downloaded on a thread
+ * into a pipe that verify reads once, each chunk authenticated before it
+ * is parsed; nothing is written to disk but the extracted tree. */
+static int
+stream_download(struct install *in, const sign_statement *st, int *fd,
+    ps_error *err)
+{
+	struct streaming *s = &in->stream;
+	const pack_archive_name *kind = pack_archive_name_of(in->archive);
+	int p[2];
+
+	if (!in->from_url || in->indexed != NULL || kind == NULL ||
+	    kind->kind == PS_SOURCE_ZIP || st->predicate_version != 2)
+		return 0;
+	if (pipe2(p, O_CLOEXEC) != 0)
+		return util_fail_errno(err, "io_error", in->archive, "pipe", errno);
+	(void)fcntl(p[1], F_SETPIPE_SZ, 1024 * 1024);
+	s->pipe_r = p[0];
+	s->pipe_w = p[1];
+	s->quiet = *in->dl.o;
+	s->quiet.progress.fn = NULL;     /* reports come from one thread */
+	s->dl = in->dl;
+	s->dl.o = &s->quiet;
+	ps_error_clear(&s->err);
+	s->done = 0;
+	if (pthread_mutex_init(&s->lock, NULL) != 0 ||
+	    pthread_create(&s->thread, NULL, download_into_pipe, s) != 0) {
+		close(p[0]);
+		close(p[1]);
+		s->pipe_r = s->pipe_w = -1;
+		return util_fail(err, "out_of_memory", in->archive, "cannot start "
+		    "the download thread");
+	}
+	s->started = 1;
+	*fd = s->pipe_r;
+	return 1;
+}
+
+/* After verification: the pipe closed (a writer still sending ends with
+ * EPIPE), the thread joined.  A download that failed on its own, before
+ * the reader let go, decides the error (the reader saw only the stream
+ * end early); one that failed because the reader refused and closed the
+ * pipe does not. */
+static int
+stream_finish(struct install *in, int rc, ps_error *err)
+{
+	struct streaming *s = &in->stream;
+	int ended_first;
+
+	if (!s->started)
+		return rc;
+	pthread_mutex_lock(&s->lock);
+	ended_first = s->done;
+	pthread_mutex_unlock(&s->lock);
+	close(s->pipe_r);
+	s->pipe_r = -1;
+	pthread_join(s->thread, NULL);
+	pthread_mutex_destroy(&s->lock);
+	s->started = 0;
+	if (s->rc != 0 && (ended_first || rc == 0)) {
+		*err = s->err;
+		return -1;
+	}
+	return rc;
+}
+
 /* A local tar not from an index is read in place under a read lease
  * where one is granted (util/lease.h; install.md section 3): no copy. */
 static int
@@ -412,6 +518,10 @@ acquire_copy(void *ctx, const sign_statement *st, int *fd,
 	uint64_t size = 0;
 	int rc;
 
+	if ((rc = stream_download(in, st, fd, err)) != 0) {
+		*sha256 = NULL;         /* verify reads the pipe chunk by chunk */
+		return rc > 0 ? 0 : -1;
+	}
 	if (in->from_url && (in->copy_fd = open_anonymous(in, err)) < 0)
 		return -1;
 	if (read_in_place(in, st) || lease_source(in)) {
@@ -541,6 +651,7 @@ verify_and_extract(struct install *in, ps_error *err)
 	vo.limits = in->o->limits;
 	rc = verify_keep(in->archive, &vo, &stream, &in->res->verify,
 	    &in->manifest, &in->st, err);
+	rc = stream_finish(in, rc, err);
 	install_extractor_free(in->extractor);
 	in->extractor = NULL;
 	close(in->tree_fd);
@@ -1251,6 +1362,7 @@ start(struct install *in, const char *archive,
 	in->archive = archive;
 	in->o = options;
 	in->work_fd = in->tree_fd = in->source_fd = in->copy_fd = -1;
+	in->stream.pipe_r = in->stream.pipe_w = -1;
 	in->dd.fd = in->dd.lock_fd = in->dd.tmp_fd = -1;
 }
 

@@ -277,7 +277,7 @@ check_append(sign_run *run, ps_error *err)
 	util_refuse(err, "append_mismatch", run->r->sig_path, "the existing "
 	    "signature is over another statement than this run's (a "
 	    "different archive, pack, prompt files%s)", run->is_dir ?
-	    ", source, mtime or compression" : "");
+	    ", source, mtime, compression or predicate version" : "");
 	snprintf(want, sizeof(want), "a statement for this archive (subject %s)",
 	    ps_sha256_string(run->r->archive_digest, digest));
 	return util_error_expect(err, want, "another payload");

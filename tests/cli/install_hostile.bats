@@ -350,6 +350,40 @@ uninstall_if_present() {
 	[ "$(find "$D/agentpacks/$ID/0.1.0/knowledge/bulk" -type f | wc -l)" -eq 300 ]
 }
 
+# The same from standard input (issue 30): a v2 tar streamed through a
+# pipe, each chunk authenticated as it is extracted, killed anywhere.
+@test "install - from a pipe killed with SIGKILL at random points: all or nothing" {
+	local i pid ms delay t0 killed=0 rc
+	bulk_pack bulk 0.1.0 300
+	"$PACKSIGN" sign bulk.tar.gz -s alice.key --force -q     # v2
+	t0=$(date +%s%N)
+	"$PACKSIGN" install - --sig bulk.tar.gz.sig -p alice.pub --data-dir "$D" \
+	    --yes < <(cat bulk.tar.gz)
+	ms=$((($(date +%s%N) - t0) / 1000000 + 1))
+	uninstall_if_present 0.1.0
+	for i in $(seq 1 12); do
+		delay=$((RANDOM % (ms * 3 / 2 + 1)))
+		"$PACKSIGN" install - --sig bulk.tar.gz.sig -p alice.pub \
+		    --data-dir "$D" --yes < <(cat bulk.tar.gz) >/dev/null 2>&1 &
+		pid=$!
+		sleep "$((delay / 1000)).$(printf %03d $((delay % 1000)))"
+		kill -9 "$pid" 2>/dev/null || true
+		rc=0
+		wait "$pid" || rc=$?
+		[ "$rc" -ne 137 ] || killed=$((killed + 1))
+		listed_consistently 0.1.0
+		uninstall_if_present 0.1.0
+	done
+	echo "# $killed of 12 runs killed before they ended (install -: $ms ms)" >&3
+	run "$PACKSIGN" install - --sig bulk.tar.gz.sig -p alice.pub \
+	    --data-dir "$D" --yes --json < <(cat bulk.tar.gz)
+	[ "$status" -eq 0 ]
+	[ "$(jq -r .verify.read.how <<<"$output")" = chunks ]
+	listed_consistently 0.1.0
+	[ -z "$(ls -A "$D/.tmp" 2>/dev/null)" ]
+	[ "$(find "$D/agentpacks/$ID/0.1.0/knowledge/bulk" -type f | wc -l)" -eq 300 ]
+}
+
 # Different versions (either may finish second: --allow-downgrade keeps the
 # rollback rule out of it), then one archive twice (one run is a no-op).
 @test "two installs at once into one data directory both succeed" {

@@ -16,6 +16,9 @@ file of DOCROOT:
   /longer/P             the file, then junk past its Content-Length
   /stall/P              the headers and a few bytes, then silence
   /cut/P                half the file, then the connection closes
+  /more/P               the file, then 4096 more bytes, all within its
+                        Content-Length (the right bytes, then more)
+  /flip/N/P             the file with one byte of its 1 MiB chunk N changed
 """
 import http.server
 import os
@@ -60,6 +63,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.redirect("/%s/%s/releases/download/v1/%s" % (parts[0], parts[1], parts[5]))
         if len(parts) >= 6 and parts[2:4] == ["releases", "download"]:
             mode, rel = "files", parts[5]
+        flip = None
+        if mode == "flip" and len(parts) >= 3:
+            flip, rel = int(parts[1]) * 1048576 + 100, "/".join(parts[2:])
         if mode == "status500":
             return self.wfile.write(self.send(500, b"broken\n"))
         if mode == "tohttp":
@@ -70,6 +76,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if data is None:
             return self.wfile.write(self.send(404, b"not found\n"))
         if mode == "files":
+            self.wfile.write(self.send(200, data))
+        elif mode == "more":
+            self.wfile.write(self.send(200, data + b"M" * 4096))
+        elif mode == "flip" and flip < len(data):
+            data = data[:flip] + bytes([data[flip] ^ 1]) + data[flip + 1:]
             self.wfile.write(self.send(200, data))
         elif mode == "longer":
             self.wfile.write(self.send(200, data, close=True) + b"JUNK" * 4096)

@@ -167,7 +167,7 @@ parse_v2(uint64_t size, size_t count, const char *subject,
 {
 	static ps_error err;
 	unsigned char d[PS_SHA256_LEN], *bytes;
-	unsigned char (*list)[PS_SHA256_LEN] = calloc(count + 1, sizeof(*list));
+	unsigned char (*list)[PS_SHA256_LEN] = calloc(count + 3, sizeof(*list));
 	sign_statement *st = NULL, *back = NULL;
 	size_t len;
 	json_t *root;

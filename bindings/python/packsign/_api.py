@@ -1814,13 +1814,17 @@ def sign(path: PathLike, secret_key: PathLike, *,
          bundle: bool = False, source_repo: Optional[str] = None,
          source_commit: Optional[str] = None, allow_dirty: bool = False,
          append: bool = False, force: bool = False, mtime: int = 0,
-         compression: Optional[str] = None) -> SignResult:
+         compression: Optional[str] = None,
+         predicate_version: int = 0) -> SignResult:
     """ps_sign(): signs the pack directory (its canonical archive `out`
     is written, default "<id>-<version>.tar.gz" here) or the archive at
     `path` with the minisign secret key file `secret_key` (decrypted with
     `passphrase`; None: a key without one): OUT.sig, a DSSE envelope over
     the in-toto statement, and with `minisig` OUT.minisig, with `bundle`
-    Sigstore bundles.  The signer's identity is `identity`, else that of
+    Sigstore bundles.  `predicate_version` 1 writes the v1 predicate
+    (for verifiers before issue 30); 0 or 2 the v2 one with the archive's
+    chunk digests (docs/formats/signature.md section 4.4).  The signer's
+    identity is `identity`, else that of
     `public_key` (default NAME.pub beside NAME.key).  An invalid manifest
     raises manifest_invalid with its diagnostics in the error's `result`
     (a SignResult)."""
@@ -1849,6 +1853,7 @@ def sign(path: PathLike, secret_key: PathLike, *,
     opts.allow_dirty, opts.append = int(allow_dirty), int(append)
     opts.force, opts.minisig, opts.bundle = int(force), int(minisig), \
         int(bundle)
+    opts.predicate_version = int(predicate_version)
     key = _load_seckey(ffi, lib, secret_key, passphrase)
     err = ffi.new("ps_error *")
     res = ffi.new("ps_sign_result **")

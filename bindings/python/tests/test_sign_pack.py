@@ -77,7 +77,13 @@ def test_sign_then_verify(tmp_path):
     v = packsign.verify(out, public_key=k.public_key)
     assert v.ok and v.signers[0].identity == "alice"
     assert v.archive_digest == r.archive_digest
+    assert v.archive_read == "chunks"       # v2: read once (issue 30)
     cli("verify", out, "-p", k.public_key)
+    # v1 on request: verified the v1 way (a lease, or a copy)
+    packsign.sign(out, k.secret_key, passphrase="pw", force=True,
+                  predicate_version=1)
+    v = packsign.verify(out, public_key=k.public_key)
+    assert v.ok and v.archive_read != "chunks"
     # A wrong passphrase, once: the binding never prompts.
     with pytest.raises(packsign.PacksignError) as e:
         packsign.sign(pack, k.secret_key, passphrase="nope",
