@@ -14,7 +14,7 @@
 #define ARTIFACT_BUFFER (256 * 1024)
 
 /* Reads `fd` to its end into both digest contexts (the second NULL when
- * SHA-256 is the key's hash too). */
+ * the message signature's hash is SHA-256 too, or there is none). */
 static int
 hash_fd(int fd, EVP_MD_CTX *sha256, EVP_MD_CTX *other)
 {
@@ -54,7 +54,7 @@ digest_ctx(const char *name)
 static int
 hash_file(const char *path, sigstore_content *c, ps_error *err)
 {
-	const char *hash = sigstore_pkey_hash(c->key);
+	const char *hash = c->hash != NULL ? c->hash->md : NULL;
 	int same = hash == NULL || strcmp(hash, "SHA2-256") == 0;
 	EVP_MD_CTX *sha256 = digest_ctx("SHA2-256");
 	EVP_MD_CTX *other = same ? NULL : digest_ctx(hash);
@@ -72,7 +72,7 @@ hash_file(const char *path, sigstore_content *c, ps_error *err)
 	if (rc == -2)
 		util_fail_errno(err, "io_error", path, "read", errno);
 	else if (rc != 0 || EVP_DigestFinal_ex(sha256, c->sha256, &n) != 1 ||
-	    (other != NULL && EVP_DigestFinal_ex(other, c->key_digest, &m) != 1))
+	    (other != NULL && EVP_DigestFinal_ex(other, c->msg_digest, &m) != 1))
 		rc = util_fail(err, "crypto_error", path, "hashing failed");
 	close(fd);
 	EVP_MD_CTX_free(sha256);
@@ -80,8 +80,8 @@ hash_file(const char *path, sigstore_content *c, ps_error *err)
 	if (rc != 0)
 		return -1;
 	if (same && hash != NULL)
-		memcpy(c->key_digest, c->sha256, (m = 32));
-	c->key_digest_len = m;
+		memcpy(c->msg_digest, c->sha256, (m = 32));
+	c->msg_digest_len = m;
 	return 0;
 }
 
@@ -89,16 +89,78 @@ int
 sigstore_artifact_hash(const ps_sigstore_artifact *a, sigstore_content *c,
     ps_error *err)
 {
-	const char *hash = sigstore_pkey_hash(c->key);
-
-	c->key_digest_len = 0;
+	c->msg_digest_len = 0;
 	if (a->path != NULL)
 		return hash_file(a->path, c, err);
 	memcpy(c->sha256, a->sha256, 32);
-	if (hash != NULL && strcmp(hash, "SHA2-256") == 0) {
-		memcpy(c->key_digest, a->sha256, 32);
-		c->key_digest_len = 32;
+	if (c->hash != NULL && strcmp(c->hash->md, "SHA2-256") == 0) {
+		memcpy(c->msg_digest, a->sha256, 32);
+		c->msg_digest_len = 32;
 	}
+	return 0;
+}
+
+/* ------------------------------------- the hash a message signature is over */
+
+static const sigstore_hash message_hashes[] = {
+	{ "SHA2_256", "SHA2-256", "sha256", 32 },
+	{ "SHA2_384", "SHA2-384", "sha384", 48 },
+	{ "SHA2_512", "SHA2-512", "sha512", 64 },
+};
+
+static const sigstore_hash *
+hash_by_proto(const char *proto)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(message_hashes) / sizeof(message_hashes[0]); i++) {
+		if (strcmp(message_hashes[i].proto, proto) == 0)
+			return &message_hashes[i];
+	}
+	return NULL;
+}
+
+/* What a key's message signature may be over, as the expected text: its
+ * own hash, and SHA-256 too for P-384 and P-521 (protobuf-specs'
+ * deprecated PKIX_ECDSA_P384_SHA_256 and PKIX_ECDSA_P521_SHA_256, which
+ * sigstore-python signs and verifies). */
+static const char *
+accepted_hashes(const sigstore_pkey *key)
+{
+	switch (key->kind) {
+	case SIGSTORE_KEY_ECDSA_P384:
+		return "SHA2_384 or SHA2_256";
+	case SIGSTORE_KEY_ECDSA_P521:
+		return "SHA2_512 or SHA2_256";
+	default:
+		return "SHA2_256";
+	}
+}
+
+int
+sigstore_artifact_message_hash(sigstore_content *c, const char *subject,
+    ps_error *err)
+{
+	const sigstore_bundle *b = c->bundle;
+	const char *own = sigstore_pkey_hash_proto(c->key);
+	const char *named = b->digest_alg[0] != '\0' ? b->digest_alg : own;
+	const sigstore_hash *h;
+
+	c->hash = NULL;
+	if (b->dsse || own == NULL)
+		return 0;
+	h = hash_by_proto(named);
+	if (h == NULL || (strcmp(h->proto, own) != 0 &&
+	    (strcmp(h->proto, "SHA2_256") != 0 ||
+	    (c->key->kind != SIGSTORE_KEY_ECDSA_P384 &&
+	    c->key->kind != SIGSTORE_KEY_ECDSA_P521)))) {
+		util_refuse(err, "signature_algorithm_unsupported", subject, "the "
+		    "hash the bundle's messageDigest names, which the message "
+		    "signature by the %s key is over", sigstore_pkey_details(c->key));
+		return util_error_expect(err, accepted_hashes(c->key),
+		    strlen(named) < 16 ? named : "(long)");
+	}
+	c->hash = h;
 	return 0;
 }
 

@@ -251,16 +251,16 @@ sigstore_pkey_verify(const sigstore_pkey *key, const void *msg, size_t len,
 }
 
 int
-sigstore_pkey_verify_digest(const sigstore_pkey *key,
+sigstore_pkey_verify_digest(const sigstore_pkey *key, const char *hash,
     const unsigned char *digest, size_t digest_len, const unsigned char *sig,
     size_t sig_len)
 {
-	const char *hash = info_of(key)->hash;
 	EVP_PKEY_CTX *ctx = NULL;
 	EVP_MD *md = NULL;
 	int ok = 0;
 
-	if (hash == NULL || sig_len == 0 || sig_len > SIGSTORE_SIG_MAX)
+	if (info_of(key)->hash == NULL || hash == NULL || sig_len == 0 ||
+	    sig_len > SIGSTORE_SIG_MAX)
 		return -1;
 	md = EVP_MD_fetch(NULL, hash, NULL);
 	if (md != NULL && (size_t)EVP_MD_get_size(md) == digest_len) {

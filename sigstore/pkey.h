@@ -7,7 +7,8 @@
  * algorithm follows from the key (protobuf-specs' PublicKeyDetails):
  * ECDSA P-256 with SHA-256, P-384 with SHA-384, P-521 with SHA-512
  * (ASN.1 DER signatures), RSA PKCS#1 v1.5 with SHA-256, Ed25519 over the
- * message itself.
+ * message itself; a message signature by P-384 or P-521 may be over
+ * SHA-256 instead (sigstore/artifact.h decides which).
  */
 #ifndef SIGSTORE_PKEY_H
 #define SIGSTORE_PKEY_H
@@ -67,9 +68,10 @@ const char *sigstore_pkey_hash_proto(const sigstore_pkey *key);
 /* 0 when `sig` verifies over `msg` (hashed as the key says), else -1. */
 int sigstore_pkey_verify(const sigstore_pkey *key, const void *msg,
     size_t len, const unsigned char *sig, size_t sig_len);
-/* 0 when `sig` verifies over a digest made with the key's hash (its
- * length must be that hash's); Ed25519 never verifies here. */
-int sigstore_pkey_verify_digest(const sigstore_pkey *key,
+/* 0 when `sig` verifies over a digest made with OpenSSL's hash `md`
+ * ("SHA2-384"; its length must be that hash's; which hash a key may
+ * sign is the caller's to decide); Ed25519 never verifies here. */
+int sigstore_pkey_verify_digest(const sigstore_pkey *key, const char *md,
     const unsigned char *digest, size_t digest_len, const unsigned char *sig,
     size_t sig_len);
 

@@ -37,13 +37,20 @@ mismatch(ps_error *err, const char *subject, const char *what)
 }
 
 /* A message signature's entry records the artifact's digest with the
- * key's hash, and the artifact came by its SHA-256 only. */
+ * signature's hash, and the artifact came by its SHA-256 only. */
 static int
 digest_unusable(ps_error *err, const char *subject, const sigstore_content *c)
 {
 	return util_refuse(err, "artifact_digest_unusable", subject, "the log "
 	    "entry records the artifact's %s digest and the artifact was given "
-	    "by its SHA-256 only: give the file", sigstore_pkey_hash(c->key));
+	    "by its SHA-256 only: give the file", c->hash->md);
+}
+
+/* A message signature whose digest with its hash is not at hand. */
+static int
+message_digest_missing(const sigstore_content *c)
+{
+	return !c->bundle->dsse && c->hash != NULL && c->msg_digest_len == 0;
 }
 
 /* ------------------------------------------------------------ Rekor v2 */
@@ -98,8 +105,8 @@ verifier_json(const sigstore_content *c)
 	return out;
 }
 
-/* The digest a hashedrekord 0.0.2 records: the artifact's (message
- * signature) or the PAE's (DSSE), both with the key's hash. */
+/* The digest a hashedrekord 0.0.2 records: the artifact's with the
+ * message signature's hash, or the PAE's with the key's (DSSE). */
 static int
 v2_digest(const sigstore_content *c, unsigned char out[64], size_t *len)
 {
@@ -110,8 +117,10 @@ v2_digest(const sigstore_content *c, unsigned char out[64], size_t *len)
 	if (hash == NULL)
 		return -1;
 	if (!c->bundle->dsse) {
-		memcpy(out, c->key_digest, c->key_digest_len);
-		*len = c->key_digest_len;
+		if (c->hash == NULL)
+			return -1;
+		memcpy(out, c->msg_digest, c->msg_digest_len);
+		*len = c->msg_digest_len;
 		return *len > 0 ? 0 : -1;
 	}
 	p = pae(c->bundle, &plen);
@@ -137,7 +146,8 @@ v2_hashedrekord(const sigstore_content *c, const char *verifier,
 	n = asprintf(out, "{\"apiVersion\":\"0.0.2\",\"kind\":\"hashedrekord\","
 	    "\"spec\":{\"hashedRekordV002\":{\"data\":{\"algorithm\":\"%s\","
 	    "\"digest\":\"%s\"},\"signature\":{\"content\":\"%s\",\"verifier\":"
-	    "%s}}}}", sigstore_pkey_hash_proto(c->key), d64, sig, verifier);
+	    "%s}}}}", c->bundle->dsse ? sigstore_pkey_hash_proto(c->key) :
+	    c->hash->proto, d64, sig, verifier);
 	free(d64);
 	return n < 0 ? -1 : 0;
 }
@@ -236,8 +246,7 @@ check_v2(const sigstore_entry *e, const sigstore_content *c,
 	size_t len = 0;
 	int same;
 
-	if (strcmp(e->kind, "hashedrekord") == 0 && c->bundle->dsse == 0 &&
-	    c->key_digest_len == 0 && sigstore_pkey_hash(c->key) != NULL)
+	if (strcmp(e->kind, "hashedrekord") == 0 && message_digest_missing(c))
 		return digest_unusable(err, subject, c);
 	if (strcmp(e->kind, "dsse") == 0 && !c->bundle->dsse)
 		return mismatch(err, subject, "a dsse entry for a message "
@@ -346,33 +355,32 @@ hex_matches(const char *alg, const char *hex, const char *want_alg,
 	    util_hex_decode(hex, got, len) == 0 && memcmp(got, digest, len) == 0;
 }
 
-/* The artifact digest a hashedrekord 0.0.1 entry names: SHA-256, or the
- * key's own hash. */
+/* The artifact digest a hashedrekord 0.0.1 entry names: the artifact's
+ * digest with the hash the message signature is over, by that hash's
+ * name.  0 when it does; else a refusal. */
 static int
-artifact_matches(json_t *spec, const sigstore_content *c)
+artifact_matches(json_t *spec, const sigstore_content *c,
+    const char *subject, ps_error *err)
 {
 	static const char *const alg[] = { "data", "hash", "algorithm" };
 	static const char *const val[] = { "data", "hash", "value" };
 	const char *a = path_string(spec, alg, 3), *v = path_string(spec, val, 3);
-	const char *proto = sigstore_pkey_hash_proto(c->key);
+	char what[128];
 
-	if (hex_matches(a, v, "sha256", c->sha256, 32))
-		return 1;
-	if (proto != NULL && strcmp(proto, "SHA2_384") == 0)
-		return hex_matches(a, v, "sha384", c->key_digest, c->key_digest_len);
-	if (proto != NULL && strcmp(proto, "SHA2_512") == 0)
-		return hex_matches(a, v, "sha512", c->key_digest, c->key_digest_len);
+	if (c->hash == NULL)          /* Ed25519: refused at step 7 */
+		return hex_matches(a, v, "sha256", c->sha256, 32) ? 0 :
+		    mismatch(err, subject, "another artifact digest");
+	if (a == NULL || strcmp(a, c->hash->rekor) != 0) {
+		snprintf(what, sizeof(what), "a %s digest of the artifact, where the "
+		    "message signature is over its %s digest", a != NULL &&
+		    strlen(a) < 16 ? a : "(no or long)", c->hash->rekor);
+		return mismatch(err, subject, what);
+	}
+	if (c->msg_digest_len == 0)
+		return digest_unusable(err, subject, c);
+	if (!hex_matches(a, v, c->hash->rekor, c->msg_digest, c->msg_digest_len))
+		return mismatch(err, subject, "another artifact digest");
 	return 0;
-}
-
-/* Whether the entry records a SHA-256 of the artifact. */
-static int
-recorded_sha256(json_t *spec)
-{
-	static const char *const alg[] = { "data", "hash", "algorithm" };
-	const char *a = path_string(spec, alg, 3);
-
-	return a != NULL && strcmp(a, "sha256") == 0;
 }
 
 static int
@@ -390,11 +398,7 @@ check_hashedrekord(json_t *spec, const sigstore_content *c,
 	if (!verifier_matches(path_string(spec, key, 3), c))
 		return mismatch(err, subject, c->leaf != NULL ? "another "
 		    "certificate" : "another public key");
-	if (!artifact_matches(spec, c))
-		return c->key_digest_len == 0 && sigstore_pkey_hash(c->key) != NULL
-		    && !recorded_sha256(spec) ? digest_unusable(err, subject, c) :
-		    mismatch(err, subject, "another artifact digest");
-	return 0;
+	return artifact_matches(spec, c, subject, err);
 }
 
 /* The payload's SHA-256 as {"algorithm":"sha256","value":HEX} at `obj`. */

@@ -19,16 +19,29 @@
 #include "sigstore/pkey.h"
 #include "sigstore/sigbundle.h"
 
+/* A hash a message signature may be over (docs/formats/sigstore.md,
+ * section 9): its protobuf-specs HashAlgorithm name, OpenSSL's name,
+ * Rekor v1's name and its length. */
+typedef struct sigstore_hash {
+	const char *proto;               /* "SHA2_384" */
+	const char *md;                  /* "SHA2-384" */
+	const char *rekor;               /* "sha384" */
+	size_t len;
+} sigstore_hash;
+
 /* What a bundle signed, as far as the log can know it. */
 typedef struct sigstore_content {
 	const sigstore_bundle *bundle;
 	const sigstore_pkey *key;        /* the signing key */
 	X509 *leaf;                      /* its certificate; NULL: a bare key */
-	/* messageSignature: the artifact's SHA-256 and its digest with the
-	 * key's hash (the same bytes for P-256); unused for DSSE */
+	/* messageSignature: the hash the signature is over (NULL for DSSE
+	 * and for Ed25519), the artifact's SHA-256 and its digest with that
+	 * hash (the same bytes for SHA-256; empty when the artifact came by
+	 * its SHA-256 and the hash is another) */
+	const sigstore_hash *hash;
 	unsigned char sha256[32];
-	unsigned char key_digest[64];
-	size_t key_digest_len;
+	unsigned char msg_digest[64];
+	size_t msg_digest_len;
 } sigstore_content;
 
 /* 1 for a Rekor v2 kind and version, 0 for Rekor v1's, -1 for neither. */

@@ -316,49 +316,32 @@ step_identity(sigstore_run *run, ps_error *err)
 
 /* -------------------------------------------------- step 7, signature */
 
-static const char *
-digest_proto(const sigstore_content *c, const char *alg, size_t *len)
-{
-	const char *key = sigstore_pkey_hash_proto(c->key);
-
-	if (strcmp(alg, "SHA2_256") == 0) {
-		*len = 32;
-		return (const char *)c->sha256;
-	}
-	if (key != NULL && strcmp(key, alg) == 0 && c->key_digest_len > 0) {
-		*len = c->key_digest_len;
-		return (const char *)c->key_digest;
-	}
-	return NULL;
-}
-
 static int
 verify_message(sigstore_run *run, ps_error *err)
 {
 	const sigstore_content *c = &run->content;
 	const sigstore_bundle *b = run->b;
-	const char *want;
-	size_t len = 0;
 
-	if (b->digest_len > 0 && ((want = digest_proto(c, b->digest_alg,
-	    &len)) == NULL || len != b->digest_len ||
-	    memcmp(want, b->digest, len) != 0))
-		return util_refuse(err, "signature_digest_mismatch", run->subject,
-		    "the bundle's messageDigest (%s) is not the artifact's",
-		    b->digest_alg);
-	if (sigstore_pkey_hash(run->key) == NULL)
+	if (c->hash == NULL)
 		return util_refuse(err, "signature_algorithm_unsupported",
 		    run->subject, "a message signature by an Ed25519 key signs the "
 		    "whole artifact, which packsign does not verify");
-	if (c->key_digest_len == 0)
+	if (c->msg_digest_len == 0)
 		return util_refuse(err, "artifact_digest_unusable", run->subject,
-		    "the key signs with %s and the artifact was given by its SHA-256 "
-		    "only: give the file", sigstore_pkey_hash(run->key));
-	if (sigstore_pkey_verify_digest(run->key, c->key_digest,
-	    c->key_digest_len, b->signature, b->signature_len) != 0)
+		    "the message signature is over the artifact's %s digest and the "
+		    "artifact was given by its SHA-256 only: give the file",
+		    c->hash->md);
+	if (b->digest_alg[0] != '\0' && (b->digest_len != c->msg_digest_len ||
+	    memcmp(b->digest, c->msg_digest, b->digest_len) != 0))
+		return util_refuse(err, "signature_digest_mismatch", run->subject,
+		    "the bundle's messageDigest (%s) is not the artifact's",
+		    b->digest_alg);
+	if (sigstore_pkey_verify_digest(run->key, c->hash->md, c->msg_digest,
+	    c->msg_digest_len, b->signature, b->signature_len) != 0)
 		return util_refuse(err, "signature_invalid", run->subject, "the "
-		    "message signature does not verify over the artifact's digest "
-		    "with the %s", run->keyless ? "certificate's key" : "key given");
+		    "message signature does not verify over the artifact's %s digest "
+		    "with the %s", c->hash->md, run->keyless ? "certificate's key" :
+		    "key given");
 	return 0;
 }
 
@@ -423,7 +406,8 @@ run_steps(sigstore_run *run, const char *bytes, size_t len,
 {
 	char hex[PS_SHA256_STRING_LEN];
 
-	if (step_shape(run, run->subject, bytes, len, given, err) != 0)
+	if (step_shape(run, run->subject, bytes, len, given, err) != 0 ||
+	    sigstore_artifact_message_hash(&run->content, run->subject, err) != 0)
 		return -1;
 	if (artifact != NULL) {
 		if (sigstore_artifact_hash(artifact, &run->content, err) != 0)

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "fuzz.h"
+#include "sigstore/artifact.h"
 #include "sigstore/rekorbody.h"
 #include "util/sha256.h"
 
@@ -44,6 +45,8 @@ fuzz_key(void)
 static void
 content(int dsse, sigstore_bundle *b, sigstore_content *c)
 {
+	ps_error err;
+
 	memset(b, 0, sizeof(*b));
 	memset(c, 0, sizeof(*c));
 	b->minor = 3;
@@ -57,8 +60,10 @@ content(int dsse, sigstore_bundle *b, sigstore_content *c)
 	c->key = fuzz_key();
 	if (util_sha256_buffer("fuzz", 4, c->sha256) != 0)
 		fuzz_fail("sha256", NULL);
-	memcpy(c->key_digest, c->sha256, 32);
-	c->key_digest_len = 32;
+	memcpy(c->msg_digest, c->sha256, 32);
+	c->msg_digest_len = 32;
+	if (!dsse && sigstore_artifact_message_hash(c, "fuzz", &err) != 0)
+		fuzz_fail("sigstore_artifact_message_hash", NULL);
 }
 
 int

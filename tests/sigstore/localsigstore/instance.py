@@ -82,10 +82,12 @@ class LocalSigstore:
         return authority.issue_leaf(key.public, identity, not_before, ct_logs=logs, **kw)
 
     @staticmethod
-    def sign_message(key, cert, artifact):
-        hash_name = "sha384" if key.kind == "p384" else "sha256"
+    def sign_message(key, cert, artifact, hash_name=None):
+        """A message signature over the artifact's digest with hash_name,
+        by default the key's own hash (SHA-384 for P-384)."""
+        hash_name = hash_name or ("sha384" if key.kind == "p384" else "sha256")
         digest = hashlib.new(hash_name, artifact).digest()
-        sig = key.sign(artifact)
+        sig = key.sign(artifact, hash_name if key.kind != "ed25519" else None)
         return Signed(key, cert, {"messageSignature": bundle.message_signature(
             digest, sig, hash_name)}, sig, digest, hash_name)
 

@@ -22,6 +22,7 @@ KEY_DETAILS = {
 
 _CURVES = {"p256": ec.SECP256R1(), "p384": ec.SECP384R1()}
 _HASHES = {"p256": hashes.SHA256, "p384": hashes.SHA384}
+_BY_NAME = {"sha256": hashes.SHA256, "sha384": hashes.SHA384, "sha512": hashes.SHA512}
 _ORDERS = {
     "p256": 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551,
     "p384": int("FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFC7634D81F4372DDF"
@@ -57,10 +58,13 @@ class SigningKey:
     def key_details(self):
         return KEY_DETAILS[self.kind]
 
-    def sign(self, data):
+    def sign(self, data, hash_name=None):
+        """Signs data; hash_name ("sha256", ...) overrides the key's own hash
+        (a P-384 key over SHA-256, as sigstore-python signs)."""
         if self.kind == "ed25519":
             return self.private.sign(data)
-        return self.private.sign(data, ec.ECDSA(self.hash_algorithm))
+        algorithm = _BY_NAME[hash_name]() if hash_name else self.hash_algorithm
+        return self.private.sign(data, ec.ECDSA(algorithm))
 
     def verify(self, signature, data):
         """True when signature is this key's over data."""
