@@ -84,11 +84,11 @@ field_bad(keys_trust_ctx *ctx, const util_yaml_node *node,
 {
 	static const char *const rule[] = {
 		[KL_URL] = "an https:// URL of printable ASCII without spaces",
-		[KL_PATTERN] = "a keyless pattern: printable ASCII without "
+		[KL_PATTERN] = ("a keyless pattern: printable ASCII without "
 		    "spaces, '*' for one or more characters other than '/', "
-		    "no '**'",
-		[KL_DIGITS] = "a number in digits (the numeric id Fulcio "
-		    "certifies), without leading zeros",
+		    "no '**'"),
+		[KL_DIGITS] = ("a number in digits (the numeric id Fulcio "
+		    "certifies), without leading zeros"),
 		[KL_WORD] = "a word of a-z, 0-9, '_' and '-'",
 	};
 

@@ -317,11 +317,13 @@ keep_certificate(const kl_search *s, const char *root_path,
 {
 	const ps_sigstore_certificate *c = &s->used->r->certificate;
 	const ps_sigstore_result *r = s->used->r;
-	ps_verify_keyless *k = calloc(1, sizeof(*k));
+	ps_verify_keyless *k;
 	size_t i;
 
-	if ((sig->keyless = k) == NULL)
+	/* owned by the signature from here: ps_verify_result_free frees it */
+	if ((sig->keyless = calloc(1, sizeof(*sig->keyless))) == NULL)
 		return util_fail_oom(err, NULL);
+	k = sig->keyless;
 	ps_keyless_signer_id(c, k->signer_id);
 	if (dup(&k->issuer, c->issuer) || dup(&k->subject, c->san) ||
 	    dup(&k->repository, c->source_repository_uri) ||
