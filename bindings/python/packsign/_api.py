@@ -41,7 +41,7 @@ __all__ = [
     "index_state_check", "index_state_record", "install_indexed",
     "library_version", "CONSENT_CLASSES", "LogEntry", "Timestamp",
     "Certificate", "BlobResult", "verify_blob", "SIGSTORE_STEPS",
-    "CERTIFICATE_FIELDS",
+    "CERTIFICATE_FIELDS", "Keyless",
 ]
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -377,8 +377,34 @@ class Signer:
 
 
 @dataclass
+class Keyless:
+    """What a keyless signature's certificate certifies (signature.md
+    9.3): its stable signer id, issuer and subject, and Fulcio's
+    extensions; None where the certificate lacks one."""
+    signer_id: str
+    issuer: Optional[str]
+    subject: Optional[str]
+    repository: Optional[str]
+    repository_id: Optional[str]
+    owner_id: Optional[str]
+    ref: Optional[str]
+    commit: Optional[str]
+    signer_workflow: Optional[str]
+    config_workflow: Optional[str]
+    trigger: Optional[str]
+    runner: Optional[str]
+    run_uri: Optional[str]
+    authority: Optional[str]
+    trusted_root: Optional[str]
+    reusable_workflow: bool
+    signing_time: Optional[_dt.datetime]
+    policy_line: int
+
+
+@dataclass
 class Signature:
-    """One signature of the envelope and what became of it."""
+    """One signature of the envelope and what became of it; `keyless`
+    for a keyless (certificate) bundle's."""
     index: int
     keyid: Optional[str]
     fingerprint: str
@@ -386,15 +412,21 @@ class Signature:
     counted: bool
     code: str
     reason: Optional[str]
+    keyless: Optional[Keyless] = None
 
 
 @dataclass
 class Source:
-    """The provenance the statement records."""
+    """The provenance the statement records; `certified` when the
+    statement recorded none and it is a keyless certificate's,
+    `certificate_checked` when it equals the one a certificate certifies
+    (signature.md 6.5)."""
     repository: Optional[str]
     commit: Optional[str]
     path: Optional[str]
     dirty: bool
+    certified: bool = False
+    certificate_checked: bool = False
 
 
 @dataclass
@@ -432,6 +464,18 @@ class VerifyResult:
         return self
 
 
+
+def _keyless(ffi, k) -> Optional[Keyless]:
+    if k == ffi.NULL:
+        return None
+    f = [_s(ffi, getattr(k, n)) for n in (
+        "issuer", "subject", "repository", "repository_id", "owner_id",
+        "ref", "commit", "signer_workflow", "config_workflow", "trigger",
+        "runner", "run_uri", "authority", "trusted_root")]
+    return Keyless(_sa(ffi, k.signer_id), *f, bool(k.reusable_workflow),
+                   _utc(k.signing_time) if k.signing_time else None,
+                   int(k.entry_line))
+
 def _verify_result(ffi, lib, r, error: Optional[PacksignError]) -> VerifyResult:
     signers = [Signer(_s(ffi, r.identities[i].identity) or "",
                       _sa(ffi, r.identities[i].fingerprint))
@@ -442,12 +486,13 @@ def _verify_result(ffi, lib, r, error: Optional[PacksignError]) -> VerifyResult:
         sigs.append(Signature(int(s.index), _s(ffi, s.keyid),
                               _sa(ffi, s.fingerprint), _s(ffi, s.identity),
                               bool(s.counted), _sa(ffi, s.code),
-                              _s(ffi, s.reason)))
+                              _s(ffi, s.reason), _keyless(ffi, s.keyless)))
     source = None
     if r.has_source:
         source = Source(_s(ffi, r.source_repository),
                         _s(ffi, r.source_commit), _s(ffi, r.source_path),
-                        bool(r.source_dirty))
+                        bool(r.source_dirty), bool(r.source_certified),
+                        bool(r.source_certificate_checked))
     e = error
     return VerifyResult(
         e is None, 0 if e is None else e.exit, None if e is None else e.code,
@@ -499,9 +544,13 @@ def verify(path: PathLike, *, trust: Optional[PathLike] = None,
            source_commit: Optional[str] = None,
            require_source: bool = False, allow_dirty: bool = False,
            rebuild_from: Optional[PathLike] = None, deep: bool = False,
-           at: Time = None) -> VerifyResult:
+           at: Time = None, bundles: Optional[Iterable[PathLike]] = None,
+           trusted_root: Optional[PathLike] = None) -> VerifyResult:
     """ps_verify(): the signed archive (or unpacked directory) at `path`
     against `trust` (a policy file) or `public_key` (one .pub file).
+    `bundles`: Sigstore bundles to read instead of the .sig (key-based or
+    keyless, signature.md 9.2 and 9.3), `trusted_root` the Sigstore root
+    for their evidence (else the compiled-in public-good one).
     Returns the result whether or not verification passed; a policy or key
     file that cannot be loaded raises PacksignError."""
     ffi, lib = load()
@@ -512,10 +561,24 @@ def verify(path: PathLike, *, trust: Optional[PathLike] = None,
         _fill_verify(ffi, opts, keep, tp, sig_path, signed_by, source_repo,
                      source_commit, require_source, allow_dirty,
                      rebuild_from, deep, at)
-        err = ffi.new("ps_error *")
-        out = ffi.new("ps_verify_result **")
-        rc = lib.ps_verify(_b(path), opts, out, err)
-        return _verify_outcome(ffi, lib, rc, out, err)
+        root = None
+        if bundles:
+            names = [ffi.new("char[]", _b(b)) for b in bundles]
+            arr = ffi.new("const char *[]", names)
+            keep.extend([names, arr])
+            opts.bundle_paths = arr
+            opts.bundle_count = len(names)
+        if trusted_root is not None:
+            root = _sigstore_root(ffi, lib, trusted_root)
+            opts.sigstore_root = root
+        try:
+            err = ffi.new("ps_error *")
+            out = ffi.new("ps_verify_result **")
+            rc = lib.ps_verify(_b(path), opts, out, err)
+            return _verify_outcome(ffi, lib, rc, out, err)
+        finally:
+            if root is not None:
+                lib.ps_sigstore_root_free(root)
 
 
 def _verify_outcome(ffi, lib, rc, out, err, error=None):

@@ -272,6 +272,26 @@ typedef struct ps_verify_options {
     size_t bundle_count;
     const ps_sigstore_root *sigstore_root;
 } ps_verify_options;
+typedef struct ps_verify_keyless {
+    char signer_id[PS_FINGERPRINT_MAX];
+    char *issuer;
+    char *subject;
+    char *repository;
+    char *repository_id;
+    char *owner_id;
+    char *ref;
+    char *commit;
+    char *signer_workflow;
+    char *config_workflow;
+    char *trigger;
+    char *runner;
+    char *run_uri;
+    char *authority;
+    char *trusted_root;
+    int reusable_workflow;
+    int64_t signing_time;
+    unsigned entry_line;
+} ps_verify_keyless;
 typedef struct ps_verify_signature {
     size_t index;
     char *keyid;
@@ -284,6 +304,7 @@ typedef struct ps_verify_signature {
     size_t timestamp_count;
     int64_t *signing_times;
     size_t signing_time_count;
+    ps_verify_keyless *keyless;
 } ps_verify_signature;
 typedef struct ps_sigstore_options {
     const ps_sigstore_root *root;
@@ -407,6 +428,8 @@ typedef struct ps_verify_result {
     int rebuild_checked;
     int ceilings_checked;
     ps_diags warnings;
+    int source_certificate_checked;
+    int source_certified;
 } ps_verify_result;
 typedef enum ps_diff_group {
     PS_DIFF_TRUST = 0,
