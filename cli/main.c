@@ -125,18 +125,21 @@ cmd_help(int argc, char **argv)
 	return EXIT_OK;
 }
 
-/* verify-blob, and verify of Sigstore bundles (their timestamps), check
- * X.509 certificates, which need OpenSSL's digest name table: the other
- * commands start without it (ps_process_init_x509). */
+/* verify-blob, and verify and install of Sigstore bundles (their
+ * certificates and timestamps), and verify --installed (a receipt may keep
+ * bundles), check X.509 certificates, which need OpenSSL's digest name
+ * table: the other commands start without it (ps_process_init_x509). */
 static int
 needs_x509(int argc, char **argv)
 {
-	int i;
+	int i, cmd;
 
 	if (argc < 2 || strcmp(argv[1], "verify-blob") == 0)
 		return argc >= 2;
-	for (i = 2; i < argc && strcmp(argv[1], "verify") == 0; i++) {
-		if (strncmp(argv[i], "--bundle", 8) == 0)
+	cmd = strcmp(argv[1], "verify") == 0 || strcmp(argv[1], "install") == 0;
+	for (i = 2; i < argc && cmd; i++) {
+		if (strncmp(argv[i], "--bundle", 8) == 0 ||
+		    strcmp(argv[i], "--installed") == 0)
 			return 1;
 	}
 	return 0;

@@ -36,7 +36,7 @@ _packsign_options() {
 	    --allow-downgrade --dry-run --reinstall --accept --accept-diff
 	    --allow-signer-change --allow-source-change $limits $download
 	    --lang --json --index --allow-yanked --require-index-state
-	    --from-dir" ;;
+	    --from-dir --bundle" ;;
 	fetch) echo "$checks -o $limits $download" ;;
 	outdated) echo "--index --trust -p --data-dir --no-widening-check --at
 	    --require-index-state --json $download" ;;

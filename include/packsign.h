@@ -2053,7 +2053,11 @@ int ps_data_dir_default(char **out, ps_error *err);
 
 typedef struct ps_installed_signer {
 	char *identity;
-	char *fingerprint;           /* SHA256:... (keys.md) */
+	char *fingerprint;           /* SHA256:... (keys.md), or a keyless
+	                              * signer id KEYLESS:... */
+	/* Receipt 3: what a keyless signer's certificate certified (its
+	 * signer_id, issuer, subject, repository, ...); NULL for a key. */
+	ps_verify_keyless *keyless;
 } ps_installed_signer;
 
 /* How an upgrade's widening was consented to (install.md, "Receipt"). */
@@ -2303,6 +2307,10 @@ typedef struct ps_installed {
 	char *manifest_path;         /* relative to the tree; NULL in 1 */
 	unsigned char manifest_sha256[PS_SHA256_LEN];
 	ps_consent_record consent;
+	/* Receipt 3: the Sigstore bundles it was installed from, kept as
+	 * receipts/<layout>/<version>.N.sigstore.json (N from 1) instead of
+	 * the .sig; 0: the .sig. */
+	size_t bundle_count;
 } ps_installed;
 
 typedef struct ps_installed_list {

@@ -452,3 +452,94 @@ hk() {   # OUT NAME=VALUE...: a keyless bundle over h.tar.gz's statement
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"compared the holon manifest's source.ref and the certificate's Source Repository Digest (the statement records no source) with what the CI certified in the signing certificate: expected 1111111111111111111111111111111111111111, found $HOLON_COMMIT [source_certificate_mismatch]"* ]]
 }
+
+# ------------------------------------------- install, receipts and pins
+
+# two_versions: p.tar.gz (0.1.0) and p2.tar.gz (0.2.0) signed by alice.
+two_versions() {
+	signed_pack
+	cp -R "$BATS_FILE_TMPDIR/pk" pk2
+	sed -i 's/^version: 0.1.0/version: 0.2.0/' pk2/manifest.yml
+	"$PACKSIGN" sign pk2 -s "$BATS_FILE_TMPDIR/alice.key" -o p2.tar.gz >/dev/null
+	cat >any.yaml <<YAML
+version: 1
+trusted_roots: [root.json]
+signers:
+  - identity: acme-release
+    keyless:
+      - issuer: $GH
+        subject: https://github.com/acme/packs/.github/workflows/*@refs/tags/v*
+        repository_id: 601234567
+    packs: ["*"]
+YAML
+}
+
+@test "install --bundle: a keyless pack installs; receipt 3 keeps the bundle and the identity; verify --installed" {
+	signed_pack
+	keyless kl.json repository=acme/packs ref=refs/tags/v1.0.0
+	gh_policy t.yaml
+	run "$PACKSIGN" install p.tar.gz --bundle kl.json --trust t.yaml --data-dir dd --yes
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"signed by: acme-release (KEYLESS:"* ]]
+	rdir=dd/receipts/agentpacks/research.top-journal-reviewer
+	[ -f "$rdir/0.1.0.1.sigstore.json" ]
+	[ ! -e "$rdir/0.1.0.sig" ]
+	cmp kl.json "$rdir/0.1.0.1.sigstore.json"
+	python3 - "$rdir/0.1.0.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["packsignReceipt"] == 3 and r["bundles"] == 1
+s = r["signers"][0]
+assert s["identity"] == "acme-release" and s["fingerprint"].startswith("KEYLESS:")
+k = s["keyless"]
+assert k["signerId"] == s["fingerprint"]
+assert k["repository_id"] == "601234567" and k["ref"] == "refs/tags/v1.0.0"
+assert r["source"]["commit"] == k["commit"]      # certified, not recorded
+PY
+	run "$PACKSIGN" verify --installed research.top-journal-reviewer --data-dir dd --trust t.yaml
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"receipt signature verified"* ]]
+	# a changed bundle in the receipt no longer verifies
+	python3 - "$rdir/0.1.0.1.sigstore.json" <<'PY'
+import json, sys
+b = json.load(open(sys.argv[1]))
+b["dsseEnvelope"]["signatures"][0]["sig"] = "AAAA" + b["dsseEnvelope"]["signatures"][0]["sig"][4:]
+json.dump(b, open(sys.argv[1], "w"))
+PY
+	run "$PACKSIGN" verify --installed research.top-journal-reviewer --data-dir dd --trust t.yaml
+	[ "$status" -eq 1 ]
+	run "$PACKSIGN" uninstall research.top-journal-reviewer --data-dir dd
+	[ "$status" -eq 0 ]
+	[ ! -e "$rdir/0.1.0.1.sigstore.json" ]
+}
+
+@test "install --bundle: pins the signer id; the same workflow's next release passes, another workflow is signer_changed" {
+	two_versions
+	keyless v1.json repository=acme/packs ref=refs/tags/v1.0.0
+	run "$PACKSIGN" install p.tar.gz --bundle v1.json --trust any.yaml --data-dir dd --yes
+	[ "$status" -eq 0 ]
+	# 0.2.0 by another workflow of the same repository (the policy's pattern allows it)
+	python3 "$SIGN" p2.tar.gz.sig other.json root.json repository=acme/packs \
+	    ref=refs/tags/v2.0.0 workflow=.github/workflows/nightly.yml
+	run "$PACKSIGN" install p2.tar.gz --bundle other.json --trust any.yaml --data-dir dd --yes
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"no pinned identity or key signed this version"*"[signer_changed]"* ]]
+	# the release workflow's next tag passes the pins
+	python3 "$SIGN" p2.tar.gz.sig v2.json root.json repository=acme/packs ref=refs/tags/v2.0.0
+	run "$PACKSIGN" install p2.tar.gz --bundle v2.json --trust any.yaml --data-dir dd --yes --accept permissions,trust
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"installed research.top-journal-reviewer 0.2.0"* ]]
+	# the first version's bundle survived the second install's cleaning
+	run "$PACKSIGN" verify --installed research.top-journal-reviewer@0.1.0 --data-dir dd --trust any.yaml
+	[ "$status" -eq 0 ]
+}
+
+@test "install --bundle: usage and library refusals" {
+	signed_pack
+	run "$PACKSIGN" install p.tar.gz --bundle kl.json --sig p.tar.gz.sig -p alice.pub --data-dir dd
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--bundle reads Sigstore bundles in place of the .sig of an archive file"*"[usage]"* ]]
+	run "$PACKSIGN" install https://example.invalid/p.tar.gz --bundle kl.json -p alice.pub --data-dir dd
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"[usage]"* ]]
+}

@@ -473,6 +473,7 @@ typedef struct ps_diff_options {
 typedef struct ps_installed_signer {
     char *identity;
     char *fingerprint;
+    ps_verify_keyless *keyless;
 } ps_installed_signer;
 typedef struct ps_consent_record {
     char *from_version;
@@ -575,6 +576,7 @@ typedef struct ps_installed {
     char *manifest_path;
     unsigned char manifest_sha256[PS_SHA256_LEN];
     ps_consent_record consent;
+    size_t bundle_count;
 } ps_installed;
 typedef struct ps_installed_list {
     ps_installed *items;
