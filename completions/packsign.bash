@@ -18,7 +18,7 @@ _packsign_options() {
 	pack) echo "-o --output --compress --mtime --json" ;;
 	digest) echo "--json --files --mtime $limits" ;;
 	sign) echo "-s --secret-key -o --output --identity --minisig --bundle
-	    --source-repo --source-commit --allow-dirty --append --force
+	    --predicate-out	    --source-repo --source-commit --allow-dirty --append --force
 	    --mtime --compress --json $pass $limits" ;;
 	keygen) echo "-o --identity --no-passphrase $pass --kdf --force --json" ;;
 	key) _packsign_key_options "$2" ;;

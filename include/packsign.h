@@ -2431,6 +2431,11 @@ typedef struct ps_sign_options {
 	                              * OUT.N.sigstore.json for each signature
 	                              * N (1, 2, ...) of OUT.sig (signature.md,
 	                              * "Sigstore bundles") */
+	/* Also write the statement's predicate, packsign's, as JSON to this
+	 * file (after OUT and OUT.sig are in place; signature.md 8.7), for
+	 * another tool to attest the archive with (actions/attest, cosign
+	 * attest-blob); NULL: none. */
+	const char *predicate_out;
 } ps_sign_options;
 
 /* Defaults: gzip, mtime 0, nothing else set. */

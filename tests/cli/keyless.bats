@@ -543,3 +543,45 @@ PY
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"[usage]"* ]]
 }
+
+# ------------------------------------------------ other tools' statements
+
+@test "sign --predicate-out: another tool's statement with packsign's predicate (its key order and spacing) verifies" {
+	cp -R "$EXAMPLES/research.top-journal-reviewer" pk
+	"$PACKSIGN" keygen -o alice --identity alice --no-passphrase >/dev/null
+	run "$PACKSIGN" sign pk -s alice.key -o rel.tar.gz --predicate-out pred.json
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"wrote pred.json (the predicate)"* ]]
+	run "$PACKSIGN" sign pk -s alice.key -o rel.tar.gz --force --predicate-out pred.json --json
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | jq -r .predicate)" = pred.json ]
+	# what actions/attest writes: subject by file name and digest, the
+	# predicate file as given, keys in its own order, other whitespace
+	python3 - <<'PY'
+import hashlib, json
+pred = json.load(open("pred.json"))
+digest = hashlib.sha256(open("rel.tar.gz", "rb").read()).hexdigest()
+st = {"predicate": pred, "predicateType": "https://packsign.dev/attestation/pack/v1",
+      "subject": [{"name": "rel.tar.gz", "digest": {"sha256": digest}}],
+      "_type": "https://in-toto.io/Statement/v1"}
+open("attest.json", "w").write(json.dumps(st, indent=4) + "\n")
+PY
+	python3 "$SIGN" rel.tar.gz.sig attest.bundle root.json repository=acme/packs \
+	    ref=refs/tags/v1.0.0 payload=attest.json
+	gh_policy t.yaml
+	run "$PACKSIGN" verify rel.tar.gz --trust t.yaml --bundle attest.bundle
+	[ "$status" -eq 0 ]
+	[[ "$output" == "Good signature: research.top-journal-reviewer 0.1.0 by acme-release"* ]]
+	# the predicate's strict reading is unchanged: an unknown member is refused
+	python3 - <<'PY'
+import json
+st = json.load(open("attest.json"))
+st["predicate"]["extra"] = 1
+open("attest2.json", "w").write(json.dumps(st))
+PY
+	python3 "$SIGN" rel.tar.gz.sig attest2.bundle root.json repository=acme/packs \
+	    ref=refs/tags/v1.0.0 payload=attest2.json
+	run "$PACKSIGN" verify rel.tar.gz --trust t.yaml --bundle attest2.bundle
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[statement_invalid]"* ]]
+}

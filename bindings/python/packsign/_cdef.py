@@ -604,6 +604,7 @@ typedef struct ps_sign_options {
     int minisig;
     void (*temp_file_hook)(const char *path);
     int bundle;
+    const char *predicate_out;
 } ps_sign_options;
 typedef struct ps_sign_result {
     char *archive_path;
