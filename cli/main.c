@@ -136,9 +136,12 @@ needs_x509(int argc, char **argv)
 
 	if (argc < 2 || strcmp(argv[1], "verify-blob") == 0)
 		return argc >= 2;
-	cmd = strcmp(argv[1], "verify") == 0 || strcmp(argv[1], "install") == 0;
+	cmd = strcmp(argv[1], "verify") == 0 || strcmp(argv[1], "install") == 0 ||
+	    strcmp(argv[1], "diff") == 0;
 	for (i = 2; i < argc && cmd; i++) {
 		if (strncmp(argv[i], "--bundle", 8) == 0 ||
+		    strncmp(argv[i], "--old-bundle", 12) == 0 ||
+		    strncmp(argv[i], "--new-bundle", 12) == 0 ||
 		    strcmp(argv[i], "--installed") == 0)
 			return 1;
 	}

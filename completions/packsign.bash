@@ -28,7 +28,7 @@ _packsign_options() {
 	    $limits" ;;
 	verify-blob) echo "--bundle --certificate-identity
 	    --certificate-oidc-issuer --key --trusted-root --at --json" ;;
-	diff) echo "--trust -p --at --old-sig --new-sig --signed-by
+	diff) echo "--trust -p --at --old-sig --new-sig --old-bundle --new-bundle --signed-by
 	    --source-repo --source-commit --require-source --allow-dirty
 	    --installed --data-dir --format --lang --json --stat --files
 	    --lines" ;;
@@ -96,7 +96,7 @@ _packsign_value() {
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -d -- "$cur")) ;;
 	-o | --output | -s | --secret-key | -p | --sig | --trust | \
-	--old-sig | --new-sig | --accept-diff | --ca-file | \
+	--old-sig | --new-sig | --old-bundle | --new-bundle | --accept-diff | --ca-file | \
 	--passphrase-file | --new-passphrase-file | --index | --previous | \
 	--bundle | --key | --trusted-root)
 		compopt -o filenames 2>/dev/null

@@ -585,3 +585,23 @@ PY
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"[statement_invalid]"* ]]
 }
+
+@test "diff --old-bundle/--new-bundle: the trust group compares keyless signer ids" {
+	two_versions
+	keyless v1.json repository=acme/packs ref=refs/tags/v1.0.0
+	python3 "$SIGN" p2.tar.gz.sig same.json root.json repository=acme/packs ref=refs/tags/v2.0.0
+	python3 "$SIGN" p2.tar.gz.sig other.json root.json repository=acme/packs \
+	    ref=refs/tags/v2.0.0 workflow=.github/workflows/nightly.yml
+	id1=$("$PACKSIGN" verify p.tar.gz --bundle v1.json --trust any.yaml --json | jq -r '.results[0].identities[0].fingerprint')
+	run "$PACKSIGN" diff p.tar.gz p2.tar.gz --old-bundle v1.json --new-bundle same.json --trust any.yaml --json
+	[ "$status" -eq 1 ]
+	# the same workflow: no signer change in the trust group
+	[ "$(echo "$output" | jq '[.changes[] | select(.group == "trust")] | length')" -eq 0 ]
+	run "$PACKSIGN" diff p.tar.gz p2.tar.gz --old-bundle v1.json --new-bundle other.json --trust any.yaml --json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"$id1"* ]]
+	[ "$(echo "$output" | jq '[.changes[] | select(.group == "trust")] | length')" -gt 0 ]
+	run "$PACKSIGN" diff p.tar.gz p2.tar.gz --old-sig p.tar.gz.sig --old-bundle v1.json --trust any.yaml
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"[usage]"* ]]
+}
