@@ -605,3 +605,34 @@ PY
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"[usage]"* ]]
 }
+
+@test "keyless: several trusted roots, tried in order, each bundle verified once per root" {
+	signed_pack
+	# another instance's root first, then the one that issued the certificate
+	python3 "$SIGN" p.tar.gz.sig ignored.json other-root.json seed=another-instance
+	keyless kl.json repository=acme/packs ref=refs/tags/v1.0.0
+	cat >t.yaml <<YAML
+version: 1
+trusted_roots: [other-root.json, root.json]
+signers:
+  - identity: acme-release
+    keyless:
+      - issuer: $GH
+        subject: $REL@refs/tags/v*
+        repository_id: 601234567
+    packs: ["*"]
+  - identity: acme-gitlab
+    keyless:
+      - issuer: https://gitlab.com
+        subject: https://gitlab.com/acme/packs//.gitlab-ci.yml@refs/tags/*
+    packs: ["*"]
+YAML
+	run "$PACKSIGN" verify p.tar.gz --trust t.yaml --bundle kl.json --json
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | jq -r '.results[0].signatures[0].keyless.trusted_root')" = root.json ]
+	# only the other instance's root: the certificate chains to none
+	sed -i 's/trusted_roots: \[other-root.json, root.json\]/trusted_roots: [other-root.json]/' t.yaml
+	run "$PACKSIGN" verify p.tar.gz --trust t.yaml --bundle kl.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[certificate_untrusted]"* || "$output" == *"[tlog_unknown_log]"* ]]
+}
