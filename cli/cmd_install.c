@@ -28,7 +28,7 @@ const struct cli_usage cmd_install_usage = {
     "           [--at TIME] [--max-size BYTES] [--max-entries N]\n"
     "           [--max-ratio N] [--lang en|zh] [-q]\n"
     "           " CLI_DOWNLOAD_USAGE "\n"
-    "       packsign install ARCHIVE --bundle FILE [--bundle FILE]...\n"
+    "       packsign install ARCHIVE|URL --bundle FILE|URL [--bundle ...]\n"
     "           (--trust POLICY | -p KEY.pub) [the options above]\n"
     "\n"
     "Copies ARCHIVE (.tar, .tar.gz, .tgz, .tar.zst, .zip) and its signature\n"
@@ -81,7 +81,8 @@ const struct cli_usage cmd_install_usage = {
     "                       ~/.local/share/packsign\n"
     "  --bundle FILE        verify from this Sigstore bundle (key-based or\n"
     "                       keyless; repeatable) instead of the .sig; the\n"
-    "                       receipt keeps the bundles (an archive file only)\n"
+    "                       receipt keeps the bundles (a bundle URL goes with\n"
+    "                       an archive URL)\n"
     "  --yes                install without asking\n"
     "  --allow-shell        accept an AgentPack with shell: true from a signer\n"
     "                       who is not first_party in the policy (a signer's\n"
@@ -152,10 +153,10 @@ parse_install(int argc, char **argv, struct install_args *a)
 	if (rc != EXIT_OK)
 		return rc;
 	if (a->bundle_count > 0 && (a->checks.verify.sig_path != NULL ||
-	    a->index != NULL || (rest.count == 1 && cli_is_url(rest.argv[0]))))
+	    a->index != NULL))
 		return cli_usage_error(&cmd_install_usage, "--bundle reads "
-		    "Sigstore bundles in place of the .sig of an archive file: "
-		    "not with --sig, --index or a URL");
+		    "Sigstore bundles in place of the .sig of an archive file or "
+		    "URL: not with --sig or --index");
 	a->checks.verify.bundle_paths = a->bundles;
 	a->checks.verify.bundle_count = a->bundle_count;
 	if (rest.count != 1)

@@ -275,33 +275,26 @@ copy_archive(struct install *in, uint64_t *size, ps_error *err)
 	return rc;
 }
 
-/* The signature is read twice (verified, then kept with the receipt):
- * from a private copy, so both reads see the same bytes. */
+/* A bundle given as an https URL is downloaded (at most `bound`), a
+ * file copied. */
 static int
-download_signature(struct install *in, const char *sig_name, ps_error *err)
+fetch_or_copy(struct install *in, const char *path, const char *name,
+    const struct copy_bound *bound, ps_error *err)
 {
 	int fd, rc;
 
-	if (util_strdup(&in->base, in->dl.name, NULL, err) != 0 ||
-	    asprintf(&in->copy_sig, "%s/%s/%s/%s", in->dd.path,
-	    INSTALL_DATADIR_TMP, in->work, sig_name) < 0 ||
-	    asprintf(&in->tree_path, "%s/%s/%s/%s", in->dd.path,
-	    INSTALL_DATADIR_TMP, in->work, TREE_NAME) < 0)
-		return util_fail_oom(err, in->archive);
-	if (in->dl.sig_url == NULL) {
-		const struct copy_bound sig_bound = { SIGN_DSSE_MAX_BYTES,
-		    "envelope_too_large", "the most a signature may hold", NULL };
-
-		return copy_file(in, in->o->verify.sig_path, sig_name,
-		    &sig_bound, err);
-	}
-	fd = openat(in->work_fd, sig_name, O_WRONLY | O_CREAT | O_EXCL |
+	if (strncmp(path, "https://", 8) != 0)
+		return copy_file(in, path, name, bound, err);
+	if (!in->from_url)
+		return util_fail(err, "invalid_argument", path, "a bundle URL "
+		    "goes with an archive URL (install_url)");
+	fd = openat(in->work_fd, name, O_WRONLY | O_CREAT | O_EXCL |
 	    O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0)
-		return util_fail_errno(err, "io_error", sig_name, "create", errno);
-	rc = install_download_sig(&in->dl, fd, err);
+		return util_fail_errno(err, "io_error", name, "create", errno);
+	rc = install_download_bundle(&in->dl, path, fd, err);
 	if (close(fd) != 0 && rc == 0)
-		rc = util_fail_errno(err, "io_error", sig_name, "close", errno);
+		rc = util_fail_errno(err, "io_error", name, "close", errno);
 	return rc;
 }
 
@@ -324,11 +317,43 @@ copy_bundles(struct install *in, ps_error *err)
 		if (asprintf(&in->copy_bundles[k], "%s/%s/%s/%s", in->dd.path,
 		    INSTALL_DATADIR_TMP, in->work, name) < 0)
 			return util_fail_oom(err, in->archive);
-		if (copy_file(in, in->o->verify.bundle_paths[k], name, &bound,
-		    err) != 0)
+		if (fetch_or_copy(in, in->o->verify.bundle_paths[k], name,
+		    &bound, err) != 0)
 			return -1;
 	}
 	return 0;
+}
+
+/* The signature is read twice (verified, then kept with the receipt):
+ * from a private copy, so both reads see the same bytes. */
+static int
+download_signature(struct install *in, const char *sig_name, ps_error *err)
+{
+	int fd, rc;
+
+	if (util_strdup(&in->base, in->dl.name, NULL, err) != 0 ||
+	    asprintf(&in->copy_sig, "%s/%s/%s/%s", in->dd.path,
+	    INSTALL_DATADIR_TMP, in->work, sig_name) < 0 ||
+	    asprintf(&in->tree_path, "%s/%s/%s/%s", in->dd.path,
+	    INSTALL_DATADIR_TMP, in->work, TREE_NAME) < 0)
+		return util_fail_oom(err, in->archive);
+	if (in->o->verify.bundle_count > 0)
+		return copy_bundles(in, err);
+	if (in->dl.sig_url == NULL) {
+		const struct copy_bound sig_bound = { SIGN_DSSE_MAX_BYTES,
+		    "envelope_too_large", "the most a signature may hold", NULL };
+
+		return copy_file(in, in->o->verify.sig_path, sig_name,
+		    &sig_bound, err);
+	}
+	fd = openat(in->work_fd, sig_name, O_WRONLY | O_CREAT | O_EXCL |
+	    O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return util_fail_errno(err, "io_error", sig_name, "create", errno);
+	rc = install_download_sig(&in->dl, fd, err);
+	if (close(fd) != 0 && rc == 0)
+		rc = util_fail_errno(err, "io_error", sig_name, "close", errno);
+	return rc;
 }
 
 static int
@@ -1255,13 +1280,13 @@ drop_copy(struct install *in)
 static int
 run(struct install *in, ps_error *err)
 {
-	if (in->o->verify.bundle_count > 0 && (in->from_url ||
+	if (in->o->verify.bundle_count > 0 && (
 	    in->indexed != NULL || in->o->verify.sig_path != NULL ||
 	    in->o->verify.bundle_count > SIGN_DSSE_MAX_SIGNATURES))
 		return util_fail(err, "invalid_argument", in->archive, "install "
 		    "reads Sigstore bundles (verify.bundle_paths, at most 64) "
-		    "for an archive file, without verify.sig_path; not for a "
-		    "URL or an index entry");
+		    "for an archive file or URL, without verify.sig_path; not "
+		    "for an index entry");
 	if (in->o->reinstall && (in->o->allow_signer_change ||
 	    in->o->allow_source_change))
 		return util_fail(err, "invalid_argument", in->archive, "a "

@@ -538,10 +538,10 @@ PY
 	signed_pack
 	run "$PACKSIGN" install p.tar.gz --bundle kl.json --sig p.tar.gz.sig -p alice.pub --data-dir dd
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"--bundle reads Sigstore bundles in place of the .sig of an archive file"*"[usage]"* ]]
-	run "$PACKSIGN" install https://example.invalid/p.tar.gz --bundle kl.json -p alice.pub --data-dir dd
+	[[ "$output" == *"--bundle reads Sigstore bundles in place of the .sig of an archive file or URL"*"[usage]"* ]]
+	run "$PACKSIGN" install acme.x --index index.json --bundle kl.json -p alice.pub --data-dir dd
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"[usage]"* ]]
+	[[ "$output" == *"not with --sig or --index"*"[usage]"* ]]
 }
 
 # ------------------------------------------------ other tools' statements
