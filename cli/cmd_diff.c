@@ -17,7 +17,8 @@ const struct cli_usage cmd_diff_usage = {
 	.name = "diff",
 	.text =
     "usage: packsign diff OLD NEW [--trust POLICY | -p KEY.pub] [--at TIME]\n"
-    "           [--old-sig F] [--new-sig F] [--signed-by ID] [--source-repo URL]\n"
+    "           [--old-sig F | --old-bundle F] [--new-sig F | --new-bundle F]\n"
+    "           [--signed-by ID] [--source-repo URL]\n"
     "           [--source-commit HASH] [--require-source] [--allow-dirty]\n"
     "           [--lang en|zh] [--json | --stat] [--files] [--lines N] [-q]\n"
     "       packsign diff --installed ID[@VERSION] NEW [--data-dir DIR]\n"
@@ -41,6 +42,9 @@ const struct cli_usage cmd_diff_usage = {
     "  --at TIME        judge key windows at TIME (YYYY-MM-DDTHH:MM:SSZ)\n"
     "  --old-sig F      OLD's signature (default OLD.sig)\n"
     "  --new-sig F      NEW's signature (default NEW.sig)\n"
+    "  --old-bundle F, --new-bundle F\n"
+    "                   read OLD's (NEW's) signature from this Sigstore\n"
+    "                   bundle, key-based or keyless, instead of its .sig\n"
     "  --signed-by ID, --source-repo URL, --source-commit HASH,\n"
     "  --require-source, --allow-dirty\n"
     "                   as for verify, applied to each archive\n"
@@ -64,6 +68,7 @@ const struct cli_usage cmd_diff_usage = {
 struct diff_args {
 	struct cli_checks checks;
 	const char *old_sig, *new_sig;
+	const char *old_bundle, *new_bundle;   /* --old-bundle, --new-bundle */
 	const char *installed;       /* ID[@VERSION] */
 	const char *at;              /* its '@', or NULL */
 	const char *data_dir;
@@ -87,6 +92,12 @@ check_args(struct diff_args *a, const struct cli_operands *rest)
 	if (k->policy != NULL && k->pubkey != NULL)
 		return cli_usage_error(&cmd_diff_usage, "give one of --trust "
 		    "POLICY and -p KEY.pub, not both");
+	if ((a->old_sig != NULL && a->old_bundle != NULL) ||
+	    (a->new_sig != NULL && a->new_bundle != NULL) ||
+	    (a->installed != NULL && a->old_bundle != NULL))
+		return cli_usage_error(&cmd_diff_usage, "a side's signature is "
+		    "its .sig, --old-sig/--new-sig F or --old-bundle/--new-bundle "
+		    "F, one of them (--installed: the receipt's)");
 	if (a->installed != NULL && cli_split_target(&cmd_diff_usage,
 	    a->installed, &a->at) != EXIT_OK)
 		return EXIT_FAILED;
@@ -117,6 +128,8 @@ parse_diff(int argc, char **argv, struct diff_args *a)
 		CLI_FLAG(0, "allow-dirty", &v->allow_dirty),
 		CLI_STRING(0, "old-sig", &a->old_sig),
 		CLI_STRING(0, "new-sig", &a->new_sig),
+		CLI_STRING(0, "old-bundle", &a->old_bundle),
+		CLI_STRING(0, "new-bundle", &a->new_bundle),
 		CLI_STRING(0, "installed", &a->installed),
 		CLI_STRING(0, "data-dir", &a->data_dir),
 		CLI_CALLBACK(0, "format", &a->format, cli_parse_format),
@@ -152,8 +165,8 @@ is_directory(const char *path)
 /* A directory is an installed tree when a receipt names it, else a pack
  * directory; anything else is an archive. */
 static int
-open_path(const char *path, const char *sig, const ps_diff_options *o,
-    ps_diff_side **side, ps_error *err)
+open_path(const char *path, const char *sig, const char *const *bundle,
+    const ps_diff_options *o, ps_diff_side **side, ps_error *err)
 {
 	ps_diff_options mine = *o;
 
@@ -171,6 +184,10 @@ open_path(const char *path, const char *sig, const ps_diff_options *o,
 		    path, "is an archive, verified before it is compared: give "
 		    "--trust POLICY or -p KEY.pub");
 	mine.verify.sig_path = sig;
+	if (*bundle != NULL) {
+		mine.verify.bundle_paths = bundle;
+		mine.verify.bundle_count = 1;
+	}
 	return ps_diff_side_open(path, &mine, side, err);
 }
 
@@ -203,9 +220,11 @@ compare(const struct diff_args *a, const char *data_dir, ps_diff **diff,
 	o.text_lines_max = a->lines > 0 ? (size_t)a->lines : 200;
 	rc = a->installed != NULL ? open_installed(a, data_dir, &o, &old_side,
 	    err) :
-	    open_path(a->old_path, a->old_sig, &o, &old_side, err);
+	    open_path(a->old_path, a->old_sig, &a->old_bundle, &o, &old_side,
+	    err);
 	if (rc == 0)
-		rc = open_path(a->new_path, a->new_sig, &o, &new_side, err);
+		rc = open_path(a->new_path, a->new_sig, &a->new_bundle, &o,
+		    &new_side, err);
 	if (rc == 0)
 		rc = ps_diff_compare(old_side, new_side, &o, diff, err);
 	ps_diff_side_free(old_side);

@@ -29,6 +29,8 @@ const struct cli_usage cmd_install_usage = {
     "           [--at TIME] [--max-size BYTES] [--max-entries N]\n"
     "           [--max-ratio N] [--lang en|zh] [-q]\n"
     "           " CLI_DOWNLOAD_USAGE "\n"
+    "       packsign install ARCHIVE|URL --bundle FILE|URL [--bundle ...]\n"
+    "           (--trust POLICY | -p KEY.pub) [the options above]\n"
     "\n"
     "Copies ARCHIVE (.tar, .tar.gz, .tgz, .tar.zst, .zip) and its signature\n"
     "into the data directory, hashing the archive as it is copied; matches\n"
@@ -84,6 +86,10 @@ const struct cli_usage cmd_install_usage = {
     "  --data-dir DIR       default $PACKSIGN_DATA_DIR, else\n"
     "                       $XDG_DATA_HOME/packsign, else\n"
     "                       ~/.local/share/packsign\n"
+    "  --bundle FILE        verify from this Sigstore bundle (key-based or\n"
+    "                       keyless; repeatable) instead of the .sig; the\n"
+    "                       receipt keeps the bundles (a bundle URL goes with\n"
+    "                       an archive URL)\n"
     "  --yes                install without asking\n"
     "  --allow-shell        accept an AgentPack with shell: true from a signer\n"
     "                       who is not first_party in the policy (a signer's\n"
@@ -125,11 +131,27 @@ const struct cli_usage cmd_install_usage = {
 
 static int stdin_archive(struct install_args *a);
 
+/* --bundle FILE, repeatable (install.md, "Bundles"). */
+static int
+parse_bundle(const struct cli_usage *cmd, const struct cli_option *opt,
+    const char *arg)
+{
+	struct install_args *a = opt->value;
+
+	if (a->bundle_count >= sizeof(a->bundles) / sizeof(a->bundles[0]))
+		return cli_usage_error(cmd, "at most 64 --bundle files");
+	if (arg[0] == '\0')
+		return cli_usage_error(cmd, "--bundle names a file");
+	a->bundles[a->bundle_count++] = arg;
+	return EXIT_OK;
+}
+
 static int
 parse_install(int argc, char **argv, struct install_args *a)
 {
 	const struct cli_option options[] = {
 		CLI_INSTALL_OPTIONS(a),
+		CLI_CALLBACK(0, "bundle", a, parse_bundle),
 		CLI_END
 	};
 	struct cli_operands rest;
@@ -139,6 +161,13 @@ parse_install(int argc, char **argv, struct install_args *a)
 	rc = cli_parse_options(&cmd_install_usage, options, argc, argv, &rest);
 	if (rc != EXIT_OK)
 		return rc;
+	if (a->bundle_count > 0 && (a->checks.verify.sig_path != NULL ||
+	    a->index != NULL))
+		return cli_usage_error(&cmd_install_usage, "--bundle reads "
+		    "Sigstore bundles in place of the .sig of an archive file or "
+		    "URL: not with --sig or --index");
+	a->checks.verify.bundle_paths = a->bundles;
+	a->checks.verify.bundle_count = a->bundle_count;
 	if (rest.count != 1)
 		return cli_usage_error(&cmd_install_usage, rest.count == 0 ?
 		    "missing ARCHIVE" : "one ARCHIVE at a time");

@@ -22,7 +22,7 @@ const struct cli_usage cmd_sign_usage = {
     "                     [--keyless [--identity-token FILE|-]\n"
     "                      [--signing-config F] [--trusted-root F]]\n"
     "                     [--bundle [--tsa-url URL [--ca-file FILE]]]\n"
-    "                     [--predicate-version 1|2]\n"
+    "                     [--predicate-version 1|2] [--predicate-out FILE]\n"
     "                     [--source-repo URL] [--source-commit HASH]\n"
     "                     [--allow-dirty] [--append] [--force] [--mtime N]\n"
     "                     [--compress none|gzip|zstd] [--json] [-q]\n"
@@ -70,6 +70,9 @@ const struct cli_usage cmd_sign_usage = {
     "                       verifiers can authenticate it as they stream it\n"
     "                       (an archive over 16 GiB gets 1); 1: the older\n"
     "                       predicate, for verifiers before issue 30\n"
+    "  --predicate-out FILE also write the statement's predicate (JSON) to\n"
+    "                       FILE, for another tool to attest OUT with\n"
+    "                       (actions/attest, cosign attest-blob --type)\n"
     "  --source-repo URL    record this repository (normalised to https);\n"
     "                       origin is then not read\n"
     "  --source-commit H    record this full commit id\n"
@@ -180,6 +183,7 @@ parse_sign(int argc, char **argv, struct sign_args *a)
 		CLI_STRING(0, "trusted-root", &a->o.trusted_root),
 
 		CLI_STRING(0, "predicate-version", &a->predicate),
+		CLI_STRING(0, "predicate-out", &a->o.predicate_out),
 		CLI_STRING(0, "source-repo", &a->o.source_repo),
 		CLI_STRING(0, "source-commit", &a->o.source_commit),
 		CLI_FLAG(0, "allow-dirty", &a->o.allow_dirty),
@@ -332,7 +336,7 @@ bundles_json(const ps_sign_result *r)
 }
 
 static int
-print_json(const ps_sign_result *r)
+print_json(const ps_sign_result *r, const char *predicate)
 {
 	char tree[PS_SHA256_STRING_LEN], archive[PS_SHA256_STRING_LEN];
 	json_t *root;
@@ -349,8 +353,9 @@ print_json(const ps_sign_result *r)
 	    "source", source_json(r), "prompts", (json_int_t)r->prompt_count,
 	    "identity", r->identity, "fingerprint", r->fingerprint,
 	    "signatures", (json_int_t)r->signature_count);
-	if (root != NULL && json_object_set_new(root, "bundles",
-	    bundles_json(r)) != 0) {
+	if (root != NULL && (json_object_set_new(root, "bundles",
+	    bundles_json(r)) != 0 || json_object_set_new(root, "predicate",
+	    predicate != NULL ? json_string(predicate) : json_null()) != 0)) {
 		json_decref(root);
 		root = NULL;
 	}
@@ -385,9 +390,12 @@ sign_with(struct sign_args *a, const ps_seckey *key)
 		if (ps_diags_count(&r->diags, PS_SEVERITY_WARNING) > 0)
 			print_diags(&r->diags);
 		if (a->json)
-			rc = print_json(r);
-		else if (!a->quiet)
+			rc = print_json(r, a->o.predicate_out);
+		else if (!a->quiet) {
+			if (a->o.predicate_out != NULL)
+				print_wrote(a->o.predicate_out, " (the predicate)");
 			print_text(r);
+		}
 	}
 	ps_sign_result_free(r);
 	return rc;

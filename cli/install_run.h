@@ -30,6 +30,8 @@ struct install_args {
 	const ps_index_entry *entry; /* what to install from it, or NULL */
 	struct json_t *collect;      /* --json of update: each install's
 	                              * object is appended here, not printed */
+	const char *bundles[64];     /* install --bundle FILE (repeatable) */
+	size_t bundle_count;
 };
 
 /* Callbacks: --accept CLASSES into PS_CONSENT_* bits, --lang en|zh. */

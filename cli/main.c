@@ -125,21 +125,26 @@ cmd_help(int argc, char **argv)
 	return EXIT_OK;
 }
 
-/* verify-blob, verify of Sigstore bundles (their timestamps) and sign
- * with a timestamp authority or keyless (certificates) check X.509
- * certificates, which need OpenSSL's digest name table: the other
+/* verify-blob; verify, install and diff of Sigstore bundles (their
+ * certificates and timestamps) and verify --installed (a receipt may keep
+ * bundles); sign with a timestamp authority or keyless: they check X.509
+ * certificates, which need OpenSSL's digest name table, and the other
  * commands start without it (ps_process_init_x509). */
 static int
 needs_x509(int argc, char **argv)
 {
-	int i, verify, sign;
+	int i, reads, sign;
 
 	if (argc < 2 || strcmp(argv[1], "verify-blob") == 0)
 		return argc >= 2;
-	verify = strcmp(argv[1], "verify") == 0;
+	reads = strcmp(argv[1], "verify") == 0 ||
+	    strcmp(argv[1], "install") == 0 || strcmp(argv[1], "diff") == 0;
 	sign = strcmp(argv[1], "sign") == 0;
-	for (i = 2; i < argc && (verify || sign); i++) {
-		if (verify && strncmp(argv[i], "--bundle", 8) == 0)
+	for (i = 2; i < argc && (reads || sign); i++) {
+		if (reads && (strncmp(argv[i], "--bundle", 8) == 0 ||
+		    strncmp(argv[i], "--old-bundle", 12) == 0 ||
+		    strncmp(argv[i], "--new-bundle", 12) == 0 ||
+		    strcmp(argv[i], "--installed") == 0))
 			return 1;
 		if (sign && (strncmp(argv[i], "--tsa-url", 9) == 0 ||
 		    strcmp(argv[i], "--keyless") == 0))

@@ -19,8 +19,8 @@ _packsign_options() {
 	digest) echo "--json --files --mtime $limits" ;;
 	sign) echo "-s --secret-key -o --output --identity --minisig --bundle
 	    --tsa-url --ca-file --keyless --identity-token --signing-config
-	    --trusted-root --predicate-version --source-repo --source-commit
-	    --allow-dirty --append --force
+	    --trusted-root --predicate-version --predicate-out --source-repo
+	    --source-commit --allow-dirty --append --force
 	    --mtime --compress --json $pass $limits" ;;
 	keygen) echo "-o --identity --no-passphrase $pass --kdf --force --json" ;;
 	key) _packsign_key_options "$2" ;;
@@ -30,7 +30,7 @@ _packsign_options() {
 	    $limits" ;;
 	verify-blob) echo "--bundle --certificate-identity
 	    --certificate-oidc-issuer --key --trusted-root --at --json" ;;
-	diff) echo "--trust -p --at --old-sig --new-sig --signed-by
+	diff) echo "--trust -p --at --old-sig --new-sig --old-bundle --new-bundle --signed-by
 	    --source-repo --source-commit --require-source --allow-dirty
 	    --installed --data-dir --format --lang --json --stat --files
 	    --lines" ;;
@@ -38,7 +38,7 @@ _packsign_options() {
 	    --allow-downgrade --dry-run --reinstall --accept --accept-diff
 	    --allow-signer-change --allow-source-change $limits $download
 	    --lang --json --index --allow-yanked --require-index-state
-	    --from-dir" ;;
+	    --from-dir --bundle" ;;
 	fetch) echo "$checks -o $limits $download" ;;
 	outdated) echo "--index --trust -p --data-dir --no-widening-check --at
 	    --require-index-state --json $download" ;;
@@ -98,7 +98,7 @@ _packsign_value() {
 		compopt -o filenames 2>/dev/null
 		COMPREPLY=($(compgen -d -- "$cur")) ;;
 	-o | --output | -s | --secret-key | -p | --sig | --trust | \
-	--old-sig | --new-sig | --accept-diff | --ca-file | \
+	--old-sig | --new-sig | --old-bundle | --new-bundle | --accept-diff | --ca-file | \
 	--passphrase-file | --new-passphrase-file | --index | --previous | \
 	--bundle | --key | --trusted-root | --identity-token | --signing-config)
 		compopt -o filenames 2>/dev/null

@@ -323,10 +323,10 @@ open_archive(const char *path, const ps_diff_options *o,
 	ps_manifest *m = NULL;
 	int rc;
 
-	if (vo.bundle_count > 0)
-		return util_fail(err, "invalid_argument", path, "diff reads "
-		    ".sig files, not Sigstore bundles: verify.bundle_count must "
-		    "be 0");
+	if (vo.bundle_count > 0 && (src != NULL || vo.sig_path != NULL))
+		return util_fail(err, "invalid_argument", path, "a diff side "
+		    "reads Sigstore bundles for an archive file, without "
+		    "verify.sig_path (not for an install's copy)");
 	memset(&c, 0, sizeof(c));
 	c.side = s;
 	c.src = src;

@@ -2094,7 +2094,11 @@ int ps_data_dir_default(char **out, ps_error *err);
 
 typedef struct ps_installed_signer {
 	char *identity;
-	char *fingerprint;           /* SHA256:... (keys.md) */
+	char *fingerprint;           /* SHA256:... (keys.md), or a keyless
+	                              * signer id KEYLESS:... */
+	/* Receipt 3: what a keyless signer's certificate certified (its
+	 * signer_id, issuer, subject, repository, ...); NULL for a key. */
+	ps_verify_keyless *keyless;
 } ps_installed_signer;
 
 /* How an upgrade's widening was consented to (install.md, "Receipt"). */
@@ -2352,6 +2356,10 @@ typedef struct ps_installed {
 	char *manifest_path;         /* relative to the tree; NULL in 1 */
 	unsigned char manifest_sha256[PS_SHA256_LEN];
 	ps_consent_record consent;
+	/* Receipt 3: the Sigstore bundles it was installed from, kept as
+	 * receipts/<layout>/<version>.N.sigstore.json (N from 1) instead of
+	 * the .sig; 0: the .sig. */
+	size_t bundle_count;
 } ps_installed;
 
 typedef struct ps_installed_list {
@@ -2501,6 +2509,12 @@ typedef struct ps_sign_options {
 	                              * signature.md section 4.4) unless the
 	                              * archive has over 16,384 chunks (then
 	                              * v1); 1: v1, for older verifiers */
+
+	/* Also write the statement's predicate, packsign's, as JSON to this
+	 * file (after OUT and OUT.sig are in place; signature.md 8.7), for
+	 * another tool to attest the archive with (actions/attest, cosign
+	 * attest-blob); NULL: none. */
+	const char *predicate_out;
 } ps_sign_options;
 
 /* Defaults: gzip, mtime 0, nothing else set. */

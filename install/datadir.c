@@ -257,6 +257,24 @@ empty_dir(int fd, const char *label, ps_error *err)
 static int clean_receipts_in(install_datadir *dd, const char *rel, int depth,
     ps_error *err);
 
+/* ".json", or ".N.sigstore.json" (a receipt 3's bundle N): the length
+ * of the suffix after the version. */
+static int
+bundle_suffix(const char *name, size_t len)
+{
+	static const char tail[] = ".sigstore.json";
+	size_t t = sizeof(tail) - 1, d = 0;
+
+	if (len <= t || strcmp(name + len - t, tail) != 0)
+		return 5;
+	while (d < len - t && name[len - t - 1 - d] >= '0' &&
+	    name[len - t - 1 - d] <= '9')
+		d++;
+	if (d == 0 || d + t + 1 >= len || name[len - t - 1 - d] != '.')
+		return 5;
+	return (int)(t + d + 1);
+}
+
 /* The receipt file `name` in directory `fd` (receipts/<rel>) goes when
  * its tree is certainly not there: absent, or not a directory. */
 static int
@@ -271,6 +289,8 @@ clean_receipt_file(install_datadir *dd, int fd, const char *rel,
 		ext = 5;
 	else if (len > 4 && strcmp(name + len - 4, ".sig") == 0)
 		ext = 4;
+	if (ext == 5)
+		ext = bundle_suffix(name, len);
 	if (ext == 0)
 		return 0;
 	snprintf(tree, sizeof(tree), "%s/%.*s", rel, (int)(len - (size_t)ext),

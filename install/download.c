@@ -134,6 +134,18 @@ install_download_sig(install_download *d, int fd, ps_error *err)
 }
 
 int
+install_download_bundle(install_download *d, const char *url, int fd,
+    ps_error *err)
+{
+	net_sink sink = { fd, NULL, SIGN_DSSE_MAX_BYTES, 1, "a Sigstore "
+	    "bundle may hold", NULL, 0, 0, 0, NULL };
+
+	if (net_url_check(url, err) != 0)
+		return -1;
+	return net_fetch(d->o, url, &sink, err);
+}
+
+int
 install_download_archive(install_download *d, int fd,
     unsigned char sha256[PS_SHA256_LEN], uint64_t *received, ps_error *err)
 {

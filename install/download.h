@@ -34,6 +34,11 @@ void install_download_clear(install_download *d);
 /* The signature into `fd` (at most the envelope limit). */
 int install_download_sig(install_download *d, int fd, ps_error *err);
 
+/* A Sigstore bundle at the https `url` into `fd` (at most the envelope
+ * limit; url_invalid for another URL). */
+int install_download_bundle(install_download *d, const char *url, int fd,
+    ps_error *err);
+
 /* The archive into `fd`, its SHA-256 taken as it arrives; *received
  * the bytes kept (on failure too). */
 int install_download_archive(install_download *d, int fd,

@@ -58,6 +58,8 @@ struct install {
 	int work_fd;
 	char *base;                  /* the archive's file name */
 	char *copy_sig;              /* the signature's private copy */
+	char **copy_bundles;         /* --bundle: the bundles' private
+	                              * copies, BASE.N.sigstore.json */
 	int source_fd;               /* the caller's archive, open */
 	int copy_fd;                 /* its private, anonymous copy */
 	unsigned char copy_sha256[PS_SHA256_LEN];   /* taken while copying */
@@ -296,6 +298,55 @@ copy_archive(struct install *in, uint64_t *size, ps_error *err)
 	return rc;
 }
 
+/* A bundle given as an https URL is downloaded (at most `bound`), a
+ * file copied. */
+static int
+fetch_or_copy(struct install *in, const char *path, const char *name,
+    const struct copy_bound *bound, ps_error *err)
+{
+	int fd, rc;
+
+	if (strncmp(path, "https://", 8) != 0)
+		return copy_file(in, path, name, bound, err);
+	if (!in->from_url)
+		return util_fail(err, "invalid_argument", path, "a bundle URL "
+		    "goes with an archive URL (install_url)");
+	fd = openat(in->work_fd, name, O_WRONLY | O_CREAT | O_EXCL |
+	    O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return util_fail_errno(err, "io_error", name, "create", errno);
+	rc = install_download_bundle(&in->dl, path, fd, err);
+	if (close(fd) != 0 && rc == 0)
+		rc = util_fail_errno(err, "io_error", name, "close", errno);
+	return rc;
+}
+
+/* --bundle FILE...: each one copied into the private directory as
+ * BASE.N.sigstore.json (N from 1), verified and kept from the copy. */
+static int
+copy_bundles(struct install *in, ps_error *err)
+{
+	const struct copy_bound bound = { SIGN_DSSE_MAX_BYTES,
+	    "envelope_too_large", "the most a bundle may hold", NULL };
+	size_t k, n = in->o->verify.bundle_count;
+	char name[UTIL_NAME_MAX + 32];
+
+	in->copy_bundles = calloc(n, sizeof(*in->copy_bundles));
+	if (in->copy_bundles == NULL)
+		return util_fail_oom(err, in->archive);
+	for (k = 0; k < n; k++) {
+		snprintf(name, sizeof(name), "%s.%zu.sigstore.json", in->base,
+		    k + 1);
+		if (asprintf(&in->copy_bundles[k], "%s/%s/%s/%s", in->dd.path,
+		    INSTALL_DATADIR_TMP, in->work, name) < 0)
+			return util_fail_oom(err, in->archive);
+		if (fetch_or_copy(in, in->o->verify.bundle_paths[k], name,
+		    &bound, err) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* The signature is read twice (verified, then kept with the receipt):
  * from a private copy, so both reads see the same bytes. */
 static int
@@ -309,6 +360,8 @@ download_signature(struct install *in, const char *sig_name, ps_error *err)
 	    asprintf(&in->tree_path, "%s/%s/%s/%s", in->dd.path,
 	    INSTALL_DATADIR_TMP, in->work, TREE_NAME) < 0)
 		return util_fail_oom(err, in->archive);
+	if (in->o->verify.bundle_count > 0)
+		return copy_bundles(in, err);
 	if (in->dl.sig_url == NULL) {
 		const struct copy_bound sig_bound = { SIGN_DSSE_MAX_BYTES,
 		    "envelope_too_large", "the most a signature may hold", NULL };
@@ -377,6 +430,10 @@ copy_signature(struct install *in, ps_error *err)
 	rc = pack_archive_name_not_signature(in->archive, in->archive, err) == 0 &&
 	    pack_archive_name_readable(in->archive, in->archive, err) != NULL &&
 	    (in->source_fd = open_source(in, err)) >= 0 ? 0 : -1;
+	if (rc == 0 && in->o->verify.bundle_count > 0) {
+		free(sig_default);
+		return copy_bundles(in, err);
+	}
 	if (rc == 0 && sig == NULL && !in->o->has_archive_fd &&
 	    access(sig_default, F_OK) != 0 &&
 	    errno == ENOENT) {
@@ -545,6 +602,30 @@ acquire_copy(void *ctx, const sign_statement *st, int *fd,
 	return 0;
 }
 
+/* The same for --bundle: each copy named as the caller's file. */
+static void
+name_bundles(struct install *in, ps_error *err)
+{
+	ps_verify_result *v = in->res->verify;
+	const char *original;
+	size_t k;
+
+	for (k = 0; in->copy_bundles != NULL &&
+	    k < in->o->verify.bundle_count; k++) {
+		original = in->o->verify.bundle_paths[k];
+		if (in->copy_bundles[k] == NULL)
+			continue;
+		if (strcmp(err->subject, in->copy_bundles[k]) == 0)
+			snprintf(err->subject, sizeof(err->subject), "%s",
+			    original);
+		if (v != NULL && v->sig_path != NULL &&
+		    strcmp(v->sig_path, in->copy_bundles[k]) == 0) {
+			free(v->sig_path);
+			v->sig_path = strdup(original);
+		}
+	}
+}
+
 /* Errors and the report name the caller's signature, not its copy. */
 static void
 name_originals(struct install *in, ps_error *err)
@@ -562,6 +643,7 @@ name_originals(struct install *in, ps_error *err)
 		sig = original;
 	if (sig != NULL && strcmp(err->subject, in->copy_sig) == 0)
 		snprintf(err->subject, sizeof(err->subject), "%s", sig);
+	name_bundles(in, err);
 	if (v != NULL && sig != NULL) {
 		free(v->sig_path);
 		v->sig_path = strdup(sig);
@@ -647,7 +729,10 @@ verify_and_extract(struct install *in, ps_error *err)
 	if (in->tree_fd < 0)
 		return util_fail_errno(err, "io_error", in->tree_path, "open",
 		    errno);
-	vo.sig_path = in->copy_sig;
+	vo.sig_path = in->copy_bundles != NULL ? NULL : in->copy_sig;
+	vo.bundle_paths = (const char *const *)in->copy_bundles;
+	vo.bundle_count = in->copy_bundles != NULL ?
+	    in->o->verify.bundle_count : 0;
 	vo.limits = in->o->limits;
 	rc = verify_keep(in->archive, &vo, &stream, &in->res->verify,
 	    &in->manifest, &in->st, err);
@@ -1040,6 +1125,50 @@ take_signers(ps_installed *r, const ps_verify_result *v, ps_error *err)
 }
 
 static int
+dup_or_null(char **out, const char *s)
+{
+	*out = NULL;
+	return s != NULL && (*out = strdup(s)) == NULL ? -1 : 0;
+}
+
+/* Receipt 3: a keyless signer's certificate fields, from its first
+ * counted signature. */
+static int
+take_keyless(ps_installed *r, const ps_verify_result *v, ps_error *err)
+{
+	const ps_verify_keyless *k;
+	ps_verify_keyless *c;
+	size_t i, j;
+
+	for (i = 0; i < r->signer_count; i++)
+		for (j = 0; j < v->signature_count; j++) {
+			k = v->signatures[j].keyless;
+			if (!v->signatures[j].counted || k == NULL ||
+			    strcmp(v->signatures[j].identity,
+			    r->signers[i].identity) != 0 ||
+			    r->signers[i].keyless != NULL)
+				continue;
+			if ((c = r->signers[i].keyless = calloc(1,
+			    sizeof(*c))) == NULL)
+				return util_fail_oom(err, NULL);
+			memcpy(c->signer_id, k->signer_id, sizeof(c->signer_id));
+			if (dup_or_null(&c->issuer, k->issuer) ||
+			    dup_or_null(&c->subject, k->subject) ||
+			    dup_or_null(&c->repository, k->repository) ||
+			    dup_or_null(&c->repository_id, k->repository_id) ||
+			    dup_or_null(&c->owner_id, k->owner_id) ||
+			    dup_or_null(&c->ref, k->ref) ||
+			    dup_or_null(&c->commit, k->commit) ||
+			    dup_or_null(&c->signer_workflow, k->signer_workflow) ||
+			    dup_or_null(&c->config_workflow, k->config_workflow) ||
+			    dup_or_null(&c->trigger, k->trigger) ||
+			    dup_or_null(&c->runner, k->runner))
+				return util_fail_oom(err, NULL);
+		}
+	return 0;
+}
+
+static int
 take_consent(ps_installed *r, const ps_consent_record *c, ps_error *err)
 {
 	r->consent.asked = c->asked;
@@ -1081,6 +1210,10 @@ fill_receipt(struct install *in, ps_installed *r, ps_error *err)
 	memcpy(r->manifest_sha256, in->extracted->manifest_sha256,
 	    PS_SHA256_LEN);
 	if (take_entries(r, in->extracted, err) != 0)
+		return -1;
+	r->bundle_count = in->copy_bundles != NULL ?
+	    in->o->verify.bundle_count : 0;
+	if (take_keyless(r, v, err) != 0)
 		return -1;
 	if (!v->has_source)
 		return 0;
@@ -1141,6 +1274,27 @@ move_in(int from_fd, const char *from, int to_fd, const char *to,
 	return 0;
 }
 
+/* --bundle: the copies renamed to VERSION.N.sigstore.json beside the
+ * receipt (in place of the .sig; a reinstalled version's .sig goes). */
+static int
+move_bundles(struct install *in, int fd, const char *version, ps_error *err)
+{
+	char from[UTIL_NAME_MAX + 32], to[UTIL_NAME_MAX + 32];
+	size_t k;
+
+	for (k = 0; k < in->o->verify.bundle_count; k++) {
+		snprintf(from, sizeof(from), "%s.%zu.sigstore.json", in->base,
+		    k + 1);
+		snprintf(to, sizeof(to), "%s.%zu.sigstore.json", version, k + 1);
+		if (move_in(in->work_fd, from, fd, to, in->res->receipt_path,
+		    err) != 0)
+			return -1;
+	}
+	snprintf(to, sizeof(to), "%s.sig", version);
+	(void)unlinkat(fd, to, 0);
+	return 0;
+}
+
 /* W's receipt files renamed to receipts/<layout path>.sig and .json
  * (over a reinstalled version's; `sync`: the directory then fsynced). */
 static int
@@ -1156,7 +1310,8 @@ move_receipt(struct install *in, int sync, ps_error *err)
 	snprintf(json, sizeof(json), "%s.json", version);
 	snprintf(copy_sig, sizeof(copy_sig), "%s.sig", in->base);
 	in->receipt_placed = !in->reinstalling;
-	rc = move_in(in->work_fd, copy_sig, fd, sig, in->res->receipt_path, err);
+	rc = in->copy_bundles != NULL ? move_bundles(in, fd, version, err) :
+	    move_in(in->work_fd, copy_sig, fd, sig, in->res->receipt_path, err);
 	if (rc == 0)
 		rc = move_in(in->work_fd, RECEIPT_NAME, fd, json,
 		    in->res->receipt_path, err);
@@ -1243,6 +1398,7 @@ place_tree(struct install *in, ps_error *err)
 static void
 take_back_receipt(struct install *in)
 {
+	size_t i;
 	char path[UTIL_PATH_MAX];
 
 	if (!in->receipt_placed || in->res->installed)
@@ -1251,6 +1407,12 @@ take_back_receipt(struct install *in)
 	(void)unlinkat(in->dd.fd, path, 0);
 	snprintf(path, sizeof(path), "%s/%s.sig", INSTALL_DATADIR_RECEIPTS, in->rel);
 	(void)unlinkat(in->dd.fd, path, 0);
+	for (i = 0; in->copy_bundles != NULL &&
+	    i < in->o->verify.bundle_count; i++) {
+		snprintf(path, sizeof(path), "%s/%s.%zu.sigstore.json",
+		    INSTALL_DATADIR_RECEIPTS, in->rel, i + 1);
+		(void)unlinkat(in->dd.fd, path, 0);
+	}
 }
 
 /* ------------------------------------------------------------------- run */
@@ -1288,10 +1450,13 @@ drop_copy(struct install *in)
 static int
 run(struct install *in, ps_error *err)
 {
-	if (in->o->verify.bundle_count > 0)
+	if (in->o->verify.bundle_count > 0 && (
+	    in->indexed != NULL || in->o->verify.sig_path != NULL ||
+	    in->o->verify.bundle_count > SIGN_DSSE_MAX_SIGNATURES))
 		return util_fail(err, "invalid_argument", in->archive, "install "
-		    "reads the .sig, not Sigstore bundles: verify.bundle_count "
-		    "must be 0");
+		    "reads Sigstore bundles (verify.bundle_paths, at most 64) "
+		    "for an archive file or URL, without verify.sig_path; not "
+		    "for an index entry");
 	if (in->o->reinstall && (in->o->allow_signer_change ||
 	    in->o->allow_source_change))
 		return util_fail(err, "invalid_argument", in->archive, "a "
@@ -1331,6 +1496,8 @@ run(struct install *in, ps_error *err)
 static void
 finish(struct install *in)
 {
+	size_t i;
+
 	if (in->source_fd >= 0)
 		close(in->source_fd);
 	if (in->copy_fd >= 0)
@@ -1349,6 +1516,10 @@ finish(struct install *in)
 	free(in->work);
 	free(in->base);
 	free(in->copy_sig);
+	for (i = 0; in->copy_bundles != NULL &&
+	    i < in->o->verify.bundle_count; i++)
+		free(in->copy_bundles[i]);
+	free(in->copy_bundles);
 	free(in->tree_path);
 	free(in->rel);
 	install_download_clear(&in->dl);

@@ -257,6 +257,37 @@ check_tree(const install_datadir *dd, const char *rel, ps_installed_check *c,
 	return 0;
 }
 
+static void
+free_names(char **names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; names != NULL && i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* Receipt 3: its bundles, RECEIPT.N.sigstore.json beside its .sig's
+ * name. */
+static int
+bundle_names(const ps_installed *r, char ***out, ps_error *err)
+{
+	size_t i, n = r->bundle_count, stem = strlen(r->sig_path) - 4;
+	char **names = calloc(n, sizeof(*names));
+
+	*out = NULL;
+	if (names == NULL)
+		return util_fail_oom(err, r->sig_path);
+	for (i = 0; i < n; i++)
+		if (asprintf(&names[i], "%.*s.%zu.sigstore.json", (int)stem,
+		    r->sig_path, i + 1) < 0) {
+			free_names(names, i);
+			return util_fail_oom(err, r->sig_path);
+		}
+	*out = names;
+	return 0;
+}
+
 static int
 check_signature(ps_installed_check *c, const ps_trust *trust, int64_t at,
     ps_error *err)
@@ -269,8 +300,16 @@ check_signature(ps_installed_check *c, const ps_trust *trust, int64_t at,
 	o.trust = trust;
 	o.at = at;
 	o.sig_path = c->receipt->sig_path;
+	if (c->receipt->bundle_count > 0 && bundle_names(c->receipt,
+	    (char ***)&o.bundle_paths, err) != 0)
+		return -1;
+	if (c->receipt->bundle_count > 0) {
+		o.bundle_count = c->receipt->bundle_count;
+		o.sig_path = NULL;
+	}
 	rc = ps_verify(c->receipt->path, &o, &v, err);
 	ps_verify_result_free(v);
+	free_names((char **)o.bundle_paths, o.bundle_count);
 	if (rc == 0)
 		c->signature_checked = 1;
 	return rc;

@@ -15,6 +15,7 @@
 
 #include "formats/semver.h"
 #include "formats/format.h"
+#include "sign/dsse.h"
 #include "util/error.h"
 #include "util/fdio.h"
 #include "util/pathname.h"
@@ -335,6 +336,16 @@ remove_receipt(const install_datadir *dd, const char *rel, ps_error *err)
 		    suffixes[i]);
 		if (util_unlink_beneath(dd->fd, path, 0) != 0 && errno != ENOENT)
 			return util_fail_errno(err, "io_error", path, "remove", errno);
+	}
+	/* Receipt 3's bundles, N from 1 until one is absent. */
+	for (i = 1; i <= SIGN_DSSE_MAX_SIGNATURES; i++) {
+		snprintf(path, sizeof(path), "%s/%s.%zu.sigstore.json",
+		    INSTALL_DATADIR_RECEIPTS, rel, i);
+		if (util_unlink_beneath(dd->fd, path, 0) == 0)
+			continue;
+		if (errno == ENOENT)
+			break;
+		return util_fail_errno(err, "io_error", path, "remove", errno);
 	}
 	return 0;
 }

@@ -10,6 +10,7 @@
 
 #include "diff/diff.h"
 #include "sign/dsse.h"
+#include "verify/certsigners.h"
 #include "util/error.h"
 #include "util/fdio.h"
 #include "util/pathname.h"
@@ -50,6 +51,7 @@ install_receipt_clear(ps_installed *r)
 	for (i = 0; i < r->signer_count; i++) {
 		free(r->signers[i].identity);
 		free(r->signers[i].fingerprint);
+		verify_keyless_result_free(r->signers[i].keyless);
 	}
 	free(r->signers);
 	free(r->manifest_path);
@@ -116,6 +118,26 @@ entries_json(const ps_entry *entries, size_t count,
 	return list;
 }
 
+/* The certificate fields a receipt keeps of a keyless signer, in this
+ * order (install.md, "Receipt"). */
+#define KEYLESS_FIELDS(X) X(issuer) X(subject) X(repository) \
+	X(repository_id) X(owner_id) X(ref) X(commit) X(signer_workflow) \
+	X(config_workflow) X(trigger) X(runner)
+
+static json_t *
+keyless_json(const ps_verify_keyless *k)
+{
+	json_t *o;
+
+	if (k == NULL)
+		return NULL;
+	o = json_pack("{s:s}", "signerId", k->signer_id);
+#define PUT(f) json_object_set_new(o, #f, string_or_null(k->f));
+	KEYLESS_FIELDS(PUT)
+#undef PUT
+	return o;
+}
+
 static json_t *
 signers_json(const ps_installed *r)
 {
@@ -123,9 +145,10 @@ signers_json(const ps_installed *r)
 	size_t i;
 
 	for (i = 0; list != NULL && i < r->signer_count; i++)
-		json_array_append_new(list, json_pack("{s:s,s:s}", "identity",
-		    r->signers[i].identity, "fingerprint",
-		    r->signers[i].fingerprint));
+		json_array_append_new(list, json_pack("{s:s,s:s,s:o*}",
+		    "identity", r->signers[i].identity, "fingerprint",
+		    r->signers[i].fingerprint, "keyless",
+		    keyless_json(r->signers[i].keyless)));
 	return list;
 }
 
@@ -261,9 +284,9 @@ static void
 emit(struct sink *k, const ps_installed *r, const char *at)
 {
 	sink_puts(k, "{\n");
-	sink_members(k, json_pack("{s:{s:s,s:o,s:s*},s:o,s:o}", "archive",
+	sink_members(k, json_pack("{s:{s:s,s:o,s:s*},s:I,s:o,s:o}", "archive",
 	    "name", r->archive_name, "sha256", digest_json(r->archive_digest),
-	    "url", k->url,
+	    "url", k->url, "bundles", (json_int_t)r->bundle_count,
 	    "consent", consent_json(&r->consent),
 	    "domain", string_or_null(r->domain)));
 	sink_puts(k, ",\n");
@@ -432,6 +455,31 @@ parse_entries(struct parse *p, json_t *list, int prompt, ps_entry **out,
 	return 0;
 }
 
+/* Receipt 3: a signer's "keyless", absent or null for a key. */
+static int
+parse_keyless(struct parse *p, json_t *j, ps_installed_signer *sg)
+{
+	ps_verify_keyless *k;
+	char *id = NULL;
+
+	if (j == NULL || json_is_null(j))
+		return 0;
+	if ((k = sg->keyless = calloc(1, sizeof(*k))) == NULL)
+		return util_fail_oom(p->err, p->label);
+	if (!json_is_object(j) || get_string(p, j, "signerId", 0, &id) != 0 ||
+	    strlen(id) >= sizeof(k->signer_id)) {
+		free(id);
+		return invalid(p, "must be null or name a signerId", "keyless");
+	}
+	memcpy(k->signer_id, id, strlen(id) + 1);
+	free(id);
+#define GET(f) if (get_string(p, j, #f, 1, &k->f) != 0) \
+		return invalid(p, "fields must be strings or null", "keyless");
+	KEYLESS_FIELDS(GET)
+#undef GET
+	return 0;
+}
+
 static int
 add_signer(struct parse *p, ps_installed *r, json_t *j)
 {
@@ -448,6 +496,8 @@ add_signer(struct parse *p, ps_installed *r, json_t *j)
 	    get_string(p, j, "fingerprint", 0, &sg->fingerprint) != 0)
 		return invalid(p, "each must name identity and fingerprint",
 		    "signers");
+	if (parse_keyless(p, json_object_get(j, "keyless"), sg) != 0)
+		return -1;
 	if (r->signer_count > 1 &&
 	    strcmp(r->signers[r->signer_count - 2].identity, sg->identity) >= 0)
 		return invalid(p, "must be sorted by identity, without duplicates",
@@ -534,6 +584,19 @@ parse_version2(struct parse *p, json_t *root, ps_installed *r)
 	return parse_consent(p, root, r);
 }
 
+/* Receipt 3: how many bundles were kept in place of the .sig. */
+static int
+parse_bundles(struct parse *p, json_t *root, ps_installed *r)
+{
+	json_t *n = json_object_get(root, "bundles");
+
+	if (!json_is_integer(n) || json_integer_value(n) < 0 ||
+	    json_integer_value(n) > SIGN_DSSE_MAX_SIGNATURES)
+		return invalid(p, "must be a count of 0 to 64", "bundles");
+	r->bundle_count = (size_t)json_integer_value(n);
+	return 0;
+}
+
 static int
 parse_identity(struct parse *p, json_t *root, ps_installed *r)
 {
@@ -549,7 +612,8 @@ parse_identity(struct parse *p, json_t *root, ps_installed *r)
 	    get_string(p, signer, "fingerprint", 0, &r->fingerprint) != 0)
 		return invalid(p, "must name identity and fingerprint", "signer");
 	if (parse_signers(p, root, r, (int)v) != 0 ||
-	    (v >= 2 && parse_version2(p, root, r) != 0))
+	    (v >= 2 && parse_version2(p, root, r) != 0) ||
+	    (v >= 3 && parse_bundles(p, root, r) != 0))
 		return -1;
 	if (json_is_null(source))
 		return 0;

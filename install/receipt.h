@@ -8,7 +8,7 @@
 
 #include "packsign.h"
 
-#define INSTALL_RECEIPT_VERSION 2
+#define INSTALL_RECEIPT_VERSION 3
 #define INSTALL_RECEIPT_MAX_BYTES (512 * 1024 * 1024)
 
 /* The receipt's JSON text; caller frees. */

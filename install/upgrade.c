@@ -117,10 +117,16 @@ static int
 pinned(const ps_pins *p, const ps_verify_identity *id, const ps_trust *policy)
 {
 	size_t i;
+	int keyless;
 
 	for (i = 0; i < p->signer_count; i++) {
+		/* A keyless signer is its signer id: another workflow or
+		 * repository under the same identity is another signer. */
+		keyless = strncmp(p->signers[i].fingerprint,
+		    PS_KEYLESS_ID_PREFIX, 8) == 0 ||
+		    strncmp(id->fingerprint, PS_KEYLESS_ID_PREFIX, 8) == 0;
 		if (strcmp(p->signers[i].fingerprint, id->fingerprint) == 0 ||
-		    (!policy->one_key &&
+		    (!policy->one_key && !keyless &&
 		    strcmp(p->signers[i].identity, id->identity) == 0))
 			return 1;
 	}

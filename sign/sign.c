@@ -19,6 +19,7 @@
 #include "pack/pack.h"
 #include "sign/provenance.h"
 #include "sign/outputs.h"
+#include "sign/predicate.h"
 #include "sign/signprep.h"
 #include "sign/signrun.h"
 #include "sign/statement.h"
@@ -386,6 +387,10 @@ sign_pack(const char *path, const ps_seckey *key, const ps_sign_options *o,
 	rc = sign_path(&run, err);
 	if (rc != 0)
 		sign_outputs_roll_back(&run);
+	/* After the outputs are in place: a failure here leaves them. */
+	else if (o->predicate_out != NULL)
+		rc = sign_write_predicate(o->predicate_out, run.payload,
+		    run.payload_len, err);
 	run_free(&run);
 	return rc;
 }

@@ -28,7 +28,8 @@ typedef struct kl_try {
 } kl_try;
 
 typedef struct kl_bundle {
-	kl_try *tries;
+	kl_try **tries;                /* each its own allocation: the
+	                                * search keeps pointers to them */
 	size_t try_count;
 	const ps_trust_signer *signer; /* counted for; NULL: none */
 	const ps_trust_keyless *entry;
@@ -84,21 +85,22 @@ try_root(verify_vctx *v, size_t k, size_t root, ps_error *err)
 {
 	kl_bundle *kb = &v->keyless->bundles[k];
 	const verify_bundle *b = &v->bundles[k];
-	kl_try *t;
+	kl_try **grown, *t;
 	size_t i;
 	int rc;
 
 	for (i = 0; i < kb->try_count; i++)
-		if (kb->tries[i].root == root)
-			return &kb->tries[i];
-	t = realloc(kb->tries, (kb->try_count + 1) * sizeof(*t));
-	if (t == NULL) {
+		if (kb->tries[i]->root == root)
+			return kb->tries[i];
+	grown = realloc(kb->tries, (kb->try_count + 1) * sizeof(*grown));
+	if (grown == NULL || (t = calloc(1, sizeof(*t))) == NULL) {
+		if (grown != NULL)
+			kb->tries = grown;
 		util_fail_oom(err, NULL);
 		return NULL;
 	}
-	kb->tries = t;
-	t = &kb->tries[kb->try_count++];
-	memset(t, 0, sizeof(*t));
+	kb->tries = grown;
+	kb->tries[kb->try_count++] = t;
 	t->root = root;
 	rc = sigstore_verify_keyless_bundle(v->keyless->roots[root],
 	    v->o->bundle_paths[k], b->bytes, b->len, v->o->at, &t->r,
@@ -517,8 +519,10 @@ verify_keyless_free(verify_vctx *v)
 	if (kl == NULL)
 		return;
 	for (k = 0; kl->bundles != NULL && k < v->bundle_count; k++) {
-		for (i = 0; i < kl->bundles[k].try_count; i++)
-			ps_sigstore_result_free(kl->bundles[k].tries[i].r);
+		for (i = 0; i < kl->bundles[k].try_count; i++) {
+			ps_sigstore_result_free(kl->bundles[k].tries[i]->r);
+			free(kl->bundles[k].tries[i]);
+		}
 		free(kl->bundles[k].tries);
 	}
 	for (i = 0; i < kl->root_count; i++)

@@ -452,3 +452,188 @@ hk() {   # OUT NAME=VALUE...: a keyless bundle over h.tar.gz's statement
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"compared the holon manifest's source.ref and the certificate's Source Repository Digest (the statement records no source) with what the CI certified in the signing certificate: expected 1111111111111111111111111111111111111111, found $HOLON_COMMIT [source_certificate_mismatch]"* ]]
 }
+
+# ------------------------------------------- install, receipts and pins
+
+# two_versions: p.tar.gz (0.1.0) and p2.tar.gz (0.2.0) signed by alice.
+two_versions() {
+	signed_pack
+	cp -R "$BATS_FILE_TMPDIR/pk" pk2
+	sed -i 's/^version: 0.1.0/version: 0.2.0/' pk2/manifest.yml
+	"$PACKSIGN" sign pk2 -s "$BATS_FILE_TMPDIR/alice.key" -o p2.tar.gz >/dev/null
+	cat >any.yaml <<YAML
+version: 1
+trusted_roots: [root.json]
+signers:
+  - identity: acme-release
+    keyless:
+      - issuer: $GH
+        subject: https://github.com/acme/packs/.github/workflows/*@refs/tags/v*
+        repository_id: 601234567
+    packs: ["*"]
+YAML
+}
+
+@test "install --bundle: a keyless pack installs; receipt 3 keeps the bundle and the identity; verify --installed" {
+	signed_pack
+	keyless kl.json repository=acme/packs ref=refs/tags/v1.0.0
+	gh_policy t.yaml
+	run "$PACKSIGN" install p.tar.gz --bundle kl.json --trust t.yaml --data-dir dd --yes
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"signed by: acme-release (KEYLESS:"* ]]
+	rdir=dd/receipts/agentpacks/research.top-journal-reviewer
+	[ -f "$rdir/0.1.0.1.sigstore.json" ]
+	[ ! -e "$rdir/0.1.0.sig" ]
+	cmp kl.json "$rdir/0.1.0.1.sigstore.json"
+	python3 - "$rdir/0.1.0.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["packsignReceipt"] == 3 and r["bundles"] == 1
+s = r["signers"][0]
+assert s["identity"] == "acme-release" and s["fingerprint"].startswith("KEYLESS:")
+k = s["keyless"]
+assert k["signerId"] == s["fingerprint"]
+assert k["repository_id"] == "601234567" and k["ref"] == "refs/tags/v1.0.0"
+assert r["source"]["commit"] == k["commit"]      # certified, not recorded
+PY
+	run "$PACKSIGN" verify --installed research.top-journal-reviewer --data-dir dd --trust t.yaml
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"receipt signature verified"* ]]
+	# a changed bundle in the receipt no longer verifies
+	python3 - "$rdir/0.1.0.1.sigstore.json" <<'PY'
+import json, sys
+b = json.load(open(sys.argv[1]))
+b["dsseEnvelope"]["signatures"][0]["sig"] = "AAAA" + b["dsseEnvelope"]["signatures"][0]["sig"][4:]
+json.dump(b, open(sys.argv[1], "w"))
+PY
+	run "$PACKSIGN" verify --installed research.top-journal-reviewer --data-dir dd --trust t.yaml
+	[ "$status" -eq 1 ]
+	run "$PACKSIGN" uninstall research.top-journal-reviewer --data-dir dd
+	[ "$status" -eq 0 ]
+	[ ! -e "$rdir/0.1.0.1.sigstore.json" ]
+}
+
+@test "install --bundle: pins the signer id; the same workflow's next release passes, another workflow is signer_changed" {
+	two_versions
+	keyless v1.json repository=acme/packs ref=refs/tags/v1.0.0
+	run "$PACKSIGN" install p.tar.gz --bundle v1.json --trust any.yaml --data-dir dd --yes
+	[ "$status" -eq 0 ]
+	# 0.2.0 by another workflow of the same repository (the policy's pattern allows it)
+	python3 "$SIGN" p2.tar.gz.sig other.json root.json repository=acme/packs \
+	    ref=refs/tags/v2.0.0 workflow=.github/workflows/nightly.yml
+	run "$PACKSIGN" install p2.tar.gz --bundle other.json --trust any.yaml --data-dir dd --yes
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"no pinned identity or key signed this version"*"[signer_changed]"* ]]
+	# the release workflow's next tag passes the pins
+	python3 "$SIGN" p2.tar.gz.sig v2.json root.json repository=acme/packs ref=refs/tags/v2.0.0
+	run "$PACKSIGN" install p2.tar.gz --bundle v2.json --trust any.yaml --data-dir dd --yes --accept permissions,trust
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"installed research.top-journal-reviewer 0.2.0"* ]]
+	# the first version's bundle survived the second install's cleaning
+	run "$PACKSIGN" verify --installed research.top-journal-reviewer@0.1.0 --data-dir dd --trust any.yaml
+	[ "$status" -eq 0 ]
+}
+
+@test "install --bundle: usage and library refusals" {
+	signed_pack
+	run "$PACKSIGN" install p.tar.gz --bundle kl.json --sig p.tar.gz.sig -p alice.pub --data-dir dd
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"--bundle reads Sigstore bundles in place of the .sig of an archive file or URL"*"[usage]"* ]]
+	run "$PACKSIGN" install acme.x --index index.json --bundle kl.json -p alice.pub --data-dir dd
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"not with --sig or --index"*"[usage]"* ]]
+}
+
+# ------------------------------------------------ other tools' statements
+
+@test "sign --predicate-out: another tool's statement with packsign's predicate (its key order and spacing) verifies" {
+	cp -R "$EXAMPLES/research.top-journal-reviewer" pk
+	"$PACKSIGN" keygen -o alice --identity alice --no-passphrase >/dev/null
+	run "$PACKSIGN" sign pk -s alice.key -o rel.tar.gz --predicate-out pred.json
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"wrote pred.json (the predicate)"* ]]
+	run "$PACKSIGN" sign pk -s alice.key -o rel.tar.gz --force --predicate-out pred.json --json
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | jq -r .predicate)" = pred.json ]
+	# what actions/attest writes: subject by file name and digest, the
+	# predicate file as given, keys in its own order, other whitespace
+	python3 - <<'PY'
+import hashlib, json
+pred = json.load(open("pred.json"))
+digest = hashlib.sha256(open("rel.tar.gz", "rb").read()).hexdigest()
+kind = "v2" if "chunks" in pred else "v1"   # the version sign wrote
+st = {"predicate": pred, "predicateType": "https://packsign.dev/attestation/pack/" + kind,
+      "subject": [{"name": "rel.tar.gz", "digest": {"sha256": digest}}],
+      "_type": "https://in-toto.io/Statement/v1"}
+open("attest.json", "w").write(json.dumps(st, indent=4) + "\n")
+PY
+	python3 "$SIGN" rel.tar.gz.sig attest.bundle root.json repository=acme/packs \
+	    ref=refs/tags/v1.0.0 payload=attest.json
+	gh_policy t.yaml
+	run "$PACKSIGN" verify rel.tar.gz --trust t.yaml --bundle attest.bundle
+	[ "$status" -eq 0 ]
+	[[ "$output" == "Good signature: research.top-journal-reviewer 0.1.0 by acme-release"* ]]
+	# the predicate's strict reading is unchanged: an unknown member is refused
+	python3 - <<'PY'
+import json
+st = json.load(open("attest.json"))
+st["predicate"]["extra"] = 1
+open("attest2.json", "w").write(json.dumps(st))
+PY
+	python3 "$SIGN" rel.tar.gz.sig attest2.bundle root.json repository=acme/packs \
+	    ref=refs/tags/v1.0.0 payload=attest2.json
+	run "$PACKSIGN" verify rel.tar.gz --trust t.yaml --bundle attest2.bundle
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[statement_invalid]"* ]]
+}
+
+@test "diff --old-bundle/--new-bundle: the trust group compares keyless signer ids" {
+	two_versions
+	keyless v1.json repository=acme/packs ref=refs/tags/v1.0.0
+	python3 "$SIGN" p2.tar.gz.sig same.json root.json repository=acme/packs ref=refs/tags/v2.0.0
+	python3 "$SIGN" p2.tar.gz.sig other.json root.json repository=acme/packs \
+	    ref=refs/tags/v2.0.0 workflow=.github/workflows/nightly.yml
+	id1=$("$PACKSIGN" verify p.tar.gz --bundle v1.json --trust any.yaml --json | jq -r '.results[0].identities[0].fingerprint')
+	run "$PACKSIGN" diff p.tar.gz p2.tar.gz --old-bundle v1.json --new-bundle same.json --trust any.yaml --json
+	[ "$status" -eq 1 ]
+	# the same workflow: no signer change in the trust group
+	[ "$(echo "$output" | jq '[.changes[] | select(.group == "trust")] | length')" -eq 0 ]
+	run "$PACKSIGN" diff p.tar.gz p2.tar.gz --old-bundle v1.json --new-bundle other.json --trust any.yaml --json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"$id1"* ]]
+	[ "$(echo "$output" | jq '[.changes[] | select(.group == "trust")] | length')" -gt 0 ]
+	run "$PACKSIGN" diff p.tar.gz p2.tar.gz --old-sig p.tar.gz.sig --old-bundle v1.json --trust any.yaml
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"[usage]"* ]]
+}
+
+@test "keyless: several trusted roots, tried in order, each bundle verified once per root" {
+	signed_pack
+	# another instance's root first, then the one that issued the certificate
+	python3 "$SIGN" p.tar.gz.sig ignored.json other-root.json seed=another-instance
+	keyless kl.json repository=acme/packs ref=refs/tags/v1.0.0
+	cat >t.yaml <<YAML
+version: 1
+trusted_roots: [other-root.json, root.json]
+signers:
+  - identity: acme-release
+    keyless:
+      - issuer: $GH
+        subject: $REL@refs/tags/v*
+        repository_id: 601234567
+    packs: ["*"]
+  - identity: acme-gitlab
+    keyless:
+      - issuer: https://gitlab.com
+        subject: https://gitlab.com/acme/packs//.gitlab-ci.yml@refs/tags/*
+    packs: ["*"]
+YAML
+	run "$PACKSIGN" verify p.tar.gz --trust t.yaml --bundle kl.json --json
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | jq -r '.results[0].signatures[0].keyless.trusted_root')" = root.json ]
+	# only the other instance's root: the certificate chains to none
+	sed -i 's/trusted_roots: \[other-root.json, root.json\]/trusted_roots: [other-root.json]/' t.yaml
+	run "$PACKSIGN" verify p.tar.gz --trust t.yaml --bundle kl.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[certificate_untrusted]"* || "$output" == *"[tlog_unknown_log]"* ]]
+}

@@ -90,7 +90,7 @@ pins() {
 	[ "$status" -eq 0 ]
 	pins | grep -q '"identity": "alice"'
 	pins | grep -q "\"repository\": \"$REPO\""
-	receipt 0.1.0 | grep -q '"packsignReceipt": 2'
+	receipt 0.1.0 | grep -q '"packsignReceipt": 3'
 	receipt 0.1.0 | grep -q '"consent": null'
 	run "$PACKSIGN" list
 	[[ "$output" == *"pinned: alice (SHA256:"*") from $REPO"* ]]

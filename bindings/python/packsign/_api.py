@@ -42,7 +42,7 @@ __all__ = [
     "index_state_check", "index_state_record", "install_indexed",
     "library_version", "CONSENT_CLASSES", "LogEntry", "Timestamp",
     "Certificate", "BlobResult", "verify_blob", "SIGSTORE_STEPS",
-    "CERTIFICATE_FIELDS",
+    "CERTIFICATE_FIELDS", "Keyless",
 ]
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -378,8 +378,34 @@ class Signer:
 
 
 @dataclass
+class Keyless:
+    """What a keyless signature's certificate certifies (signature.md
+    9.3): its stable signer id, issuer and subject, and Fulcio's
+    extensions; None where the certificate lacks one."""
+    signer_id: str
+    issuer: Optional[str]
+    subject: Optional[str]
+    repository: Optional[str]
+    repository_id: Optional[str]
+    owner_id: Optional[str]
+    ref: Optional[str]
+    commit: Optional[str]
+    signer_workflow: Optional[str]
+    config_workflow: Optional[str]
+    trigger: Optional[str]
+    runner: Optional[str]
+    run_uri: Optional[str]
+    authority: Optional[str]
+    trusted_root: Optional[str]
+    reusable_workflow: bool
+    signing_time: Optional[_dt.datetime]
+    policy_line: int
+
+
+@dataclass
 class Signature:
-    """One signature of the envelope and what became of it."""
+    """One signature of the envelope and what became of it; `keyless`
+    for a keyless (certificate) bundle's."""
     index: int
     keyid: Optional[str]
     fingerprint: str
@@ -393,15 +419,21 @@ class Signature:
     log_entries: int = 0
     timestamps: int = 0
     signing_times: List[_dt.datetime] = field(default_factory=list)
+    keyless: Optional[Keyless] = None
 
 
 @dataclass
 class Source:
-    """The provenance the statement records."""
+    """The provenance the statement records; `certified` when the
+    statement recorded none and it is a keyless certificate's,
+    `certificate_checked` when it equals the one a certificate certifies
+    (signature.md 6.5)."""
     repository: Optional[str]
     commit: Optional[str]
     path: Optional[str]
     dirty: bool
+    certified: bool = False
+    certificate_checked: bool = False
 
 
 @dataclass
@@ -445,6 +477,18 @@ class VerifyResult:
         return self
 
 
+
+def _keyless(ffi, k) -> Optional[Keyless]:
+    if k == ffi.NULL:
+        return None
+    f = [_s(ffi, getattr(k, n)) for n in (
+        "issuer", "subject", "repository", "repository_id", "owner_id",
+        "ref", "commit", "signer_workflow", "config_workflow", "trigger",
+        "runner", "run_uri", "authority", "trusted_root")]
+    return Keyless(_sa(ffi, k.signer_id), *f, bool(k.reusable_workflow),
+                   _utc(k.signing_time) if k.signing_time else None,
+                   int(k.entry_line))
+
 def _verify_result(ffi, lib, r, error: Optional[PacksignError]) -> VerifyResult:
     signers = [Signer(_s(ffi, r.identities[i].identity) or "",
                       _sa(ffi, r.identities[i].fingerprint))
@@ -458,12 +502,14 @@ def _verify_result(ffi, lib, r, error: Optional[PacksignError]) -> VerifyResult:
                               _s(ffi, s.reason), int(s.log_entry_count),
                               int(s.timestamp_count),
                               [_utc(s.signing_times[j])
-                               for j in range(s.signing_time_count)]))
+                               for j in range(s.signing_time_count)],
+                              _keyless(ffi, s.keyless)))
     source = None
     if r.has_source:
         source = Source(_s(ffi, r.source_repository),
                         _s(ffi, r.source_commit), _s(ffi, r.source_path),
-                        bool(r.source_dirty))
+                        bool(r.source_dirty), bool(r.source_certified),
+                        bool(r.source_certificate_checked))
     e = error
     return VerifyResult(
         e is None, 0 if e is None else e.exit, None if e is None else e.code,
@@ -524,7 +570,7 @@ def verify(path: PathLike, *, trust: Optional[PathLike] = None,
            trusted_root: Optional[PathLike] = None) -> VerifyResult:
     """ps_verify(): the signed archive (or unpacked directory) at `path`
     against `trust` (a policy file) or `public_key` (one .pub file).
-    `bundles`: Sigstore bundles to read the signatures from instead of the
+    `bundles`: Sigstore bundles (key-based or keyless, signature.md 9.2 and 9.3) to read the signatures from instead of the
     .sig (verify --bundle), their log entries and timestamps verified
     against `trusted_root` (verify --trusted-root; None: the compiled-in
     public-good root).  Returns the result whether or not verification

@@ -484,6 +484,7 @@ typedef struct ps_diff_options {
 typedef struct ps_installed_signer {
     char *identity;
     char *fingerprint;
+    ps_verify_keyless *keyless;
 } ps_installed_signer;
 typedef struct ps_consent_record {
     char *from_version;
@@ -588,6 +589,7 @@ typedef struct ps_installed {
     char *manifest_path;
     unsigned char manifest_sha256[PS_SHA256_LEN];
     ps_consent_record consent;
+    size_t bundle_count;
 } ps_installed;
 typedef struct ps_installed_list {
     ps_installed *items;
@@ -623,6 +625,7 @@ typedef struct ps_sign_options {
     const char *trusted_root;
 
     int predicate_version;
+    const char *predicate_out;
 } ps_sign_options;
 typedef struct ps_sign_result {
     char *archive_path;
