@@ -51,6 +51,7 @@ static int
 read_flags(napi_env env, napi_value opts, struct nb_install *in)
 {
 	ps_install_options *o = &in->o;
+	int64_t fd = -1;
 	int zh = 0;
 
 	if (nb_opt_bool(env, opts, "allowShell", &o->allow_shell) != 0 ||
@@ -64,8 +65,17 @@ read_flags(napi_env env, napi_value opts, struct nb_install *in)
 	    nb_opt_int64(env, opts, "now", &o->now) != 0 ||
 	    nb_opt_bool(env, opts, "hasConfirm", &in->has_confirm) != 0 ||
 	    nb_opt_bool(env, opts, "hasConsent", &in->has_consent) != 0 ||
-	    nb_opt_bool(env, opts, "hasWaiting", &in->has_waiting) != 0)
+	    nb_opt_bool(env, opts, "hasWaiting", &in->has_waiting) != 0 ||
+	    nb_opt_int64(env, opts, "archiveFd", &fd) != 0)
 		return -1;
+	if (fd > INT32_MAX) {
+		napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE",
+		    "packsign: archiveFd must be a file descriptor");
+		return -1;
+	}
+	/* The caller's descriptor (install - --sig F): read, never closed. */
+	o->has_archive_fd = fd >= 0;
+	o->archive_fd = fd >= 0 ? (int)fd : -1;
 	o->lang = zh ? PS_LANG_ZH : PS_LANG_EN;
 	return 0;
 }

@@ -43,13 +43,15 @@ test('tsc --noEmit --strict accepts the example', () => {
 // -------------------------------------------- declarations vs. objects
 
 // One program: index.d.ts (its own diagnostics must be none) and a file
-// that passes a passphrase as a string (which must be refused).
+// that passes a passphrase and an identity token as strings (both must be
+// refused).
 function checker() {
   const ts = typescript();
   const bad = path.join(tmp('ts'), 'bad.mts');
   fs.writeFileSync(bad, `import * as p from ${JSON.stringify(path.join(HERE,
     '..', 'index.js'))};
 await p.sign('dir', { key: 'alice.key', passphrase: 'secret' });
+await p.sign('dir', { keyless: true, identityToken: 'eyJ.x.y' });
 `);
   const program = ts.createProgram([DTS, bad], { strict: true,
     types: ['node'], typeRoots: [path.join(TOOLS, '@types')], noEmit: true,
@@ -60,8 +62,9 @@ await p.sign('dir', { key: 'alice.key', passphrase: 'secret' });
   assert.deepEqual(program.getSemanticDiagnostics(file).map((x) =>
     ts.flattenDiagnosticMessageText(x.messageText, '\n')), []);
   const refused = program.getSemanticDiagnostics(program.getSourceFile(bad));
-  assert.equal(refused.length, 1);
+  assert.equal(refused.length, 2);
   assert.equal(refused[0].code, 2322, 'a string is no passphrase');
+  assert.equal(refused[1].code, 2322, 'a string is no identity token');
   const named = new Map();
   ts.forEachChild(file, (n) => {
     if ((ts.isInterfaceDeclaration(n) || ts.isClassDeclaration(n)) && n.name) {

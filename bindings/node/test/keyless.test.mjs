@@ -1,0 +1,160 @@
+// Keyless signing and keyless verify results (issues 28-30): sign() with
+// keyless: true against the local Sigstore on 127.0.0.1
+// (tests/sigstore/serve), the identity token a Buffer zeroed after use;
+// the bundle verified by verifyBlob and by verify() under a policy with a
+// keyless signer, each equal to the CLI's --json (signatures[i].keyless,
+// source.certified, read); install() from a descriptor as `install - --sig`.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import test from 'node:test';
+
+import { cliJson, copyPack, makeWorld, packsign, REPO, relative, tmp,
+  toolEnv } from './lib/world.mjs';
+
+const ISS = 'https://token.actions.githubusercontent.com';
+const haveCryptography = spawnSync('python3', ['-c', 'import cryptography'],
+  { env: toolEnv() }).status === 0;
+
+// The local Sigstore in DIR until the test ends; its files (serve's doc).
+async function serve(t) {
+  const dir = path.join(tmp('sigstore'), 'srv');
+  fs.mkdirSync(dir);
+  const child = spawn('python3', [path.join(REPO, 'tests', 'sigstore',
+    'serve'), dir], { env: { ...toolEnv(), PYTHONDONTWRITEBYTECODE: '1' },
+    stdio: ['ignore', 'ignore', 'inherit'] });
+  t.after(() => child.kill());
+  for (let i = 0; i < 200 && !fs.existsSync(path.join(dir, 'ready')); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  assert.ok(fs.existsSync(path.join(dir, 'ready')), 'serve never got ready');
+  const f = (name) => path.join(dir, name);
+  return { dir, f, identity: fs.readFileSync(f('identity'), 'utf8').trim() };
+}
+
+function keylessPolicy(file, srv) {
+  fs.writeFileSync(file, `version: 1
+trusted_roots: [${srv.f('trusted_root.json')}]
+signers:
+  - identity: octo-release
+    keyless:
+      - issuer: ${ISS}
+        subject: ${srv.identity}
+        repository_id: "601234567"
+    packs: ["*"]
+`);
+  return file;
+}
+
+test('sign keyless with a Buffer token (zeroed); verifyBlob and verify equal the CLI\'s --json', { skip: !haveCryptography && 'no python3 cryptography' }, async (t) => {
+  const srv = await serve(t);
+  const d = tmp('keyless');
+  const archive = path.join(d, 'p.tar.gz');
+  const token = fs.readFileSync(srv.f('token'));
+  const opts = { output: archive, keyless: true, identityToken: token,
+    signingConfig: srv.f('signing_config.json'),
+    trustedRoot: srv.f('trusted_root.json'), caFile: srv.f('ca.pem') };
+  const r = await packsign.sign(copyPack(path.join(d, 'pack')), opts);
+  assert.ok(token.every((b) => b === 0), 'the token Buffer is zeroed');
+  const bundle = `${archive}.1.sigstore.json`;
+  assert.deepEqual([r.archive, r.sig, r.minisig, r.bundles],
+    [archive, null, null, [bundle]]);
+  assert.equal(r.identity, srv.identity);
+  assert.ok(!fs.existsSync(`${archive}.sig`));
+
+  const blobOpts = { bundle, identity: srv.identity, issuer: ISS,
+    trustedRoot: srv.f('trusted_root.json') };
+  const blob = await packsign.verifyBlob(archive, blobOpts);
+  const [bs, bjs] = cliJson(['verify-blob', archive, '--bundle', bundle,
+    '--certificate-identity', srv.identity, '--certificate-oidc-issuer', ISS,
+    '--trusted-root', srv.f('trusted_root.json')]);
+  assert.equal(bs, 0);
+  assert.deepEqual(blob, bjs);
+
+  const policy = keylessPolicy(path.join(d, 'trust.yaml'), srv);
+  const v = await packsign.verify(archive, { trust: policy,
+    bundles: [bundle] });
+  const [vs, vjs] = cliJson(['verify', archive, '--trust', policy,
+    '--bundle', bundle]);
+  assert.equal(vs, 0);
+  assert.deepEqual(v, vjs.results[0]);
+  const k = v.signatures[0].keyless;
+  assert.equal(v.signatures[0].fingerprint, k.signer_id);
+  assert.match(k.signer_id, /^KEYLESS:/);
+  assert.deepEqual([k.issuer, k.subject, k.repository_id, k.policy_line,
+    k.trusted_root, k.reusable_workflow], [ISS, srv.identity, '601234567', 6,
+    srv.f('trusted_root.json'), false]);
+  assert.match(k.signing_time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+  // no source recorded: the certificate's is the source, certified
+  assert.equal(v.source.certified, true);
+  assert.equal(v.source.certificate_checked, false);
+  assert.equal(v.source.repository, k.repository);
+  assert.deepEqual(v.read, { how: 'chunks', lease_declined: null });
+
+  // predicateVersion 1: no chunk digests, the archive read another way
+  const v1 = path.join(d, 'v1.tar.gz');
+  const token1 = Buffer.from(fs.readFileSync(srv.f('token')));
+  await packsign.sign(copyPack(path.join(d, 'pack1')), { ...opts,
+    output: v1, identityToken: token1, predicateVersion: 1 });
+  assert.ok(token1.every((b) => b === 0));
+  const r1 = await packsign.verify(v1, { trust: policy,
+    bundles: [`${v1}.1.sigstore.json`] });
+  assert.deepEqual(r1, cliJson(['verify', v1, '--trust', policy, '--bundle',
+    `${v1}.1.sigstore.json`])[1].results[0]);
+  assert.notEqual(r1.read.how, 'chunks');
+});
+
+test('keyless sign: the token is a Buffer, never a string; no key with it; a refusal zeroes it too', async () => {
+  const d = tmp('keyless-args');
+  const pack = copyPack(path.join(d, 'pack'));
+  await assert.rejects(packsign.sign(pack, { keyless: true,
+    identityToken: 'eyJhbGciOi.x.y' }), { name: 'TypeError',
+    message: /identityToken must be a Buffer/ });
+  await assert.rejects(packsign.sign(pack, { keyless: true }),
+    { name: 'TypeError' });
+  const tok = Buffer.from('eyJ.token.');
+  await assert.rejects(packsign.sign(pack, { keyless: true,
+    identityToken: tok, key: path.join(d, 'x.key') }), { name: 'TypeError' });
+  assert.ok(tok.every((b) => b === 0));
+  await assert.rejects(packsign.sign(pack, { key: path.join(d, 'x.key'),
+    identityToken: Buffer.from('t') }), { name: 'TypeError' });
+  await assert.rejects(packsign.sign(pack, { key: path.join(d, 'x.key'),
+    predicateVersion: 3 }), { name: 'TypeError' });
+  // not a JWT: the library refuses it before any request
+  const bad = Buffer.from('not a token\n');
+  const e = await packsign.sign(pack, { keyless: true, identityToken: bad,
+    output: path.join(d, 'p.tar.gz'), signingConfig: '/nonexistent.json' })
+    .catch((x) => x);
+  assert.ok(e instanceof packsign.PacksignError, String(e));
+  assert.ok(bad.every((b) => b === 0));
+  assert.ok(!fs.existsSync(path.join(d, 'p.tar.gz')));
+});
+
+test('install from a descriptor (archiveFd, as install - --sig F) equals the CLI\'s --json', async () => {
+  const w = makeWorld();
+  const d = tmp('install-fd');
+  const [a, b] = [path.join(d, 'node'), path.join(d, 'cli')];
+  const fd = fs.openSync(w.v1, 'r');
+  let r;
+  try {
+    // the name only, as the CLI names standard input after --sig
+    r = await packsign.install(path.basename(w.v1), { trust: w.policy,
+      dataDir: a,
+      archiveFd: fd, sigPath: `${w.v1}.sig` });
+  } finally {
+    fs.closeSync(fd);
+  }
+  const c = spawnSync(process.env.PACKSIGN || path.join(REPO, 'build',
+    'packsign'), ['install', '-', '--sig', `${w.v1}.sig`, '--trust',
+    w.policy, '--data-dir', b, '--yes', '--json'],
+  { input: fs.readFileSync(w.v1), encoding: 'utf8', env: toolEnv() });
+  assert.equal(c.status, 0, c.stderr);
+  assert.deepEqual(relative(r, a, b), JSON.parse(c.stdout));
+  assert.equal(r.action, 'installed');
+  assert.equal(r.verify.read.how, 'chunks');
+  await assert.rejects(packsign.install(w.v1, { trust: w.policy,
+    dataDir: a, archiveFd: 0 }), /archiveFd needs sigPath/);
+  await assert.rejects(packsign.install(w.v1, { trust: w.policy,
+    dataDir: a, archiveFd: -1, sigPath: `${w.v1}.sig` }), TypeError);
+});
