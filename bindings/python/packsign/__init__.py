@@ -26,7 +26,7 @@ from ._api import (  # noqa: F401  re-exported, listed in __all__
     Digest, Entry, FetchOptions, Index, IndexEntry, IndexSeen, Installed,
     InstalledCheck, InstalledRef, InstallPlan, InstallResult, KeyPair,
     LibraryError, LogEntry, PacksignError, Signature, Signer, SignResult,
-    Source, Timestamp,
+    Keyless, Source, Timestamp,
     Validation, VerifyResult, data_dir_default, describe, diff, digest,
     fetch, index_state_check, index_state_load, index_state_record, install,
     install_indexed, install_url, keygen, library_version, list,
