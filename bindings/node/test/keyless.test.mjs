@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import test from 'node:test';
 
-import { cliJson, copyPack, makeWorld, packsign, REPO, relative, tmp,
+import { cli, cliJson, copyPack, makeWorld, packsign, REPO, relative, tmp,
   toolEnv } from './lib/world.mjs';
 
 const ISS = 'https://token.actions.githubusercontent.com';
@@ -30,7 +30,8 @@ async function serve(t) {
   }
   assert.ok(fs.existsSync(path.join(dir, 'ready')), 'serve never got ready');
   const f = (name) => path.join(dir, name);
-  return { dir, f, identity: fs.readFileSync(f('identity'), 'utf8').trim() };
+  return { dir, f, identity: fs.readFileSync(f('identity'), 'utf8').trim(),
+    url: fs.readFileSync(f('url'), 'utf8').trim() };
 }
 
 function keylessPolicy(file, srv) {
@@ -103,6 +104,32 @@ test('sign keyless with a Buffer token (zeroed); verifyBlob and verify equal the
   assert.deepEqual(r1, cliJson(['verify', v1, '--trust', policy, '--bundle',
     `${v1}.1.sigstore.json`])[1].results[0]);
   assert.notEqual(r1.read.how, 'chunks');
+});
+
+test('sign with bundle, tsaUrl and caFile: the bundle\'s timestamp counts, as in the CLI\'s verify --json', { skip: !haveCryptography && 'no python3 cryptography' }, async (t) => {
+  const srv = await serve(t);
+  const d = tmp('tsa');
+  cli(['keygen', '-o', path.join(d, 'alice'), '--identity', 'alice',
+    '--no-passphrase']);
+  const archive = path.join(d, 'p.tar.gz');
+  const r = await packsign.sign(copyPack(path.join(d, 'pack')), {
+    key: path.join(d, 'alice.key'), output: archive, bundle: true,
+    tsaUrl: `${srv.url}/api/v1/timestamp`, caFile: srv.f('ca.pem') });
+  const b = `${archive}.1.sigstore.json`;
+  assert.deepEqual(r.bundles, [b]);
+  const pub = path.join(d, 'alice.pub');
+  const v = await packsign.verify(archive, { publicKey: pub, bundles: [b],
+    trustedRoot: srv.f('trusted_root.json') });
+  const [status, js] = cliJson(['verify', archive, '-p', pub, '--bundle', b,
+    '--trusted-root', srv.f('trusted_root.json')]);
+  assert.equal(status, 0);
+  assert.deepEqual(v, js.results[0]);
+  assert.equal(v.signatures[0].sigstore.timestamps, 1);
+  // without caFile the loopback TSA's certificate is not trusted
+  const e = await packsign.sign(archive, { key: path.join(d, 'alice.key'),
+    bundle: true, force: true, tsaUrl: `${srv.url}/api/v1/timestamp` })
+    .catch((x) => x);
+  assert.equal(e.code, 'timestamp_failed', String(e));
 });
 
 test('keyless sign: the token is a Buffer, never a string; no key with it; a refusal zeroes it too', async () => {

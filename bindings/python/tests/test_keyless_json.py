@@ -160,3 +160,27 @@ def test_install_from_descriptor_same_as_cli(world, tmp_path):
         packsign.install(world.v1.name, trust=world.policy, data_dir=d1,
                          archive_fd=0)
 
+
+
+def test_tsa_url_timestamp_counts_as_in_cli(srv, world, tmp_path):
+    url = (srv / "url").read_text().strip()
+    archive = tmp_path / "p.tar.gz"
+    r = packsign.sign(copy_pack(tmp_path / "pack"), world.dir / "alice.key",
+                      out=archive, bundle=True,
+                      tsa_url=url + "/api/v1/timestamp",
+                      ca_file=srv / "ca.pem")
+    b = str(archive) + ".1.sigstore.json"
+    assert r.bundle_paths == [b]
+    root = srv / "trusted_root.json"
+    v = packsign.verify(archive, public_key=world.alice_pub, bundles=[b],
+                        trusted_root=root)
+    status, js = cli_json("verify", archive, "-p", world.alice_pub,
+                          "--bundle", b, "--trusted-root", root)
+    want = js["results"][0]["signatures"][0]["sigstore"]
+    assert status == 0 and v.ok
+    assert v.signatures[0].timestamps == want["timestamps"] == 1
+    assert v.signatures[0].log_entries == want["log_entries"]
+    with pytest.raises(packsign.PacksignError) as e:   # no CA: TLS fails
+        packsign.sign(archive, world.dir / "alice.key", bundle=True,
+                      force=True, tsa_url=url + "/api/v1/timestamp")
+    assert e.value.code == "timestamp_failed"
