@@ -532,6 +532,9 @@ export interface InstallFileOptions extends InstallOptions {
    * never closed) as `install - --sig F` does; the archive argument then
    * only names it and sigPath is required. */
   archiveFd?: number;
+  /** install() only: the archive's bytes from a Readable (or any async
+   * iterable), piped to the library as archiveFd is; sigPath required. */
+  archiveStream?: AsyncIterable<Uint8Array>;
 }
 
 export interface InstallUrlOptions extends InstallOptions {

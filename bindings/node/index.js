@@ -432,8 +432,11 @@ function installOptions(o, h) {
  * PacksignError whose `result` is that object.
  */
 async function install(archive, options) {
-  const o = known(options, new Set([...INSTALL_KEYS, 'archiveFd']),
-    'install');
+  const o = known(options, new Set([...INSTALL_KEYS, 'archiveFd',
+    'archiveStream']), 'install');
+  if (o.archiveStream !== undefined) {
+    return installStream(archive, o);
+  }
   const h = callbacks(o);
   const opts = installOptions(o, h);
   const a = pathOf(archive, 'archive');
@@ -450,6 +453,32 @@ async function install(archive, options) {
     opts.archiveFd = o.archiveFd;
   }
   return threaded((ev) => native.install(a, opts, ev), h, signalOf(o));
+}
+
+// install() of a Readable (or any async iterable of bytes): piped into a
+// pipe whose read end is archiveFd; both ends closed when it is done (a
+// write still pending when the install stopped reading then fails, EPIPE,
+// and is dropped).
+async function installStream(archive, o) {
+  const src = o.archiveStream;
+  if (src === null || typeof src[Symbol.asyncIterator] !== 'function') {
+    throw fail('archiveStream must be a Readable or an async iterable');
+  }
+  if (o.archiveFd !== undefined) {
+    throw fail('install: archiveStream or archiveFd, not both');
+  }
+  const { pipeline } = require('stream/promises');
+  const [r, w] = native.pipe();
+  const out = fs.createWriteStream(null, { fd: w });
+  const pumped = pipeline(src, out).catch(() => {});
+  try {
+    return await install(archive, { ...o, archiveStream: undefined,
+      archiveFd: r });
+  } finally {
+    fs.closeSync(r);
+    out.destroy();
+    await pumped;
+  }
 }
 
 /** install() of an https URL: its .sig first, then the archive. */

@@ -5,8 +5,10 @@
  * upgrade's widening is accepted by `accept`, `acceptDiff` or the consent
  * callback, or refused (consent_required).
  */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "addon.h"
 
@@ -199,6 +201,28 @@ napi_value
 nb_install_url_js(napi_env env, napi_callback_info info)
 {
 	return install_start(env, info, &install_url_ops);
+}
+
+/* A pipe for install() of a stream: [read end, write end], both
+ * close-on-exec; index.js writes the stream into the write end while
+ * ps_install() reads the other (archiveFd) on the pool, and closes both. */
+napi_value
+nb_pipe_js(napi_env env, napi_callback_info info)
+{
+	napi_value a;
+	int fds[2];
+
+	(void)info;
+	if (pipe(fds) != 0) {
+		napi_throw_error(env, NULL, "packsign: pipe failed");
+		return NULL;
+	}
+	(void)fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+	(void)fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+	a = nb_array(env);
+	nb_push(env, a, nb_int(env, fds[0]));
+	nb_push(env, a, nb_int(env, fds[1]));
+	return a;
 }
 
 /* ---------------------------------------------------------------- fetch */

@@ -158,7 +158,7 @@ test('keyless sign: the token is a Buffer, never a string; no key with it; a ref
   assert.ok(!fs.existsSync(path.join(d, 'p.tar.gz')));
 });
 
-test('install from a descriptor (archiveFd, as install - --sig F) equals the CLI\'s --json', async () => {
+test('install from a descriptor (archiveFd) and a stream (archiveStream), as install - --sig F, equals the CLI\'s --json', async () => {
   const w = makeWorld();
   const d = tmp('install-fd');
   const [a, b] = [path.join(d, 'node'), path.join(d, 'cli')];
@@ -180,6 +180,33 @@ test('install from a descriptor (archiveFd, as install - --sig F) equals the CLI
   assert.deepEqual(relative(r, a, b), JSON.parse(c.stdout));
   assert.equal(r.action, 'installed');
   assert.equal(r.verify.read.how, 'chunks');
+  // a Readable (archiveStream): the same install, in a third data dir
+  const c3 = path.join(d, 'stream');
+  const s = await packsign.install(path.basename(w.v1), { trust: w.policy,
+    dataDir: c3, archiveStream: fs.createReadStream(w.v1),
+    sigPath: `${w.v1}.sig` });
+  assert.deepEqual(relative(s, c3, b), JSON.parse(c.stdout));
+  // a tampered stream is refused, the pipe closed behind it (no hang)
+  const bad = await packsign.install(path.basename(w.v1), { trust: w.policy,
+    dataDir: path.join(d, 'bad'), sigPath: `${w.v1}.sig`,
+    archiveStream: (async function* tampered() {
+      const data = Buffer.from(fs.readFileSync(w.v1));
+      data[data.length - 1] ^= 1;
+      yield data;
+    })() }).catch((x) => x);
+  assert.equal(bad.code, 'subject_mismatch', String(bad));
+  // a stream that fails half way: the archive is cut short, refused
+  const cut = await packsign.install(path.basename(w.v1), { trust: w.policy,
+    dataDir: path.join(d, 'cut'), sigPath: `${w.v1}.sig`,
+    archiveStream: (async function* broken() {
+      yield fs.readFileSync(w.v1).subarray(0, 100);
+      throw new Error('source failed');
+    })() }).catch((x) => x);
+  assert.ok(cut instanceof packsign.PacksignError, String(cut));
+  assert.ok(!fs.existsSync(path.join(d, 'cut', 'agentpacks')));
+  await assert.rejects(packsign.install(w.v1, { trust: w.policy,
+    dataDir: a, archiveStream: 'bytes', sigPath: `${w.v1}.sig` }),
+  TypeError);
   await assert.rejects(packsign.install(w.v1, { trust: w.policy,
     dataDir: a, archiveFd: 0 }), /archiveFd needs sigPath/);
   await assert.rejects(packsign.install(w.v1, { trust: w.policy,
