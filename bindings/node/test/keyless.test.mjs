@@ -5,50 +5,18 @@
 // keyless signer, each equal to the CLI's --json (signatures[i].keyless,
 // source.certified, read); install() from a descriptor as `install - --sig`.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import test from 'node:test';
 
-import { cli, cliJson, copyPack, makeWorld, packsign, REPO, relative, tmp,
+import { cli, cliJson, copyPack, haveCryptography, keylessPolicy,
+  localSigstore as serve, makeWorld, packsign, REPO, relative, tmp,
   toolEnv } from './lib/world.mjs';
 
 const ISS = 'https://token.actions.githubusercontent.com';
-const haveCryptography = spawnSync('python3', ['-c', 'import cryptography'],
-  { env: toolEnv() }).status === 0;
 
-// The local Sigstore in DIR until the test ends; its files (serve's doc).
-async function serve(t) {
-  const dir = path.join(tmp('sigstore'), 'srv');
-  fs.mkdirSync(dir);
-  const child = spawn('python3', [path.join(REPO, 'tests', 'sigstore',
-    'serve'), dir], { env: { ...toolEnv(), PYTHONDONTWRITEBYTECODE: '1' },
-    stdio: ['ignore', 'ignore', 'inherit'] });
-  t.after(() => child.kill());
-  for (let i = 0; i < 200 && !fs.existsSync(path.join(dir, 'ready')); i++) {
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  assert.ok(fs.existsSync(path.join(dir, 'ready')), 'serve never got ready');
-  const f = (name) => path.join(dir, name);
-  return { dir, f, identity: fs.readFileSync(f('identity'), 'utf8').trim(),
-    url: fs.readFileSync(f('url'), 'utf8').trim() };
-}
-
-function keylessPolicy(file, srv) {
-  fs.writeFileSync(file, `version: 1
-trusted_roots: [${srv.f('trusted_root.json')}]
-signers:
-  - identity: octo-release
-    keyless:
-      - issuer: ${ISS}
-        subject: ${srv.identity}
-        repository_id: "601234567"
-    packs: ["*"]
-`);
-  return file;
-}
-
-test('sign keyless with a Buffer token (zeroed); verifyBlob and verify equal the CLI\'s --json', { skip: !haveCryptography && 'no python3 cryptography' }, async (t) => {
+test('sign keyless with a Buffer token (zeroed); verifyBlob and verify equal the CLI\'s --json', { skip: !haveCryptography() && 'no python3 cryptography' }, async (t) => {
   const srv = await serve(t);
   const d = tmp('keyless');
   const archive = path.join(d, 'p.tar.gz');
@@ -106,7 +74,7 @@ test('sign keyless with a Buffer token (zeroed); verifyBlob and verify equal the
   assert.notEqual(r1.read.how, 'chunks');
 });
 
-test('sign with bundle, tsaUrl and caFile: the bundle\'s timestamp counts, as in the CLI\'s verify --json', { skip: !haveCryptography && 'no python3 cryptography' }, async (t) => {
+test('sign with bundle, tsaUrl and caFile: the bundle\'s timestamp counts, as in the CLI\'s verify --json', { skip: !haveCryptography() && 'no python3 cryptography' }, async (t) => {
   const srv = await serve(t);
   const d = tmp('tsa');
   cli(['keygen', '-o', path.join(d, 'alice'), '--identity', 'alice',

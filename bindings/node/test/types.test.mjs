@@ -12,7 +12,8 @@ import path from 'node:path';
 import test from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { AGENTPACK, EXAMPLES, makeWorld, packsign, REPO, tmp,
+import { AGENTPACK, copyPack, EXAMPLES, haveCryptography, keylessPolicy,
+  localSigstore, makeWorld, packsign, REPO, tmp,
   toolEnv } from './lib/world.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -229,4 +230,20 @@ test('every result interface of index.d.ts is what the calls return', async () =
     assert.ok(e instanceof packsign.PacksignError);
     conforms(c, 'BlobResult', e.result);
   }
+});
+
+test('a keyless verify result (keyless, source.certified, read) is VerifyResult', { skip: !haveCryptography() && 'no python3 cryptography' }, async (t) => {
+  const c = checker();
+  const srv = await localSigstore(t);
+  const d = tmp('dts-keyless');
+  const archive = path.join(d, 'p.tar.gz');
+  await packsign.sign(copyPack(path.join(d, 'pack')), { output: archive,
+    keyless: true, identityToken: fs.readFileSync(srv.f('token')),
+    signingConfig: srv.f('signing_config.json'),
+    trustedRoot: srv.f('trusted_root.json'), caFile: srv.f('ca.pem') });
+  const v = await packsign.verify(archive, { trust: keylessPolicy(
+    path.join(d, 'trust.yaml'), srv), bundles: [`${archive}.1.sigstore.json`] });
+  assert.ok(v.signatures[0].keyless);
+  conforms(c, 'VerifyResult', v);
+  conforms(c, 'VerifyKeyless', v.signatures[0].keyless);
 });
