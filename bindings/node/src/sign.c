@@ -171,7 +171,8 @@ secret_of(napi_env env, napi_value v, const char *what, ps_secret **out)
 static int
 token_of(napi_env env, napi_value v, ps_secret **out)
 {
-	unsigned char *data = NULL;
+	unsigned char *data = NULL, *buf;
+	ps_secret *secret;
 	size_t len = 0, n;
 	int nul;
 
@@ -184,20 +185,22 @@ token_of(napi_env env, napi_value v, ps_secret **out)
 	    data[n - 1] != '\0'; n--)
 		;
 	nul = n > 0 && memchr(data, '\0', n) != NULL;
-	*out = nul ? NULL : ps_secret_new(n + 1);
-	if (*out != NULL) {
-		memcpy(ps_secret_data(*out), data, n);
-		ps_secret_data(*out)[n] = '\0';
-		(void)ps_secret_set_len(*out, n);
+	secret = nul ? NULL : ps_secret_new(n + 1);
+	if (secret != NULL) {
+		buf = ps_secret_data(secret);
+		memcpy(buf, data, n);
+		buf[n] = '\0';
+		(void)ps_secret_set_len(secret, n);
 	}
 	if (len > 0)
 		explicit_bzero(data, len);
 	if (nul)
 		napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE", "packsign: "
 		    "identityToken holds a NUL byte");
-	else if (*out == NULL)
+	else if (secret == NULL)
 		napi_throw_error(env, NULL, "packsign: out of memory");
-	return *out != NULL ? 0 : -1;
+	*out = secret;
+	return secret != NULL ? 0 : -1;
 }
 
 static int
