@@ -1946,8 +1946,8 @@ def sign(path: PathLike, secret_key: Optional[PathLike] = None, *,
     if keyless != (identity_token is not None):
         raise ValueError("identity_token is for keyless=True, which needs "
                          "it")
-    if predicate_version not in (None, 1, 2):
-        raise ValueError("predicate_version is 1 or 2")
+    if predicate_version not in (None, 0, 1, 2):
+        raise ValueError("predicate_version is 1 or 2 (0, None: 2)")
     c = _Call()
     ffi, lib = c.ffi, c.lib
     opts = ffi.new("ps_sign_options *")
