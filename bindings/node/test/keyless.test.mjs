@@ -31,6 +31,17 @@ test('sign keyless with a Buffer token (zeroed); verifyBlob and verify equal the
     [archive, null, null, [bundle]]);
   assert.equal(r.identity, srv.identity);
   assert.ok(!fs.existsSync(`${archive}.sig`));
+  // the CLI's sign --keyless --json of the same pack, in another directory
+  const d2 = tmp('keyless-cli');
+  const [cs, cjs] = cliJson(['sign', copyPack(path.join(d2, 'pack')), '-o',
+    path.join(d2, 'p.tar.gz'), '--keyless', '--identity-token',
+    srv.f('token'), '--signing-config', srv.f('signing_config.json'),
+    '--trusted-root', srv.f('trusted_root.json'), '--ca-file',
+    srv.f('ca.pem')]);
+  assert.equal(cs, 0);
+  // Under the sanitizers node's own zlib compressed the tar (sign.test.mjs)
+  const nd = packsign.DEEP_BIND ? {} : { archive_digest: null };
+  assert.deepEqual({ ...relative(r, d, d2), ...nd }, { ...cjs, ...nd });
 
   const blobOpts = { bundle, identity: srv.identity, issuer: ISS,
     trustedRoot: srv.f('trusted_root.json') };
@@ -108,6 +119,10 @@ test('keyless sign: the token is a Buffer, never a string; no key with it; a ref
     message: /identityToken must be a Buffer/ });
   await assert.rejects(packsign.sign(pack, { keyless: true }),
     { name: 'TypeError' });
+  const nul = Buffer.from('eyJ\0.x.y');
+  await assert.rejects(packsign.sign(pack, { keyless: true,
+    identityToken: nul }), { name: 'TypeError', message: /NUL/ });
+  assert.ok(nul.every((b) => b === 0));
   const tok = Buffer.from('eyJ.token.');
   await assert.rejects(packsign.sign(pack, { keyless: true,
     identityToken: tok, key: path.join(d, 'x.key') }), { name: 'TypeError' });

@@ -80,6 +80,18 @@ def test_keyless_sign_verify_same_as_cli(srv, tmp_path):
     assert r.bundle_paths == [bundle] and r.sig_path is None
     assert r.identity == identity
     assert not Path(str(archive) + ".sig").exists()
+    d2 = tmp_path / "cli"
+    status, cjs = cli_json("sign", copy_pack(d2 / "pack"), "-o",
+                           d2 / "p.tar.gz", "--keyless", "--identity-token",
+                           srv / "token", "--signing-config",
+                           srv / "signing_config.json", "--trusted-root",
+                           srv / "trusted_root.json", "--ca-file",
+                           srv / "ca.pem")
+    assert status == 0
+    assert (r.archive_digest, r.tree_digest, r.identity, r.sig_path,
+            r.signature_count, r.fingerprint) == \
+        (cjs["archive_digest"], cjs["tree_digest"],
+         cjs["identity"], cjs["sig"], cjs["signatures"], cjs["fingerprint"])
 
     blob = packsign.verify_blob(archive, bundle, identity=identity,
                                 issuer=ISS,
