@@ -120,6 +120,33 @@ export interface VerifySignature {
    * many, and the signing times they prove. */
   sigstore?: { log_entries: number; timestamps: number;
     signing_times: (string | null)[] };
+  /** A keyless signature: what its certificate certifies. */
+  keyless?: VerifyKeyless;
+}
+
+/** What a keyless signature's certificate certifies (Fulcio's
+ * extensions); null where the certificate lacks one. */
+export interface VerifyKeyless {
+  signer_id: string;
+  issuer: string | null;
+  subject: string | null;
+  repository: string | null;
+  repository_id: string | null;
+  owner_id: string | null;
+  ref: string | null;
+  commit: string | null;
+  signer_workflow: string | null;
+  config_workflow: string | null;
+  trigger: string | null;
+  runner: string | null;
+  run_uri: string | null;
+  authority: string | null;
+  /** The root file it verified under; null: the public-good root. */
+  trusted_root: string | null;
+  reusable_workflow: boolean;
+  signing_time: string | null;
+  /** The line of the policy's keyless entry it matched. */
+  policy_line: number;
 }
 
 export interface VerifySource {
@@ -128,7 +155,15 @@ export interface VerifySource {
   path: string | null;
   dirty: boolean;
   manifest_ref: string | null;
+  /** The source is the certificate's (none recorded by the signer). */
+  certified: boolean;
+  /** The recorded source equals the certificate's. */
+  certificate_checked: boolean;
 }
+
+/** How the archive was read (docs/security.md, section 5). */
+export type ArchiveRead = 'lease' | 'memory copy' | 'file copy' |
+  'read again' | 'private copy' | 'chunks';
 
 /** What a verification learned (install's `verify`). */
 export interface Verification {
@@ -146,6 +181,9 @@ export interface Verification {
   checks: { directory: boolean; subject: boolean; tree: boolean;
     canonical: boolean; deep: boolean; ceilings: boolean; source: boolean;
     rebuild: boolean };
+  /** how: null when not read (a directory); lease_declined: why no read
+   * lease was used, or null. */
+  read: { how: ArchiveRead | null; lease_declined: string | null };
 }
 
 /** One of `packsign verify --json`'s results.  When nothing could be read
@@ -307,6 +345,8 @@ export interface SignResult {
   fingerprint: string;
   signatures: number;
   bundles: string[];
+  /** The predicateOut file written, or null (sign --predicate-out). */
+  predicate: string | null;
   /** On a refusal (error.result) only. */
   diagnostics?: Diagnostic[];
 }
@@ -489,6 +529,16 @@ export interface InstallOptions extends VerifyChecks {
   signal?: AbortSignal;
 }
 
+export interface InstallFileOptions extends InstallOptions {
+  /** install() only: read the archive from this descriptor (a pipe too;
+   * never closed) as `install - --sig F` does; the archive argument then
+   * only names it and sigPath is required. */
+  archiveFd?: number;
+  /** install() only: the archive's bytes from a Readable (or any async
+   * iterable), piped to the library as archiveFd is; sigPath required. */
+  archiveStream?: AsyncIterable<Uint8Array>;
+}
+
 export interface InstallUrlOptions extends InstallOptions {
   fetch?: FetchOptions;
 }
@@ -499,26 +549,55 @@ export interface InstallIndexedOptions extends InstallUrlOptions {
   recordState?: boolean;
 }
 
-export interface SignOptions {
+interface SignCommon {
+  output?: PathLike;
+  sourceRepo?: string;
+  sourceCommit?: string;
+  allowDirty?: boolean;
+  force?: boolean;
+  mtime?: number;
+  compression?: 'none' | 'gzip' | 'zstd';
+  /** 2 (the default): the archive's 1 MiB chunk digests; 1: for older
+   * verifiers. */
+  predicateVersion?: 1 | 2;
+  /** Also write the statement's predicate (JSON) to this file, for
+   * another tool to attest the archive with (sign --predicate-out). */
+  predicateOut?: PathLike;
+  /** PEM CA bundle for the TSA and the keyless services. */
+  caFile?: PathLike;
+}
+
+export interface KeySignOptions extends SignCommon {
   /** A minisign secret key file's path, or its bytes (zeroed before
    * sign() returns).  Key text in a string is refused. */
   key: PathLike | Buffer | Uint8Array;
   /** An encrypted key's passphrase (its first line), zeroed likewise. */
   passphrase?: Buffer | Uint8Array;
-  output?: PathLike;
   identity?: string;
   /** NAME.pub for the identity; default NAME.pub beside NAME.key. */
   publicKey?: PathLike;
-  sourceRepo?: string;
-  sourceCommit?: string;
-  allowDirty?: boolean;
   append?: boolean;
-  force?: boolean;
   minisig?: boolean;
   bundle?: boolean;
-  mtime?: number;
-  compression?: 'none' | 'gzip' | 'zstd';
+  /** With bundle: an RFC 3161 timestamp authority's https URL. */
+  tsaUrl?: string;
+  keyless?: false;
 }
+
+/** `sign --keyless`: an ephemeral key certified by Fulcio, logged by
+ * Rekor; the signature lives in OUT.1.sigstore.json only. */
+export interface KeylessSignOptions extends SignCommon {
+  keyless: true;
+  /** The OIDC token's bytes (zeroed before sign() returns); never a
+   * string. */
+  identityToken: Buffer | Uint8Array;
+  /** signing_config.json v0.2; default the public-good services. */
+  signingConfig?: PathLike;
+  /** The trusted_root.json the new bundle is verified against. */
+  trustedRoot?: PathLike;
+}
+
+export type SignOptions = KeySignOptions | KeylessSignOptions;
 
 export type DiffSide = PathLike | { installed: string; version?: string;
   format?: Format } | { installedPath: PathLike };
@@ -559,7 +638,7 @@ export declare function diff(oldSide: DiffSide, newSide: DiffSide,
   options?: TrustOptions & { dataDir?: PathLike; lines?: number; at?: Time }):
   Promise<Diff>;
 export declare function diffText(diff: Diff): string;
-export declare function install(archive: PathLike, options: InstallOptions):
+export declare function install(archive: PathLike, options: InstallFileOptions):
   Promise<InstallResult>;
 export declare function installUrl(url: string, options: InstallUrlOptions):
   Promise<InstallResult>;

@@ -432,11 +432,53 @@ function installOptions(o, h) {
  * PacksignError whose `result` is that object.
  */
 async function install(archive, options) {
-  const o = known(options, new Set(INSTALL_KEYS), 'install');
+  const o = known(options, new Set([...INSTALL_KEYS, 'archiveFd',
+    'archiveStream']), 'install');
+  if (o.archiveStream !== undefined) {
+    return installStream(archive, o);
+  }
   const h = callbacks(o);
   const opts = installOptions(o, h);
   const a = pathOf(archive, 'archive');
+  if (o.archiveFd !== undefined) {
+    // `install - --sig F`: the archive read from the caller's descriptor
+    // (a pipe too; never closed), `archive` only its name.
+    if (!Number.isInteger(o.archiveFd) || o.archiveFd < 0 ||
+        o.archiveFd > 0x7fffffff) {
+      throw fail('archiveFd must be a file descriptor');
+    }
+    if (o.sigPath === undefined) {
+      throw fail('install: archiveFd needs sigPath');
+    }
+    opts.archiveFd = o.archiveFd;
+  }
   return threaded((ev) => native.install(a, opts, ev), h, signalOf(o));
+}
+
+// install() of a Readable (or any async iterable of bytes): piped into a
+// pipe whose read end is archiveFd; both ends closed when it is done (a
+// write still pending when the install stopped reading then fails, EPIPE,
+// and is dropped).
+async function installStream(archive, o) {
+  const src = o.archiveStream;
+  if (src === null || typeof src[Symbol.asyncIterator] !== 'function') {
+    throw fail('archiveStream must be a Readable or an async iterable');
+  }
+  if (o.archiveFd !== undefined) {
+    throw fail('install: archiveStream or archiveFd, not both');
+  }
+  const { pipeline } = require('stream/promises');
+  const [r, w] = native.pipe();
+  const out = fs.createWriteStream(null, { fd: w });
+  const pumped = pipeline(src, out).catch(() => {});
+  try {
+    return await install(archive, { ...o, archiveStream: undefined,
+      archiveFd: r });
+  } finally {
+    fs.closeSync(r);
+    out.destroy();
+    await pumped;
+  }
 }
 
 /** install() of an https URL: its .sig first, then the archive. */
@@ -605,24 +647,55 @@ function looksLikeKeyText(s) {
  * secret key file's path, or its bytes in a Buffer (or Uint8Array), which
  * is zeroed before sign() returns; `passphrase` likewise a Buffer.  A key
  * or passphrase is never taken from a string: strings cannot be wiped.
+ * `keyless: true` signs without a key (`sign --keyless`): `identityToken`,
+ * the OIDC token, is a Buffer too, zeroed likewise.
  */
 async function sign(p, options) {
   const o = known(options, new Set(['key', 'passphrase', 'output',
     'identity', 'publicKey', 'sourceRepo', 'sourceCommit', 'allowDirty',
-    'append', 'force', 'minisig', 'bundle', 'mtime', 'compression']), 'sign');
+    'append', 'force', 'minisig', 'bundle', 'mtime', 'compression',
+    'predicateVersion', 'tsaUrl', 'caFile', 'keyless', 'identityToken',
+    'signingConfig', 'trustedRoot']), 'sign');
   const toBuffer = (v) => (Buffer.isBuffer(v) ? v : v instanceof Uint8Array ?
     Buffer.from(v.buffer, v.byteOffset, v.byteLength) : null);
-  const keyData = toBuffer(o.key);
+  const keyData = o.key === undefined ? null : toBuffer(o.key);
   const pass = o.passphrase === undefined ? undefined : toBuffer(o.passphrase);
+  const token = o.identityToken === undefined ? undefined :
+    toBuffer(o.identityToken);
   const opts = { output: optionalPath(o.output, 'output'),
     identity: o.identity, publicKey: optionalPath(o.publicKey, 'publicKey'),
     sourceRepo: o.sourceRepo, sourceCommit: o.sourceCommit,
     allowDirty: o.allowDirty, append: o.append, force: o.force,
     minisig: o.minisig, bundle: o.bundle, mtime: o.mtime,
-    compression: o.compression };
+    compression: o.compression, predicateVersion: o.predicateVersion,
+    tsaUrl: o.tsaUrl, caFile: optionalPath(o.caFile, 'caFile'),
+    keyless: o.keyless, signingConfig: optionalPath(o.signingConfig,
+      'signingConfig'), trustedRoot: optionalPath(o.trustedRoot,
+      'trustedRoot') };
   try {
     if (pass === null) {
       throw fail('passphrase must be a Buffer, never a string');
+    }
+    if (token === null) {
+      throw fail('identityToken must be a Buffer, never a string (it ' +
+        'cannot be wiped)');
+    }
+    if (o.predicateVersion !== undefined && o.predicateVersion !== 1 &&
+        o.predicateVersion !== 2) {
+      throw fail('predicateVersion must be 1 or 2');
+    }
+    if (o.keyless === true) {
+      if (o.key !== undefined || token === undefined) {
+        throw fail('keyless signing takes an identityToken Buffer and no ' +
+          'key');
+      }
+      opts.identityToken = token;
+      return await native.sign(pathOf(p, 'path'), opts);
+    }
+    if (token !== undefined || o.signingConfig !== undefined ||
+        o.trustedRoot !== undefined) {
+      throw fail('identityToken, signingConfig and trustedRoot are for ' +
+        'keyless: true');
     }
     if (keyData !== null) {
       opts.keyData = keyData;
@@ -645,11 +718,10 @@ async function sign(p, options) {
   } finally {
     // Zeroed by the addon when it copied them; here as well when a
     // refusal came first.
-    if (keyData !== null) {
-      keyData.fill(0);
-    }
-    if (pass !== undefined && pass !== null) {
-      pass.fill(0);
+    for (const b of [keyData, pass, token]) {
+      if (b !== undefined && b !== null) {
+        b.fill(0);
+      }
     }
   }
 }

@@ -106,9 +106,7 @@ abi_check(napi_env env)
 }
 
 /* Every native function index.js calls.  A call libpacksign grows later
- * is one more line here and its file's start function; keyless signing
- * (issue 29) is another key source in sign.c's read_secrets().
- * README.md, "Not yet here". */
+ * is one more line here and its file's start function. */
 static const struct {
 	const char *name;
 	napi_callback fn;
@@ -126,6 +124,7 @@ static const struct {
 	{ "diff", nb_diff_js },
 	{ "install", nb_install_js },
 	{ "installUrl", nb_install_url_js },
+	{ "pipe", nb_pipe_js },
 	{ "fetch", nb_fetch_js },
 	{ "list", nb_list_js },
 	{ "uninstall", nb_uninstall_js },

@@ -230,6 +230,7 @@ napi_value nb_verify_installed_js(napi_env env, napi_callback_info info);
 napi_value nb_diff_js(napi_env env, napi_callback_info info);
 napi_value nb_install_js(napi_env env, napi_callback_info info);
 napi_value nb_install_url_js(napi_env env, napi_callback_info info);
+napi_value nb_pipe_js(napi_env env, napi_callback_info info);
 napi_value nb_fetch_js(napi_env env, napi_callback_info info);
 napi_value nb_list_js(napi_env env, napi_callback_info info);
 napi_value nb_uninstall_js(napi_env env, napi_callback_info info);

@@ -5,8 +5,10 @@
  * upgrade's widening is accepted by `accept`, `acceptDiff` or the consent
  * callback, or refused (consent_required).
  */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "addon.h"
 
@@ -51,6 +53,7 @@ static int
 read_flags(napi_env env, napi_value opts, struct nb_install *in)
 {
 	ps_install_options *o = &in->o;
+	int64_t fd = -1;
 	int zh = 0;
 
 	if (nb_opt_bool(env, opts, "allowShell", &o->allow_shell) != 0 ||
@@ -64,8 +67,17 @@ read_flags(napi_env env, napi_value opts, struct nb_install *in)
 	    nb_opt_int64(env, opts, "now", &o->now) != 0 ||
 	    nb_opt_bool(env, opts, "hasConfirm", &in->has_confirm) != 0 ||
 	    nb_opt_bool(env, opts, "hasConsent", &in->has_consent) != 0 ||
-	    nb_opt_bool(env, opts, "hasWaiting", &in->has_waiting) != 0)
+	    nb_opt_bool(env, opts, "hasWaiting", &in->has_waiting) != 0 ||
+	    nb_opt_int64(env, opts, "archiveFd", &fd) != 0)
 		return -1;
+	if (fd > INT32_MAX) {
+		napi_throw_type_error(env, "ERR_INVALID_ARG_TYPE",
+		    "packsign: archiveFd must be a file descriptor");
+		return -1;
+	}
+	/* The caller's descriptor (install - --sig F): read, never closed. */
+	o->has_archive_fd = fd >= 0;
+	o->archive_fd = fd >= 0 ? (int)fd : -1;
 	o->lang = zh ? PS_LANG_ZH : PS_LANG_EN;
 	return 0;
 }
@@ -189,6 +201,28 @@ napi_value
 nb_install_url_js(napi_env env, napi_callback_info info)
 {
 	return install_start(env, info, &install_url_ops);
+}
+
+/* A pipe for install() of a stream: [read end, write end], both
+ * close-on-exec; index.js writes the stream into the write end while
+ * ps_install() reads the other (archiveFd) on the pool, and closes both. */
+napi_value
+nb_pipe_js(napi_env env, napi_callback_info info)
+{
+	napi_value a;
+	int fds[2];
+
+	(void)info;
+	if (pipe(fds) != 0) {
+		napi_throw_error(env, NULL, "packsign: pipe failed");
+		return NULL;
+	}
+	(void)fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+	(void)fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+	a = nb_array(env);
+	nb_push(env, a, nb_int(env, fds[0]));
+	nb_push(env, a, nb_int(env, fds[1]));
+	return a;
 }
 
 /* ---------------------------------------------------------------- fetch */

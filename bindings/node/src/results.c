@@ -27,6 +27,37 @@ evidence(napi_env env, const ps_verify_signature *s)
 	return o;
 }
 
+/* What a keyless signature's certificate certifies, as
+ * cli/keyless_report.c writes it. */
+static napi_value
+keyless(napi_env env, const ps_verify_keyless *k)
+{
+	const struct { const char *name; const char *value; } f[] = {
+		{ "issuer", k->issuer }, { "subject", k->subject },
+		{ "repository", k->repository },
+		{ "repository_id", k->repository_id },
+		{ "owner_id", k->owner_id }, { "ref", k->ref },
+		{ "commit", k->commit },
+		{ "signer_workflow", k->signer_workflow },
+		{ "config_workflow", k->config_workflow },
+		{ "trigger", k->trigger }, { "runner", k->runner },
+		{ "run_uri", k->run_uri }, { "authority", k->authority },
+		{ "trusted_root", k->trusted_root },
+	};
+	napi_value o = nb_object(env);
+	size_t i;
+
+	nb_set(env, o, "signer_id", nb_text(env, k->signer_id));
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		nb_set(env, o, f[i].name, nb_text(env, f[i].value));
+	nb_set(env, o, "reusable_workflow", nb_bool(env,
+	    k->reusable_workflow));
+	nb_set(env, o, "signing_time", k->signing_time != 0 ?
+	    nb_time(env, k->signing_time) : nb_null(env));
+	nb_set(env, o, "policy_line", nb_int(env, (int64_t)k->entry_line));
+	return o;
+}
+
 static napi_value
 signatures(napi_env env, const ps_verify_result *r)
 {
@@ -48,6 +79,8 @@ signatures(napi_env env, const ps_verify_result *r)
 		nb_set(env, o, "reason", nb_text(env, s->reason));
 		if (s->log_entry_count + s->timestamp_count > 0)
 			nb_set(env, o, "sigstore", evidence(env, s));
+		if (s->keyless != NULL)
+			nb_set(env, o, "keyless", keyless(env, s->keyless));
 		nb_push(env, list, o);
 	}
 	return list;
@@ -83,6 +116,9 @@ source(napi_env env, const ps_verify_result *r)
 	nb_set(env, o, "path", nb_text(env, r->source_path));
 	nb_set(env, o, "dirty", nb_bool(env, r->source_dirty));
 	nb_set(env, o, "manifest_ref", nb_text(env, r->source_manifest_ref));
+	nb_set(env, o, "certified", nb_bool(env, r->source_certified));
+	nb_set(env, o, "certificate_checked", nb_bool(env,
+	    r->source_certificate_checked));
 	return o;
 }
 
@@ -99,6 +135,21 @@ checks(napi_env env, const ps_verify_result *r)
 	nb_set(env, o, "ceilings", nb_bool(env, r->ceilings_checked));
 	nb_set(env, o, "source", nb_bool(env, r->source_checked));
 	nb_set(env, o, "rebuild", nb_bool(env, r->rebuild_checked));
+	return o;
+}
+
+/* How the archive was read (cli/checks.c's "read"). */
+static napi_value
+archive_read(napi_env env, const ps_verify_result *r)
+{
+	static const char *const how[] = { NULL, "lease", "memory copy",
+	    "file copy", "read again", "private copy", "chunks" };
+	napi_value o = nb_object(env);
+	const char *name = (unsigned)r->archive_read < sizeof(how) /
+	    sizeof(how[0]) ? how[r->archive_read] : NULL;
+
+	nb_set(env, o, "how", nb_text(env, name));
+	nb_set(env, o, "lease_declined", nb_text(env, r->lease_declined));
 	return o;
 }
 
@@ -125,6 +176,7 @@ nb_verify_fields(napi_env env, napi_value o, const ps_verify_result *r)
 	nb_set(env, o, "source", source(env, r));
 	nb_set(env, o, "prompt_files", nb_int(env, (int64_t)r->prompt_count));
 	nb_set(env, o, "checks", checks(env, r));
+	nb_set(env, o, "read", archive_read(env, r));
 }
 
 napi_value

@@ -12,7 +12,8 @@ import path from 'node:path';
 import test from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import { AGENTPACK, EXAMPLES, makeWorld, packsign, REPO, tmp,
+import { AGENTPACK, copyPack, EXAMPLES, haveCryptography, keylessPolicy,
+  localSigstore, makeWorld, packsign, REPO, tmp,
   toolEnv } from './lib/world.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -43,13 +44,15 @@ test('tsc --noEmit --strict accepts the example', () => {
 // -------------------------------------------- declarations vs. objects
 
 // One program: index.d.ts (its own diagnostics must be none) and a file
-// that passes a passphrase as a string (which must be refused).
+// that passes a passphrase and an identity token as strings (both must be
+// refused).
 function checker() {
   const ts = typescript();
   const bad = path.join(tmp('ts'), 'bad.mts');
   fs.writeFileSync(bad, `import * as p from ${JSON.stringify(path.join(HERE,
     '..', 'index.js'))};
 await p.sign('dir', { key: 'alice.key', passphrase: 'secret' });
+await p.sign('dir', { keyless: true, identityToken: 'eyJ.x.y' });
 `);
   const program = ts.createProgram([DTS, bad], { strict: true,
     types: ['node'], typeRoots: [path.join(TOOLS, '@types')], noEmit: true,
@@ -60,8 +63,9 @@ await p.sign('dir', { key: 'alice.key', passphrase: 'secret' });
   assert.deepEqual(program.getSemanticDiagnostics(file).map((x) =>
     ts.flattenDiagnosticMessageText(x.messageText, '\n')), []);
   const refused = program.getSemanticDiagnostics(program.getSourceFile(bad));
-  assert.equal(refused.length, 1);
+  assert.equal(refused.length, 2);
   assert.equal(refused[0].code, 2322, 'a string is no passphrase');
+  assert.equal(refused[1].code, 2322, 'a string is no identity token');
   const named = new Map();
   ts.forEachChild(file, (n) => {
     if ((ts.isInterfaceDeclaration(n) || ts.isClassDeclaration(n)) && n.name) {
@@ -226,4 +230,20 @@ test('every result interface of index.d.ts is what the calls return', async () =
     assert.ok(e instanceof packsign.PacksignError);
     conforms(c, 'BlobResult', e.result);
   }
+});
+
+test('a keyless verify result (keyless, source.certified, read) is VerifyResult', { skip: !haveCryptography() && 'no python3 cryptography' }, async (t) => {
+  const c = checker();
+  const srv = await localSigstore(t);
+  const d = tmp('dts-keyless');
+  const archive = path.join(d, 'p.tar.gz');
+  await packsign.sign(copyPack(path.join(d, 'pack')), { output: archive,
+    keyless: true, identityToken: fs.readFileSync(srv.f('token')),
+    signingConfig: srv.f('signing_config.json'),
+    trustedRoot: srv.f('trusted_root.json'), caFile: srv.f('ca.pem') });
+  const v = await packsign.verify(archive, { trust: keylessPolicy(
+    path.join(d, 'trust.yaml'), srv), bundles: [`${archive}.1.sigstore.json`] });
+  assert.ok(v.signatures[0].keyless);
+  conforms(c, 'VerifyResult', v);
+  conforms(c, 'VerifyKeyless', v.signatures[0].keyless);
 });

@@ -381,7 +381,8 @@ class Signer:
 class Keyless:
     """What a keyless signature's certificate certifies (signature.md
     9.3): its stable signer id, issuer and subject, and Fulcio's
-    extensions; None where the certificate lacks one."""
+    extensions; None where the certificate lacks one.  Named as verify
+    --json's signatures[i].keyless."""
     signer_id: str
     issuer: Optional[str]
     subject: Optional[str]
@@ -470,12 +471,18 @@ class VerifyResult:
     archive_read: Optional[str] = None
     lease_declined: Optional[str] = None
 
+    @property
+    def read(self) -> Dict[str, Optional[str]]:
+        """verify --json's "read": {"how": archive_read,
+        "lease_declined": lease_declined}."""
+        return {"how": self.archive_read,
+                "lease_declined": self.lease_declined}
+
     def check(self) -> "VerifyResult":
         """Raises the refusal as PacksignError; returns self when ok."""
         if not self.ok and self.error is not None:
             raise self.error
         return self
-
 
 
 def _keyless(ffi, k) -> Optional[Keyless]:
@@ -488,6 +495,7 @@ def _keyless(ffi, k) -> Optional[Keyless]:
     return Keyless(_sa(ffi, k.signer_id), *f, bool(k.reusable_workflow),
                    _utc(k.signing_time) if k.signing_time else None,
                    int(k.entry_line))
+
 
 def _verify_result(ffi, lib, r, error: Optional[PacksignError]) -> VerifyResult:
     signers = [Signer(_s(ffi, r.identities[i].identity) or "",
@@ -1254,7 +1262,8 @@ def install(archive: PathLike, *, trust: Optional[PathLike] = None,
             allow_signer_change: bool = False,
             allow_source_change: bool = False,
             waiting: Optional[Callable[[str], None]] = None,
-            now: Time = None, reinstall: bool = False) -> InstallResult:
+            now: Time = None, reinstall: bool = False,
+            archive_fd: Optional[int] = None) -> InstallResult:
     call = _Call()
     with _Trust(trust, public_key) as tp:
         opts = _install_options(
@@ -1268,12 +1277,21 @@ def install(archive: PathLike, *, trust: Optional[PathLike] = None,
             allow_signer_change=allow_signer_change,
             allow_source_change=allow_source_change, waiting=waiting,
             now=now, reinstall=reinstall)
+        if archive_fd is not None:
+            # install - --sig F: read from the caller's descriptor (a pipe
+            # too; not closed), `archive` only names it.
+            if sig_path is None or archive_fd < 0:
+                raise ValueError("archive_fd needs sig_path and a "
+                                 "descriptor >= 0")
+            opts.has_archive_fd, opts.archive_fd = 1, archive_fd
         return _run_install(call, lambda out, err: call.lib.ps_install(
             _b(archive), opts, out, err))
 
 
 install.__doc__ = "ps_install(): verifies and installs the signed archive " \
-    "at `archive` (its .sig beside it).\n" + _INSTALL_DOC
+    "at `archive` (its .sig beside it; with `archive_fd`, read from that " \
+    "descriptor, `archive` naming it, `sig_path` required).\n" + \
+    _INSTALL_DOC
 
 
 def _install_kwargs(name: str, kwargs: Dict[str, Any]):
@@ -1853,7 +1871,46 @@ def _load_seckey(ffi, lib, secret_key: PathLike, passphrase):
     return key[0]
 
 
-def sign(path: PathLike, secret_key: PathLike, *,
+class _Token:
+    """The OIDC identity token in the library's guarded memory,
+    NUL-terminated, freed (wiped) when the block ends; a bytearray given
+    is zeroed in place as soon as it is copied."""
+
+    def __init__(self, token: Union[bytes, bytearray, memoryview]) -> None:
+        if isinstance(token, str) or not isinstance(
+                token, (bytes, bytearray, memoryview)):
+            raise TypeError("identity_token must be bytes or a bytearray, "
+                            "never a str (a bytearray is wiped after use)")
+        self.token = token
+        self.ptr = None
+
+    def __enter__(self):
+        ffi, lib = load()
+        view = memoryview(self.token).cast("B")
+        n = len(view)
+        while n > 0 and view[n - 1] in b" \t\r\n":
+            n -= 1          # a file's newline, as --identity-token FILE
+        tmp = ffi.new("char[]", n + 1)
+        try:
+            ffi.memmove(tmp, ffi.from_buffer(view), n)
+            if b"\0" in ffi.buffer(tmp, n):
+                raise ValueError("identity_token holds a NUL byte")
+            self.ptr = lib.ps_secret_from(tmp, n + 1)
+        finally:
+            ffi.memmove(tmp, bytes(n + 1), n + 1)
+            if not view.readonly:
+                view[:] = bytes(len(view))
+        if self.ptr == ffi.NULL:
+            raise MemoryError("ps_secret_from")
+        return ffi.cast("const char *", lib.ps_secret_bytes(self.ptr))
+
+    def __exit__(self, *exc) -> None:
+        if self.ptr is not None:
+            load()[1].ps_secret_free(self.ptr)
+        self.ptr = None
+
+
+def sign(path: PathLike, secret_key: Optional[PathLike] = None, *,
          passphrase: Union[str, bytes, None] = None,
          out: Optional[PathLike] = None, identity: Optional[str] = None,
          public_key: Optional[PathLike] = None, minisig: bool = False,
@@ -1861,46 +1918,82 @@ def sign(path: PathLike, secret_key: PathLike, *,
          source_commit: Optional[str] = None, allow_dirty: bool = False,
          append: bool = False, force: bool = False, mtime: int = 0,
          compression: Optional[str] = None,
-         predicate_version: int = 0) -> SignResult:
+         predicate_version: Optional[int] = None,
+         tsa_url: Optional[str] = None, ca_file: Optional[PathLike] = None,
+         keyless: bool = False,
+         identity_token: Union[bytes, bytearray, None] = None,
+         signing_config: Optional[PathLike] = None,
+         trusted_root: Optional[PathLike] = None) -> SignResult:
     """ps_sign(): signs the pack directory (its canonical archive `out`
     is written, default "<id>-<version>.tar.gz" here) or the archive at
     `path` with the minisign secret key file `secret_key` (decrypted with
     `passphrase`; None: a key without one): OUT.sig, a DSSE envelope over
     the in-toto statement, and with `minisig` OUT.minisig, with `bundle`
-    Sigstore bundles.  `predicate_version` 1 writes the v1 predicate
-    (for verifiers before issue 30); 0 or 2 the v2 one with the archive's
-    chunk digests (docs/formats/signature.md section 4.4).  The signer's
-    identity is `identity`, else that of
-    `public_key` (default NAME.pub beside NAME.key).  An invalid manifest
-    raises manifest_invalid with its diagnostics in the error's `result`
-    (a SignResult)."""
-    ffi, lib = load()
-    keep: list = []
-
-    def cstr(v):
-        if v is None:
-            return ffi.NULL
-        p = ffi.new("char[]", _b(v))
-        keep.append(p)
-        return p
+    Sigstore bundles (timestamped by the RFC 3161 TSA at `tsa_url`).  The
+    signer's identity is `identity`, else that of `public_key` (default
+    NAME.pub beside NAME.key).  `predicate_version` 1 writes the v1
+    predicate (default 2, with chunk digests).  `keyless=True` signs
+    without a key (`sign --keyless`, signature.md 9.5): Fulcio certifies
+    an ephemeral key for the OIDC `identity_token` (bytes or a bytearray,
+    which is zeroed once copied; never a str), Rekor logs it, and the
+    signature is in OUT.1.sigstore.json only; `signing_config` names the
+    services (default public good), `trusted_root` the root the bundle is
+    verified against.  `ca_file`: the TLS CA for the TSA and keyless
+    services.  An invalid manifest raises manifest_invalid with its
+    diagnostics in the error's `result` (a SignResult)."""
+    if keyless != (secret_key is None):
+        raise ValueError("give secret_key, or keyless=True with "
+                         "identity_token")
+    if keyless != (identity_token is not None):
+        raise ValueError("identity_token is for keyless=True, which needs "
+                         "it")
+    if predicate_version not in (None, 0, 1, 2):
+        raise ValueError("predicate_version is 1 or 2 (0, None: 2)")
+    c = _Call()
+    ffi, lib = c.ffi, c.lib
     opts = ffi.new("ps_sign_options *")
     lib.ps_sign_options_init(opts)
-    opts.output = cstr(out)
+    opts.output = c.cstr(out)
     opts.pack.mtime = mtime
     if compression is not None or out is not None:
         opts.pack.compression = _compression(ffi, lib, out or "x.tar.gz",
                                              compression)
-    opts.identity = cstr(identity)
-    if public_key is None and os.fsdecode(secret_key).endswith(".key"):
+    opts.identity = c.cstr(identity)
+    if public_key is None and secret_key is not None and \
+            os.fsdecode(secret_key).endswith(".key"):
         public_key = os.fsdecode(secret_key)[:-4] + ".pub"
-    opts.public_key_path = cstr(public_key)
-    opts.source_repo = cstr(source_repo)
-    opts.source_commit = cstr(source_commit)
+    opts.public_key_path = c.cstr(public_key)
+    opts.source_repo = c.cstr(source_repo)
+    opts.source_commit = c.cstr(source_commit)
     opts.allow_dirty, opts.append = int(allow_dirty), int(append)
     opts.force, opts.minisig, opts.bundle = int(force), int(minisig), \
         int(bundle)
-    opts.predicate_version = int(predicate_version)
+    opts.predicate_version = predicate_version or 0
+    opts.tsa_url = c.cstr(tsa_url)
+    fetch_opts = c.fetch(FetchOptions(ca_file=ca_file))
+    opts.fetch = fetch_opts
+    opts.keyless = int(keyless)
+    opts.signing_config = c.cstr(signing_config)
+    opts.trusted_root = c.cstr(trusted_root)
+    if keyless:
+        return _sign_keyless(ffi, lib, path, opts, identity_token)
     key = _load_seckey(ffi, lib, secret_key, passphrase)
+    try:
+        return _run_sign(ffi, lib, path, key, opts)
+    finally:
+        lib.ps_seckey_free(key)
+
+
+def _sign_keyless(ffi, lib, path, opts, identity_token) -> SignResult:
+    with _Token(identity_token) as token:
+        opts.identity_token = token
+        try:
+            return _run_sign(ffi, lib, path, ffi.NULL, opts)
+        finally:
+            opts.identity_token = ffi.NULL
+
+
+def _run_sign(ffi, lib, path, key, opts) -> SignResult:
     err = ffi.new("ps_error *")
     res = ffi.new("ps_sign_result **")
     try:
@@ -1909,7 +2002,6 @@ def sign(path: PathLike, secret_key: PathLike, *,
             if res[0] != ffi.NULL else None
     finally:
         lib.ps_sign_result_free(res[0])
-        lib.ps_seckey_free(key)
     if rc != 0:
         raise PacksignError._from(ffi, lib, err, result)
     assert result is not None

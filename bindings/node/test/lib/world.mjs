@@ -5,7 +5,7 @@
 //
 // Environment (tests/run sets both): PACKSIGN_NODE_PACKAGE, the built
 // package (build/node-packsign); PACKSIGN, the CLI (build/packsign).
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -168,4 +168,45 @@ function spawnSyncDetached(flock, lock, ready) {
       return new Promise((r) => child.on('exit', r));
     },
   };
+}
+
+/** Whether python3 has cryptography (the local Sigstore needs it). */
+export function haveCryptography() {
+  return spawnSync('python3', ['-c', 'import cryptography'],
+    { env: toolEnv() }).status === 0;
+}
+
+/** The local Sigstore (tests/sigstore/serve) on 127.0.0.1 until the test
+ * `t` ends: its directory, f(name) for its files (ca.pem, token,
+ * signing_config.json, trusted_root.json), the identity and URL. */
+export async function localSigstore(t) {
+  const dir = path.join(tmp('sigstore'), 'srv');
+  fs.mkdirSync(dir);
+  const child = spawn('python3', [path.join(REPO, 'tests', 'sigstore',
+    'serve'), dir], { env: { ...toolEnv(), PYTHONDONTWRITEBYTECODE: '1' },
+    stdio: ['ignore', 'ignore', 'inherit'] });
+  t.after(() => child.kill());
+  for (let i = 0; i < 200 && !fs.existsSync(path.join(dir, 'ready')); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  if (!fs.existsSync(path.join(dir, 'ready'))) {
+    throw new Error('tests/sigstore/serve never got ready');
+  }
+  const f = (name) => path.join(dir, name);
+  return { dir, f, identity: fs.readFileSync(f('identity'), 'utf8').trim(),
+    url: fs.readFileSync(f('url'), 'utf8').trim() };
+}
+
+export function keylessPolicy(file, srv) {
+  fs.writeFileSync(file, `version: 1
+trusted_roots: [${srv.f('trusted_root.json')}]
+signers:
+  - identity: octo-release
+    keyless:
+      - issuer: https://token.actions.githubusercontent.com
+        subject: ${srv.identity}
+        repository_id: "601234567"
+    packs: ["*"]
+`);
+  return file;
 }

@@ -1,5 +1,6 @@
 // Type-checked by tsc --noEmit --strict (types.test.mjs): every call of
 // index.d.ts as a TypeScript installer would make it.  Never run.
+import fs from 'node:fs';
 import * as packsign from '../../index.js';
 import type { InstallPlan, InstallResult, PacksignError } from '../../index.js';
 
@@ -54,6 +55,13 @@ async function rest(dir: string, trust: string): Promise<void> {
   const gone = await packsign.uninstall('acme.reviewer', { version: '1.2.0' });
   const signed = await packsign.sign(dir, { key: Buffer.from('...'),
     passphrase: Buffer.from('pass\n'), output: 'out.tar.gz' });
+  const keyless = await packsign.sign(dir, { keyless: true,
+    identityToken: Buffer.from('eyJ...'), signingConfig: 'sc.json',
+    trustedRoot: 'root.json', caFile: 'ca.pem', predicateVersion: 2 });
+  const fromFd = await packsign.install('a.tar.gz', { trust, archiveFd: 0,
+    sigPath: 'a.tar.gz.sig' });
+  const fromStream = await packsign.install('a.tar.gz', { trust,
+    archiveStream: fs.createReadStream('a.tar.gz'), sigPath: 'a.tar.gz.sig' });
   const fetched = await packsign.fetch('https://example.invalid/a.tar.gz',
     'a.tar.gz', { publicKey: 'alice.pub', signal: AbortSignal.timeout(1000) });
   const installed = await packsign.verifyInstalled('/srv/packs/x', { trust });
@@ -62,7 +70,10 @@ async function rest(dir: string, trust: string): Promise<void> {
   const bytes: Buffer = await packsign.readIndex('index.json');
   console.log(t, n, text, r.action, pins, gone.removed.length, signed.sig,
     fetched.ok, installed.check?.modified, url.upgrade?.consent_by,
-    bytes.length, packsign.ABI_VERSION, packsign.libraryVersion().library);
+    bytes.length, packsign.ABI_VERSION, packsign.libraryVersion().library,
+    keyless.bundles, fromFd.verify?.read.how,
+    fromFd.verify?.signatures[0]?.keyless?.signer_id,
+    fromFd.verify?.source?.certified, fromStream.action);
 }
 
 async function blob(file: string, bundle: string): Promise<string | null> {
