@@ -248,7 +248,7 @@ refuse_search(verify_vctx *v, ps_verify_signature *sig, const kl_search *s,
 	const ps_sigstore_certificate *c;
 	char text[PS_ERROR_TEXT_MAX];
 
-	if (s->other != NULL) {
+	if (s->signer != NULL && s->other != NULL) {
 		snprintf(text, sizeof(text), "the certificate matches keyless "
 		    "entries of two identities, '%s' and '%s': a signature "
 		    "belongs to one identity", s->signer->identity,
