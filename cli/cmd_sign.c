@@ -41,7 +41,9 @@ const struct cli_usage cmd_sign_usage = {
     "                       $PACKSIGN_SECRET_KEY (the key's text)\n"
     "  --keyless            sign without a key: an ephemeral key certified\n"
     "                       by Fulcio for an OIDC identity, the signature\n"
-    "                       logged by Rekor, in OUT.1.sigstore.json only\n"
+    "                       logged by Rekor, in OUT.1.sigstore.json only;\n"
+    "                       with -s KEY co-signs: the key's OUT.sig (and\n"
+    "                       OUT.1 with --bundle), the keyless OUT.2\n"
     "  --identity-token F   the OIDC token's file ('-': stdin); default\n"
     "                       $SIGSTORE_ID_TOKEN, else GitHub Actions' token\n"
     "                       (ACTIONS_ID_TOKEN_REQUEST_URL and _TOKEN)\n"
@@ -140,12 +142,15 @@ check_args(struct sign_args *a)
 	    a->o.signing_config != NULL || a->o.trusted_root != NULL))
 		return cli_usage_error(&cmd_sign_usage, "--identity-token, "
 		    "--signing-config and --trusted-root apply to --keyless");
-	if (a->o.keyless && (a->key != NULL || a->o.minisig || a->o.append ||
-	    a->o.bundle || a->o.tsa_url != NULL || a->o.identity != NULL))
-		return cli_usage_error(&cmd_sign_usage, "--keyless signs without "
-		    "a key and writes its one bundle: it excludes -s, --minisig, "
-		    "--append, --bundle, --tsa-url and --identity (the TSA comes "
-		    "from --signing-config)");
+	if (a->o.keyless && a->o.append)
+		return cli_usage_error(&cmd_sign_usage, "--keyless writes a bundle "
+		    "of its own: it excludes --append");
+	if (a->o.keyless && a->key == NULL && (a->o.minisig || a->o.bundle ||
+	    a->o.tsa_url != NULL || a->o.identity != NULL))
+		return cli_usage_error(&cmd_sign_usage, "--keyless without -s "
+		    "signs without a key and writes its one bundle: it excludes "
+		    "--minisig, --bundle, --tsa-url and --identity (the TSA comes "
+		    "from --signing-config); with -s KEY it co-signs");
 	if (a->o.append && a->o.force)
 		return cli_usage_error(&cmd_sign_usage,
 		    "--append and --force exclude each other");
@@ -401,8 +406,9 @@ sign_with(struct sign_args *a, const ps_seckey *key)
 	return rc;
 }
 
+/* `token`: co-signing with --keyless (NULL: the key alone). */
 static int
-run_sign(struct sign_args *a)
+run_sign(struct sign_args *a, ps_secret *token)
 {
 	ps_seckey *key = NULL;
 	char *pub = NULL;
@@ -414,7 +420,10 @@ run_sign(struct sign_args *a)
 	pub = public_key_beside(a->key);
 	a->o.public_key_path = pub;
 	a->o.temp_file_hook = cli_remove_on_signal;
+	if (token != NULL)
+		a->o.identity_token = (const char *)ps_secret_bytes(token);
 	rc = sign_with(a, key);
+	a->o.identity_token = NULL;
 	ps_seckey_free(key);
 	free(pub);
 	return rc;
@@ -472,6 +481,11 @@ run_keyless(struct sign_args *a)
 	rc = identity_token(a, &token);
 	if (rc != EXIT_OK)
 		return rc;
+	if (a->key != NULL) {
+		rc = run_sign(a, token);
+		ps_secret_free(token);
+		return rc;
+	}
 	a->o.identity_token = (const char *)ps_secret_bytes(token);
 	a->o.temp_file_hook = cli_remove_on_signal;
 	rc = sign_with(a, NULL);
@@ -493,7 +507,7 @@ cmd_sign(int argc, char **argv)
 	if (cli_copies_open(NULL, &copies) != EXIT_OK)
 		return EXIT_FAILED;
 	a.o.pack.limits.copies = copies;
-	rc = a.o.keyless ? run_keyless(&a) : run_sign(&a);
+	rc = a.o.keyless ? run_keyless(&a) : run_sign(&a, NULL);
 	ps_copies_free(copies);
 	return rc;
 }

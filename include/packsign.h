@@ -2493,7 +2493,9 @@ typedef struct ps_sign_options {
 	 * NULL.  The signature is made with an ephemeral key that Fulcio
 	 * certifies for `identity_token`'s identity, logged by Rekor, and
 	 * lives in OUT.1.sigstore.json only (no OUT.sig, no OUT.minisig);
-	 * excludes minisig, append, bundle and tsa_url. */
+	 * excludes append, and without a key minisig, bundle and tsa_url.
+	 * With a key it co-signs: the key's outputs as without keyless,
+	 * the keyless bundle OUT.2.sigstore.json. */
 	int keyless;
 	const char *identity_token;  /* the OIDC token (a JWT): a secret, the
 	                              * caller's; read from nowhere else (the
@@ -2559,7 +2561,7 @@ typedef struct ps_sign_result {
  * source_commit_invalid, source_commit_missing,
  * key_pair_mismatch, output_exists, sig_missing, file_changed, io_error,
  * timestamp_failed, invalid_argument (tsa_url without bundle, keyless
- * with a key or an option it excludes); keyless: identity_token_missing,
+ * with an option it excludes); keyless: identity_token_missing,
  * identity_token_invalid, identity_token_expired, signing_config_invalid,
  * fulcio_failed, rekor_failed, keyless_bundle_refused (exit 2) and
  * keyless_source_mismatch (exit 1)

@@ -23,6 +23,8 @@ typedef struct keyless_run {
 	keyless_endpoints endpoints;
 	ps_sigstore_root *root;
 	const char *root_label;          /* for messages */
+	const char *tsa_url;             /* co-signing: the key's bundle's
+	                                  * --tsa-url, else NULL */
 } keyless_run;
 
 /* The sign_hooks.keyless function; `ctx` a keyless_run. */

@@ -27,14 +27,34 @@ timestamp_hook(void *ctx, const unsigned char *sig, size_t sig_len,
 	    der_len, err);
 }
 
+/* Co-signing: the key's bundle's timestamp (--tsa-url). */
+static int
+cosign_timestamp_hook(void *ctx, const unsigned char *sig, size_t sig_len,
+    unsigned char **der, size_t *der_len, ps_error *err)
+{
+	const keyless_run *k = ctx;
+
+	return keyless_tsa_timestamp(k->fetch, k->tsa_url, sig, sig_len, der,
+	    der_len, err);
+}
+
+/* Keyless alone writes its one bundle; with a key (co-signing) the key's
+ * outputs are as without keyless, but no --append. */
 static int
 check_keyless(const ps_seckey *key, const ps_sign_options *o, ps_error *err)
 {
-	if (key != NULL || o->minisig || o->append || o->bundle ||
-	    o->tsa_url != NULL)
+	if (o->append)
+		return util_fail(err, "invalid_argument", NULL, "a keyless "
+		    "signature lives in a bundle of its own: keyless excludes "
+		    "append");
+	if (key == NULL && (o->minisig || o->bundle || o->tsa_url != NULL))
 		return util_fail(err, "invalid_argument", NULL, "keyless signing "
-		    "takes no key and writes its one bundle: it excludes a key, "
-		    "minisig, append, bundle and tsa_url");
+		    "without a key writes its one bundle: it excludes minisig, "
+		    "bundle and tsa_url");
+	if (o->tsa_url != NULL && !o->bundle)
+		return util_fail(err, "invalid_argument", o->tsa_url, "a "
+		    "timestamp is written into a Sigstore bundle: tsa_url needs "
+		    "bundle");
 	return 0;
 }
 
@@ -60,7 +80,7 @@ keyless_setup(const ps_sign_options *o, keyless_run *k, ps_error *err)
 }
 
 static int
-sign_keyless(const char *path, const ps_sign_options *o,
+sign_keyless(const char *path, const ps_seckey *key, const ps_sign_options *o,
     const ps_fetch_options *fetch, ps_sign_result **out, ps_error *err)
 {
 	keyless_run k;
@@ -76,7 +96,10 @@ sign_keyless(const char *path, const ps_sign_options *o,
 		hooks.keyless = keyless_sign_statement;
 		hooks.identity = k.token->identity;
 		hooks.ctx = &k;
-		rc = sign_pack(path, NULL, o, &hooks, out, err);
+		k.tsa_url = key != NULL ? o->tsa_url : NULL;
+		if (k.tsa_url != NULL)
+			hooks.timestamp = cosign_timestamp_hook;
+		rc = sign_pack(path, key, o, &hooks, out, err);
 	}
 	keyless_token_free(k.token);
 	keyless_endpoints_clear(&k.endpoints);
@@ -96,7 +119,7 @@ ps_sign(const char *path, const ps_seckey *key, const ps_sign_options *o,
 	ps_fetch_options_init(&defaults);
 	if (o->keyless)
 		return check_keyless(key, o, err) != 0 ? -1 :
-		    sign_keyless(path, o, o->fetch != NULL ? o->fetch : &defaults,
+		    sign_keyless(path, key, o, o->fetch != NULL ? o->fetch : &defaults,
 		    out, err);
 	if (o->tsa_url == NULL)
 		return sign_pack(path, key, o, NULL, out, err);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "sign/bundle.h"
+#include "sign/bundlenums.h"
 #include "sign/dsse.h"
 #include "sign/outputs.h"
 #include "util/atomic.h"
@@ -37,26 +38,39 @@ read_existing(sign_run *run, ps_error *err)
 	return rc;
 }
 
-/* A new OUT.sig has one signature: its bundle is OUT.1.sigstore.json. */
+static int
+check_free(const char *path, const char *hint, ps_error *err)
+{
+	struct stat sb;
+
+	if (path == NULL)
+		return util_fail_oom(err, NULL);
+	if (lstat(path, &sb) != 0)
+		return 0;
+	return util_fail(err, "output_exists", path, "refusing to replace a "
+	    "signature's bundle (%s)", hint);
+}
+
+/* A new OUT.sig has one signature: its bundle is OUT.1.sigstore.json; a
+ * keyless signature's bundle comes after the key's (OUT.1 alone, OUT.2
+ * co-signing). */
 static int
 check_bundle_target(sign_run *run, ps_error *err)
 {
 	char *path;
-	struct stat sb;
-	int taken;
+	int rc = 0;
 
-	if (!run->o->bundle && !run->keyless)
-		return 0;
-	path = sign_bundle_path(run->r->archive_path, 0);
-	if (path == NULL)
-		return util_fail_oom(err, NULL);
-	taken = lstat(path, &sb) == 0;
-	if (taken)
-		util_fail(err, "output_exists", path, "refusing to replace a "
-		    "signature's bundle (%s)", run->keyless ? "use --force" :
-		    "use --append to co-sign, or --force");
-	free(path);
-	return taken ? -1 : 0;
+	if (run->o->bundle && !run->keyless) {
+		path = sign_bundle_path(run->r->archive_path, 0);
+		rc = check_free(path, "use --append to co-sign, or --force", err);
+		free(path);
+	}
+	if (rc == 0 && (run->keyless || run->cosign)) {
+		path = sign_bundle_path(run->r->archive_path, run->cosign ? 1 : 0);
+		rc = check_free(path, "use --force", err);
+		free(path);
+	}
+	return rc;
 }
 
 /* Checks the signature files' targets before anything is written. */
@@ -66,7 +80,7 @@ check_sig_targets(sign_run *run, ps_error *err)
 	const char *taken = NULL;
 	struct stat sb;
 
-	if (run->keyless && run->o->append)
+	if ((run->keyless || run->cosign) && run->o->append)
 		return util_fail(err, "invalid_argument", run->r->archive_path,
 		    "a keyless signature lives in a bundle of its own: it "
 		    "cannot be appended to OUT.sig");
@@ -161,36 +175,6 @@ stage_sig(sign_run *run, ps_error *err)
 	return rc;
 }
 
-/* 1 when `path` holds a bundle of signature entry `i` of `env` (its
- * evidence, a timestamp say, is kept): --append leaves it alone. */
-static int
-bundle_holds(const char *path, const sign_dsse_envelope *env, size_t i)
-{
-	sign_dsse_envelope *theirs = NULL, *ours = NULL;
-	char *a = NULL, *b = NULL;
-	size_t alen = 0, blen = 0;
-	unsigned char *bytes = NULL;
-	ps_error quiet;
-	int fd, same = 0;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		return 0;
-	if (sign_dsse_read_bytes(fd, path, &bytes, &alen, &quiet) == 0 &&
-	    sign_bundle_parse(bytes, alen, path, &theirs, &quiet) == 0 &&
-	    sign_dsse_single(env, i, &ours, &quiet) == 0 &&
-	    sign_dsse_serialize(theirs, &a, &alen, &quiet) == 0 &&
-	    sign_dsse_serialize(ours, &b, &blen, &quiet) == 0)
-		same = alen == blen && memcmp(a, b, alen) == 0;
-	close(fd);
-	free(bytes);
-	free(a);
-	free(b);
-	sign_dsse_free(theirs);
-	sign_dsse_free(ours);
-	return same;
-}
-
 /* The timestamp of the signature this run adds, when one was asked for. */
 static int
 new_timestamp(sign_run *run, size_t i, unsigned char **der, size_t *len,
@@ -211,7 +195,7 @@ new_timestamp(sign_run *run, size_t i, unsigned char **der, size_t *len,
 }
 
 static int
-stage_bundle(sign_run *run, size_t i, ps_error *err)
+stage_bundle(sign_run *run, size_t i, size_t index, int kept, ps_error *err)
 {
 	ps_sign_result *r = run->r;
 	unsigned char *der = NULL;
@@ -219,12 +203,11 @@ stage_bundle(sign_run *run, size_t i, ps_error *err)
 	size_t len = 0, der_len = 0;
 	int rc;
 
-	r->bundle_paths[i] = sign_bundle_path(r->archive_path, i);
+	r->bundle_paths[i] = sign_bundle_path(r->archive_path, index);
 	if (r->bundle_paths[i] == NULL)
 		return util_fail_oom(err, NULL);
 	r->bundle_count = i + 1;
-	if (run->o->append && i + 1 < sign_dsse_signature_count(run->env) &&
-	    bundle_holds(r->bundle_paths[i], run->env, i)) {
+	if (kept) {
 		run->bundles[i].kept = 1;
 		return 0;
 	}
@@ -240,43 +223,54 @@ stage_bundle(sign_run *run, size_t i, ps_error *err)
 	return rc;
 }
 
-/* Keyless: OUT.1.sigstore.json is the bundle the hook made. */
+/* Keyless: the bundle the hook made, after the key's signatures
+ * (OUT.1.sigstore.json alone, OUT.2.sigstore.json co-signing). */
 static int
-stage_keyless_bundle(sign_run *run, ps_error *err)
+stage_keyless_bundle(sign_run *run, size_t i, ps_error *err)
 {
 	ps_sign_result *r = run->r;
 
-	run->bundles = calloc(1, sizeof(*run->bundles));
-	r->bundle_paths = calloc(1, sizeof(*r->bundle_paths));
-	if (run->bundles == NULL || r->bundle_paths == NULL ||
-	    (r->bundle_paths[0] = sign_bundle_path(r->archive_path, 0)) == NULL)
+	r->bundle_paths[i] = sign_bundle_path(r->archive_path,
+	    run->env != NULL ? sign_dsse_signature_count(run->env) : 0);
+	if (r->bundle_paths[i] == NULL)
 		return util_fail_oom(err, NULL);
-	r->bundle_count = 1;
-	return stage_text(r->bundle_paths[0], run->keyless_bundle,
-	    run->keyless_bundle_len, run->o->force, &run->bundles[0].tmp, err);
+	r->bundle_count = i + 1;
+	return stage_text(r->bundle_paths[i], run->keyless_bundle,
+	    run->keyless_bundle_len, run->o->force, &run->bundles[i].tmp, err);
 }
 
-/* --bundle: OUT.N.sigstore.json for every signature, --append too (an
- * earlier signature's bundle that is in place stays as it is). */
+/* --bundle: a bundle for every signature of OUT.sig, --append too (an
+ * earlier signature's bundle that is in place stays as it is, and no
+ * other bundle is overwritten: sign/bundlenums.h); then the keyless one. */
 static int
 stage_bundles(sign_run *run, ps_error *err)
 {
-	size_t i, n;
+	size_t i, n = 0, *index = NULL;
+	int *kept = NULL, rc = 0;
 
-	if (run->keyless)
-		return stage_keyless_bundle(run, err);
-	if (!run->o->bundle)
+	if (!run->keyless && !run->o->bundle && run->keyless_bundle == NULL)
 		return 0;
-	n = sign_dsse_signature_count(run->env);
-	run->bundles = calloc(n, sizeof(*run->bundles));
-	run->r->bundle_paths = calloc(n, sizeof(*run->r->bundle_paths));
-	if (run->bundles == NULL || run->r->bundle_paths == NULL)
-		return util_fail_oom(err, NULL);
-	for (i = 0; i < n; i++) {
-		if (stage_bundle(run, i, err) != 0)
-			return -1;
-	}
-	return 0;
+	if (!run->keyless && run->o->bundle)
+		n = sign_dsse_signature_count(run->env);
+	run->bundles = calloc(n + 1, sizeof(*run->bundles));
+	run->r->bundle_paths = calloc(n + 1, sizeof(*run->r->bundle_paths));
+	index = calloc(n + 1, sizeof(*index));
+	kept = calloc(n + 1, sizeof(*kept));
+	if (run->bundles == NULL || run->r->bundle_paths == NULL ||
+	    index == NULL || kept == NULL)
+		rc = util_fail_oom(err, NULL);
+	for (i = 0; rc == 0 && i < n; i++)
+		index[i] = i;
+	if (rc == 0 && n > 0 && run->o->append)
+		rc = sign_bundle_numbers(run->r->archive_path, run->env, index,
+		    kept, err);
+	for (i = 0; rc == 0 && i < n; i++)
+		rc = stage_bundle(run, i, index[i], kept[i], err);
+	if (rc == 0 && run->keyless_bundle != NULL)
+		rc = stage_keyless_bundle(run, n, err);
+	free(index);
+	free(kept);
+	return rc;
 }
 
 /*

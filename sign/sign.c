@@ -311,15 +311,19 @@ sign_keyless(sign_run *run, ps_error *err)
 	if (run->hooks->keyless(run->hooks->ctx, run->payload, run->payload_len,
 	    run->r, &run->keyless_bundle, &run->keyless_bundle_len, err) != 0)
 		return -1;
-	run->r->signature_count = 1;
+	if (run->keyless)
+		run->r->signature_count = 1;
 	return 0;
 }
 
+/* Co-signing (-s KEY --keyless): the key's signature first, so that a
+ * refusal of the key's costs no request. */
 static int
 sign_and_write(sign_run *run, ps_error *err)
 {
 	if (build_statement(run, err) != 0 || (run->keyless ?
-	    sign_keyless(run, err) : sign_envelope(run, err)) != 0)
+	    sign_keyless(run, err) : sign_envelope(run, err)) != 0 ||
+	    (run->cosign && sign_keyless(run, err) != 0))
 		return -1;
 	return sign_outputs_publish(run, err);
 }
@@ -376,6 +380,7 @@ sign_pack(const char *path, const ps_seckey *key, const ps_sign_options *o,
 	run.o = o;
 	run.hooks = hooks;
 	run.keyless = key == NULL && hooks != NULL && hooks->keyless != NULL;
+	run.cosign = key != NULL && hooks != NULL && hooks->keyless != NULL;
 	if (key == NULL && !run.keyless)
 		return util_fail(err, "invalid_argument", path, "no key to sign "
 		    "with");

@@ -56,7 +56,10 @@ typedef struct sign_run {
 	int minisig_replaced;
 	sign_bundle_out *bundles;       /* --bundle: r->bundle_count of them */
 	int keyless;                    /* hooks->keyless signs; key NULL */
-	char *keyless_bundle;           /* its bundle, until staged */
+	int cosign;                     /* the key signs OUT.sig and
+	                                 * hooks->keyless its own bundle */
+	char *keyless_bundle;           /* its bundle (keyless, cosign),
+	                                 * until staged */
 	size_t keyless_bundle_len;
 
 	/* v2's chunk digests of OUT (has_chunks; chunks.over: more than

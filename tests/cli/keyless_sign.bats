@@ -202,10 +202,10 @@ fails_with() {
 	! grep -rqF "$(cat srv/github_request_token)" p.tar.gz.1.sigstore.json
 }
 
-@test "sign --keyless: usage: no key, no --append/--bundle/--minisig, options need --keyless" {
-	run "$PACKSIGN" sign "$AGENTPACK" --keyless -s x.key
+@test "sign --keyless: usage: without a key no --bundle/--minisig, no --append, options need --keyless" {
+	run "$PACKSIGN" sign "$AGENTPACK" --keyless --bundle
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"--keyless signs without a key"* ]]
+	[[ "$output" == *"--keyless without -s signs without a key"* ]]
 	run "$PACKSIGN" sign "$AGENTPACK" --keyless --append
 	[ "$status" -eq 2 ]
 	run "$PACKSIGN" sign "$AGENTPACK" -s x.key --identity-token t
@@ -241,4 +241,122 @@ fails_with() {
 		total=$((total + n - 1))
 	done
 	[ "$total" -ge 2 ]
+}
+
+# cosign_policy FILE THRESHOLD: alice's key and the local workflow (the
+# identity serve certifies) as two identities.
+cosign_policy() {
+	cat >"$1" <<YAML
+version: 1
+trusted_roots: [srv/trusted_root.json]
+signers:
+  - identity: alice
+    keys:
+      - key: $(sed -n 2p alice.pub)
+    packs: ["*"]
+  - identity: release-workflow
+    keyless:
+      - issuer: $ISSUER
+        subject: $(cat srv/identity)
+        repository_id: 601234567
+    packs: ["*"]
+threshold: $2
+YAML
+}
+
+@test "sign -s KEY --keyless co-signs: the key's signature in OUT.sig and OUT.1, the keyless one OUT.2; threshold 2 counts both" {
+	"$PACKSIGN" keygen -o alice --identity alice --no-passphrase >/dev/null
+	sigstore_serve srv
+	run keyless --identity-token srv/token -s alice.key --bundle
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"wrote p.tar.gz.1.sigstore.json"* ]]
+	[[ "$output" == *"wrote p.tar.gz.2.sigstore.json"* ]]
+	[[ "$output" == *"wrote p.tar.gz.sig (1 signature)"* ]]
+	[ "$(jq -r '.verificationMaterial.publicKey.hint' p.tar.gz.1.sigstore.json)" = "$(jq -r '.signatures[0].keyid' p.tar.gz.sig)" ]
+	[ "$(jq -r '.verificationMaterial.certificate.rawBytes | length > 0' p.tar.gz.2.sigstore.json)" = true ]
+	# the keyless bundle signs the same statement as OUT.sig
+	[ "$(jq -r .payload p.tar.gz.sig)" = "$(jq -r .dsseEnvelope.payload p.tar.gz.2.sigstore.json)" ]
+	"$PACKSIGN" verify-blob p.tar.gz --bundle p.tar.gz.2.sigstore.json \
+	    --certificate-identity "$(cat srv/identity)" \
+	    --certificate-oidc-issuer "$ISSUER" --trusted-root srv/trusted_root.json -q
+	cosign_policy two.yaml 2
+	run "$PACKSIGN" verify p.tar.gz --trust two.yaml --bundle p.tar.gz.1.sigstore.json \
+	    --bundle p.tar.gz.2.sigstore.json --json
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | jq -c '[.results[0].identities[].identity] | sort')" = '["alice","release-workflow"]' ]
+	# one of the two is not enough
+	run "$PACKSIGN" verify p.tar.gz --trust two.yaml --bundle p.tar.gz.2.sigstore.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"expected threshold 2, found 1: release-workflow [threshold_not_met]"* ]]
+	run "$PACKSIGN" verify p.tar.gz --trust two.yaml --bundle p.tar.gz.1.sigstore.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"[threshold_not_met]"* ]]
+	# the same workflow twice counts once
+	cp p.tar.gz.2.sigstore.json again.json
+	run "$PACKSIGN" verify p.tar.gz --trust two.yaml --bundle p.tar.gz.2.sigstore.json \
+	    --bundle again.json
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"found 1: release-workflow [threshold_not_met]"* ]]
+}
+
+@test "sign -s KEY --keyless: without --bundle OUT.sig and OUT.2; taken outputs refused, --force replaces them" {
+	"$PACKSIGN" keygen -o alice --identity alice --no-passphrase >/dev/null
+	sigstore_serve srv
+	run keyless --identity-token srv/token -s alice.key --minisig
+	[ "$status" -eq 0 ]
+	[ -e p.tar.gz.sig ] && [ -e p.tar.gz.minisig ] && [ -e p.tar.gz.2.sigstore.json ]
+	[ ! -e p.tar.gz.1.sigstore.json ]
+	"$PACKSIGN" verify-blob p.tar.gz --bundle p.tar.gz.2.sigstore.json \
+	    --certificate-identity "$(cat srv/identity)" \
+	    --certificate-oidc-issuer "$ISSUER" --trusted-root srv/trusted_root.json -q
+	rm p.tar.gz.sig p.tar.gz.minisig
+	cp p.tar.gz.2.sigstore.json old.json
+	run keyless --identity-token srv/token -s alice.key
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"p.tar.gz.2.sigstore.json"*"use --force"*"[output_exists]"* ]]
+	[ ! -e p.tar.gz.sig ]
+	cmp old.json p.tar.gz.2.sigstore.json
+	run keyless --identity-token srv/token -s alice.key --force
+	[ "$status" -eq 0 ]
+	! cmp -s old.json p.tar.gz.2.sigstore.json
+	# --append stays refused with --keyless
+	run keyless --identity-token srv/token -s alice.key --append
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"excludes --append"* ]]
+}
+
+@test "sign -s KEY --keyless: Rekor down fails the run and leaves no OUT.sig, no bundle" {
+	"$PACKSIGN" keygen -o alice --identity alice --no-passphrase >/dev/null
+	sigstore_serve srv --rekor-fault down
+	run keyless --identity-token srv/token -s alice.key --bundle
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"[rekor_failed]"* ]]
+	rm -f alice.key alice.pub
+	nothing_written
+}
+
+@test "sign --append --bundle after a co-signature numbers the new bundle after the keyless one" {
+	"$PACKSIGN" keygen -o alice --identity alice --no-passphrase >/dev/null
+	"$PACKSIGN" keygen -o bob --identity bob --no-passphrase >/dev/null
+	sigstore_serve srv
+	keyless --identity-token srv/token -s alice.key --bundle -q
+	cp p.tar.gz.2.sigstore.json keyless.json
+	run "$PACKSIGN" sign p.tar.gz -s bob.key --append --bundle
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"wrote p.tar.gz.3.sigstore.json"* ]]
+	[[ "$output" != *"wrote p.tar.gz.2.sigstore.json"* ]]
+	cmp keyless.json p.tar.gz.2.sigstore.json
+	[ "$(jq '.signatures | length' p.tar.gz.sig)" = 2 ]
+	[ "$(jq -r '.dsseEnvelope.signatures[0].sig' p.tar.gz.3.sigstore.json)" = "$(jq -r '.signatures[1].sig' p.tar.gz.sig)" ]
+	# and the next one after that; every earlier bundle kept
+	"$PACKSIGN" keygen -o carol --identity carol --no-passphrase >/dev/null
+	cp p.tar.gz.3.sigstore.json bob.json
+	run "$PACKSIGN" sign p.tar.gz -s carol.key --append --bundle
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"wrote p.tar.gz.4.sigstore.json"* ]]
+	cmp keyless.json p.tar.gz.2.sigstore.json
+	cmp bob.json p.tar.gz.3.sigstore.json
+	"$PACKSIGN" verify-blob p.tar.gz --bundle p.tar.gz.2.sigstore.json \
+	    --certificate-identity "$(cat srv/identity)" \
+	    --certificate-oidc-issuer "$ISSUER" --trusted-root srv/trusted_root.json -q
 }
