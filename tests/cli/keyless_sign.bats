@@ -360,3 +360,46 @@ YAML
 	    --certificate-identity "$(cat srv/identity)" \
 	    --certificate-oidc-issuer "$ISSUER" --trusted-root srv/trusted_root.json -q
 }
+
+@test "sign --keyless with Rekor v2: a dsse 0.0.2 entry with proof and checkpoint, no SET; verify-blob verifies it" {
+	sigstore_serve srv --rekor-v2
+	[ "$(jq '.rekorTlogUrls[0].majorApiVersion' srv/signing_config.json)" = 2 ]
+	run keyless --identity-token srv/token
+	[ "$status" -eq 0 ]
+	b=p.tar.gz.1.sigstore.json
+	[ "$(jq -c '.verificationMaterial.tlogEntries[0].kindVersion' $b)" = '{"kind":"dsse","version":"0.0.2"}' ]
+	[ "$(jq '.verificationMaterial.tlogEntries[0].inclusionPromise' $b)" = null ]
+	[ "$(jq -r '.verificationMaterial.tlogEntries[0].inclusionProof.checkpoint.envelope | length > 0' $b)" = true ]
+	[ "$(jq '.verificationMaterial.timestampVerificationData.rfc3161Timestamps | length' $b)" = 1 ]
+	# the logged body is rekor-tiles' DSSELogEntryV002 over this certificate
+	body=$(jq -r '.verificationMaterial.tlogEntries[0].canonicalizedBody' $b | base64 -d)
+	[ "$(echo "$body" | jq -r '.spec.dsseV002.signatures[0].verifier.x509Certificate.rawBytes')" = \
+	    "$(jq -r .verificationMaterial.certificate.rawBytes $b)" ]
+	[ "$(echo "$body" | jq -r '.spec.dsseV002.signatures[0].verifier.keyDetails')" = PKIX_ECDSA_P256_SHA_256 ]
+	run verify_blob
+	[ "$status" -eq 0 ]
+}
+
+@test "sign --keyless with Rekor v2 and no TSA: refused before Fulcio is asked, nothing written" {
+	sigstore_serve srv --rekor-v2 --no-tsa --fulcio-fault refuse
+	run keyless --identity-token srv/token
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"selects Rekor v2, whose entries prove no signing time"*"[signing_config_invalid]"* ]]
+	[[ "$output" != *"fulcio_failed"* ]]
+	nothing_written
+}
+
+@test "sign --keyless with Rekor v2: @sigstore/verify verifies the bundle" {
+	node_or_skip
+	sigstore_serve srv --rekor-v2
+	keyless --identity-token srv/token -q
+	mkdir -p case/keyless
+	cp p.tar.gz case/keyless/artifact
+	cp p.tar.gz.1.sigstore.json case/keyless/bundle.sigstore.json
+	cp srv/trusted_root.json case/keyless/
+	cp srv/identity case/keyless/identity
+	echo "$ISSUER" >case/keyless/issuer
+	run env NODE_PATH="$NODE_DIR/node_modules" node "$BATS_TEST_DIRNAME/../node/sigstore_cases.js" case/keyless/
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'keyless\tverified')" ]
+}
