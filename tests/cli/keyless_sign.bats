@@ -403,3 +403,35 @@ YAML
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(printf 'keyless\tverified')" ]
 }
+
+@test "@sigstore/sign against the loopback servers: packsign's verify-blob and verify --bundle accept its bundle" {
+	node_or_skip
+	[ -d "$NODE_DIR/node_modules/@sigstore/sign" ] || skip "@sigstore/sign missing (scripts/install-deps installs tests/node's lock into build/node)"
+	"$PACKSIGN" keygen -o alice --identity alice --no-passphrase >/dev/null
+	# no TSA: @sigstore/sign asks a TSA through timestamp-authority's JSON
+	# request, the loopback TSA takes RFC 3161's application/timestamp-query
+	# only; Rekor v1's integrated time (its SET) is the signing time
+	sigstore_serve srv --no-tsa
+	# packsign's statement for the archive, signed by @sigstore/sign
+	"$PACKSIGN" sign "$AGENTPACK" -s alice.key -o p.tar.gz --bundle -q
+	jq -r .payload p.tar.gz.sig | base64 -d >statement.json
+	run env NODE_PATH="$NODE_DIR/node_modules" NODE_EXTRA_CA_CERTS=srv/ca.pem \
+	    node "$BATS_TEST_DIRNAME/../node/sigstore_sign.js" srv/signing_config.json \
+	    srv/token statement.json js.sigstore.json
+	[ "$status" -eq 0 ] || { echo "$output" >&2; false; }
+	[ "$(jq -r '.verificationMaterial.tlogEntries[0].kindVersion.kind' js.sigstore.json)" = dsse ]
+	run "$PACKSIGN" verify-blob p.tar.gz --bundle js.sigstore.json \
+	    --certificate-identity "$(cat srv/identity)" \
+	    --certificate-oidc-issuer "$ISSUER" --trusted-root srv/trusted_root.json
+	[ "$status" -eq 0 ]
+	cosign_policy one.yaml 1
+	run "$PACKSIGN" verify p.tar.gz --trust one.yaml --bundle js.sigstore.json --json
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | jq -r '.results[0].identities[0].identity')" = release-workflow ]
+	# with alice's bundle of the same statement, threshold 2
+	cosign_policy two.yaml 2
+	run "$PACKSIGN" verify p.tar.gz --trust two.yaml --bundle p.tar.gz.1.sigstore.json \
+	    --bundle js.sigstore.json --json
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | jq -c '[.results[0].identities[].identity] | sort')" = '["alice","release-workflow"]' ]
+}
