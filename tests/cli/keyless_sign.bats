@@ -435,3 +435,19 @@ YAML
 	[ "$status" -eq 0 ]
 	[ "$(echo "$output" | jq -c '[.results[0].identities[].identity] | sort')" = '["alice","release-workflow"]' ]
 }
+
+@test "sign -s KEY --keyless --bundle --tsa-url: the key's bundle is timestamped too" {
+	"$PACKSIGN" keygen -o alice --identity alice --no-passphrase >/dev/null
+	sigstore_serve srv
+	run keyless --identity-token srv/token -s alice.key --bundle \
+	    --tsa-url "$SIGSTORE_URL/api/v1/timestamp"
+	[ "$status" -eq 0 ]
+	[ "$(jq '.verificationMaterial.timestampVerificationData.rfc3161Timestamps | length' p.tar.gz.1.sigstore.json)" = 1 ]
+	[ "$(jq -r '.verificationMaterial.publicKey.hint' p.tar.gz.1.sigstore.json)" != null ]
+	[ "$(jq '.verificationMaterial.timestampVerificationData.rfc3161Timestamps | length' p.tar.gz.2.sigstore.json)" = 1 ]
+	cosign_policy two.yaml 2
+	run "$PACKSIGN" verify p.tar.gz --trust two.yaml --bundle p.tar.gz.1.sigstore.json \
+	    --bundle p.tar.gz.2.sigstore.json
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"timestamp"* ]]
+}
