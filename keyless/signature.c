@@ -124,8 +124,11 @@ make_parts(keyless_run *k, const unsigned char *payload, size_t len,
 	keyless_key_free(m->key);
 	m->key = NULL;
 	if (rc != 0 || envelope_text(payload, len, m, err) != 0 ||
+	    (k->endpoints.rekor_version == 2 ?
+	    keyless_rekor2_dsse(k->fetch, k->endpoints.rekor, m->envelope,
+	    m->cert, m->cert_len, &m->entry, err) :
 	    keyless_rekor_dsse(k->fetch, k->endpoints.rekor, m->envelope, m->pem,
-	    &m->entry, err) != 0)
+	    &m->entry, err)) != 0)
 		return -1;
 	if (k->endpoints.tsa == NULL)
 		return 0;

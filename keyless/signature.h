@@ -2,7 +2,7 @@
  *
  * The hook sign/'s run calls with the statement (sign/signpack.h): an
  * ephemeral key, Fulcio's certificate for the token's identity, the DSSE
- * signature, the Rekor v1 entry, a timestamp when the signing config
+ * signature, the Rekor v1 or v2 entry, a timestamp when the signing config
  * names a TSA, the bundle v0.3 assembled, and that bundle verified by
  * sigstore/ against the trusted root used and the token's identity
  * before it is handed back (docs/formats/signature.md, section 9.5).

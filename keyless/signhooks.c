@@ -68,10 +68,13 @@ keyless_setup(const ps_sign_options *o, keyless_run *k, ps_error *err)
 	    keyless_endpoints_load(o->signing_config, (int64_t)time(NULL),
 	    &k->endpoints, err) != 0)
 		return -1;
-	if (k->endpoints.rekor_version != 1)
+	/* A Rekor v2 entry has no SET, so no integrated time a verifier
+	 * trusts: the signing time must come from a TSA. */
+	if (k->endpoints.rekor_version == 2 && k->endpoints.tsa == NULL)
 		return util_fail(err, "signing_config_invalid", o->signing_config,
-		    "the signing config selects Rekor v2, which this packsign "
-		    "does not log to yet: list a Rekor v1 (majorApiVersion 1)");
+		    "the signing config selects Rekor v2, whose entries prove no "
+		    "signing time, and no timestamp authority valid now: list a "
+		    "tsaUrls entry (majorApiVersion 1), or a Rekor v1");
 	k->root_label = o->trusted_root != NULL ? o->trusted_root :
 	    "the public-good trusted root";
 	return o->trusted_root != NULL ?

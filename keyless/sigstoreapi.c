@@ -1,4 +1,4 @@
-/* Fulcio v2 and Rekor v1 requests, and their answers reshaped. */
+/* Fulcio v2, Rekor v1 and Rekor v2 requests, and their answers reshaped. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,6 +242,82 @@ keyless_rekor_dsse(const ps_fetch_options *fetch, const char *base,
 	json_decref(req);
 	json_decref(answer);
 	free(verifier);
+	free(url);
+	return rc;
+}
+
+/* ----------------------------------------------------------- Rekor v2 */
+
+static json_t *
+rekor2_request(const char *envelope, const unsigned char *der, size_t len)
+{
+	json_error_t jerr;
+	json_t *env = json_loads(envelope, 0, &jerr);
+	char *cert = b64(der, len);
+	json_t *req = NULL;
+
+	/* rekor-tiles' CreateEntryRequest, protobuf JSON: dsseRequestV002 is
+	 * {envelope, verifiers: [Verifier]}, a Verifier an x509Certificate
+	 * {rawBytes} (DER) and its keyDetails. */
+	if (env != NULL && cert != NULL)
+		req = json_pack("{s:{s:O, s:[{s:{s:s}, s:s}]}}", "dsseRequestV002",
+		    "envelope", env, "verifiers", "x509Certificate", "rawBytes",
+		    cert, "keyDetails", "PKIX_ECDSA_P256_SHA_256");
+	json_decref(env);
+	free(cert);
+	return req;
+}
+
+/* Rekor v2's answer, the TransparencyLogEntry, with only the fields a
+ * bundle's entry has; NULL unless dsse 0.0.2 with a proof and checkpoint. */
+static json_t *
+entry2_json(json_t *a)
+{
+	json_t *kv = json_object_get(a, "kindVersion");
+	json_t *proof = json_object_get(a, "inclusionProof");
+
+	if (!json_is_string(json_object_get(a, "logIndex")) ||
+	    !json_is_string(json_object_get(json_object_get(a, "logId"),
+	    "keyId")) ||
+	    !json_is_string(json_object_get(kv, "kind")) ||
+	    strcmp(json_string_value(json_object_get(kv, "kind")), "dsse") != 0 ||
+	    !json_is_string(json_object_get(kv, "version")) ||
+	    strcmp(json_string_value(json_object_get(kv, "version")),
+	    "0.0.2") != 0 ||
+	    !json_is_string(json_object_get(json_object_get(proof, "checkpoint"),
+	    "envelope")) ||
+	    !json_is_array(json_object_get(proof, "hashes")) ||
+	    !json_is_string(json_object_get(a, "canonicalizedBody")))
+		return NULL;
+	return json_pack("{s:O, s:O, s:O, s:O, s:O}", "logIndex",
+	    json_object_get(a, "logIndex"), "logId", json_object_get(a, "logId"),
+	    "kindVersion", kv, "inclusionProof", proof, "canonicalizedBody",
+	    json_object_get(a, "canonicalizedBody"));
+}
+
+int
+keyless_rekor2_dsse(const ps_fetch_options *fetch, const char *base,
+    const char *envelope, const unsigned char *der, size_t der_len,
+    json_t **entry, ps_error *err)
+{
+	json_t *req = rekor2_request(envelope, der, der_len), *answer = NULL;
+	char *url = NULL;
+	int rc = -1;
+
+	*entry = NULL;
+	if (req == NULL || asprintf(&url, "%s/api/v2/log/entries", base) < 0) {
+		json_decref(req);
+		return util_fail_oom(err, base);
+	}
+	if (keyless_post_json(fetch, url, req, KEYLESS_SERVICE_MAX_ANSWER,
+	    REKOR, "rekor_failed", &answer, err) == 0) {
+		*entry = entry2_json(answer);
+		rc = *entry != NULL ? 0 : util_fail(err, "rekor_failed", url,
+		    "asked " REKOR " (v2): the answer is not a dsse 0.0.2 "
+		    "TransparencyLogEntry with an inclusion proof and checkpoint");
+	}
+	json_decref(req);
+	json_decref(answer);
 	free(url);
 	return rc;
 }

@@ -32,4 +32,12 @@ int keyless_fulcio_certificate(const ps_fetch_options *fetch,
 int keyless_rekor_dsse(const ps_fetch_options *fetch, const char *base_url,
     const char *envelope, const char *pem, json_t **entry, ps_error *err);
 
+/* The same through Rekor v2 (`POST {base}/api/v2/log/entries`, a
+ * dsseRequestV002 with the certificate `der` as its one verifier): the
+ * answer is the TransparencyLogEntry, dsse 0.0.2 with an inclusion proof
+ * and checkpoint and no SET.  Code rekor_failed (exit 2). */
+int keyless_rekor2_dsse(const ps_fetch_options *fetch, const char *base_url,
+    const char *envelope, const unsigned char *der, size_t der_len,
+    json_t **entry, ps_error *err);
+
 #endif

@@ -360,3 +360,94 @@ YAML
 	    --certificate-identity "$(cat srv/identity)" \
 	    --certificate-oidc-issuer "$ISSUER" --trusted-root srv/trusted_root.json -q
 }
+
+@test "sign --keyless with Rekor v2: a dsse 0.0.2 entry with proof and checkpoint, no SET; verify-blob verifies it" {
+	sigstore_serve srv --rekor-v2
+	[ "$(jq '.rekorTlogUrls[0].majorApiVersion' srv/signing_config.json)" = 2 ]
+	run keyless --identity-token srv/token
+	[ "$status" -eq 0 ]
+	b=p.tar.gz.1.sigstore.json
+	[ "$(jq -c '.verificationMaterial.tlogEntries[0].kindVersion' $b)" = '{"kind":"dsse","version":"0.0.2"}' ]
+	[ "$(jq '.verificationMaterial.tlogEntries[0].inclusionPromise' $b)" = null ]
+	[ "$(jq -r '.verificationMaterial.tlogEntries[0].inclusionProof.checkpoint.envelope | length > 0' $b)" = true ]
+	[ "$(jq '.verificationMaterial.timestampVerificationData.rfc3161Timestamps | length' $b)" = 1 ]
+	# the logged body is rekor-tiles' DSSELogEntryV002 over this certificate
+	body=$(jq -r '.verificationMaterial.tlogEntries[0].canonicalizedBody' $b | base64 -d)
+	[ "$(echo "$body" | jq -r '.spec.dsseV002.signatures[0].verifier.x509Certificate.rawBytes')" = \
+	    "$(jq -r .verificationMaterial.certificate.rawBytes $b)" ]
+	[ "$(echo "$body" | jq -r '.spec.dsseV002.signatures[0].verifier.keyDetails')" = PKIX_ECDSA_P256_SHA_256 ]
+	run verify_blob
+	[ "$status" -eq 0 ]
+}
+
+@test "sign --keyless with Rekor v2 and no TSA: refused before Fulcio is asked, nothing written" {
+	sigstore_serve srv --rekor-v2 --no-tsa --fulcio-fault refuse
+	run keyless --identity-token srv/token
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"selects Rekor v2, whose entries prove no signing time"*"[signing_config_invalid]"* ]]
+	[[ "$output" != *"fulcio_failed"* ]]
+	nothing_written
+}
+
+@test "sign --keyless with Rekor v2: @sigstore/verify verifies the bundle" {
+	node_or_skip
+	sigstore_serve srv --rekor-v2
+	keyless --identity-token srv/token -q
+	mkdir -p case/keyless
+	cp p.tar.gz case/keyless/artifact
+	cp p.tar.gz.1.sigstore.json case/keyless/bundle.sigstore.json
+	cp srv/trusted_root.json case/keyless/
+	cp srv/identity case/keyless/identity
+	echo "$ISSUER" >case/keyless/issuer
+	run env NODE_PATH="$NODE_DIR/node_modules" node "$BATS_TEST_DIRNAME/../node/sigstore_cases.js" case/keyless/
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'keyless\tverified')" ]
+}
+
+@test "@sigstore/sign against the loopback servers: packsign's verify-blob and verify --bundle accept its bundle" {
+	node_or_skip
+	[ -d "$NODE_DIR/node_modules/@sigstore/sign" ] || skip "@sigstore/sign missing (scripts/install-deps installs tests/node's lock into build/node)"
+	"$PACKSIGN" keygen -o alice --identity alice --no-passphrase >/dev/null
+	# no TSA: @sigstore/sign asks a TSA through timestamp-authority's JSON
+	# request, the loopback TSA takes RFC 3161's application/timestamp-query
+	# only; Rekor v1's integrated time (its SET) is the signing time
+	sigstore_serve srv --no-tsa
+	# packsign's statement for the archive, signed by @sigstore/sign
+	"$PACKSIGN" sign "$AGENTPACK" -s alice.key -o p.tar.gz --bundle -q
+	jq -r .payload p.tar.gz.sig | base64 -d >statement.json
+	run env NODE_PATH="$NODE_DIR/node_modules" NODE_EXTRA_CA_CERTS=srv/ca.pem \
+	    node "$BATS_TEST_DIRNAME/../node/sigstore_sign.js" srv/signing_config.json \
+	    srv/token statement.json js.sigstore.json
+	[ "$status" -eq 0 ] || { echo "$output" >&2; false; }
+	[ "$(jq -r '.verificationMaterial.tlogEntries[0].kindVersion.kind' js.sigstore.json)" = dsse ]
+	run "$PACKSIGN" verify-blob p.tar.gz --bundle js.sigstore.json \
+	    --certificate-identity "$(cat srv/identity)" \
+	    --certificate-oidc-issuer "$ISSUER" --trusted-root srv/trusted_root.json
+	[ "$status" -eq 0 ]
+	cosign_policy one.yaml 1
+	run "$PACKSIGN" verify p.tar.gz --trust one.yaml --bundle js.sigstore.json --json
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | jq -r '.results[0].identities[0].identity')" = release-workflow ]
+	# with alice's bundle of the same statement, threshold 2
+	cosign_policy two.yaml 2
+	run "$PACKSIGN" verify p.tar.gz --trust two.yaml --bundle p.tar.gz.1.sigstore.json \
+	    --bundle js.sigstore.json --json
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | jq -c '[.results[0].identities[].identity] | sort')" = '["alice","release-workflow"]' ]
+}
+
+@test "sign -s KEY --keyless --bundle --tsa-url: the key's bundle is timestamped too" {
+	"$PACKSIGN" keygen -o alice --identity alice --no-passphrase >/dev/null
+	sigstore_serve srv
+	run keyless --identity-token srv/token -s alice.key --bundle \
+	    --tsa-url "$SIGSTORE_URL/api/v1/timestamp"
+	[ "$status" -eq 0 ]
+	[ "$(jq '.verificationMaterial.timestampVerificationData.rfc3161Timestamps | length' p.tar.gz.1.sigstore.json)" = 1 ]
+	[ "$(jq -r '.verificationMaterial.publicKey.hint' p.tar.gz.1.sigstore.json)" != null ]
+	[ "$(jq '.verificationMaterial.timestampVerificationData.rfc3161Timestamps | length' p.tar.gz.2.sigstore.json)" = 1 ]
+	cosign_policy two.yaml 2
+	run "$PACKSIGN" verify p.tar.gz --trust two.yaml --bundle p.tar.gz.1.sigstore.json \
+	    --bundle p.tar.gz.2.sigstore.json
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"timestamp"* ]]
+}

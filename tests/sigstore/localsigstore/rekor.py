@@ -335,8 +335,13 @@ def create_entry_v2(log, request):
 def _create_dsse_v2(log, req):
     from . import bundle as bundle_mod
     from .keys import verify
+    # rekor-tiles' DSSERequestV002: `envelope` and `verifiers`, a repeated
+    # Verifier (one per signature; this log takes one signature)
     try:
-        env, verifier = req["envelope"], req["verifier"]
+        env, verifiers = req["envelope"], req["verifiers"]
+        if not isinstance(verifiers, list) or len(verifiers) != 1:
+            raise ValueError("verifiers must list one Verifier")
+        verifier = verifiers[0]
         raw = util.unb64((verifier.get("x509Certificate") or verifier["publicKey"])["rawBytes"])
         pae = bundle_mod.pae(env["payloadType"], util.unb64(env["payload"]))
         sigs = [util.unb64(x["sig"]) for x in env["signatures"]]

@@ -143,13 +143,17 @@ def test_rekor_v2_dsse_upload(s):
     signed = s.sign_dsse(key, None, bundle.statement([("a", "00" * 32)]))
     verifier = rekor.verifier_public_key(key.spki_der(), key.key_details)
     entry = rekor.create_entry_v2(s.rekor2, {"dsseRequestV002": {
-        "envelope": signed.envelope, "verifier": verifier}})
+        "envelope": signed.envelope, "verifiers": [verifier]}})
     assert entry["kindVersion"] == {"kind": "dsse", "version": "0.0.2"}
     assert json.loads(util.unb64(entry["canonicalizedBody"])) == rekor.dsse_v002(
         signed.envelope, verifier)
     forged = dict(signed.envelope, payload=util.b64(b"other"))
     with pytest.raises(rekor.RekorError):
         rekor.create_entry_v2(s.rekor2, {"dsseRequestV002": {"envelope": forged,
+                                                              "verifiers": [verifier]}})
+    # the singular "verifier" is not the API's field
+    with pytest.raises(rekor.RekorError):
+        rekor.create_entry_v2(s.rekor2, {"dsseRequestV002": {"envelope": signed.envelope,
                                                               "verifier": verifier}})
 
 
