@@ -84,9 +84,6 @@ copy_entry(ps_index_entry *to, const ps_index_entry *from, ps_error *err)
 	to->id = to->version = to->url = to->archive_url = to->yanked = NULL;
 	to->bundles = to->bundle_urls = NULL;
 	to->bundle_count = 0;
-	if (copy_bundles(to, (const char *const *)from->bundles,
-	    from->bundle_count, NULL, err) != 0)
-		return -1;
 	to->signers = calloc(from->signer_count + 1, sizeof(*to->signers));
 	to->signer_count = 0;
 	if (to->signers == NULL || util_strdup(&to->id, from->id, NULL,
@@ -100,7 +97,8 @@ copy_entry(ps_index_entry *to, const ps_index_entry *from, ps_error *err)
 			return -1;
 		to->signer_count++;
 	}
-	return 0;
+	return copy_bundles(to, (const char *const *)from->bundles,
+	    from->bundle_count, NULL, err);
 }
 
 static int
