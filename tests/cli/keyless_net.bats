@@ -197,3 +197,49 @@ PY
 	[ "$status" -eq 0 ]
 	cmp "$F/kl2.json" "$D/receipts/agentpacks/$AGENTPACK/0.2.0.1.sigstore.json"
 }
+
+@test "index: ps_index_fetch_entry() of a keyless entry verifies from its bundle, keeps no bundle file" {
+	python3 -c 'import cffi' 2>/dev/null || skip "no python3 cffi"
+	local lib=${PACKSIGN_LIB:-$(dirname "$PACKSIGN")/libpacksign.so.1}
+	mkdir out
+	run python3 - "$BATS_TEST_DIRNAME/../../bindings/python" "$lib" "$F/trust.yaml" \
+	    "$F/ix2.json" "$F/ca.pem" "$PWD/out/got.tar.gz" <<'PY'
+import sys, cffi
+sys.path.insert(0, sys.argv[1])
+from packsign._cdef import CDEF
+ffi = cffi.FFI()
+ffi.cdef(CDEF + """
+int ps_index_fetch_entry(const ps_index *index, const ps_index_entry *entry,
+    const char *path, const ps_verify_options *verify,
+    const ps_fetch_options *fetch, ps_verify_result **out, ps_error *err);
+""")
+lib = ffi.dlopen(sys.argv[2])
+_, policy, index, ca, path = sys.argv[2:7]
+err = ffi.new("ps_error *")
+trust = ffi.new("ps_trust **")
+assert lib.ps_trust_load_file(policy.encode(), trust, err) == 0, ffi.string(err.code)
+data = open(index, "rb").read()
+vo = ffi.new("ps_index_verify_options *")
+lib.ps_index_verify_options_init(vo)
+vo.trust = trust[0]
+ix = ffi.new("ps_index **")
+assert lib.ps_index_verify(data, len(data), b"ix", vo, ix, err) == 0, ffi.string(err.text)
+e = ix[0].entries[ix[0].entry_count - 1]
+assert e.bundle_count == 1
+v = ffi.new("ps_verify_options *")
+lib.ps_verify_options_init(v)
+v.trust = trust[0]
+f = ffi.new("ps_fetch_options *")
+lib.ps_fetch_options_init(f)
+cab = ffi.new("char[]", ca.encode())
+f.ca_file = cab
+out = ffi.new("ps_verify_result **")
+rc = lib.ps_index_fetch_entry(ix[0], ffi.addressof(ix[0].entries[ix[0].entry_count - 1]), path.encode(), v, f, out, err)
+print(rc, ffi.string(err.code).decode() if rc else "", ffi.string(out[0].signatures[0].fingerprint).decode() if rc == 0 else "")
+PY
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == "0  KEYLESS:"* ]]
+	cmp "$F/p2.tar.gz" out/got.tar.gz
+	[ "$(ls -A out)" = got.tar.gz ]
+}
