@@ -23,6 +23,7 @@ const struct cli_usage cmd_index_usage = {
     "usage: packsign index build ARCHIVE... -o INDEX -s KEY [--previous OLD]\n"
     "                 [--base-url URL] [--url-prefix PREFIX] [--identity ID]\n"
     "                 [--trust POLICY | -p KEY.pub] [--expires DURATION]\n"
+    "                 [--bundle FILE]... (with one ARCHIVE)\n"
     "                 [--at TIME] [--passphrase-file F | --passphrase-fd N]\n"
     "       packsign index yank INDEX ID@VERSION --reason TEXT -o OUT -s KEY\n"
     "       packsign index remove INDEX ID@VERSION -o OUT -s KEY\n"
@@ -59,6 +60,10 @@ const struct cli_usage cmd_index_usage = {
     "                       URLs are appended to (kept from --previous)\n"
     "  --url-prefix PREFIX  new entries' URL: PREFIX + the file name\n"
     "                       (an https URL or a relative path ending in '/')\n"
+    "  --bundle FILE        build: a Sigstore bundle (keyless or key-based)\n"
+    "                       that verifies the one ARCHIVE instead of its\n"
+    "                       .sig; listed as PREFIX + its file name\n"
+    "                       (repeatable, at most 8)\n"
     "  --expires DURATION   ISO 8601, from now (default P30D)\n"
     "  --at TIME            now (YYYY-MM-DDTHH:MM:SSZ); default\n"
     "                       $SOURCE_DATE_EPOCH, else the clock\n"
@@ -93,6 +98,8 @@ struct index_args {
 	int record, require_state, json, quiet;
 	struct cli_passphrase_opts pass;
 	ps_fetch_options fetch;
+	const char *bundles[PS_INDEX_MAX_BUNDLES];
+	size_t bundle_count;
 	char **operands;
 	int operand_count;
 };
@@ -109,6 +116,9 @@ check_operands(const struct index_args *a)
 		return cli_usage_error(&cmd_index_usage, "index %s takes %s",
 		    index_subs[a->sub], n < 0 ? "ARCHIVE..." : n == 1 ?
 		    "one INDEX" : "INDEX and ID@VERSION");
+	if (a->bundle_count > 0 && a->operand_count != 1)
+		return cli_usage_error(&cmd_index_usage, "index build --bundle "
+		    "takes one ARCHIVE");
 	if (a->sub == SUB_VERIFY) {
 		if ((a->policy == NULL) == (a->pubkey == NULL))
 			return cli_usage_error(&cmd_index_usage, "index verify "
@@ -134,19 +144,36 @@ enum {
 	O_OUT = 1 << 0, O_KEY = 1 << 1, O_IDENTITY = 1 << 2, O_PREVIOUS = 1 << 3,
 	O_URLS = 1 << 4, O_EXPIRES = 1 << 5, O_REASON = 1 << 6,
 	O_TRUST = 1 << 7, O_STATE = 1 << 8, O_AT = 1 << 9, O_JSON = 1 << 10,
-	O_PASS = 1 << 11, O_DOWNLOAD = 1 << 12, O_QUIET = 1 << 13
+	O_PASS = 1 << 11, O_DOWNLOAD = 1 << 12, O_QUIET = 1 << 13,
+	O_BUNDLE = 1 << 14
 };
 #define O_WRITE (O_OUT | O_KEY | O_IDENTITY | O_EXPIRES | O_AT | O_PASS | \
     O_QUIET)
 
 static const unsigned index_takes[] = {
-	O_WRITE | O_PREVIOUS | O_URLS | O_TRUST,          /* build */
+	O_WRITE | O_PREVIOUS | O_URLS | O_TRUST |         /* build */
+	    O_BUNDLE,
 	O_WRITE | O_REASON,                               /* yank */
 	O_WRITE, O_WRITE,                                 /* remove, refresh */
 	O_TRUST | O_STATE | O_AT | O_JSON | O_DOWNLOAD |  /* verify */
 	    O_QUIET,
 };
-#define INDEX_OPTIONS 21
+#define INDEX_OPTIONS 22
+
+static int
+parse_bundle(const struct cli_usage *cmd, const struct cli_option *opt,
+    const char *arg)
+{
+	struct index_args *a = opt->value;
+
+	if (a->bundle_count >= PS_INDEX_MAX_BUNDLES)
+		return cli_usage_error(cmd, "at most %d --bundle files",
+		    PS_INDEX_MAX_BUNDLES);
+	if (arg[0] == '\0')
+		return cli_usage_error(cmd, "--bundle names a file");
+	a->bundles[a->bundle_count++] = arg;
+	return EXIT_OK;
+}
 
 /* Every option of index, those the subcommand does not take refused. */
 static void
@@ -176,6 +203,7 @@ index_options(struct index_args *a, struct cli_option table[INDEX_OPTIONS + 1])
 		{ O_DOWNLOAD, CLI_CALLBACK(0, "timeout", &a->fetch.timeout,
 		    cli_parse_seconds) },
 		{ O_QUIET, CLI_FLAG('q', "quiet", &a->quiet) },
+		{ O_BUNDLE, CLI_CALLBACK(0, "bundle", a, parse_bundle) },
 	};
 	const struct cli_option end = CLI_END;
 	size_t i;
@@ -437,6 +465,8 @@ options_of(const struct index_args *a, const struct publisher *p,
 	    p->self->signers[0].identity;
 	bo->base_url = a->base_url;
 	bo->url_prefix = a->url_prefix;
+	bo->bundle_paths = a->bundles;
+	bo->bundle_count = a->bundle_count;
 	if ((rc = now_of(a, &bo->now)) != EXIT_OK)
 		return rc;
 	if (ps_index_duration_parse(a->expires != NULL ? a->expires :

@@ -127,7 +127,8 @@ cmd_help(int argc, char **argv)
 
 /* verify-blob; verify, install and diff of Sigstore bundles (their
  * certificates and timestamps) and verify --installed (a receipt may keep
- * bundles); sign with a timestamp authority or keyless: they check X.509
+ * bundles); index build --bundle; install --index, update and outdated
+ * (an entry may list bundles); sign with a timestamp authority or keyless: they check X.509
  * certificates, which need OpenSSL's digest name table, and the other
  * commands start without it (ps_process_init_x509). */
 static int
@@ -137,14 +138,18 @@ needs_x509(int argc, char **argv)
 
 	if (argc < 2 || strcmp(argv[1], "verify-blob") == 0)
 		return argc >= 2;
+	if (strcmp(argv[1], "update") == 0 || strcmp(argv[1], "outdated") == 0)
+		return 1;
 	reads = strcmp(argv[1], "verify") == 0 ||
-	    strcmp(argv[1], "install") == 0 || strcmp(argv[1], "diff") == 0;
+	    strcmp(argv[1], "install") == 0 || strcmp(argv[1], "diff") == 0 ||
+	    strcmp(argv[1], "index") == 0;
 	sign = strcmp(argv[1], "sign") == 0;
 	for (i = 2; i < argc && (reads || sign); i++) {
 		if (reads && (strncmp(argv[i], "--bundle", 8) == 0 ||
 		    strncmp(argv[i], "--old-bundle", 12) == 0 ||
 		    strncmp(argv[i], "--new-bundle", 12) == 0 ||
-		    strcmp(argv[i], "--installed") == 0))
+		    strcmp(argv[i], "--installed") == 0 ||
+		    strncmp(argv[i], "--index", 7) == 0))
 			return 1;
 		if (sign && (strncmp(argv[i], "--tsa-url", 9) == 0 ||
 		    strcmp(argv[i], "--keyless") == 0))

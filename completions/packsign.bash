@@ -75,7 +75,7 @@ _packsign_index_options() {
 	local pass="--passphrase-file --passphrase-fd"
 	local write="-o -s --secret-key --identity --expires --at $pass"
 	case $1 in
-	build) echo "$write --previous --base-url --url-prefix --trust -p" ;;
+	build) echo "$write --previous --base-url --url-prefix --trust -p --bundle" ;;
 	yank) echo "$write --reason" ;;
 	remove | refresh) echo "$write" ;;
 	verify) echo "--trust -p --at --record --require-index-state

@@ -323,7 +323,8 @@ open_archive(const char *path, const ps_diff_options *o,
 	ps_manifest *m = NULL;
 	int rc;
 
-	if (vo.bundle_count > 0 && (src != NULL || vo.sig_path != NULL))
+	if (vo.bundle_count > 0 && ((src != NULL && src->sig_fd >= 0) ||
+	    vo.sig_path != NULL))
 		return util_fail(err, "invalid_argument", path, "a diff side "
 		    "reads Sigstore bundles for an archive file, without "
 		    "verify.sig_path (not for an install's copy)");
@@ -333,7 +334,7 @@ open_archive(const char *path, const ps_diff_options *o,
 	c.result = &r;
 	if (src != NULL) {
 		stream.acquire = capture_acquire;
-		stream.has_sig_fd = 1;
+		stream.has_sig_fd = src->sig_fd >= 0;   /* else the bundles */
 		stream.sig_fd = src->sig_fd;
 	}
 	vo.deep = 1;                /* every file's digest */

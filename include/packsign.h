@@ -2620,7 +2620,8 @@ int ps_minisig_format(const ps_seckey *key,
 #define PS_INDEX_MAX_REASON 1024       /* bytes of a yank reason */
 #define PS_INDEX_MAX_VERSION_TEXT 256  /* bytes of a pack version */
 #define PS_INDEX_MAX_ID 256            /* bytes of a pack id */
-#define PS_INDEX_MAX_SIGNERS 64        /* fingerprints of one entry */
+#define PS_INDEX_MAX_SIGNERS 64        /* signer ids of one entry */
+#define PS_INDEX_MAX_BUNDLES 8         /* Sigstore bundle URLs of one entry */
 #define PS_INDEX_VERSION_MAX 9007199254740991ULL   /* 2^53 - 1 */
 #define PS_INDEX_DEFAULT_EXPIRES "P30D"
 
@@ -2633,11 +2634,19 @@ typedef struct ps_index_entry {
 	unsigned char sha256[PS_SHA256_LEN];   /* of the archive's bytes */
 	uint64_t size;               /* the archive's bytes */
 	unsigned char tree_digest[PS_SHA256_LEN];
-	char **signers;              /* key fingerprints "SHA256:...",
+	char **signers;              /* signer ids: key fingerprints
+	                              * "SHA256:..." or keyless "KEYLESS:...",
 	                              * sorted, distinct */
 	size_t signer_count;
 	int64_t published;           /* seconds since the epoch */
 	char *yanked;                /* the reason; NULL when not yanked */
+	/* The entry's Sigstore bundles (0 to PS_INDEX_MAX_BUNDLES): what is
+	 * verified instead of the archive's .sig when bundle_count > 0.
+	 * bundles as written (absolute, or relative to base_url),
+	 * bundle_urls composed, on the archive URL's host and port. */
+	char **bundles;
+	char **bundle_urls;
+	size_t bundle_count;
 } ps_index_entry;
 
 typedef struct ps_index {
@@ -2732,6 +2741,11 @@ typedef struct ps_index_build_options {
 	int64_t now;                 /* the index's issued time and the new
 	                              * entries' publication time */
 	int64_t expires_in;          /* seconds after `now` */
+	/* ps_index_add(): the Sigstore bundles (1 to PS_INDEX_MAX_BUNDLES
+	 * paths) that verify the archive instead of its .sig; the entry's
+	 * `bundles` are url_prefix + each file name.  0: the .sig. */
+	const char *const *bundle_paths;
+	size_t bundle_count;
 } ps_index_build_options;
 
 void ps_index_build_options_init(ps_index_build_options *options);

@@ -35,6 +35,46 @@ ps_index_duration_parse(const char *text, int64_t *seconds)
 	return 0;
 }
 
+static int encode_name(const char *name, char **out, ps_error *err);
+
+/* The entry's bundles: `names` as they are, or (`encode`) the prefix
+ * and each path's file name, percent-encoded. */
+static int
+copy_bundles(ps_index_entry *e, const char *const *names, size_t n,
+    const char *encode, ps_error *err)
+{
+	const char *slash;
+	char *name;
+	size_t i;
+	int rc;
+
+	if (n == 0)
+		return 0;
+	e->bundles = calloc(n, sizeof(*e->bundles));
+	e->bundle_urls = calloc(n, sizeof(*e->bundle_urls));
+	if (e->bundles == NULL || e->bundle_urls == NULL)
+		return util_fail_oom(err, e->id != NULL ? e->id : "bundles");
+	for (i = 0; i < n; i++) {
+		if (encode == NULL) {
+			rc = util_strdup(&e->bundles[i], names[i], NULL, err);
+		} else {
+			slash = strrchr(names[i], '/');
+			if (encode_name(slash != NULL ? slash + 1 : names[i],
+			    &name, err) != 0)
+				return -1;
+			rc = asprintf(&e->bundles[i], "%s%s", encode, name) < 0 ?
+			    util_fail_oom(err, names[i]) : 0;
+			if (rc != 0)
+				e->bundles[i] = NULL;
+			free(name);
+		}
+		if (rc != 0)
+			return -1;
+		e->bundle_count++;
+	}
+	return 0;
+}
+
 static int
 copy_entry(ps_index_entry *to, const ps_index_entry *from, ps_error *err)
 {
@@ -42,6 +82,8 @@ copy_entry(ps_index_entry *to, const ps_index_entry *from, ps_error *err)
 
 	*to = *from;
 	to->id = to->version = to->url = to->archive_url = to->yanked = NULL;
+	to->bundles = to->bundle_urls = NULL;
+	to->bundle_count = 0;
 	to->signers = calloc(from->signer_count + 1, sizeof(*to->signers));
 	to->signer_count = 0;
 	if (to->signers == NULL || util_strdup(&to->id, from->id, NULL,
@@ -55,7 +97,8 @@ copy_entry(ps_index_entry *to, const ps_index_entry *from, ps_error *err)
 			return -1;
 		to->signer_count++;
 	}
-	return 0;
+	return copy_bundles(to, (const char *const *)from->bundles,
+	    from->bundle_count, NULL, err);
 }
 
 static int
@@ -74,6 +117,21 @@ carry_forward(ps_index *ix, const ps_index *previous, ps_error *err)
 	return 0;
 }
 
+static int
+compose_bundles(ps_index_entry *e, const char *base_url, const char *label,
+    ps_error *err)
+{
+	size_t k;
+
+	for (k = 0; k < e->bundle_count; k++) {
+		free(e->bundle_urls[k]);
+		e->bundle_urls[k] = NULL;
+		if (index_entry_compose_bundle(e, k, base_url, label, err) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* Every entry's archive URL again: the base URL may have changed. */
 static int
 compose_all(ps_index *ix, ps_error *err)
@@ -82,6 +140,8 @@ compose_all(ps_index *ix, ps_error *err)
 
 	for (i = 0; i < ix->entry_count; i++) {
 		if (index_entry_compose_url(&ix->entries[i], ix->base_url,
+		    ix->entries[i].id, err) != 0 ||
+		    compose_bundles(&ix->entries[i], ix->base_url,
 		    ix->entries[i].id, err) != 0)
 			return -1;
 	}
@@ -244,6 +304,8 @@ verified_entry(const char *archive, const ps_index_build_options *o,
 
 	ps_verify_options_init(&vo);
 	vo.trust = o->trust;
+	vo.bundle_paths = o->bundle_paths;
+	vo.bundle_count = o->bundle_count;
 	vo.deep = 1;                 /* the tree digest the entry lists */
 	if (o->now != 0)
 		vo.at = o->now;
@@ -265,6 +327,9 @@ verified_entry(const char *archive, const ps_index_build_options *o,
 	ps_verify_result_free(v);
 	if (rc == 0)
 		rc = entry_url(e, archive, o, err);
+	if (rc == 0)
+		rc = copy_bundles(e, o->bundle_paths, o->bundle_count,
+		    o->url_prefix != NULL ? o->url_prefix : "", err);
 	return rc;
 }
 
@@ -337,8 +402,12 @@ ps_index_add(ps_index *ix, const char *archive,
 	if (o->trust == NULL)
 		return util_fail(err, "invalid_argument", archive, "adding an "
 		    "archive to an index needs a trust policy to verify it");
+	if (o->bundle_count > PS_INDEX_MAX_BUNDLES)
+		return util_fail(err, "invalid_argument", archive, "an index "
+		    "entry lists at most %d bundles", PS_INDEX_MAX_BUNDLES);
 	if (verified_entry(archive, o, &e, err) != 0 ||
-	    index_entry_compose_url(&e, ix->base_url, archive, err) != 0) {
+	    index_entry_compose_url(&e, ix->base_url, archive, err) != 0 ||
+	    compose_bundles(&e, ix->base_url, archive, err) != 0) {
 		index_entry_clear(&e);
 		return -1;
 	}

@@ -45,6 +45,13 @@ int index_base_url_check(const char *url, const char *label, ps_error *err);
 int index_entry_compose_url(ps_index_entry *entry, const char *base_url,
     const char *label, ps_error *err);
 
+/* The entry's bundles[k] (absolute, or relative to `base_url`, under
+ * the url rules, its name ending in .json) composed into bundle_urls[k],
+ * which must be on the archive URL's https host and port
+ * (index_url_invalid).  After index_entry_compose_url(). */
+int index_entry_compose_bundle(ps_index_entry *entry, size_t k,
+    const char *base_url, const char *label, ps_error *err);
+
 /* Printable ASCII (0x20-0x7e) of 1 to `max` bytes; 0 / -1. */
 int index_text_valid(const char *s, size_t max, int allow_space);
 

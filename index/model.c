@@ -27,6 +27,12 @@ index_entry_clear(ps_index_entry *e)
 		free(e->signers[i]);
 	free(e->signers);
 	free(e->yanked);
+	for (i = 0; i < e->bundle_count; i++) {
+		free(e->bundles[i]);
+		free(e->bundle_urls[i]);
+	}
+	free(e->bundles);
+	free(e->bundle_urls);
 	memset(e, 0, sizeof(*e));
 }
 
@@ -293,4 +299,48 @@ index_entry_compose_url(ps_index_entry *e, const char *base_url,
 		return util_fail_oom(err, label);
 	}
 	return 0;
+}
+
+/* "https://AUTHORITY" of an absolute URL: its length up to the path. */
+static size_t
+authority_len(const char *url)
+{
+	const char *slash = strchr(url + 8, '/');
+
+	return slash != NULL ? (size_t)(slash - url) : strlen(url);
+}
+
+int
+index_entry_compose_bundle(ps_index_entry *e, size_t k, const char *base_url,
+    const char *label, ps_error *err)
+{
+	const char *url = e->bundles[k];
+	int absolute = strncmp(url, "https://", 8) == 0;
+	size_t len = strlen(url), host = authority_len(e->archive_url);
+	char **out = &e->bundle_urls[k];
+
+	if (absolute ? !absolute_valid(url, 0) : !relative_valid(url))
+		return url_refused(err, label, url, "a bundle URL is an absolute "
+		    "https URL or a relative path under the archive URL's rules");
+	if (len < 6 || strcmp(url + len - 5, ".json") != 0 ||
+	    url[len - 6] == '/')
+		return url_refused(err, label, url, "a bundle URL names a file "
+		    "ending in .json");
+	if (!absolute && base_url == NULL)
+		return url_refused(err, label, url, "a relative bundle URL needs "
+		    "the index's base_url");
+	if (!absolute && strlen(base_url) + len > PS_INDEX_MAX_URL)
+		return url_refused(err, label, url, "base_url and the bundle URL "
+		    "together are longer than 2048 bytes");
+	if (absolute ? (*out = strdup(url)) == NULL :
+	    asprintf(out, "%s%s", base_url, url) < 0) {
+		*out = NULL;
+		return util_fail_oom(err, label);
+	}
+	if (authority_len(*out) == host &&
+	    strncmp(*out, e->archive_url, host) == 0)
+		return 0;
+	url_refused(err, label, *out, "a bundle URL is on the archive URL's "
+	    "host and port");
+	return util_error_expect(err, e->archive_url, *out);
 }

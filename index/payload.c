@@ -35,13 +35,13 @@ digest_value(const unsigned char digest[PS_SHA256_LEN])
 }
 
 static json_t *
-signers_value(const ps_index_entry *e)
+strings_value(char *const *strings, size_t n)
 {
 	json_t *list = json_array();
 	size_t i;
 
-	for (i = 0; list != NULL && i < e->signer_count; i++) {
-		if (json_array_append_new(list, json_string(e->signers[i])) != 0) {
+	for (i = 0; list != NULL && i < n; i++) {
+		if (json_array_append_new(list, json_string(strings[i])) != 0) {
 			json_decref(list);
 			return NULL;
 		}
@@ -57,9 +57,15 @@ entry_value(const ps_index_entry *e)
 	    "version", e->version, "url", e->url,
 	    "archive_digest", digest_value(e->sha256),
 	    "size", (json_int_t)e->size, "tree_digest",
-	    digest_value(e->tree_digest), "signers", signers_value(e),
+	    digest_value(e->tree_digest), "signers",
+	    strings_value(e->signers, e->signer_count),
 	    "published", time_value(e->published));
 
+	if (o != NULL && e->bundle_count > 0 && json_object_set_new(o,
+	    "bundles", strings_value(e->bundles, e->bundle_count)) != 0) {
+		json_decref(o);
+		return NULL;
+	}
 	if (o != NULL && e->yanked != NULL && json_object_set_new(o, "yanked",
 	    json_string(e->yanked)) != 0) {
 		json_decref(o);
@@ -212,7 +218,20 @@ take_digest(struct reader *r, json_t *obj, const char *key,
 	return rc;
 }
 
-/* Fingerprints "SHA256:" + 43 base64 characters, sorted and distinct. */
+/* A signer id: "SHA256:" or "KEYLESS:" and 43 base64 characters. */
+static int
+signer_id_valid(const char *id)
+{
+	static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop"
+	    "qrstuvwxyz0123456789+/";
+	size_t skip = strncmp(id, "SHA256:", 7) == 0 ? 7 :
+	    strncmp(id, PS_KEYLESS_ID_PREFIX, 8) == 0 ? 8 : 0;
+
+	return skip != 0 && strlen(id) == skip + 43 &&
+	    strspn(id + skip, b64) == 43;
+}
+
+/* Signer ids, sorted and distinct. */
 static int
 take_signers(struct reader *r, json_t *obj, ps_index_entry *e)
 {
@@ -221,25 +240,75 @@ take_signers(struct reader *r, json_t *obj, ps_index_entry *e)
 
 	if (!json_is_array(list) || json_array_size(list) == 0 ||
 	    json_array_size(list) > PS_INDEX_MAX_SIGNERS)
-		return invalid(r, "signers", "not a list of 1 to 64 key "
-		    "fingerprints");
+		return invalid(r, "signers", "not a list of 1 to 64 signer "
+		    "ids");
 	e->signers = calloc(json_array_size(list), sizeof(*e->signers));
 	if (e->signers == NULL)
 		return util_fail_oom(r->err, r->label);
 	json_array_foreach(list, i, v) {
 		const char *fp = json_string_value(v);
 
-		if (fp == NULL || strlen(fp) != PS_FINGERPRINT_MAX - 2 ||
-		    strncmp(fp, "SHA256:", 7) != 0 || strspn(fp + 7,
-		    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-		    "0123456789+/") != PS_FINGERPRINT_MAX - 9)
-			return invalid(r, "signers", "not a key fingerprint "
-			    "SHA256:<43 base64 characters>");
+		if (fp == NULL || !signer_id_valid(fp))
+			return invalid(r, "signers", "not a signer id "
+			    "SHA256:<43 base64> or KEYLESS:<43 base64>");
 		if (i > 0 && strcmp(e->signers[i - 1], fp) >= 0)
 			return invalid(r, "signers", "not sorted and distinct");
 		if ((e->signers[i] = strdup(fp)) == NULL)
 			return util_fail_oom(r->err, r->label);
 		e->signer_count++;
+	}
+	return 0;
+}
+
+/* bundles: absent, or 1 to 8 distinct URLs (composed after the
+ * archive's). */
+static int
+take_bundles(struct reader *r, json_t *obj, ps_index_entry *e)
+{
+	json_t *list = json_object_get(obj, "bundles"), *v;
+	size_t i, j, n;
+
+	if (list == NULL)
+		return 0;
+	n = json_array_size(list);
+	if (!json_is_array(list) || n == 0 || n > PS_INDEX_MAX_BUNDLES)
+		return invalid(r, "bundles", "not a list of 1 to 8 bundle URLs");
+	e->bundles = calloc(n, sizeof(*e->bundles));
+	e->bundle_urls = calloc(n, sizeof(*e->bundle_urls));
+	if (e->bundles == NULL || e->bundle_urls == NULL)
+		return util_fail_oom(r->err, r->label);
+	json_array_foreach(list, i, v) {
+		const char *url = json_string_value(v);
+
+		if (url == NULL || index_text_valid(url, PS_INDEX_MAX_URL, 0) != 0)
+			return invalid(r, "bundles", "not a URL of 1 to 2048 "
+			    "printable bytes");
+		for (j = 0; j < i; j++) {
+			if (strcmp(e->bundles[j], url) == 0)
+				return invalid(r, "bundles", "a URL repeated");
+		}
+		if ((e->bundles[i] = strdup(url)) == NULL)
+			return util_fail_oom(r->err, r->label);
+		e->bundle_count++;
+	}
+	return 0;
+}
+
+/* A keyless signer is only ever verified from a bundle. */
+static int
+compose_bundles(struct reader *r, const char *base_url, ps_index_entry *e)
+{
+	size_t i;
+
+	for (i = 0; e->bundle_count == 0 && i < e->signer_count; i++) {
+		if (strncmp(e->signers[i], PS_KEYLESS_ID_PREFIX, 8) == 0)
+			return invalid(r, "signers", "a keyless signer id in an "
+			    "entry without bundles");
+	}
+	for (i = 0; i < e->bundle_count; i++) {
+		if (index_entry_compose_bundle(e, i, base_url, r->label,
+		    r->err) != 0)
+			return -1;
 	}
 	return 0;
 }
@@ -265,7 +334,7 @@ take_entry(struct reader *r, json_t *obj, const char *base_url,
 {
 	static const char *const fields[] = { "format", "id", "version", "url",
 	    "archive_digest", "size", "tree_digest", "signers", "published",
-	    "yanked", NULL };
+	    "yanked", "bundles", NULL };
 	formats_semver semver;
 
 	if (!json_is_object(obj))
@@ -281,11 +350,13 @@ take_entry(struct reader *r, json_t *obj, const char *base_url,
 	    take_signers(r, obj, e) != 0 ||
 	    take_time(r, obj, "published", &e->published) != 0 ||
 	    take_text(r, obj, "yanked", PS_INDEX_MAX_REASON, 1, 1,
-	    &e->yanked) != 0)
+	    &e->yanked) != 0 || take_bundles(r, obj, e) != 0)
 		return -1;
 	if (formats_semver_parse(e->version, &semver) != 0)
 		return invalid(r, "version", "not a SemVer 2.0.0 version");
-	return index_entry_compose_url(e, base_url, r->label, r->err);
+	if (index_entry_compose_url(e, base_url, r->label, r->err) != 0)
+		return -1;
+	return compose_bundles(r, base_url, e);
 }
 
 static int

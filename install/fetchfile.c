@@ -29,6 +29,7 @@ struct fetchfile {
 	const char *path;
 	char *tmp_archive;           /* beside path, removed on failure */
 	char *tmp_sig;
+	char *tmp_bundles[PS_INDEX_MAX_BUNDLES];   /* an entry's bundles */
 	int archive_fd;
 	int anonymous;               /* archive_fd is O_TMPFILE, no name */
 	unsigned char sha256[PS_SHA256_LEN];
@@ -162,6 +163,29 @@ download_sig(struct fetchfile *f, ps_error *err)
 	return rc;
 }
 
+/* An index entry's bundles, each into a temporary file beside the
+ * output, verified from there and removed (only the .sig is kept). */
+static int
+download_bundles(struct fetchfile *f, ps_error *err)
+{
+	const ps_index_entry *e = f->indexed->entry;
+	size_t k;
+	int fd, rc;
+
+	for (k = 0; k < e->bundle_count; k++) {
+		if ((fd = make_temp(f->path, ".sigstore.json", &f->tmp_bundles[k],
+		    err)) < 0)
+			return -1;
+		rc = install_download_bundle(&f->dl, e->bundle_urls[k], fd, err);
+		if (close(fd) != 0 && rc == 0)
+			rc = util_fail_errno(err, "io_error", f->tmp_bundles[k],
+			    "close", errno);
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* The archive first, then its .sig, then the directory synced. */
 static int
 commit(struct fetchfile *f, ps_verify_result *r, ps_error *err)
@@ -207,7 +231,12 @@ fetch_run(struct fetchfile *f, const char *url, const ps_verify_options *vo,
 		    ".sig, not Sigstore bundles: verify.bundle_count must be 0");
 	if (install_download_prepare(url, fo, vo->sig_path, &f->dl, err) != 0)
 		return -1;
-	if (f->dl.sig_url != NULL) {
+	if (f->indexed != NULL && f->indexed->entry->bundle_count > 0) {
+		if (download_bundles(f, err) != 0)
+			return -1;
+		o.bundle_paths = (const char *const *)f->tmp_bundles;
+		o.bundle_count = f->indexed->entry->bundle_count;
+	} else if (f->dl.sig_url != NULL) {
 		if (download_sig(f, err) != 0)
 			return -1;
 		o.sig_path = f->tmp_sig;
@@ -223,6 +252,7 @@ install_fetch(const char *url, const char *path, const ps_verify_options *vo,
     ps_verify_result **out, ps_error *err)
 {
 	struct fetchfile f;
+	size_t k;
 	int rc;
 
 	ps_error_clear(err);
@@ -239,6 +269,10 @@ install_fetch(const char *url, const char *path, const ps_verify_options *vo,
 		(void)unlink(f.tmp_archive);
 	if (f.tmp_sig != NULL)
 		(void)unlink(f.tmp_sig);
+	for (k = 0; k < PS_INDEX_MAX_BUNDLES && f.tmp_bundles[k] != NULL; k++) {
+		(void)unlink(f.tmp_bundles[k]);
+		free(f.tmp_bundles[k]);
+	}
 	hook(&f, NULL);
 	free(f.tmp_archive);
 	free(f.tmp_sig);

@@ -6,6 +6,7 @@
  * signers: install/indexed.c), and verified once, the diff side built in
  * that same pass (diff/side.c).  Nothing is written anywhere else.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "diff/side.h"
@@ -20,6 +21,9 @@ struct side_fetch {
 	install_indexed x;
 	ps_copies *copies;
 	util_copy sig, archive;
+	util_copy bundles[PS_INDEX_MAX_BUNDLES];   /* an entry's bundles */
+	char bundle_paths[PS_INDEX_MAX_BUNDLES][32];   /* /proc/self/fd/N */
+	const char *bundle_path[PS_INDEX_MAX_BUNDLES];
 	unsigned char sha256[PS_SHA256_LEN];
 };
 
@@ -67,19 +71,47 @@ check(void *ctx, const sign_statement *st, const ps_verify_result *r,
 	return install_indexed_statement(&f->x, f->dl.label, st, r, err);
 }
 
+/* An entry's bundles, each into a private copy, verified through its
+ * /proc/self/fd path (a new open of the copy, from its start). */
+static int
+fetch_bundles(struct side_fetch *f, ps_diff_options *o, ps_error *err)
+{
+	const ps_index_entry *e = f->x.entry;
+	size_t k;
+
+	for (k = 0; k < e->bundle_count; k++) {
+		if (keep(f, SIGN_DSSE_MAX_BYTES, &f->bundles[k], err) != 0 ||
+		    install_download_bundle(&f->dl, e->bundle_urls[k],
+		    f->bundles[k].fd, err) != 0)
+			return -1;
+		snprintf(f->bundle_paths[k], sizeof(f->bundle_paths[k]),
+		    "/proc/self/fd/%d", f->bundles[k].fd);
+		f->bundle_path[k] = f->bundle_paths[k];
+	}
+	o->verify.bundle_paths = f->bundle_path;
+	o->verify.bundle_count = e->bundle_count;
+	return 0;
+}
+
 static int
 open_side(struct side_fetch *f, const ps_diff_options *o,
     const ps_fetch_options *capped, ps_diff_side **out, ps_error *err)
 {
 	diff_source src = { f, -1, acquire, check };
+	ps_diff_options with = *o;
 
 	if (install_download_prepare(f->x.entry->archive_url, capped, NULL,
-	    &f->dl, err) != 0 ||
-	    keep(f, SIGN_DSSE_MAX_BYTES, &f->sig, err) != 0 ||
-	    install_download_sig(&f->dl, f->sig.fd, err) != 0)
+	    &f->dl, err) != 0)
 		return -1;
+	if (f->x.entry->bundle_count > 0) {
+		if (fetch_bundles(f, &with, err) != 0)
+			return -1;
+	} else if (keep(f, SIGN_DSSE_MAX_BYTES, &f->sig, err) != 0 ||
+	    install_download_sig(&f->dl, f->sig.fd, err) != 0) {
+		return -1;
+	}
 	src.sig_fd = f->sig.fd;
-	return diff_side_open_source(f->dl.label, o, &src, out, err);
+	return diff_side_open_source(f->dl.label, &with, &src, out, err);
 }
 
 int
@@ -90,6 +122,7 @@ ps_index_diff_side(const ps_index *index, const ps_index_entry *entry,
 	const ps_index_install_options none = { 0, 0, 0 };
 	struct side_fetch f;
 	ps_fetch_options capped;
+	size_t k;
 	int rc;
 
 	ps_error_clear(err);
@@ -98,6 +131,12 @@ ps_index_diff_side(const ps_index *index, const ps_index_entry *entry,
 	f.x = (install_indexed){ index, entry, &none };
 	f.copies = options->verify.limits.copies;
 	f.sig.fd = f.archive.fd = -1;
+	for (k = 0; k < PS_INDEX_MAX_BUNDLES; k++)
+		f.bundles[k].fd = -1;
+	if (options->verify.bundle_count > 0)
+		return util_fail(err, "invalid_argument", entry->archive_url,
+		    "an index entry's signature is its .sig or its bundles: "
+		    "verify.bundle_paths must be unset");
 	/* A yanked entry too: what it would widen. */
 	if (install_indexed_entry(index, entry, 1, &f.x.entry, err) != 0 ||
 	    install_indexed_fetch_options(f.x.entry, fetch, &capped, err) != 0)
@@ -105,6 +144,8 @@ ps_index_diff_side(const ps_index *index, const ps_index_entry *entry,
 	rc = open_side(&f, options, &capped, out, err);
 	util_copy_close(&f.sig);
 	util_copy_close(&f.archive);
+	for (k = 0; k < PS_INDEX_MAX_BUNDLES; k++)
+		util_copy_close(&f.bundles[k]);
 	install_download_clear(&f.dl);
 	return rc;
 }

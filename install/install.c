@@ -1450,8 +1450,10 @@ drop_copy(struct install *in)
 static int
 run(struct install *in, ps_error *err)
 {
-	if (in->o->verify.bundle_count > 0 && (
-	    in->indexed != NULL || in->o->verify.sig_path != NULL ||
+	/* An index entry's bundles are its own (the callers refuse others). */
+	if (in->o->verify.bundle_count > 0 && ((in->indexed != NULL &&
+	    in->o->verify.bundle_count != in->indexed->entry->bundle_count) ||
+	    in->o->verify.sig_path != NULL ||
 	    in->o->verify.bundle_count > SIGN_DSSE_MAX_SIGNATURES))
 		return util_fail(err, "invalid_argument", in->archive, "install "
 		    "reads Sigstore bundles (verify.bundle_paths, at most 64) "
@@ -1593,21 +1595,21 @@ ps_index_install_options_init(ps_index_install_options *o)
 	o->record_state = 1;
 }
 
-/* ps_install_indexed_dir(): DIR/NAME, NAME the entry URL's file name. */
+/* ps_install_indexed_dir(): DIR/NAME, NAME the file name of an entry's
+ * URL (its archive's or a bundle's). */
 static int
-entry_file(const ps_index_entry *entry, const char *dir, char **path,
-    ps_error *err)
+entry_file(const char *url, const char *dir, char **path, ps_error *err)
 {
 	char *name = NULL;
 	int rc;
 
-	if (net_url_name(entry->archive_url, &name, err) != 0)
+	if (net_url_name(url, &name, err) != 0)
 		return -1;
-	rc = util_path_check(name, entry->archive_url, err) != 0 ||
+	rc = util_path_check(name, url, err) != 0 ||
 	    strchr(name, '/') != NULL ? -1 : 0;
 	if (rc != 0) {
-		util_refuse(err, "url_name_invalid", entry->archive_url, "took "
-		    "the archive's file name from the entry's URL: it breaks "
+		util_refuse(err, "url_name_invalid", url, "took "
+		    "the file name from the entry's URL: it breaks "
 		    "the name rules");
 		util_error_expect(err, "a file name under the name rules", name);
 	} else if (asprintf(path, "%s/%s", dir, name) < 0) {
@@ -1618,6 +1620,40 @@ entry_file(const ps_index_entry *entry, const char *dir, char **path,
 	return rc;
 }
 
+static void
+free_names(size_t n, char **names)
+{
+	size_t i;
+
+	for (i = 0; names != NULL && i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* The entry's bundles as DIR/NAME files (verify.bundle_paths, freed
+ * with free_names()), none when it lists none. */
+static int
+entry_bundles(const ps_index_entry *e, const char *dir,
+    ps_install_options *o, ps_error *err)
+{
+	char **names;
+	size_t i;
+
+	o->verify.bundle_paths = NULL;
+	o->verify.bundle_count = 0;
+	if (e->bundle_count == 0)
+		return 0;
+	if ((names = calloc(e->bundle_count, sizeof(*names))) == NULL)
+		return util_fail_oom(err, e->archive_url);
+	o->verify.bundle_paths = (const char *const *)names;
+	for (i = 0; i < e->bundle_count; i++) {
+		if (entry_file(e->bundle_urls[i], dir, &names[i], err) != 0)
+			return -1;
+	}
+	o->verify.bundle_count = e->bundle_count;
+	return 0;
+}
+
 int
 ps_install_indexed_dir(const ps_index *index, const ps_index_entry *entry,
     const ps_index_install_options *index_options,
@@ -1626,6 +1662,7 @@ ps_install_indexed_dir(const ps_index *index, const ps_index_entry *entry,
 {
 	ps_index_install_options defaults;
 	install_indexed x = { index, entry, index_options };
+	ps_install_options o;
 	struct install in;
 	char *path = NULL;
 	int rc;
@@ -1636,19 +1673,25 @@ ps_install_indexed_dir(const ps_index *index, const ps_index_entry *entry,
 		ps_index_install_options_init(&defaults);
 		x.o = &defaults;
 	}
-	if (options->verify.sig_path != NULL)
+	if (options->verify.sig_path != NULL ||
+	    options->verify.bundle_count > 0)
 		return util_fail(err, "invalid_argument", entry->archive_url,
-		    "an index entry's signature is the one beside its archive: "
-		    "verify.sig_path must be NULL");
+		    "an index entry's signature is the one beside its archive, "
+		    "or its bundles: verify.sig_path and bundle_paths must be "
+		    "unset");
 	if (install_indexed_entry(index, entry, x.o->allow_yanked, &x.entry,
-	    err) != 0 || entry_file(x.entry, dir, &path, err) != 0)
+	    err) != 0 || entry_file(x.entry->archive_url, dir, &path, err) != 0)
 		return -1;
-	start(&in, path, options);
+	o = *options;
+	rc = entry_bundles(x.entry, dir, &o, err);
+	start(&in, path, &o);
 	in.indexed = &x;
 	*out = in.res = calloc(1, sizeof(ps_install_result));
-	rc = in.res != NULL ? run(&in, err) : util_fail_oom(err, path);
+	if (rc == 0)
+		rc = in.res != NULL ? run(&in, err) : util_fail_oom(err, path);
 	finish(&in);
 	free(path);
+	free_names(x.entry->bundle_count, (char **)o.verify.bundle_paths);
 	return rc;
 }
 
@@ -1662,6 +1705,7 @@ ps_install_indexed(const ps_index *index, const ps_index_entry *entry,
 {
 	ps_index_install_options defaults;
 	install_indexed x = { index, entry, index_options };
+	ps_install_options o;
 	ps_fetch_options capped;
 
 	*out = NULL;
@@ -1669,16 +1713,20 @@ ps_install_indexed(const ps_index *index, const ps_index_entry *entry,
 		ps_index_install_options_init(&defaults);
 		x.o = &defaults;
 	}
-	if (options->verify.sig_path != NULL)
+	if (options->verify.sig_path != NULL ||
+	    options->verify.bundle_count > 0)
 		return util_fail(err, "invalid_argument", entry->archive_url,
 		    "an index entry's signature is the one beside its archive "
-		    "URL: verify.sig_path must be NULL");
+		    "URL, or its bundles: verify.sig_path and bundle_paths must "
+		    "be unset");
 	if (install_indexed_entry(index, entry, x.o->allow_yanked, &x.entry,
 	    err) != 0)
 		return -1;
 	entry = x.entry;
 	if (install_indexed_fetch_options(entry, fetch, &capped, err) != 0)
 		return -1;
-	return install_from_url(entry->archive_url, options, &capped, &x, out,
-	    err);
+	o = *options;
+	o.verify.bundle_paths = (const char *const *)entry->bundle_urls;
+	o.verify.bundle_count = entry->bundle_count;
+	return install_from_url(entry->archive_url, &o, &capped, &x, out, err);
 }

@@ -672,6 +672,9 @@ typedef struct ps_index_entry {
     size_t signer_count;
     int64_t published;
     char *yanked;
+    char **bundles;
+    char **bundle_urls;
+    size_t bundle_count;
 } ps_index_entry;
 typedef struct ps_index {
     uint64_t version;
