@@ -353,6 +353,9 @@ commit_bundles(sign_run *run, ps_error *err)
 		if (b->kept)
 			continue;
 		path = run->r->bundle_paths[i];
+		if (path == NULL)      /* stage_bundles names every one it stages */
+			return util_fail(err, "internal_error", NULL,
+			    "bundle %zu was staged without a name", i);
 		existed = lstat(path, &sb) == 0;
 		b->backup = second_name(path, b->tmp);
 		if (util_atomic_commit_unsynced(b->tmp, err) != 0) {
