@@ -126,40 +126,6 @@ parse_field(keys_trust_ctx *ctx, const util_yaml_node *node,
 }
 
 static int
-parse_time(keys_trust_ctx *ctx, const util_yaml_node *map, const char *key,
-    int64_t *out)
-{
-	const util_yaml_node *node = util_yaml_get(map, key);
-
-	if (node == NULL)
-		return 0;
-	if (node->kind != UTIL_YAML_SCALAR || node->type != UTIL_YAML_STRING ||
-	    ps_time_parse(node->value, out) != 0)
-		return keys_trust_at(ctx, node, "trust_date", "'%s' must be "
-		    "an RFC 3339 UTC time YYYY-MM-DDTHH:MM:SSZ, found '%.64s'",
-		    key, node->kind == UTIL_YAML_SCALAR ? node->value :
-		    util_yaml_describe(node));
-	return 0;
-}
-
-/* `not_before`, `not_after`: as a key's (trust-policy.md, "Times"). */
-static int
-parse_window(keys_trust_ctx *ctx, const util_yaml_node *map,
-    ps_trust_keyless *e)
-{
-	e->not_before = PS_TIME_NONE_BEFORE;
-	e->not_after = PS_TIME_NONE_AFTER;
-	if (parse_time(ctx, map, "not_before", &e->not_before) != 0 ||
-	    parse_time(ctx, map, "not_after", &e->not_after) != 0)
-		return -1;
-	if (e->not_before > e->not_after)
-		return keys_trust_at(ctx, util_yaml_get(map, "not_after"),
-		    "trust_window", "not_after is before not_before: the "
-		    "keyless entry would never be valid");
-	return 0;
-}
-
-static int
 parse_entry(keys_trust_ctx *ctx, const util_yaml_node *map,
     ps_trust_keyless *e)
 {
@@ -183,7 +149,8 @@ parse_entry(keys_trust_ctx *ctx, const util_yaml_node *map,
 		if (node != NULL && parse_field(ctx, node, &kl_fields[i], e) != 0)
 			return -1;
 	}
-	if (parse_window(ctx, map, e) != 0)
+	if (keys_trust_window(ctx, map, "keyless entry", &e->not_before,
+	    &e->not_after) != 0)
 		return -1;
 	node = util_yaml_get(map, "trusted_roots");
 	return node == NULL ? 0 : keys_keyless_parse_roots(ctx, node,

@@ -32,24 +32,6 @@ parse_key(keys_trust_ctx *ctx, const util_yaml_node *node, ps_pubkey **out)
 	return 0;
 }
 
-static int
-parse_time(keys_trust_ctx *ctx, const util_yaml_node *map, const char *key,
-    int64_t *out)
-{
-	const util_yaml_node *node = util_yaml_get(map, key);
-
-	if (node == NULL)
-		return 0;
-	if (node->kind != UTIL_YAML_SCALAR || node->type != UTIL_YAML_STRING ||
-	    ps_time_parse(node->value, out) != 0)
-		return keys_trust_at(ctx, node, "trust_date", "'%s' must be "
-		    "an RFC 3339 UTC time YYYY-MM-DDTHH:MM:SSZ, found '%.64s'",
-		    key,
-		    node->kind == UTIL_YAML_SCALAR ? node->value :
-		    util_yaml_describe(node));
-	return 0;
-}
-
 /* The same public key anywhere else in the policy's signers. */
 static const ps_trust_signer *
 owner_of(const ps_trust *policy, const ps_pubkey *key,
@@ -110,14 +92,8 @@ parse_signer_key(keys_trust_ctx *ctx, const util_yaml_node *map,
 		return -1;
 	}
 	tk->key = key;
-	if (parse_time(ctx, map, "not_before", &tk->not_before) != 0 ||
-	    parse_time(ctx, map, "not_after", &tk->not_after) != 0)
-		return -1;
-	if (tk->not_before > tk->not_after)
-		return keys_trust_at(ctx, util_yaml_get(map, "not_after"),
-		    "trust_window", "not_after is before not_before: the key "
-		    "would never be valid");
-	return 0;
+	return keys_trust_window(ctx, map, "key", &tk->not_before,
+	    &tk->not_after);
 }
 
 static int
@@ -406,7 +382,7 @@ parse_revoked_item(keys_trust_ctx *ctx, const util_yaml_node *map,
 	    (node = keys_trust_field(ctx, map, "key",
 	    "a revoked key")) == NULL ||
 	    parse_key(ctx, node, &rev->key) != 0 ||
-	    parse_time(ctx, map, "since", &rev->since) != 0)
+	    keys_trust_time(ctx, map, "since", &rev->since) != 0)
 		return -1;
 	node = util_yaml_get(map, "reason");
 	if (node == NULL)

@@ -104,3 +104,36 @@ keys_trust_pattern_valid(const char *p)
 	}
 	return 1;
 }
+
+int
+keys_trust_time(keys_trust_ctx *ctx, const util_yaml_node *map,
+    const char *key, int64_t *out)
+{
+	const util_yaml_node *node = util_yaml_get(map, key);
+
+	if (node == NULL)
+		return 0;
+	if (node->kind != UTIL_YAML_SCALAR || node->type != UTIL_YAML_STRING ||
+	    ps_time_parse(node->value, out) != 0)
+		return keys_trust_at(ctx, node, "trust_date", "'%s' must be "
+		    "an RFC 3339 UTC time YYYY-MM-DDTHH:MM:SSZ, found '%.64s'",
+		    key, node->kind == UTIL_YAML_SCALAR ? node->value :
+		    util_yaml_describe(node));
+	return 0;
+}
+
+int
+keys_trust_window(keys_trust_ctx *ctx, const util_yaml_node *map,
+    const char *what, int64_t *not_before, int64_t *not_after)
+{
+	*not_before = PS_TIME_NONE_BEFORE;
+	*not_after = PS_TIME_NONE_AFTER;
+	if (keys_trust_time(ctx, map, "not_before", not_before) != 0 ||
+	    keys_trust_time(ctx, map, "not_after", not_after) != 0)
+		return -1;
+	if (*not_before > *not_after)
+		return keys_trust_at(ctx, util_yaml_get(map, "not_after"),
+		    "trust_window", "not_after is before not_before: the %s "
+		    "would never be valid", what);
+	return 0;
+}

@@ -9,6 +9,7 @@
 #define KEYS_TRUSTYAML_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "packsign.h"
 #include "util/yaml.h"
@@ -45,5 +46,15 @@ void *keys_trust_grow(keys_trust_ctx *ctx, void **items, size_t *count,
 /* 1 for a glob pattern the policy accepts: 1 to KEYS_TRUST_PATTERN_MAX
  * printable ASCII characters other than space, '[', ']' and '\'. */
 int keys_trust_pattern_valid(const char *pattern);
+/* The RFC 3339 UTC time at `key` of `map` into *out, left as it is when
+ * the key is absent (trust_date otherwise). */
+int keys_trust_time(keys_trust_ctx *ctx, const util_yaml_node *map,
+    const char *key, int64_t *out);
+/* A window's `not_before` and `not_after` of `map` (trust-policy.md,
+ * "Times"): open ends when absent; trust_window when the end is before
+ * the start, saying `what` (a key, a keyless entry) would never be
+ * valid. */
+int keys_trust_window(keys_trust_ctx *ctx, const util_yaml_node *map,
+    const char *what, int64_t *not_before, int64_t *not_after);
 
 #endif
