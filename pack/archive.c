@@ -29,6 +29,7 @@
 #include "pack/tarwrite.h"
 #include "pack/walk.h"
 #include "pack/zipscan.h"
+#include "util/chunkread.h"
 #include "util/chunks.h"
 #include "util/copy.h"
 #include "util/lease.h"
@@ -46,6 +47,10 @@
  * registry verifying thousands of them notices). */
 #define HASH_INLINE_MAX (1024 * 1024)
 enum { HASH_ARCHIVE, HASH_STREAM };
+/* Chunks (1 MiB each) in the read-ahead ring: the one the decoder parses,
+ * the next ones checked, some waiting for the archive digest, one being
+ * read. */
+#define READ_AHEAD_CHUNKS 16
 
 struct reader {
 	const char *label;
@@ -79,6 +84,10 @@ struct reader {
 	const pack_chunk_list *chunks;
 	util_chunks chunk_check;
 	unsigned char *chunk_buf;
+	/* or, past one chunk, read and compared on a second thread a few
+	 * chunks ahead of the decoder (chunk_check is then that thread's) */
+	util_chunkread *ahead;
+	int ahead_hashes;           /* it takes the archive digest too */
 	util_copy copy;             /* a zip's private copy: fd reads it */
 	const unsigned char *known; /* its digest, already taken; or NULL */
 	ps_error stream_error;      /* why the stream stopped, when it did */
@@ -279,38 +288,74 @@ refuse_size(struct reader *r, int ended, ps_error *err)
 	return util_error_expect(err, want, got);
 }
 
-/* The next chunk, read whole, hashed for the archive digest, and
- * compared with its signed digest: only then handed on. */
+/* A chunk just read (`n` bytes; fewer only for the last): the read lease
+ * still held, its SHA-256 the signed one, the bytes so far within the
+ * signed size.  On the read-ahead thread when there is one. */
 static int
-chunked_input(struct reader *r, const void **buf, size_t *len, ps_error *err)
+check_chunk(void *ctx, const unsigned char *buf, size_t n, ps_error *err)
 {
-	ssize_t n = util_read_full(r->fd, r->chunk_buf, UTIL_CHUNK_SIZE);
-	size_t off, piece;
+	struct reader *r = ctx;
+	int last = n < UTIL_CHUNK_SIZE;
 
-	*len = 0;
-	if (n < 0)
-		return util_fail_errno(err, "io_error", r->label, "read", errno);
 	if (r->leased && !util_lease_held(r->fd))
 		return refuse_lease_broken(r, err);
-	if (util_chunks_update(&r->chunk_check, r->chunk_buf, (size_t)n) != 0 ||
-	    ((size_t)n < UTIL_CHUNK_SIZE &&
-	    util_chunks_finish(&r->chunk_check) != 0))
+	if (util_chunks_update(&r->chunk_check, buf, n) != 0 ||
+	    (last && util_chunks_finish(&r->chunk_check) != 0))
 		return util_fail(err, "crypto_error", NULL, "SHA-256 failed");
 	if (r->chunk_check.bad)
 		return refuse_chunk(r, err);
 	if (r->chunk_check.size > r->chunks->size ||
-	    ((size_t)n < UTIL_CHUNK_SIZE &&
-	    r->chunk_check.size != r->chunks->size))
-		return refuse_size(r, (size_t)n < UTIL_CHUNK_SIZE, err);
-	for (off = 0; r->hash_reads && off < (size_t)n; off += piece) {
-		piece = (size_t)n - off < READ_BUFFER ? (size_t)n - off :
-		    READ_BUFFER;
-		if (util_worker_push(r->hasher, HASH_ARCHIVE, r->chunk_buf + off,
-		    piece, err) != 0)
+	    (last && r->chunk_check.size != r->chunks->size))
+		return refuse_size(r, last, err);
+	return 0;
+}
+
+/* A checked chunk into the archive's digest, on whichever of the two
+ * threads is free (util/chunkread.h): the decoder's when the parse is
+ * light, the read-ahead one's when the parse keeps the decoder's busy;
+ * never a third thread sharing two cores with them. */
+static int
+absorb_chunk(void *ctx, const unsigned char *buf, size_t n, ps_error *err)
+{
+	struct reader *r = ctx;
+
+	if (r->ahead_hashes && util_sha256_update(r->archive_hash, buf, n) != 0)
+		return util_fail(err, "crypto_error", NULL, "SHA-256 failed");
+	return 0;
+}
+
+static const util_chunkread_ops chunk_ops = { check_chunk, absorb_chunk };
+
+/* The next chunk, read whole and checked (here, or ahead on the second
+ * thread): only then hashed for the archive digest and handed on. */
+static int
+chunked_input(struct reader *r, const void **buf, size_t *len, ps_error *err)
+{
+	const unsigned char *p = r->chunk_buf;
+	size_t n, off, piece;
+	ssize_t got;
+
+	*len = 0;
+	if (r->ahead != NULL) {
+		if (util_chunkread_next(r->ahead, &p, &n, err) != 0)
+			return -1;
+	} else {
+		if ((got = util_read_full(r->fd, r->chunk_buf,
+		    UTIL_CHUNK_SIZE)) < 0)
+			return util_fail_errno(err, "io_error", r->label,
+			    "read", errno);
+		n = (size_t)got;
+		if (check_chunk(r, p, n, err) != 0)
 			return -1;
 	}
-	*buf = r->chunk_buf;
-	*len = (size_t)n;
+	for (off = 0; r->hash_reads && off < n; off += piece) {
+		piece = n - off < READ_BUFFER ? n - off : READ_BUFFER;
+		if (util_worker_push(r->hasher, HASH_ARCHIVE, p + off, piece,
+		    err) != 0)
+			return -1;
+	}
+	*buf = p;
+	*len = n;
 	r->status.bytes += (uint64_t)n;
 	report(r, 0);
 	return 0;
@@ -889,6 +934,8 @@ make_digest(struct reader *r, ps_error *err)
 	size_t manifest;
 	ps_digest *d;
 
+	if (r->ahead != NULL && util_chunkread_finish(r->ahead, err) != 0)
+		return NULL;
 	if ((r->known == NULL &&
 	    util_sha256_final(r->archive_hash, archive) != 0) ||
 	    (r->decoder != NULL && !r->stream_is_file &&
@@ -1027,7 +1074,7 @@ read_archive(struct reader *r, ps_digest **out, ps_error *err)
 		    r->budget.limits.max_entries, &r->zip, err) != 0)
 			return -1;
 	} else {
-		r->hash_reads = r->known == NULL;
+		r->hash_reads = r->known == NULL && !r->ahead_hashes;
 		if (util_worker_new(&hash_ops, r, READ_BUFFER,
 		    hasher_slots(r), &r->hasher, err) != 0 ||
 		    open_stream(r, err) != 0)
@@ -1047,6 +1094,7 @@ read_archive(struct reader *r, ps_digest **out, ps_error *err)
 static void
 reader_free(struct reader *r)
 {
+	util_chunkread_free(r->ahead);
 	pack_decoder_free(r->decoder);
 	pack_tarscan_free(r->scan);
 	pack_zipscan_free(r->zip);
@@ -1099,16 +1147,24 @@ adopt_fd(struct reader *r, int fd, const pack_chunk_list *chunks,
 	return 0;
 }
 
-/* Chunk mode: the signed list, a buffer for one chunk. */
+/* Chunk mode: the signed list, and a buffer for one chunk or, for more
+ * than one chunk, the thread that reads and compares them ahead. */
 static int
 start_chunks(struct reader *r, const pack_chunk_list *chunks, ps_error *err)
 {
 	if (chunks == NULL || r->kind == PS_SOURCE_ZIP)
 		return 0;
 	r->chunks = chunks;
-	r->chunk_buf = malloc(UTIL_CHUNK_SIZE);
-	if (r->chunk_buf == NULL || util_chunks_compare(&r->chunk_check,
-	    chunks->digests, chunks->count) != 0)
+	if (util_chunks_compare(&r->chunk_check, chunks->digests,
+	    chunks->count) != 0)
+		return util_fail_oom(err, r->label);
+	if (chunks->count > 1) {
+		r->ahead_hashes = r->known == NULL;
+		return util_chunkread_new(r->fd, UTIL_CHUNK_SIZE,
+		    READ_AHEAD_CHUNKS, &chunk_ops, r, r->label, &r->ahead,
+		    err);
+	}
+	if ((r->chunk_buf = malloc(UTIL_CHUNK_SIZE)) == NULL)
 		return util_fail_oom(err, r->label);
 	return 0;
 }
