@@ -256,9 +256,9 @@ util_chunkread_next(util_chunkread *c, const unsigned char **buf,
 {
 	int rc = 0;
 
-	*buf = NULL;
 	*len = 0;
 	pthread_mutex_lock(&c->lock);
+	*buf = c->buf[c->consumed % c->slots];     /* never NULL: memcpy */
 	if (c->held) {
 		c->consumed++;
 		c->held = 0;
