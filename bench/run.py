@@ -20,12 +20,18 @@ from the tables (issues 8 and 22, docs/performance.md).
 
 usage: bench/run.py [--runs N] [--small-runs N] [--batch-count N] [--dir DIR]
                     [--scale F] [--out FILE] [--only ROW,...] [--verbose]
-                    [--sigstore-runs N]
+                    [--sigstore-runs N] [--results FILE]
+       bench/run.py --report-from FILE [--out FILE]
+
+The measurements are also kept in --results (build/bench/results.json);
+--report-from writes the report again from them without measuring (after
+bench/notes.md, which the report ends with, was edited).
 
 --only takes the row names of ONLY below (or any part of a dataset's
 name, e.g. an example's): `make bench BENCH_ONLY=small,batch`.
 """
 import argparse
+import json
 import os
 import platform
 import random
@@ -1084,6 +1090,36 @@ def report(results, a):
         f.write("\n".join(lines) + "\n")
 
 
+METHOD_ARGS = ("runs", "small_runs", "example_runs", "scale", "sigstore_runs",
+               "batch_count", "started")  # the report's method and date
+
+
+def save_results(results, path, a):
+    """The measurements behind the report (--results): the report can be
+    written again from them (--report-from) after bench/notes.md
+    changed, without measuring again."""
+    data = {"results": [[name, [vars(r) for r in rows]]
+                        for name, rows in results],
+            "written": WRITTEN, "batch_skipped": BATCH_SKIPPED,
+            "args": {k: getattr(a, k) for k in METHOD_ARGS}}
+    with open(path + ".part", "w") as f:
+        json.dump(data, f, indent=1)
+    os.rename(path + ".part", path)
+
+
+def load_results(path, a):
+    global BATCH_COUNT
+    with open(path) as f:
+        data = json.load(f)
+    for k, v in data["args"].items():
+        setattr(a, k, v)
+    BATCH_COUNT = a.batch_count
+    WRITTEN.extend(tuple(w) for w in data["written"])
+    BATCH_SKIPPED.extend(data["batch_skipped"])
+    return [(name, [Row(**r) for r in rows]) for name, rows in
+            data["results"]]
+
+
 def wanted(only, row, name=""):
     """Whether --only asks for `row` (or names part of dataset `name`)."""
     return not only or any(w == row or (name and w in name) for w in only)
@@ -1138,6 +1174,12 @@ def parse_args():
                     help="comma-separated: " + ", ".join(ONLY))
     ap.add_argument("--verbose", action="store_true",
                     help="print every run's time on stderr")
+    ap.add_argument("--results", default=os.path.join(
+        ROOT, "build", "bench", "results.json"),
+                    help="where the measurements are kept (JSON)")
+    ap.add_argument("--report-from", metavar="RESULTS",
+                    help="write the report from kept measurements, "
+                    "measuring nothing (dated when they were taken)")
     a = ap.parse_args()
     a.only = [w for w in a.only.split(",") if w]
     return a
@@ -1148,12 +1190,21 @@ def main():
     a = parse_args()
     VERBOSE, BATCH_COUNT = a.verbose, a.batch_count
     a.started = time.time()
+    if a.report_from:
+        report(load_results(a.report_from, a), a)
+        print("bench: wrote %s from %s" % (a.out, a.report_from),
+              file=sys.stderr)
+        return
     os.makedirs(a.dir, exist_ok=True)
     work = os.path.join(a.dir, "work")
     os.makedirs(work, exist_ok=True)
     keys(work)
     results = []
-    write = lambda: report(results, a)
+
+    def write():
+        report(results, a)
+        save_results(results, a.results, a)
+
     if wanted(a.only, "unlock"):
         print("bench: key unlock", file=sys.stderr)
         results.append(("Unlocking an encrypted secret key", unlock(work, a.runs)))
