@@ -1161,8 +1161,8 @@ start_chunks(struct reader *r, const pack_chunk_list *chunks, ps_error *err)
 	if (chunks->count > 1) {
 		r->ahead_hashes = r->known == NULL;
 		return util_chunkread_new(r->fd, UTIL_CHUNK_SIZE,
-		    READ_AHEAD_CHUNKS, &chunk_ops, r, r->label, &r->ahead,
-		    err);
+		    chunks->count < READ_AHEAD_CHUNKS ? chunks->count :
+		    READ_AHEAD_CHUNKS, &chunk_ops, r, r->label, &r->ahead, err);
 	}
 	if ((r->chunk_buf = malloc(UTIL_CHUNK_SIZE)) == NULL)
 		return util_fail_oom(err, r->label);
