@@ -84,8 +84,7 @@ verify_refused() {
 @test "chunks: each chunk flipped is refused at that chunk, before it is parsed" {
 	for i in 0 1 2 3; do
 		cp "$BATS_FILE_TMPDIR/big.tar" t.tar
-		printf 'X' | dd of=t.tar bs=1 seek=$((i * MIB + 4321)) \
-		    conv=notrunc status=none
+		flip_byte t.tar $((i * MIB + 4321))
 		verify_refused t.tar "chunk $i (bytes from $((i * MIB)))"
 	done
 }
@@ -145,8 +144,9 @@ verify_refused() {
 	[ "$status" -eq 0 ]
 	[ "$(jq -r .ok <<<"$output")" = true ]
 	cp "$BATS_FILE_TMPDIR/big.tar" t.tar
-	printf 'X' | dd of=t.tar bs=1 seek=$((2 * MIB + 5)) conv=notrunc status=none
+	flip_byte t.tar $((2 * MIB + 5))
 	run "$PACKSIGN" install t.tar --sig big.tar.sig -p k.pub --data-dir d2 --yes
+	echo "$output"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"[subject_mismatch]"* ]]
 	[ ! -d d2/agentpacks ] || [ -z "$(ls -A d2/agentpacks)" ]
@@ -162,7 +162,7 @@ verify_refused() {
 	cmp "$tree/prompts/big.bin" "$BATS_FILE_TMPDIR/big/prompts/big.bin"
 	# refused before the chunk is parsed, nothing installed, no leftovers
 	cp big.tar t.tar
-	printf 'X' | dd of=t.tar bs=1 seek=$((MIB + 9)) conv=notrunc status=none
+	flip_byte t.tar $((MIB + 9))
 	run "$PACKSIGN" install - --sig big.tar.sig -p k.pub --data-dir d2 \
 	    --yes < <(cat t.tar)
 	[ "$status" -eq 1 ]

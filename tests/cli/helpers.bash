@@ -45,3 +45,14 @@ node_or_skip() {
 	fi
 	skip "node or @sigstore/verify missing (scripts/install-deps installs them into build/node)"
 }
+
+# flip_byte FILE OFFSET: the byte at OFFSET xor 1, in place.  Writing a
+# fixed byte such as 'X' over random data leaves it as it was once in 256
+# times, and a test expecting a refusal then sees the file accepted.
+flip_byte() {
+	local b
+	b=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+	# shellcheck disable=SC2059
+	printf "\\$(printf %03o $((b ^ 1)))" |
+	    dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}

@@ -517,7 +517,7 @@ assert w == [("agents/checklist.yml", 4, 11, "warning", "agentpack_config_path")
 	cp "$F/ap.tar.gz" bad.tar.gz
 	cp "$F/ap.tar.gz.sig" bad.tar.gz.sig
 	size=$(stat -c %s bad.tar.gz)
-	printf 'X' | dd of=bad.tar.gz bs=1 seek=$((size / 2)) conv=notrunc status=none
+	flip_byte bad.tar.gz $((size / 2))
 	run "$PACKSIGN" install bad.tar.gz --trust "$F/policy-false.yaml" \
 	    --data-dir "$D" --yes
 	echo "$output"
