@@ -346,8 +346,9 @@ def written(op, tool, cmd, work, tree):
 
 
 def loopback_server(work):
-    """A CA, a certificate for 127.0.0.1 and bench/https_server.py
-    serving W/www30: (process, port)."""
+    """A CA, a certificate for 127.0.0.1 and the tests' loopback server
+    (tests/cli/net_server.py) serving W/www30, whose /stream/ mode sends
+    a file 1 MiB at a time: (process, port)."""
     q = lambda s: s.replace("W", work)
     sh(q("cd W && openssl req -x509 -newkey ec -pkeyopt "
          "ec_paramgen_curve:P-256 -nodes -subj /CN=bench-ca -days 2 "
@@ -360,8 +361,8 @@ def loopback_server(work):
     port = os.path.join(work, "www30.port")
     if os.path.exists(port):
         os.unlink(port)
-    proc = subprocess.Popen([sys.executable, os.path.join(ROOT, "bench",
-                             "https_server.py"), os.path.join(work, "www30"),
+    proc = subprocess.Popen([sys.executable, os.path.join(ROOT, "tests", "cli",
+                             "net_server.py"), os.path.join(work, "www30"),
                              os.path.join(work, "srv.pem"),
                              os.path.join(work, "srv.key"), port])
     for _ in range(100):
@@ -438,7 +439,7 @@ def url_rows(q, work, runs, clean):
     sh(q("rm -rf W/www30 && mkdir W/www30 && ln OUT.v2.tar OUT.v2.tar.sig "
          "OUT.v2.tar.minisig OUT.v1.tar OUT.v1.tar.sig W/www30/"))
     server, port = loopback_server(work)
-    url = "https://127.0.0.1:%d/" % port
+    url = "https://127.0.0.1:%d/stream/" % port
     rows = []
     try:
         for v in ("v2", "v1"):

@@ -61,7 +61,7 @@ setup() {
 	[ ! -e "/dev/shm/ps-bench-$$" ]
 }
 
-@test "https_server.py: the install URL rows' server sends a file whole, with its length, and 404 otherwise" {
+@test "net_server.py /stream/: the install URL rows' server sends a file whole, with its length, and 404 otherwise" {
 	command -v curl >/dev/null || skip "curl is not installed"
 	unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY
 	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
@@ -69,14 +69,14 @@ setup() {
 	    -keyout srv.key -out srv.pem 2>/dev/null
 	mkdir www
 	head -c 3145829 /dev/urandom >www/a.tar     # 3 MiB and a bit
-	python3 "$BATS_TEST_DIRNAME/../../bench/https_server.py" www srv.pem \
+	python3 "$BATS_TEST_DIRNAME/net_server.py" www srv.pem \
 	    srv.key port 3>&- &
 	pid=$!
 	for i in $(seq 100); do [ -s port ] && break; sleep 0.1; done
 	port=$(cat port)
-	run curl -sS -D headers --cacert srv.pem -o got "https://127.0.0.1:$port/a.tar"
+	run curl -sS -D headers --cacert srv.pem -o got "https://127.0.0.1:$port/stream/a.tar"
 	code=$(curl -s -o /dev/null -w '%{http_code}' --cacert srv.pem \
-	    "https://127.0.0.1:$port/missing.tar")
+	    "https://127.0.0.1:$port/stream/missing.tar")
 	kill "$pid"
 	[ "$status" -eq 0 ]
 	cmp got www/a.tar

@@ -19,9 +19,12 @@ file of DOCROOT:
   /more/P               the file, then 4096 more bytes, all within its
                         Content-Length (the right bytes, then more)
   /flip/N/P             the file with one byte of its 1 MiB chunk N changed
+  /stream/P             the file, read and sent 1 MiB at a time (never held
+                        whole: the benchmark's 1 GiB archives, bench/run.py)
 """
 import http.server
 import os
+import shutil
 import ssl
 import sys
 import time
@@ -50,6 +53,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.end_headers()
         return data
 
+    def stream(self, rel):
+        path = os.path.join(DOCROOT, rel)
+        if ".." in rel.split("/") or not os.path.isfile(path):
+            return self.wfile.write(self.send(404, b"not found\n"))
+        with open(path, "rb") as f:
+            self.send(200, length=os.fstat(f.fileno()).st_size)
+            shutil.copyfileobj(f, self.wfile, 1 << 20)
+
     def redirect(self, to):
         self.send_response(302)
         self.send_header("Location", to)
@@ -72,6 +83,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.redirect("http://127.0.0.1:%d/files/%s" % (self.server.server_port, rel))
         if mode == "loop":
             return self.redirect(self.path)
+        if mode == "stream":
+            return self.stream(rel)
         data = self.body(rel)
         if data is None:
             return self.wfile.write(self.send(404, b"not found\n"))
