@@ -38,9 +38,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def log_message(self, fmt, *args):
         pass
 
-    def body(self, rel):
+    def path_of(self, rel):
+        """DOCROOT/rel when it is a file below DOCROOT, else None."""
         path = os.path.join(DOCROOT, rel)
         if ".." in rel.split("/") or not os.path.isfile(path):
+            return None
+        return path
+
+    def body(self, rel):
+        path = self.path_of(rel)
+        if path is None:
             return None
         with open(path, "rb") as f:
             return f.read()
@@ -54,8 +61,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         return data
 
     def stream(self, rel):
-        path = os.path.join(DOCROOT, rel)
-        if ".." in rel.split("/") or not os.path.isfile(path):
+        path = self.path_of(rel)
+        if path is None:
             return self.wfile.write(self.send(404, b"not found\n"))
         with open(path, "rb") as f:
             self.send(200, length=os.fstat(f.fileno()).st_size)
