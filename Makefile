@@ -142,8 +142,9 @@ UNIT_BINS = $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 # pass 1's hash.
 UNIT_LDFLAGS_test_verify = -Wl,--wrap=pack_files_archive_open_with \
     -Wl,--wrap=pack_zipscan_read -Wl,--wrap=util_sha256_fd_copy
-# test_extract watches what extraction hands to writeback.
+# test_extract and test_install watch what extraction hands to writeback.
 UNIT_LDFLAGS_test_extract = -Wl,--wrap=sync_file_range
+UNIT_LDFLAGS_test_install = -Wl,--wrap=sync_file_range
 # test_sigwork counts the signature checks an envelope costs.
 UNIT_LDFLAGS_test_sigwork = -Wl,--wrap=ps_key_verify_signature
 # test_net drops libcurl options one at a time (the https-only guards)

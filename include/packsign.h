@@ -2056,7 +2056,8 @@ void ps_diff_free(ps_diff *diff);
  * only, the name rules, no duplicates or case-fold collisions) and
  * created with openat(2) and O_NOFOLLOW relative to directory
  * descriptors, files with O_EXCL; the limits hold while bytes stream.
- * Nothing is synced.  On failure the directory may hold part of the
+ * Nothing is synced, nor handed to writeback early (ps_install does that
+ * for the trees it keeps).  On failure the directory may hold part of the
  * archive: the caller removes it.  `digest_out` (may be NULL) receives the
  * digests of what was extracted (every file hashed).  Refusals add
  * extract_too_large, extract_too_many_entries, extract_ratio_exceeded,

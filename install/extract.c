@@ -29,6 +29,7 @@ struct extract {
 	char *path;             /* its canonical path */
 	uint64_t written;       /* bytes written to it */
 	uint64_t kicked;        /* of which handed to writeback */
+	int writeback;          /* install_extractor_writeback() asked */
 	char *dir_path;         /* the directory `dir_fd` opens ("" = root) */
 	int dir_fd;
 	int (*cancelled)(void *ctx);
@@ -52,14 +53,16 @@ stopped(const struct extract *x, const char *path, ps_error *err)
  * waiting for them, lets the disk work while the archive is still being
  * authenticated and parsed, so little is left for the syncfs.  Small files
  * are left to it: the disk takes them better in one batch.  Advisory: an
- * error here is the syncfs's to report.
+ * error here is the syncfs's to report.  Only for a tree that is kept (not
+ * a dry run, not ps_extract_archive's, which syncs nothing).
  */
 #define EXTRACT_WRITEBACK_EVERY (8u << 20)
 
 static void
 start_writeback(struct extract *x, uint64_t at_least)
 {
-	if (x->written - x->kicked < at_least || x->written == x->kicked)
+	if (!x->writeback || x->written - x->kicked < at_least ||
+	    x->written == x->kicked)
 		return;
 	(void)sync_file_range(x->fd, (off_t)x->kicked,
 	    (off_t)(x->written - x->kicked), SYNC_FILE_RANGE_WRITE);
@@ -228,6 +231,12 @@ install_extractor_new(const char *path, int dest_fd,
 	    NULL, NULL };
 	*out = e;
 	return 0;
+}
+
+void
+install_extractor_writeback(install_extractor *e)
+{
+	e->x.writeback = 1;
 }
 
 void

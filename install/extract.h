@@ -15,6 +15,10 @@ typedef struct install_extractor install_extractor;
  * `dest_fd`, with ps_extract_archive()'s checks and limits; 0 / -1. */
 int install_extractor_new(const char *path, int dest_fd,
     const ps_extract_limits *limits, install_extractor **out, ps_error *err);
+/* Hands every file of 8 MiB or more to the kernel's writeback as it is
+ * written (sync_file_range, without waiting): for a tree that will be
+ * synced and kept. */
+void install_extractor_writeback(install_extractor *e);
 /* Polls `cancelled(ctx)` at every entry and every block of data it writes:
  * nonzero stops the extraction with install_cancelled. */
 void install_extractor_cancel(install_extractor *e, int (*cancelled)(void *),

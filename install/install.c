@@ -695,6 +695,8 @@ start_extracting(void *ctx, const sign_statement *st,
 		return -1;
 	install_extractor_cancel(in->extractor, in->o->cancelled,
 	    in->o->cancelled_ctx);
+	if (!in->o->dry_run)
+		install_extractor_writeback(in->extractor);
 	if (pack_files_tree_open(in->tree_path, fallback, err) != 0)
 		return -1;
 	*visitor = install_extractor_visitor(in->extractor);
