@@ -69,12 +69,20 @@ start_writeback(struct extract *x, uint64_t at_least)
 	x->kicked = x->written;
 }
 
+/* A file being closed: the rest of it, when part was handed over already
+ * (a small file stays the syncfs's). */
+static void
+writeback_rest(struct extract *x)
+{
+	if (x->kicked > 0)
+		start_writeback(x, 0);
+}
+
 static void
 close_file(struct extract *x)
 {
 	if (x->fd >= 0) {
-		if (x->kicked > 0)
-			start_writeback(x, 0);
+		writeback_rest(x);
 		close(x->fd);
 	}
 	x->fd = -1;
@@ -262,8 +270,7 @@ install_extractor_end(install_extractor *e, int rc, ps_error *err)
 	if (rc == 0 && x->fd >= 0) {
 		/* Only a successful run reports close(2)'s error; a refused or
 		 * failed one still closes the file it was writing. */
-		if (x->kicked > 0)
-			start_writeback(x, 0);
+		writeback_rest(x);
 		fd = x->fd;
 		x->fd = -1;
 		if (close(fd) != 0)
