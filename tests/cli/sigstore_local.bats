@@ -56,6 +56,16 @@ js_results() {
 	echo "$out"
 }
 
+# keep_case DIR: a case @sigstore/verify disagreed on, kept under
+# build/test-failures/sigstore-js/ (mkcases draws fresh ECDSA nonces every
+# run, so the bytes that failed cannot be made again).
+keep_case() {
+	local kept
+	kept="$BATS_TEST_DIRNAME/../../build/test-failures/sigstore-js/$(basename "$1").$$"
+	mkdir -p "$(dirname "$kept")" && rm -rf "$kept" && cp -R "$1" "$kept" &&
+	    echo "kept the case in $kept" >&2
+}
+
 # expected_lines: sigstore-js.expected without its comments.
 expected_lines() {
 	grep -v '^#' "$EXPECTED"
@@ -129,18 +139,19 @@ expected_lines() {
 @test "@sigstore/verify: every case verified or refused as sigstore-js.expected says" {
 	python_or_skip
 	node_or_skip
-	local results name outcome note line agree=0 differ=0 bad=0
+	local results name outcome note line agree=0 differ=0 bad=0 dir
 	results=$(js_results)
+	dir=$(cases)
 	[ "$(wc -l <"$results")" -eq "$(expected_lines | wc -l)" ]
 	while IFS=$'\t' read -r name outcome note; do
 		line=$(grep -F "$name	" "$results" | head -1)
 		[ -n "$line" ] || { echo "$name: no result" >&2; bad=1; continue; }
 		if [ "$outcome" = verified ]; then
 			[ "$(cut -f2 <<<"$line")" = verified ] ||
-			    { echo "expected verified: $line" >&2; bad=1; }
+			    { echo "expected verified: $line" >&2; keep_case "$dir/$name"; bad=1; }
 		else
 			[ "$(cut -f2 <<<"$line")" = refused ] && [[ "$(cut -f3 <<<"$line")" == "$outcome"* ]] ||
-			    { echo "expected refused ($outcome): $line" >&2; bad=1; }
+			    { echo "expected refused ($outcome): $line" >&2; keep_case "$dir/$name"; bad=1; }
 		fi
 		if [ -n "$note" ]; then differ=$((differ + 1)); else agree=$((agree + 1)); fi
 	done < <(expected_lines)
