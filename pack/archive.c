@@ -46,11 +46,19 @@
  * start, hand-overs and join cost more than hashing a small pack (a
  * registry verifying thousands of them notices). */
 #define HASH_INLINE_MAX (1024 * 1024)
-enum { HASH_ARCHIVE, HASH_STREAM };
+/* A hasher record's tag: its kind in the low bits, a file's item index
+ * above them. */
+enum { HASH_ARCHIVE, HASH_STREAM, HASH_FILE, HASH_FILE_END, HASH_KINDS = 4 };
+#define HASH_KIND_BITS 2
 /* Chunks (1 MiB each) in the read-ahead ring: the one the decoder parses,
  * the next ones checked, some waiting for the archive digest, one being
  * read. */
 #define READ_AHEAD_CHUNKS 16
+
+struct file_digest {
+	size_t index;
+	unsigned char sha256[PS_SHA256_LEN];
+};
 
 struct reader {
 	const char *label;
@@ -71,7 +79,14 @@ struct reader {
 	unsigned char *pending;
 	size_t pending_head, pending_len, pending_cap;
 	int partial;                /* some file was not hashed */
-	util_sha256 *file_hash;
+	util_sha256 *file_hash;     /* the hasher's, with files_on_hasher */
+	/* Pass 2 of two (the archive digest known): files are hashed on the
+	 * hasher thread while this one parses, and their digests, in item
+	 * order, wait in file_digests (the hasher's until it finishes). */
+	int files_on_hasher;
+	size_t file_index;          /* the item being read */
+	struct file_digest *file_digests;
+	size_t file_digests_len, file_digests_cap;
 	ps_compression compression; /* of a tar, from the file name */
 	pack_decoder *decoder;      /* the tar stream */
 	pack_tarscan *scan;         /* its headers, read before libarchive */
@@ -735,13 +750,41 @@ rebuild_header(struct reader *r, struct archive_entry *e, const pack_item *item)
 	return 0;
 }
 
+static uint64_t
+file_tag(const struct reader *r, int kind)
+{
+	return (uint64_t)r->file_index << HASH_KIND_BITS | (uint64_t)kind;
+}
+
+static int
+hash_file_bytes(struct reader *r, const void *buf, size_t size, ps_error *err)
+{
+	if (r->files_on_hasher)
+		return util_worker_push(r->hasher, file_tag(r, HASH_FILE), buf,
+		    size, err);
+	if (util_sha256_update(r->file_hash, buf, size) != 0)
+		return util_fail(err, "crypto_error", NULL, "SHA-256 failed");
+	return 0;
+}
+
+static int
+hash_file_end(struct reader *r, pack_item *item, ps_error *err)
+{
+	if (r->files_on_hasher)
+		return util_worker_push(r->hasher, file_tag(r, HASH_FILE_END),
+		    NULL, 0, err);
+	if (util_sha256_final(r->file_hash, item->entry.sha256) != 0)
+		return util_fail(err, "crypto_error", NULL, "SHA-256 failed");
+	return 0;
+}
+
 static int
 hash_block(struct reader *r, const void *buf, size_t size, ps_error *err)
 {
 	ps_error ignored;
 
-	if (r->hashing && util_sha256_update(r->file_hash, buf, size) != 0)
-		return util_fail(err, "crypto_error", NULL, "SHA-256 failed");
+	if (r->hashing && hash_file_bytes(r, buf, size, err) != 0)
+		return -1;
 	if (r->canonical && r->rebuild != NULL &&
 	    pack_tar_write_data(r->rebuild, buf, size, &ignored) != 0)
 		not_canonical(r);
@@ -764,7 +807,8 @@ read_content(struct reader *r, pack_item *item, int size_known, ps_error *err)
 	    r->visitor->want_hash(r->visitor->ctx, item->entry.path);
 	if (!r->hashing)
 		r->partial = 1;
-	if (util_sha256_reset(r->file_hash) != 0)
+	r->file_index = (size_t)(item - r->items.items);
+	if (!r->files_on_hasher && util_sha256_reset(r->file_hash) != 0)
 		return util_fail(err, "crypto_error", NULL, "SHA-256 failed");
 	while ((rc = archive_read_data_block(r->inner, &buf, &size,
 	    &offset)) == ARCHIVE_OK) {
@@ -787,10 +831,7 @@ read_content(struct reader *r, pack_item *item, int size_known, ps_error *err)
 		return util_error_expect(err, "the declared size", "other");
 	}
 	item->entry.size = total;
-	if (!r->hashing)
-		return 0;
-	return util_sha256_final(r->file_hash, item->entry.sha256) == 0 ? 0 :
-	    util_fail(err, "crypto_error", NULL, "SHA-256 failed");
+	return r->hashing ? hash_file_end(r, item, err) : 0;
 }
 
 static int
@@ -975,17 +1016,56 @@ make_digest(struct reader *r, ps_error *err)
 	return pack_digest_set_manifest(d, manifest, err);
 }
 
+/* On the hasher thread: a file's digest, kept for the reader. */
+static int
+keep_file_digest(struct reader *r, size_t index, ps_error *err)
+{
+	struct file_digest *grown;
+	size_t cap;
+
+	if (r->file_digests_len == r->file_digests_cap) {
+		cap = r->file_digests_cap == 0 ? 1024 : r->file_digests_cap * 2;
+		grown = realloc(r->file_digests, cap * sizeof(*grown));
+		if (grown == NULL)
+			return util_fail_oom(err, r->label);
+		r->file_digests = grown;
+		r->file_digests_cap = cap;
+	}
+	r->file_digests[r->file_digests_len].index = index;
+	if (util_sha256_final(r->file_hash,
+	    r->file_digests[r->file_digests_len].sha256) != 0 ||
+	    util_sha256_reset(r->file_hash) != 0)
+		return util_fail(err, "crypto_error", NULL, "SHA-256 failed");
+	r->file_digests_len++;
+	return 0;
+}
+
 /* On the hasher thread. */
 static int
 hash_record(void *ctx, uint64_t tag, const void *buf, size_t len,
     ps_error *err)
 {
 	struct reader *r = ctx;
+	int kind = (int)(tag & (HASH_KINDS - 1));
+	util_sha256 *h = kind == HASH_ARCHIVE ? r->archive_hash :
+	    kind == HASH_STREAM ? r->stream_hash : r->file_hash;
 
-	if (util_sha256_update(tag == HASH_ARCHIVE ? r->archive_hash :
-	    r->stream_hash, buf, len) != 0)
+	if (kind == HASH_FILE_END)
+		return keep_file_digest(r, (size_t)(tag >> HASH_KIND_BITS), err);
+	if (util_sha256_update(h, buf, len) != 0)
 		return util_fail(err, "crypto_error", NULL, "SHA-256 failed");
 	return 0;
+}
+
+/* Once the hasher has finished: the files' digests into their items. */
+static void
+take_file_digests(struct reader *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->file_digests_len; i++)
+		memcpy(r->items.items[r->file_digests[i].index].entry.sha256,
+		    r->file_digests[i].sha256, PS_SHA256_LEN);
 }
 
 static const util_worker_ops hash_ops = { hash_record, NULL, NULL };
@@ -1054,12 +1134,13 @@ hash_whole_file(struct reader *r, ps_error *err)
 }
 
 /* No thread when there is little or nothing to hash: a small archive,
- * or an uncompressed one whose digest is known. */
+ * or an uncompressed one whose digest the chunk reader takes. */
 static size_t
 hasher_slots(const struct reader *r)
 {
 	if (r->status.bytes_total <= HASH_INLINE_MAX ||
-	    (!r->hash_reads && r->compression == PS_COMPRESS_NONE))
+	    (!r->hash_reads && !r->files_on_hasher &&
+	    r->compression == PS_COMPRESS_NONE))
 		return 0;
 	return HASHER_SLOTS;
 }
@@ -1075,6 +1156,10 @@ read_archive(struct reader *r, ps_digest **out, ps_error *err)
 			return -1;
 	} else {
 		r->hash_reads = r->known == NULL && !r->ahead_hashes;
+		/* pass 2 of two: the hasher would be idle, the files' digests
+		 * are half the work (a chunk reader is a thread already) */
+		r->files_on_hasher = r->known != NULL && r->ahead == NULL &&
+		    r->status.bytes_total > HASH_INLINE_MAX;
 		if (util_worker_new(&hash_ops, r, READ_BUFFER,
 		    hasher_slots(r), &r->hasher, err) != 0 ||
 		    open_stream(r, err) != 0)
@@ -1085,6 +1170,7 @@ read_archive(struct reader *r, ps_digest **out, ps_error *err)
 	if (r->kind != PS_SOURCE_ZIP && (drain(r, err) != 0 ||
 	    util_worker_finish(r->hasher, err) != 0))
 		return -1;
+	take_file_digests(r);
 	*out = make_digest(r, err);
 	if (*out != NULL)
 		report(r, 1);
@@ -1111,6 +1197,7 @@ reader_free(struct reader *r)
 	free(r->buffer);
 	free(r->last_copy);
 	free(r->pending);
+	free(r->file_digests);
 	if (r->fd >= 0)
 		close(r->fd);
 	util_copy_close(&r->copy);
