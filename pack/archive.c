@@ -6,8 +6,11 @@
  * central directory are read and checked (pack/zipscan.c) before
  * libarchive's seekable zip reader reads it.  Each entry is checked, its
  * name compared with what the scan found, hashed, and re-written by a
- * hash-only canonical writer, so the tar is canonical exactly when the
- * rebuilt stream equals the input.  The limits hold throughout.
+ * hash-only canonical writer (pack/rebuild.h), so the tar is canonical
+ * exactly when the rebuilt stream equals the input.  In pass 2 of two
+ * (the archive digest known) the files' digests and the re-encoding run
+ * on the hasher thread, which would otherwise be idle, while this one
+ * decompresses, scans and parses.  The limits hold throughout.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +28,7 @@
 #include "pack/decompress.h"
 #include "pack/items.h"
 #include "pack/limits.h"
+#include "pack/rebuild.h"
 #include "pack/tarscan.h"
 #include "pack/tarwrite.h"
 #include "pack/walk.h"
@@ -46,10 +50,15 @@
  * start, hand-overs and join cost more than hashing a small pack (a
  * registry verifying thousands of them notices). */
 #define HASH_INLINE_MAX (1024 * 1024)
-/* A hasher record's tag: its kind in the low bits, a file's item index
- * above them. */
-enum { HASH_ARCHIVE, HASH_STREAM, HASH_FILE, HASH_FILE_END, HASH_KINDS = 4 };
-#define HASH_KIND_BITS 2
+/* A hasher record's tag: its kind in the low bits, then a file's data's
+ * flags, then a file's item index. */
+enum {
+	HASH_ARCHIVE, HASH_STREAM, FILE_DATA, FILE_END, REBUILD_INPUT,
+	REBUILD_ENTRY, TAG_KINDS = 8
+};
+#define DATA_HASHED (1u << 3)   /* into the file's digest */
+#define DATA_REBUILT (1u << 4)  /* into the re-encoding */
+#define TAG_INDEX_SHIFT 5
 /* Chunks (1 MiB each) in the read-ahead ring: the one the decoder parses,
  * the next ones checked, some waiting for the archive digest, one being
  * read. */
@@ -75,15 +84,14 @@ struct reader {
 	ps_progress status;         /* bytes of the file, entries */
 	int stream_is_file;         /* no compression: the stream is the file */
 	int hashing;                /* the current file's content is hashed */
-	/* Input stream bytes the canonical re-encoding has not yet matched. */
-	unsigned char *pending;
-	size_t pending_head, pending_len, pending_cap;
 	int partial;                /* some file was not hashed */
-	util_sha256 *file_hash;     /* the hasher's, with files_on_hasher */
-	/* Pass 2 of two (the archive digest known): files are hashed on the
-	 * hasher thread while this one parses, and their digests, in item
-	 * order, wait in file_digests (the hasher's until it finishes). */
-	int files_on_hasher;
+	util_sha256 *file_hash;     /* the hasher's, with offload */
+	/* Pass 2 of two (the archive digest known): files are hashed and the
+	 * tar re-encoded on the hasher thread while this one parses; the
+	 * files' digests, in item order, wait in file_digests (the hasher's
+	 * until it finishes, as is `rebuild`). */
+	int offload;
+	util_locale_scope hasher_locale;  /* the re-encoding names entries */
 	size_t file_index;          /* the item being read */
 	struct file_digest *file_digests;
 	size_t file_digests_len, file_digests_cap;
@@ -113,8 +121,8 @@ struct reader {
 	                             * after a tar's end, counted so far */
 	struct archive *inner;      /* tar or zip entries */
 	pack_items items;
-	pack_tar_writer *rebuild;     /* canonical re-encoding, hash only */
-	int canonical;
+	pack_rebuild rebuild;
+	int canonical;              /* so far; the re-encoding decides */
 	size_t entries_seen;
 	size_t roots_seen;          /* "./" entries, which are not items */
 	char *last_copy;
@@ -169,64 +177,22 @@ seek_fd(struct archive *a, void *ctx, la_int64_t offset, int whence)
 	return pos < 0 ? ARCHIVE_FATAL : (la_int64_t)pos;
 }
 
-/* The re-encoding lags the input by a few blocks; more means a mismatch
- * (e.g. data after the end of the archive). */
-#define PENDING_MAX (64 * 1024 * 1024)
-
+/* The re-encoding is fed only while the tar may still be canonical. */
 static void
 not_canonical(struct reader *r)
 {
 	r->canonical = 0;
-	free(r->pending);
-	r->pending = NULL;
-	r->pending_head = r->pending_len = r->pending_cap = 0;
 }
 
-/* Keeps input stream bytes until the re-encoding has produced its own. */
-static void
-keep_pending(struct reader *r, const void *buf, size_t len)
-{
-	unsigned char *grown;
-	size_t cap;
-
-	if (!r->canonical)
-		return;
-	if (r->pending_head > 0 && r->pending_head >= r->pending_len) {
-		memmove(r->pending, r->pending + r->pending_head, r->pending_len);
-		r->pending_head = 0;
-	}
-	if (r->pending_head + r->pending_len + len > r->pending_cap) {
-		cap = r->pending_cap == 0 ? 1024 * 1024 : r->pending_cap * 2;
-		while (cap < r->pending_head + r->pending_len + len)
-			cap *= 2;
-		if (cap > PENDING_MAX ||
-		    (grown = realloc(r->pending, cap)) == NULL) {
-			not_canonical(r);
-			return;
-		}
-		r->pending = grown;
-		r->pending_cap = cap;
-	}
-	memcpy(r->pending + r->pending_head + r->pending_len, buf, len);
-	r->pending_len += len;
-}
-
-/* The canonical re-encoding's bytes must equal the input's, in order. */
+/* Stream bytes, in order, for the re-encoding to match. */
 static int
-compare_rebuilt(void *ctx, const void *buf, size_t len, ps_error *err)
+rebuild_input(struct reader *r, const void *buf, size_t len, ps_error *err)
 {
-	struct reader *r = ctx;
-
-	(void)err;
-	if (!r->canonical)
+	if (!r->canonical || len == 0)
 		return 0;
-	if (len > r->pending_len ||
-	    memcmp(r->pending + r->pending_head, buf, len) != 0) {
-		not_canonical(r);
-		return 0;
-	}
-	r->pending_head += len;
-	r->pending_len -= len;
+	if (r->offload)
+		return util_worker_push(r->hasher, REBUILD_INPUT, buf, len, err);
+	pack_rebuild_input(&r->rebuild, buf, len);
 	return 0;
 }
 
@@ -427,8 +393,7 @@ stream_step(struct reader *r, const void **out, size_t *size, ps_error *e)
 	    r->label, counted - r->scan_counted, e) != 0)
 		return -1;
 	r->scan_counted = counted;
-	keep_pending(r, *out, *size);
-	return 0;
+	return rebuild_input(r, *out, *size, e);
 }
 
 /* A refusal stops the stream; the reader then reports it instead of
@@ -722,57 +687,77 @@ note_order(struct reader *r, const pack_item *item)
 		not_canonical(r);
 }
 
-/* Entries the canonical writer cannot store make the tar non-canonical. */
+/* An entry's header into the re-encoding; on the hasher thread a copy
+ * travels: the entry as a pack_rebuild_entry, then its NUL-ended path. */
 static int
-rebuild_header(struct reader *r, struct archive_entry *e, const pack_item *item)
+rebuild_entry(struct reader *r, struct archive_entry *e, const pack_item *item,
+    ps_error *err)
 {
-	int64_t mtime = (int64_t)archive_entry_mtime(e);
-	int is_dir = item->entry.type == PS_ENTRY_DIR;
-	ps_error ignored;
-	int rc;
+	pack_rebuild_entry entry = {
+		item->entry.size, (int64_t)archive_entry_mtime(e),
+		item->entry.type == PS_ENTRY_DIR, item->entry.executable
+	};
+	size_t path_len = strlen(item->entry.path) + 1;
+	unsigned char *room;
 
-	pack_output_tap compare = { r, compare_rebuilt };
-
-	if (!pack_tar_path_fits(item->entry.path, is_dir) ||
-	    item->entry.size >= PACK_TAR_SIZE_LIMIT ||
-	    (r->rebuild == NULL && (mtime < 0 || mtime > PS_MTIME_MAX ||
-	    pack_tar_writer_new(-1, PS_COMPRESS_NONE, mtime, &r->rebuild,
-	    &ignored) != 0))) {
-		not_canonical(r);
+	if (!r->offload) {
+		pack_rebuild_add_entry(&r->rebuild, &entry, item->entry.path);
 		return 0;
 	}
-	pack_tar_writer_set_stream_tap(r->rebuild, &compare);
-	rc = is_dir ? pack_tar_write_dir(r->rebuild, item->entry.path, &ignored) :
-	    pack_tar_write_file(r->rebuild, item->entry.path, item->entry.size,
-	    item->entry.executable, &ignored);
-	if (rc != 0)
-		not_canonical(r);
+	room = util_worker_reserve(r->hasher, sizeof(entry) + path_len, err);
+	if (room == NULL)
+		return -1;
+	memcpy(room, &entry, sizeof(entry));
+	memcpy(room + sizeof(entry), item->entry.path, path_len);
+	util_worker_commit(r->hasher, REBUILD_ENTRY, sizeof(entry) + path_len);
 	return 0;
 }
 
-static uint64_t
-file_tag(const struct reader *r, int kind)
+/* On the hasher thread when offloading: an entry's header. */
+static void
+take_rebuild_entry(struct reader *r, const unsigned char *buf, size_t len)
 {
-	return (uint64_t)r->file_index << HASH_KIND_BITS | (uint64_t)kind;
+	pack_rebuild_entry entry;
+
+	memcpy(&entry, buf, sizeof(entry));
+	if (len > sizeof(entry) && buf[len - 1] == '\0')
+		pack_rebuild_add_entry(&r->rebuild, &entry,
+		    (const char *)buf + sizeof(entry));
 }
 
+/* A file's data: into its digest, the re-encoding, or both (`flags`). */
 static int
-hash_file_bytes(struct reader *r, const void *buf, size_t size, ps_error *err)
+take_file_data(struct reader *r, unsigned flags, const void *buf, size_t len,
+    ps_error *err)
 {
-	if (r->files_on_hasher)
-		return util_worker_push(r->hasher, file_tag(r, HASH_FILE), buf,
-		    size, err);
-	if (util_sha256_update(r->file_hash, buf, size) != 0)
+	if ((flags & DATA_HASHED) != 0 &&
+	    util_sha256_update(r->file_hash, buf, len) != 0)
 		return util_fail(err, "crypto_error", NULL, "SHA-256 failed");
+	if ((flags & DATA_REBUILT) != 0)
+		pack_rebuild_data(&r->rebuild, buf, len);
 	return 0;
 }
 
 static int
-hash_file_end(struct reader *r, pack_item *item, ps_error *err)
+file_data(struct reader *r, const void *buf, size_t size, ps_error *err)
 {
-	if (r->files_on_hasher)
-		return util_worker_push(r->hasher, file_tag(r, HASH_FILE_END),
-		    NULL, 0, err);
+	unsigned flags = (r->hashing ? DATA_HASHED : 0) |
+	    (r->canonical ? DATA_REBUILT : 0);
+
+	if (flags == 0)
+		return 0;
+	if (r->offload)
+		return util_worker_push(r->hasher, FILE_DATA | flags, buf, size,
+		    err);
+	return take_file_data(r, flags, buf, size, err);
+}
+
+static int
+file_end(struct reader *r, pack_item *item, ps_error *err)
+{
+	if (r->offload)
+		return util_worker_push(r->hasher, FILE_END |
+		    (uint64_t)r->file_index << TAG_INDEX_SHIFT, NULL, 0, err);
 	if (util_sha256_final(r->file_hash, item->entry.sha256) != 0)
 		return util_fail(err, "crypto_error", NULL, "SHA-256 failed");
 	return 0;
@@ -781,13 +766,8 @@ hash_file_end(struct reader *r, pack_item *item, ps_error *err)
 static int
 hash_block(struct reader *r, const void *buf, size_t size, ps_error *err)
 {
-	ps_error ignored;
-
-	if (r->hashing && hash_file_bytes(r, buf, size, err) != 0)
+	if (file_data(r, buf, size, err) != 0)
 		return -1;
-	if (r->canonical && r->rebuild != NULL &&
-	    pack_tar_write_data(r->rebuild, buf, size, &ignored) != 0)
-		not_canonical(r);
 	if (r->visitor != NULL && r->visitor->data(r->visitor->ctx, buf, size,
 	    err) != 0)
 		return -1;
@@ -808,7 +788,7 @@ read_content(struct reader *r, pack_item *item, int size_known, ps_error *err)
 	if (!r->hashing)
 		r->partial = 1;
 	r->file_index = (size_t)(item - r->items.items);
-	if (!r->files_on_hasher && util_sha256_reset(r->file_hash) != 0)
+	if (!r->offload && util_sha256_reset(r->file_hash) != 0)
 		return util_fail(err, "crypto_error", NULL, "SHA-256 failed");
 	while ((rc = archive_read_data_block(r->inner, &buf, &size,
 	    &offset)) == ARCHIVE_OK) {
@@ -831,7 +811,7 @@ read_content(struct reader *r, pack_item *item, int size_known, ps_error *err)
 		return util_error_expect(err, "the declared size", "other");
 	}
 	item->entry.size = total;
-	return r->hashing ? hash_file_end(r, item, err) : 0;
+	return r->hashing ? file_end(r, item, err) : 0;
 }
 
 static int
@@ -878,8 +858,8 @@ read_entry(struct reader *r, struct archive_entry *e, ps_error *err)
 	item->entry.executable = !is_dir && (archive_entry_perm(e) & 0100) != 0;
 	item->entry.size = is_dir ? 0 : (uint64_t)archive_entry_size(e);
 	note_order(r, item);
-	if (r->canonical)
-		rebuild_header(r, e, item);
+	if (r->canonical && rebuild_entry(r, e, item, err) != 0)
+		return -1;
 	if (is_dir)
 		return r->visitor != NULL && r->visitor->dir != NULL ?
 		    r->visitor->dir(r->visitor->ctx, item->entry.path, err) : 0;
@@ -952,17 +932,13 @@ parents_explicit(const pack_items *items)
 	return 1;
 }
 
-/* Canonical: the re-encoding produced exactly the input stream. */
+/* Canonical: the re-encoding produced exactly the input stream (the
+ * hasher, if it had the re-encoding, has finished). */
 static void
 finish_canonical(struct reader *r)
 {
-	unsigned char ignored_digest[PS_SHA256_LEN];
-	ps_error ignored;
-
-	if (r->kind == PS_SOURCE_ZIP || r->rebuild == NULL || !r->canonical ||
-	    !parents_explicit(&r->items) ||
-	    pack_tar_writer_finish(r->rebuild, ignored_digest, &ignored) != 0 ||
-	    r->pending_len != 0)
+	if (r->kind == PS_SOURCE_ZIP || !r->canonical ||
+	    !parents_explicit(&r->items) || !pack_rebuild_finish(&r->rebuild))
 		not_canonical(r);
 }
 
@@ -1046,15 +1022,37 @@ hash_record(void *ctx, uint64_t tag, const void *buf, size_t len,
     ps_error *err)
 {
 	struct reader *r = ctx;
-	int kind = (int)(tag & (HASH_KINDS - 1));
-	util_sha256 *h = kind == HASH_ARCHIVE ? r->archive_hash :
-	    kind == HASH_STREAM ? r->stream_hash : r->file_hash;
 
-	if (kind == HASH_FILE_END)
-		return keep_file_digest(r, (size_t)(tag >> HASH_KIND_BITS), err);
-	if (util_sha256_update(h, buf, len) != 0)
+	switch (tag & (TAG_KINDS - 1)) {
+	case FILE_DATA:
+		return take_file_data(r, (unsigned)tag, buf, len, err);
+	case FILE_END:
+		return keep_file_digest(r, (size_t)(tag >> TAG_INDEX_SHIFT), err);
+	case REBUILD_INPUT:
+		pack_rebuild_input(&r->rebuild, buf, len);
+		return 0;
+	case REBUILD_ENTRY:
+		take_rebuild_entry(r, buf, len);
+		return 0;
+	}
+	if (util_sha256_update((tag & (TAG_KINDS - 1)) == HASH_ARCHIVE ?
+	    r->archive_hash : r->stream_hash, buf, len) != 0)
 		return util_fail(err, "crypto_error", NULL, "SHA-256 failed");
 	return 0;
+}
+
+/* The re-encoding names entries through libarchive: the hasher thread
+ * needs the UTF-8 locale too. */
+static int
+hasher_begin(void *ctx, ps_error *err)
+{
+	return util_locale_enter(&((struct reader *)ctx)->hasher_locale, err);
+}
+
+static void
+hasher_end(void *ctx)
+{
+	util_locale_leave(&((struct reader *)ctx)->hasher_locale);
 }
 
 /* Once the hasher has finished: the files' digests into their items. */
@@ -1069,6 +1067,8 @@ take_file_digests(struct reader *r)
 }
 
 static const util_worker_ops hash_ops = { hash_record, NULL, NULL };
+static const util_worker_ops offload_ops = { hash_record, hasher_begin,
+    hasher_end };
 
 /* Hashes the file's bytes up to its size at open, writing them to `copy`
  * too unless it is -1; returns the bytes read, or -1. */
@@ -1139,7 +1139,7 @@ static size_t
 hasher_slots(const struct reader *r)
 {
 	if (r->status.bytes_total <= HASH_INLINE_MAX ||
-	    (!r->hash_reads && !r->files_on_hasher &&
+	    (!r->hash_reads && !r->offload &&
 	    r->compression == PS_COMPRESS_NONE))
 		return 0;
 	return HASHER_SLOTS;
@@ -1157,11 +1157,12 @@ read_archive(struct reader *r, ps_digest **out, ps_error *err)
 	} else {
 		r->hash_reads = r->known == NULL && !r->ahead_hashes;
 		/* pass 2 of two: the hasher would be idle, the files' digests
-		 * are half the work (a chunk reader is a thread already) */
-		r->files_on_hasher = r->known != NULL && r->ahead == NULL &&
+		 * and the re-encoding are half the work (a chunk reader is a
+		 * thread already) */
+		r->offload = r->known != NULL && r->ahead == NULL &&
 		    r->status.bytes_total > HASH_INLINE_MAX;
-		if (util_worker_new(&hash_ops, r, READ_BUFFER,
-		    hasher_slots(r), &r->hasher, err) != 0 ||
+		if (util_worker_new(r->offload ? &offload_ops : &hash_ops, r,
+		    READ_BUFFER, hasher_slots(r), &r->hasher, err) != 0 ||
 		    open_stream(r, err) != 0)
 			return -1;
 	}
@@ -1187,7 +1188,7 @@ reader_free(struct reader *r)
 	if (r->inner != NULL)
 		archive_read_free(r->inner);
 	util_worker_free(r->hasher);
-	pack_tar_writer_free(r->rebuild);
+	pack_rebuild_free(&r->rebuild);
 	pack_items_free(&r->items);
 	util_sha256_free(r->archive_hash);
 	util_sha256_free(r->stream_hash);
@@ -1196,7 +1197,6 @@ reader_free(struct reader *r)
 	free(r->chunk_buf);
 	free(r->buffer);
 	free(r->last_copy);
-	free(r->pending);
 	free(r->file_digests);
 	if (r->fd >= 0)
 		close(r->fd);
@@ -1281,7 +1281,6 @@ pack_archive_read_fd_chunked(int fd, int fd_private,
 	r.fd = -1;
 	r.copy.fd = -1;
 	r.label = label;
-	r.canonical = 1;
 	r.visitor = visitor;
 	r.limits = limits;
 	r.fd_private = fd_private;
@@ -1295,6 +1294,7 @@ pack_archive_read_fd_chunked(int fd, int fd_private,
 		r.known = NULL;
 	}
 	r.kind = kind->kind;
+	r.canonical = r.kind != PS_SOURCE_ZIP;  /* a zip never is */
 	r.compression = kind->compression;
 	if (adopt_fd(&r, fd, chunks, err) == 0 &&
 	    start_chunks(&r, chunks, err) == 0 &&

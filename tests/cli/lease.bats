@@ -154,3 +154,37 @@ leases_here() {
 	[ "$(jq -r '.results[0].digests.tree' <<<"$output")" = "$want" ]
 	[[ "$(jq -r '.results[0].read.how' <<<"$output")" == @(lease|memory copy) ]]
 }
+
+# Pass 2 of a v1 tar past 1 MiB re-encodes it on the hasher thread
+# (pack/rebuild.c): names in UTF-8 need that thread's locale, and a tar
+# another writer made, or one with blocks after its end, must still be
+# found non-canonical there.
+@test "lease: pass 2 of a v1 tar past 1 MiB finds it canonical (UTF-8 names) or not (GNU tar, blocks after the end)" {
+	signer="${PACKSIGN_TESTSIGN:-$BATS_TEST_DIRNAME/../../build/tests/ps-testsign}"
+	[ -x "$signer" ] || skip "build/tests/ps-testsign missing (make tools)"
+	cp -R "$EXAMPLES/$AGENTPACK" uni
+	mkdir -p uni/data/café
+	for i in 1 2 3 4 5 6; do
+		head -c $(( i * 900 )) /dev/urandom >"uni/data/café/naïve-$i.md"
+	done
+	head -c 1500000 /dev/urandom >uni/data/日本語.bin
+	"$PACKSIGN" pack uni -o uni.tar -q
+	"$signer" -s k.key uni.tar        # v1, with the build field
+	run -0 "$PACKSIGN" verify uni.tar -p k.pub --deep --json
+	[ "$(jq -r '.results[0].checks.tree' <<<"$output")" = true ]
+	[ "$(jq -r '.results[0].checks.canonical' <<<"$output")" = true ]
+
+	tar -C uni --format=pax -cf gnu.tar .
+	"$signer" -s k.key gnu.tar
+	run -1 "$PACKSIGN" verify gnu.tar -p k.pub
+	[[ "$output" == *"[not_canonical]" ]]
+
+	for extra in 512 9437184; do
+		cp uni.tar tail.tar
+		head -c "$extra" /dev/zero >>tail.tar
+		"$signer" -s k.key tail.tar
+		run -1 "$PACKSIGN" verify tail.tar -p k.pub
+		echo "$extra: $output"
+		[[ "$output" == *"[not_canonical]" ]]
+	done
+}
