@@ -719,10 +719,13 @@ take_rebuild_entry(struct reader *r, const unsigned char *buf, size_t len)
 {
 	pack_rebuild_entry entry;
 
+	if (len <= sizeof(entry) || buf[len - 1] != '\0') {
+		pack_rebuild_abandon(&r->rebuild);
+		return;
+	}
 	memcpy(&entry, buf, sizeof(entry));
-	if (len > sizeof(entry) && buf[len - 1] == '\0')
-		pack_rebuild_add_entry(&r->rebuild, &entry,
-		    (const char *)buf + sizeof(entry));
+	pack_rebuild_add_entry(&r->rebuild, &entry,
+	    (const char *)buf + sizeof(entry));
 }
 
 /* A file's data: into its digest, the re-encoding, or both (`flags`). */

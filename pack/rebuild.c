@@ -7,8 +7,8 @@
 
 #include "pack/rebuild.h"
 
-static void
-differs(pack_rebuild *rb)
+void
+pack_rebuild_abandon(pack_rebuild *rb)
 {
 	rb->differs = 1;
 	free(rb->pending);
@@ -49,7 +49,7 @@ pack_rebuild_input(pack_rebuild *rb, const void *buf, size_t len)
 		return;
 	if (rb->pending_head + rb->pending_len + len > rb->pending_cap &&
 	    pending_room(rb, len) != 0) {
-		differs(rb);
+		pack_rebuild_abandon(rb);
 		return;
 	}
 	memcpy(rb->pending + rb->pending_head + rb->pending_len, buf, len);
@@ -63,11 +63,11 @@ compare(void *ctx, const void *buf, size_t len, ps_error *err)
 	pack_rebuild *rb = ctx;
 
 	(void)err;
-	if (rb->differs)
+	if (rb->differs || len == 0)
 		return 0;
 	if (len > rb->pending_len ||
 	    memcmp(rb->pending + rb->pending_head, buf, len) != 0) {
-		differs(rb);
+		pack_rebuild_abandon(rb);
 		return 0;
 	}
 	rb->pending_head += len;
@@ -97,13 +97,13 @@ pack_rebuild_add_entry(pack_rebuild *rb, const pack_rebuild_entry *entry,
 	if (rb->differs)
 		return;
 	if (!writer_can_store(rb, entry, path)) {
-		differs(rb);
+		pack_rebuild_abandon(rb);
 		return;
 	}
 	if (rb->writer == NULL) {
 		if (pack_tar_writer_new(-1, PS_COMPRESS_NONE, entry->mtime,
 		    &rb->writer, &ignored) != 0) {
-			differs(rb);
+			pack_rebuild_abandon(rb);
 			return;
 		}
 		pack_tar_writer_set_stream_tap(rb->writer, &tap);
@@ -112,7 +112,7 @@ pack_rebuild_add_entry(pack_rebuild *rb, const pack_rebuild_entry *entry,
 	    pack_tar_write_file(rb->writer, path, entry->size,
 	    entry->executable, &ignored);
 	if (rc != 0)
-		differs(rb);
+		pack_rebuild_abandon(rb);
 }
 
 void
@@ -122,7 +122,7 @@ pack_rebuild_data(pack_rebuild *rb, const void *buf, size_t len)
 
 	if (!rb->differs && rb->writer != NULL &&
 	    pack_tar_write_data(rb->writer, buf, len, &ignored) != 0)
-		differs(rb);
+		pack_rebuild_abandon(rb);
 }
 
 int

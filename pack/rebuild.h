@@ -19,8 +19,8 @@
 #include "pack/tarwrite.h"
 
 /* The re-encoding lags the input by what libarchive has read but not yet
- * reported: one read or decoder block (256 KiB) and one entry's headers
- * (a pax header of at most 1 MiB, a long name).  More means the two
+ * reported: one read or decoder block (256 KiB; a signed chunk, 1 MiB),
+ * the writer's 64 KiB block and one entry's headers.  More means the two
  * differ, e.g. data after the end of the archive. */
 #define PACK_REBUILD_LAG_MAX (8 * 1024 * 1024)
 
@@ -45,6 +45,8 @@ void pack_rebuild_add_entry(pack_rebuild *rb, const pack_rebuild_entry *entry,
     const char *path);
 /* The current file entry's data, as libarchive delivers it. */
 void pack_rebuild_data(pack_rebuild *rb, const void *buf, size_t len);
+/* The two differ, whatever follows (a header that could not be read). */
+void pack_rebuild_abandon(pack_rebuild *rb);
 /* Ends the re-encoding: 1 when it is the input exactly, else 0. */
 int pack_rebuild_finish(pack_rebuild *rb);
 /* Frees what it holds (a zeroed pack_rebuild is a new one). */

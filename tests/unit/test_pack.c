@@ -1,4 +1,5 @@
-/* Unit tests: name rules, ignore rules, entry checks, tree digest, walker. */
+/* Unit tests: name rules, ignore rules, entry checks, tree digest, walker,
+ * the canonical re-encoding's comparison. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -18,6 +19,8 @@
 #include "pack/items.h"
 #include "pack/pack.h"
 #include "pack/packdir.h"
+#include "pack/rebuild.h"
+#include "pack/tarwrite.h"
 #include "pack/walk.h"
 #include "util/pathname.h"
 #include "util/strings.h"
@@ -720,11 +723,101 @@ tree_reads_without_walking(void **state)
 	remove_pack(dir);
 }
 
+/* A small canonical tar, written by the canonical writer into `out`
+ * (at most `cap` bytes); its length. */
+static size_t
+small_canonical_tar(unsigned char *out, size_t cap)
+{
+	static const char data[300] = "x";
+	pack_tar_writer *w;
+	unsigned char digest[PS_SHA256_LEN];
+	ps_error err;
+	char path[] = "/tmp/ps-rebuild-XXXXXX";
+	int fd = mkstemp(path);
+	ssize_t n;
+
+	assert_true(fd >= 0);
+	unlink(path);
+	assert_int_equal(pack_tar_writer_new(fd, PS_COMPRESS_NONE, 1700000000,
+	    &w, &err), 0);
+	assert_int_equal(pack_tar_write_file(w, "manifest.yml", 1, 0, &err), 0);
+	assert_int_equal(pack_tar_write_data(w, "x", 1, &err), 0);
+	assert_int_equal(pack_tar_write_dir(w, "d", &err), 0);
+	assert_int_equal(pack_tar_write_file(w, "d/a", sizeof(data), 1, &err), 0);
+	assert_int_equal(pack_tar_write_data(w, data, sizeof(data), &err), 0);
+	assert_int_equal(pack_tar_writer_finish(w, digest, &err), 0);
+	pack_tar_writer_free(w);
+	n = pread(fd, out, cap, 0);
+	close(fd);
+	assert_true(n > 0 && (size_t)n < cap);
+	return (size_t)n;
+}
+
+/* Feeds the tar's bytes in odd pieces (plus `extra` NUL bytes), then
+ * its entries (d/a executable as `exec`); pack_rebuild_finish's answer. */
+static int
+rebuild_of(const unsigned char *tar, size_t len, size_t extra, int exec)
+{
+	static const char data[300] = "x";
+	static const unsigned char zeros[4096];
+	pack_rebuild_entry manifest = { 1, 1700000000, 0, 0 };
+	pack_rebuild_entry dir = { 0, 1700000000, 1, 0 };
+	pack_rebuild_entry file = { sizeof(data), 1700000000, 0, 0 };
+	pack_rebuild rb;
+	size_t off, piece;
+	int rc;
+
+	memset(&rb, 0, sizeof(rb));
+	file.executable = exec;
+	for (off = 0; off < len; off += piece) {
+		piece = len - off < 777 ? len - off : 777;
+		pack_rebuild_input(&rb, tar + off, piece);
+	}
+	for (; extra > 0; extra -= piece) {
+		piece = extra < sizeof(zeros) ? extra : sizeof(zeros);
+		pack_rebuild_input(&rb, zeros, piece);
+	}
+	pack_rebuild_add_entry(&rb, &manifest, "manifest.yml");
+	pack_rebuild_data(&rb, "x", 1);
+	pack_rebuild_add_entry(&rb, &dir, "d");
+	pack_rebuild_add_entry(&rb, &file, "d/a");
+	pack_rebuild_data(&rb, data, sizeof(data));
+	rc = pack_rebuild_finish(&rb);
+	pack_rebuild_free(&rb);
+	return rc;
+}
+
+static void
+rebuild_matches_only_the_canonical_bytes(void **state)
+{
+	static unsigned char tar[64 * 1024];
+	size_t len = small_canonical_tar(tar, sizeof(tar));
+	pack_rebuild rb;
+
+	(void)state;
+	assert_int_equal(rebuild_of(tar, len, 0, 1), 1);
+	assert_int_equal(rebuild_of(tar, len, 512, 1), 0);     /* after the end */
+	assert_int_equal(rebuild_of(tar, len, 0, 0), 0);       /* another mode */
+	assert_int_equal(rebuild_of(tar, len - 512, 0, 1), 0); /* cut short */
+	tar[600] ^= 1;                          /* the manifest's padding */
+	assert_int_equal(rebuild_of(tar, len, 0, 1), 0);
+	tar[600] ^= 1;
+	/* More input than the lag bound is dropped at once, not kept. */
+	assert_int_equal(rebuild_of(tar, len, PACK_REBUILD_LAG_MAX, 1), 0);
+	memset(&rb, 0, sizeof(rb));
+	pack_rebuild_input(&rb, tar, len);
+	pack_rebuild_abandon(&rb);
+	assert_null(rb.pending);
+	assert_int_equal(pack_rebuild_finish(&rb), 0);
+	pack_rebuild_free(&rb);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(name_rules),
+		cmocka_unit_test(rebuild_matches_only_the_canonical_bytes),
 		cmocka_unit_test(name_length_and_depth_limits),
 		cmocka_unit_test(nfc_normalises_and_folds),
 		cmocka_unit_test(ignore_patterns),
