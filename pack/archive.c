@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +124,9 @@ struct reader {
 	pack_items items;
 	pack_rebuild rebuild;
 	int canonical;              /* so far; the re-encoding decides */
+	/* Set by the hasher thread once its re-encoding differs from the
+	 * input: this one then stops copying bytes over for it. */
+	atomic_int rebuild_differs;
 	size_t entries_seen;
 	size_t roots_seen;          /* "./" entries, which are not items */
 	char *last_copy;
@@ -184,11 +188,23 @@ not_canonical(struct reader *r)
 	r->canonical = 0;
 }
 
+/* Offloaded, the re-encoding learns first that the tar is not canonical
+ * (a byte compared on the hasher thread): every record copied over for
+ * it after that is wasted. */
+static int
+still_canonical(struct reader *r)
+{
+	if (r->canonical && r->offload &&
+	    atomic_load_explicit(&r->rebuild_differs, memory_order_relaxed))
+		not_canonical(r);
+	return r->canonical;
+}
+
 /* Stream bytes, in order, for the re-encoding to match. */
 static int
 rebuild_input(struct reader *r, const void *buf, size_t len, ps_error *err)
 {
-	if (!r->canonical || len == 0)
+	if (len == 0 || !still_canonical(r))
 		return 0;
 	if (r->offload)
 		return util_worker_push(r->hasher, REBUILD_INPUT, buf, len, err);
@@ -745,7 +761,7 @@ static int
 file_data(struct reader *r, const void *buf, size_t size, ps_error *err)
 {
 	unsigned flags = (r->hashing ? DATA_HASHED : 0) |
-	    (r->canonical ? DATA_REBUILT : 0);
+	    (still_canonical(r) ? DATA_REBUILT : 0);
 
 	if (flags == 0)
 		return 0;
@@ -861,7 +877,7 @@ read_entry(struct reader *r, struct archive_entry *e, ps_error *err)
 	item->entry.executable = !is_dir && (archive_entry_perm(e) & 0100) != 0;
 	item->entry.size = is_dir ? 0 : (uint64_t)archive_entry_size(e);
 	note_order(r, item);
-	if (r->canonical && rebuild_entry(r, e, item, err) != 0)
+	if (still_canonical(r) && rebuild_entry(r, e, item, err) != 0)
 		return -1;
 	if (is_dir)
 		return r->visitor != NULL && r->visitor->dir != NULL ?
@@ -1019,23 +1035,37 @@ keep_file_digest(struct reader *r, size_t index, ps_error *err)
 	return 0;
 }
 
+/* On the hasher thread: tells the reader's once the re-encoding differs. */
+static void
+note_rebuild_differs(struct reader *r)
+{
+	if (r->rebuild.differs)
+		atomic_store_explicit(&r->rebuild_differs, 1,
+		    memory_order_relaxed);
+}
+
 /* On the hasher thread. */
 static int
 hash_record(void *ctx, uint64_t tag, const void *buf, size_t len,
     ps_error *err)
 {
 	struct reader *r = ctx;
+	int rc;
 
 	switch (tag & (TAG_KINDS - 1)) {
 	case FILE_DATA:
-		return take_file_data(r, (unsigned)tag, buf, len, err);
+		rc = take_file_data(r, (unsigned)tag, buf, len, err);
+		note_rebuild_differs(r);
+		return rc;
 	case FILE_END:
 		return keep_file_digest(r, (size_t)(tag >> TAG_INDEX_SHIFT), err);
 	case REBUILD_INPUT:
 		pack_rebuild_input(&r->rebuild, buf, len);
+		note_rebuild_differs(r);
 		return 0;
 	case REBUILD_ENTRY:
 		take_rebuild_entry(r, buf, len);
+		note_rebuild_differs(r);
 		return 0;
 	}
 	if (util_sha256_update((tag & (TAG_KINDS - 1)) == HASH_ARCHIVE ?
@@ -1281,6 +1311,7 @@ pack_archive_read_fd_chunked(int fd, int fd_private,
 	int rc = -1;
 
 	memset(&r, 0, sizeof(r));
+	atomic_init(&r.rebuild_differs, 0);
 	r.fd = -1;
 	r.copy.fd = -1;
 	r.label = label;
