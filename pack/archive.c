@@ -388,6 +388,24 @@ decoder_input(void *ctx, const void **buf, size_t *len, ps_error *err)
 	return 0;
 }
 
+/* Decompressed bytes into the tar digest; offloaded, the same record is
+ * the re-encoding's input too (*rebuilt), not a second copy. */
+static int
+hash_stream(struct reader *r, const void *buf, size_t len, int *rebuilt,
+    ps_error *err)
+{
+	uint64_t tag = HASH_STREAM;
+
+	*rebuilt = 0;
+	if (r->stream_is_file || len == 0)
+		return 0;
+	if (r->offload && still_canonical(r)) {
+		tag |= DATA_REBUILT;
+		*rebuilt = 1;
+	}
+	return util_worker_push(r->hasher, tag, buf, len, err);
+}
+
 /* The next bytes of the tar stream, as libarchive's tar reader pulls
  * them: decompressed, hashed, and read by the header scan before
  * libarchive sees them. */
@@ -395,10 +413,10 @@ static int
 stream_step(struct reader *r, const void **out, size_t *size, ps_error *e)
 {
 	uint64_t counted;
+	int rebuilt;
 
 	if (pack_decoder_read(r->decoder, out, size, e) != 0 ||
-	    (!r->stream_is_file && *size > 0 && util_worker_push(r->hasher,
-	    HASH_STREAM, *out, *size, e) != 0) ||
+	    hash_stream(r, *out, *size, &rebuilt, e) != 0 ||
 	    pack_tarscan_feed(r->scan, *out, *size, e) != 0 ||
 	    (*size == 0 && pack_tarscan_finish(r->scan, e) != 0))
 		return -1;
@@ -409,7 +427,7 @@ stream_step(struct reader *r, const void **out, size_t *size, ps_error *e)
 	    r->label, counted - r->scan_counted, e) != 0)
 		return -1;
 	r->scan_counted = counted;
-	return rebuild_input(r, *out, *size, e);
+	return rebuilt ? 0 : rebuild_input(r, *out, *size, e);
 }
 
 /* A refusal stops the stream; the reader then reports it instead of
@@ -1071,6 +1089,10 @@ hash_record(void *ctx, uint64_t tag, const void *buf, size_t len,
 	if (util_sha256_update((tag & (TAG_KINDS - 1)) == HASH_ARCHIVE ?
 	    r->archive_hash : r->stream_hash, buf, len) != 0)
 		return util_fail(err, "crypto_error", NULL, "SHA-256 failed");
+	if ((tag & DATA_REBUILT) != 0) {
+		pack_rebuild_input(&r->rebuild, buf, len);
+		note_rebuild_differs(r);
+	}
 	return 0;
 }
 

@@ -159,7 +159,7 @@ leases_here() {
 # (pack/rebuild.c): names in UTF-8 need that thread's locale, and a tar
 # another writer made, or one with blocks after its end, must still be
 # found non-canonical there.
-@test "lease: pass 2 of a v1 tar past 1 MiB finds it canonical (UTF-8 names) or not (GNU tar, blocks after the end)" {
+@test "lease: pass 2 of a v1 tar past 1 MiB, plain or gzip, finds it canonical (UTF-8 names) or not (GNU tar, a padding byte, blocks after the end)" {
 	signer="${PACKSIGN_TESTSIGN:-$BATS_TEST_DIRNAME/../../build/tests/ps-testsign}"
 	[ -x "$signer" ] || skip "build/tests/ps-testsign missing (make tools)"
 	cp -R "$EXAMPLES/$AGENTPACK" uni
@@ -201,6 +201,19 @@ PY
 		run -0 "$PACKSIGN" digest "$odd"
 		[[ "$output" == *"canonical: no"* ]]
 	done
+
+	# Compressed, the decoded bytes feed the tar digest and the re-encoding
+	# on that thread as one record.
+	"$PACKSIGN" pack uni -o uni.tar.gz -q
+	"$signer" -s k.key uni.tar.gz
+	[ "$(stat -c %s uni.tar.gz)" -gt 1048576 ]
+	run -0 "$PACKSIGN" verify uni.tar.gz -p k.pub --deep --json
+	[ "$(jq -r '.results[0].checks.tree' <<<"$output")" = true ]
+	[ "$(jq -r '.results[0].checks.canonical' <<<"$output")" = true ]
+	gzip -n -c pad.tar >pad.tar.gz
+	"$signer" -s k.key pad.tar.gz
+	run -1 "$PACKSIGN" verify pad.tar.gz -p k.pub
+	[[ "$output" == *"[not_canonical]" ]]
 
 	for extra in 512 9437184; do
 		cp uni.tar tail.tar
