@@ -362,15 +362,23 @@ uninstall_if_present() {
 # The same from standard input (issue 30): a v2 tar streamed through a
 # pipe, each chunk authenticated as it is extracted, killed anywhere.
 @test "install - from a pipe killed with SIGKILL at random points: all or nothing" {
-	local i pid ms delay t0 killed=0 rc
+	local i pid ms delay t0 killed=0 runs=0 rc
 	bulk_pack bulk 0.1.0 300
 	"$PACKSIGN" sign bulk.tar.gz -s alice.key --force -q     # v2
-	t0=$(date +%s%N)
-	"$PACKSIGN" install - --sig bulk.tar.gz.sig -p alice.pub --data-dir "$D" \
-	    --yes < <(cat bulk.tar.gz)
-	ms=$((($(date +%s%N) - t0) / 1000000 + 1))
-	uninstall_if_present 0.1.0
-	for i in $(seq 1 12); do
+	# As above: the fastest of three installs, 12 runs or more (up to 30)
+	# until a kill has landed before one ended.
+	ms=
+	for i in 1 2 3; do
+		t0=$(date +%s%N)
+		"$PACKSIGN" install - --sig bulk.tar.gz.sig -p alice.pub \
+		    --data-dir "$D" --yes < <(cat bulk.tar.gz)
+		t0=$((($(date +%s%N) - t0) / 1000000 + 1))
+		[ -n "$ms" ] && [ "$ms" -le "$t0" ] || ms=$t0
+		uninstall_if_present 0.1.0
+	done
+	for i in $(seq 1 30); do
+		[ "$i" -le 12 ] || [ "$killed" -eq 0 ] || break
+		runs=$i
 		delay=$((RANDOM % (ms * 3 / 2 + 1)))
 		"$PACKSIGN" install - --sig bulk.tar.gz.sig -p alice.pub \
 		    --data-dir "$D" --yes < <(cat bulk.tar.gz) >/dev/null 2>&1 &
@@ -383,7 +391,8 @@ uninstall_if_present() {
 		listed_consistently 0.1.0
 		uninstall_if_present 0.1.0
 	done
-	echo "# $killed of 12 runs killed before they ended (install -: $ms ms)" >&3
+	echo "# $killed of $runs runs killed before they ended (install -: $ms ms)" >&3
+	[ "$killed" -gt 0 ]
 	run "$PACKSIGN" install - --sig bulk.tar.gz.sig -p alice.pub \
 	    --data-dir "$D" --yes --json < <(cat bulk.tar.gz)
 	[ "$status" -eq 0 ]
