@@ -2,6 +2,7 @@
  * confirmation and consent questions, the report. */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,6 +143,27 @@ print_diff(FILE *out, const ps_install_plan *plan, const struct confirm_ctx *c)
 	cli_diff_print(out, plan->diff, &style);
 }
 
+/* 1 once `tty` has a line to read, 0 when SIGINT, SIGTERM or SIGHUP came
+ * first: the run is being cancelled (cli/signals.h), even when the
+ * signal arrived before the wait began, so no read waits on it. */
+static int
+answer_ready(FILE *tty)
+{
+	struct pollfd fds[2] = {
+		{ fileno(tty), POLLIN, 0 }, { cli_cancel_fd(), POLLIN, 0 }
+	};
+
+	while (!cli_cancelled(NULL)) {
+		if (poll(fds, 2, -1) < 0 && errno != EINTR)
+			return 1;       /* let the read report it */
+		if (fds[1].revents != 0)
+			return 0;
+		if (fds[0].revents != 0)
+			return 1;
+	}
+	return 0;
+}
+
 /* 1 when the answer read from `tty` to `question` is yes: y or yes in
  * any letter case, and in Chinese also 是 or 是的 (the question says so). */
 static int
@@ -151,7 +173,7 @@ ask(FILE *tty, const char *question, ps_lang lang)
 
 	fputs(question, stderr);
 	fflush(stderr);
-	if (fgets(answer, sizeof(answer), tty) == NULL)
+	if (!answer_ready(tty) || fgets(answer, sizeof(answer), tty) == NULL)
 		return 0;
 	answer[strcspn(answer, "\r\n")] = '\0';
 	if (lang == PS_LANG_ZH && (strcmp(answer, "是") == 0 ||

@@ -20,5 +20,9 @@ void cli_remove_on_signal(const char *path);
 void cli_cancel_on_signal(void);
 int cli_cancelled(void *ctx);
 void cli_cancel_end(void);
+/* Readable once a signal was caught since cli_cancel_on_signal() (-1
+ * outside it): poll it beside an input so that a signal arriving just
+ * before the wait still ends the wait. */
+int cli_cancel_fd(void);
 
 #endif
