@@ -318,21 +318,34 @@ uninstall_if_present() {
 	[ "$status" -eq 0 ]
 }
 
+# fastest_of_three CMD...: ms, the fastest of three runs of CMD (an install
+# of 0.1.0, uninstalled after each), in milliseconds.
+fastest_of_three() {
+	local k t
+	ms=
+	for k in 1 2 3; do
+		t=$(date +%s%N)
+		"$@"
+		t=$((($(date +%s%N) - t) / 1000000 + 1))
+		[ -n "$ms" ] && [ "$ms" -le "$t" ] || ms=$t
+		uninstall_if_present 0.1.0
+	done
+}
+
+install_from_pipe() {
+	"$PACKSIGN" install - --sig bulk.tar.gz.sig -p alice.pub --data-dir "$D" \
+	    --yes < <(cat bulk.tar.gz)
+}
+
 @test "install killed with SIGKILL at random points: all or nothing, leftovers cleaned" {
-	local i pid ms delay t0 killed=0 runs=0 rc
+	local i pid ms delay killed=0 runs=0 rc
 	bulk_pack bulk 0.1.0 300
 	# Kill points spread over 1.5 times the fastest of three installs on
 	# this machine (one timing, taken while the machine was busy, once put
 	# every kill after the end); 20 runs, more (up to 40) until a kill has
 	# landed before one ended.
-	ms=
-	for i in 1 2 3; do
-		t0=$(date +%s%N)
-		"$PACKSIGN" install bulk.tar.gz -p alice.pub --data-dir "$D" --yes
-		t0=$((($(date +%s%N) - t0) / 1000000 + 1))
-		[ -n "$ms" ] && [ "$ms" -le "$t0" ] || ms=$t0
-		uninstall_if_present 0.1.0
-	done
+	fastest_of_three "$PACKSIGN" install bulk.tar.gz -p alice.pub \
+	    --data-dir "$D" --yes
 	for i in $(seq 1 40); do
 		[ "$i" -le 20 ] || [ "$killed" -eq 0 ] || break
 		runs=$i
@@ -362,20 +375,12 @@ uninstall_if_present() {
 # The same from standard input (issue 30): a v2 tar streamed through a
 # pipe, each chunk authenticated as it is extracted, killed anywhere.
 @test "install - from a pipe killed with SIGKILL at random points: all or nothing" {
-	local i pid ms delay t0 killed=0 runs=0 rc
+	local i pid ms delay killed=0 runs=0 rc
 	bulk_pack bulk 0.1.0 300
 	"$PACKSIGN" sign bulk.tar.gz -s alice.key --force -q     # v2
 	# As above: the fastest of three installs, 12 runs or more (up to 30)
 	# until a kill has landed before one ended.
-	ms=
-	for i in 1 2 3; do
-		t0=$(date +%s%N)
-		"$PACKSIGN" install - --sig bulk.tar.gz.sig -p alice.pub \
-		    --data-dir "$D" --yes < <(cat bulk.tar.gz)
-		t0=$((($(date +%s%N) - t0) / 1000000 + 1))
-		[ -n "$ms" ] && [ "$ms" -le "$t0" ] || ms=$t0
-		uninstall_if_present 0.1.0
-	done
+	fastest_of_three install_from_pipe
 	for i in $(seq 1 30); do
 		[ "$i" -le 12 ] || [ "$killed" -eq 0 ] || break
 		runs=$i
