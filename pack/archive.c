@@ -1053,47 +1053,44 @@ keep_file_digest(struct reader *r, size_t index, ps_error *err)
 	return 0;
 }
 
-/* On the hasher thread: tells the reader's once the re-encoding differs. */
-static void
-note_rebuild_differs(struct reader *r)
-{
-	if (r->rebuild.differs)
-		atomic_store_explicit(&r->rebuild_differs, 1,
-		    memory_order_relaxed);
-}
-
 /* On the hasher thread. */
 static int
-hash_record(void *ctx, uint64_t tag, const void *buf, size_t len,
+consume_record(struct reader *r, uint64_t tag, const void *buf, size_t len,
     ps_error *err)
 {
-	struct reader *r = ctx;
-	int rc;
-
 	switch (tag & (TAG_KINDS - 1)) {
 	case FILE_DATA:
-		rc = take_file_data(r, (unsigned)tag, buf, len, err);
-		note_rebuild_differs(r);
-		return rc;
+		return take_file_data(r, (unsigned)tag, buf, len, err);
 	case FILE_END:
 		return keep_file_digest(r, (size_t)(tag >> TAG_INDEX_SHIFT), err);
 	case REBUILD_INPUT:
 		pack_rebuild_input(&r->rebuild, buf, len);
-		note_rebuild_differs(r);
 		return 0;
 	case REBUILD_ENTRY:
 		take_rebuild_entry(r, buf, len);
-		note_rebuild_differs(r);
 		return 0;
 	}
 	if (util_sha256_update((tag & (TAG_KINDS - 1)) == HASH_ARCHIVE ?
 	    r->archive_hash : r->stream_hash, buf, len) != 0)
 		return util_fail(err, "crypto_error", NULL, "SHA-256 failed");
-	if ((tag & DATA_REBUILT) != 0) {
+	if ((tag & DATA_REBUILT) != 0)
 		pack_rebuild_input(&r->rebuild, buf, len);
-		note_rebuild_differs(r);
-	}
 	return 0;
+}
+
+/* Each record, then the reader's thread told once the re-encoding differs
+ * (still_canonical()). */
+static int
+hash_record(void *ctx, uint64_t tag, const void *buf, size_t len,
+    ps_error *err)
+{
+	struct reader *r = ctx;
+	int rc = consume_record(r, tag, buf, len, err);
+
+	if (r->rebuild.differs)
+		atomic_store_explicit(&r->rebuild_differs, 1,
+		    memory_order_relaxed);
+	return rc;
 }
 
 /* The re-encoding names entries through libarchive: the hasher thread
