@@ -825,7 +825,7 @@ read_content(struct reader *r, pack_item *item, int size_known, ps_error *err)
 	if (!r->hashing)
 		r->partial = 1;
 	r->file_index = (size_t)(item - r->items.items);
-	if (!r->offload && util_sha256_reset(r->file_hash) != 0)
+	if (r->hashing && !r->offload && util_sha256_reset(r->file_hash) != 0)
 		return util_fail(err, "crypto_error", NULL, "SHA-256 failed");
 	while ((rc = archive_read_data_block(r->inner, &buf, &size,
 	    &offset)) == ARCHIVE_OK) {
