@@ -47,7 +47,7 @@ struct node {
 };
 
 struct view {
-	struct kept *files;
+	struct kept *files;       /* depth first once the archive is read */
 	size_t count, capacity;
 	size_t kept_structured, kept_other;
 	struct kept *current;     /* the file being streamed */
@@ -55,6 +55,11 @@ struct view {
 	size_t node_count;
 	char *names;              /* every entry's path, NUL after each */
 	char *name_buffer;        /* room for the longest path, NUL included */
+	/* While view_list runs: the node it just handed over and, for a file,
+	 * its kept file (files and file nodes share one order), so that the
+	 * validators reading what they are listed find it without a search. */
+	const struct node *listed;
+	const struct kept *listed_kept;
 	int (*want_hash)(void *ctx, const char *path);
 	void *want_ctx;
 	const pack_archive_visitor *also;  /* sees the stream first (extraction) */
@@ -238,6 +243,31 @@ by_path(const void *a, const void *b)
 	    ((const struct kept *)b)->path);
 }
 
+static int
+kept_depth_first(const void *a, const void *b)
+{
+	const char *x = ((const struct kept *)a)->path;
+	const char *y = ((const struct kept *)b)->path;
+
+	return node_compare(x, strlen(x), y, strlen(y));
+}
+
+/* The kept files into the nodes' order; one comparison per file when
+ * the bytewise order already is depth first, as in most packs. */
+static void
+sort_kept_depth_first(struct view *v)
+{
+	size_t i;
+
+	for (i = 1; i < v->count; i++) {
+		if (kept_depth_first(&v->files[i - 1], &v->files[i]) > 0) {
+			qsort(v->files, v->count, sizeof(struct kept),
+			    kept_depth_first);
+			return;
+		}
+	}
+}
+
 /* Every entry's path, once, in one allocation the nodes and the kept
  * files (sorted by path, as the digest's entries are) point into. */
 static int
@@ -268,6 +298,7 @@ copy_names(struct view *v, const ps_digest *d, ps_error *err)
 	if (k != v->count)
 		return util_fail(err, "internal_error", NULL, "%zu files kept, "
 		    "%zu found among the archive's entries", v->count, k);
+	sort_kept_depth_first(v);
 	return 0;
 }
 
@@ -377,7 +408,8 @@ find_kept(const struct view *v, const char *path)
 
 	memset(&key, 0, sizeof(key));
 	key.path = path;
-	return bsearch(&key, v->files, v->count, sizeof(struct kept), by_path);
+	return bsearch(&key, v->files, v->count, sizeof(struct kept),
+	    kept_depth_first);
 }
 
 static int
@@ -394,12 +426,25 @@ view_stat(void *ctx, const char *path, ps_entry_type *type, uint64_t *size,
 	return 0;
 }
 
+static int
+is_listed(const struct view *v, const char *path)
+{
+	const struct node *n = v->listed;
+
+	return n != NULL && strncmp(path, n->path, n->len) == 0 &&
+	    path[n->len] == '\0';
+}
+
 static const struct kept *
 file_for(const struct view *v, const char *path, ps_error *err)
 {
 	ps_entry_type type;
 	uint64_t size;
 
+	/* The kept file and its node point at the same name in `names`. */
+	if (is_listed(v, path) && v->listed_kept != NULL &&
+	    v->listed_kept->path == v->listed->path)
+		return v->listed_kept;
 	if (view_stat((void *)v, path, &type, &size, err) != 0)
 		return NULL;
 	if (type != PS_ENTRY_FILE) {
@@ -466,18 +511,23 @@ view_list(void *ctx, int (*fn)(void *arg, const char *path,
     ps_entry_type type, uint64_t size, ps_error *err), void *arg,
     ps_error *err)
 {
-	const struct view *v = ctx;
+	struct view *v = ctx;
 	const struct node *n;
-	size_t i;
+	size_t i, files = 0;
+	int rc = 0;
 
-	for (i = 0; i < v->node_count; i++) {
+	for (i = 0; rc == 0 && i < v->node_count; i++) {
 		n = &v->nodes[i];
 		memcpy(v->name_buffer, n->path, n->len);
 		v->name_buffer[n->len] = '\0';
-		if (fn(arg, v->name_buffer, n->type, n->size, err) != 0)
-			return -1;
+		v->listed = n;
+		v->listed_kept = n->type == PS_ENTRY_FILE && files < v->count ?
+		    &v->files[files++] : NULL;
+		rc = fn(arg, v->name_buffer, n->type, n->size, err);
 	}
-	return 0;
+	v->listed = NULL;
+	v->listed_kept = NULL;
+	return rc;
 }
 
 int

@@ -673,6 +673,70 @@ archive_listing_is_depth_first(void **state)
 	    "k k/a k/a/c k/a/e k/a/e/f k/a-b k/a.d manifest.yml ");
 }
 
+struct heads {
+	ps_pack_files *files;
+	int files_seen;
+};
+
+/* Each listed file's head (it holds its own path) read from inside the
+ * listing, and another file's, which the listing has not reached. */
+static int
+check_listed_head(void *arg, const char *path, ps_entry_type type,
+    uint64_t size, ps_error *err)
+{
+	struct heads *h = arg;
+	unsigned char head[16];
+	size_t got = 0;
+
+	(void)size;
+	if (type != PS_ENTRY_FILE || strcmp(path, "manifest.yml") == 0)
+		return 0;
+	h->files_seen++;
+	assert_int_equal(h->files->head(h->files->ctx, path, head, 16, &got,
+	    err), 0);
+	assert_true(got > strlen(path));
+	assert_memory_equal(head, path, strlen(path));
+	assert_int_equal(h->files->head(h->files->ctx, "k/a.d", head, 16, &got,
+	    err), 0);
+	assert_memory_equal(head, "k/a.d\n", 6);
+	return 0;
+}
+
+/* The view finds the file it is listing without a search (its kept files
+ * share the listing's depth-first order): heads read during the listing
+ * are each file's own, also where bytewise order differs. */
+static void
+archive_heads_while_listing(void **state)
+{
+	static const char names[] = "k/a-b k/a/c k/a.d k/a/e/f k/b";
+	char *dir = make_pack(), cmd[1024], tar[300];
+	ps_pack_files files;
+	struct heads h = { &files, 0 };
+	unsigned char head[16];
+	size_t got = 0;
+	ps_digest *d = NULL;
+	ps_error err;
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "cd '%s' && for f in %s; do mkdir -p "
+	    "\"$(dirname \"$f\")\" && echo \"$f\" > \"$f\"; done && tar -cf "
+	    "'%s.tar' manifest.yml %s", dir, names, dir, names);
+	assert_int_equal(system(cmd), 0);
+	snprintf(tar, sizeof(tar), "%s.tar", dir);
+	assert_int_equal(ps_pack_files_archive_open(tar, &files, &d, &err), 0);
+	assert_int_equal(files.list(files.ctx, check_listed_head, &h, &err), 0);
+	assert_int_equal(h.files_seen, 5);
+	assert_int_equal(files.head(files.ctx, "k/a/e/f", head, 16, &got, &err),
+	    0);
+	assert_memory_equal(head, "k/a/e/f\n", 8);
+	assert_int_equal(files.head(files.ctx, "k/a", head, 16, &got, &err), -1);
+	assert_string_equal(err.code, "pack_not_file");
+	ps_pack_files_close(&files);
+	ps_digest_free(d);
+	unlink(tar);
+	remove_pack(dir);
+}
+
 /* Issue 22: install's tree is read back without a walk: a file opened
  * beneath the root, links and directories refused as the walk refuses
  * them; stat and list still walk. */
@@ -836,6 +900,7 @@ main(void)
 		cmocka_unit_test(walk_refuses_a_link_deep_in_the_tree),
 		cmocka_unit_test(survey_reaches_a_directory_at_the_path_limit),
 		cmocka_unit_test(archive_listing_is_depth_first),
+		cmocka_unit_test(archive_heads_while_listing),
 		cmocka_unit_test(tree_reads_without_walking),
 	};
 	return cmocka_run_group_tests_name("pack", tests, NULL, NULL);
