@@ -946,25 +946,32 @@ drain(struct reader *r, ps_error *err)
 }
 
 /* Every parent directory must be an explicit entry of a canonical tar.
- * `items` must be sorted. */
+ * `items` must be sorted: the files of one directory follow each other,
+ * and their parent is looked up once. */
 static int
 parents_explicit(const pack_items *items)
 {
 	char parent[UTIL_PATH_MAX + 1];
-	const char *slash;
-	size_t i;
-	long at;
+	const char *path, *slash, *checked = NULL;
+	size_t i, len, checked_len = 0;
 
 	for (i = 0; i < items->count; i++) {
-		slash = strrchr(items->items[i].entry.path, '/');
+		path = items->items[i].entry.path;
+		slash = strrchr(path, '/');
 		if (slash == NULL)
 			continue;
-		snprintf(parent, sizeof(parent), "%.*s",
-		    (int)(slash - items->items[i].entry.path),
-		    items->items[i].entry.path);
-		at = pack_items_find(items, parent);
-		if (at < 0)
+		len = (size_t)(slash - path);
+		if (checked != NULL && len == checked_len &&
+		    memcmp(path, checked, len) == 0)
+			continue;
+		if (len > UTIL_PATH_MAX)
 			return 0;
+		memcpy(parent, path, len);
+		parent[len] = '\0';
+		if (pack_items_find(items, parent) < 0)
+			return 0;
+		checked = path;
+		checked_len = len;
 	}
 	return 1;
 }

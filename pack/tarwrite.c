@@ -45,9 +45,13 @@ pack_tar_path_fits(const char *path, int is_dir)
 
 	if (len > UTIL_PATH_MAX)
 		return 0;
-	snprintf(name, sizeof(name), "%s%s", path, is_dir ? "/" : "");
-	if (is_ascii(path))
+	if (is_ascii(path) && !is_dir)
+		return fits_ustar(path, len);
+	if (is_ascii(path)) {
+		memcpy(name, path, len);
+		memcpy(name + len, "/", 2);
 		return fits_ustar(name, stored);
+	}
 	/* The header keeps the name itself and the extension is named
 	 * DIR/PaxHeader/BASE: both must stay under 100 bytes. */
 	return stored < 100 && len + strlen("PaxHeader/") < 100;
