@@ -117,6 +117,39 @@ tar_resum(unsigned char *b)
 	snprintf((char *)b + 148, 8, "%06o", sum);
 }
 
+/* The header checksum is the sum of its bytes with the checksum field as
+ * eight spaces, unsigned (POSIX) or signed (old Sun tar, which GNU tar and
+ * libarchive also accept); any other number is refused. */
+static void
+tar_checksum_unsigned_or_signed(void **state)
+{
+	unsigned char stream[3 * BLOCK];
+	char names[256];
+	long ssum = 0;
+	size_t i;
+
+	(void)state;
+	memset(stream, 0, sizeof(stream));
+	tar_header(stream, "caf\xc3\xa9\xff", (const unsigned char *)
+	    "00000000000");
+	assert_string_equal(tar_scan(stream, sizeof(stream), names,
+	    sizeof(names)), "");
+	memset(stream + 148, ' ', 8);
+	for (i = 0; i < BLOCK; i++)
+		ssum += (signed char)stream[i];
+	snprintf((char *)stream + 148, 8, "%06lo", ssum);
+	assert_string_equal(tar_scan(stream, sizeof(stream), names,
+	    sizeof(names)), "");
+	snprintf((char *)stream + 148, 8, "%06lo", ssum + 1);
+	assert_string_equal(tar_scan(stream, sizeof(stream), names,
+	    sizeof(names)), "archive_corrupt");
+	/* The field itself counts as spaces, whatever digits it holds. */
+	tar_resum(stream);
+	stream[148] = '1';
+	assert_string_equal(tar_scan(stream, sizeof(stream), names,
+	    sizeof(names)), "archive_corrupt");
+}
+
 /*
  * Issue 26: Go's archive/tar reads a ustar header whose bytes 508-511 are
  * "tar\0" as the star format, whose prefix field is bytes 345-475 (476-499
@@ -504,6 +537,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(tar_base256_size_past_int64_is_refused),
+		cmocka_unit_test(tar_checksum_unsigned_or_signed),
 		cmocka_unit_test(pax_numbers_match_their_grammar),
 		cmocka_unit_test(header_numbers_are_numbers),
 		cmocka_unit_test(header_padding_is_nul),
