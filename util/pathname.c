@@ -155,6 +155,10 @@ is_reserved(const char *comp, size_t len)
 		stem++;
 	while (stem > 0 && comp[stem - 1] == ' ')
 		stem--;
+	/* Every reserved name is 3 to 7 bytes and starts with one of these:
+	 * most components are rejected without 32 comparisons. */
+	if (stem < 3 || stem > 7 || strchr("CPANLcpanl", comp[0]) == NULL)
+		return 0;
 	for (i = 0; i < sizeof(reserved_names) / sizeof(reserved_names[0]); i++) {
 		if (strlen(reserved_names[i]) == stem &&
 		    strncasecmp(comp, reserved_names[i], stem) == 0)

@@ -61,6 +61,13 @@ name_rules(void **state)
 	assert_string_equal(refusal("nul.txt"), "name_reserved");
 	assert_string_equal(refusal("Com1.md"), "name_reserved");
 	assert_string_equal(refusal("console.md"), "ok");
+	assert_string_equal(refusal("a/aux"), "name_reserved");
+	assert_string_equal(refusal("PRN .txt"), "name_reserved");
+	assert_string_equal(refusal("conout$.log"), "name_reserved");
+	assert_string_equal(refusal("LPT9"), "name_reserved");
+	assert_string_equal(refusal("lpt\xc2\xb9.c"), "name_reserved");
+	assert_string_equal(refusal("COM10"), "ok");
+	assert_string_equal(refusal("xcon"), "ok");
 	assert_string_equal(refusal("notes."), "name_reserved");
 	assert_string_equal(refusal("notes "), "name_reserved");
 }
