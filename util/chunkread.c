@@ -42,6 +42,10 @@ struct util_chunkread {
 
 enum { READ_STOPPED = -2 };
 
+/* Chunks read and not yet handed over, counting the one the caller
+ * holds, from which the reading thread absorbs before reading on. */
+#define ABSORB_WHEN_AHEAD 2
+
 /* Waits until the pipe has bytes or the thread is told to stop. */
 static int
 wait_readable(util_chunkread *c)
@@ -165,6 +169,21 @@ publish(util_chunkread *c, size_t len, int last, const ps_error *failure)
 	pthread_mutex_unlock(&c->lock);
 }
 
+/* While the caller has a chunk waiting beyond the one it parses, reading
+ * further ahead helps nobody: the reading thread takes the digest's
+ * share instead, so that a parse too light to wait at a full ring but
+ * too heavy to leave the caller idle does not put every absorb on the
+ * caller while this thread sleeps. */
+static void
+absorb_while_ahead(util_chunkread *c, uint64_t ahead)
+{
+	pthread_mutex_lock(&c->lock);
+	while (c->produced - c->consumed >= ahead && !c->stopping &&
+	    absorb_one(c) != 0)
+		;
+	pthread_mutex_unlock(&c->lock);
+}
+
 static void *
 read_ahead(void *arg)
 {
@@ -188,8 +207,11 @@ read_ahead(void *arg)
 			break;
 		}
 		publish(c, (size_t)n, (size_t)n < c->chunk, NULL);
-		if ((size_t)n < c->chunk)
+		if ((size_t)n < c->chunk) {
+			absorb_while_ahead(c, 0);   /* nothing left to read */
 			break;
+		}
+		absorb_while_ahead(c, ABSORB_WHEN_AHEAD);
 	}
 	return NULL;
 }

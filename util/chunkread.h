@@ -29,11 +29,13 @@ typedef struct util_chunkread_ops {
 	int (*check)(void *ctx, const unsigned char *buf, size_t len,
 	    ps_error *err);
 	/* Each chunk that passed, in order, once (a digest of the whole
-	 * input): on whichever thread would otherwise wait, the reading one
-	 * with the ring full or the caller's with no chunk ready, never on
-	 * both at once.  A big archive's parse is light and the caller takes
-	 * it; 100,000 small files keep the caller busy and the reading
-	 * thread takes it.  0, or -1 (err filled) stops the reading. */
+	 * input), never on both threads at once: on the caller's when it
+	 * has no chunk ready, on the reading one when the caller has a
+	 * chunk waiting beyond the one it parses, when the ring is full and
+	 * once the input is read.  A big archive's parse is light and the
+	 * caller takes most; 100,000 small files keep the caller busy and
+	 * the reading thread takes most.  0, or -1 (err filled) stops the
+	 * reading. */
 	int (*absorb)(void *ctx, const unsigned char *buf, size_t len,
 	    ps_error *err);
 } util_chunkread_ops;

@@ -2,7 +2,8 @@
  * Unit tests: chunks read and checked ahead (util/chunkread.c): every
  * chunk handed over in order, whole, the last one short (or empty on a
  * boundary), each absorbed exactly once and in order whichever thread
- * takes it; a check that fails stops the reading after the chunks before
+ * takes it, the reading thread taking some while a busy caller has
+ * chunks waiting; a check that fails stops the reading after the chunks before
  * it were handed over; a reader freed while the thread waits on a pipe
  * nobody writes returns at once.
  */
@@ -12,6 +13,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -29,6 +31,8 @@ struct seen {
 	util_sha256 *absorbed;      /* what absorb saw, in order */
 	size_t absorbed_bytes;
 	int slow_parse;             /* the caller sleeps per chunk */
+	pthread_t caller;
+	size_t by_reader;           /* chunks absorbed on the reading thread */
 };
 
 static int
@@ -53,6 +57,8 @@ absorb(void *ctx, const unsigned char *buf, size_t len, ps_error *err)
 	struct seen *s = ctx;
 
 	(void)err;
+	if (!pthread_equal(pthread_self(), s->caller))
+		s->by_reader++;
 	s->absorbed_bytes += len;
 	return util_sha256_update(s->absorbed, buf, len);
 }
@@ -85,12 +91,14 @@ nap(void)
 }
 
 /* Reads `len` bytes through a reader of `slots` slots: the bytes handed
- * over are the input, and so are the bytes absorbed. */
+ * over are the input, and so are the bytes absorbed; the chunks absorbed
+ * on the reading thread counted in *by_reader. */
 static void
-reads_in_order(size_t len, size_t slots, int slow_parse)
+reads_in_order(size_t len, size_t slots, int slow_parse, size_t *by_reader)
 {
 	unsigned char *want, *got = malloc(len + CHUNK), d1[32], d2[32];
-	struct seen s = { 0, SIZE_MAX, util_sha256_new(), 0, slow_parse };
+	struct seen s = { .fail_at = SIZE_MAX, .absorbed = util_sha256_new(),
+	    .slow_parse = slow_parse };
 	util_chunkread *c;
 	const unsigned char *buf;
 	size_t n, at = 0;
@@ -98,6 +106,7 @@ reads_in_order(size_t len, size_t slots, int slow_parse)
 	int fd = input(len, &want);
 
 	assert_non_null(got);
+	s.caller = pthread_self();
 	assert_int_equal(util_chunkread_new(fd, CHUNK, slots, &ops, &s, "in",
 	    &c, &err), 0);
 	do {
@@ -118,6 +127,7 @@ reads_in_order(size_t len, size_t slots, int slow_parse)
 	assert_int_equal(util_sha256_final(s.absorbed, d1), 0);
 	assert_int_equal(util_sha256_buffer(want, len, d2), 0);
 	assert_memory_equal(d1, d2, sizeof(d1));
+	*by_reader = s.by_reader;
 	util_chunkread_free(c);
 	util_sha256_free(s.absorbed);
 	close(fd);
@@ -128,19 +138,34 @@ reads_in_order(size_t len, size_t slots, int slow_parse)
 static void
 hands_over_every_chunk_in_order(void **state)
 {
+	size_t by_reader;
+
 	(void)state;
-	reads_in_order(37 * CHUNK + 123, 4, 0);   /* last chunk short */
-	reads_in_order(16 * CHUNK, 2, 0);         /* ends on a boundary */
-	reads_in_order(10, 8, 0);                 /* one short chunk */
-	reads_in_order(0, 3, 0);                  /* empty input */
-	reads_in_order(20 * CHUNK + 1, 3, 1);     /* the caller slower */
+	reads_in_order(37 * CHUNK + 123, 4, 0, &by_reader); /* last short */
+	reads_in_order(16 * CHUNK, 2, 0, &by_reader);  /* ends on a boundary */
+	reads_in_order(10, 8, 0, &by_reader);          /* one short chunk */
+	reads_in_order(0, 3, 0, &by_reader);           /* empty input */
+	reads_in_order(20 * CHUNK + 1, 3, 1, &by_reader); /* caller slower */
+}
+
+/* A caller parsing slower than the input is read, with a ring that never
+ * fills: the reading thread, chunks ahead, takes the digest instead of
+ * leaving all of it to the busy caller. */
+static void
+a_busy_caller_leaves_the_digest_to_the_reading_thread(void **state)
+{
+	size_t by_reader;
+
+	(void)state;
+	reads_in_order(20 * CHUNK + 1, 64, 1, &by_reader);
+	assert_true(by_reader > 0);
 }
 
 static void
 a_failed_check_stops_after_the_chunks_before_it(void **state)
 {
 	unsigned char *want;
-	struct seen s = { 0, 5, util_sha256_new(), 0, 0 };
+	struct seen s = { .fail_at = 5, .absorbed = util_sha256_new() };
 	util_chunkread *c;
 	const unsigned char *buf;
 	size_t n, handed = 0;
@@ -170,7 +195,7 @@ static void
 free_stops_a_thread_waiting_on_a_pipe(void **state)
 {
 	unsigned char block[CHUNK + CHUNK / 2];
-	struct seen s = { 0, SIZE_MAX, util_sha256_new(), 0, 0 };
+	struct seen s = { .fail_at = SIZE_MAX, .absorbed = util_sha256_new() };
 	util_chunkread *c;
 	const unsigned char *buf;
 	size_t n;
@@ -196,7 +221,7 @@ static void
 finish_before_the_end_is_refused(void **state)
 {
 	unsigned char *want;
-	struct seen s = { 0, SIZE_MAX, util_sha256_new(), 0, 0 };
+	struct seen s = { .fail_at = SIZE_MAX, .absorbed = util_sha256_new() };
 	util_chunkread *c;
 	const unsigned char *buf;
 	size_t n;
@@ -220,6 +245,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(hands_over_every_chunk_in_order),
+		cmocka_unit_test(a_busy_caller_leaves_the_digest_to_the_reading_thread),
 		cmocka_unit_test(a_failed_check_stops_after_the_chunks_before_it),
 		cmocka_unit_test(free_stops_a_thread_waiting_on_a_pipe),
 		cmocka_unit_test(finish_before_the_end_is_refused),
