@@ -2057,7 +2057,9 @@ void ps_diff_free(ps_diff *diff);
  * created with openat(2) and O_NOFOLLOW relative to directory
  * descriptors, files with O_EXCL; the limits hold while bytes stream.
  * Nothing is synced, nor handed to writeback early (ps_install does that
- * for the trees it keeps).  On failure the directory may hold part of the
+ * for the trees it keeps).  Past its first 64 entries or 1 MiB of file
+ * data the files are created on a thread of its own, which has ended by
+ * the time this returns.  On failure the directory may hold part of the
  * archive: the caller removes it.  `digest_out` (may be NULL) receives the
  * digests of what was extracted (every file hashed).  Refusals add
  * extract_too_large, extract_too_many_entries, extract_ratio_exceeded,

@@ -19,6 +19,7 @@
 #include "util/error.h"
 #include "util/fdio.h"
 #include "util/pathname.h"
+#include "util/worker.h"
 #include "install/extract.h"
 
 struct extract {
@@ -159,13 +160,12 @@ parent_fd(struct extract *x, const char *path, const char **name,
 }
 
 static int
-on_dir(void *ctx, const char *path, ps_error *err)
+make_dir(struct extract *x, const char *path, ps_error *err)
 {
-	struct extract *x = ctx;
 	int fd;
 
 	close_file(x);
-	if (stopped(x, path, err) != 0 || util_path_check(path, NULL, err) != 0 ||
+	if (util_path_check(path, NULL, err) != 0 ||
 	    (fd = open_dir(x, path, err)) < 0)
 		return -1;
 	close(fd);
@@ -173,52 +173,158 @@ on_dir(void *ctx, const char *path, ps_error *err)
 }
 
 static int
-on_file(void *ctx, const ps_entry *entry, ps_error *err)
+create_file(struct extract *x, const char *path, int executable,
+    ps_error *err)
 {
-	struct extract *x = ctx;
 	const char *name;
 	int at;
 
 	close_file(x);
-	if (stopped(x, entry->path, err) != 0 ||
-	    util_path_check(entry->path, NULL, err) != 0 ||
-	    (at = parent_fd(x, entry->path, &name, err)) < 0)
+	if (util_path_check(path, NULL, err) != 0 ||
+	    (at = parent_fd(x, path, &name, err)) < 0)
 		return -1;
-	if ((x->path = strdup(entry->path)) == NULL)
-		return util_fail_oom(err, entry->path);
+	if ((x->path = strdup(path)) == NULL)
+		return util_fail_oom(err, path);
 	x->fd = openat(at, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-	    O_CLOEXEC, entry->executable ? 0755 : 0644);
+	    O_CLOEXEC, executable ? 0755 : 0644);
 	if (x->fd >= 0)
 		return 0;
 	if (errno == EEXIST) {
-		util_refuse(err, "duplicate_entry", entry->path, "the archive holds "
+		util_refuse(err, "duplicate_entry", path, "the archive holds "
 		    "this path twice (or a name that this file system folds to "
 		    "the same)");
 		return util_error_expect(err, "one entry per path", "another");
 	}
 	return util_fail_errno(err, errno == ENOSPC ? "disk_full" : "io_error",
-	    entry->path, "create", errno);
+	    path, "create", errno);
 }
 
 static int
-on_data(void *ctx, const void *buf, size_t len, ps_error *err)
+write_data(struct extract *x, const void *buf, size_t len, ps_error *err)
 {
-	struct extract *x = ctx;
-
 	if (x->fd < 0)
 		return util_fail(err, "internal_error", NULL, "data outside a file");
-	if (stopped(x, x->path, err) != 0 ||
-	    util_write_all(x->fd, buf, len, x->path, err) != 0)
+	if (util_write_all(x->fd, buf, len, x->path, err) != 0)
 		return -1;
 	x->written += len;
 	start_writeback(x, EXTRACT_WRITEBACK_EVERY);
 	return 0;
 }
 
+/*
+ * Creating 100,000 files is mostly system time, and on the parsing thread
+ * it would wait for the parse and the parse for it: past its first
+ * entries an extraction hands its directories, files and data to a
+ * writer thread of its own (util/worker.c, in order, batched), and the
+ * parse goes on.  A small pack is extracted inline: starting a thread
+ * would cost more than it saves.  The writer's first failure is the
+ * caller's at its next entry or block, or at install_extractor_end().
+ */
+#define EXTRACT_INLINE_ENTRIES 64
+#define EXTRACT_INLINE_BYTES (1u << 20)
+#define EXTRACT_WRITER_SLOT (256u << 10)
+#define EXTRACT_WRITER_SLOTS 8
+
+enum { WRITE_DIR, WRITE_FILE, WRITE_EXECUTABLE, WRITE_DATA };
+
 struct install_extractor {
 	struct extract x;
 	pack_archive_visitor visitor;
+	util_worker *writer;        /* NULL while extracting inline */
+	uint64_t entries, bytes;    /* seen while inline */
+	char *current;              /* the file being queued, for messages */
 };
+
+/* The writer thread: a record as queued (paths with their NUL). */
+static int
+write_record(void *ctx, uint64_t tag, const void *buf, size_t len,
+    ps_error *err)
+{
+	struct extract *x = ctx;
+
+	switch (tag) {
+	case WRITE_DIR:
+		return make_dir(x, buf, err);
+	case WRITE_FILE:
+	case WRITE_EXECUTABLE:
+		return create_file(x, buf, tag == WRITE_EXECUTABLE, err);
+	default:
+		return write_data(x, buf, len, err);
+	}
+}
+
+static const util_worker_ops writer_ops = { write_record, NULL, NULL };
+
+/* Whether the next entry goes to the writer thread, starting it once
+ * the extraction has outgrown a small pack. */
+static int
+queued(install_extractor *e, uint64_t bytes, ps_error *err)
+{
+	if (e->writer != NULL)
+		return 1;
+	e->bytes += bytes;
+	if (++e->entries <= EXTRACT_INLINE_ENTRIES &&
+	    e->bytes <= EXTRACT_INLINE_BYTES)
+		return 0;
+	if (util_worker_new(&writer_ops, &e->x, EXTRACT_WRITER_SLOT,
+	    EXTRACT_WRITER_SLOTS, &e->writer, err) != 0)
+		return -1;
+	return 1;
+}
+
+static int
+queue_path(install_extractor *e, uint64_t tag, const char *path,
+    ps_error *err)
+{
+	if (strlen(path) >= EXTRACT_WRITER_SLOT)
+		return util_fail(err, "internal_error", NULL, "a path longer "
+		    "than the writer's buffer");
+	return util_worker_push(e->writer, tag, path, strlen(path) + 1, err);
+}
+
+static int
+on_dir(void *ctx, const char *path, ps_error *err)
+{
+	install_extractor *e = ctx;
+	int q;
+
+	if (stopped(&e->x, path, err) != 0 || (q = queued(e, 0, err)) < 0)
+		return -1;
+	return q ? queue_path(e, WRITE_DIR, path, err) :
+	    make_dir(&e->x, path, err);
+}
+
+static int
+on_file(void *ctx, const ps_entry *entry, ps_error *err)
+{
+	install_extractor *e = ctx;
+	int q;
+
+	if (stopped(&e->x, entry->path, err) != 0 ||
+	    (q = queued(e, entry->size, err)) < 0)
+		return -1;
+	if (!q)
+		return create_file(&e->x, entry->path, entry->executable, err);
+	free(e->current);
+	if ((e->current = strdup(entry->path)) == NULL)
+		return util_fail_oom(err, entry->path);
+	return queue_path(e, entry->executable ? WRITE_EXECUTABLE : WRITE_FILE,
+	    entry->path, err);
+}
+
+/* Data follows its file: to the writer exactly when the file went. */
+static int
+on_data(void *ctx, const void *buf, size_t len, ps_error *err)
+{
+	install_extractor *e = ctx;
+
+	if (e->writer == NULL)
+		return stopped(&e->x, e->x.path, err) != 0 ? -1 :
+		    write_data(&e->x, buf, len, err);
+	if (stopped(&e->x, e->current, err) != 0)
+		return -1;
+	return util_worker_push(e->writer, WRITE_DATA, buf, len, err);
+}
 
 int
 install_extractor_new(const char *path, int dest_fd,
@@ -235,7 +341,7 @@ install_extractor_new(const char *path, int dest_fd,
 	e->x.fd = -1;
 	e->x.dir_fd = -1;
 	/* The reader holds the limits while it streams (pack/limits.c). */
-	e->visitor = (pack_archive_visitor){ &e->x, on_file, on_data, on_dir,
+	e->visitor = (pack_archive_visitor){ e, on_file, on_data, on_dir,
 	    NULL, NULL };
 	*out = e;
 	return 0;
@@ -267,6 +373,11 @@ install_extractor_end(install_extractor *e, int rc, ps_error *err)
 	struct extract *x = &e->x;
 	int fd;
 
+	/* the writer's last records written (or dropped) before x is ours */
+	if (rc == 0 && e->writer != NULL)
+		rc = util_worker_finish(e->writer, err);
+	util_worker_free(e->writer);
+	e->writer = NULL;
 	if (rc == 0 && x->fd >= 0) {
 		/* Only a successful run reports close(2)'s error; a refused or
 		 * failed one still closes the file it was writing. */
@@ -288,6 +399,7 @@ install_extractor_free(install_extractor *e)
 	if (e == NULL)
 		return;
 	(void)install_extractor_end(e, -1, NULL);
+	free(e->current);
 	free(e);
 }
 

@@ -953,6 +953,54 @@ no_writeback_for_the_callers_tree(void **state)
 	assert_int_equal(writeback_calls, 0);
 }
 
+/* Past its first 64 entries an extraction writes on a thread of its own
+ * (install/extract.c): 300 files arrive whole, each with its bytes; a
+ * file already in DEST at entry 251 is refused by its name, an error
+ * found on that thread, and no descriptor is left open either way. */
+static void
+many_entries_through_the_writer_thread(void **state)
+{
+	struct fixture *fx = *state;
+	struct ent ents[301];
+	char names[300][24], got[24];
+	const char *archive;
+	ps_error err;
+	ssize_t n;
+	size_t i;
+	int fds, fd;
+
+	ents[0] = (struct ent)MANIFEST;
+	for (i = 0; i < 300; i++) {
+		snprintf(names[i], sizeof(names[i]), "d%zu/f%03zu.txt", i / 100,
+		    i);
+		ents[i + 1] = (struct ent){ names[i], 'f', names[i], 0, 0 };
+	}
+	archive = make_archive(fx, "many.tar", ents, 301);
+	fds = open_fds();
+	assert_int_equal(extract(fx, archive, &err), 0);
+	assert_int_equal(open_fds(), fds);
+	for (i = 0; i < 300; i++) {
+		fd = openat(fx->dest_fd, names[i], O_RDONLY | O_CLOEXEC);
+		assert_true(fd >= 0);
+		n = read(fd, got, sizeof(got));
+		close(fd);
+		assert_int_equal(n, (ssize_t)strlen(names[i]));
+		assert_memory_equal(got, names[i], (size_t)n);
+	}
+	reset_dest(fx);
+	assert_int_equal(mkdirat(fx->dest_fd, "d2", 0755), 0);
+	fd = openat(fx->dest_fd, names[250], O_WRONLY | O_CREAT | O_EXCL |
+	    O_CLOEXEC, 0644);
+	assert_true(fd >= 0);
+	close(fd);
+	fds = open_fds();
+	assert_int_equal(extract(fx, archive, &err), -1);
+	assert_string_equal(err.code, "duplicate_entry");
+	assert_string_equal(err.subject, names[250]);
+	assert_int_equal(open_fds(), fds);
+	assert_nothing_outside(fx);
+}
+
 int
 main(void)
 {
@@ -981,6 +1029,7 @@ main(void)
 		T(good_archive_round_trip),
 		T(good_zstd_and_no_overwrite),
 		T(no_writeback_for_the_callers_tree),
+		T(many_entries_through_the_writer_thread),
 #undef T
 	};
 

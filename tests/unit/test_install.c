@@ -38,7 +38,8 @@ run(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(cmd, sizeof(cmd), fmt, ap);
 	va_end(ap);
-	assert_int_equal(system(cmd), 0);
+	if (system(cmd) != 0)
+		fail_msg("failed: %s", cmd);
 }
 
 /* Signs dir/pack (after `edit`, a shell command run in it) as VERSION. */
@@ -451,6 +452,47 @@ cancelled_install_leaves_nothing(void **state)
 	run("test -z \"$(ls -A '%s' 2>/dev/null)\"", tmp);
 }
 
+/* Past its first 64 entries the extraction writes on a thread of its own
+ * (install/extract.c): stopped while that thread runs, the install is
+ * still install_cancelled, installs nothing and leaves DIR/.tmp empty
+ * (the thread is stopped before the tree is removed); not stopped, it
+ * installs all 200 files. */
+static void
+cancelled_while_the_writer_runs(void **state)
+{
+	struct fixture *f = *state;
+	ps_install_result *r = NULL;
+	struct cancel_at c;
+	ps_install_options o;
+	char tmp[160];
+	unsigned n;
+	ps_error err;
+
+	sign_version(f, "1.0.0", "mkdir knowledge/many && for i in $(seq 200); "
+	    "do echo $i > knowledge/many/f$i.txt; done");
+	snprintf(tmp, sizeof(tmp), "%s/.tmp", f->data);
+	ps_install_options_init(&o);
+	o.verify.trust = f->trust;
+	o.data_dir = f->data;
+	o.cancelled = cancel_at_poll;
+	o.cancelled_ctx = &c;
+	for (n = 200; n <= 380; n += 30) {      /* entries 100 to 190 */
+		c.polls = 0;
+		c.stop_at = n;
+		r = NULL;
+		assert_int_equal(ps_install(f->archive, &o, &r, &err), -1);
+		ps_install_result_free(r);
+		assert_string_equal(err.code, "install_cancelled");
+		assert_int_equal(installed_count(f), 0);
+		run("test -z \"$(ls -A '%s' 2>/dev/null)\"", tmp);
+	}
+	o.cancelled = NULL;
+	assert_int_equal(ps_install(f->archive, &o, &r, &err), 0);
+	run("test \"$(ls '%s'/knowledge/many | wc -l)\" = 200", r->path);
+	ps_install_result_free(r);
+	assert_int_equal(installed_count(f), 1);
+}
+
 static void
 tampered_archive_is_refused_before_anything(void **state)
 {
@@ -636,6 +678,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(declined_and_dry_run_leave_nothing,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(cancelled_install_leaves_nothing,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(cancelled_while_the_writer_runs,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(
 		    tampered_archive_is_refused_before_anything, setup, teardown),
