@@ -405,6 +405,44 @@ cancel_at_poll(void *ctx)
 	return ++c->polls > c->stop_at;
 }
 
+/* Options whose `cancelled` is `c`; `tmp` gets DIR/.tmp. */
+static void
+cancelling_options(const struct fixture *f, ps_install_options *o,
+    struct cancel_at *c, char *tmp, size_t tmp_len)
+{
+	snprintf(tmp, tmp_len, "%s/.tmp", f->data);
+	ps_install_options_init(o);
+	o->verify.trust = f->trust;
+	o->data_dir = f->data;
+	o->cancelled = cancel_at_poll;
+	o->cancelled_ctx = c;
+}
+
+/* Installs, told to stop after `n` polls: 0 when it installed; -1 when
+ * it stopped, checked to be install_cancelled with nothing installed and
+ * DIR/.tmp (`tmp`) empty. */
+static int
+install_stopping_at(struct fixture *f, const ps_install_options *o,
+    struct cancel_at *c, unsigned n, const char *tmp)
+{
+	ps_install_result *r = NULL;
+	ps_error err;
+	int rc;
+
+	c->polls = 0;
+	c->stop_at = n;
+	rc = ps_install(f->archive, o, &r, &err);
+	ps_install_result_free(r);
+	if (rc == 0)
+		return 0;
+	if (strcmp(err.code, "install_cancelled") != 0)
+		fail_msg("stopped at poll %u: %s: %s", n, err.code, err.message);
+	assert_int_equal(err.status, PS_STATUS_FAILED);
+	assert_int_equal(installed_count(f), 0);
+	run("test -z \"$(ls -A '%s' 2>/dev/null)\"", tmp);
+	return -1;
+}
+
 /* Issue 26: an interrupted install left DIR/.tmp/install.* behind.  Stopped
  * at every point it polls (the copy, each entry and block extracted, before
  * the receipt, after the sync), it is install_cancelled, installs nothing
@@ -413,35 +451,16 @@ static void
 cancelled_install_leaves_nothing(void **state)
 {
 	struct fixture *f = *state;
-	ps_install_result *r = NULL;
 	struct cancel_at c;
 	ps_install_options o;
 	char tmp[160];
 	unsigned n;
-	ps_error err;
-	int rc;
 
 	sign_version(f, "1.0.0", "true");
-	snprintf(tmp, sizeof(tmp), "%s/.tmp", f->data);
-	ps_install_options_init(&o);
-	o.verify.trust = f->trust;
-	o.data_dir = f->data;
-	o.cancelled = cancel_at_poll;
-	o.cancelled_ctx = &c;
+	cancelling_options(f, &o, &c, tmp, sizeof(tmp));
 	for (n = 0; n < 100000; n++) {
-		c.polls = 0;
-		c.stop_at = n;
-		r = NULL;
-		rc = ps_install(f->archive, &o, &r, &err);
-		ps_install_result_free(r);
-		if (rc == 0)
+		if (install_stopping_at(f, &o, &c, n, tmp) == 0)
 			break;
-		if (strcmp(err.code, "install_cancelled") != 0)
-			fail_msg("stopped at poll %u: %s: %s", n, err.code,
-			    err.message);
-		assert_int_equal(err.status, PS_STATUS_FAILED);
-		assert_int_equal(installed_count(f), 0);
-		run("test -z \"$(ls -A '%s' 2>/dev/null)\"", tmp);
 	}
 	print_message("# installed at stop_at %u\n", n);
 	/* it polled (so each stop above was a different point), then
@@ -470,22 +489,9 @@ cancelled_while_the_writer_runs(void **state)
 
 	sign_version(f, "1.0.0", "mkdir knowledge/many && for i in $(seq 200); "
 	    "do echo $i > knowledge/many/f$i.txt; done");
-	snprintf(tmp, sizeof(tmp), "%s/.tmp", f->data);
-	ps_install_options_init(&o);
-	o.verify.trust = f->trust;
-	o.data_dir = f->data;
-	o.cancelled = cancel_at_poll;
-	o.cancelled_ctx = &c;
-	for (n = 200; n <= 380; n += 30) {      /* entries 100 to 190 */
-		c.polls = 0;
-		c.stop_at = n;
-		r = NULL;
-		assert_int_equal(ps_install(f->archive, &o, &r, &err), -1);
-		ps_install_result_free(r);
-		assert_string_equal(err.code, "install_cancelled");
-		assert_int_equal(installed_count(f), 0);
-		run("test -z \"$(ls -A '%s' 2>/dev/null)\"", tmp);
-	}
+	cancelling_options(f, &o, &c, tmp, sizeof(tmp));
+	for (n = 200; n <= 380; n += 30)        /* entries 100 to 190 */
+		assert_int_equal(install_stopping_at(f, &o, &c, n, tmp), -1);
 	o.cancelled = NULL;
 	assert_int_equal(ps_install(f->archive, &o, &r, &err), 0);
 	run("test \"$(ls '%s'/knowledge/many | wc -l)\" = 200", r->path);
