@@ -276,10 +276,12 @@ static int
 queue_path(install_extractor *e, uint64_t tag, const char *path,
     ps_error *err)
 {
-	if (strlen(path) >= EXTRACT_WRITER_SLOT)
+	size_t len = strlen(path) + 1;          /* with its NUL */
+
+	if (len > EXTRACT_WRITER_SLOT)
 		return util_fail(err, "internal_error", NULL, "a path longer "
 		    "than the writer's buffer");
-	return util_worker_push(e->writer, tag, path, strlen(path) + 1, err);
+	return util_worker_push(e->writer, tag, path, len, err);
 }
 
 static int
@@ -318,12 +320,11 @@ on_data(void *ctx, const void *buf, size_t len, ps_error *err)
 {
 	install_extractor *e = ctx;
 
-	if (e->writer == NULL)
-		return stopped(&e->x, e->x.path, err) != 0 ? -1 :
-		    write_data(&e->x, buf, len, err);
-	if (stopped(&e->x, e->current, err) != 0)
+	if (stopped(&e->x, e->writer != NULL ? e->current : e->x.path,
+	    err) != 0)
 		return -1;
-	return util_worker_push(e->writer, WRITE_DATA, buf, len, err);
+	return e->writer != NULL ? util_worker_push(e->writer, WRITE_DATA, buf,
+	    len, err) : write_data(&e->x, buf, len, err);
 }
 
 int
