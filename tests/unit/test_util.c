@@ -11,7 +11,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -538,6 +541,69 @@ flusher_only_for_regular_files(void **state)
 	unlink(path);
 }
 
+/* Pages of the file [0, len) still in the page cache. */
+static size_t
+resident_pages(int fd, size_t len)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), n = len / page, i, in = 0;
+	unsigned char *vec = malloc(n);
+	void *map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
+
+	assert_non_null(vec);
+	assert_true(map != MAP_FAILED);
+	assert_int_equal(mincore(map, len, vec), 0);
+	for (i = 0; i < n; i++)
+		in += vec[i] & 1;
+	munmap(map, len);
+	free(vec);
+	return in;
+}
+
+/* A stretch made durable leaves the page cache (it was dirty there, and
+ * stayed after the fdatasync); what was written after it stays. */
+static void
+flusher_hands_back_the_pages_it_made_durable(void **state)
+{
+	char path[] = "/var/tmp/ps-flusher-XXXXXX";
+	size_t chunk = 1024 * 1024, i, page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t stretch = (size_t)UTIL_FLUSH_EVERY, tries;
+	char *buf = malloc(chunk);
+	int fd = mkstemp(path);
+	util_flusher *f = NULL;
+	struct statfs fs;
+	ps_error err;
+
+	(void)state;
+	assert_true(fd >= 0);
+	unlink(path);
+	assert_non_null(buf);
+	memset(buf, 'x', chunk);
+	if (fstatfs(fd, &fs) != 0 || fs.f_type == TMPFS_MAGIC) {
+		close(fd);     /* shared memory has no disk to drop pages for */
+		free(buf);
+		skip();
+	}
+	assert_int_equal(util_flusher_new(fd, "out.tar", &f, &err), 0);
+	for (i = 0; i < stretch / chunk + 1; i++)
+		assert_int_equal(write(fd, buf, chunk), (ssize_t)chunk);
+	assert_in_range(resident_pages(fd, stretch), stretch / page / 2,
+	    stretch / page);
+	assert_int_equal(util_flusher_wrote(f, stretch, &err), 0);
+	/* 30 s at most: a journal commit can wait for others' dirty data. */
+	for (tries = 0; tries < 3000; tries++) {
+		if (resident_pages(fd, stretch) < stretch / page / 8)
+			break;
+		usleep(10000);
+	}
+	assert_in_range(resident_pages(fd, stretch), 0, stretch / page / 8);
+	assert_int_equal(resident_pages(fd, stretch + chunk) -
+	    resident_pages(fd, stretch), chunk / page);
+	assert_int_equal(util_flusher_finish(f, &err), 0);
+	util_flusher_free(f);
+	close(fd);
+	free(buf);
+}
+
 /* A failed flush is the writer's error: the caller's final fsync on the
  * same open file would no longer report it. */
 static void
@@ -685,6 +751,7 @@ main(void)
 		cmocka_unit_test(read_last_reports_growth_and_shrinking),
 		cmocka_unit_test(parent_cache_reuses_and_refuses_links),
 		cmocka_unit_test(flusher_only_for_regular_files),
+		cmocka_unit_test(flusher_hands_back_the_pages_it_made_durable),
 		cmocka_unit_test(flusher_failure_reaches_the_writer),
 		cmocka_unit_test(close_batch_closes_only_its_own),
 		cmocka_unit_test(char_length_takes_utf8_only),
