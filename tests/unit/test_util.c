@@ -567,22 +567,22 @@ flusher_hands_back_the_pages_it_made_durable(void **state)
 	char path[] = "/var/tmp/ps-flusher-XXXXXX";
 	size_t chunk = 1024 * 1024, i, page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t stretch = (size_t)UTIL_FLUSH_EVERY, tries;
-	char *buf = malloc(chunk);
 	int fd = mkstemp(path);
 	util_flusher *f = NULL;
 	struct statfs fs;
 	ps_error err;
+	char *buf;
 
 	(void)state;
 	assert_true(fd >= 0);
 	unlink(path);
-	assert_non_null(buf);
-	memset(buf, 'x', chunk);
 	if (fstatfs(fd, &fs) != 0 || fs.f_type == TMPFS_MAGIC) {
 		close(fd);     /* shared memory has no disk to drop pages for */
-		free(buf);
 		skip();
 	}
+	buf = malloc(chunk);
+	assert_non_null(buf);
+	memset(buf, 'x', chunk);
 	assert_int_equal(util_flusher_new(fd, "out.tar", &f, &err), 0);
 	for (i = 0; i < stretch / chunk + 1; i++)
 		assert_int_equal(write(fd, buf, chunk), (ssize_t)chunk);
