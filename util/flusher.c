@@ -12,7 +12,8 @@ struct util_flusher {
 	int fd;
 	const char *label;
 	uint64_t noted;             /* the writer's: last total passed on */
-	uint64_t written, flushed;  /* under the lock */
+	uint64_t written, flushed;  /* under the lock; flushed written by the
+	                             * flusher thread alone */
 	int closing, failed, running;
 	ps_error error;             /* the flush's, once failed */
 	pthread_mutex_t lock;
@@ -71,15 +72,13 @@ run_flusher(void *arg)
 {
 	util_flusher *f = arg;
 	ps_error err;
-	uint64_t upto, released = 0;
+	uint64_t upto;
 	int rc, give_up = 0;
 
 	while (!give_up && (upto = next_stretch(f)) > 0) {
 		rc = flush(f, &err, &give_up);
-		if (rc == 0 && !give_up) {
-			release_pages(f, released, upto);
-			released = upto;
-		}
+		if (rc == 0 && !give_up)     /* f->flushed: this thread's own */
+			release_pages(f, f->flushed, upto);
 		pthread_mutex_lock(&f->lock);
 		if (rc != 0) {
 			f->error = err;
