@@ -2,7 +2,10 @@
  * Atomic output.  Where the file system allows it (Linux O_TMPFILE), the
  * data goes to an unnamed file in the target's directory that gets a name
  * only at commit: a process killed before then (even by SIGKILL) leaves
- * nothing behind.  Elsewhere it goes to ".NAME.XXXXXX", removed on abort.
+ * nothing behind.  Replacing a target, the commit links it as
+ * ".NAME.XXXXXX" and renames that over the target (linkat cannot
+ * replace): a SIGKILL between the two leaves that name.  Elsewhere it goes
+ * to ".NAME.XXXXXX" from the start, removed on abort.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -275,11 +275,14 @@ fill() {
 			continue
 		fi
 		# The replaced archive's second name lives from just before the
-		# first rename to just after the last (signature.md, 8.2): a
-		# kill in that instant leaves it; nothing else may remain.
-		prev=$(find out -name '.p.tar.gz.*.prev')
-		if [ -n "$prev" ]; then
-			rm $prev
+		# first rename to just after the last, and an unnamed temporary
+		# file is named .NAME.XXXXXX just before its rename (signature.md,
+		# 8.2): a kill in one of those instants leaves that name; nothing
+		# else may remain.
+		left=$(find out -regextype posix-extended \( -name '.p.tar.gz.*.prev' \
+		    -o -regex 'out/\.p\.tar\.gz(\.sig)?\.[A-Za-z0-9]{6}' \))
+		if [ -n "$left" ]; then
+			rm $left
 			between=$((between + 1))
 		fi
 		only_files out p.tar.gz p.tar.gz.sig
