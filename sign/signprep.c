@@ -24,6 +24,7 @@
 #include "util/strings.h"
 #include "util/fdio.h"
 #include "util/sha256.h"
+#include "util/worker.h"
 
 /* Git and --source-* provenance, and the holon source rule. */
 static int find_provenance(sign_run *run, ps_error *err);
@@ -43,24 +44,46 @@ replace_string(char **dst, const char *src, ps_error *err)
 /*
  * The archive's own digests.  An uncompressed archive is its tar stream,
  * whose SHA-256 the tar writer computes anyway: it is not hashed twice.
+ * The tap runs on the tar writer's thread, which already hashes the
+ * stream and writes it; these digests (the chunks' are one more SHA-256
+ * pass over the whole archive) are handed to a thread of their own, so
+ * the three SHA-256 passes of a v2 sign (files, stream, chunks) spread
+ * over both cores instead of two of them queuing on one.
  */
 struct output_hash {
 	util_sha256 *sha;
 	crypto_generichash_state b2;
 	int want_sha, want_b2;
 	util_chunks *chunks;        /* v2's chunk digests, or NULL */
+	util_worker *hasher;        /* runs hash_bytes, or NULL */
 };
+
+/* The tar writer's blocks: 16 of them queue for the hashing thread. */
+#define HASHER_SLOT (64 * 1024)
+#define HASHER_SLOTS 16
+
+static int
+hash_bytes(void *ctx, uint64_t tag, const void *buf, size_t len,
+    ps_error *err)
+{
+	struct output_hash *h = ctx;
+
+	(void)tag;
+	if ((h->want_sha && util_sha256_update(h->sha, buf, len) != 0) ||
+	    (h->want_b2 && crypto_generichash_update(&h->b2, buf, len) != 0) ||
+	    (h->chunks != NULL && util_chunks_update(h->chunks, buf, len) != 0))
+		return util_fail(err, "crypto_error", NULL, "hashing failed");
+	return 0;
+}
+
+static const util_worker_ops hasher_ops = { hash_bytes, NULL, NULL };
 
 static int
 tap_bytes(void *ctx, const void *buf, size_t len, ps_error *err)
 {
 	struct output_hash *h = ctx;
 
-	if ((h->want_sha && util_sha256_update(h->sha, buf, len) != 0) ||
-	    (h->want_b2 && crypto_generichash_update(&h->b2, buf, len) != 0) ||
-	    (h->chunks != NULL && util_chunks_update(h->chunks, buf, len) != 0))
-		return util_fail(err, "crypto_error", NULL, "hashing failed");
-	return 0;
+	return util_worker_push(h->hasher, 0, buf, len, err);
 }
 
 /* A v2 statement unless --predicate-version 1 or a zip: *out the chunk
@@ -93,12 +116,27 @@ output_hash_start(struct output_hash *h, sign_run *run, ps_error *err)
 	if (h->sha == NULL || crypto_generichash_init(&h->b2, NULL, 0,
 	    PS_BLAKE2B512_LEN) != 0)
 		return util_fail(err, "crypto_error", NULL, "cannot start hashing");
-	return chunks_start(run, &h->chunks, err);
+	if (chunks_start(run, &h->chunks, err) != 0)
+		return -1;
+	if (!h->want_sha && !h->want_b2 && h->chunks == NULL)
+		return 0;
+	return util_worker_new(&hasher_ops, h, HASHER_SLOT, HASHER_SLOTS,
+	    &h->hasher, err);
+}
+
+/* Stops the hashing thread (dropping what it has not hashed) and frees. */
+static void
+output_hash_free(struct output_hash *h)
+{
+	util_worker_free(h->hasher);
+	util_sha256_free(h->sha);
 }
 
 static int
 output_hash_finish(struct output_hash *h, sign_run *run, ps_error *err)
 {
+	if (h->hasher != NULL && util_worker_finish(h->hasher, err) != 0)
+		return -1;
 	if (h->chunks != NULL && util_chunks_finish(h->chunks) != 0)
 		return util_fail(err, "crypto_error", NULL, "hashing failed");
 	if (!h->want_sha)
@@ -409,7 +447,7 @@ write_archive(sign_run *run, ps_error *err)
 	if (run->o->temp_file_hook != NULL)
 		run->o->temp_file_hook(ps_atomic_temp_path(run->archive_tmp));
 	rc = output_hash_start(&h, run, err);
-	if (rc == 0 && (h.want_sha || h.want_b2 || h.chunks != NULL)) {
+	if (rc == 0 && h.hasher != NULL) {
 		tap.ctx = &h;
 		tap.bytes = tap_bytes;
 		pack_packer_set_tap(run->packer, &tap);
@@ -420,7 +458,7 @@ write_archive(sign_run *run, ps_error *err)
 	}
 	if (rc == 0)
 		rc = output_hash_finish(&h, run, err);
-	util_sha256_free(h.sha);
+	output_hash_free(&h);
 	return rc;
 }
 
