@@ -34,7 +34,7 @@ decode_minisign_line(const char *b64, size_t n, const char *name,
 	size_t got;
 	int rc;
 
-	rc = keys_base64_exact(b64, n, raw, sizeof(raw), &got);
+	rc = keys_base64_exact(b64, n, raw, sizeof(raw), &got, 0);
 	if (rc == -1)
 		return util_fail(err, "key_bad_base64", name,
 		    "the key line is not valid base64");
@@ -127,7 +127,7 @@ decode_ssh_blob(const char *b64, size_t len, const char *name,
 	unsigned char wire[KEYS_SSH_WIRE_LEN], expect[KEYS_SSH_WIRE_LEN];
 	size_t got;
 
-	switch (keys_base64_exact(b64, len, wire, sizeof(wire), &got)) {
+	switch (keys_base64_exact(b64, len, wire, sizeof(wire), &got, 0)) {
 	case -1:
 		return util_fail(err, "key_bad_base64", name,
 		    "the OpenSSH key blob is not valid base64");

@@ -200,30 +200,53 @@ ps_pubkey_fingerprint(const ps_pubkey *key, char out[PS_FINGERPRINT_MAX])
 	return 0;
 }
 
+/* Decodes into `tmp` (cap bytes); *got what it decoded. */
+static int
+decode_exact(const char *b64, size_t b64_len, unsigned char *tmp, size_t cap,
+    unsigned char *bin, size_t want, size_t *got)
+{
+	size_t len = 0;
+
+	if (sodium_base642bin(tmp, cap, b64, b64_len, NULL, &len, NULL,
+	    sodium_base64_VARIANT_ORIGINAL) != 0)
+		return -1;
+	*got = len;
+	if (len != want)
+		return -2;
+	memcpy(bin, tmp, want);
+	return 0;
+}
+
+/* Bytes on the stack for a decoding that can only be `want` bytes long. */
+#define PUBLIC_DECODE_MAX 128
+
 int
 keys_base64_exact(const char *b64, size_t b64_len, unsigned char *bin,
-    size_t want, size_t *got)
+    size_t want, size_t *got, int secret)
 {
-	unsigned char *tmp;
-	size_t cap = b64_len / 4 * 3 + 3, len = 0;
-	int rc = -1;
+	unsigned char small[PUBLIC_DECODE_MAX], *tmp;
+	size_t cap = b64_len / 4 * 3 + 3;
+	int rc;
 
 	*got = 0;
-	/* Decoded into secure memory: secret keys pass through here. */
 	if (sodium_init() < 0)
 		return -1;
-	tmp = sodium_malloc(cap);
-	if (tmp == NULL)
-		return -1;
-	if (sodium_base642bin(tmp, cap, b64, b64_len, NULL, &len, NULL,
-	    sodium_base64_VARIANT_ORIGINAL) == 0) {
-		*got = len;
-		rc = -2;
-		if (len == want) {
-			memcpy(bin, tmp, want);
-			rc = 0;
-		}
+	/*
+	 * A public key file may hold a secret key by mistake: a text that
+	 * may decode to another length than `want` goes to secure memory
+	 * too.  Padded base64 of exactly `want` bytes is 4 * ceil(want / 3)
+	 * characters, and those few bytes of public key need no mlock'd
+	 * page (10 system calls of a small pack's verify).
+	 */
+	if (!secret && want <= PUBLIC_DECODE_MAX - 3 &&
+	    b64_len == (want + 2) / 3 * 4) {
+		rc = decode_exact(b64, b64_len, small, sizeof(small), bin, want, got);
+		sodium_memzero(small, sizeof(small));
+		return rc;
 	}
+	if ((tmp = sodium_malloc(cap)) == NULL)
+		return -1;
+	rc = decode_exact(b64, b64_len, tmp, cap, bin, want, got);
 	sodium_free(tmp);
 	return rc;
 }

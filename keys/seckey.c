@@ -162,7 +162,7 @@ decode_seckey(const unsigned char *text, size_t len, const char *name,
 	if (keys_split_file((const char *)text, len, name, &lines, err) != 0)
 		return -1;
 	rc = keys_base64_exact(lines.line, lines.line_len, raw,
-	    KEYS_MINISIGN_SECKEY_LEN, &got);
+	    KEYS_MINISIGN_SECKEY_LEN, &got, 1);
 	if (rc == -1)
 		return util_fail(err, "key_bad_base64", name,
 		    "the secret key line is not valid base64");

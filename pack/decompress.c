@@ -76,7 +76,9 @@ pack_decoder_new(ps_compression compression, const char *label,
 	pack_decoder *d = calloc(1, sizeof(*d));
 
 	*out = NULL;
-	if (d == NULL || (d->out = malloc(OUT_BUFFER)) == NULL) {
+	/* A plain tar is handed on in its input's buffers. */
+	if (d == NULL || (compression != PS_COMPRESS_NONE &&
+	    (d->out = malloc(OUT_BUFFER)) == NULL)) {
 		free(d);
 		return util_fail_oom(err, label);
 	}

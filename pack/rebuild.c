@@ -7,6 +7,8 @@
 
 #include "pack/rebuild.h"
 
+#define PENDING_START (16 * 1024)
+
 void
 pack_rebuild_abandon(pack_rebuild *rb)
 {
@@ -32,7 +34,8 @@ pending_room(pack_rebuild *rb, size_t len)
 		return 0;
 	if (rb->pending_len + len > PACK_REBUILD_LAG_MAX)
 		return -1;
-	cap = rb->pending_cap == 0 ? 1024 * 1024 : rb->pending_cap * 2;
+	/* From a small start: a small pack's input is a few KiB. */
+	cap = rb->pending_cap == 0 ? PENDING_START : rb->pending_cap * 2;
 	while (cap < rb->pending_len + len)
 		cap *= 2;
 	if ((grown = realloc(rb->pending, cap)) == NULL)

@@ -108,6 +108,30 @@ verify_refused() {
 	verify_refused t.tar "chunk 0 (bytes from 0)"
 }
 
+@test "chunks: a one-chunk tar (read into a buffer of its size and a byte) cut or extended by one byte or by 70,000: refused at chunk 0, on a file and a pipe" {
+	"$PACKSIGN" pack "$EXAMPLES/$AGENTPACK" -o one.tar -q
+	"$PACKSIGN" sign one.tar -s k.key -q
+	[ "$(payload one.tar.sig | jq '.predicate.chunks.sha256 | length')" -eq 1 ]
+	size=$(stat -c %s one.tar)
+	[ "$size" -lt 65536 ]
+	"$PACKSIGN" verify one.tar -p k.pub -q
+	refused_one() {
+		run "$PACKSIGN" verify t.tar -p k.pub --sig one.tar.sig
+		echo "$output"
+		[ "$status" -eq 1 ]
+		[[ "$output" == *"chunk 0 (bytes from 0)"*"[subject_mismatch]"* ]]
+		run "$PACKSIGN" install - --sig one.tar.sig -p k.pub --data-dir d \
+		    --yes < <(cat t.tar)
+		[ "$status" -eq 1 ]
+		[[ "$output" == *"[subject_mismatch]"* ]]
+		[ ! -d d/agentpacks ] || [ -z "$(ls -A d/agentpacks)" ]
+	}
+	cp one.tar t.tar; printf 'x' >>t.tar; refused_one
+	cp one.tar t.tar; head -c 70000 /dev/zero >>t.tar; refused_one
+	head -c $((size - 1)) one.tar >t.tar; refused_one
+	head -c $((size - 512)) one.tar >t.tar; refused_one
+}
+
 @test "chunks: a signed list that disagrees with the bytes is refused; shortened or lengthened, invalid" {
 	[ -x "$SIGNER" ] || skip "build/tests/ps-testsign missing (make tools)"
 	list=$(payload big.tar.sig | jq -c .predicate.chunks)
