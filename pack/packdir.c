@@ -29,6 +29,7 @@ struct packdir {
 	const pack_items *items;  /* sorted bytewise: lookups */
 	pack_items owned;
 	size_t *order;            /* indexes of items, depth first: listing */
+	const pack_item *listing; /* the one handed to the list callback */
 	util_parent_cache parent; /* the directory of the last file opened */
 };
 
@@ -91,6 +92,10 @@ find_item(struct packdir *pd, const char *path, ps_error *err)
 
 	if (walked(pd, err) != 0)
 		return NULL;
+	/* A reader of the listing asks for the entry it was just given: no
+	 * search (100,000 of them are 20 ms). */
+	if (pd->listing != NULL && strcmp(pd->listing->entry.path, path) == 0)
+		return pd->listing;
 	if (formats_path_is_canonical(path) != 0) {
 		util_refuse(err, "pack_path_invalid", path,
 		    "not a canonical relative path");
@@ -307,19 +312,21 @@ packdir_list(void *ctx, int (*fn)(void *arg, const char *path,
 	struct packdir *pd = ctx;
 	const pack_item *item;
 	size_t i;
+	int rc = 0;
 
 	if (walked(pd, err) != 0)
 		return -1;
-	for (i = 0; i < pd->items->count; i++) {
+	for (i = 0; rc == 0 && i < pd->items->count; i++) {
 		item = &pd->items->items[pd->order[i]];
 		if (item->special != 0)
 			return refuse_special(item->entry.path, item->special, 0,
 			    err);
-		if (fn(arg, item->entry.path, item->entry.type, item->entry.type ==
-		    PS_ENTRY_FILE ? item->entry.size : 0, err) != 0)
-			return -1;
+		pd->listing = item;
+		rc = fn(arg, item->entry.path, item->entry.type,
+		    item->entry.type == PS_ENTRY_FILE ? item->entry.size : 0, err);
 	}
-	return 0;
+	pd->listing = NULL;
+	return rc != 0 ? -1 : 0;
 }
 
 static void
@@ -349,8 +356,25 @@ depth_first_index(const void *a, const void *b, void *ctx)
 	    items->items[*(const size_t *)b].entry.path);
 }
 
+/* 1 when the items, in bytewise order, are depth first already: they
+ * differ only where a name continues with a byte below '/' ("a.txt"
+ * beside a directory "a"), which most trees never have. */
+static int
+depth_first_already(const pack_items *items)
+{
+	size_t i;
+
+	for (i = 1; i < items->count; i++) {
+		if (pack_depth_first_compare(items->items[i - 1].entry.path,
+		    items->items[i].entry.path) > 0)
+			return 0;
+	}
+	return 1;
+}
+
 /* The listing order, computed once: depth first, bytewise within a
- * directory, as the ps_pack_files contract says. */
+ * directory, as the ps_pack_files contract says.  Sorting 100,000 names
+ * again costs 25 ms per view; a linear check finds most already so. */
 static int
 order_items(struct packdir *pd, ps_error *err)
 {
@@ -361,7 +385,7 @@ order_items(struct packdir *pd, ps_error *err)
 		return util_fail_oom(err, NULL);
 	for (i = 0; i < n; i++)
 		pd->order[i] = i;
-	if (n > 1)
+	if (n > 1 && !depth_first_already(pd->items))
 		qsort_r(pd->order, n, sizeof(*pd->order), depth_first_index,
 		    (void *)pd->items);
 	return 0;

@@ -680,6 +680,39 @@ archive_listing_is_depth_first(void **state)
 	    "k k/a k/a/c k/a/e k/a/e/f k/a-b k/a.d manifest.yml ");
 }
 
+/* A directory's listing of `names` (files under the pack). */
+static void
+dir_listing(const char *names, struct listed *l)
+{
+	char *dir = make_pack(), cmd[1024];
+	ps_pack_files files;
+	ps_error err;
+
+	snprintf(cmd, sizeof(cmd), "cd '%s' && for f in %s; do mkdir -p "
+	    "\"$(dirname \"$f\")\" && echo x > \"$f\"; done", dir, names);
+	assert_int_equal(system(cmd), 0);
+	memset(l, 0, sizeof(*l));
+	assert_int_equal(ps_pack_files_dir_open(dir, &files, &err), 0);
+	assert_int_equal(files.list(files.ctx, note_listed, l, &err), 0);
+	ps_pack_files_close(&files);
+	remove_pack(dir);
+}
+
+/* A walk's bytewise order is kept when it is depth first already (no
+ * sort), and sorted when a name continues below '/' beside a directory. */
+static void
+dir_listing_is_depth_first(void **state)
+{
+	struct listed l;
+
+	(void)state;
+	dir_listing("k/a/c k/b k/bb/x", &l);
+	assert_string_equal(l.names, "k k/a k/a/c k/b k/bb k/bb/x manifest.yml ");
+	dir_listing("k/a-b k/a/c k/a.d k/a/e/f", &l);
+	assert_string_equal(l.names,
+	    "k k/a k/a/c k/a/e k/a/e/f k/a-b k/a.d manifest.yml ");
+}
+
 struct heads {
 	ps_pack_files *files;
 	int files_seen;
@@ -907,6 +940,7 @@ main(void)
 		cmocka_unit_test(walk_refuses_a_link_deep_in_the_tree),
 		cmocka_unit_test(survey_reaches_a_directory_at_the_path_limit),
 		cmocka_unit_test(archive_listing_is_depth_first),
+		cmocka_unit_test(dir_listing_is_depth_first),
 		cmocka_unit_test(archive_heads_while_listing),
 		cmocka_unit_test(tree_reads_without_walking),
 	};
