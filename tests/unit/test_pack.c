@@ -642,9 +642,10 @@ note_listed(void *arg, const char *path, ps_entry_type type, uint64_t size,
 	return 0;
 }
 
-/* An archive's listing of `names` (files under the pack, made by tar). */
+/* The listing of `names` (files under the pack): of the pack directory,
+ * or with `as_archive` of a tar of it. */
 static void
-archive_listing(const char *names, struct listed *l)
+listing_of(const char *names, int as_archive, struct listed *l)
 {
 	char *dir = make_pack(), cmd[1024], tar[300];
 	ps_pack_files files;
@@ -657,7 +658,8 @@ archive_listing(const char *names, struct listed *l)
 	assert_int_equal(system(cmd), 0);
 	snprintf(tar, sizeof(tar), "%s.tar", dir);
 	memset(l, 0, sizeof(*l));
-	assert_int_equal(ps_pack_files_archive_open(tar, &files, &d, &err), 0);
+	assert_int_equal(as_archive ? ps_pack_files_archive_open(tar, &files,
+	    &d, &err) : ps_pack_files_dir_open(dir, &files, &err), 0);
 	assert_int_equal(files.list(files.ctx, note_listed, l, &err), 0);
 	ps_pack_files_close(&files);
 	ps_digest_free(d);
@@ -673,29 +675,11 @@ archive_listing_is_depth_first(void **state)
 	struct listed l;
 
 	(void)state;
-	archive_listing("k/a/c k/b", &l);
+	listing_of("k/a/c k/b", 1, &l);
 	assert_string_equal(l.names, "k k/a k/a/c k/b manifest.yml ");
-	archive_listing("k/a-b k/a/c k/a.d k/a/e/f", &l);
+	listing_of("k/a-b k/a/c k/a.d k/a/e/f", 1, &l);
 	assert_string_equal(l.names,
 	    "k k/a k/a/c k/a/e k/a/e/f k/a-b k/a.d manifest.yml ");
-}
-
-/* A directory's listing of `names` (files under the pack). */
-static void
-dir_listing(const char *names, struct listed *l)
-{
-	char *dir = make_pack(), cmd[1024];
-	ps_pack_files files;
-	ps_error err;
-
-	snprintf(cmd, sizeof(cmd), "cd '%s' && for f in %s; do mkdir -p "
-	    "\"$(dirname \"$f\")\" && echo x > \"$f\"; done", dir, names);
-	assert_int_equal(system(cmd), 0);
-	memset(l, 0, sizeof(*l));
-	assert_int_equal(ps_pack_files_dir_open(dir, &files, &err), 0);
-	assert_int_equal(files.list(files.ctx, note_listed, l, &err), 0);
-	ps_pack_files_close(&files);
-	remove_pack(dir);
 }
 
 /* A walk's bytewise order is kept when it is depth first already (no
@@ -706,9 +690,9 @@ dir_listing_is_depth_first(void **state)
 	struct listed l;
 
 	(void)state;
-	dir_listing("k/a/c k/b k/bb/x", &l);
+	listing_of("k/a/c k/b k/bb/x", 0, &l);
 	assert_string_equal(l.names, "k k/a k/a/c k/b k/bb k/bb/x manifest.yml ");
-	dir_listing("k/a-b k/a/c k/a.d k/a/e/f", &l);
+	listing_of("k/a-b k/a/c k/a.d k/a/e/f", 0, &l);
 	assert_string_equal(l.names,
 	    "k k/a k/a/c k/a/e k/a/e/f k/a-b k/a.d manifest.yml ");
 }
