@@ -668,33 +668,24 @@ listing_of(const char *names, int as_archive, struct listed *l)
 }
 
 /* Issue 22: an archive's entries already in depth-first order are not
- * sorted again; the listing is depth first either way. */
+ * sorted again, nor is a walk whose bytewise order is depth first (no
+ * name continues below '/' beside a directory); the listing is depth
+ * first either way. */
 static void
-archive_listing_is_depth_first(void **state)
+listing_is_depth_first(void **state)
 {
 	struct listed l;
+	int as_archive;
 
 	(void)state;
-	listing_of("k/a/c k/b", 1, &l);
-	assert_string_equal(l.names, "k k/a k/a/c k/b manifest.yml ");
-	listing_of("k/a-b k/a/c k/a.d k/a/e/f", 1, &l);
-	assert_string_equal(l.names,
-	    "k k/a k/a/c k/a/e k/a/e/f k/a-b k/a.d manifest.yml ");
-}
-
-/* A walk's bytewise order is kept when it is depth first already (no
- * sort), and sorted when a name continues below '/' beside a directory. */
-static void
-dir_listing_is_depth_first(void **state)
-{
-	struct listed l;
-
-	(void)state;
-	listing_of("k/a/c k/b k/bb/x", 0, &l);
-	assert_string_equal(l.names, "k k/a k/a/c k/b k/bb k/bb/x manifest.yml ");
-	listing_of("k/a-b k/a/c k/a.d k/a/e/f", 0, &l);
-	assert_string_equal(l.names,
-	    "k k/a k/a/c k/a/e k/a/e/f k/a-b k/a.d manifest.yml ");
+	for (as_archive = 0; as_archive <= 1; as_archive++) {
+		listing_of("k/a/c k/b k/bb/x", as_archive, &l);
+		assert_string_equal(l.names,
+		    "k k/a k/a/c k/b k/bb k/bb/x manifest.yml ");
+		listing_of("k/a-b k/a/c k/a.d k/a/e/f", as_archive, &l);
+		assert_string_equal(l.names,
+		    "k k/a k/a/c k/a/e k/a/e/f k/a-b k/a.d manifest.yml ");
+	}
 }
 
 struct heads {
@@ -923,8 +914,7 @@ main(void)
 		cmocka_unit_test(walk_of_many_directories_is_complete_and_repeatable),
 		cmocka_unit_test(walk_refuses_a_link_deep_in_the_tree),
 		cmocka_unit_test(survey_reaches_a_directory_at_the_path_limit),
-		cmocka_unit_test(archive_listing_is_depth_first),
-		cmocka_unit_test(dir_listing_is_depth_first),
+		cmocka_unit_test(listing_is_depth_first),
 		cmocka_unit_test(archive_heads_while_listing),
 		cmocka_unit_test(tree_reads_without_walking),
 	};
