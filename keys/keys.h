@@ -51,8 +51,10 @@ int keys_seckey_from_seed(const unsigned char seed[KEYS_ED25519_SEED_LEN],
 /*
  * Strict base64 (standard alphabet, padded) of exactly `want` bytes:
  * 0, -1 when not base64, -2 when of another length (*got says which).
- * Decoded in sodium_malloc memory when `secret`, or when the text may
- * decode to another length (a secret key where a public one belongs).
+ * Decoded in sodium_malloc memory when `secret`, or when the text is
+ * not exactly as long as base64 of `want` bytes (a secret key where a
+ * public one belongs); a text of that length decodes to at most `want`
+ * bytes, on the stack.
  */
 int keys_base64_exact(const char *b64, size_t b64_len, unsigned char *bin,
     size_t want, size_t *got, int secret);

@@ -217,7 +217,7 @@ decode_exact(const char *b64, size_t b64_len, unsigned char *tmp, size_t cap,
 	return 0;
 }
 
-/* Bytes on the stack for a decoding that can only be `want` bytes long. */
+/* Bytes on the stack for a text that decodes to at most `want` bytes. */
 #define PUBLIC_DECODE_MAX 128
 
 int
@@ -232,11 +232,11 @@ keys_base64_exact(const char *b64, size_t b64_len, unsigned char *bin,
 	if (sodium_init() < 0)
 		return -1;
 	/*
-	 * A public key file may hold a secret key by mistake: a text that
-	 * may decode to another length than `want` goes to secure memory
-	 * too.  Padded base64 of exactly `want` bytes is 4 * ceil(want / 3)
-	 * characters, and those few bytes of public key need no mlock'd
-	 * page (10 system calls of a small pack's verify).
+	 * A public key file may hold a secret key by mistake: a text longer
+	 * or shorter than padded base64 of `want` bytes, 4 * ceil(want / 3)
+	 * characters, goes to secure memory too.  One of that length holds
+	 * at most `want` bytes of public key, which need no mlock'd page
+	 * (10 system calls of a small pack's verify).
 	 */
 	if (!secret && want <= PUBLIC_DECODE_MAX - 3 &&
 	    b64_len == (want + 2) / 3 * 4) {

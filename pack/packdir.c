@@ -318,9 +318,11 @@ packdir_list(void *ctx, int (*fn)(void *arg, const char *path,
 		return -1;
 	for (i = 0; rc == 0 && i < pd->items->count; i++) {
 		item = &pd->items->items[pd->order[i]];
-		if (item->special != 0)
+		if (item->special != 0) {
+			pd->listing = NULL;
 			return refuse_special(item->entry.path, item->special, 0,
 			    err);
+		}
 		pd->listing = item;
 		rc = fn(arg, item->entry.path, item->entry.type,
 		    item->entry.type == PS_ENTRY_FILE ? item->entry.size : 0, err);
