@@ -252,22 +252,6 @@ kept_depth_first(const void *a, const void *b)
 	return node_compare(x, strlen(x), y, strlen(y));
 }
 
-/* The kept files into the nodes' order; one comparison per file when
- * the bytewise order already is depth first, as in most packs. */
-static void
-sort_kept_depth_first(struct view *v)
-{
-	size_t i;
-
-	for (i = 1; i < v->count; i++) {
-		if (kept_depth_first(&v->files[i - 1], &v->files[i]) > 0) {
-			qsort(v->files, v->count, sizeof(struct kept),
-			    kept_depth_first);
-			return;
-		}
-	}
-}
-
 /* Every entry's path, once, in one allocation the nodes and the kept
  * files (sorted by path, as the digest's entries are) point into. */
 static int
@@ -298,7 +282,10 @@ copy_names(struct view *v, const ps_digest *d, ps_error *err)
 	if (k != v->count)
 		return util_fail(err, "internal_error", NULL, "%zu files kept, "
 		    "%zu found among the archive's entries", v->count, k);
-	sort_kept_depth_first(v);
+	/* into the nodes' order: one comparison per file when the bytewise
+	 * order already is depth first, as in most packs */
+	pack_sort_unless_ordered(v->files, v->count, sizeof(struct kept),
+	    kept_depth_first);
 	return 0;
 }
 
@@ -342,21 +329,6 @@ imply_directories(const struct node *entries, size_t count, struct node *out)
 	return n;
 }
 
-/* 1 when the bytewise order of the digest's entries is already depth
- * first (no name has a byte below '/' where another has a '/'): one
- * comparison per entry instead of a sort (issue 22). */
-static int
-in_depth_first_order(const struct node *entries, size_t count)
-{
-	size_t i;
-
-	for (i = 1; i < count; i++) {
-		if (depth_first(&entries[i - 1], &entries[i]) > 0)
-			return 0;
-	}
-	return 1;
-}
-
 /* Entries and the directories they imply, once each, depth first; the
  * node array is counted first and allocated once, and only the entries
  * are sorted. */
@@ -376,8 +348,11 @@ build_nodes(struct view *v, const ps_digest *d, ps_error *err)
 	    i++, path += strlen(path) + 1)
 		entries[i] = (struct node){ path, (uint32_t)strlen(path),
 		    d->entries[i].type, d->entries[i].size };
-	if (!in_depth_first_order(entries, d->entry_count))
-		qsort(entries, d->entry_count, sizeof(*entries), depth_first);
+	/* the bytewise order of the digest's entries is most often depth
+	 * first already (no name has a byte below '/' where another has a
+	 * '/'): one comparison per entry instead of a sort (issue 22) */
+	pack_sort_unless_ordered(entries, d->entry_count, sizeof(*entries),
+	    depth_first);
 	v->node_count = imply_directories(entries, d->entry_count, NULL);
 	v->nodes = calloc(v->node_count + 1, sizeof(*v->nodes));
 	if (v->nodes == NULL) {

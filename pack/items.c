@@ -634,6 +634,21 @@ pack_digest_has_children(const ps_digest *d, size_t i)
 	    d->entries[lo].path[len] == '/';
 }
 
+void
+pack_sort_unless_ordered(void *base, size_t count, size_t size,
+    int (*cmp)(const void *, const void *))
+{
+	const char *p = base;
+	size_t i;
+
+	for (i = 1; i < count; i++) {
+		if (cmp(p + (i - 1) * size, p + i * size) > 0) {
+			qsort(base, count, size, cmp);
+			return;
+		}
+	}
+}
+
 int
 pack_depth_first_compare(const char *a, const char *b)
 {

@@ -59,6 +59,10 @@ int pack_items_check_pair(const pack_items *list, const char *label,
 /* Orders paths depth first, bytewise within a directory (the listing
  * order of ps_pack_files): strcmp with '/' below every other byte. */
 int pack_depth_first_compare(const char *a, const char *b);
+/* Sorts `base` as qsort() would, unless it is in `cmp`'s order already:
+ * then one comparison per element (a listing already depth first). */
+void pack_sort_unless_ordered(void *base, size_t count, size_t size,
+    int (*cmp)(const void *, const void *));
 /* Index of `path` in the sorted list, or -1. */
 long pack_items_find(const pack_items *list, const char *path);
 /* How many directories the sorted entries' paths imply without an entry

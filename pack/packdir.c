@@ -28,7 +28,7 @@ struct packdir {
 	int read_unwalked;        /* pack_files_tree_open: reads need no walk */
 	const pack_items *items;  /* sorted bytewise: lookups */
 	pack_items owned;
-	size_t *order;            /* indexes of items, depth first: listing */
+	const pack_item **order;  /* the items, depth first: listing */
 	const pack_item *listing; /* the one handed to the list callback */
 	util_parent_cache parent; /* the directory of the last file opened */
 };
@@ -317,7 +317,7 @@ packdir_list(void *ctx, int (*fn)(void *arg, const char *path,
 	if (walked(pd, err) != 0)
 		return -1;
 	for (i = 0; rc == 0 && i < pd->items->count; i++) {
-		item = &pd->items->items[pd->order[i]];
+		item = pd->order[i];
 		if (item->special != 0) {
 			pd->listing = NULL;
 			return refuse_special(item->entry.path, item->special, 0,
@@ -349,34 +349,17 @@ packdir_close(void *ctx)
 }
 
 static int
-depth_first_index(const void *a, const void *b, void *ctx)
+depth_first_item(const void *a, const void *b)
 {
-	const pack_items *items = ctx;
-
-	return pack_depth_first_compare(
-	    items->items[*(const size_t *)a].entry.path,
-	    items->items[*(const size_t *)b].entry.path);
-}
-
-/* 1 when the items, in bytewise order, are depth first already: they
- * differ only where a name continues with a byte below '/' ("a.txt"
- * beside a directory "a"), which most trees never have. */
-static int
-depth_first_already(const pack_items *items)
-{
-	size_t i;
-
-	for (i = 1; i < items->count; i++) {
-		if (pack_depth_first_compare(items->items[i - 1].entry.path,
-		    items->items[i].entry.path) > 0)
-			return 0;
-	}
-	return 1;
+	return pack_depth_first_compare((*(const pack_item *const *)a)->entry.path,
+	    (*(const pack_item *const *)b)->entry.path);
 }
 
 /* The listing order, computed once: depth first, bytewise within a
- * directory, as the ps_pack_files contract says.  Sorting 100,000 names
- * again costs 25 ms per view; a linear check finds most already so. */
+ * directory, as the ps_pack_files contract says.  The walk's bytewise
+ * order differs only where a name continues with a byte below '/'
+ * ("a.txt" beside a directory "a"), which most trees never have: sorting
+ * 100,000 names again cost 25 ms per view. */
 static int
 order_items(struct packdir *pd, ps_error *err)
 {
@@ -386,10 +369,9 @@ order_items(struct packdir *pd, ps_error *err)
 	if (pd->order == NULL)
 		return util_fail_oom(err, NULL);
 	for (i = 0; i < n; i++)
-		pd->order[i] = i;
-	if (n > 1 && !depth_first_already(pd->items))
-		qsort_r(pd->order, n, sizeof(*pd->order), depth_first_index,
-		    (void *)pd->items);
+		pd->order[i] = &pd->items->items[i];
+	pack_sort_unless_ordered(pd->order, n, sizeof(*pd->order),
+	    depth_first_item);
 	return 0;
 }
 
