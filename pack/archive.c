@@ -207,7 +207,8 @@ still_canonical(struct reader *r)
 	return r->canonical;
 }
 
-/* Stream bytes, in order, for the re-encoding to match. */
+/* Stream bytes, in order, for the re-encoding to match: on this thread
+ * lent until the next read (stream_step), on the hasher's a copy. */
 static int
 rebuild_input(struct reader *r, const void *buf, size_t len, ps_error *err)
 {
@@ -215,7 +216,7 @@ rebuild_input(struct reader *r, const void *buf, size_t len, ps_error *err)
 		return 0;
 	if (r->offload)
 		return util_worker_push(r->hasher, REBUILD_INPUT, buf, len, err);
-	pack_rebuild_input(&r->rebuild, buf, len);
+	pack_rebuild_lend(&r->rebuild, buf, len);
 	return 0;
 }
 
@@ -422,6 +423,9 @@ stream_step(struct reader *r, const void **out, size_t *size, ps_error *e)
 	uint64_t counted;
 	int rebuilt;
 
+	/* The decoder may reuse what it returned last: see rebuild_input(). */
+	if (!r->offload)
+		pack_rebuild_keep(&r->rebuild);
 	if (pack_decoder_read(r->decoder, out, size, e) != 0 ||
 	    hash_stream(r, *out, *size, &rebuilt, e) != 0 ||
 	    pack_tarscan_feed(r->scan, *out, *size, e) != 0 ||

@@ -16,6 +16,8 @@ pack_rebuild_abandon(pack_rebuild *rb)
 	free(rb->pending);
 	rb->pending = NULL;
 	rb->pending_head = rb->pending_len = rb->pending_cap = 0;
+	rb->lent = NULL;
+	rb->lent_head = rb->lent_len = 0;
 }
 
 /* Room for `len` more pending bytes after the ones kept; 0 / -1. */
@@ -45,10 +47,11 @@ pending_room(pack_rebuild *rb, size_t len)
 	return 0;
 }
 
-void
-pack_rebuild_input(pack_rebuild *rb, const void *buf, size_t len)
+/* Appends to the copied input, which must come before anything lent. */
+static void
+copy_input(pack_rebuild *rb, const void *buf, size_t len)
 {
-	if (rb->differs || len == 0)
+	if (len == 0)
 		return;
 	if (rb->pending_head + rb->pending_len + len > rb->pending_cap &&
 	    pending_room(rb, len) != 0) {
@@ -59,6 +62,67 @@ pack_rebuild_input(pack_rebuild *rb, const void *buf, size_t len)
 	rb->pending_len += len;
 }
 
+void
+pack_rebuild_keep(pack_rebuild *rb)
+{
+	const unsigned char *rest;
+	size_t len;
+
+	if (rb->lent == NULL)
+		return;
+	rest = rb->lent + rb->lent_head;
+	len = rb->lent_len - rb->lent_head;
+	rb->lent = NULL;
+	rb->lent_head = rb->lent_len = 0;
+	if (!rb->differs)
+		copy_input(rb, rest, len);
+}
+
+void
+pack_rebuild_input(pack_rebuild *rb, const void *buf, size_t len)
+{
+	pack_rebuild_keep(rb);
+	if (!rb->differs)
+		copy_input(rb, buf, len);
+}
+
+void
+pack_rebuild_lend(pack_rebuild *rb, const void *buf, size_t len)
+{
+	pack_rebuild_keep(rb);
+	if (rb->differs || len == 0)
+		return;
+	rb->lent = buf;
+	rb->lent_head = 0;
+	rb->lent_len = len;
+}
+
+/* The next `len` bytes not yet matched (copied, then lent) must be
+ * `buf`'s; 0 / -1. */
+static int
+match(pack_rebuild *rb, const unsigned char *buf, size_t len)
+{
+	size_t copied = len < rb->pending_len ? len : rb->pending_len;
+	const unsigned char *in_place;
+
+	if (len > rb->pending_len + (rb->lent_len - rb->lent_head))
+		return -1;
+	if (copied > 0 &&
+	    memcmp(rb->pending + rb->pending_head, buf, copied) != 0)
+		return -1;
+	rb->pending_head += copied;
+	rb->pending_len -= copied;
+	if ((len -= copied) == 0)
+		return 0;
+	in_place = rb->lent + rb->lent_head;
+	/* Bytes at the very address of the input are the input. */
+	if (in_place != buf + copied &&
+	    memcmp(in_place, buf + copied, len) != 0)
+		return -1;
+	rb->lent_head += len;
+	return 0;
+}
+
 /* The writer's output must equal the input's next bytes. */
 static int
 compare(void *ctx, const void *buf, size_t len, ps_error *err)
@@ -66,15 +130,8 @@ compare(void *ctx, const void *buf, size_t len, ps_error *err)
 	pack_rebuild *rb = ctx;
 
 	(void)err;
-	if (rb->differs || len == 0)
-		return 0;
-	if (len > rb->pending_len ||
-	    memcmp(rb->pending + rb->pending_head, buf, len) != 0) {
+	if (!rb->differs && len > 0 && match(rb, buf, len) != 0)
 		pack_rebuild_abandon(rb);
-		return 0;
-	}
-	rb->pending_head += len;
-	rb->pending_len -= len;
 	return 0;
 }
 
@@ -137,13 +194,16 @@ pack_rebuild_finish(pack_rebuild *rb)
 	if (rb->differs || rb->writer == NULL ||
 	    pack_tar_writer_finish(rb->writer, ignored_digest, &ignored) != 0)
 		return 0;
-	return !rb->differs && rb->pending_len == 0;
+	return !rb->differs && rb->pending_len == 0 &&
+	    rb->lent_head == rb->lent_len;
 }
 
 void
 pack_rebuild_free(pack_rebuild *rb)
 {
+	/* Freeing the writer closes it, and its end-of-archive blocks must
+	 * not be compared: the lent input may be gone by now. */
+	pack_rebuild_abandon(rb);
 	pack_tar_writer_free(rb->writer);
-	free(rb->pending);
 	memset(rb, 0, sizeof(*rb));
 }

@@ -26,8 +26,10 @@
 
 typedef struct pack_rebuild {
 	pack_tar_writer *writer;    /* hash only, made at the first entry */
-	unsigned char *pending;     /* input not yet matched */
+	unsigned char *pending;     /* input not yet matched, copied */
 	size_t pending_head, pending_len, pending_cap;
+	const unsigned char *lent;  /* the caller's input after pending */
+	size_t lent_head, lent_len;
 	int differs;
 } pack_rebuild;
 
@@ -38,8 +40,15 @@ typedef struct pack_rebuild_entry {
 	int executable;
 } pack_rebuild_entry;
 
-/* Bytes of the input stream, in order. */
+/* Bytes of the input stream, in order: copied. */
 void pack_rebuild_input(pack_rebuild *rb, const void *buf, size_t len);
+/* The same, but the caller keeps the bytes unchanged until it calls
+ * pack_rebuild_keep(): they are compared where they are, and the
+ * re-encoded data that libarchive hands back from the same place (a tar's
+ * data is read without a copy) is those bytes without a comparison. */
+void pack_rebuild_lend(pack_rebuild *rb, const void *buf, size_t len);
+/* The lent bytes are about to change: copies those not yet matched. */
+void pack_rebuild_keep(pack_rebuild *rb);
 /* An entry's header, once the input holding it has been fed. */
 void pack_rebuild_add_entry(pack_rebuild *rb, const pack_rebuild_entry *entry,
     const char *path);
@@ -49,7 +58,8 @@ void pack_rebuild_data(pack_rebuild *rb, const void *buf, size_t len);
 void pack_rebuild_abandon(pack_rebuild *rb);
 /* Ends the re-encoding: 1 when it is the input exactly, else 0. */
 int pack_rebuild_finish(pack_rebuild *rb);
-/* Frees what it holds (a zeroed pack_rebuild is a new one). */
+/* Frees what it holds and compares nothing more: the lent bytes may be
+ * gone already (a zeroed pack_rebuild is a new one). */
 void pack_rebuild_free(pack_rebuild *rb);
 
 #endif

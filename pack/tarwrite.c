@@ -234,10 +234,14 @@ open_tar(pack_tar_writer *w, ps_error *err)
 	w->entry = archive_entry_new();
 	if (w->tar == NULL || w->entry == NULL)
 		return util_fail_oom(err, NULL);
-	/* Padding only to 512-byte records, so every target gets the same bytes. */
+	/* Padding only to 512-byte records, so every target gets the same
+	 * bytes.  A hash-only writer is unbuffered (block size 0): its tap
+	 * then sees data at the address it was written from, unless
+	 * libarchive copied it, which a comparison can tell (pack/rebuild.h). */
 	if (archive_write_set_format_pax_restricted(w->tar) != ARCHIVE_OK ||
 	    archive_write_add_filter_none(w->tar) != ARCHIVE_OK ||
-	    archive_write_set_bytes_per_block(w->tar, 65536) != ARCHIVE_OK ||
+	    archive_write_set_bytes_per_block(w->tar,
+	    w->out_fd >= 0 ? 65536 : 0) != ARCHIVE_OK ||
 	    archive_write_set_bytes_in_last_block(w->tar, 1) != ARCHIVE_OK ||
 	    archive_write_open(w->tar, w, NULL, queue_tar_stream,
 	    NULL) != ARCHIVE_OK)

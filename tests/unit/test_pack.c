@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -891,12 +892,112 @@ rebuild_matches_only_the_canonical_bytes(void **state)
 	pack_rebuild_free(&rb);
 }
 
+/* The tar lent in pieces of `piece` bytes, each kept (copied) before the
+ * next as a reader does; the entries' data handed back from `x` and
+ * `data` (the tar itself, in place, or elsewhere). */
+static int
+rebuild_lent(const unsigned char *tar, size_t len, size_t piece,
+    const void *x, const void *data)
+{
+	pack_rebuild_entry manifest = { 1, 1700000000, 0, 0 };
+	pack_rebuild_entry dir = { 0, 1700000000, 1, 0 };
+	pack_rebuild_entry file = { 300, 1700000000, 0, 1 };
+	pack_rebuild rb;
+	size_t off, n;
+	int rc;
+
+	memset(&rb, 0, sizeof(rb));
+	for (off = 0; off < len; off += n) {
+		n = len - off < piece ? len - off : piece;
+		pack_rebuild_keep(&rb);
+		pack_rebuild_lend(&rb, tar + off, n);
+	}
+	pack_rebuild_add_entry(&rb, &manifest, "manifest.yml");
+	pack_rebuild_data(&rb, x, 1);
+	pack_rebuild_add_entry(&rb, &dir, "d");
+	pack_rebuild_add_entry(&rb, &file, "d/a");
+	pack_rebuild_data(&rb, data, 300);
+	rc = pack_rebuild_finish(&rb);
+	pack_rebuild_free(&rb);
+	return rc;
+}
+
+/* Lent input is compared where it lies; data at its very address needs
+ * no comparison, data from anywhere else still gets one. */
+static void
+rebuild_compares_lent_bytes_in_place(void **state)
+{
+	static const char data[300] = "x";
+	static unsigned char tar[64 * 1024];
+	static unsigned char kept[64 * 1024];
+	size_t len = small_canonical_tar(tar, sizeof(tar));
+	char other[300];
+	pack_rebuild rb;
+
+	(void)state;
+	/* manifest.yml's data at 512, d/a's at 2048 (three headers before). */
+	assert_int_equal(tar[512], 'x');
+	assert_int_equal(tar[2048], 'x');
+	assert_int_equal(rebuild_lent(tar, len, len, tar + 512, tar + 2048), 1);
+	assert_int_equal(rebuild_lent(tar, len, len, "x", data), 1);
+	assert_int_equal(rebuild_lent(tar, len, 777, tar + 512, tar + 2048), 1);
+	assert_int_equal(rebuild_lent(tar, len, 100, "x", data), 1);
+	memcpy(other, data, sizeof(other));
+	other[299] = 'y';
+	assert_int_equal(rebuild_lent(tar, len, len, "x", other), 0);
+	assert_int_equal(rebuild_lent(tar, len, 777, "x", other), 0);
+	/* An address inside the input, but not the data's: compared. */
+	assert_int_equal(rebuild_lent(tar, len, len, tar + 512, tar + 2047), 0);
+	assert_int_equal(rebuild_lent(tar, len - 1, len, tar + 512,
+	    tar + 2048), 0);
+	/* What is kept is a copy: the caller may change its bytes after. */
+	memcpy(kept, tar, len);
+	memset(&rb, 0, sizeof(rb));
+	pack_rebuild_lend(&rb, kept, len);
+	pack_rebuild_keep(&rb);
+	memset(kept, 0xff, len);
+	assert_null(rb.lent);
+	assert_int_equal(rb.pending_len, len);
+	assert_memory_equal(rb.pending + rb.pending_head, tar, len);
+	pack_rebuild_free(&rb);
+}
+
+/* A reader that stops early frees its buffers first: freeing the
+ * re-encoding (which closes its writer, writing the end blocks) must not
+ * read the lent bytes then (found by ASan in install.bats). */
+static void
+rebuild_free_reads_no_lent_bytes(void **state)
+{
+	static unsigned char tar[64 * 1024];
+	size_t len = small_canonical_tar(tar, sizeof(tar));
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t span = (len + page - 1) / page * page;
+	pack_rebuild_entry manifest = { 1, 1700000000, 0, 0 };
+	pack_rebuild rb;
+	unsigned char *lent = mmap(NULL, span, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	(void)state;
+	assert_true(lent != MAP_FAILED);
+	memcpy(lent, tar, len);
+	memset(&rb, 0, sizeof(rb));
+	pack_rebuild_lend(&rb, lent, len);
+	pack_rebuild_add_entry(&rb, &manifest, "manifest.yml");
+	pack_rebuild_data(&rb, lent + 512, 1);
+	assert_false(rb.differs);
+	assert_int_equal(mprotect(lent, span, PROT_NONE), 0);
+	pack_rebuild_free(&rb);                 /* a read here would fault */
+	assert_int_equal(munmap(lent, span), 0);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(name_rules),
 		cmocka_unit_test(rebuild_matches_only_the_canonical_bytes),
+		cmocka_unit_test(rebuild_compares_lent_bytes_in_place),
+		cmocka_unit_test(rebuild_free_reads_no_lent_bytes),
 		cmocka_unit_test(name_length_and_depth_limits),
 		cmocka_unit_test(nfc_normalises_and_folds),
 		cmocka_unit_test(ignore_patterns),
