@@ -1105,7 +1105,9 @@ hash_record(void *ctx, uint64_t tag, const void *buf, size_t len,
 	struct reader *r = ctx;
 	int rc = consume_record(r, tag, buf, len, err);
 
-	if (r->rebuild.differs)
+	/* Without offload the re-encoding is the reader thread's: not ours
+	 * to read. */
+	if (r->offload && r->rebuild.differs)
 		atomic_store_explicit(&r->rebuild_differs, 1,
 		    memory_order_relaxed);
 	return rc;

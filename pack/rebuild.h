@@ -19,9 +19,10 @@
 #include "pack/tarwrite.h"
 
 /* The re-encoding lags the input by what libarchive has read but not yet
- * reported: one read or decoder block (256 KiB; a signed chunk, 1 MiB),
- * the writer's 64 KiB block and one entry's headers.  More means the two
- * differ, e.g. data after the end of the archive. */
+ * reported: one read or decoder block (256 KiB; a signed chunk, 1 MiB)
+ * and one entry's headers (the hash-only writer keeps no block).  More
+ * copied input than this means the two differ, e.g. data after the end
+ * of the archive; lent input, one block at most, is the caller's. */
 #define PACK_REBUILD_LAG_MAX (8 * 1024 * 1024)
 
 typedef struct pack_rebuild {

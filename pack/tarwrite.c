@@ -235,9 +235,12 @@ open_tar(pack_tar_writer *w, ps_error *err)
 	if (w->tar == NULL || w->entry == NULL)
 		return util_fail_oom(err, NULL);
 	/* Padding only to 512-byte records, so every target gets the same
-	 * bytes.  A hash-only writer is unbuffered (block size 0): its tap
-	 * then sees data at the address it was written from, unless
-	 * libarchive copied it, which a comparison can tell (pack/rebuild.h). */
+	 * bytes.  Every hash-only writer (the canonical re-encoding, the tar
+	 * digest of a directory for verify and inspect) is unbuffered, block
+	 * size 0, the same bytes: its tap sees the data at the very address
+	 * it was handed, which the re-encoding's comparison uses
+	 * (pack/rebuild.h).  libarchive then allocates 0 bytes for its block,
+	 * which glibc and musl return as a pointer. */
 	if (archive_write_set_format_pax_restricted(w->tar) != ARCHIVE_OK ||
 	    archive_write_add_filter_none(w->tar) != ARCHIVE_OK ||
 	    archive_write_set_bytes_per_block(w->tar,

@@ -922,6 +922,33 @@ rebuild_lent(const unsigned char *tar, size_t len, size_t piece,
 	return rc;
 }
 
+/* As a reader feeds it: the tar lent up to `split`, the manifest's entry
+ * and data matched (in place), the rest of that block kept, then the
+ * remaining input lent and the other entries matched, d/a's data handed
+ * back from the tar itself; pack_rebuild_finish's answer. */
+static int
+rebuild_lent_then_kept(const unsigned char *tar, size_t len, size_t split)
+{
+	pack_rebuild_entry manifest = { 1, 1700000000, 0, 0 };
+	pack_rebuild_entry dir = { 0, 1700000000, 1, 0 };
+	pack_rebuild_entry file = { 300, 1700000000, 0, 1 };
+	pack_rebuild rb;
+	int rc;
+
+	memset(&rb, 0, sizeof(rb));
+	pack_rebuild_lend(&rb, tar, split);
+	pack_rebuild_add_entry(&rb, &manifest, "manifest.yml");
+	pack_rebuild_data(&rb, tar + 512, 1);
+	pack_rebuild_keep(&rb);
+	pack_rebuild_lend(&rb, tar + split, len - split);
+	pack_rebuild_add_entry(&rb, &dir, "d");
+	pack_rebuild_add_entry(&rb, &file, "d/a");
+	pack_rebuild_data(&rb, tar + 2048, 300);
+	rc = pack_rebuild_finish(&rb);
+	pack_rebuild_free(&rb);
+	return rc;
+}
+
 /* Lent input is compared where it lies; data at its very address needs
  * no comparison, data from anywhere else still gets one. */
 static void
@@ -946,6 +973,11 @@ rebuild_compares_lent_bytes_in_place(void **state)
 	other[299] = 'y';
 	assert_int_equal(rebuild_lent(tar, len, len, "x", other), 0);
 	assert_int_equal(rebuild_lent(tar, len, 777, "x", other), 0);
+	/* Kept after part of a block matched: the rest, not the block. */
+	assert_int_equal(rebuild_lent_then_kept(tar, len, 513), 1);
+	assert_int_equal(rebuild_lent_then_kept(tar, len, 1100), 1);
+	assert_int_equal(rebuild_lent_then_kept(tar, len, 2100), 1);
+	assert_int_equal(rebuild_lent_then_kept(tar, len, 2400), 1);
 	/* An address inside the input, but not the data's: compared. */
 	assert_int_equal(rebuild_lent(tar, len, len, tar + 512, tar + 2047), 0);
 	assert_int_equal(rebuild_lent(tar, len - 1, len, tar + 512,
