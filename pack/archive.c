@@ -295,7 +295,8 @@ refuse_size(struct reader *r, int ended, ps_error *err)
 
 /* A chunk just read (`n` bytes; fewer only for the last): the read lease
  * still held, its SHA-256 the signed one, the bytes so far within the
- * signed size.  On the read-ahead thread when there is one. */
+ * signed size.  With a read-ahead thread, on whichever of the two checks
+ * it (util/chunkread.h), one at a time, in order. */
 static int
 check_chunk(void *ctx, const unsigned char *buf, size_t n, ps_error *err)
 {

@@ -27,24 +27,25 @@ struct util_chunkread {
 	util_chunkread_ops ops;
 	void *ctx;
 	const char *label;
-	/* produced: chunks read and checked; consumed: given back by the
-	 * caller; absorbed: taken by ops.absorb.  A slot is free again once
-	 * its chunk is both consumed and absorbed. */
-	uint64_t produced, consumed, absorbed;
+	/* read: chunks read into the ring; checked: of those, checked, in
+	 * order; consumed: given back by the caller; absorbed: taken by
+	 * ops.absorb.  A slot is free again once its chunk is both consumed
+	 * and absorbed. */
+	uint64_t read, checked, consumed, absorbed;
 	int held;                   /* the caller holds chunk `consumed` */
-	int absorbing;              /* a thread runs ops.absorb */
-	int ended, failed, stopping, running;
-	ps_error error;             /* the reading thread's, once failed */
+	int checking, absorbing;    /* a thread runs ops.check / ops.absorb */
+	int read_all;               /* the last chunk is read, or a read failed */
+	int read_failed;            /* reported once the chunks before are checked */
+	ps_error read_error;
+	int ended;                  /* the last chunk checked, or failed */
+	int failed, stopping, running;
+	ps_error error;             /* the first failure, once failed */
 	pthread_mutex_t lock;
 	pthread_cond_t ready, freed;
 	pthread_t thread;
 };
 
 enum { READ_STOPPED = -2 };
-
-/* Chunks read and not yet handed over, counting the one the caller
- * holds, from which the reading thread absorbs before reading on. */
-#define ABSORB_WHEN_AHEAD 2
 
 /* Waits until the pipe has bytes or the thread is told to stop. */
 static int
@@ -101,6 +102,41 @@ fail_locked(util_chunkread *c, const ps_error *failure)
 	c->ended = 1;
 }
 
+/* With the lock held: checks the oldest chunk read and not yet checked,
+ * unlocking while ops.check runs; 1 when it did, 0 when there is none or
+ * the other thread is at it.  A failed read is reported once every chunk
+ * read before it is checked. */
+static int
+check_one(util_chunkread *c)
+{
+	size_t k, n;
+	ps_error err;
+	int rc;
+
+	if (c->checking || c->checked == c->read || c->ended)
+		return 0;
+	k = (size_t)(c->checked % c->slots);
+	n = c->len[k];
+	c->checking = 1;
+	pthread_mutex_unlock(&c->lock);
+	ps_error_clear(&err);
+	rc = c->ops.check(c->ctx, c->buf[k], n, &err);
+	pthread_mutex_lock(&c->lock);
+	c->checking = 0;
+	if (rc != 0) {
+		fail_locked(c, &err);
+	} else {
+		c->checked++;
+		if (n < c->chunk)
+			c->ended = 1;
+		else if (c->read_failed && c->checked == c->read)
+			fail_locked(c, &c->read_error);
+	}
+	pthread_cond_broadcast(&c->ready);
+	pthread_cond_broadcast(&c->freed);
+	return 1;
+}
+
 /* With the lock held: absorbs the oldest checked chunk not yet absorbed,
  * unlocking while ops.absorb runs; 1 when it did, 0 when there is none
  * or the other thread is at it. */
@@ -111,7 +147,7 @@ absorb_one(util_chunkread *c)
 	ps_error err;
 	int rc;
 
-	if (c->absorbing || c->absorbed == c->produced || c->failed)
+	if (c->absorbing || c->absorbed == c->checked || c->failed)
 		return 0;
 	k = (size_t)(c->absorbed % c->slots);
 	c->absorbing = 1;
@@ -129,61 +165,96 @@ absorb_one(util_chunkread *c)
 	return 1;
 }
 
+/* A check first (the caller waits for checked chunks), else an absorb. */
+static int
+help_one(util_chunkread *c)
+{
+	return check_one(c) || absorb_one(c);
+}
+
 static uint64_t
 oldest_in_use(const util_chunkread *c)
 {
 	return c->consumed < c->absorbed ? c->consumed : c->absorbed;
 }
 
+static int
+stopped(const util_chunkread *c)
+{
+	return c->stopping || c->failed;
+}
+
+/* While the caller has a chunk checked and waiting beyond the one it
+ * parses (the one it holds counts), reading further ahead helps nobody:
+ * the reading thread checks and absorbs instead, so that a busy caller
+ * (100,000 small files) is left to parse. */
+#define HELP_WHEN_AHEAD 2
+
 /* The slot for the next chunk, once its last chunk was given back and
- * absorbed (absorbing meanwhile); NULL when told to stop or failed. */
+ * absorbed, checking and absorbing meanwhile; NULL when the input is
+ * read, or told to stop, or failed. */
 static unsigned char *
 free_slot(util_chunkread *c)
 {
 	unsigned char *b = NULL;
 
 	pthread_mutex_lock(&c->lock);
-	while (c->produced - oldest_in_use(c) == c->slots && !c->stopping &&
-	    !c->failed) {
-		if (absorb_one(c) == 0)
+	while (!stopped(c)) {
+		if (c->checked - c->consumed >= HELP_WHEN_AHEAD &&
+		    help_one(c) != 0)
+			continue;
+		if (c->read - oldest_in_use(c) < c->slots)
+			break;
+		if (help_one(c) == 0)
 			pthread_cond_wait(&c->freed, &c->lock);
 	}
-	if (!c->stopping && !c->failed)
-		b = c->buf[c->produced % c->slots];
+	if (!stopped(c) && !c->read_all)
+		b = c->buf[c->read % c->slots];
 	pthread_mutex_unlock(&c->lock);
 	return b;
 }
 
 static void
-publish(util_chunkread *c, size_t len, int last, const ps_error *failure)
+mark_read(util_chunkread *c, size_t len)
 {
 	pthread_mutex_lock(&c->lock);
-	if (failure != NULL) {
-		fail_locked(c, failure);
-	} else {
-		c->len[c->produced % c->slots] = len;
-		c->produced++;
-		c->ended = last;
-	}
+	c->len[c->read % c->slots] = len;
+	c->read++;
+	c->read_all = len < c->chunk;
 	pthread_cond_broadcast(&c->ready);
 	pthread_mutex_unlock(&c->lock);
 }
 
-/* While the caller has a chunk waiting beyond the one it parses, reading
- * further ahead helps nobody: the reading thread takes the digest's
- * share instead, so that a parse too light to wait at a full ring but
- * too heavy to leave the caller idle does not put every absorb on the
- * caller while this thread sleeps. */
 static void
-absorb_while_ahead(util_chunkread *c, uint64_t ahead)
+mark_read_failed(util_chunkread *c, const ps_error *failure)
 {
 	pthread_mutex_lock(&c->lock);
-	while (c->produced - c->consumed >= ahead && !c->stopping &&
-	    absorb_one(c) != 0)
-		;
+	c->read_all = 1;
+	c->read_failed = 1;
+	c->read_error = *failure;
+	if (c->checked == c->read && !c->checking)
+		fail_locked(c, failure);
+	pthread_cond_broadcast(&c->ready);
 	pthread_mutex_unlock(&c->lock);
 }
 
+/* Once nothing is left to read: checks and absorbs beside the caller
+ * until no chunk is left for either, waiting while the caller is at the
+ * one there is. */
+static void
+help_to_the_end(util_chunkread *c)
+{
+	pthread_mutex_lock(&c->lock);
+	while (!stopped(c) && (c->checked < c->read || c->absorbed < c->checked)) {
+		if (help_one(c) == 0)
+			pthread_cond_wait(&c->freed, &c->lock);
+	}
+	pthread_mutex_unlock(&c->lock);
+}
+
+/* Reads while the ring has room; when it is full, and once the input is
+ * read, checks and absorbs: whichever thread is free does the work that
+ * is there, so neither waits while the other has two jobs. */
 static void *
 read_ahead(void *arg)
 {
@@ -196,23 +267,15 @@ read_ahead(void *arg)
 	while ((b = free_slot(c)) != NULL) {
 		n = read_chunk(c, b);
 		if (n == READ_STOPPED)
-			break;
+			return NULL;
 		if (n < 0) {
 			util_fail_errno(&err, "io_error", c->label, "read", errno);
-			publish(c, 0, 1, &err);
+			mark_read_failed(c, &err);
 			break;
 		}
-		if (c->ops.check(c->ctx, b, (size_t)n, &err) != 0) {
-			publish(c, 0, 1, &err);
-			break;
-		}
-		publish(c, (size_t)n, (size_t)n < c->chunk, NULL);
-		if ((size_t)n < c->chunk) {
-			absorb_while_ahead(c, 0);   /* nothing left to read */
-			break;
-		}
-		absorb_while_ahead(c, ABSORB_WHEN_AHEAD);
+		mark_read(c, (size_t)n);
 	}
+	help_to_the_end(c);
 	return NULL;
 }
 
@@ -286,11 +349,11 @@ util_chunkread_next(util_chunkread *c, const unsigned char **buf,
 		c->held = 0;
 		pthread_cond_signal(&c->freed);
 	}
-	while (c->produced == c->consumed && !c->ended) {
-		if (absorb_one(c) == 0)
+	while (c->checked == c->consumed && !c->ended) {
+		if (help_one(c) == 0)
 			pthread_cond_wait(&c->ready, &c->lock);
 	}
-	if (c->produced > c->consumed) {
+	if (c->checked > c->consumed) {
 		*buf = c->buf[c->consumed % c->slots];
 		*len = c->len[c->consumed % c->slots];
 		c->held = 1;
@@ -308,7 +371,7 @@ util_chunkread_finish(util_chunkread *c, ps_error *err)
 	int rc = 0;
 
 	pthread_mutex_lock(&c->lock);
-	while (!c->failed && c->absorbed < c->produced) {
+	while (!c->failed && c->absorbed < c->checked) {
 		if (absorb_one(c) == 0)
 			pthread_cond_wait(&c->ready, &c->lock);
 	}
@@ -316,10 +379,17 @@ util_chunkread_finish(util_chunkread *c, ps_error *err)
 		*err = c->error;
 		rc = -1;
 	} else if (!c->ended || c->consumed + (uint64_t)c->held !=
-	    c->produced) {
+	    c->checked) {
 		rc = util_fail(err, "internal_error", c->label, "finished "
 		    "before the last chunk was read");
 	}
+	/* Whatever the outcome, no callback runs once this returns: a
+	 * failure on one thread can end the run while the other still
+	 * checks or absorbs. */
+	c->stopping = 1;
+	pthread_cond_broadcast(&c->freed);
+	while (c->checking || c->absorbing)
+		pthread_cond_wait(&c->ready, &c->lock);
 	pthread_mutex_unlock(&c->lock);
 	return rc;
 }
@@ -335,7 +405,7 @@ util_chunkread_free(util_chunkread *c)
 	if (c->running) {
 		pthread_mutex_lock(&c->lock);
 		c->stopping = 1;
-		pthread_cond_signal(&c->freed);
+		pthread_cond_broadcast(&c->freed);
 		pthread_mutex_unlock(&c->lock);
 		/* wakes a reading thread polling a pipe */
 		while (write(c->wake_fd, &one, sizeof(one)) < 0 && errno == EINTR)

@@ -1,12 +1,16 @@
 /* Internal header of util/: chunks read and checked ahead (issue 30).
  *
- * A second thread reads a descriptor in whole chunks into a small ring
- * and runs `check` on each chunk as it is read (the chunk's signed digest,
- * a read lease): the caller, parsing chunk i, is handed chunk i + 1 only
- * once its check passed, so that authenticating a chunk overlaps with
- * parsing the one before instead of preceding it on the same core.  The
- * first check or read that fails stops the reading; every chunk before it
- * is still handed over, then the failure.
+ * A second thread reads a descriptor in whole chunks into a small ring;
+ * each chunk is checked (its signed digest, a read lease) before the
+ * caller is handed it, and absorbed (a digest of the whole input) after,
+ * so that authenticating a chunk overlaps with parsing the one before
+ * instead of preceding it on the same core.  Checking and absorbing are
+ * two queues in input order that either thread works on, one thread per
+ * queue at a time: the reading thread while its ring is full, while the
+ * caller has a chunk waiting beyond the one it parses, and once the input
+ * is read; the caller while it waits for its next chunk.  The first check
+ * or read that fails stops the reading; every chunk before it is still
+ * handed over, then the failure.
  *
  * One caller thread.  The callbacks and everything they touch belong to
  * the two threads until util_chunkread_finish() or util_chunkread_free()
@@ -22,20 +26,17 @@
 typedef struct util_chunkread util_chunkread;
 
 typedef struct util_chunkread_ops {
-	/* On the reading thread, for each chunk as read: `len` bytes, fewer
-	 * than the chunk size only for the last (0 when the input ends on a
-	 * chunk's boundary).  0 hands the chunk on; -1 (err filled) stops
-	 * the reading. */
+	/* Each chunk read, in order, once, never on both threads at once:
+	 * `len` bytes, fewer than the chunk size only for the last (0 when the
+	 * input ends on a chunk's boundary).  0 hands the chunk on; -1 (err
+	 * filled) stops the reading. */
 	int (*check)(void *ctx, const unsigned char *buf, size_t len,
 	    ps_error *err);
 	/* Each chunk that passed, in order, once (a digest of the whole
-	 * input), never on both threads at once: on the caller's when it
-	 * has no chunk ready, on the reading one when the caller has a
-	 * chunk waiting beyond the one it parses, when the ring is full and
-	 * once the input is read.  A big archive's parse is light and the
-	 * caller takes most; 100,000 small files keep the caller busy and
-	 * the reading thread takes most.  0, or -1 (err filled) stops the
-	 * reading. */
+	 * input), never on both threads at once.  A big archive's parse is
+	 * light and the caller takes most; 100,000 small files keep the
+	 * caller busy and the reading thread takes most.  0, or -1 (err
+	 * filled) stops the reading. */
 	int (*absorb)(void *ctx, const unsigned char *buf, size_t len,
 	    ps_error *err);
 } util_chunkread_ops;
@@ -57,9 +58,9 @@ int util_chunkread_next(util_chunkread *c, const unsigned char **buf,
     size_t *len, ps_error *err);
 
 /* After the last chunk: waits until every chunk is absorbed (absorbing
- * them itself if need be); then neither callback runs again.  0, or -1
- * (err filled) when a read or callback failed, or the last chunk was not
- * handed over yet. */
+ * them itself if need be); then, whatever it returns, neither callback
+ * runs again.  0, or -1 (err filled) when a read or callback failed, or
+ * the last chunk was not handed over yet. */
 int util_chunkread_finish(util_chunkread *c, ps_error *err);
 
 /* Stops the reading thread (also while it waits on a pipe), frees. */

@@ -1,11 +1,12 @@
 /*
  * Unit tests: chunks read and checked ahead (util/chunkread.c): every
  * chunk handed over in order, whole, the last one short (or empty on a
- * boundary), each absorbed exactly once and in order whichever thread
- * takes it, the reading thread taking some while a busy caller has
- * chunks waiting; a check that fails stops the reading after the chunks before
- * it were handed over; a reader freed while the thread waits on a pipe
- * nobody writes returns at once.
+ * boundary), each checked and absorbed exactly once and in order
+ * whichever thread takes it; the reading thread absorbing some while a
+ * busy caller has chunks waiting, a waiting caller checking some itself;
+ * a check or read that fails stops the reading after the chunks before it
+ * were handed over; no callback runs once finish returns; a reader freed
+ * while the thread waits on a pipe nobody writes returns at once.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,7 +14,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <fcntl.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -27,6 +30,12 @@
 
 struct seen {
 	size_t checked;             /* chunks checked */
+	const unsigned char *want;  /* the input, when checks compare it */
+	int misplaced;              /* a check saw other bytes than its chunk's */
+	int slow_check;             /* each check sleeps */
+	int slow_absorb;            /* each absorb sleeps */
+	atomic_int running;         /* callbacks running now */
+	size_t checked_by_caller;   /* chunks checked on the caller's thread */
 	size_t fail_at;             /* refuse this chunk (SIZE_MAX: none) */
 	util_sha256 *absorbed;      /* what absorb saw, in order */
 	size_t absorbed_bytes;
@@ -35,14 +44,24 @@ struct seen {
 	size_t by_reader;           /* chunks absorbed on the reading thread */
 };
 
+static void nap(void);
+
 static int
 check(void *ctx, const unsigned char *buf, size_t len, ps_error *err)
 {
 	struct seen *s = ctx;
+	int on_caller = pthread_equal(pthread_self(), s->caller);
+	size_t i = s->checked++;
 
-	(void)buf;
-	(void)len;
-	if (s->checked++ == s->fail_at) {
+	if (s->want != NULL && memcmp(buf, s->want + i * CHUNK, len) != 0)
+		s->misplaced = 1;
+	atomic_fetch_add(&s->running, 1);
+	if (on_caller)
+		s->checked_by_caller++;
+	if (s->slow_check)
+		nap();
+	atomic_fetch_sub(&s->running, 1);
+	if (i == s->fail_at) {
 		ps_error_clear(err);
 		err->status = PS_STATUS_REFUSED;
 		strcpy(err->code, "subject_mismatch");
@@ -55,12 +74,18 @@ static int
 absorb(void *ctx, const unsigned char *buf, size_t len, ps_error *err)
 {
 	struct seen *s = ctx;
+	int rc;
 
 	(void)err;
+	atomic_fetch_add(&s->running, 1);
 	if (!pthread_equal(pthread_self(), s->caller))
 		s->by_reader++;
+	if (s->slow_absorb)
+		nap();
 	s->absorbed_bytes += len;
-	return util_sha256_update(s->absorbed, buf, len);
+	rc = util_sha256_update(s->absorbed, buf, len);
+	atomic_fetch_sub(&s->running, 1);
+	return rc;
 }
 
 static const util_chunkread_ops ops = { check, absorb };
@@ -94,11 +119,12 @@ nap(void)
  * over are the input, and so are the bytes absorbed; the chunks absorbed
  * on the reading thread counted in *by_reader. */
 static void
-reads_in_order(size_t len, size_t slots, int slow_parse, size_t *by_reader)
+reads_in_order(size_t len, size_t slots, int slow_parse, int slow_check,
+    struct seen *out)
 {
 	unsigned char *want, *got = malloc(len + CHUNK), d1[32], d2[32];
 	struct seen s = { .fail_at = SIZE_MAX, .absorbed = util_sha256_new(),
-	    .slow_parse = slow_parse };
+	    .slow_parse = slow_parse, .slow_check = slow_check };
 	util_chunkread *c;
 	const unsigned char *buf;
 	size_t n, at = 0;
@@ -106,6 +132,7 @@ reads_in_order(size_t len, size_t slots, int slow_parse, size_t *by_reader)
 	int fd = input(len, &want);
 
 	assert_non_null(got);
+	s.want = want;
 	s.caller = pthread_self();
 	assert_int_equal(util_chunkread_new(fd, CHUNK, slots, &ops, &s, "in",
 	    &c, &err), 0);
@@ -127,8 +154,10 @@ reads_in_order(size_t len, size_t slots, int slow_parse, size_t *by_reader)
 	assert_int_equal(util_sha256_final(s.absorbed, d1), 0);
 	assert_int_equal(util_sha256_buffer(want, len, d2), 0);
 	assert_memory_equal(d1, d2, sizeof(d1));
-	*by_reader = s.by_reader;
+	assert_int_equal(s.checked, len / CHUNK + 1);   /* the last, maybe 0 */
+	assert_false(s.misplaced);
 	util_chunkread_free(c);
+	*out = s;
 	util_sha256_free(s.absorbed);
 	close(fd);
 	free(want);
@@ -138,14 +167,16 @@ reads_in_order(size_t len, size_t slots, int slow_parse, size_t *by_reader)
 static void
 hands_over_every_chunk_in_order(void **state)
 {
-	size_t by_reader;
+	struct seen s;
 
 	(void)state;
-	reads_in_order(37 * CHUNK + 123, 4, 0, &by_reader); /* last short */
-	reads_in_order(16 * CHUNK, 2, 0, &by_reader);  /* ends on a boundary */
-	reads_in_order(10, 8, 0, &by_reader);          /* one short chunk */
-	reads_in_order(0, 3, 0, &by_reader);           /* empty input */
-	reads_in_order(20 * CHUNK + 1, 3, 1, &by_reader); /* caller slower */
+	reads_in_order(37 * CHUNK + 123, 4, 0, 0, &s); /* last short */
+	reads_in_order(16 * CHUNK, 2, 0, 0, &s);       /* ends on a boundary */
+	reads_in_order(10, 8, 0, 0, &s);               /* one short chunk */
+	reads_in_order(0, 3, 0, 0, &s);                /* empty input */
+	reads_in_order(20 * CHUNK + 1, 3, 1, 0, &s);   /* caller slower */
+	reads_in_order(20 * CHUNK + 1, 3, 0, 1, &s);   /* checks slower */
+	reads_in_order(20 * CHUNK + 1, 2, 1, 1, &s);   /* both */
 }
 
 /* A caller parsing slower than the input is read, with a ring that never
@@ -154,11 +185,55 @@ hands_over_every_chunk_in_order(void **state)
 static void
 a_busy_caller_leaves_the_digest_to_the_reading_thread(void **state)
 {
-	size_t by_reader;
+	struct seen s;
 
 	(void)state;
-	reads_in_order(20 * CHUNK + 1, 64, 1, &by_reader);
-	assert_true(by_reader > 0);
+	reads_in_order(20 * CHUNK + 1, 64, 1, 0, &s);
+	assert_true(s.by_reader > 0);
+}
+
+/* Checks slower than the caller's parse: the caller, waiting for the
+ * next chunk, checks it itself rather than leave every check on the
+ * reading thread (the issue-30 verify of a large archive: the reading
+ * thread read and checked every chunk, the caller idled a third of the
+ * time).  Still each chunk once, in order. */
+static void
+a_waiting_caller_checks_chunks_too(void **state)
+{
+	struct seen s = { 0 };
+	int tries;
+
+	(void)state;
+	/* Which thread gets a check is up to the scheduler: before this
+	 * existed, none ever ran on the caller's. */
+	for (tries = 0; tries < 20 && s.checked_by_caller == 0; tries++)
+		reads_in_order(40 * CHUNK + 1, 4, 0, 1, &s);
+	assert_true(s.checked_by_caller > 0);
+}
+
+/* A read that fails (a directory) is the error, after the chunks read
+ * before it. */
+static void
+a_failed_read_is_the_error(void **state)
+{
+	struct seen s = { .fail_at = SIZE_MAX, .absorbed = util_sha256_new() };
+	util_chunkread *c;
+	const unsigned char *buf;
+	size_t n;
+	ps_error err;
+	int fd = open(".", O_RDONLY | O_DIRECTORY);
+
+	(void)state;
+	assert_true(fd >= 0);
+	s.caller = pthread_self();
+	assert_int_equal(util_chunkread_new(fd, CHUNK, 4, &ops, &s, "in", &c,
+	    &err), 0);
+	assert_int_equal(util_chunkread_next(c, &buf, &n, &err), -1);
+	assert_string_equal(err.code, "io_error");
+	assert_int_equal(s.checked, 0);
+	util_chunkread_free(c);
+	util_sha256_free(s.absorbed);
+	close(fd);
 }
 
 static void
@@ -183,6 +258,41 @@ a_failed_check_stops_after_the_chunks_before_it(void **state)
 	assert_string_equal(err.code, "subject_mismatch");
 	assert_int_equal(util_chunkread_finish(c, &err), -1);
 	assert_true(s.absorbed_bytes <= 5 * CHUNK);
+	util_chunkread_free(c);
+	util_sha256_free(s.absorbed);
+	close(fd);
+	free(want);
+}
+
+/* Once finish returns, refused or not, no callback runs (the caller then
+ * frees what they touch): finished early, while the reading thread still
+ * checks and absorbs slowly, it stops that thread's callbacks and waits
+ * for the one running. */
+static void
+finish_stops_the_callbacks(void **state)
+{
+	unsigned char *want;
+	struct seen s = { .fail_at = SIZE_MAX, .absorbed = util_sha256_new(),
+	    .slow_check = 1, .slow_absorb = 1 };
+	util_chunkread *c;
+	const unsigned char *buf;
+	size_t n, checked;
+	ps_error err;
+	int i, fd = input(40 * CHUNK, &want);
+
+	(void)state;
+	s.caller = pthread_self();
+	assert_int_equal(util_chunkread_new(fd, CHUNK, 8, &ops, &s, "in", &c,
+	    &err), 0);
+	assert_int_equal(util_chunkread_next(c, &buf, &n, &err), 0);
+	assert_int_equal(util_chunkread_finish(c, &err), -1);
+	assert_string_equal(err.code, "internal_error");
+	assert_int_equal(atomic_load(&s.running), 0);
+	checked = s.checked;
+	for (i = 0; i < 10; i++)
+		nap();
+	assert_int_equal(atomic_load(&s.running), 0);
+	assert_int_equal(s.checked, checked);
 	util_chunkread_free(c);
 	util_sha256_free(s.absorbed);
 	close(fd);
@@ -246,7 +356,10 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(hands_over_every_chunk_in_order),
 		cmocka_unit_test(a_busy_caller_leaves_the_digest_to_the_reading_thread),
+		cmocka_unit_test(a_waiting_caller_checks_chunks_too),
 		cmocka_unit_test(a_failed_check_stops_after_the_chunks_before_it),
+		cmocka_unit_test(a_failed_read_is_the_error),
+		cmocka_unit_test(finish_stops_the_callbacks),
 		cmocka_unit_test(free_stops_a_thread_waiting_on_a_pipe),
 		cmocka_unit_test(finish_before_the_end_is_refused),
 	};
