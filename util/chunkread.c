@@ -113,7 +113,7 @@ check_one(util_chunkread *c)
 	ps_error err;
 	int rc;
 
-	if (c->checking || c->checked == c->read || c->ended)
+	if (c->checking || c->checked == c->read || c->ended || c->stopping)
 		return 0;
 	k = (size_t)(c->checked % c->slots);
 	n = c->len[k];
@@ -143,17 +143,19 @@ check_one(util_chunkread *c)
 static int
 absorb_one(util_chunkread *c)
 {
-	size_t k;
+	size_t k, n;
 	ps_error err;
 	int rc;
 
-	if (c->absorbing || c->absorbed == c->checked || c->failed)
+	if (c->absorbing || c->absorbed == c->checked || c->failed ||
+	    c->stopping)
 		return 0;
 	k = (size_t)(c->absorbed % c->slots);
+	n = c->len[k];
 	c->absorbing = 1;
 	pthread_mutex_unlock(&c->lock);
 	ps_error_clear(&err);
-	rc = c->ops.absorb(c->ctx, c->buf[k], c->len[k], &err);
+	rc = c->ops.absorb(c->ctx, c->buf[k], n, &err);
 	pthread_mutex_lock(&c->lock);
 	c->absorbing = 0;
 	if (rc == 0)
@@ -199,7 +201,7 @@ free_slot(util_chunkread *c)
 	unsigned char *b = NULL;
 
 	pthread_mutex_lock(&c->lock);
-	while (!stopped(c)) {
+	while (!stopped(c) && !c->read_all) {
 		if (c->checked - c->consumed >= HELP_WHEN_AHEAD &&
 		    help_one(c) != 0)
 			continue;
@@ -349,7 +351,7 @@ util_chunkread_next(util_chunkread *c, const unsigned char **buf,
 		c->held = 0;
 		pthread_cond_signal(&c->freed);
 	}
-	while (c->checked == c->consumed && !c->ended) {
+	while (c->checked == c->consumed && !c->ended && !c->stopping) {
 		if (help_one(c) == 0)
 			pthread_cond_wait(&c->ready, &c->lock);
 	}
@@ -360,6 +362,9 @@ util_chunkread_next(util_chunkread *c, const unsigned char **buf,
 	} else if (c->failed) {
 		*err = c->error;
 		rc = -1;
+	} else if (!c->ended) {
+		rc = util_fail(err, "internal_error", c->label, "a chunk asked "
+		    "for after the reading was finished");
 	}
 	pthread_mutex_unlock(&c->lock);
 	return rc;

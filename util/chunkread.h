@@ -53,7 +53,9 @@ int util_chunkread_new(int fd, size_t chunk, size_t slots,
  * the next call (which gives the buffer back to the reading thread).
  * The last chunk is the first shorter than `chunk` bytes; calls after it
  * give 0 bytes (*buf still points at a buffer: never NULL on success).
- * -1 (err filled) where a read or a check failed. */
+ * -1 (err filled) where a read or a check failed, and for a chunk not
+ * yet checked once util_chunkread_finish() was called (no check runs
+ * then). */
 int util_chunkread_next(util_chunkread *c, const unsigned char **buf,
     size_t *len, ps_error *err);
 

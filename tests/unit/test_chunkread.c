@@ -293,6 +293,12 @@ finish_stops_the_callbacks(void **state)
 		nap();
 	assert_int_equal(atomic_load(&s.running), 0);
 	assert_int_equal(s.checked, checked);
+	/* Asked for more after all: the chunks already handed over, then an
+	 * error, no check, and no wait for one that cannot come (review). */
+	while (util_chunkread_next(c, &buf, &n, &err) == 0)
+		assert_true(n > 0);
+	assert_string_equal(err.code, "internal_error");
+	assert_int_equal(s.checked, checked);
 	util_chunkread_free(c);
 	util_sha256_free(s.absorbed);
 	close(fd);
