@@ -102,28 +102,44 @@ fail_locked(util_chunkread *c, const ps_error *failure)
 	c->ended = 1;
 }
 
-/* With the lock held: checks the oldest chunk read and not yet checked,
- * unlocking while ops.check runs; 1 when it did, 0 when there is none or
- * the other thread is at it.  A failed read is reported once every chunk
- * read before it is checked. */
+typedef int (*chunk_op)(void *ctx, const unsigned char *buf, size_t len,
+    ps_error *err);
+
+/* With the lock held: runs `op` on the chunk at `index` with the lock
+ * released, `*running` set meanwhile (one thread per queue); then wakes
+ * every waiter, whose wait may have ended.  What `op` returned. */
+static int
+run_unlocked(util_chunkread *c, chunk_op op, uint64_t index, int *running,
+    ps_error *err)
+{
+	size_t k = (size_t)(index % c->slots), n = c->len[k];
+	int rc;
+
+	*running = 1;
+	pthread_mutex_unlock(&c->lock);
+	ps_error_clear(err);
+	rc = op(c->ctx, c->buf[k], n, err);
+	pthread_mutex_lock(&c->lock);
+	*running = 0;
+	pthread_cond_broadcast(&c->ready);
+	pthread_cond_broadcast(&c->freed);
+	return rc;
+}
+
+/* With the lock held: checks the oldest chunk read and not yet checked;
+ * 1 when it did, 0 when there is none or the other thread is at it.  A
+ * failed read is reported once every chunk read before it is checked. */
 static int
 check_one(util_chunkread *c)
 {
-	size_t k, n;
+	size_t n;
 	ps_error err;
-	int rc;
 
 	if (c->checking || c->checked == c->read || c->ended || c->stopping)
 		return 0;
-	k = (size_t)(c->checked % c->slots);
-	n = c->len[k];
-	c->checking = 1;
-	pthread_mutex_unlock(&c->lock);
-	ps_error_clear(&err);
-	rc = c->ops.check(c->ctx, c->buf[k], n, &err);
-	pthread_mutex_lock(&c->lock);
-	c->checking = 0;
-	if (rc != 0) {
+	n = c->len[c->checked % c->slots];
+	if (run_unlocked(c, c->ops.check, c->checked, &c->checking,
+	    &err) != 0) {
 		fail_locked(c, &err);
 	} else {
 		c->checked++;
@@ -132,38 +148,24 @@ check_one(util_chunkread *c)
 		else if (c->read_failed && c->checked == c->read)
 			fail_locked(c, &c->read_error);
 	}
-	pthread_cond_broadcast(&c->ready);
-	pthread_cond_broadcast(&c->freed);
 	return 1;
 }
 
-/* With the lock held: absorbs the oldest checked chunk not yet absorbed,
- * unlocking while ops.absorb runs; 1 when it did, 0 when there is none
- * or the other thread is at it. */
+/* With the lock held: absorbs the oldest checked chunk not yet absorbed;
+ * 1 when it did, 0 when there is none or the other thread is at it. */
 static int
 absorb_one(util_chunkread *c)
 {
-	size_t k, n;
 	ps_error err;
-	int rc;
 
 	if (c->absorbing || c->absorbed == c->checked || c->failed ||
 	    c->stopping)
 		return 0;
-	k = (size_t)(c->absorbed % c->slots);
-	n = c->len[k];
-	c->absorbing = 1;
-	pthread_mutex_unlock(&c->lock);
-	ps_error_clear(&err);
-	rc = c->ops.absorb(c->ctx, c->buf[k], n, &err);
-	pthread_mutex_lock(&c->lock);
-	c->absorbing = 0;
-	if (rc == 0)
-		c->absorbed++;
-	else
+	if (run_unlocked(c, c->ops.absorb, c->absorbed, &c->absorbing,
+	    &err) != 0)
 		fail_locked(c, &err);
-	pthread_cond_broadcast(&c->ready);
-	pthread_cond_broadcast(&c->freed);
+	else
+		c->absorbed++;
 	return 1;
 }
 
