@@ -833,6 +833,35 @@ small_canonical_tar(unsigned char *out, size_t cap)
 	return (size_t)n;
 }
 
+/* small_canonical_tar's first entry into the re-encoding, its one byte
+ * of data handed back from `x`. */
+static void
+rebuild_manifest(pack_rebuild *rb, const void *x)
+{
+	pack_rebuild_entry manifest = { 1, 1700000000, 0, 0 };
+
+	pack_rebuild_add_entry(rb, &manifest, "manifest.yml");
+	pack_rebuild_data(rb, x, 1);
+}
+
+/* Its other entries (d/a executable as `exec`, its 300 bytes handed back
+ * from `data`); pack_rebuild_finish's answer, `rb` freed. */
+static int
+rebuild_rest(pack_rebuild *rb, const void *data, int exec)
+{
+	pack_rebuild_entry dir = { 0, 1700000000, 1, 0 };
+	pack_rebuild_entry file = { 300, 1700000000, 0, 0 };
+	int rc;
+
+	file.executable = exec;
+	pack_rebuild_add_entry(rb, &dir, "d");
+	pack_rebuild_add_entry(rb, &file, "d/a");
+	pack_rebuild_data(rb, data, 300);
+	rc = pack_rebuild_finish(rb);
+	pack_rebuild_free(rb);
+	return rc;
+}
+
 /* Feeds the tar's bytes in odd pieces (plus `extra` NUL bytes), then
  * its entries (d/a executable as `exec`); pack_rebuild_finish's answer. */
 static int
@@ -840,15 +869,10 @@ rebuild_of(const unsigned char *tar, size_t len, size_t extra, int exec)
 {
 	static const char data[300] = "x";
 	static const unsigned char zeros[4096];
-	pack_rebuild_entry manifest = { 1, 1700000000, 0, 0 };
-	pack_rebuild_entry dir = { 0, 1700000000, 1, 0 };
-	pack_rebuild_entry file = { sizeof(data), 1700000000, 0, 0 };
 	pack_rebuild rb;
 	size_t off, piece;
-	int rc;
 
 	memset(&rb, 0, sizeof(rb));
-	file.executable = exec;
 	for (off = 0; off < len; off += piece) {
 		piece = len - off < 777 ? len - off : 777;
 		pack_rebuild_input(&rb, tar + off, piece);
@@ -857,14 +881,8 @@ rebuild_of(const unsigned char *tar, size_t len, size_t extra, int exec)
 		piece = extra < sizeof(zeros) ? extra : sizeof(zeros);
 		pack_rebuild_input(&rb, zeros, piece);
 	}
-	pack_rebuild_add_entry(&rb, &manifest, "manifest.yml");
-	pack_rebuild_data(&rb, "x", 1);
-	pack_rebuild_add_entry(&rb, &dir, "d");
-	pack_rebuild_add_entry(&rb, &file, "d/a");
-	pack_rebuild_data(&rb, data, sizeof(data));
-	rc = pack_rebuild_finish(&rb);
-	pack_rebuild_free(&rb);
-	return rc;
+	rebuild_manifest(&rb, "x");
+	return rebuild_rest(&rb, data, exec);
 }
 
 static void
@@ -899,12 +917,8 @@ static int
 rebuild_lent(const unsigned char *tar, size_t len, size_t piece,
     const void *x, const void *data)
 {
-	pack_rebuild_entry manifest = { 1, 1700000000, 0, 0 };
-	pack_rebuild_entry dir = { 0, 1700000000, 1, 0 };
-	pack_rebuild_entry file = { 300, 1700000000, 0, 1 };
 	pack_rebuild rb;
 	size_t off, n;
-	int rc;
 
 	memset(&rb, 0, sizeof(rb));
 	for (off = 0; off < len; off += n) {
@@ -912,14 +926,8 @@ rebuild_lent(const unsigned char *tar, size_t len, size_t piece,
 		pack_rebuild_keep(&rb);
 		pack_rebuild_lend(&rb, tar + off, n);
 	}
-	pack_rebuild_add_entry(&rb, &manifest, "manifest.yml");
-	pack_rebuild_data(&rb, x, 1);
-	pack_rebuild_add_entry(&rb, &dir, "d");
-	pack_rebuild_add_entry(&rb, &file, "d/a");
-	pack_rebuild_data(&rb, data, 300);
-	rc = pack_rebuild_finish(&rb);
-	pack_rebuild_free(&rb);
-	return rc;
+	rebuild_manifest(&rb, x);
+	return rebuild_rest(&rb, data, 1);
 }
 
 /* As a reader feeds it: the tar lent up to `split`, the manifest's entry
@@ -929,24 +937,14 @@ rebuild_lent(const unsigned char *tar, size_t len, size_t piece,
 static int
 rebuild_lent_then_kept(const unsigned char *tar, size_t len, size_t split)
 {
-	pack_rebuild_entry manifest = { 1, 1700000000, 0, 0 };
-	pack_rebuild_entry dir = { 0, 1700000000, 1, 0 };
-	pack_rebuild_entry file = { 300, 1700000000, 0, 1 };
 	pack_rebuild rb;
-	int rc;
 
 	memset(&rb, 0, sizeof(rb));
 	pack_rebuild_lend(&rb, tar, split);
-	pack_rebuild_add_entry(&rb, &manifest, "manifest.yml");
-	pack_rebuild_data(&rb, tar + 512, 1);
+	rebuild_manifest(&rb, tar + 512);
 	pack_rebuild_keep(&rb);
 	pack_rebuild_lend(&rb, tar + split, len - split);
-	pack_rebuild_add_entry(&rb, &dir, "d");
-	pack_rebuild_add_entry(&rb, &file, "d/a");
-	pack_rebuild_data(&rb, tar + 2048, 300);
-	rc = pack_rebuild_finish(&rb);
-	pack_rebuild_free(&rb);
-	return rc;
+	return rebuild_rest(&rb, tar + 2048, 1);
 }
 
 /* Lent input is compared where it lies; data at its very address needs
@@ -1004,7 +1002,6 @@ rebuild_free_reads_no_lent_bytes(void **state)
 	size_t len = small_canonical_tar(tar, sizeof(tar));
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	size_t span = (len + page - 1) / page * page;
-	pack_rebuild_entry manifest = { 1, 1700000000, 0, 0 };
 	pack_rebuild rb;
 	unsigned char *lent = mmap(NULL, span, PROT_READ | PROT_WRITE,
 	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -1014,8 +1011,7 @@ rebuild_free_reads_no_lent_bytes(void **state)
 	memcpy(lent, tar, len);
 	memset(&rb, 0, sizeof(rb));
 	pack_rebuild_lend(&rb, lent, len);
-	pack_rebuild_add_entry(&rb, &manifest, "manifest.yml");
-	pack_rebuild_data(&rb, lent + 512, 1);
+	rebuild_manifest(&rb, lent + 512);
 	assert_false(rb.differs);
 	assert_int_equal(mprotect(lent, span, PROT_NONE), 0);
 	pack_rebuild_free(&rb);                 /* a read here would fault */
